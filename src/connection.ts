@@ -1,0 +1,117 @@
+/**
+ * Pooled and direct connection strings, and their parts.
+ */
+import type { ClientConfig } from 'pg'
+
+/** A database's connection details. `password` is decoded; every string here but host/database/user is a secret. */
+export interface Connection {
+  /** Pooled connection string (host has `-pooler` in its first label). */
+  pooledUrl: string
+  /** Direct connection string (no pooler), for migrations and seeding. */
+  directUrl: string
+  pooledHost: string
+  directHost: string
+  /** Port, or '' for the default 5432. */
+  port: string
+  database: string
+  user: string
+  password: string
+  /** `sslmode` query parameter, or '' when absent. */
+  sslmode: string
+  /** `channel_binding=require` is in the query string. */
+  channelBinding: boolean
+}
+
+/** A connection string that cannot be used. The message never includes the string. */
+export class ConnectionStringError extends Error {}
+
+/** Splits `scheme://authority/rest` without decoding anything. */
+function splitAuthority(url: string): { head: string; userinfo: string; hostport: string; tail: string } {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(url)
+  if (!m) throw new ConnectionStringError('The connection string is not a URL.')
+  const authority = m[2]
+  const at = authority.lastIndexOf('@')
+  return {
+    head: m[1],
+    userinfo: at >= 0 ? authority.slice(0, at + 1) : '',
+    hostport: at >= 0 ? authority.slice(at + 1) : authority,
+    tail: m[3]
+  }
+}
+
+/**
+ * The direct connection string for a pooled one: `-pooler` removed from the
+ * end of the host's first label only (seed 001: "for a direct connection
+ * remove `-pooler` from the host name"); user, password, port, database and
+ * query string are kept byte for byte. A URL without `-pooler` is returned as is.
+ * @throws ConnectionStringError when the string is not a URL.
+ */
+export function directUrlOf(pooledUrl: string): string {
+  const { head, userinfo, hostport, tail } = splitAuthority(pooledUrl)
+  const dot = hostport.indexOf('.')
+  const first = dot >= 0 ? hostport.slice(0, dot) : hostport.replace(/:\d+$/, '')
+  const rest = hostport.slice(first.length)
+  return head + userinfo + first.replace(/-pooler$/, '') + rest + tail
+}
+
+/**
+ * Parses a pooled connection string into a {@link Connection}.
+ * @throws ConnectionStringError naming what is missing (never quoting the string).
+ */
+export function describeConnection(pooledUrl: string, directUrl = directUrlOf(pooledUrl)): Connection {
+  let pooled: URL
+  let direct: URL
+  try {
+    pooled = new URL(pooledUrl)
+    direct = new URL(directUrl)
+  } catch {
+    throw new ConnectionStringError('The connection string is not a valid URL.')
+  }
+  if (!/^postgres(ql)?:$/.test(pooled.protocol)) throw new ConnectionStringError('The connection string is not a postgresql:// URL.')
+  const database = decodeURIComponent(pooled.pathname.replace(/^\//, ''))
+  if (!pooled.hostname || !pooled.username || !database) {
+    throw new ConnectionStringError('The connection string lacks a host, a user or a database name.')
+  }
+  return {
+    pooledUrl,
+    directUrl,
+    pooledHost: pooled.hostname,
+    directHost: direct.hostname,
+    port: pooled.port,
+    database,
+    user: decodeURIComponent(pooled.username),
+    password: decodeURIComponent(pooled.password),
+    sslmode: pooled.searchParams.get('sslmode') ?? '',
+    channelBinding: pooled.searchParams.get('channel_binding') === 'require'
+  }
+}
+
+/**
+ * Every form in which a connection's secrets could be printed: both URLs, the
+ * password, its URL-encoded form and the form the URL itself carries. Empty
+ * strings are left out (the runner refuses to mask them).
+ */
+export function secretsOf(c: Connection): string[] {
+  const forms = [c.pooledUrl, c.directUrl, c.password, encodeURIComponent(c.password), new URL(c.pooledUrl).password]
+  return [...new Set(forms.filter((s) => s !== ''))]
+}
+
+/**
+ * A `pg` client configuration for the direct connection. TLS is verified
+ * against the host name unless the URL says `sslmode=disable` (stricter than
+ * libpq's `require`, which skips verification); channel binding is enabled
+ * when the URL asks for it. Built field by field so `pg` does not print its
+ * sslmode deprecation warning into the user's log.
+ */
+export function directClientConfig(c: Connection, applicationName: string): ClientConfig {
+  return {
+    host: c.directHost,
+    port: c.port ? Number(c.port) : 5432,
+    user: c.user,
+    password: c.password,
+    database: c.database,
+    ssl: c.sslmode === 'disable' ? false : { servername: c.directHost },
+    enableChannelBinding: c.channelBinding,
+    application_name: applicationName
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * JSON over HTTP for the service clients: one timeout per request, error
+ * bodies quoted, and a bounded retry only where retrying cannot do harm.
+ */
+
+/** Failure of one HTTP request. `status` is 0 when no response arrived. */
+export class HttpError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status, or 0 for a timeout or network error. */
+    readonly status: number,
+    /** The service's own message from the error body, if it sent one. */
+    readonly serviceMessage?: string,
+    /** The service's `hint`, if it sent one (seed 001: 400 Missing referrer). */
+    readonly hint?: string,
+    /** True when the request timed out. */
+    readonly timedOut = false,
+    /** Seconds the service asked us to wait (`Retry-After`), on 429 and 503. */
+    readonly retryAfterSeconds?: number
+  ) {
+    super(message)
+    this.name = 'HttpError'
+  }
+}
+
+/** One request. `label` names it in every message, e.g. "Create database". */
+export interface JsonRequest {
+  label: string
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE'
+  url: string
+  body?: unknown
+  headers?: Record<string, string>
+  /** Milliseconds before the request is abandoned. */
+  timeoutMs: number
+  /**
+   * May the request be sent again after a 5xx, a network error or a timeout?
+   * Only for requests that change nothing (GET). A request that creates
+   * something is never retried blindly: the first may have succeeded.
+   */
+  idempotent: boolean
+}
+
+export interface JsonResponse {
+  status: number
+  body: unknown
+  headers: Headers
+}
+
+/** Attempts for idempotent requests on 5xx, network errors and timeouts. */
+const IDEMPOTENT_ATTEMPTS = 3
+/** Attempts for HTTP 429, which means the request was refused unprocessed. */
+const RATE_LIMIT_ATTEMPTS = 4
+/** Longest `Retry-After` honoured, in seconds; beyond it we fail with the message. */
+const MAX_RETRY_AFTER_S = 60
+
+/** Sleeps `ms` milliseconds. */
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Extracts `{message, hint}` from an error body: `message` (platform v2) or `error` (instant service). */
+function describeErrorBody(body: unknown, raw: string): { message?: string; hint?: string } {
+  if (body && typeof body === 'object') {
+    const b = body as Record<string, unknown>
+    const message = typeof b.message === 'string' ? b.message : typeof b.error === 'string' ? b.error : undefined
+    const hint = typeof b.hint === 'string' ? b.hint : undefined
+    return { message, hint }
+  }
+  const trimmed = raw.trim()
+  return trimmed ? { message: trimmed.slice(0, 200) } : {}
+}
+
+/** Retry-After in seconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+function retryAfterSeconds(headers: Headers): number {
+  const value = headers.get('retry-after') ?? ''
+  const n = Number(value)
+  if (Number.isFinite(n)) return Math.max(0, n)
+  const date = Date.parse(value)
+  return Number.isFinite(date) ? Math.max(0, (date - Date.now()) / 1000) : 1
+}
+
+async function once(req: JsonRequest): Promise<JsonResponse> {
+  const where = `${req.method} ${new URL(req.url).origin}${new URL(req.url).pathname}`
+  let res: Response
+  try {
+    res = await fetch(req.url, {
+      method: req.method,
+      headers: {
+        Accept: 'application/json',
+        ...(req.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...req.headers
+      },
+      body: req.body !== undefined ? JSON.stringify(req.body) : undefined,
+      signal: AbortSignal.timeout(req.timeoutMs)
+    })
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string; message?: string } }
+    if (e.name === 'TimeoutError' || e.name === 'AbortError') {
+      throw new HttpError(`${req.label} timed out after ${req.timeoutMs / 1000} s (${where}).`, 0, undefined, undefined, true)
+    }
+    const reason = e.cause?.code ?? e.cause?.message ?? e.message
+    throw new HttpError(`${req.label} failed: could not reach the service (${where}): ${reason}.`, 0)
+  }
+  let raw: string
+  try {
+    raw = await res.text()
+  } catch (err) {
+    const e = err as Error
+    const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError'
+    throw new HttpError(
+      timedOut
+        ? `${req.label} timed out after ${req.timeoutMs / 1000} s while reading the response (${where}).`
+        : `${req.label} failed while reading the response (${where}): ${e.message}.`,
+      0,
+      undefined,
+      undefined,
+      timedOut
+    )
+  }
+  let body: unknown = undefined
+  let parsed = false
+  if (raw.trim() !== '') {
+    try {
+      body = JSON.parse(raw)
+      parsed = true
+    } catch {
+      parsed = false
+    }
+  }
+  if (!res.ok) {
+    const { message, hint } = describeErrorBody(parsed ? body : undefined, parsed ? '' : raw)
+    const quoted = message ? `: "${message}"` : ''
+    throw new HttpError(
+      `${req.label} failed with HTTP ${res.status}${quoted}${hint ? ` (hint: ${hint})` : ''} (${where}).`,
+      res.status,
+      message,
+      hint,
+      false,
+      res.headers.has('retry-after') ? retryAfterSeconds(res.headers) : undefined
+    )
+  }
+  if (!parsed) {
+    throw new HttpError(
+      `${req.label} returned HTTP ${res.status} with a body that is not JSON (${where}): "${raw.trim().slice(0, 120)}".`,
+      res.status
+    )
+  }
+  return { status: res.status, body, headers: res.headers }
+}
+
+/**
+ * Sends one JSON request and returns the parsed body.
+ *
+ * Retries: HTTP 429 up to 4 attempts in all, waiting `Retry-After` (at most
+ * 60 s); a 429 is a refusal, so this is safe even for a create. Idempotent
+ * requests are also retried on 5xx, network errors and timeouts, 3 attempts
+ * in all, waiting 1 s then 2 s.
+ *
+ * @throws HttpError with a message naming the request, the status and the
+ *   service's own message and hint.
+ */
+export async function requestJson(req: JsonRequest): Promise<JsonResponse> {
+  let rateLimited = 0
+  let transient = 0
+  for (;;) {
+    try {
+      return await once(req)
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err
+      if (err.status === 429 && ++rateLimited < RATE_LIMIT_ATTEMPTS) {
+        await sleep(Math.min(MAX_RETRY_AFTER_S, err.retryAfterSeconds ?? 1) * 1000)
+        continue
+      }
+      const transientFailure = err.status === 0 || err.status >= 500
+      if (req.idempotent && transientFailure && ++transient < IDEMPOTENT_ATTEMPTS) {
+        await sleep(1000 * transient)
+        continue
+      }
+      throw err
+    }
+  }
+}
+

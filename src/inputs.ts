@@ -1,0 +1,159 @@
+/**
+ * All inputs of the action, read once and validated into one typed settings
+ * object before any network call. Every problem is reported as an
+ * {@link InputError} that names the input and the values it accepts.
+ */
+import * as core from '@actions/core'
+
+export type Mode = 'instant' | 'branch'
+export type Command = 'create' | 'delete'
+
+/** The validated inputs. Durations are in seconds, as the inputs are. */
+export interface Settings {
+  /** Resolved mode (`auto` becomes `branch` when `project-id` is set, else `instant`). */
+  mode: Mode
+  command: Command
+  /** Sent as `ref` to the instant service (seed 001: required, non-empty). */
+  referrer: string
+  logicalReplication: boolean
+  /** Base address of the instant service, without `/api/v1`. */
+  instantUrl: string
+  /** Base address of the platform API; already contains `/api/v2` (seed 000). */
+  apiUrl: string
+  apiKey: string
+  projectId: string
+  parentBranch: string
+  branchName: string
+  database: string
+  role: string
+  /** Seed paths or globs, in the order given. */
+  seed: string[]
+  seedCommand: string
+  reuse: boolean
+  githubToken: string
+  comment: boolean
+  /** Seconds between polls of a pending operation (seed 000 recommends 5). */
+  pollIntervalSeconds: number
+  /** Seconds to wait for the operations of one request before failing. */
+  waitTimeoutSeconds: number
+  /** Seconds before any single HTTP request is abandoned. */
+  requestTimeoutSeconds: number
+  envFile: string
+}
+
+/** A wrong input value. The message names the input and what it accepts. */
+export class InputError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'InputError'
+  }
+}
+
+function text(name: string): string {
+  return core.getInput(name).trim()
+}
+
+function oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+  const value = text(name) || fallback
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new InputError(`Input \`${name}\` must be one of ${allowed.join(', ')}; got "${value}".`)
+  }
+  return value as T
+}
+
+/** YAML 1.2 core-schema booleans, as `core.getBooleanInput` accepts them. */
+function bool(name: string, fallback: boolean): boolean {
+  const value = text(name)
+  if (value === '') return fallback
+  if (['true', 'True', 'TRUE'].includes(value)) return true
+  if (['false', 'False', 'FALSE'].includes(value)) return false
+  throw new InputError(`Input \`${name}\` must be true or false; got "${value}".`)
+}
+
+function seconds(name: string, fallback: number, min: number): number {
+  const value = text(name)
+  if (value === '') return fallback
+  const n = Number(value)
+  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n) || n < min) {
+    throw new InputError(`Input \`${name}\` must be a number of seconds, at least ${min}; got "${value}".`)
+  }
+  return n
+}
+
+function url(name: string, fallback: string): string {
+  const value = text(name) || fallback
+  let parsed: URL
+  try {
+    parsed = new URL(value)
+  } catch {
+    throw new InputError(`Input \`${name}\` must be an http(s) URL; got "${value}".`)
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new InputError(`Input \`${name}\` must be an http(s) URL; got "${value}".`)
+  }
+  return value.replace(/\/+$/, '')
+}
+
+/**
+ * Branch names the platform accepts: at most 256 characters, no control
+ * characters. (The platform's v2 API documents the length limit; we also
+ * refuse leading/trailing spaces, which its console trims away.)
+ */
+function branchName(value: string): string {
+  if (value === '') return value
+  // eslint-disable-next-line no-control-regex
+  if (value.length > 256 || /[\u0000-\u001f\u007f]/.test(value) || value !== value.trim()) {
+    throw new InputError(
+      `Input \`branch-name\` must be 1 to 256 printable characters without leading or trailing spaces; got "${value}".`
+    )
+  }
+  return value
+}
+
+/**
+ * Reads and validates every input.
+ * @returns one {@link Settings} object.
+ * @throws InputError naming the input and its accepted values.
+ */
+export function readSettings(): Settings {
+  const modeInput = oneOf('mode', ['auto', 'instant', 'branch'] as const, 'auto')
+  const command = oneOf('command', ['create', 'delete'] as const, 'create')
+  const projectId = text('project-id')
+  const apiKey = core.getInput('api-key').trim()
+  if (apiKey) core.setSecret(apiKey)
+  const mode: Mode = modeInput === 'auto' ? (projectId ? 'branch' : 'instant') : modeInput
+
+  const referrer = text('referrer') || 'preview-postgres-action'
+  const settings: Settings = {
+    mode,
+    command,
+    referrer,
+    logicalReplication: bool('logical-replication', false),
+    instantUrl: url('instant-url', 'https://neon.new'),
+    apiUrl: url('api-url', 'https://console.neon.tech/api/v2'),
+    apiKey,
+    projectId,
+    parentBranch: text('parent-branch'),
+    branchName: branchName(text('branch-name')),
+    database: text('database'),
+    role: text('role'),
+    seed: core
+      .getInput('seed')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#')),
+    seedCommand: core.getInput('seed-command').trim(),
+    reuse: bool('reuse', true),
+    githubToken: core.getInput('github-token').trim(),
+    comment: bool('comment', true),
+    pollIntervalSeconds: seconds('poll-interval', 5, 0.1),
+    waitTimeoutSeconds: seconds('wait-timeout', 600, 1),
+    requestTimeoutSeconds: seconds('request-timeout', 30, 0.1),
+    envFile: text('env-file')
+  }
+  if (mode === 'branch') {
+    if (!projectId) throw new InputError('Input `project-id` is required when `mode` is branch.')
+    if (!apiKey) throw new InputError('Input `api-key` is required in branch mode (a platform API key; pass it from a secret).')
+  }
+  return settings
+}

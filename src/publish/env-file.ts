@@ -1,0 +1,53 @@
+/**
+ * The env file the instant service's CLI writes (seed 001, "Command-line
+ * output"), kept idempotent: earlier values are replaced, not appended.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+
+/** What goes into the file. `expiresAt` is ISO 8601; it is written as an HTTP date, as the CLI does. */
+export interface EnvFileValues {
+  databaseUrl: string
+  databaseUrlDirect: string
+  claimUrl?: string
+  expiresAt?: string
+}
+
+const MANAGED_COMMENT = /^# (Claimable Postgres database expires at|Claim it to keep it|preview-postgres)/
+
+/**
+ * Writes `DATABASE_URL`, `DATABASE_URL_DIRECT`, `PUBLIC_POSTGRES_CLAIM_URL`
+ * and the expiry comment lines into `file`, replacing those variables and
+ * comment lines where the file already has them and keeping every other line.
+ * The comment lines never contain a secret. The file is created with mode 0600.
+ */
+export async function writeEnvFile(file: string, v: EnvFileValues): Promise<void> {
+  let existing = ''
+  try {
+    existing = await readFile(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+  }
+  const vars: [string, string][] = [
+    ['DATABASE_URL', v.databaseUrl],
+    ['DATABASE_URL_DIRECT', v.databaseUrlDirect]
+  ]
+  if (v.claimUrl) vars.push(['PUBLIC_POSTGRES_CLAIM_URL', v.claimUrl])
+  const names = new Set(vars.map(([k]) => k).concat('PUBLIC_POSTGRES_CLAIM_URL'))
+  const kept = existing
+    .split('\n')
+    .filter((line) => {
+      const key = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1]
+      return !(key && names.has(key)) && !MANAGED_COMMENT.test(line)
+    })
+  while (kept.length && kept[kept.length - 1] === '') kept.pop()
+  const block: string[] = ['# preview-postgres: written by the Preview Postgres action']
+  if (v.expiresAt) {
+    block.push(`# Claimable Postgres database expires at: ${new Date(v.expiresAt).toUTCString()}`)
+    block.push('# Claim it to keep it: open the link in PUBLIC_POSTGRES_CLAIM_URL')
+  }
+  for (const [k, value] of vars) block.push(`${k}="${value.replace(/(["\\$`])/g, '\\$1')}"`)
+  const content = [...kept, ...(kept.length ? [''] : []), ...block].join('\n') + '\n'
+  await mkdir(path.dirname(path.resolve(file)), { recursive: true })
+  await writeFile(file, content, { mode: 0o600 })
+}

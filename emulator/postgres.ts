@@ -111,7 +111,7 @@ export class PostgresServer {
       await embedded.start()
     } catch (err) {
       rmSync(dataDir, { recursive: true, force: true })
-      throw new Error(`embedded PostgreSQL did not start: ${(err as Error)?.message ?? err}\n${logs.join('')}`)
+      throw new Error(`embedded PostgreSQL did not start: ${(err as Error)?.message ?? err}\n${logs.join('')}`, { cause: err })
     }
     const admin = new pg.Pool({ host: '127.0.0.1', port, user: ADMIN_USER, password: adminPassword, database: 'postgres', max: 4 })
     return new PostgresServer(embedded, dataDir, port, adminPassword, certificates, admin)

@@ -3,7 +3,7 @@
  * GitHub runner does: INPUT_* variables (name upper-cased, hyphens kept),
  * GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, an event payload, GITHUB_API_URL.
  */
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -29,10 +29,10 @@ export function machineNode(): string {
 }
 
 /** The runtimes the bundle is tested on: Node 24 (action.yml) and the machine's Node (20 here). */
-export const RUNTIMES: { name: string; node: string }[] = [
-  { name: 'node 24', node: NODE_24 },
-  { name: 'machine node', node: machineNode() }
-]
+export const RUNTIMES: { name: string; node: string }[] = [NODE_24, machineNode()].map((node) => ({
+  name: `node ${execFileSync(node, ['--version']).toString().trim()} (${node})`,
+  node
+}))
 
 export interface RunOptions {
   inputs: Record<string, string>

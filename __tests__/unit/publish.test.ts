@@ -1,0 +1,79 @@
+import { describe, expect, it } from '@jest/globals'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { writeEnvFile } from '../../src/publish/env-file.js'
+import { markerOf, recordOf } from '../../src/publish/comment.js'
+import { relativeExpiry, renderReport, utc } from '../../src/publish/report.js'
+import { lineAndColumn } from '../../src/seed/run.js'
+
+describe('relativeExpiry and utc', () => {
+  const now = Date.parse('2026-11-22T10:00:00Z')
+  it('counts whole hours, then minutes, then says expired', () => {
+    expect(relativeExpiry('2026-11-25T10:00:00Z', now)).toBe('in 72 hours')
+    expect(relativeExpiry('2026-11-22T11:30:00Z', now)).toBe('in 1 hour')
+    expect(relativeExpiry('2026-11-22T10:20:00Z', now)).toBe('in 20 minutes')
+    expect(relativeExpiry('2026-11-22T09:00:00Z', now)).toBe('expired')
+  })
+  it('formats an absolute UTC time', () => {
+    expect(utc('2026-11-25T10:17:42.123Z')).toBe('2026-11-25 10:17 UTC')
+  })
+})
+
+describe('comment marker', () => {
+  it('round-trips a record and ignores foreign text', () => {
+    const record = { mode: 'instant' as const, databaseId: '0190-abc', expiresAt: '2026-11-25T10:00:00.000Z' }
+    expect(recordOf(`hello\n\n${markerOf(record)}`)).toEqual(record)
+    expect(recordOf('<!-- preview-postgres:v1 {not json} -->')).toBeNull()
+    expect(recordOf('no marker')).toBeNull()
+  })
+})
+
+describe('renderReport', () => {
+  it('shows the claim URL, expiry, id, region and version, and says it was reused', () => {
+    const md = renderReport(
+      {
+        mode: 'instant',
+        state: 'reused',
+        databaseId: 'db-1',
+        claimUrl: 'https://neon.new/claim/db-1',
+        expiresAt: '2026-11-25T10:00:00.000Z',
+        region: 'us-east-2',
+        pgVersion: 17
+      },
+      Date.parse('2026-11-22T10:00:00Z')
+    )
+    expect(md).toContain('https://neon.new/claim/db-1')
+    expect(md).toContain('2026-11-25 10:00 UTC (in 72 hours)')
+    expect(md).toContain('| Region | us-east-2 |')
+    expect(md).toContain('| Postgres | 17 |')
+    expect(md).toContain('reused')
+  })
+})
+
+describe('writeEnvFile', () => {
+  it('replaces earlier values instead of appending, and keeps other lines', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'envfile-'))
+    const file = path.join(dir, '.env')
+    writeFileSync(file, 'APP_NAME=shop\nDATABASE_URL=postgresql://old\n')
+    const values = { databaseUrl: 'postgresql://u:p@a-pooler/db', databaseUrlDirect: 'postgresql://u:p@a/db', claimUrl: 'https://x/claim/1', expiresAt: '2026-11-25T10:00:00.000Z' }
+    await writeEnvFile(file, values)
+    await writeEnvFile(file, { ...values, databaseUrl: 'postgresql://u:p@b-pooler/db' })
+    const text = readFileSync(file, 'utf8')
+    expect(text.match(/^DATABASE_URL=/gm)).toHaveLength(1)
+    expect(text.match(/^DATABASE_URL_DIRECT=/gm)).toHaveLength(1)
+    expect(text.match(/^PUBLIC_POSTGRES_CLAIM_URL=/gm)).toHaveLength(1)
+    expect(text.match(/expires at/g)).toHaveLength(1)
+    expect(text).toContain('APP_NAME=shop')
+    expect(text).toContain('DATABASE_URL="postgresql://u:p@b-pooler/db"')
+    expect(text).toContain('# Claimable Postgres database expires at: Wed, 25 Nov 2026 10:00:00 GMT')
+  })
+})
+
+describe('lineAndColumn', () => {
+  it('maps a 1-based character position to line and column', () => {
+    const sql = 'SELECT 1;\nSELECT\n  nope;'
+    expect(lineAndColumn(sql, 1)).toEqual({ line: 1, column: 1 })
+    expect(lineAndColumn(sql, sql.indexOf('nope') + 1)).toEqual({ line: 3, column: 3 })
+  })
+})

@@ -35827,7 +35827,7 @@ function extend(target) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1289);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5332);
 /** Entry point of the bundled action (`dist/index.js`). */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -35837,7 +35837,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1289:
+/***/ 5332:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38352,14 +38352,14 @@ var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arg
  */
 function exec_exec(commandLine, args, options) {
     return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = tr.argStringToArray(commandLine);
+        const commandArgs = argStringToArray(commandLine);
         if (commandArgs.length === 0) {
             throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
         }
         // Path to tool to execute should be first arg
         const toolPath = commandArgs[0];
         args = commandArgs.slice(1).concat(args || []);
-        const runner = new tr.ToolRunner(toolPath, args, options);
+        const runner = new ToolRunner(toolPath, args, options);
         return runner.exec();
     });
 }
@@ -44233,18 +44233,23 @@ function splitAuthority(url) {
     };
 }
 /**
- * The direct connection string for a pooled one: `-pooler` removed from the
- * end of the host's first label only (seed 001: "for a direct connection
- * remove `-pooler` from the host name"); user, password, port, database and
- * query string are kept byte for byte. A URL without `-pooler` is returned as is.
+ * `url` with its host name replaced by `rewrite(host)`; user, password, port,
+ * database and query string kept byte for byte.
  * @throws ConnectionStringError when the string is not a URL.
  */
+function replaceHost(url, rewrite) {
+    const { head, userinfo, hostport, tail } = splitAuthority(url);
+    const port = /:\d+$/.exec(hostport)?.[0] ?? '';
+    return head + userinfo + rewrite(hostport.slice(0, hostport.length - port.length)) + port + tail;
+}
+/**
+ * The direct connection string for a pooled one: `-pooler` removed from the
+ * end of the host's first label only (seed 001: "for a direct connection
+ * remove `-pooler` from the host name"); everything else byte for byte. A URL
+ * without `-pooler` is returned as is.
+ */
 function directUrlOf(pooledUrl) {
-    const { head, userinfo, hostport, tail } = splitAuthority(pooledUrl);
-    const dot = hostport.indexOf('.');
-    const first = dot >= 0 ? hostport.slice(0, dot) : hostport.replace(/:\d+$/, '');
-    const rest = hostport.slice(first.length);
-    return head + userinfo + first.replace(/-pooler$/, '') + rest + tail;
+    return replaceHost(pooledUrl, (host) => host.replace(/^([^.]*?)-pooler(?=\.|$)/, '$1'));
 }
 /**
  * Parses a pooled connection string into a {@link Connection}.
@@ -44306,6 +44311,494 @@ function directClientConfig(c, applicationName) {
         enableChannelBinding: c.channelBinding,
         application_name: applicationName
     };
+}
+
+;// CONCATENATED MODULE: ./src/platform/client.ts
+/**
+ * Client of the platform's v2 API (seed 000 for operations; the platform's
+ * public v2 API conventions where the seed says "not shown": `{branch}`,
+ * `{branches}`, `{endpoints}`, `{databases}`, `{uri}` envelopes and
+ * `{code, message}` error bodies).
+ *
+ * Every request sends `Authorization: Bearer <api-key>` and
+ * `Accept: application/json` (seed 000, Authentication) and has a timeout.
+ * Requests that start work are not retried here: callers wrap them in
+ * {@link retryLocked} for 423 and never resend them after an unclear failure.
+ */
+
+/** A response whose shape is not what the API documents. Never quotes the body (it may hold a password). */
+class PlatformResponseError extends Error {
+}
+function need(value, what, label, check) {
+    if (!check(value))
+        throw new PlatformResponseError(`${label}: the platform's response has no valid ${what}.`);
+    return value;
+}
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v) => typeof v === 'string' && v !== '';
+function branchOf(v, label) {
+    const b = need(v, '`branch`', label, isObject);
+    need(b.id, '`branch.id`', label, isString);
+    need(b.name, '`branch.name`', label, isString);
+    return b;
+}
+function operationsOf(v, label) {
+    const ops = need(v ?? [], '`operations` array', label, Array.isArray);
+    for (const op of ops) {
+        const o = need(op, 'operation', label, isObject);
+        need(o.id, '`operations[].id`', label, isString);
+        need(o.status, '`operations[].status`', label, isString);
+        need(o.action, '`operations[].action`', label, isString);
+    }
+    return ops;
+}
+class PlatformClient {
+    apiUrl;
+    apiKey;
+    timeoutMs;
+    projectId;
+    /**
+     * @param apiUrl base address including `/api/v2`
+     * @param apiKey secret; already masked by the inputs
+     * @param timeoutMs per-request timeout in milliseconds
+     */
+    constructor(apiUrl, apiKey, timeoutMs, projectId) {
+        this.apiUrl = apiUrl;
+        this.apiKey = apiKey;
+        this.timeoutMs = timeoutMs;
+        this.projectId = projectId;
+    }
+    /** Requests made so far (for the benchmark's requests-per-provision figure). */
+    requests = 0;
+    async call(label, method, path, options = {}) {
+        this.requests++;
+        try {
+            const res = await requestJson({
+                label,
+                method,
+                url: `${this.apiUrl}/projects/${encodeURIComponent(this.projectId)}${path}`,
+                body: options.body,
+                headers: { Authorization: `Bearer ${this.apiKey}` },
+                timeoutMs: this.timeoutMs,
+                idempotent: options.idempotent ?? method === 'GET'
+            });
+            return need(res.body, 'JSON object', label, isObject);
+        }
+        catch (err) {
+            if (err instanceof HttpError && (err.status === 401 || err.status === 403)) {
+                throw new HttpError(`${label}: the platform refused the API key (HTTP ${err.status}${err.serviceMessage ? `: "${err.serviceMessage}"` : ''}). ` +
+                    `Check the \`api-key\` secret and that it can access project ${this.projectId}.`, err.status, err.serviceMessage);
+            }
+            if (err instanceof HttpError && err.status === 404 && /project/i.test(err.serviceMessage ?? '')) {
+                throw new HttpError(`${label}: project "${this.projectId}" was not found (HTTP 404). Check \`project-id\`.`, 404, err.serviceMessage);
+            }
+            throw err;
+        }
+    }
+    /** `GET /projects/{project_id}/branches`. */
+    async listBranches() {
+        const label = 'List branches';
+        const body = await this.call(label, 'GET', '/branches');
+        return need(body.branches, '`branches` array', label, Array.isArray).map((b) => branchOf(b, label));
+    }
+    /** `GET /projects/{project_id}/branches/{branch_id}`; null on 404. */
+    async getBranch(branchId) {
+        const label = `Get branch ${branchId}`;
+        try {
+            return branchOf((await this.call(label, 'GET', `/branches/${encodeURIComponent(branchId)}`)).branch, label);
+        }
+        catch (err) {
+            if (err instanceof HttpError && err.status === 404)
+                return null;
+            throw err;
+        }
+    }
+    /**
+     * `POST /projects/{project_id}/branches` with
+     * `{endpoints: [{type: "read_write"}], branch: {parent_id, name}}` (seed 000
+     * plus the v2 `name` field). Sent once; wrap in retryLocked for 423.
+     * @throws HttpError (409 when the name exists, 423 when locked).
+     */
+    async createBranch(parentId, name) {
+        const label = `Create branch "${name}"`;
+        const body = await this.call(label, 'POST', '/branches', {
+            body: { endpoints: [{ type: 'read_write' }], branch: { parent_id: parentId, name } },
+            idempotent: false
+        });
+        return {
+            branch: branchOf(body.branch, label),
+            endpoints: need(body.endpoints ?? [], '`endpoints` array', label, Array.isArray),
+            operations: operationsOf(body.operations, label),
+            connection_uris: need(body.connection_uris ?? [], '`connection_uris` array', label, Array.isArray)
+        };
+    }
+    /** `DELETE /projects/{project_id}/branches/{branch_id}`; null when already gone (404). Wrap in retryLocked. */
+    async deleteBranch(branchId) {
+        const label = `Delete branch ${branchId}`;
+        try {
+            return operationsOf((await this.call(label, 'DELETE', `/branches/${encodeURIComponent(branchId)}`, { idempotent: false })).operations, label);
+        }
+        catch (err) {
+            if (err instanceof HttpError && err.status === 404)
+                return null;
+            throw err;
+        }
+    }
+    /** `GET /projects/{project_id}/branches/{branch_id}/endpoints`. */
+    async listEndpoints(branchId) {
+        const label = `List endpoints of branch ${branchId}`;
+        const body = await this.call(label, 'GET', `/branches/${encodeURIComponent(branchId)}/endpoints`);
+        return need(body.endpoints, '`endpoints` array', label, Array.isArray);
+    }
+    /** `GET /projects/{project_id}/branches/{branch_id}/databases`. */
+    async listDatabases(branchId) {
+        const label = `List databases of branch ${branchId}`;
+        const body = await this.call(label, 'GET', `/branches/${encodeURIComponent(branchId)}/databases`);
+        return need(body.databases, '`databases` array', label, Array.isArray);
+    }
+    /** `GET /projects/{project_id}/connection_uri?branch_id&database_name&role_name&pooled`. A secret: mask it. */
+    async connectionUri(branchId, database, role, pooled) {
+        const label = `Get ${pooled ? 'pooled' : 'direct'} connection URI of branch ${branchId}`;
+        const q = new URLSearchParams({ branch_id: branchId, database_name: database, role_name: role, pooled: String(pooled) });
+        const body = await this.call(label, 'GET', `/connection_uri?${q}`);
+        return need(body.uri, '`uri`', label, (v) => typeof v === 'string' && /^postgres(ql)?:\/\//.test(v));
+    }
+    /** `GET /projects/{project_id}/operations/{operation_id}` (seed 000). Not retried here: the poll loop polls again. */
+    async getOperation(operationId) {
+        const label = `Get operation ${operationId}`;
+        const body = await this.call(label, 'GET', `/operations/${encodeURIComponent(operationId)}`, { idempotent: false });
+        return operationsOf([body.operation], label)[0];
+    }
+    /**
+     * `GET /projects/{project_id}/operations?limit&cursor` (seed 000): newest
+     * first; send the returned `pagination.cursor` with `limit` for the next page.
+     */
+    async listOperations(limit, cursor) {
+        const label = 'List operations';
+        const q = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
+        const body = await this.call(label, 'GET', `/operations?${q}`);
+        const pagination = body.pagination;
+        return { operations: operationsOf(body.operations, label), cursor: typeof pagination?.cursor === 'string' ? pagination.cursor : undefined };
+    }
+    /**
+     * Operations on `branchId` that are not terminal, from the newest pages of
+     * the project's operations, stopping at operations older than `since` (ISO
+     * 8601) or after `maxPages` pages of `limit`.
+     */
+    async pendingOperationsOf(branchId, since, limit = 50, maxPages = 5) {
+        const out = [];
+        let cursor;
+        const floor = Date.parse(since) - 1000;
+        for (let page = 0; page < maxPages; page++) {
+            const res = await this.listOperations(limit, cursor);
+            for (const op of res.operations) {
+                if (op.branch_id === branchId && !['finished', 'skipped', 'cancelled'].includes(op.status))
+                    out.push(op);
+            }
+            const oldest = res.operations.at(-1);
+            if (!res.cursor || res.operations.length < limit || (oldest && Date.parse(oldest.created_at) < floor))
+                break;
+            cursor = res.cursor;
+        }
+        return out;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/platform/locked.ts
+/**
+ * HTTP 423 Locked handling (seed 000, Errors): a request that starts work
+ * while the project is busy with conflicting operations is refused with 423;
+ * resend the same request after a wait that starts at 0.1 s and doubles each
+ * time, for at most five attempts in all, then give up.
+ */
+
+
+/** Attempts in all, first wait in milliseconds, and factor (seed 000, Limits: 0.1 s / 2 / 5). */
+const LOCKED_RETRY = { attempts: 5, firstWaitMs: 100, factor: 2 };
+/** The project stayed locked through every attempt. */
+class ProjectBusyError extends Error {
+    attempts;
+    constructor(label, attempts) {
+        super(`${label}: the project is busy with other operations (HTTP 423 Locked on all ${attempts} attempts, waiting 0.1 s doubling between them). ` +
+            'Another run, or a system operation such as an availability check, is changing the project; re-run the job in a minute.');
+        this.attempts = attempts;
+        this.name = 'ProjectBusyError';
+    }
+}
+/**
+ * Sends `request` and resends it on HTTP 423 per the seed's rule; any other
+ * outcome is returned or thrown as is. `sleepMs` is injectable for tests.
+ * @throws ProjectBusyError after the fifth 423.
+ */
+async function retryLocked(label, request, sleepMs = sleep) {
+    let wait = LOCKED_RETRY.firstWaitMs;
+    for (let attempt = 1;; attempt++) {
+        try {
+            return await request();
+        }
+        catch (err) {
+            if (!(err instanceof HttpError) || err.status !== 423)
+                throw err;
+            if (attempt >= LOCKED_RETRY.attempts)
+                throw new ProjectBusyError(label, attempt);
+            info(`${label}: HTTP 423 Locked (project busy), attempt ${attempt} of ${LOCKED_RETRY.attempts}; retrying in ${wait / 1000} s.`);
+            await sleepMs(wait);
+            wait *= LOCKED_RETRY.factor;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/platform/operations.ts
+/**
+ * Platform operations (seed 000): their shape, their display names, and
+ * waiting until the operations a request started are terminal.
+ */
+
+
+/**
+ * Terminal statuses that count as success. `cancelled` is terminal too but a
+ * failure; `failed` is NOT terminal (seed 000: it can still be retried).
+ */
+const SUCCESS = ['finished', 'skipped'];
+/** Display names of seed 000's table; other actions are shown in sentence case. */
+const DISPLAY = {
+    apply_config: 'Apply config',
+    apply_storage_config: 'Apply storage config',
+    check_availability: 'Check availability',
+    create_branch: 'Create branch',
+    // seed 000 spells the display name so
+    create_timeline: 'Create timelime',
+    delete_tenant: 'Delete tenant',
+    start_compute: 'Start compute',
+    suspend_compute: 'Suspend compute',
+    tenant_attach: 'Tenant attach',
+    tenant_detach: 'Tenant detach',
+    tenant_reattach: 'Tenant reattach',
+    timeline_archive: 'Timeline archive',
+    timeline_unarchive: 'Timeline unarchive'
+};
+/** "Create branch" for `create_branch`; unknown actions in sentence case. */
+function displayName(action) {
+    return DISPLAY[action] ?? action.charAt(0).toUpperCase() + action.slice(1).replace(/_/g, ' ');
+}
+/** An operation that ended `cancelled`, or operations still pending at `wait-timeout`. */
+class OperationError extends Error {
+    operations;
+    constructor(message, operations) {
+        super(message);
+        this.operations = operations;
+        this.name = 'OperationError';
+    }
+}
+function summarise(op) {
+    const seconds = (Date.parse(op.updated_at) - Date.parse(op.created_at)) / 1000;
+    return { name: displayName(op.action), status: op.status, durationSeconds: Number.isFinite(seconds) ? Math.max(0, seconds) : 0 };
+}
+function table(ops) {
+    const rows = ops.map((op) => `  ${displayName(op.action).padEnd(20)} ${op.status.padEnd(11)} failures ${op.failures_count}  id ${op.id}`);
+    return rows.join('\n');
+}
+/**
+ * Waits until every operation in `operations` is terminal (seed 000, Polling
+ * rule): all pending ones are polled together every `pollIntervalSeconds`.
+ * `finished` and `skipped` are success; `cancelled` fails; `failed` is not
+ * terminal, so it is waited on and its `failures_count` reported. 5xx,
+ * resets and timeouts while polling are logged and polled again.
+ * @returns the operations in their terminal state, in the given order.
+ * @throws OperationError when one is cancelled, or when `waitTimeoutSeconds`
+ *   pass with some still pending (the message tables them).
+ */
+async function waitForOperations(operations, options) {
+    const latest = new Map(operations.map((op) => [op.id, op]));
+    const deadline = Date.now() + options.waitTimeoutSeconds * 1000;
+    const pending = () => [...latest.values()].filter((op) => !SUCCESS.includes(op.status) && op.status !== 'cancelled');
+    const check = () => {
+        const cancelled = [...latest.values()].filter((op) => op.status === 'cancelled');
+        if (cancelled.length) {
+            throw new OperationError(`The platform cancelled ${cancelled.map((op) => `"${displayName(op.action)}" (${op.id})`).join(', ')} on branch ${cancelled[0].branch_id}.`, cancelled);
+        }
+    };
+    check();
+    while (pending().length) {
+        const left = deadline - Date.now();
+        if (left <= 0) {
+            throw new OperationError(`Timed out after ${options.waitTimeoutSeconds} s (wait-timeout) waiting for the platform's operations; still pending:\n${table(pending())}`, pending());
+        }
+        await sleep(Math.min(options.pollIntervalSeconds * 1000, left));
+        await Promise.all(pending().map(async (op) => {
+            try {
+                const now = await options.get(op.id);
+                if (now.status === 'failed' && (op.status !== 'failed' || now.failures_count !== op.failures_count)) {
+                    warning(`Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; the platform retries it, still waiting.`);
+                }
+                latest.set(op.id, now);
+            }
+            catch (err) {
+                if (err instanceof HttpError && (err.status === 0 || err.status >= 500 || err.status === 429)) {
+                    info(`Polling "${displayName(op.action)}" failed for now (${err.message}); polling again.`);
+                    return;
+                }
+                throw err;
+            }
+        }));
+        check();
+    }
+    return operations.map((op) => latest.get(op.id));
+}
+
+;// CONCATENATED MODULE: ./src/platform/lifecycle.ts
+/**
+ * Branch mode's lifecycle: find or create the PR's branch, wait for the
+ * operations each request started, pick its connection strings, and delete
+ * it again (on `command: delete`, on `reuse: false`, or after a failed seed).
+ */
+
+
+
+
+
+/** A request the action refuses to make, with what to change. */
+class BranchRefusedError extends Error {
+}
+/**
+ * `preview/pr-<number>-<head ref>` in a PR, else `preview/<short sha>`;
+ * characters other than letters, digits, `.`, `_` and `-` become `-`, at most 256 characters.
+ */
+function defaultBranchName(pr, sha) {
+    const clean = (s) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/-{2,}/g, '-').replace(/^-|-$/g, '');
+    const name = pr ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}` : `preview/${clean(sha).slice(0, 7) || 'local'}`;
+    return name.slice(0, 256);
+}
+function waitOptions(client, o) {
+    return { pollIntervalSeconds: o.pollIntervalSeconds, waitTimeoutSeconds: o.waitTimeoutSeconds, get: (id) => client.getOperation(id) };
+}
+function refuseProtected(branch, what) {
+    if (branch.default || branch.protected) {
+        throw new BranchRefusedError(`Refusing to ${what} branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. ` +
+            'Set `branch-name` to a preview branch name.');
+    }
+}
+/** Resolves `parent-branch` (an id or a name) or the project's default branch. */
+function resolveParent(branches, parentBranch) {
+    if (parentBranch) {
+        const parent = branches.find((b) => b.id === parentBranch) ?? branches.find((b) => b.name === parentBranch);
+        if (!parent)
+            throw new BranchRefusedError(`Parent branch "${parentBranch}" was not found in the project (input \`parent-branch\`, an id or a name).`);
+        return parent;
+    }
+    const parent = branches.find((b) => b.default);
+    if (!parent)
+        throw new BranchRefusedError('The project has no default branch; set `parent-branch`.');
+    return parent;
+}
+/** The pooled form of a direct URL: the pooler host when given, else `-pooler` added to the first label. */
+function pooledOf(directUrl, poolerHost) {
+    return replaceHost(directUrl, (host) => poolerHost || host.replace(/^([^.]+)/, '$1-pooler'));
+}
+/** Chooses the connection URI of the `database`/`role` inputs, or the only one. */
+function chooseUri(uris, database, role) {
+    const matching = uris.filter((u) => (!database || u.connection_parameters.database === database) && (!role || u.connection_parameters.role === role));
+    return matching.length === 1 || (matching.length > 1 && (database || role)) ? matching[0] : undefined;
+}
+/** Connection strings of an existing branch, from the connection-URI endpoint (pooled and direct). */
+async function connectionOf(client, branch, o) {
+    const endpoints = await client.listEndpoints(branch.id);
+    if (!endpoints.some((e) => e.type === 'read_write')) {
+        throw new BranchRefusedError(`Branch "${branch.name}" has no read-write compute; delete it or set \`reuse: false\`.`);
+    }
+    let { database, role } = o;
+    if (!database || !role) {
+        const dbs = await client.listDatabases(branch.id);
+        const db = database ? dbs.find((d) => d.name === database) : dbs.length === 1 ? dbs[0] : undefined;
+        if (!db) {
+            throw new BranchRefusedError(database
+                ? `Branch "${branch.name}" has no database "${database}" (input \`database\`); it has: ${dbs.map((d) => d.name).join(', ') || 'none'}.`
+                : `Branch "${branch.name}" has ${dbs.length} databases (${dbs.map((d) => d.name).join(', ')}); set \`database\` to choose one.`);
+        }
+        database = db.name;
+        role ||= db.owner_name;
+    }
+    const [pooledUrl, directUrl] = await Promise.all([
+        client.connectionUri(branch.id, database, role, true),
+        client.connectionUri(branch.id, database, role, false)
+    ]);
+    return { pooledUrl, directUrl };
+}
+/** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
+async function reuse(client, branch, o) {
+    const since = new Date(Math.max(Date.parse(branch.created_at) || 0, Date.now() - 3600_000)).toISOString();
+    const pending = await client.pendingOperationsOf(branch.id, since);
+    let operations = [];
+    if (pending.length) {
+        info(`Waiting for ${pending.length} operation(s) still running on branch "${branch.name}".`);
+        operations = await waitForOperations(pending, waitOptions(client, o));
+    }
+    info(`Reusing branch "${branch.name}" (${branch.id}).`);
+    return { branch, created: false, operations, ...(await connectionOf(client, branch, o)) };
+}
+/**
+ * Deletes `branch` (423 retried per seed 000) and waits for the operations
+ * the delete started.
+ * @returns those operations; empty when the branch was already gone.
+ */
+async function deleteBranchAndWait(client, branch, o) {
+    refuseProtected(branch, 'delete');
+    const ops = await retryLocked(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
+    if (ops === null)
+        return null;
+    return await waitForOperations(ops, waitOptions(client, o));
+}
+/**
+ * Finds the branch named `branchName` and reuses it, or creates it from the
+ * parent with a read-write compute and waits for the operations the create
+ * started. `reuse: false` deletes an existing branch first. A 409 (another
+ * run created the branch first) turns into a reuse.
+ * @throws BranchRefusedError, ProjectBusyError, OperationError, HttpError.
+ */
+async function provisionBranch(client, o) {
+    const branches = await client.listBranches();
+    const parent = resolveParent(branches, o.parentBranch);
+    const existing = branches.find((b) => b.name === o.branchName);
+    if (existing) {
+        refuseProtected(existing, o.reuse ? 'reuse' : 'delete and recreate');
+        if (o.reuse)
+            return { ...(await reuse(client, existing, o)), parent };
+        info(`reuse is false: deleting branch "${existing.name}" (${existing.id}) to recreate it.`);
+        await deleteBranchAndWait(client, existing, o);
+    }
+    let created;
+    try {
+        created = await retryLocked(`Create branch "${o.branchName}"`, () => client.createBranch(parent.id, o.branchName));
+    }
+    catch (err) {
+        if (err instanceof HttpError && err.status === 409) {
+            info(`Branch "${o.branchName}" was created by another run first (HTTP 409); reusing it.`);
+            const winner = (await client.listBranches()).find((b) => b.name === o.branchName);
+            if (!winner)
+                throw err;
+            return { ...(await reuse(client, winner, o)), parent };
+        }
+        if (err instanceof HttpError && err.status === 404) {
+            throw new HttpError(`${err.message} Check \`project-id\` and \`parent-branch\` ("${parent.name}", ${parent.id}).`, 404, err.serviceMessage);
+        }
+        throw err;
+    }
+    info(`Created branch "${created.branch.name}" (${created.branch.id}) from "${parent.name}"; waiting for ${created.operations.length} operation(s).`);
+    let operations;
+    try {
+        operations = await waitForOperations(created.operations, waitOptions(client, o));
+    }
+    catch (err) {
+        // A branch whose creation did not finish must not be left for a later run to reuse.
+        warning(`Deleting branch "${created.branch.name}" again: ${err.message}`);
+        await deleteBranchAndWait(client, created.branch, o).catch((e) => warning(`Could not delete branch "${created.branch.name}" (${created.branch.id}): ${e.message} Delete it by hand.`));
+        throw err;
+    }
+    const uri = chooseUri(created.connection_uris, o.database, o.role);
+    const connection = uri
+        ? { directUrl: uri.connection_uri, pooledUrl: pooledOf(uri.connection_uri, uri.connection_parameters.pooler_host) }
+        : await connectionOf(client, created.branch, o);
+    return { branch: created.branch, parent, created: true, operations, ...connection };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-glob-options-helper.js
@@ -48147,6 +48640,55 @@ async function seedDatabase(connection, files, cwd = process.cwd()) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/seed/command.ts
+/**
+ * `seed-command`: the workflow author's own command, run after the SQL seed
+ * with the connection in the environment, so psql, `prisma migrate deploy`,
+ * `drizzle-kit migrate` and the like work unchanged.
+ */
+
+/** A seed command that exited non-zero. */
+class SeedCommandError extends Error {
+    exitCode;
+    constructor(exitCode) {
+        super(`seed-command exited with code ${exitCode}. Its output is above.`);
+        this.exitCode = exitCode;
+        this.name = 'SeedCommandError';
+    }
+}
+/** The variables the command gets: both URLs and libpq's PG* variables for the direct connection. */
+function seedEnvironment(c) {
+    return {
+        DATABASE_URL: c.pooledUrl,
+        DATABASE_URL_DIRECT: c.directUrl,
+        PGHOST: c.directHost,
+        PGPORT: c.port || '5432',
+        PGUSER: c.user,
+        PGPASSWORD: c.password,
+        PGDATABASE: c.database,
+        PGSSLMODE: c.sslmode || 'require',
+        ...(c.channelBinding ? { PGCHANNELBINDING: 'require' } : {})
+    };
+}
+/**
+ * Runs `command` with `bash -eo pipefail -c`. The command text is passed as
+ * one argument, never interpolated with input values; secrets reach it only
+ * through the environment. Its output streams to the log (masked by the runner).
+ * @throws SeedCommandError with the exit code.
+ */
+async function runSeedCommand(command, c) {
+    const env = {};
+    for (const [k, v] of Object.entries(process.env))
+        if (v !== undefined)
+            env[k] = v;
+    const code = await exec_exec('bash', ['-eo', 'pipefail', '-c', command], {
+        env: { ...env, ...seedEnvironment(c) },
+        ignoreReturnCode: true
+    });
+    if (code !== 0)
+        throw new SeedCommandError(code);
+}
+
 ;// CONCATENATED MODULE: ./src/publish/outputs.ts
 /**
  * Masking and step outputs.
@@ -48368,28 +48910,33 @@ function githubClient(token, timeoutMs) {
         }
     });
 }
+/** Our marker comments on the PR (by the token's own user), oldest first. */
+async function ourComments(octokit, pr) {
+    const login = await ownLogin(octokit);
+    const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+        owner: pr.owner,
+        repo: pr.repo,
+        issue_number: pr.number,
+        per_page: 100
+    });
+    const found = [];
+    for (const c of comments) {
+        if (c.user?.login !== login)
+            continue;
+        const record = recordOf(c.body ?? '');
+        if (record)
+            found.push({ id: c.id, record });
+    }
+    return found.sort((a, b) => a.id - b.id);
+}
 /**
  * Finds our comment on the PR: every page of comments (octokit pagination),
- * only those by the token's own user, the most recent one carrying our marker.
+ * only those by the token's own user, the oldest one carrying our marker.
  * @returns null when there is none, or when the comments cannot be read (a warning says why).
  */
 async function findComment(octokit, pr) {
     try {
-        const login = await ownLogin(octokit);
-        const comments = await octokit.paginate(octokit.rest.issues.listComments, {
-            owner: pr.owner,
-            repo: pr.repo,
-            issue_number: pr.number,
-            per_page: 100
-        });
-        for (const c of comments.reverse()) {
-            if (c.user?.login !== login)
-                continue;
-            const record = recordOf(c.body ?? '');
-            if (record)
-                return { id: c.id, record };
-        }
-        return null;
+        return (await ourComments(octokit, pr))[0] ?? null;
     }
     catch (err) {
         warning(`Could not read the comments of PR #${pr.number}: ${describeGitHubError(err)}. Continuing as if there were none.`);
@@ -48419,6 +48966,15 @@ async function upsertComment(octokit, pr, existing, markdown, record) {
             return existing.id;
         }
         const { data } = await octokit.rest.issues.createComment({ owner: pr.owner, repo: pr.repo, issue_number: pr.number, body });
+        // Two runs that started together may both have posted: the oldest comment
+        // wins, a newer one of ours deletes itself and updates the oldest instead.
+        const oldest = (await ourComments(octokit, pr))[0];
+        if (oldest && oldest.id < data.id) {
+            await octokit.rest.issues.deleteComment({ owner: pr.owner, repo: pr.repo, comment_id: data.id });
+            await octokit.rest.issues.updateComment({ owner: pr.owner, repo: pr.repo, comment_id: oldest.id, body });
+            info(`Another run posted the preview comment first; updated it instead of keeping a second one.`);
+            return oldest.id;
+        }
         info(`Posted the preview comment on PR #${pr.number}.`);
         return data.id;
     }
@@ -48434,6 +48990,10 @@ async function upsertComment(octokit, pr, existing, markdown, record) {
  * this PR left, provision (or reuse, or tear down) the database, seed it,
  * publish masked outputs, the PR comment and the job summary.
  */
+
+
+
+
 
 
 
@@ -48475,6 +49035,26 @@ async function publish(pub, report, record) {
     if (process.env.GITHUB_STEP_SUMMARY)
         await summary.addRaw(markdown, true).write();
 }
+/**
+ * Seeds a newly created database: the SQL files in one transaction, then
+ * `seed-command`. On failure runs `undo` (so nothing unseeded is left for
+ * reuse) and rethrows. Sets `report.seedFiles`.
+ */
+async function seedOrUndo(settings, seedFiles, connection, report, undo) {
+    try {
+        if (seedFiles.length > 0) {
+            const result = await group(`Seed the database (${seedFiles.length} file${seedFiles.length === 1 ? '' : 's'})`, () => seedDatabase(connection, seedFiles));
+            info(`Seeded ${result.files} file(s) in ${(result.durationMs / 1000).toFixed(1)} s.`);
+            report.seedFiles = result.files;
+        }
+        if (settings.seedCommand)
+            await group('Run seed-command', () => runSeedCommand(settings.seedCommand, connection));
+    }
+    catch (err) {
+        await undo();
+        throw err;
+    }
+}
 /** Instant mode, `command: create`. */
 async function createInstant(settings, seedFiles, pub) {
     const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 };
@@ -48494,17 +49074,11 @@ async function createInstant(settings, seedFiles, pub) {
         projectId: db.svcProjectId,
         replacedBecause: outcome.replacedBecause
     };
-    if (outcome.created && seedFiles.length > 0) {
-        try {
-            const result = await group(`Seed the database (${seedFiles.length} file${seedFiles.length === 1 ? '' : 's'})`, () => seedDatabase(connection, seedFiles));
-            info(`Seeded ${result.files} file(s) in ${(result.durationMs / 1000).toFixed(1)} s.`);
-            report.seedFiles = result.files;
-        }
-        catch (err) {
-            // Record nothing reusable: the next run must not pick up an unseeded database.
+    if (outcome.created) {
+        await seedOrUndo(settings, seedFiles, connection, report, async () => {
+            // The instant service has no delete: record nothing reusable instead.
             await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'instant' });
-            throw err;
-        }
+        });
     }
     setOutputs({
         mode: 'instant',
@@ -48552,6 +49126,75 @@ async function closeInstant(settings, pub) {
     info(`The instant service has no delete: database ${record.databaseId} lapses ${expiresAt ? `at ${expiresAt}` : 'never (it was claimed)'}.`);
     await publish(pub, { mode: 'instant', state: 'closed', databaseId: record.databaseId, expiresAt, claimUrl }, { mode: 'instant', expiresAt });
 }
+function platformClient(settings) {
+    return new PlatformClient(settings.apiUrl, settings.apiKey, settings.requestTimeoutSeconds * 1000, settings.projectId);
+}
+function branchNameOf(settings, pub) {
+    return settings.branchName || defaultBranchName(pub.pr, github_context.sha ?? '');
+}
+/** Branch mode, `command: create`. */
+async function createBranch(settings, seedFiles, pub) {
+    const client = platformClient(settings);
+    const branchName = branchNameOf(settings, pub);
+    const outcome = await group(`Provision branch "${branchName}"`, () => provisionBranch(client, { ...settings, branchName }));
+    const connection = describeConnection(outcome.pooledUrl, outcome.directUrl);
+    maskConnection(connection);
+    const report = {
+        mode: 'branch',
+        state: outcome.created ? 'created' : 'reused',
+        projectId: settings.projectId,
+        branchId: outcome.branch.id,
+        branchName: outcome.branch.name,
+        parentBranch: outcome.parent?.name,
+        host: connection.directHost,
+        operations: outcome.operations.map(summarise)
+    };
+    if (outcome.created) {
+        await seedOrUndo(settings, seedFiles, connection, report, async () => {
+            await group(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
+                try {
+                    await deleteBranchAndWait(client, outcome.branch, settings);
+                    info(`Deleted branch "${outcome.branch.name}" so the next run starts clean.`);
+                }
+                catch (err) {
+                    warning(`Could not delete the unseeded branch "${outcome.branch.name}" (${outcome.branch.id}): ${err.message} Delete it by hand.`);
+                }
+            });
+            await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' });
+        });
+    }
+    setOutputs({
+        mode: 'branch',
+        created: outcome.created,
+        connection,
+        projectId: settings.projectId,
+        branchId: outcome.branch.id,
+        branchName: outcome.branch.name
+    });
+    if (settings.envFile) {
+        await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl });
+        info(`Wrote DATABASE_URL and DATABASE_URL_DIRECT to ${settings.envFile}.`);
+    }
+    await publish(pub, report, { mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name });
+}
+/** Branch mode, `command: delete`: delete the PR's branch and wait for the operations. */
+async function removeBranch(settings, pub) {
+    const client = platformClient(settings);
+    const branchName = branchNameOf(settings, pub);
+    const branch = (await client.listBranches()).find((b) => b.name === branchName);
+    if (!branch) {
+        notice(`Branch "${branchName}" does not exist (already deleted): nothing to do.`);
+        if (pub.existing)
+            await publish(pub, { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchName }, { mode: 'branch' });
+        return;
+    }
+    const ops = await group(`Delete branch "${branchName}"`, () => deleteBranchAndWait(client, branch, settings));
+    if (ops === null)
+        notice(`Branch "${branchName}" was already gone.`);
+    else
+        info(`Deleted branch "${branchName}" (${branch.id}).`);
+    await publish(pub, { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchId: branch.id, branchName, operations: (ops ?? []).map(summarise) }, { mode: 'branch' });
+}
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
  * that says what to fix; nothing secret is ever part of it.
@@ -48560,14 +49203,19 @@ async function run() {
     try {
         const settings = readSettings();
         const seedFiles = settings.command === 'create' ? await resolveSeedFiles(settings.seed) : [];
-        if (settings.mode === 'branch') {
-            throw new Error('Branch mode is not available yet in this version of the action: use `mode: instant` (or leave `project-id` empty).');
-        }
         const pub = await openPublication(settings);
-        if (settings.command === 'delete')
-            await closeInstant(settings, pub);
-        else
-            await createInstant(settings, seedFiles, pub);
+        if (settings.mode === 'instant') {
+            if (settings.command === 'create')
+                await createInstant(settings, seedFiles, pub);
+            else
+                await closeInstant(settings, pub);
+        }
+        else {
+            if (settings.command === 'create')
+                await createBranch(settings, seedFiles, pub);
+            else
+                await removeBranch(settings, pub);
+        }
     }
     catch (err) {
         setFailed(err instanceof Error ? err.message : String(err));

@@ -4,7 +4,7 @@
  * whether they may: the default token behaves like a workflow's GITHUB_TOKEN
  * (comments as `github-actions[bot]`, `GET /user` refused).
  */
-import { ServiceServer, type Request } from './http-kit.js'
+import { ServiceServer, type Reply, type Request } from './http-kit.js'
 
 export interface TokenInfo {
   login: string
@@ -81,16 +81,32 @@ export class GitHubService {
         comments.push(comment)
         return { status: 201, body: comment }
       })
-      .route('PATCH', one, (req, [owner, repo, id]) => {
-        const who = this.auth(req)
-        if (!who) return unauthorized()
-        const comment = this.find(owner, repo, Number(id))
-        if (!comment) return notFound()
-        if (!who.canWrite || comment.user.login !== who.login) return forbidden()
-        comment.body = String((JSON.parse(req.text) as { body?: string }).body ?? '')
-        comment.updated_at = new Date().toISOString()
-        return { status: 200, body: comment }
-      })
+      .route('DELETE', one, (req, [owner, repo, id]) =>
+        this.withOwnComment(req, owner, repo, Number(id), (comment) => {
+          for (const comments of this.issues.values()) {
+            const i = comments.indexOf(comment)
+            if (i >= 0) comments.splice(i, 1)
+          }
+          return { status: 204 }
+        })
+      )
+      .route('PATCH', one, (req, [owner, repo, id]) =>
+        this.withOwnComment(req, owner, repo, Number(id), (comment) => {
+          comment.body = String((JSON.parse(req.text) as { body?: string }).body ?? '')
+          comment.updated_at = new Date().toISOString()
+          return { status: 200, body: comment }
+        })
+      )
+  }
+
+  /** Runs `f` on a comment the token's user wrote and may change; 401, 404 or 403 otherwise. */
+  private withOwnComment(req: Request, owner: string, repo: string, id: number, f: (c: Comment) => Reply): Reply {
+    const who = this.auth(req)
+    if (!who) return unauthorized()
+    const comment = this.find(owner, repo, id)
+    if (!comment) return notFound()
+    if (!who.canWrite || comment.user.login !== who.login) return forbidden()
+    return f(comment)
   }
 
   get url(): string {

@@ -1,9 +1,10 @@
 /**
- * The whole local emulator: a real PostgreSQL 17 behind the instant service
- * and GitHub's comment API, each on its own loopback port.
+ * The whole local emulator: a real PostgreSQL 17 behind the instant service,
+ * the platform API and GitHub's comment API, each on its own loopback port.
  */
 import { GitHubService } from './github.js'
 import { InstantService, REGION, type InstantOptions } from './instant.js'
+import { PlatformService } from './platform.js'
 import { PostgresServer } from './postgres.js'
 
 export { APP_TOKEN, READ_ONLY_TOKEN, USER_TOKEN } from './github.js'
@@ -12,6 +13,7 @@ export interface Emulator {
   pg: PostgresServer
   instant: InstantService
   github: GitHubService
+  platform: PlatformService
   /** PEM file of the CA that signed PostgreSQL's certificate: give it to the action as NODE_EXTRA_CA_CERTS. */
   caCertFile: string
   stop(): Promise<void>
@@ -22,9 +24,11 @@ export async function startEmulator(options: InstantOptions = {}): Promise<Emula
   const pg = await PostgresServer.start({ hostPattern: `*.${REGION}.localhost` })
   const instant = new InstantService(pg, options)
   const github = new GitHubService()
+  const platform = new PlatformService(pg)
   try {
     await instant.server.listen()
     await github.server.listen()
+    await platform.server.listen()
   } catch (err) {
     await pg.stop()
     throw err
@@ -33,9 +37,10 @@ export async function startEmulator(options: InstantOptions = {}): Promise<Emula
     pg,
     instant,
     github,
+    platform,
     caCertFile: pg.certificates.caCert,
     async stop() {
-      await Promise.all([instant.server.close(), github.server.close()])
+      await Promise.all([instant.server.close(), github.server.close(), platform.close()])
       await pg.stop()
     }
   }

@@ -104,7 +104,8 @@ export class InstantService {
     const database = `neondb_${suffix}`
     const role = `neondb_owner_${suffix}`
     const password = this.passwords === 'special' ? `npg_${alnum(8)}@:/%+&#${alnum(4)}` : `npg_${alnum(16)}`
-    await this.pg.createDatabase(database, role, password)
+    await this.pg.createRole(role, password)
+    await this.pg.createDatabase(database, role)
     const host = `ep-${alnum(6).toLowerCase()}-${suffix}-pooler.${REGION}.localhost:${this.pg.port}`
     const record: InstantRecord = {
       id,

@@ -117,17 +117,32 @@ export class PostgresServer {
     return new PostgresServer(embedded, dataDir, port, adminPassword, certificates, admin)
   }
 
-  /** Creates a login role with `password` and a database it owns. */
-  async createDatabase(database: string, role: string, password: string, template?: string): Promise<void> {
-    const c = await this.admin.connect()
-    try {
-      const id = c.escapeIdentifier.bind(c)
-      await c.query(`CREATE ROLE ${id(role)} LOGIN PASSWORD ${c.escapeLiteral(password)}`)
-      await c.query(`CREATE DATABASE ${id(database)} OWNER ${id(role)}${template ? ` TEMPLATE ${id(template)}` : ''}`)
-      await c.query(`REVOKE CONNECT ON DATABASE ${id(database)} FROM PUBLIC`)
-    } finally {
-      c.release()
-    }
+  /** Creates a login role with `password`. */
+  async createRole(role: string, password: string): Promise<void> {
+    await this.admin.query(`CREATE ROLE ${pg.escapeIdentifier(role)} LOGIN PASSWORD ${pg.escapeLiteral(password)}`)
+  }
+
+  /**
+   * Creates a database owned by `owner`, optionally as a copy of `template`
+   * and closed to connections until {@link allowConnections}.
+   */
+  async createDatabase(database: string, owner: string, options: { template?: string; allowConnections?: boolean } = {}): Promise<void> {
+    const id = pg.escapeIdentifier
+    await this.admin.query(
+      `CREATE DATABASE ${id(database)} OWNER ${id(owner)}${options.template ? ` TEMPLATE ${id(options.template)}` : ''}` +
+        ` ALLOW_CONNECTIONS ${options.allowConnections === false ? 'false' : 'true'}`
+    )
+    await this.admin.query(`REVOKE CONNECT ON DATABASE ${id(database)} FROM PUBLIC`)
+  }
+
+  /** Opens a database to connections (its compute started). */
+  async allowConnections(database: string): Promise<void> {
+    await this.admin.query(`ALTER DATABASE ${pg.escapeIdentifier(database)} ALLOW_CONNECTIONS true`)
+  }
+
+  /** Drops a database, closing its connections. */
+  async dropDatabase(database: string): Promise<void> {
+    await this.admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`)
   }
 
   /** Names of the databases the emulator created (excluding templates and `postgres`). */

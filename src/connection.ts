@@ -40,18 +40,24 @@ function splitAuthority(url: string): { head: string; userinfo: string; hostport
 }
 
 /**
- * The direct connection string for a pooled one: `-pooler` removed from the
- * end of the host's first label only (seed 001: "for a direct connection
- * remove `-pooler` from the host name"); user, password, port, database and
- * query string are kept byte for byte. A URL without `-pooler` is returned as is.
+ * `url` with its host name replaced by `rewrite(host)`; user, password, port,
+ * database and query string kept byte for byte.
  * @throws ConnectionStringError when the string is not a URL.
  */
+export function replaceHost(url: string, rewrite: (host: string) => string): string {
+  const { head, userinfo, hostport, tail } = splitAuthority(url)
+  const port = /:\d+$/.exec(hostport)?.[0] ?? ''
+  return head + userinfo + rewrite(hostport.slice(0, hostport.length - port.length)) + port + tail
+}
+
+/**
+ * The direct connection string for a pooled one: `-pooler` removed from the
+ * end of the host's first label only (seed 001: "for a direct connection
+ * remove `-pooler` from the host name"); everything else byte for byte. A URL
+ * without `-pooler` is returned as is.
+ */
 export function directUrlOf(pooledUrl: string): string {
-  const { head, userinfo, hostport, tail } = splitAuthority(pooledUrl)
-  const dot = hostport.indexOf('.')
-  const first = dot >= 0 ? hostport.slice(0, dot) : hostport.replace(/:\d+$/, '')
-  const rest = hostport.slice(first.length)
-  return head + userinfo + first.replace(/-pooler$/, '') + rest + tail
+  return replaceHost(pooledUrl, (host) => host.replace(/^([^.]*?)-pooler(?=\.|$)/, '$1'))
 }
 
 /**

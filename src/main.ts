@@ -8,9 +8,13 @@ import * as github from '@actions/github'
 import { type Settings, readSettings } from './inputs.js'
 import { INSTANT_PG_VERSION, INSTANT_REGION, getDatabase } from './instant/client.js'
 import { provisionInstant } from './instant/lifecycle.js'
-import { describeConnection } from './connection.js'
+import { type Connection, describeConnection } from './connection.js'
+import { PlatformClient } from './platform/client.js'
+import { defaultBranchName, deleteBranchAndWait, provisionBranch } from './platform/lifecycle.js'
+import { summarise } from './platform/operations.js'
 import { resolveSeedFiles } from './seed/files.js'
 import { seedDatabase } from './seed/run.js'
+import { runSeedCommand } from './seed/command.js'
 import { maskConnection, setOutputs } from './publish/outputs.js'
 import { writeEnvFile } from './publish/env-file.js'
 import { type Report, renderReport } from './publish/report.js'
@@ -61,6 +65,27 @@ async function publish(pub: Publication, report: Report, record: CommentRecord):
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown, true).write()
 }
 
+/**
+ * Seeds a newly created database: the SQL files in one transaction, then
+ * `seed-command`. On failure runs `undo` (so nothing unseeded is left for
+ * reuse) and rethrows. Sets `report.seedFiles`.
+ */
+async function seedOrUndo(settings: Settings, seedFiles: string[], connection: Connection, report: Report, undo: () => Promise<void>): Promise<void> {
+  try {
+    if (seedFiles.length > 0) {
+      const result = await core.group(`Seed the database (${seedFiles.length} file${seedFiles.length === 1 ? '' : 's'})`, () =>
+        seedDatabase(connection, seedFiles)
+      )
+      core.info(`Seeded ${result.files} file(s) in ${(result.durationMs / 1000).toFixed(1)} s.`)
+      report.seedFiles = result.files
+    }
+    if (settings.seedCommand) await core.group('Run seed-command', () => runSeedCommand(settings.seedCommand, connection))
+  } catch (err) {
+    await undo()
+    throw err
+  }
+}
+
 /** Instant mode, `command: create`. */
 async function createInstant(settings: Settings, seedFiles: string[], pub: Publication): Promise<void> {
   const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 }
@@ -83,18 +108,11 @@ async function createInstant(settings: Settings, seedFiles: string[], pub: Publi
     projectId: db.svcProjectId,
     replacedBecause: outcome.replacedBecause
   }
-  if (outcome.created && seedFiles.length > 0) {
-    try {
-      const result = await core.group(`Seed the database (${seedFiles.length} file${seedFiles.length === 1 ? '' : 's'})`, () =>
-        seedDatabase(connection, seedFiles)
-      )
-      core.info(`Seeded ${result.files} file(s) in ${(result.durationMs / 1000).toFixed(1)} s.`)
-      report.seedFiles = result.files
-    } catch (err) {
-      // Record nothing reusable: the next run must not pick up an unseeded database.
+  if (outcome.created) {
+    await seedOrUndo(settings, seedFiles, connection, report, async () => {
+      // The instant service has no delete: record nothing reusable instead.
       await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'instant' })
-      throw err
-    }
+    })
   }
 
   setOutputs({
@@ -148,6 +166,79 @@ async function closeInstant(settings: Settings, pub: Publication): Promise<void>
   )
 }
 
+function platformClient(settings: Settings): PlatformClient {
+  return new PlatformClient(settings.apiUrl, settings.apiKey, settings.requestTimeoutSeconds * 1000, settings.projectId)
+}
+
+function branchNameOf(settings: Settings, pub: Publication): string {
+  return settings.branchName || defaultBranchName(pub.pr, github.context.sha ?? '')
+}
+
+/** Branch mode, `command: create`. */
+async function createBranch(settings: Settings, seedFiles: string[], pub: Publication): Promise<void> {
+  const client = platformClient(settings)
+  const branchName = branchNameOf(settings, pub)
+  const outcome = await core.group(`Provision branch "${branchName}"`, () => provisionBranch(client, { ...settings, branchName }))
+  const connection = describeConnection(outcome.pooledUrl, outcome.directUrl)
+  maskConnection(connection)
+  const report: Report = {
+    mode: 'branch',
+    state: outcome.created ? 'created' : 'reused',
+    projectId: settings.projectId,
+    branchId: outcome.branch.id,
+    branchName: outcome.branch.name,
+    parentBranch: outcome.parent?.name,
+    host: connection.directHost,
+    operations: outcome.operations.map(summarise)
+  }
+  if (outcome.created) {
+    await seedOrUndo(settings, seedFiles, connection, report, async () => {
+      await core.group(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
+        try {
+          await deleteBranchAndWait(client, outcome.branch, settings)
+          core.info(`Deleted branch "${outcome.branch.name}" so the next run starts clean.`)
+        } catch (err) {
+          core.warning(`Could not delete the unseeded branch "${outcome.branch.name}" (${outcome.branch.id}): ${(err as Error).message} Delete it by hand.`)
+        }
+      })
+      await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' })
+    })
+  }
+  setOutputs({
+    mode: 'branch',
+    created: outcome.created,
+    connection,
+    projectId: settings.projectId,
+    branchId: outcome.branch.id,
+    branchName: outcome.branch.name
+  })
+  if (settings.envFile) {
+    await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl })
+    core.info(`Wrote DATABASE_URL and DATABASE_URL_DIRECT to ${settings.envFile}.`)
+  }
+  await publish(pub, report, { mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name })
+}
+
+/** Branch mode, `command: delete`: delete the PR's branch and wait for the operations. */
+async function removeBranch(settings: Settings, pub: Publication): Promise<void> {
+  const client = platformClient(settings)
+  const branchName = branchNameOf(settings, pub)
+  const branch = (await client.listBranches()).find((b) => b.name === branchName)
+  if (!branch) {
+    core.notice(`Branch "${branchName}" does not exist (already deleted): nothing to do.`)
+    if (pub.existing) await publish(pub, { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchName }, { mode: 'branch' })
+    return
+  }
+  const ops = await core.group(`Delete branch "${branchName}"`, () => deleteBranchAndWait(client, branch, settings))
+  if (ops === null) core.notice(`Branch "${branchName}" was already gone.`)
+  else core.info(`Deleted branch "${branchName}" (${branch.id}).`)
+  await publish(
+    pub,
+    { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchId: branch.id, branchName, operations: (ops ?? []).map(summarise) },
+    { mode: 'branch' }
+  )
+}
+
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
  * that says what to fix; nothing secret is ever part of it.
@@ -156,12 +247,14 @@ export async function run(): Promise<void> {
   try {
     const settings = readSettings()
     const seedFiles = settings.command === 'create' ? await resolveSeedFiles(settings.seed) : []
-    if (settings.mode === 'branch') {
-      throw new Error('Branch mode is not available yet in this version of the action: use `mode: instant` (or leave `project-id` empty).')
-    }
     const pub = await openPublication(settings)
-    if (settings.command === 'delete') await closeInstant(settings, pub)
-    else await createInstant(settings, seedFiles, pub)
+    if (settings.mode === 'instant') {
+      if (settings.command === 'create') await createInstant(settings, seedFiles, pub)
+      else await closeInstant(settings, pub)
+    } else {
+      if (settings.command === 'create') await createBranch(settings, seedFiles, pub)
+      else await removeBranch(settings, pub)
+    }
   } catch (err) {
     core.setFailed(err instanceof Error ? err.message : String(err))
   }

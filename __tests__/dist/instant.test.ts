@@ -288,11 +288,4 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     expect(r.code).toBe(0)
     expect(databaseOf(r)).toMatchObject({ enable_logical_replication: true, ref: 'acme-ci' })
   })
-
-  it('refuses branch mode clearly until it is implemented', async () => {
-    const r = await run({ mode: 'branch', 'project-id': 'p-1', 'api-key': 'secret-key-123' }, { pr: { number: newPr() } })
-    expect(r.code).toBe(1)
-    expect(r.errors[0]).toMatch(/not available yet/)
-    expect(r.stdout.split('\n').filter((l) => l.includes('secret-key-123'))).toEqual(['::add-mask::secret-key-123'])
-  })
 })

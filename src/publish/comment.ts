@@ -79,26 +79,32 @@ export function githubClient(token: string, timeoutMs: number): Octokit {
   })
 }
 
+/** Our marker comments on the PR (by the token's own user), oldest first. */
+async function ourComments(octokit: Octokit, pr: PullRequest): Promise<FoundComment[]> {
+  const login = await ownLogin(octokit)
+  const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+    owner: pr.owner,
+    repo: pr.repo,
+    issue_number: pr.number,
+    per_page: 100
+  })
+  const found: FoundComment[] = []
+  for (const c of comments) {
+    if (c.user?.login !== login) continue
+    const record = recordOf(c.body ?? '')
+    if (record) found.push({ id: c.id, record })
+  }
+  return found.sort((a, b) => a.id - b.id)
+}
+
 /**
  * Finds our comment on the PR: every page of comments (octokit pagination),
- * only those by the token's own user, the most recent one carrying our marker.
+ * only those by the token's own user, the oldest one carrying our marker.
  * @returns null when there is none, or when the comments cannot be read (a warning says why).
  */
 export async function findComment(octokit: Octokit, pr: PullRequest): Promise<FoundComment | null> {
   try {
-    const login = await ownLogin(octokit)
-    const comments = await octokit.paginate(octokit.rest.issues.listComments, {
-      owner: pr.owner,
-      repo: pr.repo,
-      issue_number: pr.number,
-      per_page: 100
-    })
-    for (const c of comments.reverse()) {
-      if (c.user?.login !== login) continue
-      const record = recordOf(c.body ?? '')
-      if (record) return { id: c.id, record }
-    }
-    return null
+    return (await ourComments(octokit, pr))[0] ?? null
   } catch (err) {
     core.warning(`Could not read the comments of PR #${pr.number}: ${describeGitHubError(err)}. Continuing as if there were none.`)
     return null
@@ -134,6 +140,15 @@ export async function upsertComment(
       return existing.id
     }
     const { data } = await octokit.rest.issues.createComment({ owner: pr.owner, repo: pr.repo, issue_number: pr.number, body })
+    // Two runs that started together may both have posted: the oldest comment
+    // wins, a newer one of ours deletes itself and updates the oldest instead.
+    const oldest = (await ourComments(octokit, pr))[0]
+    if (oldest && oldest.id < data.id) {
+      await octokit.rest.issues.deleteComment({ owner: pr.owner, repo: pr.repo, comment_id: data.id })
+      await octokit.rest.issues.updateComment({ owner: pr.owner, repo: pr.repo, comment_id: oldest.id, body })
+      core.info(`Another run posted the preview comment first; updated it instead of keeping a second one.`)
+      return oldest.id
+    }
     core.info(`Posted the preview comment on PR #${pr.number}.`)
     return data.id
   } catch (err) {

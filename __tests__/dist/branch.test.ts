@@ -1,0 +1,277 @@
+/**
+ * Branch mode through the bundled action against the platform emulator and
+ * a real PostgreSQL 17: operation waiting, 423 retry, reuse, races, delete,
+ * and the error cases of issue 3.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
+import type { Project } from '../../emulator/platform.js'
+import { RUNTIMES, runAction, type RunOptions, type RunResult } from '../../emulator/runner.js'
+import { leakForms, leaks, publicText } from '../helpers.js'
+
+const REPO = 'acme/shop'
+let emu: Emulator
+let work: string
+let nextPr = 500
+let project: Project
+
+beforeAll(async () => {
+  emu = await startEmulator()
+  work = mkdtempSync(path.join(os.tmpdir(), 'branch-test-'))
+  writeFileSync(path.join(work, 'seed.sql'), "CREATE TABLE items (id int PRIMARY KEY);\nINSERT INTO items SELECT generate_series(1, 5);\n")
+  writeFileSync(path.join(work, 'bad.sql'), 'CREATE TABLE ok (id int);\n\nINSERT INTO nope VALUES (1);\n')
+})
+
+afterAll(async () => {
+  await emu?.stop()
+})
+
+beforeEach(async () => {
+  project = await emu.platform.createProject({ protectedBranch: 'production' })
+  emu.platform.timing = { createBranchMs: 300, startComputeMs: 700, deleteMs: 300 }
+  emu.platform.server.clearFaults()
+  emu.platform.server.log.length = 0
+  emu.platform.scripts.clear()
+  // the parent's data, which a new branch must start with
+  const main = [...project.branches.values()].find((b) => b.default)!
+  await emu.pg.query(main.database, 'CREATE TABLE parent_data (v text); INSERT INTO parent_data VALUES ($$from main$$)')
+})
+
+function newPr(): number {
+  const n = nextPr++
+  emu.github.openPullRequest(REPO, n)
+  return n
+}
+
+const secretsOf = (p: Project): string[] => [p.apiKey, p.password, ...[...p.branches.values()].map(() => p.password)].flatMap(leakForms)
+
+/** Branches of the project other than main and production. */
+const previewBranches = () => [...project.branches.values()].filter((b) => !b.default && !b.protected)
+
+describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
+  const run = (inputs: Record<string, string> = {}, extra: Partial<RunOptions> = {}): Promise<RunResult> =>
+    runAction({
+      inputs: {
+        'api-url': emu.platform.url,
+        'api-key': project.apiKey,
+        'project-id': project.id,
+        'github-token': APP_TOKEN,
+        'poll-interval': '0.2',
+        ...inputs
+      },
+      githubApiUrl: emu.github.url,
+      caCertFile: emu.caCertFile,
+      repository: REPO,
+      cwd: work,
+      node,
+      ...extra
+    })
+  const rows = async (r: RunResult, table: string): Promise<number> => {
+    const b = project.branches.get(r.outputs['branch-id'])!
+    return Number((await emu.pg.query(b.database, `SELECT count(*) AS n FROM ${table}`))[0].n)
+  }
+  const expectNoLeak = (r: RunResult): void => expect(leaks(publicText(emu, r), secretsOf(project))).toEqual([])
+
+  it('creates a branch from the default branch, waits for its operations, seeds, outputs and comments', async () => {
+    emu.platform.timing.startComputeMs = 1500
+    const pr = newPr()
+    const started = Date.now()
+    const r = await run({ seed: 'seed.sql' }, { pr: { number: pr, headRef: 'feature/Login Page' } })
+    const ended = Date.now()
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    expect(r.outputs).toMatchObject({ mode: 'branch', created: 'true', 'branch-name': `preview/pr-${pr}-feature-Login-Page`, 'project-id': project.id })
+    const branch = project.branches.get(r.outputs['branch-id'])!
+    expect(branch.name).toBe(r.outputs['branch-name'])
+    expect(r.outputs['database-url']).toContain(`${branch.endpoint!.host.split('.')[0]}-pooler.`)
+    expect(r.outputs['database-url-direct']).toContain(`@${branch.endpoint!.host}:`)
+    expect(r.masks).toEqual(expect.arrayContaining([r.outputs['database-url'], r.outputs['database-url-direct'], project.password, project.apiKey]))
+    // the operations finished before the action did, and it polled until they had
+    const ops = emu.platform.operations(project).filter((o) => o.branch_id === branch.id)
+    expect(ops.map((o) => [o.action, o.status])).toEqual([['create_branch', 'finished'], ['start_compute', 'finished']])
+    for (const op of ops) expect(op.endedAt!).toBeLessThanOrEqual(ended)
+    expect(ended - started).toBeGreaterThanOrEqual(1500)
+    const polls = emu.platform.server.requests('GET', /\/operations\/[^/]+$/)
+    expect(polls.length).toBeGreaterThan(0)
+    // a copy of the parent's data, plus the seed
+    expect(await rows(r, 'parent_data')).toBe(1)
+    expect(await rows(r, 'items')).toBe(5)
+    const comment = emu.github.comments(REPO, pr)[0].body
+    for (const text of [comment, r.summary]) {
+      expect(text).toContain(branch.name)
+      expect(text).toContain(branch.id)
+      expect(text).toContain('`main`')
+      expect(text).toContain(branch.endpoint!.host)
+      expect(text).toMatch(/\| Create branch \| finished \| \d+\.\d s \|/)
+      expect(text).toMatch(/\| Start compute \| finished \| \d+\.\d s \|/)
+    }
+    expectNoLeak(r)
+  })
+
+  it('retries a 423 from a system operation at 0.1 s doubling, then creates the branch', async () => {
+    emu.platform.startSystemOperation(project, { durationMs: 500 })
+    const r = await run({}, { pr: { number: newPr() } })
+    expect(r.code).toBe(0)
+    const posts = emu.platform.server.requests('POST', /\/branches$/)
+    expect(posts.map((p) => p.status)).toEqual([...Array(posts.length - 1).fill(423), 201])
+    expect(posts.length).toBeGreaterThanOrEqual(3)
+    posts.slice(1).forEach((p, i) => {
+      const gap = p.at - posts[i].at
+      expect(gap).toBeGreaterThanOrEqual(100 * 2 ** i - 5)
+      expect(gap).toBeLessThan(100 * 2 ** i + 400)
+    })
+    expect(r.stdout).toMatch(/HTTP 423 Locked \(project busy\), attempt 1 of 5; retrying in 0\.1 s/)
+  })
+
+  it('gives up after exactly five attempts when the lock never clears', async () => {
+    emu.platform.startSystemOperation(project, { durationMs: 60_000 })
+    const r = await run({}, { pr: { number: newPr() } })
+    expect(r.code).toBe(1)
+    const posts = emu.platform.server.requests('POST', /\/branches$/)
+    expect(posts).toHaveLength(5)
+    expect(posts.every((p) => p.status === 423)).toBe(true)
+    expect(posts.slice(1).map((p, i) => Math.round((p.at - posts[i].at) / 100))).toEqual([1, 2, 4, 8])
+    expect(r.errors[0]).toMatch(/the project is busy with other operations \(HTTP 423 Locked on all 5 attempts/)
+    expect(previewBranches()).toHaveLength(0)
+  })
+
+  it('reuses the branch on a re-run: no create, no seed, one comment updated', async () => {
+    const pr = newPr()
+    const first = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
+    expect(first.code).toBe(0)
+    const second = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
+    expect(second.errors).toEqual([])
+    expect(second.outputs).toMatchObject({ created: 'false', 'branch-id': first.outputs['branch-id'], 'database-url': first.outputs['database-url'] })
+    expect(emu.platform.server.requests('POST', /\/branches$/)).toHaveLength(1)
+    expect(await rows(second, 'items')).toBe(5)
+    const comments = emu.github.comments(REPO, pr)
+    expect(comments).toHaveLength(1)
+    expect(comments[0].body).toContain('reused')
+    expectNoLeak(second)
+  })
+
+  it('reuse: false deletes the branch and creates it again, seeded', async () => {
+    const pr = newPr()
+    const first = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
+    const second = await run({ seed: 'seed.sql', reuse: 'false' }, { pr: { number: pr } })
+    expect(second.code).toBe(0)
+    expect(second.outputs.created).toBe('true')
+    expect(second.outputs['branch-id']).not.toBe(first.outputs['branch-id'])
+    expect(previewBranches()).toHaveLength(1)
+    expect(await rows(second, 'items')).toBe(5)
+  })
+
+  it('two runs for the same PR at once: one branch, one comment, the same outputs', async () => {
+    emu.platform.timing = { createBranchMs: 150, startComputeMs: 300, deleteMs: 200 }
+    const pr = newPr()
+    const [a, b] = await Promise.all([run({ seed: 'seed.sql' }, { pr: { number: pr } }), run({ seed: 'seed.sql' }, { pr: { number: pr } })])
+    expect([a.code, b.code]).toEqual([0, 0])
+    expect(previewBranches()).toHaveLength(1)
+    expect(a.outputs['branch-id']).toBe(b.outputs['branch-id'])
+    expect(a.outputs['database-url']).toBe(b.outputs['database-url'])
+    expect([a.outputs.created, b.outputs.created].sort()).toEqual(['false', 'true'])
+    expect(emu.github.comments(REPO, pr)).toHaveLength(1)
+    expect(await rows(a, 'items')).toBe(5)
+  })
+
+  it('command: delete removes the branch, waits, and updates the comment; a second delete is a notice', async () => {
+    const pr = newPr()
+    const created = await run({}, { pr: { number: pr } })
+    const database = project.branches.get(created.outputs['branch-id'])!.database
+    const r = await run({ command: 'delete' }, { pr: { number: pr } })
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    expect(project.branches.has(created.outputs['branch-id'])).toBe(false)
+    expect(await emu.pg.databases()).not.toContain(database)
+    expect(emu.github.comments(REPO, pr)[0].body).toContain('deleted')
+    const again = await run({ command: 'delete' }, { pr: { number: pr } })
+    expect(again.code).toBe(0)
+    expect(again.stdout).toMatch(/::notice::Branch "preview\/pr-\d+-feature-login" does not exist/)
+  })
+
+  it('refuses to delete the default or a protected branch', async () => {
+    for (const name of ['main', 'production']) {
+      const r = await run({ command: 'delete', 'branch-name': name }, { pr: { number: newPr() } })
+      expect(r.code).toBe(1)
+      expect(r.errors[0]).toMatch(new RegExp(`Refusing to delete branch "${name}".*(default|protected) branch`))
+    }
+    expect(project.branches.size).toBe(2)
+    expect(emu.platform.server.requests('DELETE')).toHaveLength(0)
+  })
+
+  it('deletes a branch whose seed failed, so nothing unseeded is left', async () => {
+    const pr = newPr()
+    const r = await run({ seed: 'seed.sql\nbad.sql' }, { pr: { number: pr } })
+    expect(r.code).toBe(1)
+    expect(r.errors[0]).toMatch(/Seed failed at bad\.sql:3:13: relation "nope" does not exist/)
+    expect(previewBranches()).toHaveLength(0)
+    expect(r.stdout).toMatch(/Deleted branch .* so the next run starts clean/)
+    expect(emu.github.comments(REPO, pr)[0].body).toContain('seeding failed')
+    expectNoLeak(r)
+  })
+
+  it('accepts parent-branch as a name or an id', async () => {
+    const production = [...project.branches.values()].find((b) => b.protected)!
+    const byName = await run({ 'parent-branch': 'production', 'branch-name': 'preview/a' })
+    const byId = await run({ 'parent-branch': production.id, 'branch-name': 'preview/b' })
+    expect([byName.code, byId.code]).toEqual([0, 0])
+    for (const r of [byName, byId]) expect(project.branches.get(r.outputs['branch-id'])!.parent_id).toBe(production.id)
+    expect(byName.outputs['branch-name']).toBe('preview/a')
+  })
+
+  it('keeps waiting through a failed operation that recovers, reporting failures_count', async () => {
+    emu.platform.script('start_compute', [{ at: 0, status: 'scheduling' }, { at: 300, status: 'failed', failures: 1 }, { at: 1200, status: 'finished', failures: 1 }])
+    const r = await run({ seed: 'seed.sql' }, { pr: { number: newPr() } })
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    expect(r.warnings.join('\n')).toMatch(/"Start compute" .* is failed with 1 failure\(s\) so far/)
+  })
+
+  it('fails on a cancelled operation, naming it, and leaves no branch', async () => {
+    emu.platform.script('start_compute', [{ at: 0, status: 'scheduling' }, { at: 300, status: 'cancelled' }])
+    const r = await run({}, { pr: { number: newPr() } })
+    expect(r.code).toBe(1)
+    expect(r.errors[0]).toMatch(/The platform cancelled "Start compute"/)
+    expect(previewBranches()).toHaveLength(0)
+  })
+
+  it('fails at wait-timeout with a table of what is still pending, and leaves no branch', async () => {
+    // still pending at the 1 s timeout; done at 1.3 s, well within the delete's 423 retries (1.5 s)
+    emu.platform.script('start_compute', [{ at: 0, status: 'scheduling' }, { at: 1300, status: 'finished' }])
+    const r = await run({ 'wait-timeout': '1' }, { pr: { number: newPr() } })
+    expect(r.code).toBe(1)
+    expect(r.errors[0]).toMatch(/Timed out after 1 s \(wait-timeout\).*still pending:\n\s+Start compute\s+scheduling/s)
+    expect(previewBranches()).toHaveLength(0)
+  })
+
+  it('keeps polling through 5xx and resets while waiting', async () => {
+    emu.platform.server.inject({ method: 'GET', path: /\/operations\//, kind: 'status', status: 503, times: 2 })
+    emu.platform.server.inject({ method: 'GET', path: /\/operations\//, kind: 'reset', times: 2 })
+    const r = await run({}, { pr: { number: newPr() } })
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/Polling "(Create branch|Start compute)" failed for now/)
+  })
+
+  it.each([
+    ['a bad API key', { 'api-key': 'napi_wrong' }, /the platform refused the API key \(HTTP 401: "authentication required"\)\. Check the `api-key` secret/],
+    ['an unknown project', { 'project-id': 'no-such-project' }, /project "no-such-project" was not found \(HTTP 404\)\. Check `project-id`/],
+    ['an unknown parent', { 'parent-branch': 'staging' }, /Parent branch "staging" was not found in the project/]
+  ])('fails clearly on %s', async (_what, inputs, message) => {
+    const r = await run(inputs, { pr: { number: newPr() } })
+    expect(r.code).toBe(1)
+    expect(r.errors[0]).toMatch(message)
+    expect(leaks(publicText(emu, r), [...leakForms(project.apiKey), ...leakForms((inputs as Record<string, string>)['api-key'] ?? project.apiKey)])).toEqual([])
+  })
+
+  it('quotes the platform on a 5xx from create and does not resend it', async () => {
+    emu.platform.server.inject({ method: 'POST', kind: 'status', status: 500, body: { code: '', message: 'internal error' } })
+    const r = await run({}, { pr: { number: newPr() } })
+    expect(r.code).toBe(1)
+    expect(r.errors[0]).toMatch(/Create branch "preview\/pr-\d+-feature-login" failed with HTTP 500: "internal error"/)
+    expect(emu.platform.server.requests('POST')).toHaveLength(1)
+  })
+})

@@ -1,0 +1,75 @@
+import { describe, expect, it } from '@jest/globals'
+import { HttpError } from '../../src/http.js'
+import { LOCKED_RETRY, ProjectBusyError, retryLocked } from '../../src/platform/locked.js'
+import { type Operation, OperationError, displayName, waitForOperations } from '../../src/platform/operations.js'
+import { defaultBranchName } from '../../src/platform/lifecycle.js'
+
+const locked = () => new HttpError('locked', 423)
+
+describe('retryLocked (seed 000: 0.1 s doubling, 5 attempts)', () => {
+  it('waits 100, 200, 400, 800 ms and gives up after the fifth 423', async () => {
+    const waits: number[] = []
+    let attempts = 0
+    const result = retryLocked('Create branch', async () => { attempts++; throw locked() }, async (ms) => void waits.push(ms))
+    await expect(result).rejects.toBeInstanceOf(ProjectBusyError)
+    expect(attempts).toBe(LOCKED_RETRY.attempts)
+    expect(waits).toEqual([100, 200, 400, 800])
+  })
+
+  it('returns as soon as the lock clears, and passes other errors through at once', async () => {
+    let n = 0
+    await expect(retryLocked('x', async () => (++n < 3 ? Promise.reject(locked()) : 'ok'), async () => undefined)).resolves.toBe('ok')
+    expect(n).toBe(3)
+    let m = 0
+    await expect(retryLocked('x', async () => { m++; throw new HttpError('boom', 500) }, async () => undefined)).rejects.toThrow('boom')
+    expect(m).toBe(1)
+  })
+})
+
+const op = (status: Operation['status'], extra: Partial<Operation> = {}): Operation => ({
+  id: extra.id ?? 'op-1', project_id: 'p', branch_id: 'br-1', action: 'start_compute', status, failures_count: 0,
+  created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:03Z', ...extra
+})
+
+describe('waitForOperations', () => {
+  it('treats skipped as success and failed as not terminal', async () => {
+    const seen = ['failed', 'failed', 'skipped'] as const
+    let i = 0
+    const done = await waitForOperations([op('scheduling')], {
+      pollIntervalSeconds: 0.01, waitTimeoutSeconds: 5, get: async () => op(seen[i++], { failures_count: 1 })
+    })
+    expect(done[0].status).toBe('skipped')
+    expect(i).toBe(3)
+  })
+
+  it('polls all pending operations together', async () => {
+    const calls: string[] = []
+    await waitForOperations([op('running', { id: 'a' }), op('scheduling', { id: 'b' })], {
+      pollIntervalSeconds: 0.01, waitTimeoutSeconds: 5, get: async (id) => { calls.push(id); return op('finished', { id }) }
+    })
+    expect(calls.sort()).toEqual(['a', 'b'])
+  })
+
+  it('fails on cancelled, naming the operation', async () => {
+    await expect(waitForOperations([op('running', { action: 'create_branch' })], {
+      pollIntervalSeconds: 0.01, waitTimeoutSeconds: 5, get: async () => op('cancelled', { action: 'create_branch' })
+    })).rejects.toThrow(/cancelled "Create branch"/)
+  })
+
+  it('times out with the pending operations tabled', async () => {
+    await expect(waitForOperations([op('running')], { pollIntervalSeconds: 0.01, waitTimeoutSeconds: 0.05, get: async () => op('running') }))
+      .rejects.toThrow(OperationError)
+  })
+})
+
+describe('names', () => {
+  it('uses the seed display names', () => {
+    expect(displayName('create_branch')).toBe('Create branch')
+    expect(displayName('start_compute')).toBe('Start compute')
+    expect(displayName('delete_timeline')).toBe('Delete timeline')
+  })
+  it('builds the default branch name', () => {
+    expect(defaultBranchName({ number: 7, headRef: 'feat/Ünïcode & spaces' }, 'abc')).toBe('preview/pr-7-feat-n-code-spaces')
+    expect(defaultBranchName(null, '0123456789abcdef')).toBe('preview/0123456')
+  })
+})

@@ -1,0 +1,234 @@
+/**
+ * Client of the platform's v2 API (seed 000 for operations; the platform's
+ * public v2 API conventions where the seed says "not shown": `{branch}`,
+ * `{branches}`, `{endpoints}`, `{databases}`, `{uri}` envelopes and
+ * `{code, message}` error bodies).
+ *
+ * Every request sends `Authorization: Bearer <api-key>` and
+ * `Accept: application/json` (seed 000, Authentication) and has a timeout.
+ * Requests that start work are not retried here: callers wrap them in
+ * {@link retryLocked} for 423 and never resend them after an unclear failure.
+ */
+import { HttpError, requestJson } from '../http.js'
+import type { Operation } from './operations.js'
+
+export interface Branch {
+  id: string
+  project_id: string
+  parent_id?: string
+  name: string
+  default?: boolean
+  protected?: boolean
+  created_at: string
+}
+
+export interface Endpoint {
+  id: string
+  branch_id: string
+  host: string
+  type: string
+}
+
+export interface BranchDatabase {
+  name: string
+  owner_name: string
+}
+
+/** One entry of `connection_uris` in a create-branch response (platform v2). */
+export interface ConnectionUri {
+  connection_uri: string
+  connection_parameters: { database: string; role: string; password?: string; host: string; pooler_host?: string }
+}
+
+/** A create-branch response: the seed's `operations` plus the v2 fields we use. */
+export interface CreatedBranch {
+  branch: Branch
+  endpoints: Endpoint[]
+  operations: Operation[]
+  connection_uris: ConnectionUri[]
+}
+
+/** A response whose shape is not what the API documents. Never quotes the body (it may hold a password). */
+export class PlatformResponseError extends Error {}
+
+function need<T>(value: unknown, what: string, label: string, check: (v: unknown) => boolean): T {
+  if (!check(value)) throw new PlatformResponseError(`${label}: the platform's response has no valid ${what}.`)
+  return value as T
+}
+const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v)
+const isString = (v: unknown): boolean => typeof v === 'string' && v !== ''
+
+function branchOf(v: unknown, label: string): Branch {
+  const b = need<Record<string, unknown>>(v, '`branch`', label, isObject)
+  need(b.id, '`branch.id`', label, isString)
+  need(b.name, '`branch.name`', label, isString)
+  return b as unknown as Branch
+}
+
+function operationsOf(v: unknown, label: string): Operation[] {
+  const ops = need<unknown[]>(v ?? [], '`operations` array', label, Array.isArray)
+  for (const op of ops) {
+    const o = need<Record<string, unknown>>(op, 'operation', label, isObject)
+    need(o.id, '`operations[].id`', label, isString)
+    need(o.status, '`operations[].status`', label, isString)
+    need(o.action, '`operations[].action`', label, isString)
+  }
+  return ops as Operation[]
+}
+
+export class PlatformClient {
+  /**
+   * @param apiUrl base address including `/api/v2`
+   * @param apiKey secret; already masked by the inputs
+   * @param timeoutMs per-request timeout in milliseconds
+   */
+  constructor(
+    private readonly apiUrl: string,
+    private readonly apiKey: string,
+    private readonly timeoutMs: number,
+    readonly projectId: string
+  ) {}
+
+  /** Requests made so far (for the benchmark's requests-per-provision figure). */
+  requests = 0
+
+  private async call(label: string, method: 'GET' | 'POST' | 'DELETE', path: string, options: { body?: unknown; idempotent?: boolean } = {}) {
+    this.requests++
+    try {
+      const res = await requestJson({
+        label,
+        method,
+        url: `${this.apiUrl}/projects/${encodeURIComponent(this.projectId)}${path}`,
+        body: options.body,
+        headers: { Authorization: `Bearer ${this.apiKey}` },
+        timeoutMs: this.timeoutMs,
+        idempotent: options.idempotent ?? method === 'GET'
+      })
+      return need<Record<string, unknown>>(res.body, 'JSON object', label, isObject)
+    } catch (err) {
+      if (err instanceof HttpError && (err.status === 401 || err.status === 403)) {
+        throw new HttpError(
+          `${label}: the platform refused the API key (HTTP ${err.status}${err.serviceMessage ? `: "${err.serviceMessage}"` : ''}). ` +
+            `Check the \`api-key\` secret and that it can access project ${this.projectId}.`,
+          err.status,
+          err.serviceMessage
+        )
+      }
+      if (err instanceof HttpError && err.status === 404 && /project/i.test(err.serviceMessage ?? '')) {
+        throw new HttpError(`${label}: project "${this.projectId}" was not found (HTTP 404). Check \`project-id\`.`, 404, err.serviceMessage)
+      }
+      throw err
+    }
+  }
+
+  /** `GET /projects/{project_id}/branches`. */
+  async listBranches(): Promise<Branch[]> {
+    const label = 'List branches'
+    const body = await this.call(label, 'GET', '/branches')
+    return need<unknown[]>(body.branches, '`branches` array', label, Array.isArray).map((b) => branchOf(b, label))
+  }
+
+  /** `GET /projects/{project_id}/branches/{branch_id}`; null on 404. */
+  async getBranch(branchId: string): Promise<Branch | null> {
+    const label = `Get branch ${branchId}`
+    try {
+      return branchOf((await this.call(label, 'GET', `/branches/${encodeURIComponent(branchId)}`)).branch, label)
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 404) return null
+      throw err
+    }
+  }
+
+  /**
+   * `POST /projects/{project_id}/branches` with
+   * `{endpoints: [{type: "read_write"}], branch: {parent_id, name}}` (seed 000
+   * plus the v2 `name` field). Sent once; wrap in retryLocked for 423.
+   * @throws HttpError (409 when the name exists, 423 when locked).
+   */
+  async createBranch(parentId: string, name: string): Promise<CreatedBranch> {
+    const label = `Create branch "${name}"`
+    const body = await this.call(label, 'POST', '/branches', {
+      body: { endpoints: [{ type: 'read_write' }], branch: { parent_id: parentId, name } },
+      idempotent: false
+    })
+    return {
+      branch: branchOf(body.branch, label),
+      endpoints: need<Endpoint[]>(body.endpoints ?? [], '`endpoints` array', label, Array.isArray),
+      operations: operationsOf(body.operations, label),
+      connection_uris: need<ConnectionUri[]>(body.connection_uris ?? [], '`connection_uris` array', label, Array.isArray)
+    }
+  }
+
+  /** `DELETE /projects/{project_id}/branches/{branch_id}`; null when already gone (404). Wrap in retryLocked. */
+  async deleteBranch(branchId: string): Promise<Operation[] | null> {
+    const label = `Delete branch ${branchId}`
+    try {
+      return operationsOf((await this.call(label, 'DELETE', `/branches/${encodeURIComponent(branchId)}`, { idempotent: false })).operations, label)
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 404) return null
+      throw err
+    }
+  }
+
+  /** `GET /projects/{project_id}/branches/{branch_id}/endpoints`. */
+  async listEndpoints(branchId: string): Promise<Endpoint[]> {
+    const label = `List endpoints of branch ${branchId}`
+    const body = await this.call(label, 'GET', `/branches/${encodeURIComponent(branchId)}/endpoints`)
+    return need<Endpoint[]>(body.endpoints, '`endpoints` array', label, Array.isArray)
+  }
+
+  /** `GET /projects/{project_id}/branches/{branch_id}/databases`. */
+  async listDatabases(branchId: string): Promise<BranchDatabase[]> {
+    const label = `List databases of branch ${branchId}`
+    const body = await this.call(label, 'GET', `/branches/${encodeURIComponent(branchId)}/databases`)
+    return need<BranchDatabase[]>(body.databases, '`databases` array', label, Array.isArray)
+  }
+
+  /** `GET /projects/{project_id}/connection_uri?branch_id&database_name&role_name&pooled`. A secret: mask it. */
+  async connectionUri(branchId: string, database: string, role: string, pooled: boolean): Promise<string> {
+    const label = `Get ${pooled ? 'pooled' : 'direct'} connection URI of branch ${branchId}`
+    const q = new URLSearchParams({ branch_id: branchId, database_name: database, role_name: role, pooled: String(pooled) })
+    const body = await this.call(label, 'GET', `/connection_uri?${q}`)
+    return need<string>(body.uri, '`uri`', label, (v) => typeof v === 'string' && /^postgres(ql)?:\/\//.test(v))
+  }
+
+  /** `GET /projects/{project_id}/operations/{operation_id}` (seed 000). Not retried here: the poll loop polls again. */
+  async getOperation(operationId: string): Promise<Operation> {
+    const label = `Get operation ${operationId}`
+    const body = await this.call(label, 'GET', `/operations/${encodeURIComponent(operationId)}`, { idempotent: false })
+    return operationsOf([body.operation], label)[0]
+  }
+
+  /**
+   * `GET /projects/{project_id}/operations?limit&cursor` (seed 000): newest
+   * first; send the returned `pagination.cursor` with `limit` for the next page.
+   */
+  async listOperations(limit: number, cursor?: string): Promise<{ operations: Operation[]; cursor?: string }> {
+    const label = 'List operations'
+    const q = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) })
+    const body = await this.call(label, 'GET', `/operations?${q}`)
+    const pagination = body.pagination as { cursor?: unknown } | undefined
+    return { operations: operationsOf(body.operations, label), cursor: typeof pagination?.cursor === 'string' ? pagination.cursor : undefined }
+  }
+
+  /**
+   * Operations on `branchId` that are not terminal, from the newest pages of
+   * the project's operations, stopping at operations older than `since` (ISO
+   * 8601) or after `maxPages` pages of `limit`.
+   */
+  async pendingOperationsOf(branchId: string, since: string, limit = 50, maxPages = 5): Promise<Operation[]> {
+    const out: Operation[] = []
+    let cursor: string | undefined
+    const floor = Date.parse(since) - 1000
+    for (let page = 0; page < maxPages; page++) {
+      const res = await this.listOperations(limit, cursor)
+      for (const op of res.operations) {
+        if (op.branch_id === branchId && !['finished', 'skipped', 'cancelled'].includes(op.status)) out.push(op)
+      }
+      const oldest = res.operations.at(-1)
+      if (!res.cursor || res.operations.length < limit || (oldest && Date.parse(oldest.created_at) < floor)) break
+      cursor = res.cursor
+    }
+    return out
+  }
+}

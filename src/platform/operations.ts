@@ -1,0 +1,140 @@
+/**
+ * Platform operations (seed 000): their shape, their display names, and
+ * waiting until the operations a request started are terminal.
+ */
+import * as core from '@actions/core'
+import { HttpError, sleep } from '../http.js'
+
+/** Status values of an operation (seed 000, States and transitions). */
+export type OperationStatus = 'scheduling' | 'running' | 'finished' | 'failed' | 'cancelling' | 'cancelled' | 'skipped'
+
+/** The Operation object of seed 000. Timestamps are ISO 8601 UTC, second precision. */
+export interface Operation {
+  id: string
+  project_id: string
+  branch_id: string
+  endpoint_id?: string
+  action: string
+  status: OperationStatus
+  failures_count: number
+  created_at: string
+  updated_at: string
+}
+
+/**
+ * Terminal statuses that count as success. `cancelled` is terminal too but a
+ * failure; `failed` is NOT terminal (seed 000: it can still be retried).
+ */
+const SUCCESS: readonly string[] = ['finished', 'skipped']
+
+/** Display names of seed 000's table; other actions are shown in sentence case. */
+const DISPLAY: Record<string, string> = {
+  apply_config: 'Apply config',
+  apply_storage_config: 'Apply storage config',
+  check_availability: 'Check availability',
+  create_branch: 'Create branch',
+  // seed 000 spells the display name so
+  create_timeline: 'Create timelime',
+  delete_tenant: 'Delete tenant',
+  start_compute: 'Start compute',
+  suspend_compute: 'Suspend compute',
+  tenant_attach: 'Tenant attach',
+  tenant_detach: 'Tenant detach',
+  tenant_reattach: 'Tenant reattach',
+  timeline_archive: 'Timeline archive',
+  timeline_unarchive: 'Timeline unarchive'
+}
+
+/** "Create branch" for `create_branch`; unknown actions in sentence case. */
+export function displayName(action: string): string {
+  return DISPLAY[action] ?? action.charAt(0).toUpperCase() + action.slice(1).replace(/_/g, ' ')
+}
+
+/** An operation that ended `cancelled`, or operations still pending at `wait-timeout`. */
+export class OperationError extends Error {
+  constructor(message: string, readonly operations: Operation[]) {
+    super(message)
+    this.name = 'OperationError'
+  }
+}
+
+/** One finished operation for the report; `durationSeconds` from `created_at` to `updated_at`. */
+export interface OperationSummary {
+  name: string
+  status: string
+  durationSeconds: number
+}
+
+export function summarise(op: Operation): OperationSummary {
+  const seconds = (Date.parse(op.updated_at) - Date.parse(op.created_at)) / 1000
+  return { name: displayName(op.action), status: op.status, durationSeconds: Number.isFinite(seconds) ? Math.max(0, seconds) : 0 }
+}
+
+function table(ops: Operation[]): string {
+  const rows = ops.map((op) => `  ${displayName(op.action).padEnd(20)} ${op.status.padEnd(11)} failures ${op.failures_count}  id ${op.id}`)
+  return rows.join('\n')
+}
+
+export interface WaitOptions {
+  /** Seconds between polls (seed 000 recommends 5). */
+  pollIntervalSeconds: number
+  /** Seconds before giving up. */
+  waitTimeoutSeconds: number
+  /** Fetches one operation (GET /projects/{project_id}/operations/{operation_id}). */
+  get: (id: string) => Promise<Operation>
+}
+
+/**
+ * Waits until every operation in `operations` is terminal (seed 000, Polling
+ * rule): all pending ones are polled together every `pollIntervalSeconds`.
+ * `finished` and `skipped` are success; `cancelled` fails; `failed` is not
+ * terminal, so it is waited on and its `failures_count` reported. 5xx,
+ * resets and timeouts while polling are logged and polled again.
+ * @returns the operations in their terminal state, in the given order.
+ * @throws OperationError when one is cancelled, or when `waitTimeoutSeconds`
+ *   pass with some still pending (the message tables them).
+ */
+export async function waitForOperations(operations: Operation[], options: WaitOptions): Promise<Operation[]> {
+  const latest = new Map(operations.map((op) => [op.id, op]))
+  const deadline = Date.now() + options.waitTimeoutSeconds * 1000
+  const pending = (): Operation[] => [...latest.values()].filter((op) => !SUCCESS.includes(op.status) && op.status !== 'cancelled')
+  const check = (): void => {
+    const cancelled = [...latest.values()].filter((op) => op.status === 'cancelled')
+    if (cancelled.length) {
+      throw new OperationError(
+        `The platform cancelled ${cancelled.map((op) => `"${displayName(op.action)}" (${op.id})`).join(', ')} on branch ${cancelled[0].branch_id}.`,
+        cancelled
+      )
+    }
+  }
+  check()
+  while (pending().length) {
+    const left = deadline - Date.now()
+    if (left <= 0) {
+      throw new OperationError(
+        `Timed out after ${options.waitTimeoutSeconds} s (wait-timeout) waiting for the platform's operations; still pending:\n${table(pending())}`,
+        pending()
+      )
+    }
+    await sleep(Math.min(options.pollIntervalSeconds * 1000, left))
+    await Promise.all(
+      pending().map(async (op) => {
+        try {
+          const now = await options.get(op.id)
+          if (now.status === 'failed' && (op.status !== 'failed' || now.failures_count !== op.failures_count)) {
+            core.warning(`Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; the platform retries it, still waiting.`)
+          }
+          latest.set(op.id, now)
+        } catch (err) {
+          if (err instanceof HttpError && (err.status === 0 || err.status >= 500 || err.status === 429)) {
+            core.info(`Polling "${displayName(op.action)}" failed for now (${err.message}); polling again.`)
+            return
+          }
+          throw err
+        }
+      })
+    )
+    check()
+  }
+  return operations.map((op) => latest.get(op.id)!)
+}

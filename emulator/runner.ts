@@ -49,6 +49,8 @@ export interface RunOptions {
   env?: Record<string, string>
   /** Milliseconds before the child is killed (a hung action must not hang the test). */
   timeoutMs?: number
+  /** Record when `database-url` first appears in GITHUB_OUTPUT (polled every 2 ms; for benchmarks). */
+  timeOutputs?: boolean
 }
 
 export interface RunResult {
@@ -63,6 +65,10 @@ export interface RunResult {
   errors: string[]
   warnings: string[]
   dir: string
+  /** Milliseconds since the epoch: start and end of the child process, and when outputs were set (with `timeOutputs`). */
+  startedAt: number
+  endedAt: number
+  outputsAt?: number
   durationMs: number
 }
 
@@ -134,8 +140,16 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
   const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 120_000)
+  let outputsAt: number | undefined
+  const watch = o.timeOutputs
+    ? setInterval(() => {
+        if (outputsAt === undefined && readFileSync(files.output, 'utf8').includes('database-url<<')) outputsAt = Date.now()
+      }, 2)
+    : undefined
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+  const endedAt = Date.now()
   clearTimeout(timer)
+  clearInterval(watch)
   const commands = (name: string): string[] =>
     [...stdout.matchAll(new RegExp(`^::${name}(?: [^:]*)?::(.*)$`, 'gm'))].map((m) => unescapeData(m[1]))
   return {
@@ -148,7 +162,10 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
     errors: commands('error'),
     warnings: commands('warning'),
     dir,
-    durationMs: Date.now() - started
+    startedAt: started,
+    endedAt,
+    outputsAt,
+    durationMs: endedAt - started
   }
 }
 

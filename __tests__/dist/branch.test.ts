@@ -4,7 +4,7 @@
  * and the error cases of issue 3.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
@@ -211,6 +211,31 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
     expect(r.stdout).toMatch(/Deleted branch .* so the next run starts clean/)
     expect(emu.github.comments(REPO, pr)[0].body).toContain('seeding failed')
     expectNoLeak(r)
+  })
+
+  it('runs seed-command with the connection in the environment', async () => {
+    const out = path.join(work, `env-${Date.now()}.txt`)
+    const r = await run({ 'seed-command': `env | grep -E '^(PG|DATABASE_URL)' | sort > ${out}; echo seeded-by-command` }, { pr: { number: newPr() } })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('seeded-by-command')
+    const env = Object.fromEntries(readFileSync(out, 'utf8').trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))
+    expect(env).toMatchObject({
+      DATABASE_URL: r.outputs['database-url'],
+      DATABASE_URL_DIRECT: r.outputs['database-url-direct'],
+      PGHOST: r.outputs['database-host-direct'],
+      PGUSER: r.outputs['database-user'],
+      PGPASSWORD: r.outputs['database-password'],
+      PGDATABASE: r.outputs['database-name'],
+      PGSSLMODE: 'require',
+      PGPORT: String(emu.pg.port)
+    })
+  })
+
+  it('fails with the exit code of a failing seed-command and deletes the new branch', async () => {
+    const r = await run({ 'seed-command': 'echo migrating; exit 7' }, { pr: { number: newPr() } })
+    expect(r.code).toBe(1)
+    expect(r.errors[0]).toMatch(/seed-command exited with code 7/)
+    expect(previewBranches()).toHaveLength(0)
   })
 
   it('accepts parent-branch as a name or an id', async () => {

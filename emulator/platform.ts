@@ -255,7 +255,9 @@ export class PlatformService {
       const t = setTimeout(() => {
         this.timers.delete(t)
         op.endedAt = Date.now()
-        if (end.status === 'finished') void op.onFinish?.()
+        if (end.status === 'finished') {
+          op.onFinish?.().catch((err: Error) => console.error(`platform emulator: ${op.action} side effect failed: ${err.message}`))
+        }
       }, end.at)
       this.timers.add(t)
     }

@@ -114,6 +114,9 @@ export class PostgresServer {
       throw new Error(`embedded PostgreSQL did not start: ${(err as Error)?.message ?? err}\n${logs.join('')}`, { cause: err })
     }
     const admin = new pg.Pool({ host: '127.0.0.1', port, user: ADMIN_USER, password: adminPassword, database: 'postgres', max: 4 })
+    // An idle connection the server ends (for example while a database is force-dropped) is
+    // replaced by the pool on next use; without a listener it would be an unhandled error.
+    admin.on('error', (err) => logs.push(`admin pool: ${err.message}\n`))
     return new PostgresServer(embedded, dataDir, port, adminPassword, certificates, admin)
   }
 

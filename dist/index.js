@@ -1100,6 +1100,1086 @@ parse.parseIntoClientConfig = parseIntoClientConfig
 
 /***/ }),
 
+/***/ 3874:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+module.exports = function (txt, options) {
+  return new CopyStreamQuery(txt, options)
+}
+
+const { Duplex } = __nccwpck_require__(2203)
+const assert = __nccwpck_require__(2613)
+const BufferList = __nccwpck_require__(1147)
+const code = __nccwpck_require__(5983)
+
+// Readable decoder states
+const PG_CODE = 0
+const PG_LENGTH = 1
+const PG_MESSAGE = 2
+
+class CopyStreamQuery extends Duplex {
+  constructor(text, options) {
+    super(options)
+    this.text = text
+
+    // Readable side
+    this._state = PG_CODE
+    this._buffer = new BufferList()
+    this._unreadMessageContentLength = 0
+    this._copyDataChunks = new BufferList()
+    this._pgDataHandler = null
+    this._drained = false
+    this._forwarding = false
+    this._onReadableEvent = this._onReadable.bind(this)
+    this.alignOnCopyDataFrame = options ? options.alignOnCopyDataFrame === true : false
+
+    // Writable side
+    this._gotCopyInResponse = false
+    this.chunks = []
+    this.cb = null
+    this.cork()
+  }
+
+  submit(connection) {
+    this.connection = connection
+    this._attach()
+    connection.query(this.text)
+  }
+
+  /* Readable implementation */
+  _attach() {
+    const connectionStream = this.connection.stream
+    const pgDataListeners = connectionStream.listeners('data')
+    assert(pgDataListeners.length == 1)
+    this._pgDataHandler = pgDataListeners.pop()
+    connectionStream.removeListener('data', this._pgDataHandler)
+    connectionStream.pause()
+    this._forward()
+    connectionStream.on('readable', this._onReadableEvent)
+  }
+
+  _detach() {
+    const connectionStream = this.connection.stream
+    const unreadBuffer = this._buffer.take(this._buffer.size)
+    connectionStream.removeListener('readable', this._onReadableEvent)
+    connectionStream.addListener('data', this._pgDataHandler)
+    this._pgDataHandler(unreadBuffer)
+
+    // unpipe can pause the stream but also underlying onData event can potentially pause the stream because of hitting
+    // the highWaterMark and pausing the stream, so we resume the stream in the next tick after the underlying onData
+    // event has finished
+    process.nextTick(function () {
+      connectionStream.resume()
+    })
+  }
+
+  _cleanup() {
+    this._buffer = null
+    this._copyDataChunks = null
+    this._pgDataHandler = null
+    this._onReadableEvent = null
+  }
+
+  _onReadable() {
+    this._forward()
+  }
+
+  _read() {
+    this._drained = true
+    this._forward()
+  }
+
+  _forward() {
+    if (this._forwarding || !this._drained || !this.connection) return
+    this._forwarding = true
+    const connectionStream = this.connection.stream
+    let chunk
+    while (this._drained && (chunk = connectionStream.read()) !== null) {
+      this._drained = this._parse(chunk)
+    }
+    this._forwarding = false
+  }
+
+  _parse(chunk) {
+    let done = false
+    let drained = true
+    this._buffer.push(chunk)
+
+    while (!done && this._buffer.size > 0) {
+      if (PG_CODE === this._state) {
+        if (!this._buffer.has(1)) break
+        this._code = this._buffer.peekUInt8()
+        if (this._code === code.ErrorResponse) {
+          // ErrorResponse Interception
+          // We must let pg parse future messages and handle their consequences on
+          // the ActiveQuery
+          this._detach()
+          return
+        }
+        this._buffer.readUInt8()
+        this._state = PG_LENGTH
+      }
+
+      if (PG_LENGTH === this._state) {
+        if (!this._buffer.has(4)) break
+        this._unreadMessageContentLength = this._buffer.readUInt32BE() - 4
+        this._state = PG_MESSAGE
+      }
+
+      if (PG_MESSAGE === this._state) {
+        if (this._unreadMessageContentLength > 0 && this._buffer.size > 0) {
+          const n = Math.min(this._buffer.size, this._unreadMessageContentLength)
+          const messageContentChunk = this._buffer.take(n)
+          this._unreadMessageContentLength -= n
+          if (this._code === code.CopyData) {
+            this._copyDataChunks.push(messageContentChunk)
+          }
+        }
+
+        if (this._unreadMessageContentLength === 0) {
+          // a full message has been captured
+          switch (this._code) {
+            case code.CopyBothResponse:
+              this._startCopyIn()
+              break
+            case code.CopyData:
+              if (this.alignOnCopyDataFrame) {
+                drained = this._flushCopyData()
+              }
+              break
+            // standard interspersed messages.
+            // see https://www.postgresql.org/docs/9.6/protocol-flow.html#PROTOCOL-COPY
+            case code.ParameterStatus:
+            case code.NoticeResponse:
+            case code.NotificationResponse:
+              break
+            case code.CopyDone:
+            default:
+              done = true
+              break
+          }
+          this._state = PG_CODE
+        }
+      }
+    }
+
+    // When we are not in alignOnCopyDataFrame, copyData payload is not buffered
+    // Forward payload bytes as they arrive
+    if (!this.alignOnCopyDataFrame) {
+      drained = this._flushCopyData()
+    }
+
+    if (done) {
+      this._detach()
+      this.push(null)
+      this._cleanup()
+    }
+
+    return drained
+  }
+
+  _flushCopyData() {
+    let drained = true
+    const len = this._copyDataChunks.size
+    if (len > 0) {
+      drained = this.push(this._copyDataChunks.take(len))
+    }
+    return drained
+  }
+
+  /* Writable implementation */
+  _write(chunk, enc, cb) {
+    this.chunks.push({ chunk: chunk, encoding: enc })
+    if (this._gotCopyInResponse) {
+      return this.flush(cb)
+    }
+    this.cb = cb
+  }
+
+  _writev(chunks, cb) {
+    this.chunks.push(...chunks)
+    if (this._gotCopyInResponse) {
+      return this.flush(cb)
+    }
+    this.cb = cb
+  }
+
+  _final(cb) {
+    this.flush()
+    const Int32Len = 4
+    const finBuffer = Buffer.from([code.CopyDone, 0, 0, 0, Int32Len])
+    this.connection.stream.write(finBuffer)
+    this.cb_flush = cb
+  }
+
+  flush(callback) {
+    let chunk
+    let ok = true
+    while (ok && (chunk = this.chunks.shift())) {
+      ok = this.flushChunk(chunk.chunk)
+    }
+    if (callback) {
+      if (ok) {
+        callback()
+      } else {
+        if (this.chunks.length) {
+          this.connection.stream.once('drain', this.flush.bind(this, callback))
+        } else {
+          this.connection.stream.once('drain', callback)
+        }
+      }
+    }
+  }
+
+  flushChunk(chunk) {
+    const Int32Len = 4
+    const lenBuffer = Buffer.from([code.CopyData, 0, 0, 0, 0])
+    lenBuffer.writeUInt32BE(chunk.length + Int32Len, 1)
+    this.connection.stream.write(lenBuffer)
+    return this.connection.stream.write(chunk)
+  }
+
+  _startCopyIn() {
+    this._gotCopyInResponse = true
+    this.uncork()
+    this.flush()
+    if (this.cb) {
+      const { cb } = this
+      this.cb = null
+      cb()
+    }
+  }
+
+  handleError(err) {
+    this.emit('error', err)
+    this._cleanup()
+  }
+
+  handleCopyData(chunk) {
+    // an out of band copyData message
+    // is received after copyDone
+    // this is currently discarded
+  }
+
+  handleCommandComplete() {}
+
+  handleReadyForQuery() {
+    this.connection = null
+    this.cb_flush()
+  }
+}
+
+
+/***/ }),
+
+/***/ 6473:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+module.exports = function (txt, options) {
+  return new CopyStreamQuery(txt, options)
+}
+
+const { Writable } = __nccwpck_require__(2203)
+const code = __nccwpck_require__(5983)
+
+class CopyStreamQuery extends Writable {
+  constructor(text, options) {
+    super(options)
+    this.text = text
+    this.rowCount = 0
+    this._gotCopyInResponse = false
+    this.chunks = []
+    this.cb_CopyInResponse = null
+    this.cb_ReadyForQuery = null
+    this.cb_destroy = null
+    this.cork()
+  }
+
+  submit(connection) {
+    this.connection = connection
+    connection.query(this.text)
+  }
+
+  callback() {
+    // this callback is empty but defining it allows
+    // `pg` to discover it and overwrite it
+    // with its timeout mechanism when query_timeout config is set
+  }
+
+  _write(chunk, enc, cb) {
+    this.chunks.push({ chunk: chunk, encoding: enc })
+    if (this._gotCopyInResponse) {
+      return this.flush(cb)
+    }
+    this.cb_CopyInResponse = cb
+  }
+
+  _writev(chunks, cb) {
+    // this.chunks.push(...chunks)
+    // => issue #136, RangeError: Maximum call stack size exceeded
+    // Using hybrid approach as advised on https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Function/apply
+    if (this.chunks.length == 0) {
+      this.chunks = chunks
+    } else {
+      // https://stackoverflow.com/questions/22747068/is-there-a-max-number-of-arguments-javascript-functions-can-accept
+      // 100K seems to be a reasonable size for v8
+      const QUANTUM = 125000
+      for (let i = 0; i < chunks.length; i += QUANTUM) {
+        this.chunks.push(...chunks.slice(i, Math.min(i + QUANTUM, chunks.length)))
+      }
+    }
+    if (this._gotCopyInResponse) {
+      return this.flush(cb)
+    }
+    this.cb_CopyInResponse = cb
+  }
+
+  _destroy(err, cb) {
+    // writable.destroy([error]) was called.
+    // send a CopyFail message that will rollback the COPY operation.
+    // the cb will be called only after the ErrorResponse message is received
+    // from the backend
+    if (this.cb_ReadyForQuery) return cb(err)
+    this.cb_destroy = cb
+    const msg = err ? err.message : 'NODE-PG-COPY-STREAMS destroy() was called'
+    const self = this
+    const done = function () {
+      self.connection.sendCopyFail(msg)
+    }
+
+    this.chunks = []
+    if (this._gotCopyInResponse) {
+      return this.flush(done)
+    }
+    this.cb_CopyInResponse = done
+  }
+
+  _final(cb) {
+    this.cb_ReadyForQuery = cb
+    const self = this
+    const done = function () {
+      const Int32Len = 4
+      const finBuffer = Buffer.from([code.CopyDone, 0, 0, 0, Int32Len])
+      self.connection.stream.write(finBuffer)
+    }
+
+    if (this._gotCopyInResponse) {
+      return this.flush(done)
+    }
+    this.cb_CopyInResponse = done
+  }
+
+  flush(callback) {
+    let chunk
+    let ok = true
+    while (ok && (chunk = this.chunks.shift())) {
+      ok = this.flushChunk(chunk.chunk)
+    }
+    if (callback) {
+      if (ok) {
+        callback()
+      } else {
+        if (this.chunks.length) {
+          this.connection.stream.once('drain', this.flush.bind(this, callback))
+        } else {
+          this.connection.stream.once('drain', callback)
+        }
+      }
+    }
+  }
+
+  flushChunk(chunk) {
+    const Int32Len = 4
+    const lenBuffer = Buffer.from([code.CopyData, 0, 0, 0, 0])
+    lenBuffer.writeUInt32BE(chunk.length + Int32Len, 1)
+    this.connection.stream.write(lenBuffer)
+    return this.connection.stream.write(chunk)
+  }
+
+  handleError(e) {
+    // clear `pg` timeout mechanism
+    this.callback()
+
+    if (this.cb_destroy) {
+      const cb = this.cb_destroy
+      this.cb_destroy = null
+      cb(e)
+    } else {
+      this.emit('error', e)
+    }
+    this.connection = null
+  }
+
+  handleCopyInResponse(connection) {
+    this._gotCopyInResponse = true
+    if (!this.destroyed) {
+      this.uncork()
+    }
+    const cb = this.cb_CopyInResponse || function () {}
+    this.cb_CopyInResponse = null
+    this.flush(cb)
+  }
+
+  handleCommandComplete(msg) {
+    // Parse affected row count as in
+    // https://github.com/brianc/node-postgres/blob/35e5567f86774f808c2a8518dd312b8aa3586693/lib/result.js#L37
+    const match = /COPY (\d+)/.exec((msg || {}).text)
+    if (match) {
+      this.rowCount = parseInt(match[1], 10)
+    }
+  }
+
+  handleReadyForQuery() {
+    // triggered after ReadyForQuery
+    // we delay the _final callback so that the 'finish' event is
+    // sent only when the ingested data is visible inside postgres and
+    // after the postgres connection is ready for a new query
+
+    // Note: `pg` currently does not call this callback when the backend
+    // sends an ErrorResponse message during the query (for example during
+    // a CopyFail)
+
+    // clear `pg` timeout mechanism
+    this.callback()
+
+    this.cb_ReadyForQuery()
+    this.connection = null
+  }
+}
+
+
+/***/ }),
+
+/***/ 4820:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+module.exports = function (txt, options) {
+  return new CopyStreamQuery(txt, options)
+}
+
+const { Readable } = __nccwpck_require__(2203)
+const assert = __nccwpck_require__(2613)
+const BufferList = __nccwpck_require__(1147)
+const code = __nccwpck_require__(5983)
+
+// decoder states
+const PG_CODE = 0
+const PG_LENGTH = 1
+const PG_MESSAGE = 2
+
+class CopyStreamQuery extends Readable {
+  constructor(text, options) {
+    super(options)
+    this.text = text
+    this.rowCount = 0
+    this._state = PG_CODE
+    this._buffer = new BufferList()
+    this._unreadMessageContentLength = 0
+    this._copyDataChunks = new BufferList()
+    this._pgDataHandler = null
+    this._drained = false
+    this._forwarding = false
+    this._onReadableEvent = this._onReadable.bind(this)
+  }
+
+  submit(connection) {
+    this.connection = connection
+    this._attach()
+    connection.query(this.text)
+  }
+
+  _attach() {
+    const connectionStream = this.connection.stream
+    const pgDataListeners = connectionStream.listeners('data')
+    assert(pgDataListeners.length == 1)
+    this._pgDataHandler = pgDataListeners.pop()
+    connectionStream.removeListener('data', this._pgDataHandler)
+    connectionStream.pause()
+    this._forward()
+    connectionStream.on('readable', this._onReadableEvent)
+  }
+
+  _detach() {
+    const connectionStream = this.connection.stream
+    const unreadBuffer = this._buffer.take(this._buffer.size)
+    //connectionStream.unpipe(this)
+    connectionStream.removeListener('readable', this._onReadableEvent)
+    connectionStream.addListener('data', this._pgDataHandler)
+    this._pgDataHandler(unreadBuffer)
+
+    // unpipe can pause the stream but also underlying onData event can potentially pause the stream because of hitting
+    // the highWaterMark and pausing the stream, so we resume the stream in the next tick after the underlying onData
+    // event has finished
+    process.nextTick(function () {
+      connectionStream.resume()
+    })
+  }
+
+  _cleanup() {
+    this._buffer = null
+    this._copyDataChunks = null
+    this._pgDataHandler = null
+    this._onReadableEvent = null
+  }
+
+  _onReadable() {
+    this._forward()
+  }
+
+  _read() {
+    this._drained = true
+    this._forward()
+  }
+
+  _forward() {
+    if (this._forwarding || !this._drained || !this.connection) return
+    this._forwarding = true
+    const connectionStream = this.connection.stream
+    let chunk
+    while (this._drained && (chunk = connectionStream.read()) !== null) {
+      this._drained = this._parse(chunk)
+    }
+    this._forwarding = false
+  }
+
+  _parse(chunk) {
+    let done = false
+    let drained = true
+    this._buffer.push(chunk)
+
+    while (!done && this._buffer.size > 0) {
+      if (PG_CODE === this._state) {
+        if (!this._buffer.has(1)) break
+        this._code = this._buffer.peekUInt8()
+        if (this._code === code.ErrorResponse) {
+          // ErrorResponse Interception
+          // We must let pg parse future messages and handle their consequences on
+          // the ActiveQuery
+          this._detach()
+          return
+        }
+        this._buffer.readUInt8()
+        this._state = PG_LENGTH
+      }
+
+      if (PG_LENGTH === this._state) {
+        if (!this._buffer.has(4)) break
+        this._unreadMessageContentLength = this._buffer.readUInt32BE() - 4
+        this._state = PG_MESSAGE
+      }
+
+      if (PG_MESSAGE === this._state) {
+        if (this._unreadMessageContentLength > 0 && this._buffer.size > 0) {
+          const n = Math.min(this._buffer.size, this._unreadMessageContentLength)
+          const messageContentChunk = this._buffer.take(n)
+          this._unreadMessageContentLength -= n
+          if (this._code === code.CopyData) {
+            this._copyDataChunks.push(messageContentChunk)
+          }
+        }
+
+        if (this._unreadMessageContentLength === 0) {
+          // a full message has been captured
+          switch (this._code) {
+            case code.CopyOutResponse:
+            case code.CopyData:
+            // standard interspersed messages.
+            // see https://www.postgresql.org/docs/9.6/protocol-flow.html#PROTOCOL-COPY
+            case code.ParameterStatus:
+            case code.NoticeResponse:
+            case code.NotificationResponse:
+              break
+            case code.CopyDone:
+            default:
+              done = true
+              break
+          }
+          this._state = PG_CODE
+        }
+      }
+    }
+
+    // flush data if any data has been captured
+    const len = this._copyDataChunks.size
+    if (len > 0) {
+      drained = this.push(this._copyDataChunks.take(len))
+    }
+
+    if (done) {
+      this._detach()
+      this.push(null)
+      this._cleanup()
+    }
+
+    return drained
+  }
+
+  handleError(err) {
+    this.emit('error', err)
+    this._cleanup()
+  }
+
+  handleCommandComplete(msg) {
+    const match = /COPY (\d+)/.exec((msg || {}).text)
+    if (match) {
+      this.rowCount = parseInt(match[1], 10)
+    }
+  }
+
+  handleReadyForQuery() {}
+}
+
+
+/***/ }),
+
+/***/ 6901:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+var __webpack_unused_export__;
+
+
+const CopyToQueryStream = __nccwpck_require__(4820)
+const CopyFromQueryStream = __nccwpck_require__(6473)
+const CopyBothQueryStream = __nccwpck_require__(3874)
+
+__webpack_unused_export__ = function copyTo(txt, options) {
+  return new CopyToQueryStream(txt, options)
+}
+
+exports.H = function copyFrom(txt, options) {
+  return new CopyFromQueryStream(txt, options)
+}
+
+__webpack_unused_export__ = function copyBoth(txt, options) {
+  return new CopyBothQueryStream(txt, options)
+}
+
+
+/***/ }),
+
+/***/ 5983:
+/***/ ((module) => {
+
+/**
+ * The COPY feature uses the following protocol codes.
+ * The codes for the most recent protocol version are documented on
+ * https://www.postgresql.org/docs/current/static/protocol-message-formats.html
+ *
+ * The protocol flow itself is described on
+ * https://www.postgresql.org/docs/current/static/protocol-flow.html
+ */
+module.exports = {
+  ErrorResponse: 0x45, // E
+  CopyInResponse: 0x47, // G
+  CopyOutResponse: 0x48, // H
+  CopyBothResponse: 0x57, // W
+  CopyDone: 0x63, // c
+  CopyData: 0x64, // d
+  CopyFail: 0x66, // f
+  CommandComplete: 0x43, // C
+  ReadyForQuery: 0x5a, // Z
+
+  // It is possible for NoticeResponse and ParameterStatus messages to be interspersed between CopyData messages;
+  // frontends must handle these cases, and should be prepared for other asynchronous message types as well
+  // (see Section 50.2.6).
+  // Otherwise, any message type other than CopyData or CopyDone may be treated as terminating copy-out mode.
+  NotificationResponse: 0x41, // A
+  NoticeResponse: 0x4e, // N
+  ParameterStatus: 0x53, // S
+}
+
+
+/***/ }),
+
+/***/ 1147:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+const Buffer = (__nccwpck_require__(181).Buffer)
+
+function OffsetBuffer() {
+  this.offset = 0
+  this.size = 0
+  this.buffers = []
+}
+module.exports = OffsetBuffer
+
+OffsetBuffer.prototype.isEmpty = function isEmpty() {
+  return this.size === 0
+}
+
+OffsetBuffer.prototype.clone = function clone(size) {
+  const r = new OffsetBuffer()
+  r.offset = this.offset
+  r.size = size
+  r.buffers = this.buffers.slice()
+  return r
+}
+
+OffsetBuffer.prototype.toChunks = function toChunks() {
+  if (this.size === 0) return []
+
+  // We are going to slice it anyway
+  if (this.offset !== 0) {
+    this.buffers[0] = this.buffers[0].slice(this.offset)
+    this.offset = 0
+  }
+
+  const chunks = []
+  let off = 0
+  let i
+  for (i = 0; off <= this.size && i < this.buffers.length; i++) {
+    let buf = this.buffers[i]
+    off += buf.length
+
+    // Slice off last buffer
+    if (off > this.size) {
+      buf = buf.slice(0, buf.length - (off - this.size))
+      this.buffers[i] = buf
+    }
+
+    chunks.push(buf)
+  }
+
+  // If some buffers were skipped - trim length
+  if (i < this.buffers.length) this.buffers.length = i
+
+  return chunks
+}
+
+OffsetBuffer.prototype.toString = function toString(enc) {
+  return this.toChunks()
+    .map(function (c) {
+      return c.toString(enc)
+    })
+    .join('')
+}
+
+OffsetBuffer.prototype.use = function use(buf, off, n) {
+  this.buffers = [buf]
+  this.offset = off
+  this.size = n
+}
+
+OffsetBuffer.prototype.push = function push(data) {
+  // Ignore empty writes
+  if (data.length === 0) return
+
+  this.size += data.length
+  this.buffers.push(data)
+}
+
+OffsetBuffer.prototype.has = function has(n) {
+  return this.size >= n
+}
+
+OffsetBuffer.prototype.skip = function skip(n) {
+  if (this.size === 0) return
+
+  this.size -= n
+
+  // Fast case, skip bytes in a first buffer
+  if (this.offset + n < this.buffers[0].length) {
+    this.offset += n
+    return
+  }
+
+  let left = n - (this.buffers[0].length - this.offset)
+  this.offset = 0
+  let shift
+  for (shift = 1; left > 0 && shift < this.buffers.length; shift++) {
+    const buf = this.buffers[shift]
+    if (buf.length > left) {
+      this.offset = left
+      break
+    }
+    left -= buf.length
+  }
+  this.buffers = this.buffers.slice(shift)
+}
+
+OffsetBuffer.prototype.copy = function copy(target, targetOff, off, n) {
+  if (this.size === 0) return
+  if (off !== 0) throw new Error('Unsupported offset in .copy()')
+
+  let toff = targetOff
+  const first = this.buffers[0]
+  const toCopy = Math.min(n, first.length - this.offset)
+  first.copy(target, toff, this.offset, this.offset + toCopy)
+
+  toff += toCopy
+  let left = n - toCopy
+  for (let i = 1; left > 0 && i < this.buffers.length; i++) {
+    const buf = this.buffers[i]
+    const toCopy = Math.min(left, buf.length)
+
+    buf.copy(target, toff, 0, toCopy)
+
+    toff += toCopy
+    left -= toCopy
+  }
+}
+
+OffsetBuffer.prototype.take = function take(n) {
+  if (n === 0) return Buffer.alloc(0)
+
+  this.size -= n
+
+  // Fast cases
+  const first = this.buffers[0].length - this.offset
+  if (first === n) {
+    let r = this.buffers.shift()
+    if (this.offset !== 0) {
+      r = r.slice(this.offset)
+      this.offset = 0
+    }
+    return r
+  } else if (first > n) {
+    const r = this.buffers[0].slice(this.offset, this.offset + n)
+    this.offset += n
+    return r
+  }
+
+  // Allocate and fill buffer
+  const out = Buffer.alloc(n)
+  let toOff = 0
+  let startOff = this.offset
+  let i
+  for (i = 0; toOff !== n && i < this.buffers.length; i++) {
+    const buf = this.buffers[i]
+    const toCopy = Math.min(buf.length - startOff, n - toOff)
+
+    buf.copy(out, toOff, startOff, startOff + toCopy)
+    if (startOff + toCopy < buf.length) {
+      this.offset = startOff + toCopy
+      break
+    } else {
+      toOff += toCopy
+      startOff = 0
+    }
+  }
+
+  this.buffers = this.buffers.slice(i)
+  if (this.buffers.length === 0) this.offset = 0
+
+  return out
+}
+
+OffsetBuffer.prototype.peekUInt8 = function peekUInt8() {
+  return this.buffers[0][this.offset]
+}
+
+OffsetBuffer.prototype.readUInt8 = function readUInt8() {
+  this.size -= 1
+  const first = this.buffers[0]
+  const r = first[this.offset]
+  if (++this.offset === first.length) {
+    this.offset = 0
+    this.buffers.shift()
+  }
+
+  return r
+}
+
+OffsetBuffer.prototype.readUInt16LE = function readUInt16LE() {
+  const first = this.buffers[0]
+  this.size -= 2
+
+  let r
+  let shift
+
+  // Fast case - first buffer has all bytes
+  if (first.length - this.offset >= 2) {
+    r = first.readUInt16LE(this.offset)
+    shift = 0
+    this.offset += 2
+
+    // One byte here - one byte there
+  } else {
+    r = first[this.offset] | (this.buffers[1][0] << 8)
+    shift = 1
+    this.offset = 1
+  }
+
+  if (this.offset === this.buffers[shift].length) {
+    this.offset = 0
+    shift++
+  }
+  if (shift !== 0) this.buffers = this.buffers.slice(shift)
+
+  return r
+}
+
+OffsetBuffer.prototype.readUInt24LE = function readUInt24LE() {
+  const first = this.buffers[0]
+
+  let r
+  let shift
+  const firstHas = first.length - this.offset
+
+  // Fast case - first buffer has all bytes
+  if (firstHas >= 3) {
+    r = first.readUInt16LE(this.offset) | (first[this.offset + 2] << 16)
+    shift = 0
+    this.offset += 3
+
+    // First buffer has 2 of 3 bytes
+  } else if (firstHas >= 2) {
+    r = first.readUInt16LE(this.offset) | (this.buffers[1][0] << 16)
+    shift = 1
+    this.offset = 1
+
+    // Slow case: First buffer has 1 of 3 bytes
+  } else {
+    r = first[this.offset]
+    this.offset = 0
+    this.buffers.shift()
+    this.size -= 1
+
+    r |= this.readUInt16LE() << 8
+    return r
+  }
+
+  this.size -= 3
+  if (this.offset === this.buffers[shift].length) {
+    this.offset = 0
+    shift++
+  }
+  if (shift !== 0) this.buffers = this.buffers.slice(shift)
+
+  return r
+}
+
+OffsetBuffer.prototype.readUInt32LE = function readUInt32LE() {
+  const first = this.buffers[0]
+
+  let r
+  let shift
+  const firstHas = first.length - this.offset
+
+  // Fast case - first buffer has all bytes
+  if (firstHas >= 4) {
+    r = first.readUInt32LE(this.offset)
+    shift = 0
+    this.offset += 4
+
+    // First buffer has 3 of 4 bytes
+  } else if (firstHas >= 3) {
+    r = (first.readUInt16LE(this.offset) | (first[this.offset + 2] << 16)) + this.buffers[1][0] * 0x1000000
+    shift = 1
+    this.offset = 1
+
+    // Slow case: First buffer has 2 of 4 bytes
+  } else if (firstHas >= 2) {
+    r = first.readUInt16LE(this.offset)
+    this.offset = 0
+    this.buffers.shift()
+    this.size -= 2
+
+    r += this.readUInt16LE() * 0x10000
+    return r
+
+    // Slow case: First buffer has 1 of 4 bytes
+  } else {
+    r = first[this.offset]
+    this.offset = 0
+    this.buffers.shift()
+    this.size -= 1
+
+    r += this.readUInt24LE() * 0x100
+    return r
+  }
+
+  this.size -= 4
+  if (this.offset === this.buffers[shift].length) {
+    this.offset = 0
+    shift++
+  }
+  if (shift !== 0) this.buffers = this.buffers.slice(shift)
+
+  return r
+}
+
+OffsetBuffer.prototype.readUInt16BE = function readUInt16BE() {
+  const r = this.readUInt16LE()
+
+  return ((r & 0xff) << 8) | (r >> 8)
+}
+
+OffsetBuffer.prototype.readUInt24BE = function readUInt24BE() {
+  const r = this.readUInt24LE()
+
+  return ((r & 0xff) << 16) | (((r >> 8) & 0xff) << 8) | (r >> 16)
+}
+
+OffsetBuffer.prototype.readUInt32BE = function readUInt32BE() {
+  const r = this.readUInt32LE()
+
+  return (((r & 0xff) << 24) | (((r >>> 8) & 0xff) << 16) | (((r >>> 16) & 0xff) << 8) | (r >>> 24)) >>> 0
+}
+
+// Signed number APIs
+
+function signedInt8(num) {
+  if (num >= 0x80) return -(0xff ^ num) - 1
+  else return num
+}
+
+OffsetBuffer.prototype.peekInt8 = function peekInt8() {
+  return signedInt8(this.peekUInt8())
+}
+
+OffsetBuffer.prototype.readInt8 = function readInt8() {
+  return signedInt8(this.readUInt8())
+}
+
+function signedInt16(num) {
+  if (num >= 0x8000) return -(0xffff ^ num) - 1
+  else return num
+}
+
+OffsetBuffer.prototype.readInt16BE = function readInt16BE() {
+  return signedInt16(this.readUInt16BE())
+}
+
+OffsetBuffer.prototype.readInt16LE = function readInt16LE() {
+  return signedInt16(this.readUInt16LE())
+}
+
+function signedInt24(num) {
+  if (num >= 0x800000) return -(0xffffff ^ num) - 1
+  else return num
+}
+
+OffsetBuffer.prototype.readInt24BE = function readInt24BE() {
+  return signedInt24(this.readUInt24BE())
+}
+
+OffsetBuffer.prototype.readInt24LE = function readInt24LE() {
+  return signedInt24(this.readUInt24LE())
+}
+
+function signedInt32(num) {
+  if (num >= 0x80000000) return -(0xffffffff ^ num) - 1
+  else return num
+}
+
+OffsetBuffer.prototype.readInt32BE = function readInt32BE() {
+  return signedInt32(this.readUInt32BE())
+}
+
+OffsetBuffer.prototype.readInt32LE = function readInt32LE() {
+  return signedInt32(this.readUInt32LE())
+}
+
+
+/***/ }),
+
 /***/ 2299:
 /***/ ((module) => {
 
@@ -7280,6 +8360,171 @@ function parse (interval) {
       return parsed
     }, {})
 }
+
+
+/***/ }),
+
+/***/ 2476:
+/***/ ((__unused_webpack_module, exports) => {
+
+var __webpack_unused_export__;
+
+__webpack_unused_export__ = ({ value: true });
+__webpack_unused_export__ = __webpack_unused_export__ = exports.jz = void 0;
+var 
+// note: [\s\S] is an alternative to . with the 's' flag (which is not supported in older browsers)
+specialPattern = /[\s\S]*?([;'"$]|--|\/\*)/y, doubleQuote = /[\s\S]*?"/y, singleQuote = /[\s\S]*?'/y, singleQuoteOrBackslash = /[\s\S]*?('|\\)/y, whitespaceThenSingleQuote = /\s*\n\s*'/y, newline = /.*?\n/y, commentOpenOrClose = /[\s\S]*?([/][*]|[*][/])/y, 
+// *any* character above \x80 is legal in a Postgres identifier
+trailingIdentifier = /(^|[^A-Za-z\u0080-\uFFFF_0-9$])[A-Za-z\u0080-\uFFFF_][A-Za-z\u0080-\uFFFF_0-9$]*$/, 
+// a dollar-quoting tag is like an identifier, except no $ is allowed
+dollarTag = /([A-Za-z\u0080-\uFFFF_][A-Za-z\u0080-\uFFFF_0-9]*)?[$]/y, whitespace = /\s/y;
+function indexAfter(str, re, from) {
+    re.lastIndex = from;
+    var matched = re.test(str);
+    return matched ? re.lastIndex : -1;
+}
+/**
+ * Identifies semi-colons that separate SQL statements, plus SQL comments.
+ * @param sql One or more SQL statements, separated by semi-colons.
+ * @param standardConformingStrings If `false`, quotes may be backslash-escaped in ordinary strings.
+ * @returns Positions of semicolons and comments, plus an indicator of an unterminated range type.
+ */
+function parseSplits(sql, standardConformingStrings) {
+    var positions = [], // number means a semicolon position; [number, number] means a comment range
+    length = sql.length;
+    var at = 0, ch;
+    for (;;) {
+        // end of string? return
+        if (at >= length)
+            return { positions: positions };
+        // jump to just after next character of interest
+        at = indexAfter(sql, specialPattern, at);
+        if (at === -1)
+            return { positions: positions }; // nothing else special, including semicolons, so we're done
+        var atSpecial = at - 1; // backtrack to the special character (or last, if multiple)
+        ch = sql.charCodeAt(atSpecial);
+        switch (ch) {
+            case 59 /* ; */: // a semicolon that separates statements e.g. select 1; select 2
+                positions.push(atSpecial);
+                break;
+            case 34 /* " */: // an identifier e.g. "abc;""def"
+            case 39 /* ' */: // a string e.g. 'ab;''cd', E'ab;\'cd', E'ab'\n'c\'d', and if scs=no: 'ab;\'cd'
+                var isSingleQuote = ch === 39;
+                var backslashing = false;
+                if (isSingleQuote === true) { // double quotes never allow backslash quote-escaping
+                    if (standardConformingStrings === false)
+                        backslashing = true;
+                    else {
+                        var chPrev = sql.charCodeAt(atSpecial - 1);
+                        if (chPrev === 69 /* E */ || chPrev === 101 /* e */)
+                            backslashing = true;
+                    }
+                }
+                var re = isSingleQuote === true ? (backslashing ? singleQuoteOrBackslash : singleQuote) : doubleQuote;
+                for (;;) {
+                    at = indexAfter(sql, re, at);
+                    if (at === -1)
+                        return { positions: positions, unterminated: isSingleQuote === true ? 'quoted string' : 'quoted identifier' };
+                    // we've just consumed the relevant quote or backslash
+                    var chNext = sql.charCodeAt(at);
+                    if (chNext === ch)
+                        at += 1; // this is a doubled-escaped quote: "" or ''
+                    else {
+                        if (isSingleQuote === false)
+                            break; // end of identifier
+                        // strings might continue after \s*\n\s* ...
+                        var continuingQuote = indexAfter(sql, whitespaceThenSingleQuote, at);
+                        if (continuingQuote === -1)
+                            break;
+                        at = continuingQuote;
+                    }
+                }
+                break;
+            case 36 /* $ */: // a dollar-quoted string e.g. $$ab$$, $ab$cd$ab$, but NOT ab$ab$cd$ab$ (which is just an identifier)
+                var priorSql = sql.slice(0, atSpecial), priorIdentifier = trailingIdentifier.test(priorSql);
+                if (priorIdentifier === true)
+                    break; // $...$ strings can't immediately follow a keyword/identifier because $ is legal in those
+                var tagEnd = indexAfter(sql, dollarTag, at);
+                if (tagEnd === -1)
+                    break; // not a valid dollar-quote opening
+                var tagStr = sql.slice(atSpecial, tagEnd);
+                at = sql.indexOf(tagStr, tagEnd);
+                if (at === -1)
+                    return { positions: positions, unterminated: 'dollar-quoted string' };
+                at += tagStr.length;
+                break;
+            case 45 /* - */: // a single-line comment e.g. -- ab;cd
+                var singleCommentStart = atSpecial - 1;
+                at = indexAfter(sql, newline, at);
+                if (at === -1)
+                    at = sql.length; // single-line comment extends to EOF
+                positions.push([singleCommentStart, at]);
+                break;
+            case 42 /* * */: // a multi-line comment, possibly nested e.g. /*ab;/*cd;*/ef;*/
+                var multiCommentStart = atSpecial - 1;
+                var commentDepth = 1;
+                for (;;) {
+                    at = indexAfter(sql, commentOpenOrClose, at);
+                    if (at === -1)
+                        return { positions: positions, unterminated: '/* comment' };
+                    var isOpening = sql.charCodeAt(at - 1) === 42 /* * */;
+                    commentDepth += isOpening ? 1 : -1;
+                    if (commentDepth === 0) {
+                        positions.push([multiCommentStart, at]);
+                        break;
+                    }
+                }
+                break;
+            default:
+                throw new Error('Assumptions violated'); // all possible matches should be accounted for above
+        }
+    }
+}
+exports.jz = parseSplits;
+/**
+ * Uses the output of `parseSplits` to split a string into separate SQL statements.
+ * @param sql One or more SQL statements, separated by semi-colons.
+ * @param positions The `positions` key of the `parseSplits` output.
+ * @param cutComments If `true`, remove comments from statements.
+ * @returns An array of SQL statements. Some may be empty, or contain only comments.
+ */
+function splitStatements(sql, positions, cutComments) {
+    var statements = [];
+    var start = 0, statement = '';
+    for (var _i = 0, _a = positions.concat(sql.length); _i < _a.length; _i++) { // add implicit semicolon at end
+        var position = _a[_i];
+        var isSemicolon = typeof position === 'number';
+        statement += sql.slice(start, isSemicolon ? position : position[0]);
+        if (isSemicolon) {
+            statements.push(statement.trim());
+            statement = '';
+            start = position + 1;
+        }
+        else if (cutComments) {
+            start = position[1];
+            var noSpaceBefore = indexAfter(statement, whitespace, statement.length - 1) === -1, noSpaceAfter = indexAfter(sql, whitespace, start) === -1;
+            if (noSpaceBefore && noSpaceAfter)
+                statement += ' '; // comments can separate tokens, so add space if there's none on either side
+        }
+        else {
+            start = position[0];
+        }
+    }
+    return statements;
+}
+__webpack_unused_export__ = splitStatements;
+/**
+ * Uses the output of `parseSplits` to split a string into separate SQL statements, including comments.
+ * Returned statements are guaranteed non-empty (even if comments were to be removed).
+ * @param sql One or more SQL statements, separated by semi-colons.
+ * @param positions The `positions` key of the `parseSplits` output.
+ * @returns An array of non-empty SQL statements.
+ */
+function nonEmptyStatements(sql, positions) {
+    var withComments = splitStatements(sql, positions, false), sansComments = splitStatements(sql, positions, true);
+    return withComments.filter(function (_, i) { return sansComments[i] !== ''; });
+}
+__webpack_unused_export__ = nonEmptyStatements;
 
 
 /***/ }),
@@ -35827,7 +37072,7 @@ function extend(target) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5332);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(558);
 /** Entry point of the bundled action (`dist/index.js`). */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -35837,7 +37082,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5332:
+/***/ 558:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -48537,11 +49782,11 @@ async function resolveSeedFiles(patterns) {
     return files;
 }
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
 // EXTERNAL MODULE: ./node_modules/pg/lib/index.js
 var pg_lib = __nccwpck_require__(3273);
 ;// CONCATENATED MODULE: ./node_modules/pg/esm/index.mjs
@@ -48566,23 +49811,167 @@ const pg_esm_defaults = pg_lib.defaults
 // Re-export the default
 /* harmony default export */ const esm = (pg_lib);
 
-;// CONCATENATED MODULE: ./src/seed/run.ts
+// EXTERNAL MODULE: ./node_modules/pg-copy-streams/index.js
+var pg_copy_streams = __nccwpck_require__(6901);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:readline"
+const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
+// EXTERNAL MODULE: ./node_modules/postgres-semicolons/index.js
+var postgres_semicolons = __nccwpck_require__(2476);
+;// CONCATENATED MODULE: ./src/seed/scanner.ts
 /**
- * Seeding: runs SQL files on a new database in one session and one
- * transaction, all of it or none of it.
+ * Streams a SQL file into what psql would act on: statements split as
+ * PostgreSQL splits them (the `postgres-semicolons` lexer: quoted strings,
+ * `E''` strings, dollar quotes, nested comments), `COPY … FROM stdin` data up
+ * to `\.`, and backslash meta-commands. Memory holds one pending statement
+ * and one chunk of COPY data, whatever the file's size.
+ */
+
+
+
+/** COPY data lines sent per chunk. */
+const COPY_CHUNK_LINES = 1000;
+/** The first keyword-bearing text of a statement: leading whitespace and comments removed. */
+function statementHead(sql) {
+    let s = sql;
+    for (;;) {
+        const t = s.replace(/^\s+/, '');
+        if (t.startsWith('--')) {
+            const nl = t.indexOf('\n');
+            s = nl < 0 ? '' : t.slice(nl + 1);
+        }
+        else if (t.startsWith('/*')) {
+            let depth = 0;
+            let i = 0;
+            for (; i < t.length; i++) {
+                if (t.startsWith('/*', i)) {
+                    depth++;
+                    i++;
+                }
+                else if (t.startsWith('*/', i)) {
+                    depth--;
+                    i++;
+                    if (depth === 0)
+                        break;
+                }
+            }
+            s = t.slice(i + 1);
+        }
+        else {
+            return t;
+        }
+    }
+}
+const COPY_FROM_STDIN = /^COPY\b[\s\S]*\bFROM\s+STDIN\b/i;
+/** True when text holds only whitespace and `--` comment lines. */
+const blank = (text) => /^(\s*(--[^\n]*)?\n?)*$/.test(text);
+/**
+ * Reads `file` and yields its events in order.
+ * @throws Error for a COPY block that never ends (no `\.`).
+ */
+async function* scanFile(file, standardConformingStrings = true) {
+    const lines = (0,external_node_readline_namespaceObject.createInterface)({ input: (0,external_node_fs_namespaceObject.createReadStream)(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+    let pending = '';
+    let pendingLine = 1;
+    let pendingCol = 1;
+    let lineNo = 0;
+    let copy = null;
+    for await (const line of lines) {
+        lineNo++;
+        if (copy) {
+            if (line === '\\.') {
+                if (copy.chunk.length)
+                    yield { kind: 'copy-data', text: copy.chunk.join('\n') + '\n', firstLine: copy.first, lines: copy.chunk.length };
+                yield { kind: 'copy-end', line: lineNo };
+                copy = null;
+                continue;
+            }
+            if (copy.chunk.length === 0)
+                copy.first = lineNo;
+            copy.chunk.push(line);
+            if (copy.chunk.length >= COPY_CHUNK_LINES) {
+                yield { kind: 'copy-data', text: copy.chunk.join('\n') + '\n', firstLine: copy.first, lines: copy.chunk.length };
+                copy.chunk = [];
+            }
+            continue;
+        }
+        // As in psql, a backslash outside a quoted string or comment starts a meta-command, even mid-statement.
+        if (line.startsWith('\\') && (blank(pending) || !(0,postgres_semicolons/* parseSplits */.jz)(pending, standardConformingStrings).unterminated)) {
+            const m = /^\\(\S*)\s*(.*)$/.exec(line);
+            yield { kind: 'meta', command: m[1], args: m[2].trim(), line: lineNo };
+            if (blank(pending))
+                pending = '';
+            continue;
+        }
+        if (pending === '') {
+            pendingLine = lineNo;
+            pendingCol = 1;
+        }
+        pending += line + '\n';
+        if (!line.includes(';'))
+            continue;
+        const splits = (0,postgres_semicolons/* parseSplits */.jz)(pending, standardConformingStrings);
+        if (splits.unterminated)
+            continue;
+        let start = 0;
+        let line0 = pendingLine;
+        let col0 = pendingCol;
+        for (const p of splits.positions) {
+            if (typeof p !== 'number')
+                continue;
+            const sql = pending.slice(start, p + 1);
+            const isCopy = COPY_FROM_STDIN.test(statementHead(sql));
+            if (sql.trim() !== ';')
+                yield { kind: 'statement', sql, line: line0, column: col0, copyFromStdin: isCopy };
+            // advance the position past this statement
+            const nl = sql.split('\n');
+            line0 += nl.length - 1;
+            col0 = nl.length > 1 ? nl[nl.length - 1].length + 1 : col0 + sql.length;
+            start = p + 1;
+            if (isCopy) {
+                copy = { chunk: [], first: lineNo + 1 };
+                break;
+            }
+        }
+        pending = copy || blank(pending.slice(start)) ? '' : pending.slice(start);
+        pendingLine = line0;
+        pendingCol = col0;
+    }
+    if (copy)
+        throw new Error(`${file}: the COPY block started before line ${copy.first} has no terminating "\\." line.`);
+    if (!blank(pending) && statementHead(pending) !== '') {
+        yield { kind: 'statement', sql: pending, line: pendingLine, column: pendingCol, copyFromStdin: false };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/seed/loader.ts
+/**
+ * The psql-compatible seed loader: plain SQL files and pg_dump plain output,
+ * in one session and one transaction (like `psql -X -v ON_ERROR_STOP=1 -1`).
+ *
+ * Two passes over the files, both streamed:
+ * 1. check: every meta-command, statement that cannot work on a provisioned
+ *    database, statement that cannot run in a transaction, and role named by
+ *    `OWNER TO`/`GRANT … TO`/`REVOKE … FROM` is found before anything runs;
+ * 2. load: plain statements are batched between COPY blocks behind a
+ *    savepoint (one round trip per batch); COPY data streams through
+ *    `pg-copy-streams` exactly as written.
+ * Errors name the file, line and column; COPY data values are never logged.
  */
 
 
 
 
-/** A seed that failed. The database is as it was before seeding (rolled back). */
+
+
+
+/** A seed that failed; the database is as it was before seeding (rolled back, or never started). */
 class SeedError extends Error {
     file;
     line;
     column;
-    constructor(message, 
-    /** File (as given to the loader), 1-based line and column of the failing statement, when known. */
-    file, line, column) {
+    constructor(message, file, line, column) {
         super(message);
         this.file = file;
         this.line = line;
@@ -48590,24 +49979,135 @@ class SeedError extends Error {
         this.name = 'SeedError';
     }
 }
-/** 1-based line and column of a 1-based character position in `text`. */
-function lineAndColumn(text, position) {
-    const before = text.slice(0, Math.max(0, position - 1));
-    const lines = before.split('\n');
-    return { line: lines.length, column: lines[lines.length - 1].length + 1 };
+/** 1-based line and column of 1-based character `position` in `text`, which starts at `line`:`column` of its file. */
+function locate(text, position, line = 1, column = 1) {
+    const before = text.slice(0, Math.max(0, position - 1)).split('\n');
+    return before.length === 1 ? { line, column: column + before[0].length } : { line: line + before.length - 1, column: before.at(-1).length + 1 };
 }
-/** Fields of a server error that help the user; never the statement's data. */
-function serverDetail(err) {
-    return [err.detail && `detail: ${err.detail}`, err.hint && `hint: ${err.hint}`].filter(Boolean).join('; ');
+const FORBIDDEN = [
+    [/^(CREATE|DROP|ALTER)\s+DATABASE\b/i, 'cannot work on a provisioned database (it already exists, and you are connected to it)'],
+    [/^(BEGIN|START\s+TRANSACTION|COMMIT|END|ROLLBACK|ABORT)\b/i, 'is transaction control, but the whole seed already runs in one transaction; remove it']
+];
+const NOT_IN_TRANSACTION = [
+    /^CREATE\s+(UNIQUE\s+)?INDEX\s+CONCURRENTLY\b/i,
+    /^DROP\s+INDEX\s+CONCURRENTLY\b/i,
+    /^REINDEX\b[\s\S]*\bCONCURRENTLY\b/i,
+    /^VACUUM\b/i,
+    /^ALTER\s+SYSTEM\b/i,
+    /^(CREATE|DROP)\s+TABLESPACE\b/i,
+    /^(CREATE|ALTER|DROP)\s+SUBSCRIPTION\b/i,
+    /^CLUSTER\s*;?\s*$/i,
+    /^REINDEX\s+(SYSTEM|DATABASE)\b/i
+];
+/** Meta-commands psql honours that we honour too (pg_dump 17.6+, 16.10+, 15.14+, 14.19+, 13.22+ emit them). */
+const ALLOWED_META = new Set(['restrict', 'unrestrict']);
+/** Role names that always exist. */
+const BUILTIN_ROLES = new Set(['public', 'current_user', 'session_user', 'current_role']);
+/** Role names a statement needs: `OWNER TO r`, `GRANT … TO r, …`, `REVOKE … FROM r, …`. Lower-cased unless quoted. */
+function rolesNamed(head) {
+    const ident = /"((?:[^"]|"")+)"|([A-Za-z_][\w$]*)/g;
+    const list = (text) => [...text.matchAll(ident)].map((m) => (m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2].toLowerCase()));
+    let m = /^ALTER\s[\s\S]*\bOWNER\s+TO\s+("(?:[^"]|"")+"|[\w$]+)\s*;?\s*$/i.exec(head);
+    if (m)
+        return list(m[1]);
+    m = /^GRANT\s[\s\S]*?\bTO\s+([\s\S]*?)(\s+WITH\s+(GRANT|ADMIN|INHERIT|SET)\s+OPTION|\s+WITH\s+\w+\s+(TRUE|FALSE)|\s+GRANTED\s+BY\s+[\s\S]*)?\s*;?\s*$/i.exec(head);
+    if (m)
+        return list(m[1]).filter((r) => !['group'].includes(r));
+    m = /^REVOKE\s[\s\S]*?\bFROM\s+([\s\S]*?)(\s+GRANTED\s+BY\s+[\s\S]*?)?(\s+(CASCADE|RESTRICT))?\s*;?\s*$/i.exec(head);
+    if (m)
+        return list(m[1]).filter((r) => !['group'].includes(r));
+    return [];
+}
+/** Roles a statement creates (`CREATE ROLE`/`CREATE USER`/`CREATE GROUP`). */
+function roleCreated(head) {
+    const m = /^CREATE\s+(ROLE|USER|GROUP)\s+("(?:[^"]|"")+"|[\w$]+)/i.exec(head);
+    return m ? (m[2].startsWith('"') ? m[2].slice(1, -1).replace(/""/g, '"') : m[2].toLowerCase()) : undefined;
+}
+const firstLine = (sql) => {
+    const head = statementHead(sql).split('\n')[0];
+    return head.length > 120 ? `${head.slice(0, 117)}...` : head;
+};
+/** Streams every event of every file, with the file it came from. */
+async function* scanAll(sources) {
+    for (const src of sources)
+        for await (const ev of scanFile(src.file))
+            yield [src, ev];
+}
+/** Pass 1: refuses what cannot run, before anything runs. @returns roles the seed needs and creates. */
+async function check(sources) {
+    const needed = new Set();
+    const created = new Set();
+    let restrictKey = null;
+    for await (const [src, ev] of scanAll(sources)) {
+        const at = (line, column) => `${src.shown}:${line}${column ? `:${column}` : ''}`;
+        if (ev.kind === 'meta') {
+            if (!ALLOWED_META.has(ev.command)) {
+                throw new SeedError(`Seed refused at ${at(ev.line)}: psql meta-command \\${ev.command} is not supported (only \\restrict and \\unrestrict, which pg_dump emits, are). ` +
+                    'Nothing was run. Produce the dump with `pg_dump --no-owner --no-privileges --format=plain`, or move client-side steps to `seed-command`.', src.shown, ev.line);
+            }
+            if (ev.command === 'restrict')
+                restrictKey = ev.args;
+            else if (ev.args !== restrictKey) {
+                throw new SeedError(`Seed refused at ${at(ev.line)}: \\unrestrict key does not match the \\restrict key (as psql would refuse it). Nothing was run.`, src.shown, ev.line);
+            }
+            else
+                restrictKey = null;
+            continue;
+        }
+        if (ev.kind !== 'statement')
+            continue;
+        const head = statementHead(ev.sql);
+        const start = startOf(ev);
+        for (const [pattern, why] of FORBIDDEN) {
+            if (pattern.test(head)) {
+                throw new SeedError(`Seed refused at ${at(start.line, start.column)}: "${firstLine(ev.sql)}" ${why}. Nothing was run.`, src.shown, start.line, start.column);
+            }
+        }
+        if (NOT_IN_TRANSACTION.some((p) => p.test(head))) {
+            throw new SeedError(`Seed refused at ${at(start.line, start.column)}: "${firstLine(ev.sql)}" cannot run inside a transaction block, and the whole seed runs in one. ` +
+                'Nothing was run. Drop CONCURRENTLY, or run it from `seed-command`.', src.shown, start.line, start.column);
+        }
+        for (const r of rolesNamed(head))
+            needed.add(r);
+        const c = roleCreated(head);
+        if (c)
+            created.add(c);
+    }
+    return { needed, created };
+}
+/** Keeps PostgreSQL's message but hides quoted values (COPY data must not reach the log). */
+function redactValues(text) {
+    return text?.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/=\([^)]*\)/g, '=(…)');
+}
+/** A batch of plain statements sent in one round trip. */
+class Batch {
+    items = [];
+    text = '';
+    add(src, ev) {
+        this.items.push({ src, ev, offset: this.text.length });
+        this.text += ev.sql;
+        if (!ev.sql.endsWith('\n'))
+            this.text += '\n';
+    }
+}
+const MAX_BATCH_CHARS = 1 << 20;
+const SAVEPOINT = 'SAVEPOINT preview_postgres_seed;\n';
+function describe(err, redact) {
+    const message = redact ? redactValues(err.message) : err.message;
+    const detail = redact ? redactValues(err.detail) : err.detail;
+    return [message, detail && `detail: ${detail}`, err.hint && `hint: ${err.hint}`].filter(Boolean).join('; ');
 }
 /**
- * Runs `files` in order on the direct connection of `connection`, inside
- * one `BEGIN … COMMIT`. On any error the transaction is rolled back.
- * @throws SeedError naming the file, line and column, the server's message,
- *   detail and hint; never quoting data.
+ * Loads `files` into the database of `connection` (its direct URL) in one
+ * session and one transaction. Statements naming a role the database lacks
+ * (`OWNER TO postgres` in a dump made without `--no-owner`) are skipped and counted.
+ * @throws SeedError naming file:line:column, the server's message, detail and
+ *   hint, and the statement's first line; the database is left as it was.
  */
-async function seedDatabase(connection, files, cwd = process.cwd()) {
+async function loadSeed(connection, files, cwd = process.cwd()) {
     const started = Date.now();
+    const sources = files.map((file) => ({ file, shown: external_node_path_default().relative(cwd, file) || file }));
+    const { needed, created } = await check(sources);
     const client = new esm.Client(directClientConfig(connection, 'preview-postgres seed'));
     try {
         await client.connect();
@@ -48615,29 +50115,133 @@ async function seedDatabase(connection, files, cwd = process.cwd()) {
     catch (err) {
         throw new SeedError(`Seeding could not connect to the new database: ${err.message}`);
     }
+    client.on('error', () => undefined);
+    const result = { files: files.length, statements: 0, copyRows: 0, skippedForRoles: 0, durationMs: 0 };
     try {
+        const { rows } = await client.query('SELECT rolname FROM pg_roles');
+        const existing = new Set([...rows.map((r) => r.rolname), ...created]);
+        const missing = new Set([...needed].filter((r) => !existing.has(r) && !BUILTIN_ROLES.has(r)));
         await client.query('BEGIN');
-        for (const file of files) {
-            const shown = external_node_path_default().relative(cwd, file) || file;
-            const sql = await (0,promises_namespaceObject.readFile)(file, 'utf8');
+        let batch = new Batch();
+        let first = true;
+        const flush = async () => {
+            if (!batch.items.length)
+                return;
+            const prefix = first ? SAVEPOINT : `RELEASE SAVEPOINT preview_postgres_seed;\n${SAVEPOINT}`;
+            first = false;
+            const current = batch;
+            batch = new Batch();
             try {
-                await client.query(sql);
+                await client.query(prefix + current.text);
+                result.statements += current.items.length;
             }
             catch (err) {
-                await client.query('ROLLBACK').catch(() => undefined);
-                const e = err;
-                const where = e.position ? lineAndColumn(sql, Number(e.position)) : undefined;
-                const at = where ? `${shown}:${where.line}:${where.column}` : shown;
-                const extra = serverDetail(e);
-                throw new SeedError(`Seed failed at ${at}: ${e.message}${extra ? ` (${extra})` : ''}. Nothing was kept: the whole seed was rolled back.`, shown, where?.line, where?.column);
+                await failBatch(client, current, prefix.length, err);
             }
+        };
+        let copy = null;
+        for await (const [src, ev] of scanAll(sources)) {
+            if (ev.kind === 'meta')
+                continue;
+            if (ev.kind === 'statement') {
+                const roles = rolesNamed(statementHead(ev.sql)).filter((r) => missing.has(r));
+                if (roles.length) {
+                    result.skippedForRoles++;
+                    continue;
+                }
+                if (!ev.copyFromStdin) {
+                    batch.add(src, ev);
+                    if (batch.text.length >= MAX_BATCH_CHARS)
+                        await flush();
+                    continue;
+                }
+                await flush();
+                const stream = client.query((0,pg_copy_streams/* from */.H)(ev.sql.trim().replace(/;$/, '')));
+                copy = { stream, src, ev, firstData: 0 };
+                stream.on('error', (e) => { if (copy)
+                    copy.failed = e; });
+                continue;
+            }
+            if (!copy)
+                continue;
+            if (ev.kind === 'copy-data') {
+                if (copy.firstData === 0)
+                    copy.firstData = ev.firstLine;
+                result.copyRows += ev.lines;
+                if (copy.failed)
+                    continue;
+                if (!copy.stream.write(ev.text))
+                    await Promise.race([(0,external_node_events_.once)(copy.stream, 'drain'), (0,external_node_events_.once)(copy.stream, 'error').catch(() => undefined)]);
+                continue;
+            }
+            // copy-end
+            const c = copy;
+            copy = null;
+            if (!c.failed) {
+                c.stream.end();
+                await (0,external_node_events_.once)(c.stream, 'finish').catch((e) => { c.failed = e; });
+            }
+            if (c.failed) {
+                const e = c.failed;
+                const rowLine = /line (\d+)/.exec(e.where ?? '')?.[1];
+                const line = rowLine ? (c.firstData || c.ev.line + 1) + Number(rowLine) - 1 : c.ev.line;
+                throw new SeedError(`Seed failed at ${c.src.shown}:${line}: ${describe(e, true)} (in the data of "${firstLine(c.ev.sql)}"). Nothing was kept: the whole seed was rolled back.`, c.src.shown, line);
+            }
+            result.statements++;
         }
+        await flush();
         await client.query('COMMIT');
-        return { files: files.length, durationMs: Date.now() - started };
+        if (result.skippedForRoles) {
+            info(`Skipped ${result.skippedForRoles} statement(s) that name roles this database does not have (${[...missing].join(', ')}): ` +
+                'OWNER TO, GRANT and REVOKE from a dump made without --no-owner --no-privileges. Everything else ran as written.');
+        }
+        result.durationMs = Date.now() - started;
+        return result;
+    }
+    catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        if (err instanceof SeedError)
+            throw err;
+        throw new SeedError(`Seeding failed: ${err.message}. Nothing was kept: the whole seed was rolled back.`);
     }
     finally {
         await client.end().catch(() => undefined);
     }
+}
+/** Finds which statement of a failed batch failed, and throws its SeedError. */
+async function failBatch(client, batch, prefixLength, err) {
+    let culprit;
+    let error = err;
+    let position = err.position ? Number(err.position) - prefixLength : undefined;
+    if (position !== undefined && position > 0) {
+        culprit = [...batch.items].reverse().find((it) => it.offset < position);
+        if (culprit)
+            position -= culprit.offset;
+    }
+    else {
+        // No position (a runtime error): replay the batch one statement at a time to find it.
+        await client.query('ROLLBACK TO SAVEPOINT preview_postgres_seed');
+        for (const it of batch.items) {
+            try {
+                await client.query(it.ev.sql);
+            }
+            catch (e) {
+                culprit = it;
+                error = e;
+                position = error.position ? Number(error.position) : undefined;
+                break;
+            }
+        }
+    }
+    if (!culprit)
+        throw new SeedError(`Seeding failed: ${describe(err, false)}. Nothing was kept: the whole seed was rolled back.`);
+    const where = position ? locate(culprit.ev.sql, position, culprit.ev.line, culprit.ev.column) : startOf(culprit.ev);
+    throw new SeedError(`Seed failed at ${culprit.src.shown}:${where.line}:${where.column}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
+        'Nothing was kept: the whole seed was rolled back.', culprit.src.shown, where.line, where.column);
+}
+/** File line and column of a statement's first keyword (its raw text may start with blank lines and comments). */
+function startOf(ev) {
+    return locate(ev.sql, ev.sql.length - statementHead(ev.sql).length + 1, ev.line, ev.column);
 }
 
 ;// CONCATENATED MODULE: ./src/seed/command.ts
@@ -48731,6 +50335,8 @@ function setOutputs(o) {
         setOutput(name, value);
 }
 
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/publish/env-file.ts
 /**
  * The env file the instant service's CLI writes (seed 001, "Command-line
@@ -49043,8 +50649,8 @@ async function publish(pub, report, record) {
 async function seedOrUndo(settings, seedFiles, connection, report, undo) {
     try {
         if (seedFiles.length > 0) {
-            const result = await group(`Seed the database (${seedFiles.length} file${seedFiles.length === 1 ? '' : 's'})`, () => seedDatabase(connection, seedFiles));
-            info(`Seeded ${result.files} file(s) in ${(result.durationMs / 1000).toFixed(1)} s.`);
+            const result = await group(`Seed the database (${seedFiles.length} file${seedFiles.length === 1 ? '' : 's'})`, () => loadSeed(connection, seedFiles));
+            info(`Seeded ${result.files} file(s): ${result.statements} statement(s), ${result.copyRows} COPY row(s) in ${(result.durationMs / 1000).toFixed(1)} s.`);
             report.seedFiles = result.files;
         }
         if (settings.seedCommand)
@@ -49237,6 +50843,13 @@ module.exports = eval("require")("pg-native");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
+/***/ 181:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
 
 /***/ }),
 

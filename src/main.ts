@@ -13,7 +13,7 @@ import { PlatformClient } from './platform/client.js'
 import { defaultBranchName, deleteBranchAndWait, provisionBranch } from './platform/lifecycle.js'
 import { summarise } from './platform/operations.js'
 import { resolveSeedFiles } from './seed/files.js'
-import { seedDatabase } from './seed/run.js'
+import { loadSeed } from './seed/loader.js'
 import { runSeedCommand } from './seed/command.js'
 import { maskConnection, setOutputs } from './publish/outputs.js'
 import { writeEnvFile } from './publish/env-file.js'
@@ -74,9 +74,11 @@ async function seedOrUndo(settings: Settings, seedFiles: string[], connection: C
   try {
     if (seedFiles.length > 0) {
       const result = await core.group(`Seed the database (${seedFiles.length} file${seedFiles.length === 1 ? '' : 's'})`, () =>
-        seedDatabase(connection, seedFiles)
+        loadSeed(connection, seedFiles)
       )
-      core.info(`Seeded ${result.files} file(s) in ${(result.durationMs / 1000).toFixed(1)} s.`)
+      core.info(
+        `Seeded ${result.files} file(s): ${result.statements} statement(s), ${result.copyRows} COPY row(s) in ${(result.durationMs / 1000).toFixed(1)} s.`
+      )
       report.seedFiles = result.files
     }
     if (settings.seedCommand) await core.group('Run seed-command', () => runSeedCommand(settings.seedCommand, connection))

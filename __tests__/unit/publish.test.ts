@@ -5,7 +5,7 @@ import path from 'node:path'
 import { writeEnvFile } from '../../src/publish/env-file.js'
 import { markerOf, recordOf } from '../../src/publish/comment.js'
 import { relativeExpiry, renderReport, utc } from '../../src/publish/report.js'
-import { lineAndColumn } from '../../src/seed/run.js'
+import { locate } from '../../src/seed/loader.js'
 
 describe('relativeExpiry and utc', () => {
   const now = Date.parse('2026-11-22T10:00:00Z')
@@ -70,10 +70,12 @@ describe('writeEnvFile', () => {
   })
 })
 
-describe('lineAndColumn', () => {
-  it('maps a 1-based character position to line and column', () => {
+describe('locate', () => {
+  it('maps a 1-based character position to line and column, from where the text starts in its file', () => {
     const sql = 'SELECT 1;\nSELECT\n  nope;'
-    expect(lineAndColumn(sql, 1)).toEqual({ line: 1, column: 1 })
-    expect(lineAndColumn(sql, sql.indexOf('nope') + 1)).toEqual({ line: 3, column: 3 })
+    expect(locate(sql, 1)).toEqual({ line: 1, column: 1 })
+    expect(locate(sql, sql.indexOf('nope') + 1)).toEqual({ line: 3, column: 3 })
+    expect(locate(' SELECT x;', 2, 7, 10)).toEqual({ line: 7, column: 11 })
+    expect(locate('\n  SELECT x;', 4, 7, 10)).toEqual({ line: 8, column: 3 })
   })
 })

@@ -1,0 +1,313 @@
+/**
+ * The psql-compatible seed loader: plain SQL files and pg_dump plain output,
+ * in one session and one transaction (like `psql -X -v ON_ERROR_STOP=1 -1`).
+ *
+ * Two passes over the files, both streamed:
+ * 1. check: every meta-command, statement that cannot work on a provisioned
+ *    database, statement that cannot run in a transaction, and role named by
+ *    `OWNER TO`/`GRANT … TO`/`REVOKE … FROM` is found before anything runs;
+ * 2. load: plain statements are batched between COPY blocks behind a
+ *    savepoint (one round trip per batch); COPY data streams through
+ *    `pg-copy-streams` exactly as written.
+ * Errors name the file, line and column; COPY data values are never logged.
+ */
+import path from 'node:path'
+import { once } from 'node:events'
+import * as core from '@actions/core'
+import pg from 'pg'
+import { from as copyFrom } from 'pg-copy-streams'
+import { type Connection, directClientConfig } from '../connection.js'
+import { type ScanEvent, type StatementEvent, scanFile, statementHead } from './scanner.js'
+
+/** A seed that failed; the database is as it was before seeding (rolled back, or never started). */
+export class SeedError extends Error {
+  constructor(message: string, readonly file?: string, readonly line?: number, readonly column?: number) {
+    super(message)
+    this.name = 'SeedError'
+  }
+}
+
+/** What {@link loadSeed} did. */
+export interface SeedResult {
+  files: number
+  statements: number
+  copyRows: number
+  /** Statements skipped because they name a role the database does not have. */
+  skippedForRoles: number
+  durationMs: number
+}
+
+/** 1-based line and column of 1-based character `position` in `text`, which starts at `line`:`column` of its file. */
+export function locate(text: string, position: number, line = 1, column = 1): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, position - 1)).split('\n')
+  return before.length === 1 ? { line, column: column + before[0].length } : { line: line + before.length - 1, column: before.at(-1)!.length + 1 }
+}
+
+const FORBIDDEN: [RegExp, string][] = [
+  [/^(CREATE|DROP|ALTER)\s+DATABASE\b/i, 'cannot work on a provisioned database (it already exists, and you are connected to it)'],
+  [/^(BEGIN|START\s+TRANSACTION|COMMIT|END|ROLLBACK|ABORT)\b/i, 'is transaction control, but the whole seed already runs in one transaction; remove it']
+]
+const NOT_IN_TRANSACTION: RegExp[] = [
+  /^CREATE\s+(UNIQUE\s+)?INDEX\s+CONCURRENTLY\b/i,
+  /^DROP\s+INDEX\s+CONCURRENTLY\b/i,
+  /^REINDEX\b[\s\S]*\bCONCURRENTLY\b/i,
+  /^VACUUM\b/i,
+  /^ALTER\s+SYSTEM\b/i,
+  /^(CREATE|DROP)\s+TABLESPACE\b/i,
+  /^(CREATE|ALTER|DROP)\s+SUBSCRIPTION\b/i,
+  /^CLUSTER\s*;?\s*$/i,
+  /^REINDEX\s+(SYSTEM|DATABASE)\b/i
+]
+/** Meta-commands psql honours that we honour too (pg_dump 17.6+, 16.10+, 15.14+, 14.19+, 13.22+ emit them). */
+const ALLOWED_META = new Set(['restrict', 'unrestrict'])
+/** Role names that always exist. */
+const BUILTIN_ROLES = new Set(['public', 'current_user', 'session_user', 'current_role'])
+
+/** Role names a statement needs: `OWNER TO r`, `GRANT … TO r, …`, `REVOKE … FROM r, …`. Lower-cased unless quoted. */
+export function rolesNamed(head: string): string[] {
+  const ident = /"((?:[^"]|"")+)"|([A-Za-z_][\w$]*)/g
+  const list = (text: string): string[] =>
+    [...text.matchAll(ident)].map((m) => (m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2].toLowerCase()))
+  let m = /^ALTER\s[\s\S]*\bOWNER\s+TO\s+("(?:[^"]|"")+"|[\w$]+)\s*;?\s*$/i.exec(head)
+  if (m) return list(m[1])
+  m = /^GRANT\s[\s\S]*?\bTO\s+([\s\S]*?)(\s+WITH\s+(GRANT|ADMIN|INHERIT|SET)\s+OPTION|\s+WITH\s+\w+\s+(TRUE|FALSE)|\s+GRANTED\s+BY\s+[\s\S]*)?\s*;?\s*$/i.exec(head)
+  if (m) return list(m[1]).filter((r) => !['group'].includes(r))
+  m = /^REVOKE\s[\s\S]*?\bFROM\s+([\s\S]*?)(\s+GRANTED\s+BY\s+[\s\S]*?)?(\s+(CASCADE|RESTRICT))?\s*;?\s*$/i.exec(head)
+  if (m) return list(m[1]).filter((r) => !['group'].includes(r))
+  return []
+}
+
+/** Roles a statement creates (`CREATE ROLE`/`CREATE USER`/`CREATE GROUP`). */
+function roleCreated(head: string): string | undefined {
+  const m = /^CREATE\s+(ROLE|USER|GROUP)\s+("(?:[^"]|"")+"|[\w$]+)/i.exec(head)
+  return m ? (m[2].startsWith('"') ? m[2].slice(1, -1).replace(/""/g, '"') : m[2].toLowerCase()) : undefined
+}
+
+const firstLine = (sql: string): string => {
+  const head = statementHead(sql).split('\n')[0]
+  return head.length > 120 ? `${head.slice(0, 117)}...` : head
+}
+
+interface Source {
+  file: string
+  shown: string
+}
+
+/** Streams every event of every file, with the file it came from. */
+async function* scanAll(sources: Source[]): AsyncGenerator<[Source, ScanEvent]> {
+  for (const src of sources) for await (const ev of scanFile(src.file)) yield [src, ev]
+}
+
+/** Pass 1: refuses what cannot run, before anything runs. @returns roles the seed needs and creates. */
+async function check(sources: Source[]): Promise<{ needed: Set<string>; created: Set<string> }> {
+  const needed = new Set<string>()
+  const created = new Set<string>()
+  let restrictKey: string | null = null
+  for await (const [src, ev] of scanAll(sources)) {
+    const at = (line: number, column?: number): string => `${src.shown}:${line}${column ? `:${column}` : ''}`
+    if (ev.kind === 'meta') {
+      if (!ALLOWED_META.has(ev.command)) {
+        throw new SeedError(
+          `Seed refused at ${at(ev.line)}: psql meta-command \\${ev.command} is not supported (only \\restrict and \\unrestrict, which pg_dump emits, are). ` +
+            'Nothing was run. Produce the dump with `pg_dump --no-owner --no-privileges --format=plain`, or move client-side steps to `seed-command`.',
+          src.shown,
+          ev.line
+        )
+      }
+      if (ev.command === 'restrict') restrictKey = ev.args
+      else if (ev.args !== restrictKey) {
+        throw new SeedError(`Seed refused at ${at(ev.line)}: \\unrestrict key does not match the \\restrict key (as psql would refuse it). Nothing was run.`, src.shown, ev.line)
+      } else restrictKey = null
+      continue
+    }
+    if (ev.kind !== 'statement') continue
+    const head = statementHead(ev.sql)
+    const start = startOf(ev)
+    for (const [pattern, why] of FORBIDDEN) {
+      if (pattern.test(head)) {
+        throw new SeedError(`Seed refused at ${at(start.line, start.column)}: "${firstLine(ev.sql)}" ${why}. Nothing was run.`, src.shown, start.line, start.column)
+      }
+    }
+    if (NOT_IN_TRANSACTION.some((p) => p.test(head))) {
+      throw new SeedError(
+        `Seed refused at ${at(start.line, start.column)}: "${firstLine(ev.sql)}" cannot run inside a transaction block, and the whole seed runs in one. ` +
+          'Nothing was run. Drop CONCURRENTLY, or run it from `seed-command`.',
+        src.shown,
+        start.line,
+        start.column
+      )
+    }
+    for (const r of rolesNamed(head)) needed.add(r)
+    const c = roleCreated(head)
+    if (c) created.add(c)
+  }
+  return { needed, created }
+}
+
+/** Keeps PostgreSQL's message but hides quoted values (COPY data must not reach the log). */
+function redactValues(text: string | undefined): string | undefined {
+  return text?.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/=\([^)]*\)/g, '=(…)')
+}
+
+/** A batch of plain statements sent in one round trip. */
+class Batch {
+  items: { src: Source; ev: StatementEvent; offset: number }[] = []
+  text = ''
+  add(src: Source, ev: StatementEvent): void {
+    this.items.push({ src, ev, offset: this.text.length })
+    this.text += ev.sql
+    if (!ev.sql.endsWith('\n')) this.text += '\n'
+  }
+}
+
+const MAX_BATCH_CHARS = 1 << 20
+const SAVEPOINT = 'SAVEPOINT preview_postgres_seed;\n'
+
+function describe(err: pg.DatabaseError, redact: boolean): string {
+  const message = redact ? redactValues(err.message) : err.message
+  const detail = redact ? redactValues(err.detail) : err.detail
+  return [message, detail && `detail: ${detail}`, err.hint && `hint: ${err.hint}`].filter(Boolean).join('; ')
+}
+
+/**
+ * Loads `files` into the database of `connection` (its direct URL) in one
+ * session and one transaction. Statements naming a role the database lacks
+ * (`OWNER TO postgres` in a dump made without `--no-owner`) are skipped and counted.
+ * @throws SeedError naming file:line:column, the server's message, detail and
+ *   hint, and the statement's first line; the database is left as it was.
+ */
+export async function loadSeed(connection: Connection, files: string[], cwd = process.cwd()): Promise<SeedResult> {
+  const started = Date.now()
+  const sources = files.map((file) => ({ file, shown: path.relative(cwd, file) || file }))
+  const { needed, created } = await check(sources)
+  const client = new pg.Client(directClientConfig(connection, 'preview-postgres seed'))
+  try {
+    await client.connect()
+  } catch (err) {
+    throw new SeedError(`Seeding could not connect to the new database: ${(err as Error).message}`)
+  }
+  client.on('error', () => undefined)
+  const result: SeedResult = { files: files.length, statements: 0, copyRows: 0, skippedForRoles: 0, durationMs: 0 }
+  try {
+    const { rows } = await client.query<{ rolname: string }>('SELECT rolname FROM pg_roles')
+    const existing = new Set([...rows.map((r) => r.rolname), ...created])
+    const missing = new Set([...needed].filter((r) => !existing.has(r) && !BUILTIN_ROLES.has(r)))
+    await client.query('BEGIN')
+    let batch = new Batch()
+    let first = true
+    const flush = async (): Promise<void> => {
+      if (!batch.items.length) return
+      const prefix = first ? SAVEPOINT : `RELEASE SAVEPOINT preview_postgres_seed;\n${SAVEPOINT}`
+      first = false
+      const current = batch
+      batch = new Batch()
+      try {
+        await client.query(prefix + current.text)
+        result.statements += current.items.length
+      } catch (err) {
+        await failBatch(client, current, prefix.length, err as pg.DatabaseError)
+      }
+    }
+    let copy: { stream: ReturnType<typeof copyFrom>; src: Source; ev: StatementEvent; firstData: number; failed?: Error } | null = null
+    for await (const [src, ev] of scanAll(sources)) {
+      if (ev.kind === 'meta') continue
+      if (ev.kind === 'statement') {
+        const roles = rolesNamed(statementHead(ev.sql)).filter((r) => missing.has(r))
+        if (roles.length) {
+          result.skippedForRoles++
+          continue
+        }
+        if (!ev.copyFromStdin) {
+          batch.add(src, ev)
+          if (batch.text.length >= MAX_BATCH_CHARS) await flush()
+          continue
+        }
+        await flush()
+        const stream = client.query(copyFrom(ev.sql.trim().replace(/;$/, '')))
+        copy = { stream, src, ev, firstData: 0 }
+        stream.on('error', (e: Error) => { if (copy) copy.failed = e })
+        continue
+      }
+      if (!copy) continue
+      if (ev.kind === 'copy-data') {
+        if (copy.firstData === 0) copy.firstData = ev.firstLine
+        result.copyRows += ev.lines
+        if (copy.failed) continue
+        if (!copy.stream.write(ev.text)) await Promise.race([once(copy.stream, 'drain'), once(copy.stream, 'error').catch(() => undefined)])
+        continue
+      }
+      // copy-end
+      const c = copy
+      copy = null
+      if (!c.failed) {
+        c.stream.end()
+        await once(c.stream, 'finish').catch((e: Error) => { c.failed = e })
+      }
+      if (c.failed) {
+        const e = c.failed as pg.DatabaseError
+        const rowLine = /line (\d+)/.exec(e.where ?? '')?.[1]
+        const line = rowLine ? (c.firstData || c.ev.line + 1) + Number(rowLine) - 1 : c.ev.line
+        throw new SeedError(
+          `Seed failed at ${c.src.shown}:${line}: ${describe(e, true)} (in the data of "${firstLine(c.ev.sql)}"). Nothing was kept: the whole seed was rolled back.`,
+          c.src.shown,
+          line
+        )
+      }
+      result.statements++
+    }
+    await flush()
+    await client.query('COMMIT')
+    if (result.skippedForRoles) {
+      core.info(
+        `Skipped ${result.skippedForRoles} statement(s) that name roles this database does not have (${[...missing].join(', ')}): ` +
+          'OWNER TO, GRANT and REVOKE from a dump made without --no-owner --no-privileges. Everything else ran as written.'
+      )
+    }
+    result.durationMs = Date.now() - started
+    return result
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined)
+    if (err instanceof SeedError) throw err
+    throw new SeedError(`Seeding failed: ${(err as Error).message}. Nothing was kept: the whole seed was rolled back.`)
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
+
+/** Finds which statement of a failed batch failed, and throws its SeedError. */
+async function failBatch(client: pg.Client, batch: Batch, prefixLength: number, err: pg.DatabaseError): Promise<never> {
+  let culprit: (typeof batch.items)[number] | undefined
+  let error = err
+  let position = err.position ? Number(err.position) - prefixLength : undefined
+  if (position !== undefined && position > 0) {
+    culprit = [...batch.items].reverse().find((it) => it.offset < position!)
+    if (culprit) position -= culprit.offset
+  } else {
+    // No position (a runtime error): replay the batch one statement at a time to find it.
+    await client.query('ROLLBACK TO SAVEPOINT preview_postgres_seed')
+    for (const it of batch.items) {
+      try {
+        await client.query(it.ev.sql)
+      } catch (e) {
+        culprit = it
+        error = e as pg.DatabaseError
+        position = error.position ? Number(error.position) : undefined
+        break
+      }
+    }
+  }
+  if (!culprit) throw new SeedError(`Seeding failed: ${describe(err, false)}. Nothing was kept: the whole seed was rolled back.`)
+  const where = position ? locate(culprit.ev.sql, position, culprit.ev.line, culprit.ev.column) : startOf(culprit.ev)
+  throw new SeedError(
+    `Seed failed at ${culprit.src.shown}:${where.line}:${where.column}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
+      'Nothing was kept: the whole seed was rolled back.',
+    culprit.src.shown,
+    where.line,
+    where.column
+  )
+}
+
+/** File line and column of a statement's first keyword (its raw text may start with blank lines and comments). */
+function startOf(ev: StatementEvent): { line: number; column: number } {
+  return locate(ev.sql, ev.sql.length - statementHead(ev.sql).length + 1, ev.line, ev.column)
+}

@@ -45459,7 +45459,13 @@ async function provisionInstant(endpoint, options) {
     return { database: { ...db, connectionString: db.connectionString }, created: true, replacedBecause };
 }
 
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __nccwpck_require__(7030);
 ;// CONCATENATED MODULE: ./src/connection.ts
+/**
+ * Pooled and direct connection strings, and their parts.
+ */
+
 /** A connection string that cannot be used. The message never includes the string. */
 class ConnectionStringError extends Error {
 }
@@ -45552,7 +45558,8 @@ function directClientConfig(c, applicationName) {
         user: c.user,
         password: c.password,
         database: c.database,
-        ssl: c.sslmode === 'disable' ? false : { servername: c.directHost },
+        // SNI takes host names only (RFC 6066); an IP address is verified against the certificate's IP SANs.
+        ssl: c.sslmode === 'disable' ? false : (0,external_node_net_.isIP)(c.directHost) ? {} : { servername: c.directHost },
         enableChannelBinding: c.channelBinding,
         application_name: applicationName
     };
@@ -50079,6 +50086,18 @@ async function check(sources) {
 function redactValues(text) {
     return text?.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/=\([^)]*\)/g, '=(…)');
 }
+/** Resolves when `stream` drains or fails, removing both listeners either way. */
+function drained(stream) {
+    return new Promise((resolve) => {
+        const done = () => {
+            stream.off('drain', done);
+            stream.off('error', done);
+            resolve();
+        };
+        stream.on('drain', done);
+        stream.on('error', done);
+    });
+}
 /** A batch of plain statements sent in one round trip. */
 class Batch {
     items = [];
@@ -50171,7 +50190,7 @@ async function loadSeed(connection, files, cwd = process.cwd()) {
                 if (copy.failed)
                     continue;
                 if (!copy.stream.write(ev.text))
-                    await Promise.race([(0,external_node_events_.once)(copy.stream, 'drain'), (0,external_node_events_.once)(copy.stream, 'error').catch(() => undefined)]);
+                    await drained(copy.stream);
                 continue;
             }
             // copy-end

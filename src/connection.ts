@@ -1,6 +1,7 @@
 /**
  * Pooled and direct connection strings, and their parts.
  */
+import { isIP } from 'node:net'
 import type { ClientConfig } from 'pg'
 
 /** A database's connection details. `password` is decoded; every string here but host/database/user is a secret. */
@@ -116,7 +117,8 @@ export function directClientConfig(c: Connection, applicationName: string): Clie
     user: c.user,
     password: c.password,
     database: c.database,
-    ssl: c.sslmode === 'disable' ? false : { servername: c.directHost },
+    // SNI takes host names only (RFC 6066); an IP address is verified against the certificate's IP SANs.
+    ssl: c.sslmode === 'disable' ? false : isIP(c.directHost) ? {} : { servername: c.directHost },
     enableChannelBinding: c.channelBinding,
     application_name: applicationName
   }

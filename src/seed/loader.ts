@@ -149,6 +149,19 @@ function redactValues(text: string | undefined): string | undefined {
   return text?.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/=\([^)]*\)/g, '=(…)')
 }
 
+/** Resolves when `stream` drains or fails, removing both listeners either way. */
+function drained(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done)
+      stream.off('error', done)
+      resolve()
+    }
+    stream.on('drain', done)
+    stream.on('error', done)
+  })
+}
+
 /** A batch of plain statements sent in one round trip. */
 class Batch {
   items: { src: Source; ev: StatementEvent; offset: number }[] = []
@@ -233,7 +246,7 @@ export async function loadSeed(connection: Connection, files: string[], cwd = pr
         if (copy.firstData === 0) copy.firstData = ev.firstLine
         result.copyRows += ev.lines
         if (copy.failed) continue
-        if (!copy.stream.write(ev.text)) await Promise.race([once(copy.stream, 'drain'), once(copy.stream, 'error').catch(() => undefined)])
+        if (!copy.stream.write(ev.text)) await drained(copy.stream)
         continue
       }
       // copy-end

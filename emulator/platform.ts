@@ -37,8 +37,10 @@ interface OperationRecord {
   action: string
   created: number
   steps: Step[]
-  /** Run once when a `finished` step is reached. */
+  /** Run once when a `finished` step is reached; the operation reports `finished` only after it completed. */
   onFinish?: () => Promise<void>
+  /** The side effect has completed (or there is none). */
+  effectDone?: boolean
   /** Milliseconds since the epoch at which it reached a terminal status, if it has. */
   endedAt?: number
 }
@@ -220,8 +222,15 @@ export class PlatformService {
 
   private current(op: OperationRecord, now = Date.now()): Step {
     let step = op.steps[0]
-    for (const s of op.steps) if (now - op.created >= s.at) step = s
-    return step
+    let previous = step
+    for (const s of op.steps) {
+      if (now - op.created >= s.at) {
+        previous = step
+        step = s
+      }
+    }
+    // The work behind a finished operation (a database dropped or opened) is done before it says so.
+    return step.status === 'finished' && op.onFinish && !op.effectDone ? previous : step
   }
 
   private opView(op: OperationRecord): Record<string, unknown> {
@@ -254,9 +263,15 @@ export class PlatformService {
     if (end) {
       const t = setTimeout(() => {
         this.timers.delete(t)
-        op.endedAt = Date.now()
-        if (end.status === 'finished') {
-          op.onFinish?.().catch((err: Error) => console.error(`platform emulator: ${op.action} side effect failed: ${err.message}`))
+        if (end.status === 'finished' && op.onFinish) {
+          op.onFinish()
+            .catch((err: Error) => console.error(`platform emulator: ${op.action} side effect failed: ${err.message}`))
+            .finally(() => {
+              op.effectDone = true
+              op.endedAt = Date.now()
+            })
+        } else {
+          op.endedAt = Date.now()
         }
       }, end.at)
       this.timers.add(t)

@@ -45620,10 +45620,7 @@ class PlatformClient {
         this.timeoutMs = timeoutMs;
         this.projectId = projectId;
     }
-    /** Requests made so far (for the benchmark's requests-per-provision figure). */
-    requests = 0;
     async call(label, method, path, options = {}) {
-        this.requests++;
         try {
             const res = await requestJson({
                 label,

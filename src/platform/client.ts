@@ -89,11 +89,7 @@ export class PlatformClient {
     readonly projectId: string
   ) {}
 
-  /** Requests made so far (for the benchmark's requests-per-provision figure). */
-  requests = 0
-
   private async call(label: string, method: 'GET' | 'POST' | 'DELETE', path: string, options: { body?: unknown; idempotent?: boolean } = {}) {
-    this.requests++
     try {
       const res = await requestJson({
         label,

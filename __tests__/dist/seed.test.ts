@@ -11,6 +11,7 @@ import path from 'node:path'
 import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
 import { NODE_24, ROOT, runAction, type RunResult } from '../../emulator/runner.js'
 import { emulatorSecrets, leaks, publicText } from '../helpers.js'
+import { DumpSource } from '../pg-dump-source.js'
 
 const FIXTURES = path.resolve(ROOT, '..', 'shared', 'fixtures')
 let emu: Emulator
@@ -179,5 +180,61 @@ describe('seeding through the bundle', () => {
     expect(r.stdout).toMatch(/Skipped 2 statement\(s\) that name roles this database does not have \(app_reader, Somebody\)/)
     const [{ acl }] = await q(r, "SELECT relacl::text AS acl FROM pg_class WHERE relname = 'g'")
     expect(acl).toContain('=r/')
+  })
+})
+
+describe("a dump made by this machine's pg_dump", () => {
+  let source: DumpSource
+  let dumpFile: string
+  const checksum = (table: string): string =>
+    `SELECT count(*) || ':' || md5(coalesce(string_agg(t::text, E'\\n' ORDER BY t::text COLLATE "C"), '')) AS sum FROM ONLY ${table} t`
+  const TRICKY = [
+    'SET search_path = public;',
+    'CREATE ROLE reporting;',
+    'CREATE TABLE tricky (id serial PRIMARY KEY, t text, b bytea, j jsonb, a text[], n numeric, ts timestamptz);',
+    "INSERT INTO tricky (t, b, j, a, n, ts) VALUES",
+    "  (E'tab\\there\\nnewline \\\\ backslash', '\\x00ff10'::bytea, '{\"k\": [1, \"two\", null]}', ARRAY['a,b', 'c\"d', NULL], 1e-20, '2026-01-01 12:00+02'),",
+    "  (NULL, NULL, NULL, NULL, NULL, NULL), ('\\N literally', '', '\"s\"', '{}', -0.5, 'infinity'),",
+    "  ($$dollar 'quoted' ; text$$, 'x', '[]', ARRAY[''], 'NaN', NULL);",
+    'CREATE FUNCTION tricky_count() RETURNS bigint LANGUAGE sql AS $body$ SELECT count(*) FROM tricky; $body$;',
+    'CREATE VIEW tricky_view AS SELECT id, t FROM tricky;',
+    'GRANT SELECT ON tricky, tricky_view TO reporting;',
+    "COMMENT ON TABLE tricky IS 'a table; with a semicolon';"
+  ].join('\n')
+
+  beforeAll(async () => {
+    source = await DumpSource.start()
+    const tricky = path.join(work, 'tricky-source.sql')
+    writeFileSync(tricky, TRICKY)
+    source.psqlFiles('postgres', [`${FIXTURES}/pagila/pagila-schema.sql`, `${FIXTURES}/pagila/pagila-data.sql`, tricky])
+    dumpFile = path.join(work, 'staging.sql')
+    source.dump('postgres', dumpFile)
+  })
+  afterAll(async () => {
+    await source?.stop()
+  })
+
+  it('carries \\restrict, owners and grants, and loads so that every table equals its source row for row', async () => {
+    const dump = readFileSync(dumpFile, 'utf8')
+    expect(dump).toMatch(/^\\restrict \S+$/m)
+    expect(dump).toMatch(/^\\unrestrict \S+$/m)
+    expect(dump).toContain('OWNER TO postgres;')
+    expect(dump).toContain('TO reporting;')
+
+    const r = await run(path.basename(dumpFile))
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/Skipped \d+ statement\(s\) that name roles this database does not have \(postgres, reporting\)/)
+
+    const tables = source.query('postgres', "SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
+    expect(tables.length).toBeGreaterThan(20)
+    for (const table of tables) {
+      const [want] = source.query('postgres', checksum(table))
+      const [{ sum: got }] = await q(r, checksum(table))
+      expect([table, got]).toEqual([table, want])
+    }
+    const [{ n }] = await q(r, 'SELECT tricky_count() AS n')
+    expect(Number(n)).toBe(4)
+    expectNoLeak(r)
   })
 })

@@ -3,8 +3,8 @@
  * 49,636 rows) into fresh databases of the emulator's PostgreSQL 17, with our
  * loader and with `psql -X -v ON_ERROR_STOP=1 -1 -f`, alternating, and prints
  * the median wall time of each, the ratio, rows per second and our peak RSS;
- * then the same for a generated dump of BENCH_BIG_MB MiB (default 200) to
- * show memory stays flat. Not a test: it prints figures.
+ * then the same for a generated dump of BENCH_BIG_MB MiB (default 200;
+ * BENCH_BIG_ROUNDS rounds, default 3) to show memory stays flat. Not a test: it prints figures.
  *
  *   npx tsx bench/seed.ts [rounds]
  *
@@ -12,7 +12,7 @@
  * `postgres` role, so psql can run the dump's OWNER TO statements too.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { createWriteStream, mkdtempSync, statSync } from 'node:fs'
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { once } from 'node:events'
@@ -21,6 +21,7 @@ import { ROOT } from '../emulator/runner.js'
 
 const rounds = Number(process.argv[2] ?? 5)
 const bigMiB = Number(process.env.BENCH_BIG_MB ?? 200)
+const bigRounds = Number(process.env.BENCH_BIG_ROUNDS ?? 3)
 const pagila = ['pagila-schema.sql', 'pagila-data.sql'].map((f) => path.resolve(ROOT, '..', 'shared', 'fixtures', 'pagila', f))
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
@@ -69,34 +70,47 @@ async function bigDump(mib: number): Promise<{ file: string; rows: number }> {
   return { file, rows }
 }
 
-try {
-  await server.admin.query('CREATE ROLE postgres NOLOGIN')
-  console.log(`pagila: ${rounds} rounds, alternating; psql ${execFileSync('psql', ['--version']).toString().trim()}, server PostgreSQL 17, Node ${process.version}`)
+/**
+ * Loads `files` `times` times with each loader, alternating, each into a fresh
+ * database (dropped afterwards), and prints medians (milliseconds), rows per
+ * second, peak RSS (MiB) and the ratio ours/psql.
+ */
+async function compare(files: string[], times: number): Promise<void> {
   const ourMs: number[] = []
   const psqlMs: number[] = []
   let rss = 0
+  let psqlRss = 0
   let rows = 0
-  for (let i = 0; i < rounds; i++) {
-    const a = ours(await freshDatabase(), pagila)
+  for (let i = 0; i < times; i++) {
+    const dbA = await freshDatabase()
+    const a = ours(dbA, files)
+    await server.admin.query(`DROP DATABASE ${dbA}`)
     ourMs.push(a.ms)
     rss = Math.max(rss, a.maxRssMiB)
     rows = a.rows
-    psqlMs.push(psql(await freshDatabase(), pagila).ms)
+    const dbB = await freshDatabase()
+    const b = psql(dbB, files)
+    await server.admin.query(`DROP DATABASE ${dbB}`)
+    psqlMs.push(b.ms)
+    psqlRss = Math.max(psqlRss, b.maxRssMiB)
   }
   const m = median(ourMs)
   const p = median(psqlMs)
-  console.log(`  ours: median ${m.toFixed(0)} ms (${ourMs.map((x) => x.toFixed(0)).join(', ')}), ${Math.round(rows / (m / 1000))} rows/s, peak RSS ${rss.toFixed(0)} MiB`)
-  console.log(`  psql: median ${p.toFixed(0)} ms (${psqlMs.map((x) => x.toFixed(0)).join(', ')})`)
+  const list = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ')
+  console.log(`  ours: median ${m.toFixed(0)} ms (${list(ourMs)}), ${Math.round(rows / (m / 1000))} rows/s, peak RSS ${rss.toFixed(0)} MiB`)
+  console.log(`  psql: median ${p.toFixed(0)} ms (${list(psqlMs)}), peak RSS ${psqlRss.toFixed(0)} MiB`)
   console.log(`  ratio ours/psql: ${(m / p).toFixed(2)}`)
+}
 
+try {
+  await server.admin.query('CREATE ROLE postgres NOLOGIN')
+  console.log(`pagila: ${rounds} rounds, alternating; psql ${execFileSync('psql', ['--version']).toString().trim()}, server PostgreSQL 17, Node ${process.version}`)
+  await compare(pagila, rounds)
   if (bigMiB > 0) {
     const big = await bigDump(bigMiB)
-    console.log(`generated dump: ${(statSync(big.file).size / 1048576).toFixed(0)} MiB, ${big.rows} rows in one COPY block`)
-    const a = ours(await freshDatabase(), [big.file])
-    const b = psql(await freshDatabase(), [big.file])
-    console.log(`  ours: ${a.ms.toFixed(0)} ms, ${Math.round(big.rows / (a.ms / 1000))} rows/s, peak RSS ${a.maxRssMiB.toFixed(0)} MiB`)
-    console.log(`  psql: ${b.ms.toFixed(0)} ms, peak RSS ${b.maxRssMiB.toFixed(0)} MiB`)
-    console.log(`  ratio ours/psql: ${(a.ms / b.ms).toFixed(2)}`)
+    console.log(`generated dump: ${(statSync(big.file).size / 1048576).toFixed(0)} MiB, ${big.rows} rows in one COPY block; ${bigRounds} rounds, alternating`)
+    await compare([big.file], bigRounds)
+    rmSync(path.dirname(big.file), { recursive: true, force: true })
   }
 } finally {
   await server.stop()

@@ -37072,7 +37072,7 @@ function extend(target) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(558);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(604);
 /** Entry point of the bundled action (`dist/index.js`). */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -37082,7 +37082,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 558:
+/***/ 604:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -49819,8 +49819,6 @@ const pg_esm_defaults = pg_lib.defaults
 var pg_copy_streams = __nccwpck_require__(6901);
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:readline"
-const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
 // EXTERNAL MODULE: ./node_modules/postgres-semicolons/index.js
 var postgres_semicolons = __nccwpck_require__(2476);
 ;// CONCATENATED MODULE: ./src/seed/scanner.ts
@@ -49828,14 +49826,15 @@ var postgres_semicolons = __nccwpck_require__(2476);
  * Streams a SQL file into what psql would act on: statements split as
  * PostgreSQL splits them (the `postgres-semicolons` lexer: quoted strings,
  * `E''` strings, dollar quotes, nested comments), `COPY … FROM stdin` data up
- * to `\.`, and backslash meta-commands. Memory holds one pending statement
- * and one chunk of COPY data, whatever the file's size.
+ * to `\.`, and backslash meta-commands. Memory holds one read chunk, one
+ * pending statement and one chunk of COPY data, whatever the file's size.
  */
 
 
-
-/** COPY data lines sent per chunk. */
-const COPY_CHUNK_LINES = 1000;
+/** Bytes read from the file at a time. */
+const READ_CHUNK_BYTES = 1 << 20;
+/** COPY data handed on per event, at most (bytes; a longer single row is handed on whole). */
+const COPY_CHUNK_BYTES = 1 << 18;
 /** The first keyword-bearing text of a statement: leading whitespace and comments removed. */
 function statementHead(sql) {
     let s = sql;
@@ -49871,81 +49870,215 @@ const COPY_FROM_STDIN = /^COPY\b[\s\S]*\bFROM\s+STDIN\b/i;
 /** True when text holds only whitespace and `--` comment lines. */
 const blank = (text) => /^(\s*(--[^\n]*)?\n?)*$/.test(text);
 /**
- * Reads `file` and yields its events in order.
+ * Reads `file` and yields its events in order. COPY data is handed on as the
+ * file's own bytes (CR, tabs, backslashes and `\N` untouched, as psql sends
+ * them), never split into per-line strings; only statement lines are decoded.
  * @throws Error for a COPY block that never ends (no `\.`).
  */
-async function* scanFile(file, standardConformingStrings = true) {
-    const lines = (0,external_node_readline_namespaceObject.createInterface)({ input: (0,external_node_fs_namespaceObject.createReadStream)(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-    let pending = '';
-    let pendingLine = 1;
-    let pendingCol = 1;
-    let lineNo = 0;
-    let copy = null;
-    for await (const line of lines) {
-        lineNo++;
-        if (copy) {
-            if (line === '\\.') {
-                if (copy.chunk.length)
-                    yield { kind: 'copy-data', text: copy.chunk.join('\n') + '\n', firstLine: copy.first, lines: copy.chunk.length };
-                yield { kind: 'copy-end', line: lineNo };
-                copy = null;
-                continue;
+async function* scanFile(file, options = {}) {
+    const scanner = new Scanner(file, options.standardConformingStrings ?? true, options.skipCopyData ?? false);
+    for await (const data of (0,external_node_fs_namespaceObject.createReadStream)(file, { highWaterMark: options.readChunkBytes ?? READ_CHUNK_BYTES })) {
+        scanner.push(data);
+        yield* scanner.take();
+    }
+    scanner.end();
+    yield* scanner.take();
+}
+const NL = 0x0a;
+const CR = 0x0d;
+const BACKSLASH = 0x5c;
+const DOT = 0x2e;
+/** True when bytes [start, end) are the COPY terminator line `\.` (a CR before the newline allowed, as psql allows it). */
+function isCopyEnd(b, start, end) {
+    const n = end - start;
+    return b[start] === BACKSLASH && b[start + 1] === DOT && (n === 2 || (n === 3 && b[start + 2] === CR));
+}
+const COPY_END = Buffer.from('\\.');
+/** Start of the first `\.` line at or after `pos` (a line start) in `b`, or -1 if this chunk holds none whole. */
+function copyEndFrom(b, pos) {
+    for (let k = b.indexOf(COPY_END, pos); k >= 0; k = b.indexOf(COPY_END, k + 1)) {
+        if ((k === pos || b[k - 1] === NL) && (b[k + 2] === NL || (b[k + 2] === CR && b[k + 3] === NL)))
+            return k;
+    }
+    return -1;
+}
+/** The state machine behind scanFile: bytes in (push), events out (take). */
+class Scanner {
+    file;
+    standardConformingStrings;
+    skipCopyData;
+    out = [];
+    /** Pieces of a line that began in an earlier chunk and has not ended yet. */
+    carry = [];
+    lineNo = 0;
+    pending = '';
+    pendingLine = 1;
+    pendingCol = 1;
+    /** An open COPY block: data bytes gathered but not handed on yet. */
+    copy = null;
+    constructor(file, standardConformingStrings, skipCopyData) {
+        this.file = file;
+        this.standardConformingStrings = standardConformingStrings;
+        this.skipCopyData = skipCopyData;
+    }
+    take() {
+        const out = this.out;
+        this.out = [];
+        return out;
+    }
+    push(data) {
+        let pos = 0;
+        /** Start of a run of COPY data lines inside `data` not yet added to copy.parts. */
+        let run = -1;
+        for (;;) {
+            if (this.copy && this.skipCopyData && !this.carry.length) {
+                // Jump to the `\.` line, or past the last whole line of this chunk
+                // (lineNo then lags: see ScanOptions.skipCopyData).
+                const end = copyEndFrom(data, pos);
+                if (end < 0) {
+                    pos = Math.max(pos, data.lastIndexOf(NL) + 1);
+                    break;
+                }
+                pos = end;
             }
-            if (copy.chunk.length === 0)
-                copy.first = lineNo;
-            copy.chunk.push(line);
-            if (copy.chunk.length >= COPY_CHUNK_LINES) {
-                yield { kind: 'copy-data', text: copy.chunk.join('\n') + '\n', firstLine: copy.first, lines: copy.chunk.length };
-                copy.chunk = [];
+            const nl = data.indexOf(NL, pos);
+            if (nl < 0)
+                break;
+            if (this.carry.length) {
+                const line = Buffer.concat([...this.carry, data.subarray(pos, nl + 1)]);
+                this.carry = [];
+                this.line(line, 0, line.length - 1);
             }
-            continue;
+            else if (this.copy) {
+                // Fast path: COPY data lines stay bytes of this chunk, gathered as one run.
+                this.lineNo++;
+                if (isCopyEnd(data, pos, nl)) {
+                    if (run >= 0)
+                        this.addCopy(data.subarray(run, pos), 0);
+                    run = -1;
+                    this.endCopy();
+                }
+                else {
+                    if (run < 0)
+                        run = pos;
+                    if (this.copy.lines === 0)
+                        this.copy.first = this.lineNo;
+                    this.copy.lines++;
+                    if (this.copy.bytes + (nl + 1 - run) >= COPY_CHUNK_BYTES) {
+                        this.addCopy(data.subarray(run, nl + 1), 0);
+                        run = -1;
+                        this.emitCopy();
+                    }
+                }
+            }
+            else {
+                this.line(data, pos, nl);
+            }
+            pos = nl + 1;
         }
+        if (run >= 0)
+            this.addCopy(data.subarray(run, pos), 0);
+        if (pos < data.length)
+            this.carry.push(data.subarray(pos));
+    }
+    /** At end of file: the last line (if it has no newline), then an unterminated COPY is an error. */
+    end() {
+        if (this.carry.length) {
+            const line = Buffer.concat(this.carry);
+            this.carry = [];
+            this.line(line, 0, line.length);
+        }
+        if (this.copy) {
+            throw new Error(`${this.file}: the COPY block started at line ${this.copy.openedAt} has no terminating "\\." line.`);
+        }
+        if (!blank(this.pending) && statementHead(this.pending) !== '') {
+            this.out.push({ kind: 'statement', sql: this.pending, line: this.pendingLine, column: this.pendingCol, copyFromStdin: false });
+        }
+    }
+    addCopy(bytes, lines) {
+        const c = this.copy;
+        c.parts.push(bytes);
+        c.bytes += bytes.length;
+        c.lines += lines;
+    }
+    emitCopy() {
+        const c = this.copy;
+        if (c.lines > 0) {
+            const data = c.parts.length === 1 ? c.parts[0] : Buffer.concat(c.parts, c.bytes);
+            this.out.push({ kind: 'copy-data', data, firstLine: c.first, lines: c.lines });
+        }
+        c.parts = [];
+        c.bytes = 0;
+        c.lines = 0;
+    }
+    endCopy() {
+        this.emitCopy();
+        this.out.push({ kind: 'copy-end', line: this.lineNo });
+        this.copy = null;
+    }
+    /** One whole line, bytes [start, end) of `b` without its newline (a line that began in an earlier chunk). */
+    line(b, start, end) {
+        this.lineNo++;
+        if (this.copy) {
+            if (isCopyEnd(b, start, end))
+                return this.endCopy();
+            if (this.skipCopyData)
+                return;
+            if (this.copy.lines === 0)
+                this.copy.first = this.lineNo;
+            // keep the newline, if the line had one
+            this.addCopy(b.subarray(start, Math.min(end + 1, b.length)), 1);
+            if (this.copy.bytes >= COPY_CHUNK_BYTES)
+                this.emitCopy();
+            return;
+        }
+        // Statement text: decoded, CR of a CRLF line dropped (as readline would).
+        const line = b.toString('utf8', start, end > start && b[end - 1] === CR ? end - 1 : end);
+        this.statementLine(line);
+    }
+    statementLine(line) {
+        const lineNo = this.lineNo;
         // As in psql, a backslash outside a quoted string or comment starts a meta-command, even mid-statement.
-        if (line.startsWith('\\') && (blank(pending) || !(0,postgres_semicolons/* parseSplits */.jz)(pending, standardConformingStrings).unterminated)) {
+        if (line.startsWith('\\') && (blank(this.pending) || !(0,postgres_semicolons/* parseSplits */.jz)(this.pending, this.standardConformingStrings).unterminated)) {
             const m = /^\\(\S*)\s*(.*)$/.exec(line);
-            yield { kind: 'meta', command: m[1], args: m[2].trim(), line: lineNo };
-            if (blank(pending))
-                pending = '';
-            continue;
+            this.out.push({ kind: 'meta', command: m[1], args: m[2].trim(), line: lineNo });
+            if (blank(this.pending))
+                this.pending = '';
+            return;
         }
-        if (pending === '') {
-            pendingLine = lineNo;
-            pendingCol = 1;
+        if (this.pending === '') {
+            this.pendingLine = lineNo;
+            this.pendingCol = 1;
         }
-        pending += line + '\n';
+        this.pending += line + '\n';
         if (!line.includes(';'))
-            continue;
-        const splits = (0,postgres_semicolons/* parseSplits */.jz)(pending, standardConformingStrings);
+            return;
+        const splits = (0,postgres_semicolons/* parseSplits */.jz)(this.pending, this.standardConformingStrings);
         if (splits.unterminated)
-            continue;
+            return;
         let start = 0;
-        let line0 = pendingLine;
-        let col0 = pendingCol;
+        let line0 = this.pendingLine;
+        let col0 = this.pendingCol;
         for (const p of splits.positions) {
             if (typeof p !== 'number')
                 continue;
-            const sql = pending.slice(start, p + 1);
+            const sql = this.pending.slice(start, p + 1);
             const isCopy = COPY_FROM_STDIN.test(statementHead(sql));
             if (sql.trim() !== ';')
-                yield { kind: 'statement', sql, line: line0, column: col0, copyFromStdin: isCopy };
+                this.out.push({ kind: 'statement', sql, line: line0, column: col0, copyFromStdin: isCopy });
             // advance the position past this statement
             const nl = sql.split('\n');
             line0 += nl.length - 1;
             col0 = nl.length > 1 ? nl[nl.length - 1].length + 1 : col0 + sql.length;
             start = p + 1;
             if (isCopy) {
-                copy = { chunk: [], first: lineNo + 1 };
+                this.copy = { parts: [], bytes: 0, first: lineNo + 1, lines: 0, openedAt: lineNo };
                 break;
             }
         }
-        pending = copy || blank(pending.slice(start)) ? '' : pending.slice(start);
-        pendingLine = line0;
-        pendingCol = col0;
-    }
-    if (copy)
-        throw new Error(`${file}: the COPY block started before line ${copy.first} has no terminating "\\." line.`);
-    if (!blank(pending) && statementHead(pending) !== '') {
-        yield { kind: 'statement', sql: pending, line: pendingLine, column: pendingCol, copyFromStdin: false };
+        this.pending = this.copy || blank(this.pending.slice(start)) ? '' : this.pending.slice(start);
+        this.pendingLine = line0;
+        this.pendingCol = col0;
     }
 }
 
@@ -50032,17 +50165,31 @@ const firstLine = (sql) => {
     return head.length > 120 ? `${head.slice(0, 117)}...` : head;
 };
 /** Streams every event of every file, with the file it came from. */
-async function* scanAll(sources) {
+async function* scanAll(sources, options = {}) {
     for (const src of sources)
-        for await (const ev of scanFile(src.file))
+        for await (const ev of scanFile(src.file, options))
             yield [src, ev];
 }
-/** Pass 1: refuses what cannot run, before anything runs. @returns roles the seed needs and creates. */
+/**
+ * Pass 1, fast: COPY data is skipped unread. Line numbers after a COPY block
+ * are then inexact, so a refusal is reported from an exact rescan.
+ */
 async function check(sources) {
+    try {
+        return await checkEvents(sources, { skipCopyData: true });
+    }
+    catch (err) {
+        if (err instanceof SeedError)
+            return checkEvents(sources, {});
+        throw err;
+    }
+}
+/** Pass 1: refuses what cannot run, before anything runs. @returns roles the seed needs and creates. */
+async function checkEvents(sources, options) {
     const needed = new Set();
     const created = new Set();
     let restrictKey = null;
-    for await (const [src, ev] of scanAll(sources)) {
+    for await (const [src, ev] of scanAll(sources, options)) {
         const at = (line, column) => `${src.shown}:${line}${column ? `:${column}` : ''}`;
         if (ev.kind === 'meta') {
             if (!ALLOWED_META.has(ev.command)) {
@@ -50186,7 +50333,7 @@ async function loadSeed(connection, files, cwd = process.cwd()) {
                 result.copyRows += ev.lines;
                 if (copy.failed)
                     continue;
-                if (!copy.stream.write(ev.text))
+                if (!copy.stream.write(ev.data))
                     await drained(copy.stream);
                 continue;
             }

@@ -155,18 +155,19 @@ describe('seeding through the bundle', () => {
   })
 
   it.each([
-    ['\\connect other', /copy-me\.sql:3: psql meta-command \\connect is not supported/],
+    ['\\connect other', /copy-me\.sql:7: psql meta-command \\connect is not supported/],
     ['\\i other.sql', /psql meta-command \\i is not supported/],
     ['\\! rm -rf /', /psql meta-command \\! is not supported/],
     ['\\set ON_ERROR_STOP 0', /psql meta-command \\set is not supported/],
     ['CREATE DATABASE other;', /"CREATE DATABASE other;" cannot work on a provisioned database/],
     ['DROP DATABASE neondb;', /"DROP DATABASE neondb;" cannot work on a provisioned database/],
-    ['CREATE INDEX CONCURRENTLY i ON t (id);', /copy-me\.sql:3:1: "CREATE INDEX CONCURRENTLY i ON t \(id\);" cannot run inside a transaction block/],
+    ['CREATE INDEX CONCURRENTLY i ON t (id);', /copy-me\.sql:7:1: "CREATE INDEX CONCURRENTLY i ON t \(id\);" cannot run inside a transaction block/],
     ['VACUUM t;', /"VACUUM t;" cannot run inside a transaction block/],
     ['COMMIT;', /"COMMIT;" is transaction control/]
   ])('refuses %s before anything runs', async (line, message) => {
     const before = write('first.sql', 'CREATE TABLE must_not_exist (id int);\n')
-    const f = write('copy-me.sql', `CREATE TABLE t (id int);\n\n${line}\n`)
+    // A COPY block first: the check pass skips COPY data, so the line must come from its exact rescan.
+    const f = write('copy-me.sql', `CREATE TABLE t (id int);\nCOPY t (id) FROM stdin;\n1\n2\n\\.\n\n${line}\n`)
     const r = await run(`${before}\n${f}`)
     expect(r.code).toBe(1)
     expect(r.errors[0]).toMatch(message)

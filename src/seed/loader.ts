@@ -17,7 +17,7 @@ import * as core from '@actions/core'
 import pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import { type Connection, directClientConfig } from '../connection.js'
-import { type ScanEvent, type StatementEvent, scanFile, statementHead } from './scanner.js'
+import { type ScanEvent, type ScanOptions, type StatementEvent, scanFile, statementHead } from './scanner.js'
 
 /** A seed that failed; the database is as it was before seeding (rolled back, or never started). */
 export class SeedError extends Error {
@@ -94,16 +94,29 @@ interface Source {
 }
 
 /** Streams every event of every file, with the file it came from. */
-async function* scanAll(sources: Source[]): AsyncGenerator<[Source, ScanEvent]> {
-  for (const src of sources) for await (const ev of scanFile(src.file)) yield [src, ev]
+async function* scanAll(sources: Source[], options: ScanOptions = {}): AsyncGenerator<[Source, ScanEvent]> {
+  for (const src of sources) for await (const ev of scanFile(src.file, options)) yield [src, ev]
+}
+
+/**
+ * Pass 1, fast: COPY data is skipped unread. Line numbers after a COPY block
+ * are then inexact, so a refusal is reported from an exact rescan.
+ */
+async function check(sources: Source[]): Promise<{ needed: Set<string>; created: Set<string> }> {
+  try {
+    return await checkEvents(sources, { skipCopyData: true })
+  } catch (err) {
+    if (err instanceof SeedError) return checkEvents(sources, {})
+    throw err
+  }
 }
 
 /** Pass 1: refuses what cannot run, before anything runs. @returns roles the seed needs and creates. */
-async function check(sources: Source[]): Promise<{ needed: Set<string>; created: Set<string> }> {
+async function checkEvents(sources: Source[], options: ScanOptions): Promise<{ needed: Set<string>; created: Set<string> }> {
   const needed = new Set<string>()
   const created = new Set<string>()
   let restrictKey: string | null = null
-  for await (const [src, ev] of scanAll(sources)) {
+  for await (const [src, ev] of scanAll(sources, options)) {
     const at = (line: number, column?: number): string => `${src.shown}:${line}${column ? `:${column}` : ''}`
     if (ev.kind === 'meta') {
       if (!ALLOWED_META.has(ev.command)) {
@@ -246,7 +259,7 @@ export async function loadSeed(connection: Connection, files: string[], cwd = pr
         if (copy.firstData === 0) copy.firstData = ev.firstLine
         result.copyRows += ev.lines
         if (copy.failed) continue
-        if (!copy.stream.write(ev.text)) await drained(copy.stream)
+        if (!copy.stream.write(ev.data)) await drained(copy.stream)
         continue
       }
       // copy-end

@@ -50575,7 +50575,9 @@ const HEADLINES = {
     reused: 'reused from an earlier run of this pull request',
     closed: 'kept after the pull request closed',
     deleted: 'deleted: the pull request closed',
-    'seed-failed': 'not ready: seeding failed'
+    'seed-failed': 'not ready: seeding failed',
+    provisioning: 'being provisioned',
+    failed: 'not ready: the run failed'
 };
 /** Renders the report as Markdown (comment and summary share it). */
 function renderReport(r, now = Date.now()) {
@@ -50583,6 +50585,11 @@ function renderReport(r, now = Date.now()) {
     const lines = [`### 🐘 Preview Postgres: ${kind} ${HEADLINES[r.state]}`, ''];
     if (r.replacedBecause)
         lines.push(`> A new database was created because ${r.replacedBecause}.`, '');
+    if (r.state === 'provisioning') {
+        lines.push('A run of this pull request is provisioning the database; this comment is updated when it is ready. Other runs of the PR wait for it.', '');
+    }
+    if (r.state === 'failed')
+        lines.push('The run failed before the database was ready; nothing is recorded for reuse. See the job log for what to fix.', '');
     if (r.state === 'seed-failed') {
         lines.push('The seed was rolled back and this database is not recorded for reuse; the next run creates a fresh one. See the job log for the file and line.', '');
     }
@@ -50611,7 +50618,9 @@ function renderReport(r, now = Date.now()) {
         reused: 'reused (not seeded again)',
         closed: 'none (pull request closed)',
         deleted: 'deleted',
-        'seed-failed': 'created, seed rolled back'
+        'seed-failed': 'created, seed rolled back',
+        provisioning: 'provisioning',
+        failed: 'failed'
     };
     rows.push(['This run', action[r.state] + (r.seedFiles ? `, seeded from ${r.seedFiles} file${r.seedFiles === 1 ? '' : 's'}` : '')]);
     lines.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`), '');
@@ -50712,6 +50721,7 @@ async function findComment(octokit, pr) {
         return null;
     }
 }
+/** A GitHub error in words, with what to do for 403 and 404. */
 function describeGitHubError(err) {
     const e = err;
     if (e.status === 403) {
@@ -50720,6 +50730,64 @@ function describeGitHubError(err) {
     if (e.status === 404)
         return 'HTTP 404: the pull request or repository was not found (deleted, or the token cannot see it)';
     return e.status ? `HTTP ${e.status}: ${e.message ?? ''}` : (e.message ?? String(err));
+}
+/** A record that is a lock of a run still provisioning, and not older than `staleAfterMs` milliseconds. */
+function isLiveLock(record, staleAfterMs, now = Date.now()) {
+    return !!record.provisioningSince && now - Date.parse(record.provisioningSince) < staleAfterMs;
+}
+/**
+ * Takes the PR's comment as a lock before provisioning, so two runs of one PR
+ * started together make one database: posts a placeholder comment whose marker
+ * has `provisioningSince`, then lists our comments; the oldest one wins. A run
+ * that lost deletes its placeholder. (GitHub has no compare-and-set on
+ * comments; comment ids only grow, so "oldest wins" is the same answer for
+ * every run that looks after posting.)
+ * @throws the GitHub error when the placeholder cannot be posted or the comments read.
+ */
+async function claimComment(octokit, pr, mode, markdown) {
+    const record = { mode, provisioningSince: new Date().toISOString() };
+    const { data } = await octokit.rest.issues.createComment({
+        owner: pr.owner,
+        repo: pr.repo,
+        issue_number: pr.number,
+        body: `${markdown}\n\n${markerOf(record)}`
+    });
+    const oldest = (await ourComments(octokit, pr))[0];
+    if (!oldest || oldest.id === data.id)
+        return { won: true, comment: { id: data.id, record } };
+    await octokit.rest.issues.deleteComment({ owner: pr.owner, repo: pr.repo, comment_id: data.id });
+    return { won: false, winner: oldest };
+}
+/**
+ * Waits until the run that holds the comment lock has finished (its record no
+ * longer has `provisioningSince`), reading the comment every `pollSeconds`
+ * seconds for at most `timeoutSeconds` seconds.
+ * @returns the comment as that run left it, or null if it was deleted.
+ * @throws Error naming the comment when the lock is still held at the timeout.
+ */
+async function waitForLock(octokit, pr, lock, options) {
+    const deadline = Date.now() + options.timeoutSeconds * 1000;
+    for (;;) {
+        let record;
+        try {
+            const { data } = await octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: lock.id });
+            record = recordOf(data.body ?? '');
+        }
+        catch (err) {
+            if (err.status === 404)
+                return null;
+            record = lock.record; // a GitHub hiccup: keep waiting
+        }
+        if (!record)
+            return null;
+        if (!record.provisioningSince)
+            return { id: lock.id, record };
+        if (Date.now() >= deadline) {
+            throw new Error(`Another run of PR #${pr.number} has been provisioning its preview database since ${record.provisioningSince} (comment ${lock.id}) ` +
+                `and did not finish within wait-timeout (${options.timeoutSeconds} s). Re-run when it is done, or delete that comment if its run was cancelled.`);
+        }
+        await new Promise((r) => setTimeout(r, Math.min(options.pollSeconds * 1000, Math.max(0, deadline - Date.now()))));
+    }
 }
 /**
  * Creates our comment, or updates `existing` in place. Never fails the run:
@@ -50780,6 +50848,17 @@ function runUrl() {
     const repo = process.env.GITHUB_REPOSITORY;
     return repo && runId ? `${serverUrl}/${repo}/actions/runs/${runId}` : undefined;
 }
+/** A lock older than this is from a run that was cancelled, and is taken over (milliseconds). */
+function staleLockMs(settings) {
+    return Math.max(30 * 60_000, 2 * settings.waitTimeoutSeconds * 1000);
+}
+/**
+ * Finds the PR's comment. Before a create, also makes sure only one run of the
+ * PR provisions at a time: waits for a run that holds the comment lock, or
+ * takes the lock itself (claimComment: oldest placeholder wins; the loser
+ * waits for the winner and then reuses what it made). A GitHub error here is
+ * a warning: the run goes on without a lock.
+ */
 async function openPublication(settings) {
     const pr = pullRequestOfEvent();
     if (!pr) {
@@ -50791,15 +50870,51 @@ async function openPublication(settings) {
         return { pr, octokit: null, existing: null };
     }
     const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000);
-    const existing = await group('Find the preview comment of an earlier run', () => findComment(octokit, pr));
-    if (existing)
-        info(`Found the preview comment ${existing.id} of an earlier run.`);
-    return { pr, octokit, existing };
+    return group('Find the preview comment of an earlier run', async () => {
+        let existing = await findComment(octokit, pr);
+        if (existing)
+            info(`Found the preview comment ${existing.id} of an earlier run.`);
+        if (settings.command !== 'create')
+            return { pr, octokit, existing };
+        const wait = { pollSeconds: Math.min(settings.pollIntervalSeconds, 2), timeoutSeconds: settings.waitTimeoutSeconds };
+        if (existing && isLiveLock(existing.record, staleLockMs(settings))) {
+            info(`Another run of this PR has been provisioning since ${existing.record.provisioningSince}: waiting for it to finish.`);
+            existing = await waitForLock(octokit, pr, existing, wait);
+            return { pr, octokit, existing };
+        }
+        if (existing)
+            return { pr, octokit, existing };
+        let claim;
+        try {
+            const placeholder = renderReport({ mode: settings.mode, state: 'provisioning', runUrl: runUrl() });
+            claim = await claimComment(octokit, pr, settings.mode, placeholder);
+        }
+        catch (err) {
+            warning(`Could not post the preview comment on PR #${pr.number}: ${describeGitHubError(err)}. Going on without it, so a concurrent run of this PR is not kept out.`);
+            return { pr, octokit, existing: null };
+        }
+        if (claim.won) {
+            info(`Posted the preview comment ${claim.comment.id}: this run provisions the PR's database.`);
+            return { pr, octokit, existing: claim.comment, lockHeld: true };
+        }
+        info(`A concurrent run of this PR posted its comment ${claim.winner.id} first: waiting for it, then using what it made.`);
+        existing = await waitForLock(octokit, pr, claim.winner, wait);
+        return { pr, octokit, existing };
+    });
+}
+/** After a failed run that held the lock: the comment says it failed and records nothing reusable. */
+async function releaseLockOnFailure(pub, settings) {
+    if (!pub.lockHeld || !pub.pr || !pub.octokit || !pub.existing)
+        return;
+    const markdown = renderReport({ mode: settings.mode, state: 'failed', runUrl: runUrl() });
+    await upsertComment(pub.octokit, pub.pr, pub.existing, markdown, { mode: settings.mode });
 }
 async function publish(pub, report, record) {
     const markdown = renderReport({ ...report, runUrl: runUrl() });
     if (pub.pr && pub.octokit) {
-        await group('Update the PR comment', () => upsertComment(pub.octokit, pub.pr, pub.existing, markdown, record));
+        const id = await group('Update the PR comment', () => upsertComment(pub.octokit, pub.pr, pub.existing, markdown, record));
+        if (id !== null)
+            pub.lockHeld = false;
     }
     if (process.env.GITHUB_STEP_SUMMARY)
         await summary.addRaw(markdown, true).write();
@@ -50969,10 +51084,12 @@ async function removeBranch(settings, pub) {
  * that says what to fix; nothing secret is ever part of it.
  */
 async function run() {
+    let settings;
+    let pub;
     try {
-        const settings = readSettings();
+        settings = readSettings();
         const seedFiles = settings.command === 'create' ? await resolveSeedFiles(settings.seed) : [];
-        const pub = await openPublication(settings);
+        pub = await openPublication(settings);
         if (settings.mode === 'instant') {
             if (settings.command === 'create')
                 await createInstant(settings, seedFiles, pub);
@@ -50988,6 +51105,8 @@ async function run() {
     }
     catch (err) {
         setFailed(err instanceof Error ? err.message : String(err));
+        if (pub && settings)
+            await releaseLockOnFailure(pub, settings);
     }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Emulator of GitHub's REST API for issue comments: list (paginated with Link
- * headers), create, update, and `GET /user`. Tokens decide who writes and
+ * headers), get one, create, update, delete, and `GET /user`. Tokens decide who writes and
  * whether they may: the default token behaves like a workflow's GITHUB_TOKEN
  * (comments as `github-actions[bot]`, `GET /user` refused).
  */
@@ -80,6 +80,11 @@ export class GitHubService {
         }
         comments.push(comment)
         return { status: 201, body: comment }
+      })
+      .route('GET', one, (req, [owner, repo, id]) => {
+        if (!this.auth(req)) return unauthorized()
+        const comment = this.find(owner, repo, Number(id))
+        return comment ? { status: 200, body: comment } : notFound()
       })
       .route('DELETE', one, (req, [owner, repo, id]) =>
         this.withOwnComment(req, owner, repo, Number(id), (comment) => {

@@ -230,7 +230,8 @@ export class PlatformService {
       }
     }
     // The work behind a finished operation (a database dropped or opened) is done before it says so.
-    return step.status === 'finished' && op.onFinish && !op.effectDone ? previous : step
+    // A skipped one was not needed because its end state already holds (a compute already running).
+    return (step.status === 'finished' || step.status === 'skipped') && op.onFinish && !op.effectDone ? previous : step
   }
 
   private opView(op: OperationRecord): Record<string, unknown> {
@@ -263,7 +264,7 @@ export class PlatformService {
     if (end) {
       const t = setTimeout(() => {
         this.timers.delete(t)
-        if (end.status === 'finished' && op.onFinish) {
+        if ((end.status === 'finished' || end.status === 'skipped') && op.onFinish) {
           op.onFinish()
             .catch((err: Error) => console.error(`platform emulator: ${op.action} side effect failed: ${err.message}`))
             .finally(() => {

@@ -19,13 +19,18 @@ import { maskConnection, setOutputs } from './publish/outputs.js'
 import { writeEnvFile } from './publish/env-file.js'
 import { type Report, renderReport } from './publish/report.js'
 import {
+  type Claim,
   type CommentRecord,
   type FoundComment,
   type PullRequest,
+  claimComment,
+  describeGitHubError,
   findComment,
   githubClient,
+  isLiveLock,
   pullRequestOfEvent,
-  upsertComment
+  upsertComment,
+  waitForLock
 } from './publish/comment.js'
 
 /** Where the run publishes: the PR and a GitHub client, when there is a PR and commenting is on. */
@@ -33,6 +38,8 @@ interface Publication {
   pr: PullRequest | null
   octokit: ReturnType<typeof githubClient> | null
   existing: FoundComment | null
+  /** This run holds the comment lock (its placeholder comment): it must leave the comment final, even on failure. */
+  lockHeld?: boolean
 }
 
 function runUrl(): string | undefined {
@@ -41,6 +48,18 @@ function runUrl(): string | undefined {
   return repo && runId ? `${serverUrl}/${repo}/actions/runs/${runId}` : undefined
 }
 
+/** A lock older than this is from a run that was cancelled, and is taken over (milliseconds). */
+function staleLockMs(settings: Settings): number {
+  return Math.max(30 * 60_000, 2 * settings.waitTimeoutSeconds * 1000)
+}
+
+/**
+ * Finds the PR's comment. Before a create, also makes sure only one run of the
+ * PR provisions at a time: waits for a run that holds the comment lock, or
+ * takes the lock itself (claimComment: oldest placeholder wins; the loser
+ * waits for the winner and then reuses what it made). A GitHub error here is
+ * a warning: the run goes on without a lock.
+ */
 async function openPublication(settings: Settings): Promise<Publication> {
   const pr = pullRequestOfEvent()
   if (!pr) {
@@ -52,15 +71,47 @@ async function openPublication(settings: Settings): Promise<Publication> {
     return { pr, octokit: null, existing: null }
   }
   const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
-  const existing = await core.group('Find the preview comment of an earlier run', () => findComment(octokit, pr))
-  if (existing) core.info(`Found the preview comment ${existing.id} of an earlier run.`)
-  return { pr, octokit, existing }
+  return core.group('Find the preview comment of an earlier run', async () => {
+    let existing = await findComment(octokit, pr)
+    if (existing) core.info(`Found the preview comment ${existing.id} of an earlier run.`)
+    if (settings.command !== 'create') return { pr, octokit, existing }
+    const wait = { pollSeconds: Math.min(settings.pollIntervalSeconds, 2), timeoutSeconds: settings.waitTimeoutSeconds }
+    if (existing && isLiveLock(existing.record, staleLockMs(settings))) {
+      core.info(`Another run of this PR has been provisioning since ${existing.record.provisioningSince}: waiting for it to finish.`)
+      existing = await waitForLock(octokit, pr, existing, wait)
+      return { pr, octokit, existing }
+    }
+    if (existing) return { pr, octokit, existing }
+    let claim: Claim
+    try {
+      const placeholder = renderReport({ mode: settings.mode, state: 'provisioning', runUrl: runUrl() })
+      claim = await claimComment(octokit, pr, settings.mode, placeholder)
+    } catch (err) {
+      core.warning(`Could not post the preview comment on PR #${pr.number}: ${describeGitHubError(err)}. Going on without it, so a concurrent run of this PR is not kept out.`)
+      return { pr, octokit, existing: null }
+    }
+    if (claim.won) {
+      core.info(`Posted the preview comment ${claim.comment.id}: this run provisions the PR's database.`)
+      return { pr, octokit, existing: claim.comment, lockHeld: true }
+    }
+    core.info(`A concurrent run of this PR posted its comment ${claim.winner.id} first: waiting for it, then using what it made.`)
+    existing = await waitForLock(octokit, pr, claim.winner, wait)
+    return { pr, octokit, existing }
+  })
+}
+
+/** After a failed run that held the lock: the comment says it failed and records nothing reusable. */
+async function releaseLockOnFailure(pub: Publication, settings: Settings): Promise<void> {
+  if (!pub.lockHeld || !pub.pr || !pub.octokit || !pub.existing) return
+  const markdown = renderReport({ mode: settings.mode, state: 'failed', runUrl: runUrl() })
+  await upsertComment(pub.octokit, pub.pr, pub.existing, markdown, { mode: settings.mode })
 }
 
 async function publish(pub: Publication, report: Report, record: CommentRecord): Promise<void> {
   const markdown = renderReport({ ...report, runUrl: runUrl() })
   if (pub.pr && pub.octokit) {
-    await core.group('Update the PR comment', () => upsertComment(pub.octokit!, pub.pr!, pub.existing, markdown, record))
+    const id = await core.group('Update the PR comment', () => upsertComment(pub.octokit!, pub.pr!, pub.existing, markdown, record))
+    if (id !== null) pub.lockHeld = false
   }
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown, true).write()
 }
@@ -246,10 +297,12 @@ async function removeBranch(settings: Settings, pub: Publication): Promise<void>
  * that says what to fix; nothing secret is ever part of it.
  */
 export async function run(): Promise<void> {
+  let settings: Settings | undefined
+  let pub: Publication | undefined
   try {
-    const settings = readSettings()
+    settings = readSettings()
     const seedFiles = settings.command === 'create' ? await resolveSeedFiles(settings.seed) : []
-    const pub = await openPublication(settings)
+    pub = await openPublication(settings)
     if (settings.mode === 'instant') {
       if (settings.command === 'create') await createInstant(settings, seedFiles, pub)
       else await closeInstant(settings, pub)
@@ -259,5 +312,6 @@ export async function run(): Promise<void> {
     }
   } catch (err) {
     core.setFailed(err instanceof Error ? err.message : String(err))
+    if (pub && settings) await releaseLockOnFailure(pub, settings)
   }
 }

@@ -17,6 +17,11 @@ export interface CommentRecord {
   expiresAt?: string
   branchId?: string
   branchName?: string
+  /**
+   * Set (ISO 8601 UTC start time) while a run is provisioning: the comment is
+   * then a lock that tells a concurrent run of the same PR to wait for this one.
+   */
+  provisioningSince?: string
 }
 
 /** The pull request a run belongs to. */
@@ -111,13 +116,80 @@ export async function findComment(octokit: Octokit, pr: PullRequest): Promise<Fo
   }
 }
 
-function describeGitHubError(err: unknown): string {
+/** A GitHub error in words, with what to do for 403 and 404. */
+export function describeGitHubError(err: unknown): string {
   const e = err as { status?: number; message?: string }
   if (e.status === 403) {
     return 'HTTP 403: the token may not write to this pull request (fork PRs and Dependabot get a read-only GITHUB_TOKEN; grant `permissions: pull-requests: write`)'
   }
   if (e.status === 404) return 'HTTP 404: the pull request or repository was not found (deleted, or the token cannot see it)'
   return e.status ? `HTTP ${e.status}: ${e.message ?? ''}` : (e.message ?? String(err))
+}
+
+/** A record that is a lock of a run still provisioning, and not older than `staleAfterMs` milliseconds. */
+export function isLiveLock(record: CommentRecord, staleAfterMs: number, now = Date.now()): boolean {
+  return !!record.provisioningSince && now - Date.parse(record.provisioningSince) < staleAfterMs
+}
+
+/** How a run came out of claimComment. */
+export type Claim = { won: true; comment: FoundComment } | { won: false; winner: FoundComment }
+
+/**
+ * Takes the PR's comment as a lock before provisioning, so two runs of one PR
+ * started together make one database: posts a placeholder comment whose marker
+ * has `provisioningSince`, then lists our comments; the oldest one wins. A run
+ * that lost deletes its placeholder. (GitHub has no compare-and-set on
+ * comments; comment ids only grow, so "oldest wins" is the same answer for
+ * every run that looks after posting.)
+ * @throws the GitHub error when the placeholder cannot be posted or the comments read.
+ */
+export async function claimComment(octokit: Octokit, pr: PullRequest, mode: CommentRecord['mode'], markdown: string): Promise<Claim> {
+  const record: CommentRecord = { mode, provisioningSince: new Date().toISOString() }
+  const { data } = await octokit.rest.issues.createComment({
+    owner: pr.owner,
+    repo: pr.repo,
+    issue_number: pr.number,
+    body: `${markdown}\n\n${markerOf(record)}`
+  })
+  const oldest = (await ourComments(octokit, pr))[0]
+  if (!oldest || oldest.id === data.id) return { won: true, comment: { id: data.id, record } }
+  await octokit.rest.issues.deleteComment({ owner: pr.owner, repo: pr.repo, comment_id: data.id })
+  return { won: false, winner: oldest }
+}
+
+/**
+ * Waits until the run that holds the comment lock has finished (its record no
+ * longer has `provisioningSince`), reading the comment every `pollSeconds`
+ * seconds for at most `timeoutSeconds` seconds.
+ * @returns the comment as that run left it, or null if it was deleted.
+ * @throws Error naming the comment when the lock is still held at the timeout.
+ */
+export async function waitForLock(
+  octokit: Octokit,
+  pr: PullRequest,
+  lock: FoundComment,
+  options: { pollSeconds: number; timeoutSeconds: number }
+): Promise<FoundComment | null> {
+  const deadline = Date.now() + options.timeoutSeconds * 1000
+  for (;;) {
+    let record: CommentRecord | null
+    try {
+      const { data } = await octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: lock.id })
+      record = recordOf(data.body ?? '')
+    } catch (err) {
+      if ((err as { status?: number }).status === 404) return null
+      record = lock.record // a GitHub hiccup: keep waiting
+    }
+    if (!record) return null
+    if (!record.provisioningSince) return { id: lock.id, record }
+    if (Date.now() >= deadline) {
+      throw new Error(
+        `Another run of PR #${pr.number} has been provisioning its preview database since ${record.provisioningSince} (comment ${lock.id}) ` +
+          `and did not finish within wait-timeout (${options.timeoutSeconds} s). Re-run when it is done, or delete that comment if its run was cancelled.`
+      )
+    }
+    await new Promise((r) => setTimeout(r, Math.min(options.pollSeconds * 1000, Math.max(0, deadline - Date.now()))))
+  }
 }
 
 /**

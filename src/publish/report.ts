@@ -7,7 +7,7 @@
 export interface Report {
   mode: 'instant' | 'branch'
   /** What happened to the database or branch in this run. */
-  state: 'created' | 'reused' | 'closed' | 'deleted' | 'seed-failed'
+  state: 'provisioning' | 'created' | 'reused' | 'closed' | 'deleted' | 'seed-failed' | 'failed'
   databaseId?: string
   claimUrl?: string
   expiresAt?: string
@@ -48,7 +48,9 @@ const HEADLINES: Record<Report['state'], string> = {
   reused: 'reused from an earlier run of this pull request',
   closed: 'kept after the pull request closed',
   deleted: 'deleted: the pull request closed',
-  'seed-failed': 'not ready: seeding failed'
+  'seed-failed': 'not ready: seeding failed',
+  provisioning: 'being provisioned',
+  failed: 'not ready: the run failed'
 }
 
 /** Renders the report as Markdown (comment and summary share it). */
@@ -56,6 +58,10 @@ export function renderReport(r: Report, now = Date.now()): string {
   const kind = r.mode === 'instant' ? 'Instant Postgres database' : 'Postgres branch'
   const lines = [`### 🐘 Preview Postgres: ${kind} ${HEADLINES[r.state]}`, '']
   if (r.replacedBecause) lines.push(`> A new database was created because ${r.replacedBecause}.`, '')
+  if (r.state === 'provisioning') {
+    lines.push('A run of this pull request is provisioning the database; this comment is updated when it is ready. Other runs of the PR wait for it.', '')
+  }
+  if (r.state === 'failed') lines.push('The run failed before the database was ready; nothing is recorded for reuse. See the job log for what to fix.', '')
   if (r.state === 'seed-failed') {
     lines.push('The seed was rolled back and this database is not recorded for reuse; the next run creates a fresh one. See the job log for the file and line.', '')
   }
@@ -76,7 +82,9 @@ export function renderReport(r: Report, now = Date.now()): string {
     reused: 'reused (not seeded again)',
     closed: 'none (pull request closed)',
     deleted: 'deleted',
-    'seed-failed': 'created, seed rolled back'
+    'seed-failed': 'created, seed rolled back',
+    provisioning: 'provisioning',
+    failed: 'failed'
   }
   rows.push(['This run', action[r.state] + (r.seedFiles ? `, seeded from ${r.seedFiles} file${r.seedFiles === 1 ? '' : 's'}` : '')])
   lines.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`), '')

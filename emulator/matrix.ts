@@ -358,8 +358,48 @@ function badInput(): Case[] {
   return cases
 }
 
+function cancels(): Case[] {
+  return (['instant', 'branch'] as const).map((mode) => ({
+    group: 'races',
+    name: `${mode}: a run is cancelled (SIGINT) while seeding, then the PR runs again`,
+    expected: 'the cancelled run releases the lock and leaves nothing unseeded; the next run provisions at once and seeds',
+    body: async ({ run }) => {
+      const seed = 'matrix-seed.sql\nmatrix-slow.sql\nmatrix-more.sql'
+      const cancelled = await run(mode, { seed }, { cancelOn: /Seed the database/ })
+      const again = await run(mode)
+      const c = checker()
+      c.expect(cancelled.code === 1 && cancelled.errors.some((e) => /cancelled \(SIGINT\)/.test(e)), `cancelled run: ${outcome(cancelled)}`)
+      succeeded(again, c)
+      c.expect(again.outputs.created === 'true', `the next run reused (created=${again.outputs.created})`)
+      c.expect(again.durationMs < 30_000, `the next run took ${again.durationMs} ms`)
+      return { observed: `${outcome(cancelled)} / ${outcome(again)} in ${(again.durationMs / 1000).toFixed(1)} s`, problems: c.problems }
+    }
+  }))
+}
+
+function untrusted(): Case[] {
+  const cases: Case[] = []
+  for (const mode of ['instant', 'branch'] as const) {
+    cases.push({
+      group: 'untrusted context',
+      name: `${mode}: a PR head ref carrying shell syntax${mode === 'branch' ? ' (it names the branch)' : ''}`,
+      expected: 'nothing of them runs; seed-command gets the connection from its environment only',
+      body: async ({ run, work, pr }) => {
+        const canary = path.join(work, 'PWNED')
+        const evil = 'x$(touch PWNED)`touch PWNED`;touch PWNED'
+        const r = await run(mode, { 'seed-command': 'test -n "$DATABASE_URL" && test -n "$PGPASSWORD"' }, { pr: { number: pr, headRef: evil } })
+        const c = checker()
+        succeeded(r, c)
+        c.expect(!existsSync(canary), 'a shell ran text from the event or an input')
+        return { observed: `${outcome(r)}; canary file ${existsSync(canary) ? 'CREATED' : 'absent'}`, problems: c.problems }
+      }
+    })
+  }
+  return cases
+}
+
 /** Every case of the matrix, in table order. */
-export const CASES: Case[] = [...serviceFaults(), ...githubFaults(), ...races(), ...badInput()]
+export const CASES: Case[] = [...serviceFaults(), ...githubFaults(), ...races(), ...cancels(), ...badInput(), ...untrusted()]
 
 /** Every secret form the emulator handed out so far (instant passwords and URLs, platform API keys and passwords). */
 export function allSecrets(emu: Emulator, projects: Project[]): string[] {
@@ -434,6 +474,7 @@ async function orphans(emu: Emulator, ctx: Ctx, instantBefore: Set<string>): Pro
 export function writeSeedFiles(work: string): void {
   writeFileSync(path.join(work, 'matrix-seed.sql'), "CREATE TABLE matrix_seed (id int PRIMARY KEY, note text);\nINSERT INTO matrix_seed VALUES (1, 'a'), (2, 'b'), (3, 'c');\n")
   writeFileSync(path.join(work, 'matrix-more.sql'), 'CREATE TABLE matrix_more (id int);\nINSERT INTO matrix_more VALUES (1), (2);\n')
+  writeFileSync(path.join(work, 'matrix-slow.sql'), 'SELECT pg_sleep(3);\n')
   writeFileSync(path.join(work, 'matrix-bad.sql'), 'CREATE TABLE matrix_more (id int);\n\nINSERT INTO matrix_nope VALUES (1);\n')
 }
 

@@ -47,6 +47,8 @@ export interface RunOptions {
   node?: string
   cwd?: string
   env?: Record<string, string>
+  /** Send SIGINT (GitHub's cancel) once stdout matches this. */
+  cancelOn?: RegExp
   /** Milliseconds before the child is killed (a hung action must not hang the test). */
   timeoutMs?: number
   /** Record when `database-url` first appears in GITHUB_OUTPUT (polled every 2 ms; for benchmarks). */
@@ -137,7 +139,14 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
   const child = spawn(o.node ?? NODE_24, [DIST], { cwd: o.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+  let cancelled = false
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString()
+    if (o.cancelOn && !cancelled && o.cancelOn.test(stdout)) {
+      cancelled = true
+      child.kill('SIGINT')
+    }
+  })
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
   const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 120_000)
   let outputsAt: number | undefined

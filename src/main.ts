@@ -6,6 +6,7 @@
 import * as core from '@actions/core'
 import * as github from '@actions/github'
 import { type Settings, readSettings } from './inputs.js'
+import { offCancel, onCancel } from './cancel.js'
 import { INSTANT_PG_VERSION, INSTANT_REGION, getDatabase } from './instant/client.js'
 import { provisionInstant } from './instant/lifecycle.js'
 import { type Connection, describeConnection } from './connection.js'
@@ -92,7 +93,9 @@ async function openPublication(settings: Settings): Promise<Publication> {
     }
     if (claim.won) {
       core.info(`Posted the preview comment ${claim.comment.id}: this run provisions the PR's database.`)
-      return { pr, octokit, existing: claim.comment, lockHeld: true }
+      const pub: Publication = { pr, octokit, existing: claim.comment, lockHeld: true }
+      onCancel('the comment lock', () => releaseLockOnFailure(pub, settings))
+      return pub
     }
     core.info(`A concurrent run of this PR posted its comment ${claim.winner.id} first: waiting for it, then using what it made.`)
     existing = await waitForLock(octokit, pr, claim.winner, wait)
@@ -111,7 +114,10 @@ async function publish(pub: Publication, report: Report, record: CommentRecord):
   const markdown = renderReport({ ...report, runUrl: runUrl() })
   if (pub.pr && pub.octokit) {
     const id = await core.group('Update the PR comment', () => upsertComment(pub.octokit!, pub.pr!, pub.existing, markdown, record))
-    if (id !== null) pub.lockHeld = false
+    if (id !== null) {
+      pub.lockHeld = false
+      offCancel('the comment lock')
+    }
   }
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown, true).write()
 }
@@ -245,7 +251,9 @@ async function createBranch(settings: Settings, seedFiles: string[], pub: Public
     operations: outcome.operations.map(summarise)
   }
   if (outcome.created) {
+    onCancel('the unseeded branch', () => client.deleteBranch(outcome.branch.id))
     await seedOrUndo(settings, seedFiles, connection, report, async () => {
+      offCancel('the unseeded branch')
       await core.group(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
         try {
           await deleteBranchAndWait(client, outcome.branch, settings)
@@ -256,6 +264,7 @@ async function createBranch(settings: Settings, seedFiles: string[], pub: Public
       })
       await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' })
     })
+    offCancel('the unseeded branch')
   }
   setOutputs({
     mode: 'branch',

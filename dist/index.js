@@ -42805,11 +42805,15 @@ class PlatformClient {
             connection_uris: need(body.connection_uris ?? [], '`connection_uris` array', label, Array.isArray)
         };
     }
-    /** `DELETE /projects/{project_id}/branches/{branch_id}`; null when already gone (404). Wrap in retryLocked. */
+    /**
+     * `DELETE /projects/{project_id}/branches/{branch_id}`; null when already gone (404). Wrap in retryLocked.
+     * Retried on 5xx and network errors like a GET: DELETE is idempotent, and a
+     * retry after a lost answer meets 404, which is "already gone".
+     */
     async deleteBranch(branchId) {
         const label = `Delete branch ${branchId}`;
         try {
-            return operationsOf((await this.call(label, 'DELETE', `/branches/${encodeURIComponent(branchId)}`, { idempotent: false })).operations, label);
+            return operationsOf((await this.call(label, 'DELETE', `/branches/${encodeURIComponent(branchId)}`, { idempotent: true })).operations, label);
         }
         catch (err) {
             if (err instanceof HttpError && err.status === 404)

@@ -203,6 +203,34 @@ function serviceFaults(): Case[] {
       return { observed: outcome(r), problems: c.problems }
     })
   }
+  for (const [what, p] of [['endpoints', /\/endpoints\/?$/], ['databases', /\/databases\/?$/], ['connection_uri', /\/connection_uri\/?$/]] as const) {
+    for (const [fault, label] of [[{ kind: 'status', status: 502 }, 'HTTP 502'], [{ kind: 'reset' }, 'a connection reset']] as const) {
+      add(`branch: GET ${what} answers ${label} once, on a re-run (reuse)`, 'GET retried; the branch is reused', async ({ emu, run }) => {
+        await run('branch')
+        emu.platform.server.log.length = 0
+        emu.platform.server.inject({ method: 'GET', path: p, ...fault })
+        const r = await run('branch')
+        const c = checker()
+        succeeded(r, c)
+        const n = emu.platform.server.requests('GET', p).length
+        c.expect(n >= 2, `${n} GET ${what}`)
+        return { observed: `${outcome(r)}; GET ${what} ×${n}`, problems: c.problems }
+      })
+    }
+  }
+  add('branch: delete (PR closed) meets HTTP 503, then a reset, on DELETE', 'DELETE retried; the branch is gone; the comment says so', async ({ emu, run, project, pr }) => {
+    await run('branch')
+    emu.platform.server.inject({ method: 'DELETE', path: /\/branches\/[^/]+$/, kind: 'status', status: 503 })
+    emu.platform.server.inject({ method: 'DELETE', path: /\/branches\/[^/]+$/, kind: 'reset' })
+    const r = await run('branch', { command: 'delete' })
+    const c = checker()
+    c.expect(r.code === 0, `exit ${r.code} (${r.errors[0] ?? ''})`)
+    const left = [...project.branches.values()].filter((b) => !b.default && !b.protected).length
+    c.expect(left === 0, `${left} preview branch(es) left`)
+    const body = emu.github.comments(REPO, pr)[0]?.body ?? ''
+    c.expect(/deleted/.test(body), 'the comment does not say deleted')
+    return { observed: `${outcome(r)}; DELETEs ${emu.platform.server.requests('DELETE').length}, branches left ${left}`, problems: c.problems }
+  })
   add('branch: listing branches answers HTTP 503 once', 'GET retried; succeeds', async ({ emu, run }) => {
     emu.platform.server.inject({ method: 'GET', path: BRANCHES, kind: 'status', status: 503 })
     const r = await run('branch')

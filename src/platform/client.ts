@@ -155,11 +155,15 @@ export class PlatformClient {
     }
   }
 
-  /** `DELETE /projects/{project_id}/branches/{branch_id}`; null when already gone (404). Wrap in retryLocked. */
+  /**
+   * `DELETE /projects/{project_id}/branches/{branch_id}`; null when already gone (404). Wrap in retryLocked.
+   * Retried on 5xx and network errors like a GET: DELETE is idempotent, and a
+   * retry after a lost answer meets 404, which is "already gone".
+   */
   async deleteBranch(branchId: string): Promise<Operation[] | null> {
     const label = `Delete branch ${branchId}`
     try {
-      return operationsOf((await this.call(label, 'DELETE', `/branches/${encodeURIComponent(branchId)}`, { idempotent: false })).operations, label)
+      return operationsOf((await this.call(label, 'DELETE', `/branches/${encodeURIComponent(branchId)}`, { idempotent: true })).operations, label)
     } catch (err) {
       if (err instanceof HttpError && err.status === 404) return null
       throw err

@@ -13,10 +13,11 @@
  *
  * Used by __tests__/dist/matrix.test.ts (CI) and bench/matrix.ts (prints the table).
  */
-import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, READ_ONLY_TOKEN, type Emulator } from './index.js'
+import { leakForms, leaks, runPlaces } from './leaks.js'
 import type { Project } from './platform.js'
 import { NODE_24, runAction, type RunOptions, type RunResult } from './runner.js'
 
@@ -437,19 +438,13 @@ export function allSecrets(emu: Emulator, projects: Project[]): string[] {
     if (r.connection_string) raw.push(r.connection_string)
   }
   for (const p of projects) raw.push(p.apiKey, p.password)
-  return raw.flatMap((s) => [s, encodeURIComponent(s), Buffer.from(s).toString('base64')]).filter((s) => s.length >= 6)
+  return raw.flatMap(leakForms)
 }
 
 /** The places a secret must never appear, for every run of a case and the PR's comments. */
 function publicPlaces(emu: Emulator, pr: number, runs: RunResult[], envFiles: string[]): Record<string, string> {
   const places: Record<string, string> = { comments: emu.github.comments(REPO, pr).map((c) => c.body).join('\n') }
-  runs.forEach((r, i) => {
-    places[`run ${i + 1} stdout`] = r.stdout.split('\n').filter((l) => !l.startsWith('::add-mask::')).join('\n')
-    places[`run ${i + 1} stderr`] = r.stderr
-    places[`run ${i + 1} summary`] = r.summary
-    const env = envFiles[i]
-    if (existsSync(env)) places[`run ${i + 1} env-file comments`] = readFileSync(env, 'utf8').split('\n').filter((l) => l.startsWith('#')).join('\n')
-  })
+  runs.forEach((r, i) => Object.assign(places, runPlaces(r, envFiles[i], `run ${i + 1} `)))
   return places
 }
 
@@ -560,10 +555,7 @@ export async function runCase(emu: Emulator, kase: Case, work: string, projects:
   }
   const orphansFound = await orphans(emu, ctx, instantBefore)
   const secrets = allSecrets(emu, projects)
-  const secretsFound: string[] = []
-  for (const [place, text] of Object.entries(publicPlaces(emu, pr, ctx.runs, ctx.envFiles))) {
-    if (secrets.some((s) => text.includes(s))) secretsFound.push(place)
-  }
+  const secretsFound = leaks(publicPlaces(emu, pr, ctx.runs, ctx.envFiles), secrets)
   return {
     group: kase.group,
     name: kase.name,
@@ -581,7 +573,7 @@ export function renderMatrix(results: CaseResult[]): string {
   const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
   const lines = ['| # | Case | Expected | Observed | Result |', '| --- | --- | --- | --- | --- |']
   results.forEach((r, i) => {
-    const extra = [...r.problems, ...r.orphansFound.map((o) => `orphan: ${o}`), ...r.secretsFound.map((s) => `secret in ${s}`)]
+    const extra = [...r.problems, ...r.orphansFound.map((o) => `orphan: ${o}`), ...r.secretsFound]
     lines.push(`| ${i + 1} | ${cell(`${r.group}: ${r.name}`)} | ${cell(r.expected)} | ${cell(r.observed)} | ${r.passed ? 'pass' : `FAIL: ${cell(extra.join('; '))}`} |`)
   })
   const passed = results.filter((r) => r.passed).length

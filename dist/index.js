@@ -37129,7 +37129,7 @@ function handleCancellation() {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(833);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6568);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(615);
 /** Entry point of the bundled action (`dist/index.js`). */
 
 
@@ -37141,7 +37141,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6568:
+/***/ 615:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46951,8 +46951,8 @@ const pg_esm_defaults = pg_lib.defaults
 
 // EXTERNAL MODULE: ./node_modules/pg-copy-streams/index.js
 var pg_copy_streams = __nccwpck_require__(6901);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 // EXTERNAL MODULE: ./node_modules/postgres-semicolons/index.js
 var postgres_semicolons = __nccwpck_require__(2476);
 ;// CONCATENATED MODULE: ./src/seed/scanner.ts
@@ -46965,8 +46965,10 @@ var postgres_semicolons = __nccwpck_require__(2476);
  */
 
 
-/** Bytes read from the file at a time. */
+/** Bytes read from the file at a time: events of `lines` and `bytes` mode hold slices of each read. */
 const READ_CHUNK_BYTES = 1 << 20;
+/** The same in `skip` mode, which keeps nothing of a read, so two buffers serve every read. */
+const SKIP_READ_CHUNK_BYTES = 4 << 20;
 /** COPY data handed on per event, at most (bytes; a longer single row is handed on whole). */
 const COPY_CHUNK_BYTES = 1 << 18;
 /** The first keyword-bearing text of a statement: leading whitespace and comments removed. */
@@ -47010,10 +47012,32 @@ const blank = (text) => /^(\s*(--[^\n]*)?\n?)*$/.test(text);
  * @throws Error for a COPY block that never ends (no `\.`).
  */
 async function* scanFile(file, options = {}) {
-    const scanner = new Scanner(file, options.standardConformingStrings ?? true, options.skipCopyData ?? false);
-    for await (const data of (0,external_node_fs_namespaceObject.createReadStream)(file, { highWaterMark: options.readChunkBytes ?? READ_CHUNK_BYTES })) {
-        scanner.push(data);
-        yield* scanner.take();
+    const mode = options.copyData ?? 'lines';
+    const scanner = new Scanner(file, options.standardConformingStrings ?? true, mode);
+    const size = options.readChunkBytes ?? (mode === 'skip' ? SKIP_READ_CHUNK_BYTES : READ_CHUNK_BYTES);
+    // Events of `lines` and `bytes` mode hand on slices of what was read, so each read gets a new buffer;
+    // `skip` mode keeps no slice past push() (the scanner copies its carry), so two buffers take turns.
+    const pair = mode === 'skip' ? [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)] : undefined;
+    const handle = await (0,promises_namespaceObject.open)(file);
+    // One read ahead: the next chunk is copied in (by libuv's thread pool) while this one is scanned.
+    let turn = 0;
+    let position = 0;
+    const readNext = () => handle.read(pair?.[turn++ % 2] ?? Buffer.allocUnsafe(size), 0, size, position);
+    let next = readNext();
+    try {
+        for (;;) {
+            const { bytesRead, buffer } = await next;
+            if (bytesRead === 0)
+                break;
+            position += bytesRead;
+            next = readNext();
+            scanner.push(buffer.subarray(0, bytesRead));
+            yield* scanner.take();
+        }
+    }
+    finally {
+        await next.catch(() => undefined);
+        await handle.close();
     }
     scanner.end();
     yield* scanner.take();
@@ -47040,7 +47064,7 @@ function copyEndFrom(b, pos) {
 class Scanner {
     file;
     standardConformingStrings;
-    skipCopyData;
+    copyData;
     out = [];
     /** Pieces of a line that began in an earlier chunk and has not ended yet. */
     carry = [];
@@ -47050,10 +47074,11 @@ class Scanner {
     pendingCol = 1;
     /** An open COPY block: data bytes gathered but not handed on yet. */
     copy = null;
-    constructor(file, standardConformingStrings, skipCopyData) {
+    statements = 0;
+    constructor(file, standardConformingStrings, copyData) {
         this.file = file;
         this.standardConformingStrings = standardConformingStrings;
-        this.skipCopyData = skipCopyData;
+        this.copyData = copyData;
     }
     take() {
         const out = this.out;
@@ -47065,15 +47090,16 @@ class Scanner {
         /** Start of a run of COPY data lines inside `data` not yet added to copy.parts. */
         let run = -1;
         for (;;) {
-            if (this.copy && this.skipCopyData && !this.carry.length) {
+            if (this.copy && this.copyData !== 'lines' && !this.carry.length) {
                 // Jump to the `\.` line, or past the last whole line of this chunk
-                // (lineNo then lags: see ScanOptions.skipCopyData).
+                // (lineNo then lags: see CopyDataMode), handing on what it jumped over.
                 const end = copyEndFrom(data, pos);
-                if (end < 0) {
-                    pos = Math.max(pos, data.lastIndexOf(NL) + 1);
+                const stop = end < 0 ? Math.max(pos, data.lastIndexOf(NL) + 1) : end;
+                if (this.copyData === 'bytes')
+                    this.passCopyBytes(data, pos, stop);
+                pos = stop;
+                if (end < 0)
                     break;
-                }
-                pos = end;
             }
             const nl = data.indexOf(NL, pos);
             if (nl < 0)
@@ -47113,7 +47139,7 @@ class Scanner {
         if (run >= 0)
             this.addCopy(data.subarray(run, pos), 0);
         if (pos < data.length)
-            this.carry.push(data.subarray(pos));
+            this.carry.push(this.copyData === 'skip' ? Buffer.from(data.subarray(pos)) : data.subarray(pos));
     }
     /** At end of file: the last line (if it has no newline), then an unterminated COPY is an error. */
     end() {
@@ -47126,7 +47152,7 @@ class Scanner {
             throw new Error(`${this.file}: the COPY block started at line ${this.copy.openedAt} has no terminating "\\." line.`);
         }
         if (!blank(this.pending) && statementHead(this.pending) !== '') {
-            this.out.push({ kind: 'statement', sql: this.pending, line: this.pendingLine, column: this.pendingCol, copyFromStdin: false });
+            this.out.push({ kind: 'statement', sql: this.pending, line: this.pendingLine, column: this.pendingCol, copyFromStdin: false, index: this.statements++ });
         }
     }
     addCopy(bytes, lines) {
@@ -47134,6 +47160,12 @@ class Scanner {
         c.parts.push(bytes);
         c.bytes += bytes.length;
         c.lines += lines;
+    }
+    /** `bytes` mode: hands on bytes [start, end) of `b` as they are, in slices of at most COPY_CHUNK_BYTES. */
+    passCopyBytes(b, start, end) {
+        for (let i = start; i < end; i += COPY_CHUNK_BYTES) {
+            this.out.push({ kind: 'copy-data', data: b.subarray(i, Math.min(end, i + COPY_CHUNK_BYTES)), firstLine: 0, lines: 0 });
+        }
     }
     emitCopy() {
         const c = this.copy;
@@ -47156,8 +47188,10 @@ class Scanner {
         if (this.copy) {
             if (isCopyEnd(b, start, end))
                 return this.endCopy();
-            if (this.skipCopyData)
+            if (this.copyData === 'skip')
                 return;
+            if (this.copyData === 'bytes')
+                return this.passCopyBytes(b, start, Math.min(end + 1, b.length));
             if (this.copy.lines === 0)
                 this.copy.first = this.lineNo;
             // keep the newline, if the line had one
@@ -47199,7 +47233,7 @@ class Scanner {
             const sql = this.pending.slice(start, p + 1);
             const isCopy = COPY_FROM_STDIN.test(statementHead(sql));
             if (sql.trim() !== ';')
-                this.out.push({ kind: 'statement', sql, line: line0, column: col0, copyFromStdin: isCopy });
+                this.out.push({ kind: 'statement', sql, line: line0, column: col0, copyFromStdin: isCopy, index: this.statements++ });
             // advance the position past this statement
             const nl = sql.split('\n');
             line0 += nl.length - 1;
@@ -47215,6 +47249,29 @@ class Scanner {
         this.pendingCol = col0;
     }
 }
+/**
+ * Rescans `file` in `lines` mode for the statement with ordinal `index` (as
+ * yielded in any mode), to report its exact line and column after a pass that
+ * did not count COPY data lines. Reads the file up to that statement.
+ * @throws Error if the file has fewer statements (it changed since).
+ */
+async function exactStatement(file, index, options = {}) {
+    let found;
+    for await (const ev of scanFile(file, { ...options, copyData: 'lines' })) {
+        if (found) {
+            // the event after a COPY statement: its first data line, or the `\.` line that follows it directly
+            return { statement: found, copyDataLine: ev.kind === 'copy-data' ? ev.firstLine : ev.kind === 'copy-end' ? ev.line : undefined };
+        }
+        if (ev.kind !== 'statement' || ev.index !== index)
+            continue;
+        if (!ev.copyFromStdin)
+            return { statement: ev };
+        found = ev;
+    }
+    if (found)
+        return { statement: found };
+    throw new Error(`${file}: statement ${index + 1} not found on rescan (did the file change while seeding?)`);
+}
 
 ;// CONCATENATED MODULE: ./src/seed/loader.ts
 /**
@@ -47224,10 +47281,14 @@ class Scanner {
  * Two passes over the files, both streamed:
  * 1. check: every meta-command, statement that cannot work on a provisioned
  *    database, statement that cannot run in a transaction, and role named by
- *    `OWNER TO`/`GRANT … TO`/`REVOKE … FROM` is found before anything runs;
+ *    `OWNER TO`/`GRANT … TO`/`REVOKE … FROM` is found before anything runs
+ *    (COPY data is skipped unread; the session connects meanwhile);
  * 2. load: plain statements are batched between COPY blocks behind a
  *    savepoint (one round trip per batch); COPY data streams through
- *    `pg-copy-streams` exactly as written.
+ *    `pg-copy-streams` exactly as written, in slices of the read buffer,
+ *    without being split into rows (the server counts them).
+ * Neither pass counts COPY data lines, so an error found after a COPY block
+ * is located by an exact rescan ({@link exactStatement}).
  * Errors name the file, line and column; COPY data values are never logged.
  */
 
@@ -47310,7 +47371,7 @@ async function* scanAll(sources, options = {}) {
  */
 async function check(sources) {
     try {
-        return await checkEvents(sources, { skipCopyData: true });
+        return await checkEvents(sources, { copyData: 'skip' });
     }
     catch (err) {
         if (err instanceof SeedError)
@@ -47404,21 +47465,25 @@ function describe(err, redact) {
 async function loadSeed(connection, files, cwd = process.cwd()) {
     const started = Date.now();
     const sources = files.map((file) => ({ file, shown: external_node_path_default().relative(cwd, file) || file }));
-    const { needed, created } = await check(sources);
     const client = new esm.Client(directClientConfig(connection, 'preview-postgres seed'));
+    client.on('error', () => undefined);
+    // Connect while the check pass reads the files; nothing of the seed is sent before the check is done.
+    const opening = openTransaction(client);
+    opening.catch(() => undefined);
+    let plan;
+    let roles;
     try {
-        await client.connect();
+        plan = await check(sources);
+        roles = await opening;
     }
     catch (err) {
-        throw new SeedError(`Seeding could not connect to the new database: ${err.message}`);
+        await client.end().catch(() => undefined);
+        throw err;
     }
-    client.on('error', () => undefined);
     const result = { files: files.length, statements: 0, copyRows: 0, skippedForRoles: 0, durationMs: 0 };
     try {
-        const { rows } = await client.query('SELECT rolname FROM pg_roles');
-        const existing = new Set([...rows.map((r) => r.rolname), ...created]);
-        const missing = new Set([...needed].filter((r) => !existing.has(r) && !BUILTIN_ROLES.has(r)));
-        await client.query('BEGIN');
+        const existing = new Set([...roles, ...plan.created]);
+        const missing = new Set([...plan.needed].filter((r) => !existing.has(r) && !BUILTIN_ROLES.has(r)));
         let batch = new Batch();
         let first = true;
         const flush = async () => {
@@ -47437,7 +47502,7 @@ async function loadSeed(connection, files, cwd = process.cwd()) {
             }
         };
         let copy = null;
-        for await (const [src, ev] of scanAll(sources)) {
+        for await (const [src, ev] of scanAll(sources, { copyData: 'bytes' })) {
             if (ev.kind === 'meta')
                 continue;
             if (ev.kind === 'statement') {
@@ -47454,7 +47519,7 @@ async function loadSeed(connection, files, cwd = process.cwd()) {
                 }
                 await flush();
                 const stream = client.query((0,pg_copy_streams/* from */.H)(ev.sql.trim().replace(/;$/, '')));
-                copy = { stream, src, ev, firstData: 0 };
+                copy = { stream, src, ev };
                 stream.on('error', (e) => { if (copy)
                     copy.failed = e; });
                 continue;
@@ -47462,9 +47527,6 @@ async function loadSeed(connection, files, cwd = process.cwd()) {
             if (!copy)
                 continue;
             if (ev.kind === 'copy-data') {
-                if (copy.firstData === 0)
-                    copy.firstData = ev.firstLine;
-                result.copyRows += ev.lines;
                 if (copy.failed)
                     continue;
                 if (!copy.stream.write(ev.data))
@@ -47478,12 +47540,9 @@ async function loadSeed(connection, files, cwd = process.cwd()) {
                 c.stream.end();
                 await (0,external_node_events_.once)(c.stream, 'finish').catch((e) => { c.failed = e; });
             }
-            if (c.failed) {
-                const e = c.failed;
-                const rowLine = /line (\d+)/.exec(e.where ?? '')?.[1];
-                const line = rowLine ? (c.firstData || c.ev.line + 1) + Number(rowLine) - 1 : c.ev.line;
-                throw new SeedError(`Seed failed at ${c.src.shown}:${line}: ${describe(e, true)} (in the data of "${firstLine(c.ev.sql)}"). Nothing was kept: the whole seed was rolled back.`, c.src.shown, line);
-            }
+            if (c.failed)
+                await failCopy(c.src, c.ev, c.failed);
+            result.copyRows += c.stream.rowCount;
             result.statements++;
         }
         await flush();
@@ -47504,6 +47563,30 @@ async function loadSeed(connection, files, cwd = process.cwd()) {
     finally {
         await client.end().catch(() => undefined);
     }
+}
+/**
+ * Connects, opens the seed's transaction and reads the database's roles, in
+ * one round trip after the connection's own.
+ * @returns role names (pg_roles.rolname)
+ * @throws SeedError if the database cannot be reached
+ */
+async function openTransaction(client) {
+    try {
+        await client.connect();
+        // A simple-protocol query with two statements answers with one result per statement.
+        const results = (await client.query('BEGIN; SELECT rolname FROM pg_roles'));
+        return results[1].rows.map((r) => r.rolname);
+    }
+    catch (err) {
+        throw new SeedError(`Seeding could not connect to the new database: ${err.message}`);
+    }
+}
+/** Throws the SeedError of a failed COPY: the file line of the bad row (from the server's "COPY t, line N"), values hidden. */
+async function failCopy(src, ev, err) {
+    const exact = await exactStatement(src.file, ev.index);
+    const rowLine = /line (\d+)/.exec(err.where ?? '')?.[1];
+    const line = rowLine && exact.copyDataLine ? exact.copyDataLine + Number(rowLine) - 1 : startOf(exact.statement).line;
+    throw new SeedError(`Seed failed at ${src.shown}:${line}: ${describe(err, true)} (in the data of "${firstLine(ev.sql)}"). Nothing was kept: the whole seed was rolled back.`, src.shown, line);
 }
 /** Finds which statement of a failed batch failed, and throws its SeedError. */
 async function failBatch(client, batch, prefixLength, err) {
@@ -47532,7 +47615,8 @@ async function failBatch(client, batch, prefixLength, err) {
     }
     if (!culprit)
         throw new SeedError(`Seeding failed: ${describe(err, false)}. Nothing was kept: the whole seed was rolled back.`);
-    const where = position ? locate(culprit.ev.sql, position, culprit.ev.line, culprit.ev.column) : startOf(culprit.ev);
+    const { statement } = await exactStatement(culprit.src.file, culprit.ev.index);
+    const where = position ? locate(statement.sql, position, statement.line, statement.column) : startOf(statement);
     throw new SeedError(`Seed failed at ${culprit.src.shown}:${where.line}:${where.column}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
         'Nothing was kept: the whole seed was rolled back.', culprit.src.shown, where.line, where.column);
 }
@@ -47634,8 +47718,6 @@ function setOutputs(o) {
         lib_core/* setOutput */.uH(name, value);
 }
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/publish/env-file.ts
 /**
  * The env file the instant service's CLI writes (seed 001, "Command-line

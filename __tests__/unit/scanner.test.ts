@@ -7,15 +7,15 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type ScanEvent, scanFile } from '../../src/seed/scanner.js'
+import { type CopyDataMode, type ScanEvent, type StatementEvent, exactStatement, scanFile } from '../../src/seed/scanner.js'
 
 const PAGILA_DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/pagila/pagila-data.sql')
 
 /** Events with each COPY block's data joined, so read sizes that cut it differently compare equal. */
-async function normalized(file: string, readChunkBytes?: number, skipCopyData = false): Promise<unknown[]> {
+async function normalized(file: string, readChunkBytes?: number, copyData: CopyDataMode = 'lines'): Promise<unknown[]> {
   const out: unknown[] = []
   let copy: { firstLine: number; lines: number; data: Buffer[] } | null = null
-  for await (const ev of scanFile(file, { readChunkBytes, skipCopyData }) as AsyncGenerator<ScanEvent>) {
+  for await (const ev of scanFile(file, { readChunkBytes, copyData }) as AsyncGenerator<ScanEvent>) {
     if (ev.kind === 'copy-data') {
       copy ??= { firstLine: ev.firstLine, lines: 0, data: [] }
       copy.lines += ev.lines
@@ -86,17 +86,49 @@ describe('scanFile', () => {
     }
   })
 
-  it('with skipCopyData, yields the same statements and meta-commands, and no COPY data, at every read size', async () => {
-    const withoutLines = (evs: unknown[]): unknown[] =>
-      evs.filter((e) => !['copy', 'copy-data'].includes((e as { kind: string }).kind)).map((e) => ({ ...(e as object), line: 0 }))
-    const reference = withoutLines(await normalized(tricky))
+  /** Events without line numbers (and COPY blocks without their line counts), for comparing modes. */
+  const withoutLines = (evs: unknown[]): unknown[] =>
+    evs.map((e) => {
+      const ev = e as { kind: string }
+      return ev.kind === 'copy' ? { ...ev, firstLine: 0, lines: 0 } : 'line' in ev ? { ...ev, line: 0 } : ev
+    })
+
+  it("in 'skip' mode, yields the same statements and meta-commands, and no COPY data, at every read size", async () => {
+    const noCopy = (evs: unknown[]): unknown[] => withoutLines(evs).filter((e) => (e as { kind: string }).kind !== 'copy')
+    const reference = noCopy(await normalized(tricky))
     for (const size of [1, 2, 3, 5, 7, 64, 1 << 20]) {
-      const fast = await normalized(tricky, size, true)
+      const fast = await normalized(tricky, size, 'skip')
       expect(fast.some((e) => (e as { kind: string }).kind === 'copy')).toBe(false)
       expect([size, withoutLines(fast)]).toEqual([size, reference])
     }
-    const pagilaStatements = withoutLines(await normalized(PAGILA_DATA))
-    expect(withoutLines(await normalized(PAGILA_DATA, 4096, true))).toEqual(pagilaStatements)
+    expect(noCopy(await normalized(PAGILA_DATA, 4096, 'skip'))).toEqual(noCopy(await normalized(PAGILA_DATA)))
+  })
+
+  it("in 'bytes' mode, hands on every COPY block byte for byte and the same statements, at every read size", async () => {
+    const reference = withoutLines(await normalized(tricky))
+    for (const size of [1, 2, 3, 5, 7, 64, 1 << 20]) expect([size, withoutLines(await normalized(tricky, size, 'bytes'))]).toEqual([size, reference])
+    for (const size of [4096, 1 << 20]) {
+      expect(withoutLines(await normalized(PAGILA_DATA, size, 'bytes'))).toEqual(withoutLines(await normalized(PAGILA_DATA)))
+    }
+  })
+
+  it('exactStatement finds, by its index from any mode, a statement at its exact line and column, and where its COPY data starts', async () => {
+    for (const file of [tricky, PAGILA_DATA]) {
+      const exact = await normalized(file)
+      const fast = (await normalized(file, 4096, 'bytes')).filter((e): e is StatementEvent => (e as { kind: string }).kind === 'statement')
+      expect(fast.length).toBeGreaterThan(3)
+      for (const ev of fast) {
+        const at = exact.findIndex((e) => (e as StatementEvent).index === ev.index)
+        const next = exact[at + 1] as { kind: string; firstLine?: number; line?: number }
+        const found = await exactStatement(file, ev.index)
+        expect(found.statement).toEqual(exact[at])
+        expect(found.copyDataLine).toBe(ev.copyFromStdin ? (next.kind === 'copy' ? next.firstLine : next.line) : undefined)
+      }
+    }
+    // after the first COPY block the fast pass lags, which is why exactStatement exists
+    const lagging = (await normalized(PAGILA_DATA, 4096, 'bytes')).filter((e) => (e as { kind: string }).kind === 'statement').at(-1) as StatementEvent
+    expect((await exactStatement(PAGILA_DATA, lagging.index)).statement.line).toBeGreaterThan(lagging.line)
+    await expect(exactStatement(tricky, 999)).rejects.toThrow(/statement 1000 not found on rescan/)
   })
 
   it('fails on a COPY block with no \\. line, naming the line it started on', async () => {

@@ -5,10 +5,14 @@
  * Two passes over the files, both streamed:
  * 1. check: every meta-command, statement that cannot work on a provisioned
  *    database, statement that cannot run in a transaction, and role named by
- *    `OWNER TO`/`GRANT … TO`/`REVOKE … FROM` is found before anything runs;
+ *    `OWNER TO`/`GRANT … TO`/`REVOKE … FROM` is found before anything runs
+ *    (COPY data is skipped unread; the session connects meanwhile);
  * 2. load: plain statements are batched between COPY blocks behind a
  *    savepoint (one round trip per batch); COPY data streams through
- *    `pg-copy-streams` exactly as written.
+ *    `pg-copy-streams` exactly as written, in slices of the read buffer,
+ *    without being split into rows (the server counts them).
+ * Neither pass counts COPY data lines, so an error found after a COPY block
+ * is located by an exact rescan ({@link exactStatement}).
  * Errors name the file, line and column; COPY data values are never logged.
  */
 import path from 'node:path'
@@ -17,7 +21,7 @@ import * as core from '@actions/core'
 import pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import { type Connection, directClientConfig } from '../connection.js'
-import { type ScanEvent, type ScanOptions, type StatementEvent, scanFile, statementHead } from './scanner.js'
+import { type ScanEvent, type ScanOptions, type StatementEvent, exactStatement, scanFile, statementHead } from './scanner.js'
 
 /** A seed that failed; the database is as it was before seeding (rolled back, or never started). */
 export class SeedError extends Error {
@@ -104,7 +108,7 @@ async function* scanAll(sources: Source[], options: ScanOptions = {}): AsyncGene
  */
 async function check(sources: Source[]): Promise<{ needed: Set<string>; created: Set<string> }> {
   try {
-    return await checkEvents(sources, { skipCopyData: true })
+    return await checkEvents(sources, { copyData: 'skip' })
   } catch (err) {
     if (err instanceof SeedError) return checkEvents(sources, {})
     throw err
@@ -205,20 +209,24 @@ function describe(err: pg.DatabaseError, redact: boolean): string {
 export async function loadSeed(connection: Connection, files: string[], cwd = process.cwd()): Promise<SeedResult> {
   const started = Date.now()
   const sources = files.map((file) => ({ file, shown: path.relative(cwd, file) || file }))
-  const { needed, created } = await check(sources)
   const client = new pg.Client(directClientConfig(connection, 'preview-postgres seed'))
-  try {
-    await client.connect()
-  } catch (err) {
-    throw new SeedError(`Seeding could not connect to the new database: ${(err as Error).message}`)
-  }
   client.on('error', () => undefined)
+  // Connect while the check pass reads the files; nothing of the seed is sent before the check is done.
+  const opening = openTransaction(client)
+  opening.catch(() => undefined)
+  let plan: { needed: Set<string>; created: Set<string> }
+  let roles: string[]
+  try {
+    plan = await check(sources)
+    roles = await opening
+  } catch (err) {
+    await client.end().catch(() => undefined)
+    throw err
+  }
   const result: SeedResult = { files: files.length, statements: 0, copyRows: 0, skippedForRoles: 0, durationMs: 0 }
   try {
-    const { rows } = await client.query<{ rolname: string }>('SELECT rolname FROM pg_roles')
-    const existing = new Set([...rows.map((r) => r.rolname), ...created])
-    const missing = new Set([...needed].filter((r) => !existing.has(r) && !BUILTIN_ROLES.has(r)))
-    await client.query('BEGIN')
+    const existing = new Set([...roles, ...plan.created])
+    const missing = new Set([...plan.needed].filter((r) => !existing.has(r) && !BUILTIN_ROLES.has(r)))
     let batch = new Batch()
     let first = true
     const flush = async (): Promise<void> => {
@@ -234,8 +242,8 @@ export async function loadSeed(connection: Connection, files: string[], cwd = pr
         await failBatch(client, current, prefix.length, err as pg.DatabaseError)
       }
     }
-    let copy: { stream: ReturnType<typeof copyFrom>; src: Source; ev: StatementEvent; firstData: number; failed?: Error } | null = null
-    for await (const [src, ev] of scanAll(sources)) {
+    let copy: { stream: ReturnType<typeof copyFrom>; src: Source; ev: StatementEvent; failed?: Error } | null = null
+    for await (const [src, ev] of scanAll(sources, { copyData: 'bytes' })) {
       if (ev.kind === 'meta') continue
       if (ev.kind === 'statement') {
         const roles = rolesNamed(statementHead(ev.sql)).filter((r) => missing.has(r))
@@ -250,14 +258,12 @@ export async function loadSeed(connection: Connection, files: string[], cwd = pr
         }
         await flush()
         const stream = client.query(copyFrom(ev.sql.trim().replace(/;$/, '')))
-        copy = { stream, src, ev, firstData: 0 }
+        copy = { stream, src, ev }
         stream.on('error', (e: Error) => { if (copy) copy.failed = e })
         continue
       }
       if (!copy) continue
       if (ev.kind === 'copy-data') {
-        if (copy.firstData === 0) copy.firstData = ev.firstLine
-        result.copyRows += ev.lines
         if (copy.failed) continue
         if (!copy.stream.write(ev.data)) await drained(copy.stream)
         continue
@@ -269,16 +275,8 @@ export async function loadSeed(connection: Connection, files: string[], cwd = pr
         c.stream.end()
         await once(c.stream, 'finish').catch((e: Error) => { c.failed = e })
       }
-      if (c.failed) {
-        const e = c.failed as pg.DatabaseError
-        const rowLine = /line (\d+)/.exec(e.where ?? '')?.[1]
-        const line = rowLine ? (c.firstData || c.ev.line + 1) + Number(rowLine) - 1 : c.ev.line
-        throw new SeedError(
-          `Seed failed at ${c.src.shown}:${line}: ${describe(e, true)} (in the data of "${firstLine(c.ev.sql)}"). Nothing was kept: the whole seed was rolled back.`,
-          c.src.shown,
-          line
-        )
-      }
+      if (c.failed) await failCopy(c.src, c.ev, c.failed as pg.DatabaseError)
+      result.copyRows += c.stream.rowCount
       result.statements++
     }
     await flush()
@@ -298,6 +296,35 @@ export async function loadSeed(connection: Connection, files: string[], cwd = pr
   } finally {
     await client.end().catch(() => undefined)
   }
+}
+
+/**
+ * Connects, opens the seed's transaction and reads the database's roles, in
+ * one round trip after the connection's own.
+ * @returns role names (pg_roles.rolname)
+ * @throws SeedError if the database cannot be reached
+ */
+async function openTransaction(client: pg.Client): Promise<string[]> {
+  try {
+    await client.connect()
+    // A simple-protocol query with two statements answers with one result per statement.
+    const results = (await client.query('BEGIN; SELECT rolname FROM pg_roles')) as unknown as pg.QueryResult<{ rolname: string }>[]
+    return results[1].rows.map((r) => r.rolname)
+  } catch (err) {
+    throw new SeedError(`Seeding could not connect to the new database: ${(err as Error).message}`)
+  }
+}
+
+/** Throws the SeedError of a failed COPY: the file line of the bad row (from the server's "COPY t, line N"), values hidden. */
+async function failCopy(src: Source, ev: StatementEvent, err: pg.DatabaseError): Promise<never> {
+  const exact = await exactStatement(src.file, ev.index)
+  const rowLine = /line (\d+)/.exec(err.where ?? '')?.[1]
+  const line = rowLine && exact.copyDataLine ? exact.copyDataLine + Number(rowLine) - 1 : startOf(exact.statement).line
+  throw new SeedError(
+    `Seed failed at ${src.shown}:${line}: ${describe(err, true)} (in the data of "${firstLine(ev.sql)}"). Nothing was kept: the whole seed was rolled back.`,
+    src.shown,
+    line
+  )
 }
 
 /** Finds which statement of a failed batch failed, and throws its SeedError. */
@@ -323,7 +350,8 @@ async function failBatch(client: pg.Client, batch: Batch, prefixLength: number, 
     }
   }
   if (!culprit) throw new SeedError(`Seeding failed: ${describe(err, false)}. Nothing was kept: the whole seed was rolled back.`)
-  const where = position ? locate(culprit.ev.sql, position, culprit.ev.line, culprit.ev.column) : startOf(culprit.ev)
+  const { statement } = await exactStatement(culprit.src.file, culprit.ev.index)
+  const where = position ? locate(statement.sql, position, statement.line, statement.column) : startOf(statement)
   throw new SeedError(
     `Seed failed at ${culprit.src.shown}:${where.line}:${where.column}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
       'Nothing was kept: the whole seed was rolled back.',

@@ -5,7 +5,7 @@
  * to `\.`, and backslash meta-commands. Memory holds one read chunk, one
  * pending statement and one chunk of COPY data, whatever the file's size.
  */
-import { createReadStream } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { parseSplits } from 'postgres-semicolons'
 
 /** A statement with the 1-based line and column of its first character (which may be whitespace or a comment). */
@@ -17,14 +17,21 @@ export interface StatementEvent {
   column: number
   /** A `COPY … FROM stdin` statement: `copy-data` events follow until `copy-end`. */
   copyFromStdin: boolean
+  /** 0-based ordinal among the file's statements, the same in every {@link CopyDataMode}: see {@link exactStatement}. */
+  index: number
 }
 
-/** Whole lines of COPY data, each with its newline, the file's bytes as they are. */
+/**
+ * COPY data, the file's bytes as they are. In `lines` mode whole lines, each
+ * with its newline; in `bytes` mode any cut of the block (the server's COPY
+ * reads a byte stream, so a row may span two events).
+ */
 export interface CopyDataEvent {
   kind: 'copy-data'
   data: Buffer
-  /** File line of the first line in `data`. */
+  /** File line of the first line in `data`; 0 unless the mode is `lines`. */
   firstLine: number
+  /** Lines in `data`; 0 unless the mode is `lines`. */
   lines: number
 }
 
@@ -43,8 +50,10 @@ export interface MetaEvent {
 
 export type ScanEvent = StatementEvent | CopyDataEvent | CopyEndEvent | MetaEvent
 
-/** Bytes read from the file at a time. */
+/** Bytes read from the file at a time: events of `lines` and `bytes` mode hold slices of each read. */
 const READ_CHUNK_BYTES = 1 << 20
+/** The same in `skip` mode, which keeps nothing of a read, so two buffers serve every read. */
+const SKIP_READ_CHUNK_BYTES = 4 << 20
 /** COPY data handed on per event, at most (bytes; a longer single row is handed on whole). */
 const COPY_CHUNK_BYTES = 1 << 18
 
@@ -74,18 +83,27 @@ const COPY_FROM_STDIN = /^COPY\b[\s\S]*\bFROM\s+STDIN\b/i
 /** True when text holds only whitespace and `--` comment lines. */
 const blank = (text: string): boolean => /^(\s*(--[^\n]*)?\n?)*$/.test(text)
 
+/**
+ * How scanFile treats COPY data:
+ * - `lines`: whole lines, counted, so every event carries its exact file line;
+ * - `bytes`: the block's bytes in slices of the read buffer, found by looking
+ *   only for the `\.` line (nothing per row: the load pass, where the row count
+ *   comes from the server);
+ * - `skip`: not handed on at all (the check pass).
+ *
+ * In `bytes` and `skip` modes, lines after a file's first COPY block lag (its
+ * data lines are not counted); {@link exactStatement} finds the exact ones.
+ */
+export type CopyDataMode = 'lines' | 'bytes' | 'skip'
+
 /** Options of scanFile. */
 export interface ScanOptions {
   /** As the server setting; true for every supported server. */
   standardConformingStrings?: boolean
   /** Read size in bytes (tests make it tiny to cross every boundary). */
   readChunkBytes?: number
-  /**
-   * Skip COPY data without handing it on or counting its lines: a fast pass
-   * that only needs the statements. Line numbers after the first COPY block
-   * are then not exact; rescan without it to report a line.
-   */
-  skipCopyData?: boolean
+  /** Default `lines`. */
+  copyData?: CopyDataMode
 }
 
 /**
@@ -95,10 +113,30 @@ export interface ScanOptions {
  * @throws Error for a COPY block that never ends (no `\.`).
  */
 export async function* scanFile(file: string, options: ScanOptions = {}): AsyncGenerator<ScanEvent> {
-  const scanner = new Scanner(file, options.standardConformingStrings ?? true, options.skipCopyData ?? false)
-  for await (const data of createReadStream(file, { highWaterMark: options.readChunkBytes ?? READ_CHUNK_BYTES })) {
-    scanner.push(data as Buffer)
-    yield* scanner.take()
+  const mode = options.copyData ?? 'lines'
+  const scanner = new Scanner(file, options.standardConformingStrings ?? true, mode)
+  const size = options.readChunkBytes ?? (mode === 'skip' ? SKIP_READ_CHUNK_BYTES : READ_CHUNK_BYTES)
+  // Events of `lines` and `bytes` mode hand on slices of what was read, so each read gets a new buffer;
+  // `skip` mode keeps no slice past push() (the scanner copies its carry), so two buffers take turns.
+  const pair = mode === 'skip' ? [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)] : undefined
+  const handle = await open(file)
+  // One read ahead: the next chunk is copied in (by libuv's thread pool) while this one is scanned.
+  let turn = 0
+  let position = 0
+  const readNext = () => handle.read(pair?.[turn++ % 2] ?? Buffer.allocUnsafe(size), 0, size, position)
+  let next = readNext()
+  try {
+    for (;;) {
+      const { bytesRead, buffer } = await next
+      if (bytesRead === 0) break
+      position += bytesRead
+      next = readNext()
+      scanner.push(buffer.subarray(0, bytesRead))
+      yield* scanner.take()
+    }
+  } finally {
+    await next.catch(() => undefined)
+    await handle.close()
   }
   scanner.end()
   yield* scanner.take()
@@ -136,11 +174,12 @@ class Scanner {
   private pendingCol = 1
   /** An open COPY block: data bytes gathered but not handed on yet. */
   private copy: { parts: Buffer[]; bytes: number; first: number; lines: number; openedAt: number } | null = null
+  private statements = 0
 
   constructor(
     private readonly file: string,
     private readonly standardConformingStrings: boolean,
-    private readonly skipCopyData: boolean
+    private readonly copyData: CopyDataMode
   ) {}
 
   take(): ScanEvent[] {
@@ -154,15 +193,14 @@ class Scanner {
     /** Start of a run of COPY data lines inside `data` not yet added to copy.parts. */
     let run = -1
     for (;;) {
-      if (this.copy && this.skipCopyData && !this.carry.length) {
+      if (this.copy && this.copyData !== 'lines' && !this.carry.length) {
         // Jump to the `\.` line, or past the last whole line of this chunk
-        // (lineNo then lags: see ScanOptions.skipCopyData).
+        // (lineNo then lags: see CopyDataMode), handing on what it jumped over.
         const end = copyEndFrom(data, pos)
-        if (end < 0) {
-          pos = Math.max(pos, data.lastIndexOf(NL) + 1)
-          break
-        }
-        pos = end
+        const stop = end < 0 ? Math.max(pos, data.lastIndexOf(NL) + 1) : end
+        if (this.copyData === 'bytes') this.passCopyBytes(data, pos, stop)
+        pos = stop
+        if (end < 0) break
       }
       const nl = data.indexOf(NL, pos)
       if (nl < 0) break
@@ -193,7 +231,7 @@ class Scanner {
       pos = nl + 1
     }
     if (run >= 0) this.addCopy(data.subarray(run, pos), 0)
-    if (pos < data.length) this.carry.push(data.subarray(pos))
+    if (pos < data.length) this.carry.push(this.copyData === 'skip' ? Buffer.from(data.subarray(pos)) : data.subarray(pos))
   }
 
   /** At end of file: the last line (if it has no newline), then an unterminated COPY is an error. */
@@ -207,7 +245,7 @@ class Scanner {
       throw new Error(`${this.file}: the COPY block started at line ${this.copy.openedAt} has no terminating "\\." line.`)
     }
     if (!blank(this.pending) && statementHead(this.pending) !== '') {
-      this.out.push({ kind: 'statement', sql: this.pending, line: this.pendingLine, column: this.pendingCol, copyFromStdin: false })
+      this.out.push({ kind: 'statement', sql: this.pending, line: this.pendingLine, column: this.pendingCol, copyFromStdin: false, index: this.statements++ })
     }
   }
 
@@ -216,6 +254,13 @@ class Scanner {
     c.parts.push(bytes)
     c.bytes += bytes.length
     c.lines += lines
+  }
+
+  /** `bytes` mode: hands on bytes [start, end) of `b` as they are, in slices of at most COPY_CHUNK_BYTES. */
+  private passCopyBytes(b: Buffer, start: number, end: number): void {
+    for (let i = start; i < end; i += COPY_CHUNK_BYTES) {
+      this.out.push({ kind: 'copy-data', data: b.subarray(i, Math.min(end, i + COPY_CHUNK_BYTES)), firstLine: 0, lines: 0 })
+    }
   }
 
   private emitCopy(): void {
@@ -240,7 +285,8 @@ class Scanner {
     this.lineNo++
     if (this.copy) {
       if (isCopyEnd(b, start, end)) return this.endCopy()
-      if (this.skipCopyData) return
+      if (this.copyData === 'skip') return
+      if (this.copyData === 'bytes') return this.passCopyBytes(b, start, Math.min(end + 1, b.length))
       if (this.copy.lines === 0) this.copy.first = this.lineNo
       // keep the newline, if the line had one
       this.addCopy(b.subarray(start, Math.min(end + 1, b.length)), 1)
@@ -276,7 +322,7 @@ class Scanner {
       if (typeof p !== 'number') continue
       const sql = this.pending.slice(start, p + 1)
       const isCopy = COPY_FROM_STDIN.test(statementHead(sql))
-      if (sql.trim() !== ';') this.out.push({ kind: 'statement', sql, line: line0, column: col0, copyFromStdin: isCopy })
+      if (sql.trim() !== ';') this.out.push({ kind: 'statement', sql, line: line0, column: col0, copyFromStdin: isCopy, index: this.statements++ })
       // advance the position past this statement
       const nl = sql.split('\n')
       line0 += nl.length - 1
@@ -291,4 +337,32 @@ class Scanner {
     this.pendingLine = line0
     this.pendingCol = col0
   }
+}
+
+/** A statement at its exact place, and where its COPY data starts. */
+export interface ExactStatement {
+  statement: StatementEvent
+  /** For a `COPY … FROM stdin`: file line of its first data line (what the server calls "line 1"). */
+  copyDataLine?: number
+}
+
+/**
+ * Rescans `file` in `lines` mode for the statement with ordinal `index` (as
+ * yielded in any mode), to report its exact line and column after a pass that
+ * did not count COPY data lines. Reads the file up to that statement.
+ * @throws Error if the file has fewer statements (it changed since).
+ */
+export async function exactStatement(file: string, index: number, options: Omit<ScanOptions, 'copyData'> = {}): Promise<ExactStatement> {
+  let found: StatementEvent | undefined
+  for await (const ev of scanFile(file, { ...options, copyData: 'lines' })) {
+    if (found) {
+      // the event after a COPY statement: its first data line, or the `\.` line that follows it directly
+      return { statement: found, copyDataLine: ev.kind === 'copy-data' ? ev.firstLine : ev.kind === 'copy-end' ? ev.line : undefined }
+    }
+    if (ev.kind !== 'statement' || ev.index !== index) continue
+    if (!ev.copyFromStdin) return { statement: ev }
+    found = ev
+  }
+  if (found) return { statement: found }
+  throw new Error(`${file}: statement ${index + 1} not found on rescan (did the file change while seeding?)`)
 }

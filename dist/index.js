@@ -47279,11 +47279,12 @@ async function exactStatement(file, index, options = {}) {
  * in one session and one transaction (like `psql -X -v ON_ERROR_STOP=1 -1`).
  *
  * Two passes over the files, both streamed:
- * 1. check: every meta-command, statement that cannot work on a provisioned
- *    database, statement that cannot run in a transaction, and role named by
- *    `OWNER TO`/`GRANT … TO`/`REVOKE … FROM` is found before anything runs
- *    (COPY data is skipped unread; the session connects meanwhile);
- * 2. load: plain statements are batched between COPY blocks behind a
+ * 1. check ({@link checkSeed}, no database needed): every meta-command,
+ *    statement that cannot work on a provisioned database, statement that
+ *    cannot run in a transaction, and role named by `OWNER TO`/`GRANT … TO`/
+ *    `REVOKE … FROM` is found before anything runs (COPY data is skipped
+ *    unread). The action runs it before it creates a database;
+ * 2. load ({@link loadSeed}): plain statements are batched between COPY blocks behind a
  *    savepoint (one round trip per batch); COPY data streams through
  *    `pg-copy-streams` exactly as written, in slices of the read buffer,
  *    without being split into rows (the server counts them).
@@ -47359,6 +47360,24 @@ const firstLine = (sql) => {
     const head = statementHead(sql).split('\n')[0];
     return head.length > 120 ? `${head.slice(0, 117)}...` : head;
 };
+/**
+ * Pass 1: reads every file (COPY data skipped unread) and refuses what cannot
+ * run, before any database is touched: psql meta-commands other than
+ * `\restrict`/`\unrestrict` (or an `\unrestrict` whose key does not match),
+ * `CREATE/DROP/ALTER DATABASE`, transaction control, and statements that
+ * cannot run inside a transaction block. Needs no connection, so the action
+ * runs it before it creates a database: a refused seed creates nothing.
+ * @param files paths in load order; `cwd` makes the names errors show
+ * @throws SeedError "Seed refused at file:line[:column]: …" (exact line, found
+ *   by a rescan that counts COPY data lines); Error if a file cannot be read
+ *   or has a COPY block without its `\.` line
+ */
+async function checkSeed(files, cwd = process.cwd()) {
+    const started = Date.now();
+    const sources = files.map((file) => ({ file, shown: external_node_path_default().relative(cwd, file) || file }));
+    const { needed, created } = await check(sources);
+    return { sources, needed, created, checkMs: Date.now() - started };
+}
 /** Streams every event of every file, with the file it came from. */
 async function* scanAll(sources, options = {}) {
     for (const src of sources)
@@ -47456,31 +47475,28 @@ function describe(err, redact) {
     return [message, detail && `detail: ${detail}`, err.hint && `hint: ${err.hint}`].filter(Boolean).join('; ');
 }
 /**
- * Loads `files` into the database of `connection` (its direct URL) in one
- * session and one transaction. Statements naming a role the database lacks
- * (`OWNER TO postgres` in a dump made without `--no-owner`) are skipped and counted.
+ * Pass 2: loads a seed that {@link checkSeed} accepted into the database of
+ * `connection` (its direct URL) in one session and one transaction.
+ * Statements naming a role the database lacks (`OWNER TO postgres` in a dump
+ * made without `--no-owner`) are skipped and counted.
+ * @returns counts, and `durationMs`: from this call to COMMIT (the check pass not included)
  * @throws SeedError naming file:line:column, the server's message, detail and
  *   hint, and the statement's first line; the database is left as it was.
  */
-async function loadSeed(connection, files, cwd = process.cwd()) {
+async function loadSeed(connection, plan) {
     const started = Date.now();
-    const sources = files.map((file) => ({ file, shown: external_node_path_default().relative(cwd, file) || file }));
+    const { sources } = plan;
     const client = new esm.Client(directClientConfig(connection, 'preview-postgres seed'));
     client.on('error', () => undefined);
-    // Connect while the check pass reads the files; nothing of the seed is sent before the check is done.
-    const opening = openTransaction(client);
-    opening.catch(() => undefined);
-    let plan;
     let roles;
     try {
-        plan = await check(sources);
-        roles = await opening;
+        roles = await openTransaction(client);
     }
     catch (err) {
         await client.end().catch(() => undefined);
         throw err;
     }
-    const result = { files: files.length, statements: 0, copyRows: 0, skippedForRoles: 0, durationMs: 0 };
+    const result = { files: sources.length, statements: 0, copyRows: 0, skippedForRoles: 0, durationMs: 0 };
     try {
         const existing = new Set([...roles, ...plan.created]);
         const missing = new Set([...plan.needed].filter((r) => !existing.has(r) && !BUILTIN_ROLES.has(r)));
@@ -48041,9 +48057,10 @@ async function upsertComment(octokit, pr, existing, markdown, record) {
 
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
- * The action's story: read and check the inputs, find what an earlier run of
- * this PR left, provision (or reuse, or tear down) the database, seed it,
- * publish masked outputs, the PR comment and the job summary.
+ * The action's story: read and check the inputs, check the seed files while
+ * finding what an earlier run of this PR left, provision (or reuse, or tear
+ * down) the database, seed it, publish masked outputs, the PR comment and the
+ * job summary.
  */
 
 
@@ -48072,13 +48089,29 @@ function staleLockMs(settings) {
     return Math.max(30 * 60_000, 2 * settings.waitTimeoutSeconds * 1000);
 }
 /**
+ * Starts the seed's check pass (no database needed), so it reads the files
+ * while the PR comment is looked up. Awaited before anything is created: a
+ * refused seed creates no database and posts no comment.
+ * @returns null when there is nothing to seed from files
+ */
+function startSeedCheck(files) {
+    if (files.length === 0)
+        return Promise.resolve(null);
+    const checking = checkSeed(files).catch((err) => {
+        throw err instanceof SeedError ? new SeedError(`${err.message} No database was created or changed.`, err.file, err.line, err.column) : err;
+    });
+    checking.catch(() => undefined); // awaited later; not an unhandled rejection meanwhile
+    return checking;
+}
+/**
  * Finds the PR's comment. Before a create, also makes sure only one run of the
  * PR provisions at a time: waits for a run that holds the comment lock, or
  * takes the lock itself (claimComment: oldest placeholder wins; the loser
  * waits for the winner and then reuses what it made). A GitHub error here is
- * a warning: the run goes on without a lock.
+ * a warning: the run goes on without a lock. `seedCheck` is awaited before
+ * the lock's placeholder is posted.
  */
-async function openPublication(settings) {
+async function openPublication(settings, seedCheck) {
     const pr = pullRequestOfEvent();
     if (!pr) {
         lib_core/* notice */.lm('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.');
@@ -48103,6 +48136,7 @@ async function openPublication(settings) {
         }
         if (existing)
             return { pr, octokit, existing };
+        await seedCheck;
         let claim;
         try {
             const placeholder = renderReport({ mode: settings.mode, state: 'provisioning', runUrl: runUrl() });
@@ -48143,14 +48177,15 @@ async function publish(pub, report, record) {
         await lib_core/* summary */.z.addRaw(markdown, true).write();
 }
 /**
- * Seeds a newly created database: the SQL files in one transaction, then
- * `seed-command`. On failure runs `undo` (so nothing unseeded is left for
- * reuse) and rethrows. Sets `report.seedFiles`.
+ * Seeds a newly created database: the checked SQL files in one transaction,
+ * then `seed-command`. On failure runs `undo` (so nothing unseeded is left
+ * for reuse) and rethrows. Sets `report.seedFiles`.
  */
-async function seedOrUndo(settings, seedFiles, connection, report, undo) {
+async function seedOrUndo(settings, seed, connection, report, undo) {
     try {
-        if (seedFiles.length > 0) {
-            const result = await lib_core/* group */.Os(`Seed the database (${seedFiles.length} file${seedFiles.length === 1 ? '' : 's'})`, () => loadSeed(connection, seedFiles));
+        if (seed) {
+            const n = seed.sources.length;
+            const result = await lib_core/* group */.Os(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => loadSeed(connection, seed));
             lib_core/* info */.pq(`Seeded ${result.files} file(s): ${result.statements} statement(s), ${result.copyRows} COPY row(s) in ${(result.durationMs / 1000).toFixed(1)} s.`);
             report.seedFiles = result.files;
         }
@@ -48163,7 +48198,7 @@ async function seedOrUndo(settings, seedFiles, connection, report, undo) {
     }
 }
 /** Instant mode, `command: create`. */
-async function createInstant(settings, seedFiles, pub) {
+async function createInstant(settings, seed, pub) {
     const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 };
     const previous = pub.existing?.record.mode === 'instant' ? pub.existing.record.databaseId : undefined;
     const outcome = await lib_core/* group */.Os('Provision the instant database', () => provisionInstant(endpoint, { ...settings, previousId: previous }));
@@ -48182,7 +48217,7 @@ async function createInstant(settings, seedFiles, pub) {
         replacedBecause: outcome.replacedBecause
     };
     if (outcome.created) {
-        await seedOrUndo(settings, seedFiles, connection, report, async () => {
+        await seedOrUndo(settings, seed, connection, report, async () => {
             // The instant service has no delete: record nothing reusable instead.
             await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'instant' });
         });
@@ -48240,7 +48275,7 @@ function branchNameOf(settings, pub) {
     return settings.branchName || defaultBranchName(pub.pr, github_context.sha ?? '');
 }
 /** Branch mode, `command: create`. */
-async function createBranch(settings, seedFiles, pub) {
+async function createBranch(settings, seed, pub) {
     const client = platformClient(settings);
     const branchName = branchNameOf(settings, pub);
     const outcome = await lib_core/* group */.Os(`Provision branch "${branchName}"`, () => provisionBranch(client, { ...settings, branchName }));
@@ -48258,7 +48293,7 @@ async function createBranch(settings, seedFiles, pub) {
     };
     if (outcome.created) {
         (0,cancel/* onCancel */.Ao)('the unseeded branch', () => client.deleteBranch(outcome.branch.id));
-        await seedOrUndo(settings, seedFiles, connection, report, async () => {
+        await seedOrUndo(settings, seed, connection, report, async () => {
             (0,cancel/* offCancel */.qC)('the unseeded branch');
             await lib_core/* group */.Os(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
                 try {
@@ -48314,17 +48349,22 @@ async function run() {
     let pub;
     try {
         settings = readSettings();
-        const seedFiles = settings.command === 'create' ? await resolveSeedFiles(settings.seed) : [];
-        pub = await openPublication(settings);
+        const seedCheck = startSeedCheck(settings.command === 'create' ? await resolveSeedFiles(settings.seed) : []);
+        pub = await openPublication(settings, seedCheck);
+        const seed = await seedCheck;
+        if (seed) {
+            lib_core/* info */.pq(`Checked ${seed.sources.length} seed file(s) in ${(seed.checkMs / 1000).toFixed(1)} s: no meta-command besides \\restrict and \\unrestrict, ` +
+                'no statement that needs another database or its own transaction.');
+        }
         if (settings.mode === 'instant') {
             if (settings.command === 'create')
-                await createInstant(settings, seedFiles, pub);
+                await createInstant(settings, seed, pub);
             else
                 await closeInstant(settings, pub);
         }
         else {
             if (settings.command === 'create')
-                await createBranch(settings, seedFiles, pub);
+                await createBranch(settings, seed, pub);
             else
                 await removeBranch(settings, pub);
         }

@@ -274,6 +274,23 @@ function serviceFaults(): Case[] {
       failed(r, /matrix-bad\.sql:3:\d+/, c)
       return { observed: outcome(r), problems: c.problems }
     })
+    add(
+      `${mode}: the seed has a psql meta-command (\\connect)`,
+      `fails at file:line before anything is created: no ${mode === 'instant' ? 'database' : 'branch'}, no comment`,
+      async ({ emu, run, pr }) => {
+        const creates = (): number =>
+          [...emu.instant.server.log, ...emu.platform.server.log].filter((q) => q.method === 'POST').length
+        const before = creates()
+        const r = await run(mode, { seed: 'matrix-seed.sql\nmatrix-meta.sql' })
+        const made = creates() - before
+        const comments = emu.github.issues.get(`${REPO}#${pr}`)?.length ?? 0
+        const c = checker()
+        failed(r, /matrix-meta\.sql:2: psql meta-command \\connect is not supported.*No database was created or changed/, c)
+        c.expect(made === 0, `${made} create request(s) sent`)
+        c.expect(comments === 0, `${comments} comment(s) posted`)
+        return { observed: `${outcome(r)}; creates ${made}, comments ${comments}`, problems: c.problems }
+      }
+    )
   }
   return cases
 }
@@ -499,6 +516,7 @@ export function writeSeedFiles(work: string): void {
   writeFileSync(path.join(work, 'matrix-more.sql'), 'CREATE TABLE matrix_more (id int);\nINSERT INTO matrix_more VALUES (1), (2);\n')
   writeFileSync(path.join(work, 'matrix-slow.sql'), 'SELECT pg_sleep(3);\n')
   writeFileSync(path.join(work, 'matrix-bad.sql'), 'CREATE TABLE matrix_more (id int);\n\nINSERT INTO matrix_nope VALUES (1);\n')
+  writeFileSync(path.join(work, 'matrix-meta.sql'), 'CREATE TABLE matrix_more (id int);\n\\connect other\n')
 }
 
 let nextPr = 9000

@@ -1,7 +1,8 @@
 /**
- * The action's story: read and check the inputs, find what an earlier run of
- * this PR left, provision (or reuse, or tear down) the database, seed it,
- * publish masked outputs, the PR comment and the job summary.
+ * The action's story: read and check the inputs, check the seed files while
+ * finding what an earlier run of this PR left, provision (or reuse, or tear
+ * down) the database, seed it, publish masked outputs, the PR comment and the
+ * job summary.
  */
 import * as core from '@actions/core'
 import * as github from '@actions/github'
@@ -14,7 +15,7 @@ import { PlatformClient } from './platform/client.js'
 import { defaultBranchName, deleteBranchAndWait, provisionBranch } from './platform/lifecycle.js'
 import { summarise } from './platform/operations.js'
 import { resolveSeedFiles } from './seed/files.js'
-import { loadSeed } from './seed/loader.js'
+import { type SeedPlan, SeedError, checkSeed, loadSeed } from './seed/loader.js'
 import { runSeedCommand } from './seed/command.js'
 import { maskConnection, setOutputs } from './publish/outputs.js'
 import { writeEnvFile } from './publish/env-file.js'
@@ -55,13 +56,29 @@ function staleLockMs(settings: Settings): number {
 }
 
 /**
+ * Starts the seed's check pass (no database needed), so it reads the files
+ * while the PR comment is looked up. Awaited before anything is created: a
+ * refused seed creates no database and posts no comment.
+ * @returns null when there is nothing to seed from files
+ */
+function startSeedCheck(files: string[]): Promise<SeedPlan | null> {
+  if (files.length === 0) return Promise.resolve(null)
+  const checking = checkSeed(files).catch((err: unknown) => {
+    throw err instanceof SeedError ? new SeedError(`${err.message} No database was created or changed.`, err.file, err.line, err.column) : err
+  })
+  checking.catch(() => undefined) // awaited later; not an unhandled rejection meanwhile
+  return checking
+}
+
+/**
  * Finds the PR's comment. Before a create, also makes sure only one run of the
  * PR provisions at a time: waits for a run that holds the comment lock, or
  * takes the lock itself (claimComment: oldest placeholder wins; the loser
  * waits for the winner and then reuses what it made). A GitHub error here is
- * a warning: the run goes on without a lock.
+ * a warning: the run goes on without a lock. `seedCheck` is awaited before
+ * the lock's placeholder is posted.
  */
-async function openPublication(settings: Settings): Promise<Publication> {
+async function openPublication(settings: Settings, seedCheck: Promise<unknown>): Promise<Publication> {
   const pr = pullRequestOfEvent()
   if (!pr) {
     core.notice('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.')
@@ -83,6 +100,7 @@ async function openPublication(settings: Settings): Promise<Publication> {
       return { pr, octokit, existing }
     }
     if (existing) return { pr, octokit, existing }
+    await seedCheck
     let claim: Claim
     try {
       const placeholder = renderReport({ mode: settings.mode, state: 'provisioning', runUrl: runUrl() })
@@ -123,16 +141,15 @@ async function publish(pub: Publication, report: Report, record: CommentRecord):
 }
 
 /**
- * Seeds a newly created database: the SQL files in one transaction, then
- * `seed-command`. On failure runs `undo` (so nothing unseeded is left for
- * reuse) and rethrows. Sets `report.seedFiles`.
+ * Seeds a newly created database: the checked SQL files in one transaction,
+ * then `seed-command`. On failure runs `undo` (so nothing unseeded is left
+ * for reuse) and rethrows. Sets `report.seedFiles`.
  */
-async function seedOrUndo(settings: Settings, seedFiles: string[], connection: Connection, report: Report, undo: () => Promise<void>): Promise<void> {
+async function seedOrUndo(settings: Settings, seed: SeedPlan | null, connection: Connection, report: Report, undo: () => Promise<void>): Promise<void> {
   try {
-    if (seedFiles.length > 0) {
-      const result = await core.group(`Seed the database (${seedFiles.length} file${seedFiles.length === 1 ? '' : 's'})`, () =>
-        loadSeed(connection, seedFiles)
-      )
+    if (seed) {
+      const n = seed.sources.length
+      const result = await core.group(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => loadSeed(connection, seed))
       core.info(
         `Seeded ${result.files} file(s): ${result.statements} statement(s), ${result.copyRows} COPY row(s) in ${(result.durationMs / 1000).toFixed(1)} s.`
       )
@@ -146,7 +163,7 @@ async function seedOrUndo(settings: Settings, seedFiles: string[], connection: C
 }
 
 /** Instant mode, `command: create`. */
-async function createInstant(settings: Settings, seedFiles: string[], pub: Publication): Promise<void> {
+async function createInstant(settings: Settings, seed: SeedPlan | null, pub: Publication): Promise<void> {
   const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 }
   const previous = pub.existing?.record.mode === 'instant' ? pub.existing.record.databaseId : undefined
   const outcome = await core.group('Provision the instant database', () =>
@@ -168,7 +185,7 @@ async function createInstant(settings: Settings, seedFiles: string[], pub: Publi
     replacedBecause: outcome.replacedBecause
   }
   if (outcome.created) {
-    await seedOrUndo(settings, seedFiles, connection, report, async () => {
+    await seedOrUndo(settings, seed, connection, report, async () => {
       // The instant service has no delete: record nothing reusable instead.
       await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'instant' })
     })
@@ -234,7 +251,7 @@ function branchNameOf(settings: Settings, pub: Publication): string {
 }
 
 /** Branch mode, `command: create`. */
-async function createBranch(settings: Settings, seedFiles: string[], pub: Publication): Promise<void> {
+async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publication): Promise<void> {
   const client = platformClient(settings)
   const branchName = branchNameOf(settings, pub)
   const outcome = await core.group(`Provision branch "${branchName}"`, () => provisionBranch(client, { ...settings, branchName }))
@@ -252,7 +269,7 @@ async function createBranch(settings: Settings, seedFiles: string[], pub: Public
   }
   if (outcome.created) {
     onCancel('the unseeded branch', () => client.deleteBranch(outcome.branch.id))
-    await seedOrUndo(settings, seedFiles, connection, report, async () => {
+    await seedOrUndo(settings, seed, connection, report, async () => {
       offCancel('the unseeded branch')
       await core.group(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
         try {
@@ -310,13 +327,20 @@ export async function run(): Promise<void> {
   let pub: Publication | undefined
   try {
     settings = readSettings()
-    const seedFiles = settings.command === 'create' ? await resolveSeedFiles(settings.seed) : []
-    pub = await openPublication(settings)
+    const seedCheck = startSeedCheck(settings.command === 'create' ? await resolveSeedFiles(settings.seed) : [])
+    pub = await openPublication(settings, seedCheck)
+    const seed = await seedCheck
+    if (seed) {
+      core.info(
+        `Checked ${seed.sources.length} seed file(s) in ${(seed.checkMs / 1000).toFixed(1)} s: no meta-command besides \\restrict and \\unrestrict, ` +
+          'no statement that needs another database or its own transaction.'
+      )
+    }
     if (settings.mode === 'instant') {
-      if (settings.command === 'create') await createInstant(settings, seedFiles, pub)
+      if (settings.command === 'create') await createInstant(settings, seed, pub)
       else await closeInstant(settings, pub)
     } else {
-      if (settings.command === 'create') await createBranch(settings, seedFiles, pub)
+      if (settings.command === 'create') await createBranch(settings, seed, pub)
       else await removeBranch(settings, pub)
     }
   } catch (err) {

@@ -168,15 +168,16 @@ describe('seeding through the bundle', () => {
     ['CREATE INDEX CONCURRENTLY i ON t (id);', /copy-me\.sql:7:1: "CREATE INDEX CONCURRENTLY i ON t \(id\);" cannot run inside a transaction block/],
     ['VACUUM t;', /"VACUUM t;" cannot run inside a transaction block/],
     ['COMMIT;', /"COMMIT;" is transaction control/]
-  ])('refuses %s before anything runs', async (line, message) => {
+  ])('refuses %s before anything runs, or any database is created', async (line, message) => {
     const before = write('first.sql', 'CREATE TABLE must_not_exist (id int);\n')
     // A COPY block first: the check pass skips COPY data, so the line must come from its exact rescan.
     const f = write('copy-me.sql', `CREATE TABLE t (id int);\nCOPY t (id) FROM stdin;\n1\n2\n\\.\n\n${line}\n`)
+    const databases = emu.instant.databases.size
     const r = await run(`${before}\n${f}`)
     expect(r.code).toBe(1)
     expect(r.errors[0]).toMatch(message)
-    expect(r.errors[0]).toContain('Nothing was run')
-    expect(await publicTables(r)).toBe(0)
+    expect(r.errors[0]).toMatch(/Nothing was run\..* No database was created or changed\./)
+    expect(emu.instant.databases.size).toBe(databases)
   })
 
   it('keeps GRANT to a role that exists and skips one to a role that does not', async () => {

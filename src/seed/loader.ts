@@ -3,11 +3,12 @@
  * in one session and one transaction (like `psql -X -v ON_ERROR_STOP=1 -1`).
  *
  * Two passes over the files, both streamed:
- * 1. check: every meta-command, statement that cannot work on a provisioned
- *    database, statement that cannot run in a transaction, and role named by
- *    `OWNER TO`/`GRANT … TO`/`REVOKE … FROM` is found before anything runs
- *    (COPY data is skipped unread; the session connects meanwhile);
- * 2. load: plain statements are batched between COPY blocks behind a
+ * 1. check ({@link checkSeed}, no database needed): every meta-command,
+ *    statement that cannot work on a provisioned database, statement that
+ *    cannot run in a transaction, and role named by `OWNER TO`/`GRANT … TO`/
+ *    `REVOKE … FROM` is found before anything runs (COPY data is skipped
+ *    unread). The action runs it before it creates a database;
+ * 2. load ({@link loadSeed}): plain statements are batched between COPY blocks behind a
  *    savepoint (one round trip per batch); COPY data streams through
  *    `pg-copy-streams` exactly as written, in slices of the read buffer,
  *    without being split into rows (the server counts them).
@@ -92,13 +93,44 @@ const firstLine = (sql: string): string => {
   return head.length > 120 ? `${head.slice(0, 117)}...` : head
 }
 
-interface Source {
+/** A seed file: its path, and the name errors show (relative to the working directory). */
+export interface SeedSource {
   file: string
   shown: string
 }
 
+/** A seed the check pass accepted: what {@link loadSeed} loads. */
+export interface SeedPlan {
+  sources: SeedSource[]
+  /** Roles the seed names in `OWNER TO`, `GRANT … TO`, `REVOKE … FROM` (lower-cased unless quoted). */
+  needed: Set<string>
+  /** Roles the seed creates itself (`CREATE ROLE/USER/GROUP`). */
+  created: Set<string>
+  /** How long the check pass took, milliseconds. */
+  checkMs: number
+}
+
+/**
+ * Pass 1: reads every file (COPY data skipped unread) and refuses what cannot
+ * run, before any database is touched: psql meta-commands other than
+ * `\restrict`/`\unrestrict` (or an `\unrestrict` whose key does not match),
+ * `CREATE/DROP/ALTER DATABASE`, transaction control, and statements that
+ * cannot run inside a transaction block. Needs no connection, so the action
+ * runs it before it creates a database: a refused seed creates nothing.
+ * @param files paths in load order; `cwd` makes the names errors show
+ * @throws SeedError "Seed refused at file:line[:column]: …" (exact line, found
+ *   by a rescan that counts COPY data lines); Error if a file cannot be read
+ *   or has a COPY block without its `\.` line
+ */
+export async function checkSeed(files: string[], cwd = process.cwd()): Promise<SeedPlan> {
+  const started = Date.now()
+  const sources = files.map((file) => ({ file, shown: path.relative(cwd, file) || file }))
+  const { needed, created } = await check(sources)
+  return { sources, needed, created, checkMs: Date.now() - started }
+}
+
 /** Streams every event of every file, with the file it came from. */
-async function* scanAll(sources: Source[], options: ScanOptions = {}): AsyncGenerator<[Source, ScanEvent]> {
+async function* scanAll(sources: SeedSource[], options: ScanOptions = {}): AsyncGenerator<[SeedSource, ScanEvent]> {
   for (const src of sources) for await (const ev of scanFile(src.file, options)) yield [src, ev]
 }
 
@@ -106,7 +138,7 @@ async function* scanAll(sources: Source[], options: ScanOptions = {}): AsyncGene
  * Pass 1, fast: COPY data is skipped unread. Line numbers after a COPY block
  * are then inexact, so a refusal is reported from an exact rescan.
  */
-async function check(sources: Source[]): Promise<{ needed: Set<string>; created: Set<string> }> {
+async function check(sources: SeedSource[]): Promise<{ needed: Set<string>; created: Set<string> }> {
   try {
     return await checkEvents(sources, { copyData: 'skip' })
   } catch (err) {
@@ -116,7 +148,7 @@ async function check(sources: Source[]): Promise<{ needed: Set<string>; created:
 }
 
 /** Pass 1: refuses what cannot run, before anything runs. @returns roles the seed needs and creates. */
-async function checkEvents(sources: Source[], options: ScanOptions): Promise<{ needed: Set<string>; created: Set<string> }> {
+async function checkEvents(sources: SeedSource[], options: ScanOptions): Promise<{ needed: Set<string>; created: Set<string> }> {
   const needed = new Set<string>()
   const created = new Set<string>()
   let restrictKey: string | null = null
@@ -181,9 +213,9 @@ function drained(stream: NodeJS.WritableStream): Promise<void> {
 
 /** A batch of plain statements sent in one round trip. */
 class Batch {
-  items: { src: Source; ev: StatementEvent; offset: number }[] = []
+  items: { src: SeedSource; ev: StatementEvent; offset: number }[] = []
   text = ''
-  add(src: Source, ev: StatementEvent): void {
+  add(src: SeedSource, ev: StatementEvent): void {
     this.items.push({ src, ev, offset: this.text.length })
     this.text += ev.sql
     if (!ev.sql.endsWith('\n')) this.text += '\n'
@@ -200,30 +232,27 @@ function describe(err: pg.DatabaseError, redact: boolean): string {
 }
 
 /**
- * Loads `files` into the database of `connection` (its direct URL) in one
- * session and one transaction. Statements naming a role the database lacks
- * (`OWNER TO postgres` in a dump made without `--no-owner`) are skipped and counted.
+ * Pass 2: loads a seed that {@link checkSeed} accepted into the database of
+ * `connection` (its direct URL) in one session and one transaction.
+ * Statements naming a role the database lacks (`OWNER TO postgres` in a dump
+ * made without `--no-owner`) are skipped and counted.
+ * @returns counts, and `durationMs`: from this call to COMMIT (the check pass not included)
  * @throws SeedError naming file:line:column, the server's message, detail and
  *   hint, and the statement's first line; the database is left as it was.
  */
-export async function loadSeed(connection: Connection, files: string[], cwd = process.cwd()): Promise<SeedResult> {
+export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<SeedResult> {
   const started = Date.now()
-  const sources = files.map((file) => ({ file, shown: path.relative(cwd, file) || file }))
+  const { sources } = plan
   const client = new pg.Client(directClientConfig(connection, 'preview-postgres seed'))
   client.on('error', () => undefined)
-  // Connect while the check pass reads the files; nothing of the seed is sent before the check is done.
-  const opening = openTransaction(client)
-  opening.catch(() => undefined)
-  let plan: { needed: Set<string>; created: Set<string> }
   let roles: string[]
   try {
-    plan = await check(sources)
-    roles = await opening
+    roles = await openTransaction(client)
   } catch (err) {
     await client.end().catch(() => undefined)
     throw err
   }
-  const result: SeedResult = { files: files.length, statements: 0, copyRows: 0, skippedForRoles: 0, durationMs: 0 }
+  const result: SeedResult = { files: sources.length, statements: 0, copyRows: 0, skippedForRoles: 0, durationMs: 0 }
   try {
     const existing = new Set([...roles, ...plan.created])
     const missing = new Set([...plan.needed].filter((r) => !existing.has(r) && !BUILTIN_ROLES.has(r)))
@@ -242,7 +271,7 @@ export async function loadSeed(connection: Connection, files: string[], cwd = pr
         await failBatch(client, current, prefix.length, err as pg.DatabaseError)
       }
     }
-    let copy: { stream: ReturnType<typeof copyFrom>; src: Source; ev: StatementEvent; failed?: Error } | null = null
+    let copy: { stream: ReturnType<typeof copyFrom>; src: SeedSource; ev: StatementEvent; failed?: Error } | null = null
     for await (const [src, ev] of scanAll(sources, { copyData: 'bytes' })) {
       if (ev.kind === 'meta') continue
       if (ev.kind === 'statement') {
@@ -316,7 +345,7 @@ async function openTransaction(client: pg.Client): Promise<string[]> {
 }
 
 /** Throws the SeedError of a failed COPY: the file line of the bad row (from the server's "COPY t, line N"), values hidden. */
-async function failCopy(src: Source, ev: StatementEvent, err: pg.DatabaseError): Promise<never> {
+async function failCopy(src: SeedSource, ev: StatementEvent, err: pg.DatabaseError): Promise<never> {
   const exact = await exactStatement(src.file, ev.index)
   const rowLine = /line (\d+)/.exec(err.where ?? '')?.[1]
   const line = rowLine && exact.copyDataLine ? exact.copyDataLine + Number(rowLine) - 1 : startOf(exact.statement).line

@@ -1,17 +1,28 @@
 /**
  * One load with our seed loader, in its own process so its peak RSS and CPU
- * are its own. Prints `{"ms": …, "cpuS": …, "maxRssMiB": …, "rows": …}`
- * (wall milliseconds, user + system CPU seconds, MiB, COPY rows as the server
+ * are its own: the check pass, then the load. Prints `{"checkMs": …,
+ * "loadMs": …, "cpuS": …, "maxRssMiB": …, "rows": …}` (wall milliseconds of
+ * each pass, user + system CPU seconds of both, MiB, COPY rows as the server
  * counted them). Used by bench/seed.ts.
  *   node <bundle of this file> <postgresql-url> <file>...   (or: tsx bench/load-child.ts …)
  */
 import { describeConnection } from '../src/connection.js'
-import { loadSeed } from '../src/seed/loader.js'
+import { checkSeed, loadSeed } from '../src/seed/loader.js'
 
 const [url, ...files] = process.argv.slice(2)
-const started = process.hrtime.bigint()
 const cpu = process.cpuUsage()
-const result = await loadSeed(describeConnection(url, url), files)
+const started = process.hrtime.bigint()
+const plan = await checkSeed(files)
+const checked = process.hrtime.bigint()
+const result = await loadSeed(describeConnection(url, url), plan)
+const loaded = process.hrtime.bigint()
 const used = process.cpuUsage(cpu)
-const ms = Number(process.hrtime.bigint() - started) / 1e6
-console.log(JSON.stringify({ ms, cpuS: (used.user + used.system) / 1e6, maxRssMiB: process.resourceUsage().maxRSS / 1024, rows: result.copyRows }))
+console.log(
+  JSON.stringify({
+    checkMs: Number(checked - started) / 1e6,
+    loadMs: Number(loaded - checked) / 1e6,
+    cpuS: (used.user + used.system) / 1e6,
+    maxRssMiB: process.resourceUsage().maxRSS / 1024,
+    rows: result.copyRows
+  })
+)

@@ -8,16 +8,23 @@
  * 200; BENCH_BIG_ROUNDS rounds, default 5) to show memory stays flat. Not a
  * test: it prints figures.
  *
- *   npx tsx bench/seed.ts [rounds]
+ *   npx tsx bench/seed.ts [rounds]      (pagila rounds, default 9)
+ *
+ * This machine's speed drifts (a fixed CPU loop varies by half from one run
+ * to the next), so besides the ratio of medians it prints the median of the
+ * per-round ratios: each round's two loads ran back to back, so drift
+ * between rounds cancels out of them.
  *
  * Both load as the emulator's superuser over TLS, into a cluster that has a
  * `postgres` role, so psql can run the dump's OWNER TO statements too. A
  * CHECKPOINT before every load keeps one load's dirty pages from being
  * written during the next. Our loader runs as the action runs it: bundled
  * by ncc (bench/load-child.ts, into a temporary folder) on Node 24 (the
- * runtime action.yml names). Its time is measured inside that child around
- * `loadSeed` (connect included, Node's start not: the action is already
- * running when it seeds); psql's around the whole process.
+ * runtime action.yml names). Its times are measured inside that child:
+ * `checkSeed` (the check pass, which the action runs while it looks up the
+ * PR comment, before the database exists) and `loadSeed` (connect included;
+ * Node's start not: the action is already running when it seeds). psql's is
+ * the whole process. Both ratios are printed: load alone, and check + load.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
@@ -27,7 +34,7 @@ import { once } from 'node:events'
 import { ADMIN_USER, PostgresServer } from '../emulator/postgres.js'
 import { NODE_24, ROOT } from '../emulator/runner.js'
 
-const rounds = Number(process.argv[2] ?? 5)
+const rounds = Number(process.argv[2] ?? 9)
 const bigMiB = Number(process.env.BENCH_BIG_MB ?? 200)
 const bigRounds = Number(process.env.BENCH_BIG_ROUNDS ?? 5)
 const pagila = ['pagila-schema.sql', 'pagila-data.sql'].map((f) => path.resolve(ROOT, '..', 'shared', 'fixtures', 'pagila', f))
@@ -46,18 +53,23 @@ const url = (db: string): string =>
   `postgresql://${ADMIN_USER}:${encodeURIComponent(server.adminPassword)}@127.0.0.1:${server.port}/${db}?sslmode=require`
 
 interface Load {
+  /** Wall time, milliseconds: psql's whole process; our load pass (the database is ready, the check is done). */
   ms: number
-  /** User + system CPU of the client process during the load, seconds. */
+  /** Ours only: the check pass before it, milliseconds (in the action it runs while the PR comment is looked up). */
+  checkMs?: number
+  /** User + system CPU of the client process, seconds. */
   cpuS: number
   maxRssMiB: number
+  rows?: number
 }
 
-function ours(db: string, files: string[]): Load & { rows: number } {
+function ours(db: string, files: string[]): Load {
   const out = execFileSync(NODE_24, [path.join(bundle, 'index.js'), url(db), ...files], {
     env: { ...process.env, NODE_EXTRA_CA_CERTS: server.certificates.caCert },
     maxBuffer: 1 << 20
   })
-  return JSON.parse(out.toString().trim().split('\n').at(-1)!)
+  const r = JSON.parse(out.toString().trim().split('\n').at(-1)!)
+  return { ms: r.loadMs, checkMs: r.checkMs, cpuS: r.cpuS, maxRssMiB: r.maxRssMiB, rows: r.rows }
 }
 
 function psql(db: string, files: string[]): Load {
@@ -92,36 +104,36 @@ async function bigDump(mib: number): Promise<{ file: string; rows: number }> {
  * Loads `files` `times` times with each loader, alternating and swapping which
  * goes first, each into a fresh database (dropped afterwards) after a
  * CHECKPOINT, and prints medians (milliseconds), rows per second, client CPU
- * (seconds), peak RSS (MiB) and the ratio ours/psql.
+ * (seconds), peak RSS (MiB) and the ratios ours/psql: of our load pass (what
+ * the action waits for once the database is ready) and of check + load.
  */
 async function compare(files: string[], times: number): Promise<void> {
   const runs = { ours: [] as Load[], psql: [] as Load[] }
-  let rows = 0
   const load = async (who: 'ours' | 'psql'): Promise<void> => {
     const db = await freshDatabase()
     await server.admin.query('CHECKPOINT')
-    const r = who === 'ours' ? ours(db, files) : psql(db, files)
+    runs[who].push(who === 'ours' ? ours(db, files) : psql(db, files))
     await server.admin.query(`DROP DATABASE ${db}`)
-    runs[who].push(r)
-    if ('rows' in r) rows = r.rows as number
   }
   for (let i = 0; i < times; i++) {
     for (const who of i % 2 === 0 ? (['ours', 'psql'] as const) : (['psql', 'ours'] as const)) await load(who)
   }
-  const m = median(runs.ours.map((r) => r.ms))
-  const p = median(runs.psql.map((r) => r.ms))
-  const line = (who: 'ours' | 'psql'): string => {
-    const xs = runs[who]
-    const ms = median(xs.map((r) => r.ms))
-    return (
-      `  ${who}: median ${ms.toFixed(0)} ms (${xs.map((r) => r.ms.toFixed(0)).join(', ')})` +
-      (who === 'ours' ? `, ${Math.round(rows / (ms / 1000))} rows/s` : '') +
-      `, client CPU median ${median(xs.map((r) => r.cpuS)).toFixed(2)} s, peak RSS ${Math.max(...xs.map((r) => r.maxRssMiB)).toFixed(0)} MiB`
-    )
+  const list = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ')
+  const resources = (xs: Load[]): string =>
+    `client CPU median ${median(xs.map((r) => r.cpuS)).toFixed(2)} s, peak RSS ${Math.max(...xs.map((r) => r.maxRssMiB)).toFixed(0)} MiB`
+  const loadMs = runs.ours.map((r) => r.ms)
+  const withCheck = runs.ours.map((r) => r.ms + r.checkMs!)
+  const psqlMs = runs.psql.map((r) => r.ms)
+  const rows = runs.ours[0].rows!
+  console.log(`  ours: load median ${median(loadMs).toFixed(0)} ms (${list(loadMs)}), ${Math.round(rows / (median(loadMs) / 1000))} rows/s`)
+  console.log(`        check pass median ${median(runs.ours.map((r) => r.checkMs!)).toFixed(0)} ms; check + load median ${median(withCheck).toFixed(0)} ms (${list(withCheck)}); ${resources(runs.ours)}`)
+  console.log(`  psql: median ${median(psqlMs).toFixed(0)} ms (${list(psqlMs)}), ${resources(runs.psql)}`)
+  const ratios = (xs: number[]): string => {
+    const paired = xs.map((x, i) => x / psqlMs[i])
+    return `${(median(xs) / median(psqlMs)).toFixed(2)} (of medians), ${median(paired).toFixed(2)} (median of per-round ratios: ${paired.map((x) => x.toFixed(2)).join(', ')})`
   }
-  console.log(line('ours'))
-  console.log(line('psql'))
-  console.log(`  ratio ours/psql: ${(m / p).toFixed(2)}`)
+  console.log(`  ratio ours/psql, load: ${ratios(loadMs)}`)
+  console.log(`  ratio ours/psql, check + load: ${ratios(withCheck)}`)
 }
 
 try {

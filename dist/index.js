@@ -48349,13 +48349,15 @@ async function run() {
     let pub;
     try {
         settings = readSettings();
-        const seedCheck = startSeedCheck(settings.command === 'create' ? await resolveSeedFiles(settings.seed) : []);
+        const seedFiles = settings.command === 'create' ? await resolveSeedFiles(settings.seed) : [];
+        const seedCheck = startSeedCheck(seedFiles);
         pub = await openPublication(settings, seedCheck);
-        const seed = await seedCheck;
-        if (seed) {
-            lib_core/* info */.pq(`Checked ${seed.sources.length} seed file(s) in ${(seed.checkMs / 1000).toFixed(1)} s: no meta-command besides \\restrict and \\unrestrict, ` +
-                'no statement that needs another database or its own transaction.');
-        }
+        const seed = seedFiles.length === 0 ? null : await lib_core/* group */.Os('Check the seed files', async () => {
+            const plan = (await seedCheck);
+            lib_core/* info */.pq(`Checked ${plan.sources.length} seed file(s) in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
+                'no meta-command besides \\restrict and \\unrestrict, no statement that needs another database or its own transaction.');
+            return plan;
+        });
         if (settings.mode === 'instant') {
             if (settings.command === 'create')
                 await createInstant(settings, seed, pub);

@@ -327,15 +327,17 @@ export async function run(): Promise<void> {
   let pub: Publication | undefined
   try {
     settings = readSettings()
-    const seedCheck = startSeedCheck(settings.command === 'create' ? await resolveSeedFiles(settings.seed) : [])
+    const seedFiles = settings.command === 'create' ? await resolveSeedFiles(settings.seed) : []
+    const seedCheck = startSeedCheck(seedFiles)
     pub = await openPublication(settings, seedCheck)
-    const seed = await seedCheck
-    if (seed) {
+    const seed = seedFiles.length === 0 ? null : await core.group('Check the seed files', async () => {
+      const plan = (await seedCheck)!
       core.info(
-        `Checked ${seed.sources.length} seed file(s) in ${(seed.checkMs / 1000).toFixed(1)} s: no meta-command besides \\restrict and \\unrestrict, ` +
-          'no statement that needs another database or its own transaction.'
+        `Checked ${plan.sources.length} seed file(s) in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
+          'no meta-command besides \\restrict and \\unrestrict, no statement that needs another database or its own transaction.'
       )
-    }
+      return plan
+    })
     if (settings.mode === 'instant') {
       if (settings.command === 'create') await createInstant(settings, seed, pub)
       else await closeInstant(settings, pub)

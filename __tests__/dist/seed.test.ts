@@ -29,13 +29,14 @@ const write = (name: string, text: string): string => {
   writeFileSync(path.join(work, name), text)
   return name
 }
-const run = (seed: string): Promise<RunResult> =>
+const run = (seed: string, pr?: { number: number }): Promise<RunResult> =>
   runAction({
     inputs: { 'instant-url': emu.instant.url, 'github-token': APP_TOKEN, seed },
     githubApiUrl: emu.github.url,
     caCertFile: emu.caCertFile,
     cwd: work,
-    node: NODE_24
+    node: NODE_24,
+    pr
   })
 const database = (r: RunResult) => emu.instant.databases.get(r.outputs['database-id']) ?? [...emu.instant.databases.values()].at(-1)!
 const q = async (r: RunResult, sql: string) => emu.pg.query(database(r).database, sql)
@@ -178,6 +179,21 @@ describe('seeding through the bundle', () => {
     expect(r.errors[0]).toMatch(message)
     expect(r.errors[0]).toMatch(/Nothing was run\..* No database was created or changed\./)
     expect(emu.instant.databases.size).toBe(databases)
+  })
+
+  it('refuses a bad seed on a re-run that reuses the database, and leaves that database as it was', async () => {
+    const pr = { number: 4401 }
+    emu.github.openPullRequest('acme/shop', pr.number)
+    const first = await run(write('reuse-ok.sql', 'CREATE TABLE kept (id int);\nINSERT INTO kept VALUES (1);\n'), pr)
+    expect(first.code).toBe(0)
+    const databases = emu.instant.databases.size
+    const second = await run(write('reuse-bad.sql', 'CREATE TABLE kept2 (id int);\n\\! echo hi\n'), pr)
+    expect(second.code).toBe(1)
+    expect(second.stdout).toContain('Found the preview comment')
+    expect(second.errors[0]).toMatch(/Seed refused at reuse-bad\.sql:2: psql meta-command \\! is not supported.*No database was created or changed\./)
+    expect(emu.instant.databases.size).toBe(databases)
+    expect(await q(first, 'SELECT count(*)::int AS n FROM kept')).toEqual([{ n: 1 }])
+    expect(await q(first, "SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'kept2'")).toEqual([{ n: 0 }])
   })
 
   it('keeps GRANT to a role that exists and skips one to a role that does not', async () => {

@@ -37073,6 +37073,7 @@ function extend(target) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Ao: () => (/* binding */ onCancel),
+/* harmony export */   dV: () => (/* binding */ UNSEEDED_BRANCH),
 /* harmony export */   qC: () => (/* binding */ offCancel),
 /* harmony export */   qO: () => (/* binding */ handleCancellation)
 /* harmony export */ });
@@ -37086,6 +37087,8 @@ function extend(target) {
  */
 
 const undo = new Map();
+/** The undo step that deletes a branch this run created but has not finished (operations, then seeding). */
+const UNSEEDED_BRANCH = 'the unseeded branch';
 /** Registers `fn` under `key` (replacing an earlier one); undone newest first. */
 function onCancel(key, fn) {
     undo.delete(key);
@@ -43034,6 +43037,7 @@ async function waitForOperations(operations, options) {
 
 
 
+
 /** A request the action refuses to make, with what to change. */
 class BranchRefusedError extends Error {
 }
@@ -43125,6 +43129,8 @@ async function deleteBranchAndWait(client, branch, o) {
         return null;
     return await waitForOperations(ops, waitOptions(client, o));
 }
+/** How long a cancelled run waits for its new branch's operations before deleting it, seconds (within cancel.ts's 5 s grace). */
+const CANCEL_WAIT_SECONDS = 3;
 /**
  * Finds the branch named `branchName` and reuses it, or creates it from the
  * parent with a read-write compute and waits for the operations the create
@@ -43160,22 +43166,31 @@ async function provisionBranch(client, o) {
         }
         throw err;
     }
+    // From here until it is seeded, a cancelled run deletes the branch (main.ts keeps this step through seeding).
+    const { branch } = created;
+    const pending = created.operations;
+    (0,cancel/* onCancel */.Ao)(cancel/* UNSEEDED_BRANCH */.dV, async () => {
+        // The create's operations hold the project (a DELETE meets 423) until they end: wait for them
+        // within the cancel's grace, polling every 0.2 s, then delete with the 423 retry.
+        await waitForOperations(pending, { ...waitOptions(client, o), pollIntervalSeconds: 0.2, waitTimeoutSeconds: CANCEL_WAIT_SECONDS }).catch(() => undefined);
+        await retryLocked(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
+    });
     lib_core/* info */.pq(`Created branch "${created.branch.name}" (${created.branch.id}) from "${parent.name}"; waiting for ${created.operations.length} operation(s).`);
-    let operations;
     try {
-        operations = await waitForOperations(created.operations, waitOptions(client, o));
+        const operations = await waitForOperations(created.operations, waitOptions(client, o));
+        const uri = chooseUri(created.connection_uris, o.database, o.role);
+        const connection = uri
+            ? { directUrl: uri.connection_uri, pooledUrl: pooledOf(uri.connection_uri, uri.connection_parameters.pooler_host) }
+            : await connectionOf(client, created.branch, o);
+        return { branch: created.branch, parent, created: true, operations, ...connection };
     }
     catch (err) {
-        // A branch whose creation did not finish must not be left for a later run to reuse.
+        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+        // A branch whose creation did not finish (or whose connection could not be read) must not be left for a later run to reuse.
         lib_core/* warning */.$e(`Deleting branch "${created.branch.name}" again: ${err.message}`);
         await deleteBranchAndWait(client, created.branch, o).catch((e) => lib_core/* warning */.$e(`Could not delete branch "${created.branch.name}" (${created.branch.id}): ${e.message} Delete it by hand.`));
         throw err;
     }
-    const uri = chooseUri(created.connection_uris, o.database, o.role);
-    const connection = uri
-        ? { directUrl: uri.connection_uri, pooledUrl: pooledOf(uri.connection_uri, uri.connection_parameters.pooler_host) }
-        : await connectionOf(client, created.branch, o);
-    return { branch: created.branch, parent, created: true, operations, ...connection };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-glob-options-helper.js
@@ -48292,9 +48307,9 @@ async function createBranch(settings, seed, pub) {
         operations: outcome.operations.map(summarise)
     };
     if (outcome.created) {
-        (0,cancel/* onCancel */.Ao)('the unseeded branch', () => client.deleteBranch(outcome.branch.id));
+        (0,cancel/* onCancel */.Ao)(cancel/* UNSEEDED_BRANCH */.dV, () => client.deleteBranch(outcome.branch.id));
         await seedOrUndo(settings, seed, connection, report, async () => {
-            (0,cancel/* offCancel */.qC)('the unseeded branch');
+            (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
             await lib_core/* group */.Os(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
                 try {
                     await deleteBranchAndWait(client, outcome.branch, settings);
@@ -48306,7 +48321,7 @@ async function createBranch(settings, seed, pub) {
             });
             await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' });
         });
-        (0,cancel/* offCancel */.qC)('the unseeded branch');
+        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
     }
     setOutputs({
         mode: 'branch',

@@ -405,7 +405,23 @@ function badInput(): Case[] {
 }
 
 function cancels(): Case[] {
-  return (['instant', 'branch'] as const).map((mode) => ({
+  const whileWaiting: Case = {
+    group: 'races',
+    name: 'branch: a run is cancelled (SIGINT) while the new branch\'s operations run, then the PR runs again',
+    expected: 'the cancelled run deletes the branch it created and releases the lock; the next run creates and seeds a new one',
+    body: async ({ emu, run }) => {
+      emu.platform.timing = { ...emu.platform.timing, startComputeMs: 2000 }
+      const cancelled = await run('branch', {}, { cancelOn: /Created branch "[^"]+" \(/ })
+      emu.platform.timing = { ...emu.platform.timing, startComputeMs: 400 }
+      const again = await run('branch')
+      const c = checker()
+      c.expect(cancelled.code === 1 && cancelled.errors.some((e) => /cancelled \(SIGINT\).*the unseeded branch/.test(e)), `cancelled run: ${outcome(cancelled)}`)
+      succeeded(again, c)
+      c.expect(again.outputs.created === 'true', `the next run reused (created=${again.outputs.created})`)
+      return { observed: `${outcome(cancelled)} / ${outcome(again)}`, problems: c.problems }
+    }
+  }
+  return [whileWaiting, ...(['instant', 'branch'] as const).map((mode): Case => ({
     group: 'races',
     name: `${mode}: a run is cancelled (SIGINT) while seeding, then the PR runs again`,
     expected: 'the cancelled run releases the lock and leaves nothing unseeded; the next run provisions at once and seeds',
@@ -420,7 +436,7 @@ function cancels(): Case[] {
       c.expect(again.durationMs < 30_000, `the next run took ${again.durationMs} ms`)
       return { observed: `${outcome(cancelled)} / ${outcome(again)} in ${(again.durationMs / 1000).toFixed(1)} s`, problems: c.problems }
     }
-  }))
+  }))]
 }
 
 function untrusted(): Case[] {

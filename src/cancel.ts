@@ -9,6 +9,9 @@ import * as core from '@actions/core'
 
 const undo = new Map<string, () => Promise<unknown>>()
 
+/** The undo step that deletes a branch this run created but has not finished (operations, then seeding). */
+export const UNSEEDED_BRANCH = 'the unseeded branch'
+
 /** Registers `fn` under `key` (replacing an earlier one); undone newest first. */
 export function onCancel(key: string, fn: () => Promise<unknown>): void {
   undo.delete(key)

@@ -7,7 +7,7 @@
 import * as core from '@actions/core'
 import * as github from '@actions/github'
 import { type Settings, readSettings } from './inputs.js'
-import { offCancel, onCancel } from './cancel.js'
+import { UNSEEDED_BRANCH, offCancel, onCancel } from './cancel.js'
 import { INSTANT_PG_VERSION, INSTANT_REGION, getDatabase } from './instant/client.js'
 import { provisionInstant } from './instant/lifecycle.js'
 import { type Connection, describeConnection } from './connection.js'
@@ -268,9 +268,9 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     operations: outcome.operations.map(summarise)
   }
   if (outcome.created) {
-    onCancel('the unseeded branch', () => client.deleteBranch(outcome.branch.id))
+    onCancel(UNSEEDED_BRANCH, () => client.deleteBranch(outcome.branch.id))
     await seedOrUndo(settings, seed, connection, report, async () => {
-      offCancel('the unseeded branch')
+      offCancel(UNSEEDED_BRANCH)
       await core.group(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
         try {
           await deleteBranchAndWait(client, outcome.branch, settings)
@@ -281,7 +281,7 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
       })
       await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' })
     })
-    offCancel('the unseeded branch')
+    offCancel(UNSEEDED_BRANCH)
   }
   setOutputs({
     mode: 'branch',

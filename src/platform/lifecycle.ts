@@ -7,6 +7,7 @@ import * as core from '@actions/core'
 import { HttpError } from '../http.js'
 import { replaceHost } from '../connection.js'
 import { type Branch, type ConnectionUri, PlatformClient } from './client.js'
+import { UNSEEDED_BRANCH, offCancel, onCancel } from '../cancel.js'
 import { retryLocked } from './locked.js'
 import { type Operation, waitForOperations } from './operations.js'
 
@@ -136,6 +137,9 @@ export async function deleteBranchAndWait(client: PlatformClient, branch: Branch
   return await waitForOperations(ops, waitOptions(client, o as BranchOptions))
 }
 
+/** How long a cancelled run waits for its new branch's operations before deleting it, seconds (within cancel.ts's 5 s grace). */
+const CANCEL_WAIT_SECONDS = 3
+
 /**
  * Finds the branch named `branchName` and reuses it, or creates it from the
  * parent with a read-write compute and waits for the operations the create
@@ -168,23 +172,32 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
     }
     throw err
   }
+  // From here until it is seeded, a cancelled run deletes the branch (main.ts keeps this step through seeding).
+  const { branch } = created
+  const pending = created.operations
+  onCancel(UNSEEDED_BRANCH, async () => {
+    // The create's operations hold the project (a DELETE meets 423) until they end: wait for them
+    // within the cancel's grace, polling every 0.2 s, then delete with the 423 retry.
+    await waitForOperations(pending, { ...waitOptions(client, o), pollIntervalSeconds: 0.2, waitTimeoutSeconds: CANCEL_WAIT_SECONDS }).catch(() => undefined)
+    await retryLocked(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id))
+  })
   core.info(
     `Created branch "${created.branch.name}" (${created.branch.id}) from "${parent.name}"; waiting for ${created.operations.length} operation(s).`
   )
-  let operations: Operation[]
   try {
-    operations = await waitForOperations(created.operations, waitOptions(client, o))
+    const operations = await waitForOperations(created.operations, waitOptions(client, o))
+    const uri = chooseUri(created.connection_uris, o.database, o.role)
+    const connection = uri
+      ? { directUrl: uri.connection_uri, pooledUrl: pooledOf(uri.connection_uri, uri.connection_parameters.pooler_host) }
+      : await connectionOf(client, created.branch, o)
+    return { branch: created.branch, parent, created: true, operations, ...connection }
   } catch (err) {
-    // A branch whose creation did not finish must not be left for a later run to reuse.
+    offCancel(UNSEEDED_BRANCH)
+    // A branch whose creation did not finish (or whose connection could not be read) must not be left for a later run to reuse.
     core.warning(`Deleting branch "${created.branch.name}" again: ${(err as Error).message}`)
     await deleteBranchAndWait(client, created.branch, o).catch((e: Error) =>
       core.warning(`Could not delete branch "${created.branch.name}" (${created.branch.id}): ${e.message} Delete it by hand.`)
     )
     throw err
   }
-  const uri = chooseUri(created.connection_uris, o.database, o.role)
-  const connection = uri
-    ? { directUrl: uri.connection_uri, pooledUrl: pooledOf(uri.connection_uri, uri.connection_parameters.pooler_host) }
-    : await connectionOf(client, created.branch, o)
-  return { branch: created.branch, parent, created: true, operations, ...connection }
 }

@@ -48307,7 +48307,7 @@ async function createBranch(settings, seed, pub) {
         operations: outcome.operations.map(summarise)
     };
     if (outcome.created) {
-        (0,cancel/* onCancel */.Ao)(cancel/* UNSEEDED_BRANCH */.dV, () => client.deleteBranch(outcome.branch.id));
+        // provisionBranch registered the UNSEEDED_BRANCH undo step when it created the branch; it stays until seeded.
         await seedOrUndo(settings, seed, connection, report, async () => {
             (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
             await lib_core/* group */.Os(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {

@@ -268,7 +268,7 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     operations: outcome.operations.map(summarise)
   }
   if (outcome.created) {
-    onCancel(UNSEEDED_BRANCH, () => client.deleteBranch(outcome.branch.id))
+    // provisionBranch registered the UNSEEDED_BRANCH undo step when it created the branch; it stays until seeded.
     await seedOrUndo(settings, seed, connection, report, async () => {
       offCancel(UNSEEDED_BRANCH)
       await core.group(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {

@@ -8,7 +8,6 @@
  *   npx tsx bench/branch.ts [rounds]
  */
 import { APP_TOKEN, startEmulator } from '../emulator/index.js'
-import { runAction } from '../emulator/runner.js'
 
 const rounds = Number(process.argv[2] ?? 3)
 const createMs = Number(process.env.BENCH_CREATE_MS ?? 2000)
@@ -27,10 +26,8 @@ try {
       const project = await emu.platform.createProject()
       emu.platform.timing = { createBranchMs: createMs, startComputeMs: computeMs, deleteMs: 500 }
       const before = emu.platform.server.log.length
-      const r = await runAction({
+      const r = await emu.run({
         inputs: { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': String(interval), 'github-token': APP_TOKEN, comment: 'false' },
-        githubApiUrl: emu.github.url,
-        caCertFile: emu.caCertFile,
         timeOutputs: true
       })
       if (r.code !== 0 || r.outputsAt === undefined) throw new Error(`run failed: ${r.errors.join('; ')}`)

@@ -6,7 +6,7 @@
  * summary and the PR comment it posted.
  */
 import { APP_TOKEN, startEmulator } from './index.js'
-import { applyMasks, runAction, type RunResult } from './runner.js'
+import { applyMasks, type RunResult } from './runner.js'
 
 const REPO = 'acme/shop'
 const PR = 42
@@ -33,12 +33,10 @@ let failed = false
 try {
   emu.github.openPullRequest(REPO, PR)
   const run = (): Promise<RunResult> =>
-    runAction({
+    emu.run({
       inputs: { 'instant-url': emu.instant.url, seed: 'examples/seed.sql', 'github-token': APP_TOKEN },
       pr: { number: PR, headRef: 'feature/checkout' },
       repository: REPO,
-      githubApiUrl: emu.github.url,
-      caCertFile: emu.caCertFile
     })
   console.log(`Emulator: instant service ${emu.instant.url}, GitHub API ${emu.github.url}, PostgreSQL 17 on 127.0.0.1:${emu.pg.port}`)
   for (const [i, title] of ['first run: pull request opened', 're-run: new commits pushed'].entries()) {

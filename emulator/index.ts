@@ -6,6 +6,7 @@ import { GitHubService } from './github.js'
 import { InstantService, REGION, type InstantOptions } from './instant.js'
 import { PlatformService } from './platform.js'
 import { PostgresServer } from './postgres.js'
+import { type RunOptions, type RunResult, runAction } from './runner.js'
 
 export { APP_TOKEN, READ_ONLY_TOKEN, USER_TOKEN } from './github.js'
 
@@ -16,6 +17,8 @@ export interface Emulator {
   platform: PlatformService
   /** PEM file of the CA that signed PostgreSQL's certificate: give it to the action as NODE_EXTRA_CA_CERTS. */
   caCertFile: string
+  /** Runs the bundled action as the runner would, with this emulator's GitHub API and CA filled in. */
+  run(options: Omit<RunOptions, 'githubApiUrl' | 'caCertFile'>): Promise<RunResult>
   stop(): Promise<void>
 }
 
@@ -39,6 +42,7 @@ export async function startEmulator(options: InstantOptions = {}): Promise<Emula
     github,
     platform,
     caCertFile: pg.certificates.caCert,
+    run: (o) => runAction({ ...o, githubApiUrl: github.url, caCertFile: pg.certificates.caCert }),
     async stop() {
       await Promise.all([instant.server.close(), github.server.close(), platform.close()])
       await pg.stop()

@@ -19,7 +19,7 @@ import path from 'node:path'
 import { APP_TOKEN, READ_ONLY_TOKEN, type Emulator } from './index.js'
 import { leakForms, leaks, runPlaces } from './leaks.js'
 import type { Project } from './platform.js'
-import { NODE_24, runAction, type RunOptions, type RunResult } from './runner.js'
+import { NODE_24, type RunOptions, type RunResult } from './runner.js'
 
 export const REPO = 'acme/shop'
 const SEED_TABLES = { matrix_seed: 3, matrix_more: 2 } as const
@@ -563,10 +563,8 @@ export async function runCase(emu: Emulator, kase: Case, work: string, projects:
         mode === 'instant'
           ? { mode: 'instant', 'instant-url': emu.instant.url }
           : { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': '0.2' }
-      const r = await runAction({
+      const r = await emu.run({
         inputs: { ...base, 'github-token': APP_TOKEN, seed: 'matrix-seed.sql\nmatrix-more.sql', 'env-file': path.join(dir, 'preview.env'), ...inputs },
-        githubApiUrl: emu.github.url,
-        caCertFile: emu.caCertFile,
         repository: REPO,
         pr: { number: pr },
         cwd: work,

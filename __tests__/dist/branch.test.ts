@@ -9,7 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
 import type { Project } from '../../emulator/platform.js'
-import { RUNTIMES, runAction, type RunOptions, type RunResult } from '../../emulator/runner.js'
+import { RUNTIMES, type RunOptions, type RunResult } from '../../emulator/runner.js'
 import { leakForms, leaks, publicText } from '../helpers.js'
 
 const REPO = 'acme/shop'
@@ -53,7 +53,7 @@ const previewBranches = () => [...project.branches.values()].filter((b) => !b.de
 
 describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
   const run = (inputs: Record<string, string> = {}, extra: Partial<RunOptions> = {}): Promise<RunResult> =>
-    runAction({
+    emu.run({
       inputs: {
         'api-url': emu.platform.url,
         'api-key': project.apiKey,
@@ -62,8 +62,6 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
         'poll-interval': '0.2',
         ...inputs
       },
-      githubApiUrl: emu.github.url,
-      caCertFile: emu.caCertFile,
       repository: REPO,
       cwd: work,
       node,

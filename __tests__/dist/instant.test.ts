@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, READ_ONLY_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
-import { RUNTIMES, runAction, type RunOptions, type RunResult } from '../../emulator/runner.js'
+import { RUNTIMES, type RunOptions, type RunResult } from '../../emulator/runner.js'
 import { freePort } from '../../emulator/postgres.js'
 import { recordOf } from '../../src/publish/comment.js'
 import { emulatorSecrets, leaks, publicText } from '../helpers.js'
@@ -41,10 +41,8 @@ function newPr(): number {
 
 describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
   const run = (inputs: Record<string, string>, extra: Partial<RunOptions> = {}): Promise<RunResult> =>
-    runAction({
+    emu.run({
       inputs: { 'instant-url': emu.instant.url, 'github-token': APP_TOKEN, ...inputs },
-      githubApiUrl: emu.github.url,
-      caCertFile: emu.caCertFile,
       repository: REPO,
       cwd: work,
       node,

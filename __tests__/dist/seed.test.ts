@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
-import { NODE_24, ROOT, runAction, type RunResult } from '../../emulator/runner.js'
+import { NODE_24, ROOT, type RunResult } from '../../emulator/runner.js'
 import { emulatorSecrets, leaks, publicText } from '../helpers.js'
 import { DumpSource } from '../pg-dump-source.js'
 
@@ -30,10 +30,8 @@ const write = (name: string, text: string): string => {
   return name
 }
 const run = (seed: string, pr?: { number: number }): Promise<RunResult> =>
-  runAction({
+  emu.run({
     inputs: { 'instant-url': emu.instant.url, 'github-token': APP_TOKEN, seed },
-    githubApiUrl: emu.github.url,
-    caCertFile: emu.caCertFile,
     cwd: work,
     node: NODE_24,
     pr

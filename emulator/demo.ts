@@ -28,6 +28,12 @@ function showOutputs(r: RunResult): void {
   for (const [name, value] of Object.entries(r.outputs)) console.log(`  ${name.padEnd(20)} ${applyMasks(value, r.masks)}`)
 }
 
+// `npm start | head` closes the pipe early: stop quietly instead of dying on EPIPE.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err
+  process.exitCode = 0
+})
+
 const emu = await startEmulator()
 let failed = false
 try {

@@ -51,7 +51,16 @@ export class ServiceServer {
   private readonly routes: { method: string; pattern: RegExp; handler: Handler }[] = []
   private readonly faults: Fault[] = []
   private readonly sockets = new Set<Socket>()
-  private readonly server = http.createServer((req, res) => void this.handle(req, res))
+  private readonly server = http.createServer((req, res) => {
+    // A client that resets mid-request (the action's request timeout, a test's
+    // kill) must not crash the emulator: every emitter here gets a listener.
+    req.on('error', () => undefined)
+    res.on('error', () => undefined)
+    this.handle(req, res).catch((err: Error) => {
+      if (!res.headersSent && !res.destroyed) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `emulator error: ${err.message}` }))
+      else res.destroy()
+    })
+  })
   url = ''
 
   constructor(readonly name: string) {
@@ -59,6 +68,7 @@ export class ServiceServer {
       this.sockets.add(s)
       s.on('close', () => this.sockets.delete(s))
     })
+    this.server.on('clientError', (_err, socket) => socket.destroy())
   }
 
   route(method: string, pattern: RegExp, handler: Handler): this {

@@ -164,7 +164,10 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
         if (outputsAt === undefined && readFileSync(files.output, 'utf8').includes('database-url<<')) outputsAt = Date.now()
       }, 2)
     : undefined
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', resolve)
+  })
   const endedAt = Date.now()
   clearTimeout(timer)
   clearInterval(watch)

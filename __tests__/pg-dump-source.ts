@@ -93,9 +93,17 @@ export class DumpSource {
     return out.split('\n').filter((l) => l !== '')
   }
 
-  /** `pg_dump` with its defaults (plain SQL, owners and privileges kept) to `file`. */
-  dump(db: string, file: string): void {
-    execFileSync('pg_dump', [...this.args(db), '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] })
+  /** Creates database `db` (dropping one of that name first). */
+  createDatabase(db: string): void {
+    const q = `"${db.replace(/"/g, '""')}"`
+    execFileSync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', ...this.args('postgres'), '-c', `DROP DATABASE IF EXISTS ${q}`, '-c', `CREATE DATABASE ${q}`], {
+      stdio: ['ignore', 'ignore', 'pipe']
+    })
+  }
+
+  /** `pg_dump` to `file`: plain SQL with its defaults (owners and privileges kept), plus `extra` options. */
+  dump(db: string, file: string, extra: string[] = []): void {
+    execFileSync('pg_dump', [...this.args(db), ...extra, '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] })
   }
 
   async stop(): Promise<void> {

@@ -1,22 +1,31 @@
 /**
- * Seed-loader benchmark (issue 4): loads pagila (schema, then 21 COPY blocks,
- * 49,636 rows) into fresh databases of the emulator's PostgreSQL 17, with our
- * loader and with `psql -X -v ON_ERROR_STOP=1 -1 -f`, alternating (and
- * swapping which goes first each round), and prints the median wall time of
- * each in milliseconds, the ratio, rows per second, client CPU seconds and
- * peak RSS; then the same for a generated dump of BENCH_BIG_MB MiB (default
- * 200; BENCH_BIG_ROUNDS rounds, default 5) to show memory stays flat. Not a
- * test: it prints figures.
+ * Seed-loader benchmark (issue 4): loads a dump that this machine's pg_dump
+ * makes of data we generate (__tests__/fixtures/generate.ts: every common
+ * column type, 7 COPY blocks, owners, grants, functions, views; about
+ * BENCH_SEED_MB MiB, default 6, which is pagila's size) into fresh databases
+ * of the emulator's PostgreSQL 17, with our loader and with `psql -X -v
+ * ON_ERROR_STOP=1 -1 -f`, alternating (and swapping which goes first each
+ * round), and prints the median wall time of each in milliseconds, the
+ * ratio, rows per second, client CPU seconds and peak RSS; then the same for
+ * a generated one-table dump of BENCH_BIG_MB MiB (default 200;
+ * BENCH_BIG_ROUNDS rounds, default 5) to show memory stays flat. Not a test:
+ * it prints figures. It reads nothing outside the repository unless given
+ * files to compare as well.
  *
- *   npx tsx bench/seed.ts [rounds]      (pagila rounds, default 9)
+ *   npx tsx bench/seed.ts [rounds] [file|folder ...]   (rounds default 9)
+ *
+ * Files or folders given after the rounds are loaded as one more seed, in
+ * the order given (a folder: the files its LOAD file lists, else its *.sql
+ * files sorted), e.g. a local copy of a sample database.
  *
  * This machine's speed drifts (a fixed CPU loop varies by half from one run
  * to the next), so besides the ratio of medians it prints the median of the
  * per-round ratios: each round's two loads ran back to back, so drift
  * between rounds cancels out of them.
  *
- * Both load as the emulator's superuser over TLS, into a cluster that has a
- * `postgres` role, so psql can run the dump's OWNER TO statements too. A
+ * Both load as the emulator's superuser over TLS, into a cluster that has the
+ * roles the generated dump names (`postgres`, `app_owner`, `reporting`), so
+ * psql can run its OWNER TO and GRANT statements too. A
  * CHECKPOINT before every load keeps one load's dirty pages from being
  * written during the next. Our loader runs as the action runs it: bundled
  * by ncc (bench/load-child.ts, into a temporary folder) on Node 24 (the
@@ -27,17 +36,29 @@
  * the whole process. Both ratios are printed: load alone, and check + load.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { once } from 'node:events'
 import { ADMIN_USER, PostgresServer } from '../emulator/postgres.js'
 import { NODE_24, ROOT } from '../emulator/runner.js'
+import { generateDumpOfSize } from '../__tests__/fixtures/generate.js'
+import { DumpSource } from '../__tests__/pg-dump-source.js'
 
-const rounds = Number(process.argv[2] ?? 9)
+const args = process.argv.slice(2)
+const rounds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 9
+const seedMiB = Number(process.env.BENCH_SEED_MB ?? 6)
 const bigMiB = Number(process.env.BENCH_BIG_MB ?? 200)
 const bigRounds = Number(process.env.BENCH_BIG_ROUNDS ?? 5)
-const pagila = ['pagila-schema.sql', 'pagila-data.sql'].map((f) => path.resolve(ROOT, '..', 'shared', 'fixtures', 'pagila', f))
+/** The extra seed given on the command line: files in order, a folder as its LOAD file lists or its *.sql sorted. */
+const extra = args.flatMap((arg) => {
+  if (!statSync(arg).isDirectory()) return [path.resolve(arg)]
+  const load = path.join(arg, 'LOAD')
+  const names = existsSync(load)
+    ? readFileSync(load, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
+    : readdirSync(arg).filter((f) => f.endsWith('.sql')).sort()
+  return names.map((f) => path.resolve(arg, f))
+})
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const bundle = mkdtempSync(path.join(os.tmpdir(), 'bench-loader-'))
@@ -137,10 +158,30 @@ async function compare(files: string[], times: number): Promise<void> {
 }
 
 try {
-  await server.admin.query('CREATE ROLE postgres NOLOGIN')
+  for (const role of ['postgres', 'app_owner', 'reporting']) await server.admin.query(`CREATE ROLE ${role} NOLOGIN`)
   const node = execFileSync(NODE_24, ['--version']).toString().trim()
-  console.log(`pagila: ${rounds} rounds, alternating; psql ${execFileSync('psql', ['--version']).toString().trim()}, server PostgreSQL 17, our loader bundled, Node ${node}`)
-  await compare(pagila, rounds)
+  const psqlVersion = execFileSync('psql', ['--version']).toString().trim()
+  if (seedMiB > 0) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-generated-'))
+    const file = path.join(dir, 'generated.sql')
+    const source = await DumpSource.start()
+    let generated: { bytes: number; scale: number }
+    try {
+      generated = generateDumpOfSize(source, 'bench', seedMiB, file)
+    } finally {
+      await source.stop()
+    }
+    console.log(
+      `generated pg_dump: ${(generated.bytes / 1048576).toFixed(1)} MiB (scale ${generated.scale}, 7 COPY blocks); ${rounds} rounds, alternating; ` +
+        `${psqlVersion}, server PostgreSQL 17, our loader bundled, Node ${node}`
+    )
+    await compare([file], rounds)
+    rmSync(dir, { recursive: true, force: true })
+  }
+  if (extra.length) {
+    console.log(`given files (${extra.map((f) => path.basename(f)).join(', ')}): ${rounds} rounds, alternating`)
+    await compare(extra, rounds)
+  }
   if (bigMiB > 0) {
     const big = await bigDump(bigMiB)
     console.log(`generated dump: ${(statSync(big.file).size / 1048576).toFixed(0)} MiB, ${big.rows} rows in one COPY block; ${bigRounds} rounds, alternating`)

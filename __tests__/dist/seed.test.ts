@@ -1,19 +1,20 @@
 /**
  * The seed loader through the bundled action (Node 24, the runtime in
- * action.yml) against the emulator's real PostgreSQL 17: real dumps
- * (pagila, northwind), every quoting form, COPY, meta-commands, refusals,
- * and errors that point at file:line:column without leaking data.
+ * action.yml) against the emulator's real PostgreSQL 17: real dumps (this
+ * machine's pg_dump of data we generate, __tests__/fixtures/generate.ts),
+ * every quoting form, COPY, meta-commands, refusals, and errors that point at
+ * file:line:column without leaking data.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
-import { NODE_24, ROOT, type RunResult } from '../../emulator/runner.js'
+import { NODE_24, type RunResult } from '../../emulator/runner.js'
 import { emulatorSecrets, leaks, publicText } from '../helpers.js'
+import { TABLES_QUERY, checksumQuery, generateDump } from '../fixtures/generate.js'
 import { DumpSource } from '../pg-dump-source.js'
 
-const FIXTURES = path.resolve(ROOT, '..', 'shared', 'fixtures')
 let emu: Emulator
 let work: string
 
@@ -42,50 +43,7 @@ const publicTables = async (r: RunResult): Promise<number> =>
   Number((await q(r, "SELECT count(*) AS n FROM pg_tables WHERE schemaname = 'public'"))[0].n)
 const expectNoLeak = (r: RunResult): void => expect(leaks(publicText(emu, r), emulatorSecrets(emu))).toEqual([])
 
-/** Rows per table of every COPY block in a dump. */
-function copyRows(dump: string): Map<string, number> {
-  const rows = new Map<string, number>()
-  const lines = dump.split('\n')
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^COPY ([\w."]+) .*FROM stdin;$/.exec(lines[i])
-    if (!m) continue
-    let n = 0
-    while (lines[++i] !== '\\.') n++
-    rows.set(m[1], (rows.get(m[1]) ?? 0) + n)
-  }
-  return rows
-}
-
 describe('seeding through the bundle', () => {
-  it('loads pagila (schema, then 21 COPY blocks): every table has the dump\'s row count; OWNER TO postgres is skipped and counted', async () => {
-    const r = await run(`${FIXTURES}/pagila/pagila-schema.sql\n${FIXTURES}/pagila/pagila-data.sql`)
-    expect(r.errors).toEqual([])
-    expect(r.code).toBe(0)
-    const expected = copyRows(readFileSync(`${FIXTURES}/pagila/pagila-data.sql`, 'utf8'))
-    expect(expected.size).toBe(21)
-    expect([...expected.values()].reduce((a, b) => a + b, 0)).toBe(49_636)
-    for (const [table, n] of expected) {
-      const [{ count }] = await q(r, `SELECT count(*) AS count FROM ONLY ${table}`)
-      expect([table, Number(count)]).toEqual([table, n])
-    }
-    expect(r.stdout).toMatch(/Skipped 57 statement\(s\) that name roles this database does not have \(postgres\)/)
-    expect(r.stdout).toMatch(/49636 COPY row\(s\)/)
-    expectNoLeak(r)
-  })
-
-  it('loads northwind (plain INSERTs, SET lines, DROP TABLE IF EXISTS)', async () => {
-    const dump = readFileSync(`${FIXTURES}/northwind/northwind.sql`, 'utf8')
-    const r = await run(`${FIXTURES}/northwind/northwind.sql`)
-    expect(r.errors).toEqual([])
-    expect(r.code).toBe(0)
-    for (const table of ['orders', 'customers', 'products', 'order_details']) {
-      const inserts = (dump.match(new RegExp(`^INSERT INTO ${table} `, 'gm')) ?? []).length
-      expect(inserts).toBeGreaterThan(0)
-      const [{ n }] = await q(r, `SELECT count(*) AS n FROM ${table}`)
-      expect([table, Number(n)]).toEqual([table, inserts])
-    }
-  })
-
   it('splits every quoting form as PostgreSQL does, and honours \\restrict/\\unrestrict', async () => {
     const f = write(
       'quoting.sql',
@@ -203,58 +161,71 @@ describe('seeding through the bundle', () => {
   })
 })
 
-describe("a dump made by this machine's pg_dump", () => {
+describe("a dump that this machine's pg_dump makes of generated data", () => {
   let source: DumpSource
-  let dumpFile: string
-  const checksum = (table: string): string =>
-    `SELECT count(*) || ':' || md5(coalesce(string_agg(t::text, E'\\n' ORDER BY t::text COLLATE "C"), '')) AS sum FROM ONLY ${table} t`
-  const TRICKY = [
-    'SET search_path = public;',
-    'CREATE ROLE reporting;',
-    'CREATE TABLE tricky (id serial PRIMARY KEY, t text, b bytea, j jsonb, a text[], n numeric, ts timestamptz);',
-    "INSERT INTO tricky (t, b, j, a, n, ts) VALUES",
-    "  (E'tab\\there\\nnewline \\\\ backslash', '\\x00ff10'::bytea, '{\"k\": [1, \"two\", null]}', ARRAY['a,b', 'c\"d', NULL], 1e-20, '2026-01-01 12:00+02'),",
-    "  (NULL, NULL, NULL, NULL, NULL, NULL), ('\\N literally', '', '\"s\"', '{}', -0.5, 'infinity'),",
-    "  ($$dollar 'quoted' ; text$$, 'x', '[]', ARRAY[''], 'NaN', NULL);",
-    'CREATE FUNCTION tricky_count() RETURNS bigint LANGUAGE sql AS $body$ SELECT count(*) FROM tricky; $body$;',
-    'CREATE VIEW tricky_view AS SELECT id, t FROM tricky;',
-    'GRANT SELECT ON tricky, tricky_view TO reporting;',
-    "COMMENT ON TABLE tricky IS 'a table; with a semicolon';"
-  ].join('\n')
+  const dumpFile = (name: string): string => path.join(work, name)
+  const SCALE = 2800
 
   beforeAll(async () => {
     source = await DumpSource.start()
-    const tricky = path.join(work, 'tricky-source.sql')
-    writeFileSync(tricky, TRICKY)
-    source.psqlFiles('postgres', [`${FIXTURES}/pagila/pagila-schema.sql`, `${FIXTURES}/pagila/pagila-data.sql`, tricky])
-    dumpFile = path.join(work, 'staging.sql')
-    source.dump('postgres', dumpFile)
+    generateDump(source, 'shop', SCALE, dumpFile('shop.sql'))
+    source.dump('shop', dumpFile('shop-inserts.sql'), ['--inserts', '--clean', '--if-exists'])
+    source.createDatabase('shop_psql')
+    source.psqlFiles('shop_psql', [dumpFile('shop-inserts.sql')])
   })
   afterAll(async () => {
     await source?.stop()
   })
 
-  it('carries \\restrict, owners and grants, and loads so that every table equals its source row for row', async () => {
-    const dump = readFileSync(dumpFile, 'utf8')
-    expect(dump).toMatch(/^\\restrict \S+$/m)
-    expect(dump).toMatch(/^\\unrestrict \S+$/m)
-    expect(dump).toContain('OWNER TO postgres;')
-    expect(dump).toContain('TO reporting;')
-
-    const r = await run(path.basename(dumpFile))
-    expect(r.errors).toEqual([])
-    expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/Skipped \d+ statement\(s\) that name roles this database does not have \(postgres, reporting\)/)
-
-    const tables = source.query('postgres', "SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
-    expect(tables.length).toBeGreaterThan(20)
-    for (const table of tables) {
-      const [want] = source.query('postgres', checksum(table))
-      const [{ sum: got }] = await q(r, checksum(table))
+  /** Every table, view and sequence of the loaded database equals database `db` of the source: rows (count and md5, in C order), and last values. */
+  async function expectSameAsSource(r: RunResult, db = 'shop'): Promise<void> {
+    const tables = source.query(db, TABLES_QUERY)
+    expect(tables).toHaveLength(7)
+    const relations = [...tables, 'sales.customer_totals', 'sales.daily']
+    for (const table of relations) {
+      const [want] = source.query(db, checksumQuery(table))
+      const [{ sum: got }] = await q(r, checksumQuery(table))
       expect([table, got]).toEqual([table, want])
     }
-    const [{ n }] = await q(r, 'SELECT tricky_count() AS n')
-    expect(Number(n)).toBe(4)
+    const sequences =
+      "SELECT string_agg(format('%s.%s=%s', schemaname, sequencename, last_value), ',' ORDER BY schemaname, sequencename) AS s FROM pg_sequences"
+    const [{ s }] = await q(r, sequences)
+    expect(s).toBe(source.query(db, sequences)[0])
+    expect(await q(r, 'SELECT last_value, is_called FROM ticket_seq')).toEqual([{ last_value: String(SCALE + 41), is_called: false }])
+    const [{ n }] = await q(r, 'SELECT order_count(1) AS n')
+    expect(String(n)).toBe(source.query(db, 'SELECT order_count(1)')[0])
+  }
+
+  it('loads it as pg_dump wrote it (\\restrict, COPY blocks, owners, grants): every table equals its source row for row; statements naming missing roles are skipped and counted', async () => {
+    const dump = readFileSync(dumpFile('shop.sql'), 'utf8')
+    expect(dump).toMatch(/^\\restrict \S+$/m)
+    expect(dump).toMatch(/^\\unrestrict \S+$/m)
+    expect(dump).toContain('OWNER TO app_owner;')
+    // the roles the emulator's database lacks: pg_dump's user, and the two the generator made
+    const skipped = dump.split('\n').filter((l) => / OWNER TO (postgres|app_owner);$/.test(l) || /^GRANT .* TO reporting;$/.test(l)).length
+    expect(skipped).toBeGreaterThan(30)
+
+    const r = await run('shop.sql')
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    const missing = /Skipped (\d+) statement\(s\) that name roles this database does not have \(([^)]*)\)/.exec(r.stdout)
+    expect(missing && [Number(missing[1]), missing[2].split(', ').sort()]).toEqual([skipped, ['app_owner', 'postgres', 'reporting']])
+    const rows = source.query('shop', TABLES_QUERY).reduce((sum, t) => sum + Number(source.query('shop', `SELECT count(*) FROM ONLY ${t}`)[0]), 0)
+    expect(rows).toBeGreaterThan(40_000)
+    expect(r.stdout).toContain(`${rows} COPY row(s)`)
+    await expectSameAsSource(r)
     expectNoLeak(r)
+  })
+
+  // Compared with psql's load of the same file, not with the source: pg_dump --inserts writes real -0 as `-0`, which both read back as 0.
+  it('loads its --inserts --clean --if-exists form (INSERT statements, DROP … IF EXISTS, SET lines) to what psql loads from it', async () => {
+    const dump = readFileSync(dumpFile('shop-inserts.sql'), 'utf8')
+    expect(dump).toMatch(/^DROP TABLE IF EXISTS sales\.orders;$/m)
+    expect((dump.match(/^INSERT INTO /gm) ?? []).length).toBeGreaterThan(40_000)
+    expect(dump).not.toMatch(/^COPY /m)
+    const r = await run('shop-inserts.sql')
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    await expectSameAsSource(r, 'shop_psql')
   })
 })

@@ -1,15 +1,39 @@
 /**
  * The seed scanner reads bytes, not lines: whatever the read size, it must
  * yield the same statements, meta-commands and COPY bytes, at the same lines.
+ * The dumps are real pg_dump output of data we generate
+ * (__tests__/fixtures/generate.ts), made by this machine's pg_dump.
  */
-import { describe, expect, it } from '@jest/globals'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { type CopyDataMode, type ScanEvent, type StatementEvent, exactStatement, scanFile } from '../../src/seed/scanner.js'
+import { TABLES_QUERY, generateDump } from '../fixtures/generate.js'
+import { DumpSource } from '../pg-dump-source.js'
 
-const PAGILA_DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/pagila/pagila-data.sql')
+const dumps = mkdtempSync(path.join(os.tmpdir(), 'scanner-dumps-'))
+/** A dump of about 4 MiB (7 COPY blocks, about 50,000 rows), and one of about 60 KiB for one-byte reads. */
+const LARGE = path.join(dumps, 'large.sql')
+const SMALL = path.join(dumps, 'small.sql')
+/** Rows per table in the source of each dump (`schema.table` → count). */
+const sourceRows: Record<string, Map<string, number>> = {}
+
+beforeAll(async () => {
+  const source = await DumpSource.start()
+  try {
+    for (const [file, scale] of [[LARGE, 2800], [SMALL, 30]] as const) {
+      const db = path.basename(file, '.sql')
+      generateDump(source, db, scale, file)
+      const rows = new Map<string, number>()
+      for (const table of source.query(db, TABLES_QUERY)) rows.set(table, Number(source.query(db, `SELECT count(*) FROM ONLY ${table}`)[0]))
+      sourceRows[file] = rows
+    }
+  } finally {
+    await source.stop()
+  }
+})
+afterAll(() => rmSync(dumps, { recursive: true, force: true }))
 
 /** Events with each COPY block's data joined, so read sizes that cut it differently compare equal. */
 async function normalized(file: string, readChunkBytes?: number, copyData: CopyDataMode = 'lines'): Promise<unknown[]> {
@@ -38,7 +62,7 @@ const TRICKY = [
   'one\t\\N\r',
   'two\\\\\tñ 😀',
   '\\.',
-  '\\restrict abc',
+  '\\restrict abc\r',
   'SELECT $x$ ; $x$;',
   'COPY u FROM stdin;',
   '\\.\r',
@@ -61,6 +85,7 @@ describe('scanFile', () => {
     ])
     expect(reference[2]).toEqual({ kind: 'copy', firstLine: 4, lines: 2, data: Buffer.from('one\t\\N\r\ntwo\\\\\tñ 😀\n').toString('latin1') })
     expect(reference[0]).toMatchObject({ sql: "-- café ☕ in a comment\nINSERT INTO t VALUES ('é;😀');", line: 1, column: 1 })
+    expect(reference[4]).toMatchObject({ kind: 'meta', command: 'restrict', args: 'abc', line: 7 })
     expect(reference[3]).toEqual({ kind: 'copy-end', line: 6 })
     expect(reference[9]).toMatchObject({ sql: ' SELECT\n2;', line: 11, column: 10 })
     expect(reference[7]).toEqual({ kind: 'copy-end', line: 10 })
@@ -68,21 +93,29 @@ describe('scanFile', () => {
     for (const size of [1, 2, 3, 5, 7, 64]) expect([size, await normalized(tricky, size)]).toEqual([size, reference])
   })
 
-  it('hands on every COPY block of pagila byte for byte, at its line, whatever the read size', async () => {
-    const lines = readFileSync(PAGILA_DATA, 'latin1').split('\n')
+  it.each([
+    ['small', SMALL, [1, 2, 3, 7, 64, 4096]],
+    ['large', LARGE, [4096, 65536, 1 << 20]]
+  ])('hands on every COPY block of a generated pg_dump (%s) byte for byte, at its line, whatever the read size', async (_, file, sizes) => {
+    const lines = readFileSync(file, 'latin1').split('\n')
     const expected: { firstLine: number; lines: number; data: string }[] = []
+    const rows = new Map<string, number>()
     for (let i = 0; i < lines.length; i++) {
-      if (!/^COPY .* FROM stdin;$/.test(lines[i])) continue
+      const m = /^COPY (\S+) .* FROM stdin;$/.exec(lines[i])
+      if (!m) continue
       const first = i + 2
       let j = i + 1
       while (lines[j] !== '\\.') j++
       expected.push({ firstLine: first, lines: j - i - 1, data: lines.slice(i + 1, j).map((l) => l + '\n').join('') })
+      rows.set(m[1], j - i - 1)
       i = j
     }
-    expect(expected).toHaveLength(21)
-    for (const size of [4096, 1 << 20]) {
-      const got = (await normalized(PAGILA_DATA, size)).filter((e) => (e as { kind: string }).kind === 'copy')
-      expect(got).toEqual(expected.map((e) => ({ kind: 'copy', ...e })))
+    // every table of the source, with its row count, is in the dump's COPY blocks
+    expect(rows).toEqual(sourceRows[file])
+    expect(expected).toHaveLength(7)
+    for (const size of sizes) {
+      const got = (await normalized(file, size)).filter((e) => (e as { kind: string }).kind === 'copy')
+      expect([size, got]).toEqual([size, expected.map((e) => ({ kind: 'copy', ...e }))])
     }
   })
 
@@ -101,23 +134,25 @@ describe('scanFile', () => {
       expect(fast.some((e) => (e as { kind: string }).kind === 'copy')).toBe(false)
       expect([size, withoutLines(fast)]).toEqual([size, reference])
     }
-    expect(noCopy(await normalized(PAGILA_DATA, 4096, 'skip'))).toEqual(noCopy(await normalized(PAGILA_DATA)))
+    for (const file of [SMALL, LARGE]) expect(noCopy(await normalized(file, 4096, 'skip'))).toEqual(noCopy(await normalized(file)))
   })
 
   it("in 'bytes' mode, hands on every COPY block byte for byte and the same statements, at every read size", async () => {
     const reference = withoutLines(await normalized(tricky))
     for (const size of [1, 2, 3, 5, 7, 64, 1 << 20]) expect([size, withoutLines(await normalized(tricky, size, 'bytes'))]).toEqual([size, reference])
-    for (const size of [4096, 1 << 20]) {
-      expect(withoutLines(await normalized(PAGILA_DATA, size, 'bytes'))).toEqual(withoutLines(await normalized(PAGILA_DATA)))
-    }
+    for (const size of [1, 7, 4096]) expect(withoutLines(await normalized(SMALL, size, 'bytes'))).toEqual(withoutLines(await normalized(SMALL)))
+    for (const size of [4096, 1 << 20]) expect(withoutLines(await normalized(LARGE, size, 'bytes'))).toEqual(withoutLines(await normalized(LARGE)))
   })
 
   it('exactStatement finds, by its index from any mode, a statement at its exact line and column, and where its COPY data starts', async () => {
-    for (const file of [tricky, PAGILA_DATA]) {
+    for (const file of [tricky, SMALL, LARGE]) {
       const exact = await normalized(file)
       const fast = (await normalized(file, 4096, 'bytes')).filter((e): e is StatementEvent => (e as { kind: string }).kind === 'statement')
       expect(fast.length).toBeGreaterThan(3)
-      for (const ev of fast) {
+      // the large dump: every COPY statement, every statement after the last COPY block, and every 10th other one (each rescan reads the file)
+      const lastCopy = fast.filter((ev) => ev.copyFromStdin).at(-1)?.index ?? 0
+      const sample = file === LARGE ? fast.filter((ev) => ev.copyFromStdin || ev.index > lastCopy || ev.index % 10 === 0) : fast
+      for (const ev of sample) {
         const at = exact.findIndex((e) => (e as StatementEvent).index === ev.index)
         const next = exact[at + 1] as { kind: string; firstLine?: number; line?: number }
         const found = await exactStatement(file, ev.index)
@@ -126,8 +161,8 @@ describe('scanFile', () => {
       }
     }
     // after the first COPY block the fast pass lags, which is why exactStatement exists
-    const lagging = (await normalized(PAGILA_DATA, 4096, 'bytes')).filter((e) => (e as { kind: string }).kind === 'statement').at(-1) as StatementEvent
-    expect((await exactStatement(PAGILA_DATA, lagging.index)).statement.line).toBeGreaterThan(lagging.line)
+    const lagging = (await normalized(LARGE, 4096, 'bytes')).filter((e) => (e as { kind: string }).kind === 'statement').at(-1) as StatementEvent
+    expect((await exactStatement(LARGE, lagging.index)).statement.line).toBeGreaterThan(lagging.line)
     await expect(exactStatement(tricky, 999)).rejects.toThrow(/statement 1000 not found on rescan/)
   })
 

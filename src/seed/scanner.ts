@@ -294,8 +294,8 @@ class Scanner {
       if (this.copy.bytes >= COPY_CHUNK_BYTES) this.emitCopy()
       return
     }
-    // Statement text: decoded, CR of a CRLF line dropped (as readline would).
-    const line = b.toString('utf8', start, end > start && b[end - 1] === CR ? end - 1 : end)
+    // Statement text: decoded, a CR kept (psql sends it: it may sit inside a quoted string, as user data).
+    const line = b.toString('utf8', start, end)
     this.statementLine(line)
   }
 
@@ -303,7 +303,7 @@ class Scanner {
     const lineNo = this.lineNo
     // As in psql, a backslash outside a quoted string or comment starts a meta-command, even mid-statement.
     if (line.startsWith('\\') && (blank(this.pending) || !parseSplits(this.pending, this.standardConformingStrings).unterminated)) {
-      const m = /^\\(\S*)\s*(.*)$/.exec(line)!
+      const m = /^\\(\S*)\s*([\s\S]*)$/.exec(line)!
       this.out.push({ kind: 'meta', command: m[1], args: m[2].trim(), line: lineNo })
       if (blank(this.pending)) this.pending = ''
       return

@@ -15,6 +15,7 @@
  * of its own (`neondb_<suffix>`), since all branches share one server.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
+import { compareSchemas } from './schema-compare.js'
 import { ServiceServer, type Reply, type Request } from './http-kit.js'
 import type { PostgresServer } from './postgres.js'
 import { REGION } from './instant.js'
@@ -108,6 +109,12 @@ export class PlatformService {
         status: 200,
         body: { databases: [{ id: 1, branch_id: b.id, name: b.database, owner_name: project.role }] }
       })))
+      .route('GET', new RegExp(`${p}/branches/([^/]+)/compare_schema/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, async (project, b) => {
+        const base = project.branches.get(req.query.get('base_branch_id') ?? '')
+        if (!base) return { status: 404, body: { code: '', message: 'base branch not found' } }
+        if (req.query.get('db_name') !== b.database) return { status: 404, body: { code: '', message: 'database not found' } }
+        return { status: 200, body: { diff: await compareSchemas(this.pg, base, b) } }
+      }))
       .route('GET', new RegExp(`${p}/connection_uri/?$`), (req, [pid]) => this.withProject(req, pid, (project) => {
         const b = project.branches.get(req.query.get('branch_id') ?? '')
         if (!b) return { status: 404, body: { code: '', message: 'branch not found' } }

@@ -39,6 +39,10 @@ export interface Settings {
   /** Seconds before any single HTTP request is abandoned. */
   requestTimeoutSeconds: number
   envFile: string
+  /** Show what the run's seed and migrations did to the schema (issue 15). */
+  compareSchema: boolean
+  /** Fail the step (and undo, like a failed seed) when the schema change is destructive. */
+  failOnDestructive: boolean
 }
 
 /** A wrong input value. The message names the input and what it accepts. */
@@ -149,7 +153,9 @@ export function readSettings(): Settings {
     pollIntervalSeconds: seconds('poll-interval', 5, 0.1),
     waitTimeoutSeconds: seconds('wait-timeout', 600, 1),
     requestTimeoutSeconds: seconds('request-timeout', 30, 0.1),
-    envFile: text('env-file')
+    envFile: text('env-file'),
+    compareSchema: bool('compare-schema', true),
+    failOnDestructive: bool('fail-on-destructive', false)
   }
   if (mode === 'branch') {
     if (!projectId) throw new InputError('Input `project-id` is required when `mode` is branch.')

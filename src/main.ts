@@ -19,7 +19,9 @@ import { type SeedPlan, SeedError, checkSeed, loadSeed } from './seed/loader.js'
 import { runSeedCommand } from './seed/command.js'
 import { maskConnection, setOutputs } from './publish/outputs.js'
 import { writeEnvFile } from './publish/env-file.js'
-import { type Report, renderReport } from './publish/report.js'
+import { COMMENT_LIMIT, type Report, renderReport } from './publish/report.js'
+import type { SchemaDiff } from './schema/diff.js'
+import { SchemaTracker, schemaResult } from './schema/track.js'
 import {
   type Claim,
   type CommentRecord,
@@ -131,7 +133,8 @@ async function releaseLockOnFailure(pub: Publication, settings: Settings): Promi
 async function publish(pub: Publication, report: Report, record: CommentRecord): Promise<void> {
   const markdown = renderReport({ ...report, runUrl: runUrl() })
   if (pub.pr && pub.octokit) {
-    const id = await core.group('Update the PR comment', () => upsertComment(pub.octokit!, pub.pr!, pub.existing, markdown, record))
+    const comment = renderReport({ ...report, runUrl: runUrl() }, Date.now(), COMMENT_LIMIT)
+    const id = await core.group('Update the PR comment', () => upsertComment(pub.octokit!, pub.pr!, pub.existing, comment, record))
     if (id !== null) {
       pub.lockHeld = false
       offCancel('the comment lock')
@@ -142,11 +145,23 @@ async function publish(pub: Publication, report: Report, record: CommentRecord):
 
 /**
  * Seeds a newly created database: the checked SQL files in one transaction,
- * then `seed-command`. On failure runs `undo` (so nothing unseeded is left
- * for reuse) and rethrows. Sets `report.seedFiles`.
+ * then `seed-command`, with the schema compared around them ({@link SchemaTracker}).
+ * On failure (a destructive change under `fail-on-destructive` included)
+ * runs `undo` (so nothing unseeded is left for reuse) and rethrows. Sets
+ * `report.seedFiles`.
+ * @param platformDiff branch mode: fetches the platform's compare_schema diff against the parent
  */
-async function seedOrUndo(settings: Settings, seed: SeedPlan | null, connection: Connection, report: Report, undo: () => Promise<void>): Promise<void> {
+async function seedOrUndo(
+  settings: Settings,
+  seed: SeedPlan | null,
+  connection: Connection,
+  report: Report,
+  undo: () => Promise<void>,
+  platformDiff?: () => Promise<string>
+): Promise<SchemaDiff | null> {
+  const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive)
   try {
+    await tracker.atStart()
     if (seed) {
       const n = seed.sources.length
       const result = await core.group(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => loadSeed(connection, seed))
@@ -155,7 +170,10 @@ async function seedOrUndo(settings: Settings, seed: SeedPlan | null, connection:
       )
       report.seedFiles = result.files
     }
+    await tracker.afterSeedFiles()
     if (settings.seedCommand) await core.group('Run seed-command', () => runSeedCommand(settings.seedCommand, connection))
+    if (!settings.compareSchema) return null
+    return await core.group('Compare the schema', () => tracker.finish(platformDiff))
   } catch (err) {
     await undo()
     throw err
@@ -184,12 +202,15 @@ async function createInstant(settings: Settings, seed: SeedPlan | null, pub: Pub
     projectId: db.svcProjectId,
     replacedBecause: outcome.replacedBecause
   }
+  let diff: SchemaDiff | null = null
   if (outcome.created) {
-    await seedOrUndo(settings, seed, connection, report, async () => {
+    diff = await seedOrUndo(settings, seed, connection, report, async () => {
       // The instant service has no delete: record nothing reusable instead.
       await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'instant' })
     })
   }
+  const schema = schemaResult(settings, diff, outcome.created)
+  report.schema = schema.report
 
   setOutputs({
     mode: 'instant',
@@ -198,7 +219,8 @@ async function createInstant(settings: Settings, seed: SeedPlan | null, pub: Pub
     claimUrl: db.claimUrl,
     expiresAt: db.expiresAt,
     databaseId: db.id,
-    projectId: db.svcProjectId
+    projectId: db.svcProjectId,
+    schema: schema.outputs
   })
   if (settings.envFile) {
     await writeEnvFile(settings.envFile, {
@@ -267,9 +289,12 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     host: connection.directHost,
     operations: outcome.operations.map(summarise)
   }
+  let diff: SchemaDiff | null = null
   if (outcome.created) {
     // provisionBranch registered the UNSEEDED_BRANCH undo step when it created the branch; it stays until seeded.
-    await seedOrUndo(settings, seed, connection, report, async () => {
+    const parent = outcome.parent
+    const platformDiff = parent ? () => client.compareSchema(outcome.branch.id, parent.id, connection.database) : undefined
+    diff = await seedOrUndo(settings, seed, connection, report, async () => {
       offCancel(UNSEEDED_BRANCH)
       await core.group(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
         try {
@@ -280,16 +305,19 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
         }
       })
       await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' })
-    })
+    }, platformDiff)
     offCancel(UNSEEDED_BRANCH)
   }
+  const schema = schemaResult(settings, diff, outcome.created)
+  report.schema = schema.report
   setOutputs({
     mode: 'branch',
     created: outcome.created,
     connection,
     projectId: settings.projectId,
     branchId: outcome.branch.id,
-    branchName: outcome.branch.name
+    branchName: outcome.branch.name,
+    schema: schema.outputs
   })
   if (settings.envFile) {
     await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl })

@@ -184,6 +184,18 @@ export class PlatformClient {
     return need<BranchDatabase[]>(body.databases, '`databases` array', label, Array.isArray)
   }
 
+  /**
+   * `GET /projects/{project_id}/branches/{branch_id}/compare_schema?base_branch_id&db_name`
+   * (platform spec, getProjectBranchSchemaComparison): the difference between
+   * the base branch's schema and this branch's, as text (`diff`, '' when equal).
+   */
+  async compareSchema(branchId: string, baseBranchId: string, database: string): Promise<string> {
+    const label = `Compare the schema of branch ${branchId} with ${baseBranchId}`
+    const q = new URLSearchParams({ base_branch_id: baseBranchId, db_name: database })
+    const body = await this.call(label, 'GET', `/branches/${encodeURIComponent(branchId)}/compare_schema?${q}`)
+    return need<string>(body.diff ?? '', '`diff`', label, (v) => typeof v === 'string')
+  }
+
   /** `GET /projects/{project_id}/connection_uri?branch_id&database_name&role_name&pooled`. A secret: mask it. */
   async connectionUri(branchId: string, database: string, role: string, pooled: boolean): Promise<string> {
     const label = `Get ${pooled ? 'pooled' : 'direct'} connection URI of branch ${branchId}`

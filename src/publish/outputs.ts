@@ -25,6 +25,8 @@ export interface ActionOutputs {
   projectId?: string
   branchId?: string
   branchName?: string
+  /** The run's schema diff: whether it changed anything, the file with the diff, whether it is destructive. */
+  schema?: { changed: boolean; file: string; destructive: boolean }
 }
 
 /**
@@ -48,7 +50,10 @@ export function setOutputs(o: ActionOutputs): void {
     'branch-id': o.branchId ?? '',
     'branch-name': o.branchName ?? '',
     created: String(o.created),
-    mode: o.mode
+    mode: o.mode,
+    'schema-changed': String(o.schema?.changed ?? false),
+    'schema-diff': o.schema?.file ?? '',
+    'schema-destructive': String(o.schema?.destructive ?? false)
   }
   for (const [name, value] of Object.entries(values)) core.setOutput(name, value)
 }

@@ -26,6 +26,56 @@ export interface Report {
   operations?: { name: string; status: string; durationSeconds: number }[]
   /** Link to the workflow run. */
   runUrl?: string
+  /** The schema change of this run (issue 15); `noChange` for a reused database, where nothing ran. */
+  schema?: SchemaReport
+}
+
+/** The schema part of a report. */
+export interface SchemaReport {
+  summary: string
+  /** Body of the ```diff block ('' when nothing changed). */
+  diff: string
+  /** Where the diff comes from: the platform's compare_schema against `parentBranch`, or the action's own comparison. */
+  source: 'migra' | 'platform' | 'none'
+  destructive: string[]
+  failOnDestructive?: boolean
+}
+
+/** GitHub's limit on a comment body, in characters. */
+export const COMMENT_LIMIT = 65_536
+
+/** A code fence longer than any run of backticks in `text`. */
+function fence(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length))
+  return '`'.repeat(longest + 1)
+}
+
+/**
+ * The schema section. `diffBudget` (characters) cuts the diff at a line end
+ * with a pointer to the job summary and the `schema-diff` file.
+ */
+export function renderSchema(r: Report, diffBudget = Infinity): string[] {
+  const s = r.schema
+  if (!s) return []
+  const against =
+    s.source === 'platform' ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by the platform)` : s.source === 'migra' ? (r.mode === 'instant' ? ' (made by `seed-command`)' : ' (made by the seed and `seed-command`)') : ''
+  const lines = ['#### Schema', '', `**${s.summary}**${against}`, '']
+  if (s.destructive.length > 0) {
+    lines.push('> [!WARNING]', `> ${s.destructive.length} destructive change${s.destructive.length === 1 ? '' : 's'}${s.failOnDestructive ? ' (the step failed: `fail-on-destructive` is true)' : ''}:`)
+    for (const d of s.destructive) lines.push(`> - ${d.replace(/\n/g, ' ')}`)
+    lines.push('')
+  }
+  if (s.diff) {
+    let diff = s.diff
+    let cut = ''
+    if (diff.length > diffBudget) {
+      diff = diff.slice(0, Math.max(0, diff.lastIndexOf('\n', diffBudget)))
+      cut = `\n_The diff is cut here (${s.diff.split('\n').length} lines in all): the job summary and the file in the \`schema-diff\` output have all of it._\n`
+    }
+    const f = fence(diff)
+    lines.push(`<details><summary>Schema diff (${s.diff.split('\n').length} lines)</summary>`, '', `${f}diff`, diff, f, cut, '</details>', '')
+  }
+  return lines
 }
 
 /** "in 71 hours", "in 40 minutes", or "expired" for a time `iso` relative to `now` (milliseconds since the epoch). */
@@ -53,8 +103,12 @@ const HEADLINES: Record<Report['state'], string> = {
   failed: 'not ready: the run failed'
 }
 
-/** Renders the report as Markdown (comment and summary share it). */
-export function renderReport(r: Report, now = Date.now()): string {
+/**
+ * Renders the report as Markdown (comment and summary share it). `limit`
+ * (characters) cuts the schema diff so the whole text fits: the PR comment
+ * uses {@link COMMENT_LIMIT}; the job summary takes up to 1 MiB.
+ */
+export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): string {
   const kind = r.mode === 'instant' ? 'Instant Postgres database' : 'Postgres branch'
   const lines = [`### 🐘 Preview Postgres: ${kind} ${HEADLINES[r.state]}`, '']
   if (r.replacedBecause) lines.push(`> A new database was created because ${r.replacedBecause}.`, '')
@@ -93,7 +147,15 @@ export function renderReport(r: Report, now = Date.now()): string {
     for (const op of r.operations) lines.push(`| ${op.name} | ${op.status} | ${op.durationSeconds.toFixed(1)} s |`)
     lines.push('')
   }
-  lines.push('<sub>Connection strings are in the step outputs `database-url` and `database-url-direct` (masked); they are never posted here.</sub>')
-  if (r.runUrl) lines.push(`<sub>Last updated by [this run](${r.runUrl}).</sub>`)
-  return lines.join('\n')
+  const tail = [
+    '<sub>Connection strings are in the step outputs `database-url` and `database-url-direct` (masked); they are never posted here.</sub>',
+    ...(r.runUrl ? [`<sub>Last updated by [this run](${r.runUrl}).</sub>`] : [])
+  ]
+  const head = lines.join('\n')
+  const full = [head, ...renderSchema(r), ...tail].join('\n')
+  if (full.length <= limit) return full
+  // Over the limit: cut the diff so the whole comment fits (headroom for the marker the comment adds).
+  const budget = limit - 2_000 - head.length - tail.join('\n').length - renderSchema({ ...r, schema: r.schema && { ...r.schema, diff: '' } }).join('\n').length
+  return [head, ...renderSchema(r, Math.max(0, budget)), ...tail].join('\n')
 }
+

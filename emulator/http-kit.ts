@@ -48,6 +48,8 @@ export interface Fault {
 
 export class ServiceServer {
   readonly log: LoggedRequest[] = []
+  /** Called synchronously as each request is logged, before it is answered (tests start platform work at a request). */
+  onRequest?: (entry: LoggedRequest) => void
   private readonly routes: { method: string; pattern: RegExp; handler: Handler }[] = []
   private readonly faults: Fault[] = []
   private readonly sockets = new Set<Socket>()
@@ -116,6 +118,7 @@ export class ServiceServer {
     const method = req.method ?? 'GET'
     const entry: LoggedRequest = { method, path: url.pathname, at: Date.now(), status: 0 }
     this.log.push(entry)
+    this.onRequest?.(entry)
     const fault = this.takeFault(method, url.pathname)
     if (fault) {
       entry.fault = fault.kind

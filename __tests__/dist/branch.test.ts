@@ -33,6 +33,7 @@ beforeEach(async () => {
   project = await emu.platform.createProject({ protectedBranch: 'production' })
   emu.platform.timing = { createBranchMs: 300, startComputeMs: 700, deleteMs: 300 }
   emu.platform.server.clearFaults()
+  emu.platform.server.onRequest = undefined
   emu.platform.server.log.length = 0
   emu.platform.scripts.clear()
   // the parent's data, which a new branch must start with
@@ -110,7 +111,12 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
   })
 
   it('retries a 423 from a system operation at 0.1 s doubling, then creates the branch', async () => {
-    emu.platform.startSystemOperation(project, { durationMs: 500 })
+    // The system operation starts with the action's first platform request, so
+    // however long the action takes to start, its create meets it.
+    emu.platform.server.onRequest = () => {
+      emu.platform.server.onRequest = undefined
+      emu.platform.startSystemOperation(project, { durationMs: 500 })
+    }
     const r = await run({}, { pr: { number: newPr() } })
     expect(r.code).toBe(0)
     const posts = emu.platform.server.requests('POST', /\/branches$/)

@@ -9,24 +9,33 @@
  * Requests that start work get 423 while any operation of the project is not
  * terminal, including system operations (`check_availability`) a test starts.
  *
- * Choices where the seed says "not shown": error bodies `{code, message}`; the
- * final page of operations has `pagination: {}`; branch deletes start
- * `suspend_compute` and `delete_timeline`; each branch's database has a name
- * of its own (`neondb_<suffix>`), since all branches share one server.
+ * Where the seed says "not shown" the platform's published OpenAPI spec
+ * (`public-v2-for-users.gen.yaml`, npm `@neondatabase/api-client`) decides,
+ * and __tests__/contract checks every answer against it: error bodies
+ * `{code, message, request_id}` (also for 423); operations carry
+ * `total_duration_ms`, and `error` text when their status is `error`; DELETE
+ * of a missing or deleted branch answers 204 with no body; List branches is
+ * cursor-paginated (`search`, `sort_by`, `sort_order`, `limit`, `cursor`;
+ * `pagination.next`) and serves at most `branchPageSize` branches a page;
+ * PATCH renames a branch. Our own choices: the final page of operations has
+ * no `pagination`; branch deletes start `suspend_compute` and
+ * `delete_timeline`; each branch's database has a name of its own
+ * (`neondb_<suffix>`), since all branches share one server.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { ServiceServer, type Reply, type Request } from './http-kit.js'
 import type { PostgresServer } from './postgres.js'
 import { REGION } from './instant.js'
 
-type Status = 'scheduling' | 'running' | 'finished' | 'failed' | 'cancelling' | 'cancelled' | 'skipped'
-const TERMINAL: readonly Status[] = ['finished', 'skipped', 'cancelled']
+type Status = 'scheduling' | 'running' | 'finished' | 'failed' | 'error' | 'cancelling' | 'cancelled' | 'skipped'
+const TERMINAL: readonly Status[] = ['finished', 'skipped', 'cancelled', 'error']
 
-/** One step of an operation's life: at `at` ms after creation it has `status`. */
+/** One step of an operation's life: at `at` ms after creation it has `status` (and, in `error`, the `error` text). */
 export interface Step {
   at: number
   status: Status
   failures?: number
+  error?: string
 }
 
 interface OperationRecord {
@@ -52,6 +61,7 @@ export interface BranchRecord {
   default: boolean
   protected: boolean
   created_at: string
+  updated_at: string
   /** The PostgreSQL database behind the branch. */
   database: string
   endpoint?: { id: string; host: string; type: 'read_write' }
@@ -73,13 +83,23 @@ export interface Timing {
   deleteMs: number
 }
 
+/** The 423 answer (seed 000: "retry later"; the body is the spec's GeneralError, completed with `request_id` by the server). */
+const LOCKED: Reply = { status: 423, body: { code: '', message: 'project already has running conflicting operations, scheduling of some are not possible' } }
+
 const hex = (n: number): string => randomBytes(n).toString('hex')
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 
 export class PlatformService {
-  readonly server = new ServiceServer('platform')
+  readonly server = new ServiceServer('platform', (message, requestId, body) => ({
+    ...body,
+    code: typeof body?.code === 'string' ? body.code : '',
+    message: typeof body?.message === 'string' ? body.message : message,
+    request_id: requestId
+  }))
   readonly projects = new Map<string, Project>()
   timing: Timing = { createBranchMs: 300, startComputeMs: 700, deleteMs: 300 }
+  /** Most branches served on one page of List branches, whatever `limit` asks (the spec's maximum is 10000). */
+  branchPageSize = 10000
   /** Scripts for the next operations of an action, consumed in order (fault injection). */
   readonly scripts = new Map<string, Step[][]>()
   private lastCreated = 0
@@ -88,25 +108,27 @@ export class PlatformService {
   constructor(private readonly pg: PostgresServer) {
     const p = '^/api/v2/projects/([^/]+)'
     this.server
-      .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => ({
-        status: 200,
-        body: { branches: [...project.branches.values()].map((b) => this.branchView(project, b)) }
-      })))
+      .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => this.listBranches(project, req)))
       .route('GET', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => ({
         status: 200,
         body: { branch: this.branchView(project, b) }
       })))
       .route('POST', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => this.createBranch(project, req)))
       .route('DELETE', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) =>
-        this.withBranch(req, pid, bid, (project, b) => this.deleteBranch(project, b))
+        this.withProject(req, pid, (project) => {
+          const b = project.branches.get(bid)
+          // Spec, deleteProjectBranch: 204 "if the branch doesn't exist or has already been deleted".
+          return b ? this.deleteBranch(project, b) : { status: 204 }
+        })
       )
-      .route('GET', new RegExp(`${p}/branches/([^/]+)/endpoints/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (_project, b) => ({
+      .route('PATCH', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => this.updateBranch(project, b, req)))
+      .route('GET', new RegExp(`${p}/branches/([^/]+)/endpoints/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => ({
         status: 200,
-        body: { endpoints: b.endpoint ? [{ ...b.endpoint, branch_id: b.id, project_id: pid, region_id: `aws-${REGION}` }] : [] }
+        body: { endpoints: b.endpoint ? [this.endpointView(project, b)] : [] }
       })))
       .route('GET', new RegExp(`${p}/branches/([^/]+)/databases/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => ({
         status: 200,
-        body: { databases: [{ id: 1, branch_id: b.id, name: b.database, owner_name: project.role }] }
+        body: { databases: [this.databaseView(project, b)] }
       })))
       .route('GET', new RegExp(`${p}/connection_uri/?$`), (req, [pid]) => this.withProject(req, pid, (project) => {
         const b = project.branches.get(req.query.get('branch_id') ?? '')
@@ -203,6 +225,7 @@ export class PlatformService {
       default: false,
       protected: false,
       created_at: iso(Date.now()),
+      updated_at: iso(Date.now()),
       database: `neondb_${suffix}`,
       endpoint: { id: `ep-${hex(3)}-${suffix}`, host: `ep-${hex(3)}-${suffix}.${REGION}.localhost`, type: 'read_write' }
     }
@@ -215,9 +238,59 @@ export class PlatformService {
     return `postgresql://${project.role}:${project.password}@${host}:${this.pg.port}/${b.database}?sslmode=require&channel_binding=require`
   }
 
+  /** The spec's Branch object (every required field). */
   private branchView(project: Project, b: BranchRecord): Record<string, unknown> {
-    const { id, name, parent_id, default: isDefault, protected: isProtected, created_at } = b
-    return { id, project_id: project.id, parent_id, name, default: isDefault, protected: isProtected, current_state: 'ready', created_at, updated_at: created_at }
+    const { id, name, parent_id, default: isDefault, protected: isProtected, created_at, updated_at } = b
+    return {
+      id,
+      project_id: project.id,
+      ...(parent_id ? { parent_id } : {}),
+      name,
+      current_state: 'ready',
+      state_changed_at: created_at,
+      creation_source: 'console',
+      default: isDefault,
+      protected: isProtected,
+      cpu_used_sec: 0,
+      active_time_seconds: 0,
+      compute_time_seconds: 0,
+      written_data_bytes: 0,
+      data_transfer_bytes: 0,
+      created_at,
+      updated_at
+    }
+  }
+
+  /** The spec's Endpoint object of a branch's read-write compute. */
+  private endpointView(project: Project, b: BranchRecord): Record<string, unknown> {
+    const e = b.endpoint!
+    return {
+      host: e.host,
+      id: e.id,
+      project_id: project.id,
+      branch_id: b.id,
+      region_id: `aws-${REGION}`,
+      autoscaling_limit_min_cu: 0.25,
+      autoscaling_limit_max_cu: 0.25,
+      type: e.type,
+      current_state: 'active',
+      pooler_enabled: false,
+      pooler_mode: 'transaction',
+      disabled: false,
+      passwordless_access: true,
+      creation_source: 'console',
+      created_at: b.created_at,
+      updated_at: b.created_at,
+      settings: {},
+      proxy_host: `${REGION}.localhost`,
+      suspend_timeout_seconds: 0,
+      provisioner: 'k8s-neonvm'
+    }
+  }
+
+  /** The spec's Database object of a branch's one database. */
+  private databaseView(project: Project, b: BranchRecord): Record<string, unknown> {
+    return { id: 1, branch_id: b.id, name: b.database, owner_name: project.role, created_at: b.created_at, updated_at: b.created_at }
   }
 
   private current(op: OperationRecord, now = Date.now()): Step {
@@ -244,9 +317,11 @@ export class PlatformService {
       ...(endpoint_id ? { endpoint_id } : {}),
       action,
       status: step.status,
+      ...(step.status === 'error' ? { error: step.error ?? 'operation failed' } : {}),
       failures_count: step.failures ?? 0,
       created_at: iso(op.created),
-      updated_at: iso(op.created + step.at)
+      updated_at: iso(op.created + step.at),
+      total_duration_ms: step.at
     }
   }
 
@@ -287,9 +362,7 @@ export class PlatformService {
     } catch {
       return { status: 400, body: { code: '', message: 'request body is not valid JSON' } }
     }
-    if (this.busy(project)) {
-      return { status: 423, body: { code: '', message: 'project already has running conflicting operations, scheduling of some are not possible' } }
-    }
+    if (this.busy(project)) return LOCKED
     const name = body.branch?.name ?? `br-${hex(3)}`
     if (name.length > 256) return { status: 400, body: { code: '', message: 'branch name exceeds 256 characters' } }
     if ([...project.branches.values()].some((b) => b.name === name)) {
@@ -314,10 +387,10 @@ export class PlatformService {
       status: 201,
       body: {
         branch: this.branchView(project, b),
-        endpoints: b.endpoint ? [{ ...b.endpoint, branch_id: b.id, project_id: project.id }] : [],
+        endpoints: b.endpoint ? [this.endpointView(project, b)] : [],
         operations: ops.map((op) => this.opView(op)),
-        roles: [{ branch_id: b.id, name: project.role }],
-        databases: [{ branch_id: b.id, name: b.database, owner_name: project.role }],
+        roles: [{ branch_id: b.id, name: project.role, created_at: b.created_at, updated_at: b.created_at }],
+        databases: [this.databaseView(project, b)],
         connection_uris: b.endpoint
           ? [{
               connection_uri: this.uri(project, b, false),
@@ -336,9 +409,7 @@ export class PlatformService {
 
   private deleteBranch(project: Project, b: BranchRecord): Reply {
     if (b.default || b.protected) return { status: 422, body: { code: '', message: 'cannot delete a default or protected branch' } }
-    if (this.busy(project)) {
-      return { status: 423, body: { code: '', message: 'project already has running conflicting operations, scheduling of some are not possible' } }
-    }
+    if (this.busy(project)) return LOCKED
     project.branches.delete(b.id)
     const { deleteMs } = this.timing
     const ops = [
@@ -348,6 +419,70 @@ export class PlatformService {
       )
     ]
     return { status: 200, body: { branch: this.branchView(project, b), operations: ops.map((op) => this.opView(op)) } }
+  }
+
+  /**
+   * Spec, updateProjectBranch: `{branch: {name?, protected?}}`; 409 when
+   * another branch has the name. A rename starts no operation here.
+   */
+  private updateBranch(project: Project, b: BranchRecord, req: Request): Reply {
+    let body: { branch?: { name?: unknown; protected?: unknown } }
+    try {
+      body = JSON.parse(req.text)
+    } catch {
+      return { status: 400, body: { code: '', message: 'request body is not valid JSON' } }
+    }
+    const name = body.branch?.name
+    if (name !== undefined) {
+      if (typeof name !== 'string' || name.length < 1 || name.length > 256) return { status: 400, body: { code: '', message: 'branch name must be 1 to 256 characters' } }
+      if ([...project.branches.values()].some((x) => x.name === name && x.id !== b.id)) {
+        return { status: 409, body: { code: '', message: `branch with name "${name}" already exists` } }
+      }
+      b.name = name
+    }
+    if (typeof body.branch?.protected === 'boolean') b.protected = body.branch.protected
+    b.updated_at = iso(Date.now())
+    return { status: 200, body: { branch: this.branchView(project, b), operations: [] } }
+  }
+
+  /**
+   * Spec, listProjectBranches: `search` (partial, case-insensitive, on name or
+   * id), `sort_by` (name, created_at, updated_at; default updated_at),
+   * `sort_order` (asc, desc; default desc), `limit`, and an opaque `cursor`
+   * (`pagination.next` of the page before). Serves at most `branchPageSize` a page.
+   */
+  private listBranches(project: Project, req: Request): Reply {
+    const q = req.query
+    const search = (q.get('search') ?? '').toLowerCase()
+    const sortBy = q.get('sort_by') ?? 'updated_at'
+    const sortOrder = q.get('sort_order') ?? 'desc'
+    if (!['name', 'created_at', 'updated_at'].includes(sortBy) || !['asc', 'desc'].includes(sortOrder)) {
+      return { status: 400, body: { code: '', message: 'invalid sort_by or sort_order' } }
+    }
+    const limit = q.has('limit') ? Number(q.get('limit')) : 10000
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10000) return { status: 400, body: { code: '', message: 'limit must be an integer from 1 to 10000' } }
+    let offset = 0
+    const cursor = q.get('cursor')
+    if (cursor) {
+      const decoded = /^o(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
+      if (!decoded) return { status: 400, body: { code: '', message: 'invalid cursor' } }
+      offset = Number(decoded[1])
+    }
+    const key = (b: BranchRecord): string => (sortBy === 'name' ? b.name : sortBy === 'created_at' ? b.created_at : b.updated_at)
+    const all = [...project.branches.values()]
+      .filter((b) => !search || b.name.toLowerCase().includes(search) || b.id.includes(search))
+      .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) * (sortOrder === 'asc' ? 1 : -1))
+    const size = Math.min(limit, this.branchPageSize)
+    const page = all.slice(offset, offset + size)
+    const more = offset + size < all.length
+    return {
+      status: 200,
+      body: {
+        branches: page.map((b) => this.branchView(project, b)),
+        annotations: {},
+        pagination: { ...(more ? { next: Buffer.from(`o${offset + size}`).toString('base64url') } : {}), sort_by: sortBy, sort_order: sortOrder }
+      }
+    }
   }
 
   private listOperations(project: Project, req: Request): Reply {
@@ -361,7 +496,7 @@ export class PlatformService {
       status: 200,
       body: {
         operations: page.map((op) => this.opView(op)),
-        pagination: more ? { cursor: new Date(page.at(-1)!.created).toISOString() } : {}
+        ...(more ? { pagination: { cursor: new Date(page.at(-1)!.created).toISOString() } } : {})
       }
     }
   }

@@ -280,8 +280,8 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
   })
 
   it.each([
-    ['a bad API key', { 'api-key': 'napi_wrong' }, /the platform refused the API key \(HTTP 401: "authentication required"\)\. Check the `api-key` secret/],
-    ['an unknown project', { 'project-id': 'no-such-project' }, /project "no-such-project" was not found \(HTTP 404\)\. Check `project-id`/],
+    ['a bad API key', { 'api-key': 'napi_wrong' }, /the platform refused the API key \(HTTP 401: "authentication required"\) \(request_id [0-9a-f-]{36}\)\. Check the `api-key` secret/],
+    ['an unknown project', { 'project-id': 'no-such-project' }, /project "no-such-project" was not found \(HTTP 404\) \(request_id [0-9a-f-]{36}\)\. Check `project-id`/],
     ['an unknown parent', { 'parent-branch': 'staging' }, /Parent branch "staging" was not found in the project/]
   ])('fails clearly on %s', async (_what, inputs, message) => {
     const r = await run(inputs, { pr: { number: newPr() } })
@@ -290,11 +290,13 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
     expect(leaks(publicText(emu, r), [...leakForms(project.apiKey), ...leakForms((inputs as Record<string, string>)['api-key'] ?? project.apiKey)])).toEqual([])
   })
 
-  it('quotes the platform on a 5xx from create and does not resend it', async () => {
+  it('quotes the platform and its request_id on a 5xx from create, does not resend it, and says no branch was made', async () => {
     emu.platform.server.inject({ method: 'POST', kind: 'status', status: 500, body: { code: '', message: 'internal error' } })
     const r = await run({}, { pr: { number: newPr() } })
     expect(r.code).toBe(1)
-    expect(r.errors[0]).toMatch(/Create branch "preview\/pr-\d+-feature-login" failed with HTTP 500: "internal error"/)
+    const [post] = emu.platform.server.requests('POST')
+    expect(r.errors[0]).toMatch(/Create branch "preview\/pr-\d+-feature-login~seeding" failed with HTTP 500: "internal error" \(POST \S+, request_id [0-9a-f-]{36}\)\. No branch .* was made\./)
+    expect(r.errors[0]).toContain(`request_id ${post.requestId}`)
     expect(emu.platform.server.requests('POST')).toHaveLength(1)
   })
 })

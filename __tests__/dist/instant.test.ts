@@ -74,7 +74,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
       'database-password': db.password,
       'claim-url': db.claim_url,
       'expires-at': db.expires_at,
-      'project-id': db.svc_project_id,
+      'project-id': db.project_id,
       created: 'true',
       mode: 'instant',
       'branch-id': '',

@@ -173,6 +173,17 @@ export class PlatformService {
     return project
   }
 
+  /**
+   * Adds a branch of `main` as if made earlier (its database a copy of main's,
+   * open to connections), for setups: many branches, or one a failed run left.
+   */
+  async addBranch(project: Project, name: string): Promise<BranchRecord> {
+    const main = [...project.branches.values()].find((b) => b.default)!
+    const b = this.newBranch(project, name, main.id)
+    await this.pg.createDatabase(b.database, project.role, { template: main.database })
+    return b
+  }
+
   /** Starts a system operation (default `check_availability`) that runs for `durationMs`. */
   startSystemOperation(project: Project, options: { action?: string; durationMs: number; branchId?: string }): void {
     const branchId = options.branchId ?? [...project.branches.values()].find((b) => b.default)!.id

@@ -14,7 +14,7 @@
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'
 import { replaceHost } from '../connection.js'
-import { type Branch, type ConnectionUri, PlatformClient } from './client.js'
+import { type Branch, type ConnectionUri, PlatformClient, PlatformResponseError } from './client.js'
 import { UNSEEDED_BRANCH, offCancel, onCancel } from '../cancel.js'
 import { retryLocked } from './locked.js'
 import { type Operation, waitForOperations } from './operations.js'
@@ -180,9 +180,13 @@ export async function deleteBranchAndWait(client: PlatformClient, branch: Branch
 /** How long a cancelled run waits for its new branch's operations before deleting it, seconds (within cancel.ts's 5 s grace). */
 const CANCEL_WAIT_SECONDS = 3
 
-/** An unanswered request: a timeout, a reset, or a 5xx (after the 503 retries): it may have been carried out. */
-function unanswered(err: unknown): err is HttpError {
-  return err instanceof HttpError && (err.status === 0 || err.status >= 500)
+/**
+ * A create whose answer does not say what happened: a timeout, a reset, a
+ * 5xx (after the 503 retries), or a 2xx we could not read. The platform may
+ * have made the branch.
+ */
+function unanswered(err: unknown): err is HttpError | PlatformResponseError {
+  return err instanceof PlatformResponseError || (err instanceof HttpError && (err.status === 0 || err.status >= 500 || (err.status >= 200 && err.status < 300)))
 }
 
 /**
@@ -204,9 +208,12 @@ async function createProvisional(client: PlatformClient, parent: Branch, name: s
     try {
       made = (await findPreviewBranches(client, name.slice(0, -PROVISIONAL_SUFFIX.length))).provisional
     } catch (e) {
-      throw new HttpError(`${err.message} The lookup that would tell whether the branch was made failed too (${(e as Error).message}); if branch "${name}" exists, the next run deletes it.`, err.status)
+      throw new Error(`${err.message} The lookup that would tell whether the branch was made failed too (${(e as Error).message}); if branch "${name}" exists, the next run deletes it.`, { cause: e })
     }
-    if (!made) throw new HttpError(`${err.message} No branch "${name}" was made.`, err.status, err.serviceMessage, err.hint, err.timedOut, undefined, err.requestId)
+    if (!made) {
+      if (err instanceof PlatformResponseError) throw new PlatformResponseError(`${err.message} No branch "${name}" was made.`)
+      throw new HttpError(`${err.message} No branch "${name}" was made.`, err.status, err.serviceMessage, err.hint, err.timedOut, undefined, err.requestId)
+    }
     core.info(`The platform made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`)
     return { branch: made, operations: await client.pendingOperationsOf(made.id, since), uris: [] }
   }

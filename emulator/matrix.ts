@@ -1,7 +1,7 @@
 /**
  * The fault matrix (issue 5): every case runs the bundled `dist/index.js`
  * (Node 24, as action.yml) against the emulator and its real PostgreSQL, and
- * after every case two scans run over everything the case left:
+ * after every case three scans run over everything the case left:
  *
  * - orphans: every database or branch the case made is either fully seeded
  *   and owned by a successful run's outputs, or (instant databases, which the
@@ -9,6 +9,9 @@
  *   run must be gone; no branch under a name a later run would reuse (any
  *   name but a provisional `~seeding` one) may be unseeded; the PR comment
  *   must not point at anything unseeded.
+ * - spec: every platform request the action sent and every response the
+ *   emulator served in the case, checked against the platform's published
+ *   OpenAPI spec (emulator/openapi.ts), except the faults that break it on purpose.
  * - secrets: every password, API key and connection string the emulator
  *   handed out, exact, URL-encoded and base64, in stdout, stderr, the job
  *   summary, the comment lines of the env file and every PR comment.
@@ -22,6 +25,7 @@ import { APP_TOKEN, READ_ONLY_TOKEN, type Emulator } from './index.js'
 import { leakForms, leaks, runPlaces } from './leaks.js'
 import type { Project } from './platform.js'
 import { PROVISIONAL_SUFFIX } from '../src/platform/lifecycle.js'
+import { validateRequest, validateResponse } from './openapi.js'
 import { NODE_24, type RunOptions, type RunResult } from './runner.js'
 
 export const REPO = 'acme/shop'
@@ -677,6 +681,23 @@ async function orphans(emu: Emulator, ctx: Ctx, instantBefore: Set<string>): Pro
   return found
 }
 
+/**
+ * The platform traffic of the case against the published spec (emulator/openapi.ts):
+ * every request the action sent, and every response but the faults that are
+ * off-spec on purpose (malformed JSON, a 2xx missing fields).
+ */
+function specProblems(emu: Emulator): string[] {
+  const API = /^\/api\/v2/
+  return emu.platform.server.log
+    .filter((q) => API.test(q.path))
+    .flatMap((q) => {
+      const path = q.path.replace(API, '')
+      const onPurpose = q.fault === 'malformed' || (q.fault === 'status' && q.status < 400)
+      const response = q.responseText === undefined || onPurpose ? [] : validateResponse(q.method, path, q.status, q.responseText)
+      return [...validateRequest(q.method, path, q.query, q.requestText), ...response].map((p) => `spec: ${q.method} ${path}: ${p}`)
+    })
+}
+
 /** The seed files every case uses: two files, so a half-seeded database can be told from an empty or a seeded one. */
 export function writeSeedFiles(work: string): void {
   writeFileSync(path.join(work, 'matrix-seed.sql'), "CREATE TABLE matrix_seed (id int PRIMARY KEY, note text);\nINSERT INTO matrix_seed VALUES (1, 'a'), (2, 'b'), (3, 'c');\n")
@@ -740,6 +761,7 @@ export async function runCase(emu: Emulator, kase: Case, work: string, projects:
     observed = `the case threw: ${(err as Error).message}`
     problems = [observed]
   }
+  problems.push(...specProblems(emu))
   const orphansFound = await orphans(emu, ctx, instantBefore)
   const secrets = allSecrets(emu, projects)
   const secretsFound = leaks(publicPlaces(emu, pr, ctx.runs, ctx.envFiles), secrets)

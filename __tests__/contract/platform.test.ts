@@ -16,7 +16,7 @@ import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js
 import type { LoggedRequest } from '../../emulator/http-kit.js'
 import type { Project } from '../../emulator/platform.js'
 import { NODE_24, type RunResult } from '../../emulator/runner.js'
-import { SPEC_VERSION, findOperation, validateRequest, validateResponse } from './openapi.js'
+import { SPEC_VERSION, findOperation, validateRequest, validateResponse } from '../../emulator/openapi.js'
 
 const REPO = 'acme/contract'
 const API = /^\/api\/v2/

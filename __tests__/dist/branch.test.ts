@@ -229,6 +229,28 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
     })
   })
 
+  it("carries the PR's name only once seeded: created as <name>~seeding, renamed (PATCH) after seed-command", async () => {
+    const stamp = path.join(work, `seeded-at-${Date.now()}.txt`)
+    const names = new Set<string>()
+    let running = true
+    const watch = (async () => {
+      while (running) {
+        for (const b of previewBranches()) names.add(b.name)
+        await new Promise((r) => setTimeout(r, 20))
+      }
+    })()
+    const r = await run({ 'seed-command': `sleep 0.5; node -e 'console.log(Date.now())' > ${stamp}` }, { pr: { number: newPr() } })
+    running = false
+    await watch
+    expect(r.code).toBe(0)
+    const name = r.outputs['branch-name']
+    expect([...names]).toEqual([`${name}~seeding`, name])
+    const [patch] = emu.platform.server.requests('PATCH')
+    expect(JSON.parse(patch.requestText)).toEqual({ branch: { name } })
+    expect(patch.at).toBeGreaterThanOrEqual(Number(readFileSync(stamp, 'utf8')))
+    expect(project.branches.get(r.outputs['branch-id'])!.name).toBe(name)
+  })
+
   it('fails with the exit code of a failing seed-command and deletes the new branch', async () => {
     const r = await run({ 'seed-command': 'echo migrating; exit 7' }, { pr: { number: newPr() } })
     expect(r.code).toBe(1)

@@ -130,6 +130,22 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
   })
 
   it.each([
+    ['neon_project_id (the live service)', 'live'],
+    ['svc_project_id (seed 001)', 'seed']
+  ] as const)('takes the project id as %s', async (_what, names) => {
+    emu.instant.fieldNames = names
+    try {
+      const r = await run({}, { pr: { number: newPr() } })
+      expect(r.errors).toEqual([])
+      expect(r.code).toBe(0)
+      expect(r.outputs['project-id']).toBe(databaseOf(r).project_id)
+      expect(emu.instant.server.log.at(-1)?.responseText ?? '').toContain(names === 'live' ? '"neon_project_id"' : '"svc_project_id"')
+    } finally {
+      emu.instant.fieldNames = 'live'
+    }
+  })
+
+  it.each([
     ['claimed', (id: string) => emu.instant.claim(id), /was claimed into an account/],
     ['being claimed', (id: string) => emu.instant.startClaim(id), /was claimed into an account \(status CLAIMING\)/],
     ['expired', (id: string) => emu.instant.expire(id), /expired/],

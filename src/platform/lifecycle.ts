@@ -177,6 +177,9 @@ export async function deleteBranchAndWait(client: PlatformClient, branch: Branch
   return await waitForOperations(ops, waitOptions(client, o as BranchOptions))
 }
 
+/** How long a failed run waits for its new branch's operations before deleting the branch, seconds. */
+const CLEANUP_WAIT_SECONDS = 30
+
 /** How long a cancelled run waits for its new branch's operations before deleting it, seconds (within cancel.ts's 5 s grace). */
 const CANCEL_WAIT_SECONDS = 3
 
@@ -283,6 +286,8 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
     offCancel(UNSEEDED_BRANCH)
     // A branch whose creation did not finish (or whose connection could not be read) must not be left behind.
     core.warning(`Deleting branch "${branch.name}" again: ${(err as Error).message}`)
+    // Its own operations hold the project (a DELETE meets 423 until they end, seed 000): give them a bounded while more.
+    await waitForOperations(pending, { ...waitOptions(client, o), pollIntervalSeconds: Math.min(o.pollIntervalSeconds, 1), waitTimeoutSeconds: CLEANUP_WAIT_SECONDS }).catch(() => undefined)
     await deleteBranchAndWait(client, branch, o).catch((e: Error) =>
       core.warning(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it (its name says its seed did not complete), or delete it by hand.`)
     )

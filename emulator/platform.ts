@@ -25,6 +25,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { ServiceServer, type Reply, type Request } from './http-kit.js'
 import type { PostgresServer } from './postgres.js'
+import { branchView, databaseView, endpointView, listBranches } from './platform-views.js'
 import { REGION } from './instant.js'
 
 type Status = 'scheduling' | 'running' | 'finished' | 'failed' | 'error' | 'cancelling' | 'cancelled' | 'skipped'
@@ -108,10 +109,10 @@ export class PlatformService {
   constructor(private readonly pg: PostgresServer) {
     const p = '^/api/v2/projects/([^/]+)'
     this.server
-      .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => this.listBranches(project, req)))
+      .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => listBranches(project, req, this.branchPageSize)))
       .route('GET', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => ({
         status: 200,
-        body: { branch: this.branchView(project, b) }
+        body: { branch: branchView(project, b) }
       })))
       .route('POST', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => this.createBranch(project, req)))
       .route('DELETE', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) =>
@@ -124,11 +125,11 @@ export class PlatformService {
       .route('PATCH', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => this.updateBranch(project, b, req)))
       .route('GET', new RegExp(`${p}/branches/([^/]+)/endpoints/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => ({
         status: 200,
-        body: { endpoints: b.endpoint ? [this.endpointView(project, b)] : [] }
+        body: { endpoints: b.endpoint ? [endpointView(project, b)] : [] }
       })))
       .route('GET', new RegExp(`${p}/branches/([^/]+)/databases/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => ({
         status: 200,
-        body: { databases: [this.databaseView(project, b)] }
+        body: { databases: [databaseView(project, b)] }
       })))
       .route('GET', new RegExp(`${p}/connection_uri/?$`), (req, [pid]) => this.withProject(req, pid, (project) => {
         const b = project.branches.get(req.query.get('branch_id') ?? '')
@@ -249,61 +250,6 @@ export class PlatformService {
     return `postgresql://${project.role}:${project.password}@${host}:${this.pg.port}/${b.database}?sslmode=require&channel_binding=require`
   }
 
-  /** The spec's Branch object (every required field). */
-  private branchView(project: Project, b: BranchRecord): Record<string, unknown> {
-    const { id, name, parent_id, default: isDefault, protected: isProtected, created_at, updated_at } = b
-    return {
-      id,
-      project_id: project.id,
-      ...(parent_id ? { parent_id } : {}),
-      name,
-      current_state: 'ready',
-      state_changed_at: created_at,
-      creation_source: 'console',
-      default: isDefault,
-      protected: isProtected,
-      cpu_used_sec: 0,
-      active_time_seconds: 0,
-      compute_time_seconds: 0,
-      written_data_bytes: 0,
-      data_transfer_bytes: 0,
-      created_at,
-      updated_at
-    }
-  }
-
-  /** The spec's Endpoint object of a branch's read-write compute. */
-  private endpointView(project: Project, b: BranchRecord): Record<string, unknown> {
-    const e = b.endpoint!
-    return {
-      host: e.host,
-      id: e.id,
-      project_id: project.id,
-      branch_id: b.id,
-      region_id: `aws-${REGION}`,
-      autoscaling_limit_min_cu: 0.25,
-      autoscaling_limit_max_cu: 0.25,
-      type: e.type,
-      current_state: 'active',
-      pooler_enabled: false,
-      pooler_mode: 'transaction',
-      disabled: false,
-      passwordless_access: true,
-      creation_source: 'console',
-      created_at: b.created_at,
-      updated_at: b.created_at,
-      settings: {},
-      proxy_host: `${REGION}.localhost`,
-      suspend_timeout_seconds: 0,
-      provisioner: 'k8s-neonvm'
-    }
-  }
-
-  /** The spec's Database object of a branch's one database. */
-  private databaseView(project: Project, b: BranchRecord): Record<string, unknown> {
-    return { id: 1, branch_id: b.id, name: b.database, owner_name: project.role, created_at: b.created_at, updated_at: b.created_at }
-  }
-
   private current(op: OperationRecord, now = Date.now()): Step {
     let step = op.steps[0]
     let previous = step
@@ -397,11 +343,11 @@ export class PlatformService {
     return {
       status: 201,
       body: {
-        branch: this.branchView(project, b),
-        endpoints: b.endpoint ? [this.endpointView(project, b)] : [],
+        branch: branchView(project, b),
+        endpoints: b.endpoint ? [endpointView(project, b)] : [],
         operations: ops.map((op) => this.opView(op)),
         roles: [{ branch_id: b.id, name: project.role, created_at: b.created_at, updated_at: b.created_at }],
-        databases: [this.databaseView(project, b)],
+        databases: [databaseView(project, b)],
         connection_uris: b.endpoint
           ? [{
               connection_uri: this.uri(project, b, false),
@@ -429,7 +375,7 @@ export class PlatformService {
         this.pg.dropDatabase(b.database)
       )
     ]
-    return { status: 200, body: { branch: this.branchView(project, b), operations: ops.map((op) => this.opView(op)) } }
+    return { status: 200, body: { branch: branchView(project, b), operations: ops.map((op) => this.opView(op)) } }
   }
 
   /**
@@ -453,47 +399,7 @@ export class PlatformService {
     }
     if (typeof body.branch?.protected === 'boolean') b.protected = body.branch.protected
     b.updated_at = iso(Date.now())
-    return { status: 200, body: { branch: this.branchView(project, b), operations: [] } }
-  }
-
-  /**
-   * Spec, listProjectBranches: `search` (partial, case-insensitive, on name or
-   * id), `sort_by` (name, created_at, updated_at; default updated_at),
-   * `sort_order` (asc, desc; default desc), `limit`, and an opaque `cursor`
-   * (`pagination.next` of the page before). Serves at most `branchPageSize` a page.
-   */
-  private listBranches(project: Project, req: Request): Reply {
-    const q = req.query
-    const search = (q.get('search') ?? '').toLowerCase()
-    const sortBy = q.get('sort_by') ?? 'updated_at'
-    const sortOrder = q.get('sort_order') ?? 'desc'
-    if (!['name', 'created_at', 'updated_at'].includes(sortBy) || !['asc', 'desc'].includes(sortOrder)) {
-      return { status: 400, body: { code: '', message: 'invalid sort_by or sort_order' } }
-    }
-    const limit = q.has('limit') ? Number(q.get('limit')) : 10000
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10000) return { status: 400, body: { code: '', message: 'limit must be an integer from 1 to 10000' } }
-    let offset = 0
-    const cursor = q.get('cursor')
-    if (cursor) {
-      const decoded = /^o(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
-      if (!decoded) return { status: 400, body: { code: '', message: 'invalid cursor' } }
-      offset = Number(decoded[1])
-    }
-    const key = (b: BranchRecord): string => (sortBy === 'name' ? b.name : sortBy === 'created_at' ? b.created_at : b.updated_at)
-    const all = [...project.branches.values()]
-      .filter((b) => !search || b.name.toLowerCase().includes(search) || b.id.includes(search))
-      .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) * (sortOrder === 'asc' ? 1 : -1))
-    const size = Math.min(limit, this.branchPageSize)
-    const page = all.slice(offset, offset + size)
-    const more = offset + size < all.length
-    return {
-      status: 200,
-      body: {
-        branches: page.map((b) => this.branchView(project, b)),
-        annotations: {},
-        pagination: { ...(more ? { next: Buffer.from(`o${offset + size}`).toString('base64url') } : {}), sort_by: sortBy, sort_order: sortOrder }
-      }
-    }
+    return { status: 200, body: { branch: branchView(project, b), operations: [] } }
   }
 
   private listOperations(project: Project, req: Request): Reply {

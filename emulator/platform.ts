@@ -112,7 +112,7 @@ export class PlatformService {
       .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => listBranches(project, req, this.branchPageSize)))
       .route('GET', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => ({
         status: 200,
-        body: { branch: branchView(project, b) }
+        body: { branch: branchView(project, b), annotation: { object: { type: 'console/branch', id: b.id }, value: {} } }
       })))
       .route('POST', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => this.createBranch(project, req)))
       .route('DELETE', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) =>

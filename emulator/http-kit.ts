@@ -1,7 +1,10 @@
 /**
- * A tiny HTTP server for the emulated services: routes, a request log, and
- * fault injection (status codes, resets, hangs, malformed bodies, delays).
+ * A tiny HTTP server for the emulated services: routes, a request log (with
+ * the query, the bodies and the status, for the contract test), and fault
+ * injection (status codes, resets, hangs, malformed bodies, delays, and
+ * answers lost after the work was done).
  */
+import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 
@@ -13,6 +16,14 @@ export interface LoggedRequest {
   status: number
   /** The fault that answered, if one did. */
   fault?: Fault['kind']
+  /** The query string, without `?`. */
+  query: string
+  /** The request body as sent (empty when none). */
+  requestText: string
+  /** The response body as served (empty for none; absent when no answer was sent). */
+  responseText?: string
+  /** The request id the answer carried (`X-Request-ID`). */
+  requestId: string
 }
 
 export interface Reply {
@@ -28,6 +39,8 @@ export interface Request {
   headers: http.IncomingHttpHeaders
   /** Raw body text. */
   text: string
+  /** This request's id: the client's `X-Request-ID` header, else a new UUID; answered in `X-Request-ID`. */
+  requestId: string
 }
 
 export type Handler = (req: Request, params: string[]) => Reply | Promise<Reply>
@@ -37,7 +50,11 @@ export interface Fault {
   method?: string
   path?: RegExp
   times?: number
-  kind: 'status' | 'reset' | 'hang' | 'malformed' | 'delay'
+  /**
+   * `lost-reset` and `lost-hang` run the normal handler (the work is done)
+   * and then reset the connection or never answer: an answer lost on the way back.
+   */
+  kind: 'status' | 'reset' | 'hang' | 'malformed' | 'delay' | 'lost-reset' | 'lost-hang'
   /** For `status`. */
   status?: number
   body?: unknown
@@ -65,7 +82,15 @@ export class ServiceServer {
   })
   url = ''
 
-  constructor(readonly name: string) {
+  /**
+   * @param errorBody the service's error body for a message (used for injected
+   *   status faults, and to complete error replies: the platform adds `code`
+   *   and `request_id` to every error body, as its spec's GeneralError has them)
+   */
+  constructor(
+    readonly name: string,
+    private readonly errorBody: (message: string, requestId: string, body?: Record<string, unknown>) => unknown = (message, _id, body) => body ?? { message }
+  ) {
     this.server.on('connection', (s) => {
       this.sockets.add(s)
       s.on('close', () => this.sockets.delete(s))
@@ -116,9 +141,18 @@ export class ServiceServer {
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const url = new URL(req.url ?? '/', 'http://emulator')
     const method = req.method ?? 'GET'
-    const entry: LoggedRequest = { method, path: url.pathname, at: Date.now(), status: 0 }
+    const text = Buffer.concat(chunks).toString('utf8')
+    const header = req.headers['x-request-id']
+    const requestId = typeof header === 'string' && header ? header : randomUUID()
+    const entry: LoggedRequest = { method, path: url.pathname, at: Date.now(), status: 0, query: url.search.replace(/^\?/, ''), requestText: text, requestId }
     this.log.push(entry)
     this.onRequest?.(entry)
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
+      entry.status = status
+      entry.responseText = body === undefined ? '' : JSON.stringify(body)
+      res.writeHead(status, { 'x-request-id': requestId, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers })
+      res.end(entry.responseText)
+    }
     const fault = this.takeFault(method, url.pathname)
     if (fault) {
       entry.fault = fault.kind
@@ -130,29 +164,34 @@ export class ServiceServer {
         return
       }
       if (fault.kind === 'status') {
-        entry.status = fault.status ?? 500
-        res.writeHead(entry.status, { 'content-type': 'application/json', ...fault.headers })
-        res.end(JSON.stringify(fault.body ?? { message: `injected HTTP ${entry.status}` }))
-        return
+        const status = fault.status ?? 500
+        const body = fault.body ?? this.errorBody(`injected HTTP ${status}`, requestId)
+        return send(status, status >= 400 && isRecord(body) ? this.errorBody(String(body.message ?? body.error ?? ''), requestId, body) : body, fault.headers)
       }
       if (fault.kind === 'delay') await new Promise((r) => setTimeout(r, fault.delayMs ?? 1000))
     }
-    let reply: Reply = { status: 404, body: { message: `no route for ${method} ${url.pathname}` } }
+    let reply: Reply = { status: 404, body: this.errorBody(`no route for ${method} ${url.pathname}`, requestId) }
     for (const r of this.routes) {
       const m = r.method === method ? r.pattern.exec(url.pathname) : null
       if (!m) continue
       try {
-        reply = await r.handler(
-          { method, path: url.pathname, query: url.searchParams, headers: req.headers, text: Buffer.concat(chunks).toString('utf8') },
-          m.slice(1).map(decodeURIComponent)
-        )
+        reply = await r.handler({ method, path: url.pathname, query: url.searchParams, headers: req.headers, text, requestId }, m.slice(1).map(decodeURIComponent))
       } catch (err) {
-        reply = { status: 500, body: { message: `emulator error: ${(err as Error).message}` } }
+        reply = { status: 500, body: this.errorBody(`emulator error: ${(err as Error).message}`, requestId) }
       }
       break
     }
-    entry.status = reply.status
-    res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers })
-    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body))
+    if (fault?.kind === 'lost-reset') {
+      entry.status = reply.status
+      return void req.socket.destroy()
+    }
+    if (fault?.kind === 'lost-hang') {
+      entry.status = reply.status
+      return
+    }
+    const body = reply.status >= 400 && isRecord(reply.body) ? this.errorBody(String(reply.body.message ?? reply.body.error ?? ''), requestId, reply.body) : reply.body
+    send(reply.status, body, reply.headers)
   }
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)

@@ -6,6 +6,11 @@
  * Choices where the seed says "not shown": a create answers HTTP 201; error
  * bodies are `{ "error": <message> }` plus `hint` for `Missing referrer`;
  * `CLAIMING` is entered by `startClaim` and left by `claim`.
+ *
+ * The project id field: the live service answers `neon_project_id`, seed 001
+ * says `svc_project_id`; `fieldNames` picks which one this emulator answers
+ * (default: the live service's). A claim removes the expiry: `expires_at`
+ * becomes null along with `connection_string`.
  */
 import { randomBytes } from 'node:crypto'
 import { ServiceServer } from './http-kit.js'
@@ -18,10 +23,11 @@ const LIFETIME_MS = 72 * 3600 * 1000
 export interface InstantRecord {
   id: string
   status: 'UNCLAIMED' | 'CLAIMING' | 'CLAIMED'
-  svc_project_id: string
+  /** Id of the underlying platform project (answered as `neon_project_id` or `svc_project_id`). */
+  project_id: string
   connection_string: string | null
   claim_url: string
-  expires_at: string
+  expires_at: string | null
   created_at: string
   updated_at: string
   enable_logical_replication: boolean
@@ -52,15 +58,19 @@ export interface InstantOptions {
    * prove they are kept byte for byte and masked in every form.
    */
   passwords?: 'plain' | 'special'
+  /** `live`: the project id as `neon_project_id` (the live service); `seed`: as `svc_project_id` (seed 001). */
+  fieldNames?: 'live' | 'seed'
 }
 
 export class InstantService {
-  readonly server = new ServiceServer('instant')
+  readonly server = new ServiceServer('instant', (message, _id, body) => body ?? { error: message })
   readonly databases = new Map<string, InstantRecord>()
   passwords: 'plain' | 'special'
+  fieldNames: 'live' | 'seed'
 
   constructor(private readonly pg: PostgresServer, options: InstantOptions = {}) {
     this.passwords = options.passwords ?? 'plain'
+    this.fieldNames = options.fieldNames ?? 'live'
     this.server
       .route('POST', /^\/api\/v1\/database\/?$/, async (req) => {
         let body: Record<string, unknown>
@@ -110,7 +120,7 @@ export class InstantService {
     const record: InstantRecord = {
       id,
       status: 'UNCLAIMED',
-      svc_project_id: `${['silent', 'rapid', 'bold', 'calm'][now.getTime() % 4]}-${alnum(5).toLowerCase()}-${10000000 + (now.getTime() % 89999999)}`,
+      project_id: `${['silent', 'rapid', 'bold', 'calm'][now.getTime() % 4]}-${alnum(5).toLowerCase()}-${10000000 + (now.getTime() % 89999999)}`,
       connection_string: `postgresql://${role}:${encodeURIComponent(password)}@${host}/${database}?channel_binding=require&sslmode=require`,
       claim_url: `${this.url}/claim/${id}`,
       expires_at: new Date(now.getTime() + LIFETIME_MS).toISOString(),
@@ -126,10 +136,11 @@ export class InstantService {
     return record
   }
 
-  /** The Database object of seed 001, exactly its fields. */
+  /** The Database object of seed 001, exactly its fields, with the project id under the name `fieldNames` picks. */
   view(r: InstantRecord): Record<string, unknown> {
-    const { id, status, svc_project_id, connection_string, claim_url, expires_at, created_at, updated_at } = r
-    return { id, status, svc_project_id, connection_string, claim_url, expires_at, created_at, updated_at }
+    const { id, status, project_id, connection_string, claim_url, expires_at, created_at, updated_at } = r
+    const idField = this.fieldNames === 'live' ? 'neon_project_id' : 'svc_project_id'
+    return { id, status, [idField]: project_id, connection_string, claim_url, expires_at, created_at, updated_at }
   }
 
   private touch(id: string, change: Partial<InstantRecord>): InstantRecord {
@@ -144,9 +155,9 @@ export class InstantService {
     this.touch(id, { status: 'CLAIMING' })
   }
 
-  /** The claim completed: status CLAIMED, expiry removed, connection string null (seed 001). */
+  /** The claim completed: status CLAIMED, expiry removed (`expires_at` null), connection string null (seed 001). */
   claim(id: string): void {
-    this.touch(id, { status: 'CLAIMED', connection_string: null })
+    this.touch(id, { status: 'CLAIMED', connection_string: null, expires_at: null })
   }
 
   /** Moves the expiry into the past, as if 72 hours had passed. */

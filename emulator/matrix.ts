@@ -1,12 +1,17 @@
 /**
  * The fault matrix (issue 5): every case runs the bundled `dist/index.js`
  * (Node 24, as action.yml) against the emulator and its real PostgreSQL, and
- * after every case two scans run over everything the case left:
+ * after every case three scans run over everything the case left:
  *
  * - orphans: every database or branch the case made is either fully seeded
  *   and owned by a successful run's outputs, or (instant databases, which the
  *   service cannot delete) empty and recorded nowhere; a branch of a failed
- *   run must be gone; the PR comment must not point at anything unseeded.
+ *   run must be gone; no branch under a name a later run would reuse (any
+ *   name but a provisional `~seeding` one) may be unseeded; the PR comment
+ *   must not point at anything unseeded.
+ * - spec: every platform request the action sent and every response the
+ *   emulator served in the case, checked against the platform's published
+ *   OpenAPI spec (emulator/openapi.ts), except the faults that break it on purpose.
  * - secrets: every password, API key and connection string the emulator
  *   handed out, exact, URL-encoded and base64, in stdout, stderr, the job
  *   summary, the comment lines of the env file and every PR comment.
@@ -19,6 +24,8 @@ import path from 'node:path'
 import { APP_TOKEN, READ_ONLY_TOKEN, type Emulator } from './index.js'
 import { leakForms, leaks, runPlaces } from './leaks.js'
 import type { Project } from './platform.js'
+import { PROVISIONAL_SUFFIX } from '../src/platform/lifecycle.js'
+import { validateRequest, validateResponse } from './openapi.js'
 import { NODE_24, type RunOptions, type RunResult } from './runner.js'
 
 export const REPO = 'acme/shop'
@@ -47,6 +54,8 @@ interface Ctx {
   runs: RunResult[]
   /** The env-file path of each run, in order. */
   envFiles: string[]
+  /** Ids of branches the case itself added as bystanders (other PRs' branches): the orphan scan leaves them be. */
+  decoys: Set<string>
 }
 
 interface Case {
@@ -103,7 +112,8 @@ function serviceFaults(): Case[] {
     const { server, path: p, label, missing } = CREATE[mode]
     for (const [fault, what, message] of [
       [{ kind: 'status', status: 500 }, 'HTTP 500', /HTTP 500/],
-      [{ kind: 'status', status: 503 }, 'HTTP 503', /HTTP 503/],
+      // branch mode retries a 503 on create (platform spec): see the issue-12 cases
+      ...(mode === 'instant' ? ([[{ kind: 'status', status: 503 }, 'HTTP 503', /HTTP 503/]] as const) : []),
       [{ kind: 'reset' }, 'a connection reset', /could not reach the service \(POST /],
       [{ kind: 'malformed' }, 'malformed JSON', /not JSON/],
       [{ kind: 'status', status: 201, body: missing }, 'a response missing required fields', /neither null nor|has no valid `branch`/]
@@ -461,7 +471,150 @@ function untrusted(): Case[] {
 }
 
 /** Every case of the matrix, in table order. */
-export const CASES: Case[] = [...serviceFaults(), ...githubFaults(), ...races(), ...cancels(), ...badInput(), ...untrusted()]
+export const CASES: Case[] = [...serviceFaults(), ...githubFaults(), ...races(), ...cancels(), ...badInput(), ...untrusted(), ...apiContract()]
+
+/**
+ * Issue 12: the services as their published definitions have them (the
+ * platform's OpenAPI spec, the live instant service's field names), and the
+ * lost-create-answer class: no path leaves a reusable unseeded branch.
+ */
+function apiContract(): Case[] {
+  const cases: Case[] = []
+  const add = (name: string, expected: string, body: Case['body']): void => void cases.push({ group: 'service API (issue 12)', name, expected, body })
+  const BRANCH_ITEM = /\/branches\/[^/]+$/
+  const previews = (project: Project) => [...project.branches.values()].filter((b) => !b.default && !b.protected)
+
+  for (const names of ['live', 'seed'] as const) {
+    const field = names === 'live' ? 'neon_project_id' : 'svc_project_id'
+    add(`instant: the service names the project id \`${field}\` (${names === 'live' ? 'the live service' : 'seed 001'})`, 'succeeds; project-id is that field', async ({ emu, run }) => {
+      emu.instant.fieldNames = names
+      const r = await run('instant')
+      const c = checker()
+      succeeded(r, c)
+      const db = emu.instant.databases.get(r.outputs['database-id'] ?? '')
+      c.expect(!!db && r.outputs['project-id'] === db.project_id, `project-id "${r.outputs['project-id']}"`)
+      return { observed: `${outcome(r)}; project-id ${r.outputs['project-id'] ? 'set' : 'empty'}`, problems: c.problems }
+    })
+  }
+  for (const [what, lapse, why] of [
+    ['was claimed (connection_string and expires_at null)', (emu: Emulator, id: string) => emu.instant.claim(id), /was claimed/],
+    ['is gone (400 Database not found)', (emu: Emulator, id: string) => emu.instant.forget(id), /no longer exists/]
+  ] as const) {
+    add(`instant: the earlier database ${what}`, 'creates a new database and says why; no parser error', async ({ emu, run }) => {
+      const first = await run('instant')
+      lapse(emu, first.outputs['database-id'])
+      const r = await run('instant')
+      const c = checker()
+      succeeded(r, c)
+      c.expect(r.outputs.created === 'true' && r.outputs['database-id'] !== first.outputs['database-id'], `created=${r.outputs.created}`)
+      c.expect(why.test(r.stdout), `the log does not say why (${why})`)
+      return { observed: `${outcome(r)}; created=${r.outputs.created}`, problems: c.problems }
+    })
+  }
+  add('branch: create branch answers HTTP 503 once', 'retried (spec: 503 is always safe to retry); succeeds; two POSTs', async ({ emu, run }) => {
+    emu.platform.server.inject({ method: 'POST', path: BRANCHES, kind: 'status', status: 503 })
+    const r = await run('branch')
+    const c = checker()
+    succeeded(r, c)
+    const posts = count(emu, 'platform', 'POST', BRANCHES)
+    c.expect(posts === 2, `${posts} POSTs`)
+    return { observed: `${outcome(r)}; POSTs ${posts}`, problems: c.problems }
+  })
+  add('branch: create branch answers HTTP 500', "fails quoting the platform's request_id; no branch", async ({ emu, run }) => {
+    emu.platform.server.inject({ method: 'POST', path: BRANCHES, kind: 'status', status: 500, body: { code: 'INTERNAL', message: 'internal error' } })
+    const r = await run('branch')
+    const c = checker()
+    failed(r, /HTTP 500: "internal error"/, c)
+    const id = emu.platform.server.requests('POST', BRANCHES)[0]?.requestId ?? '?'
+    c.expect(r.errors.some((e) => e.includes(`request_id ${id}`)), 'the error does not show the request_id')
+    return { observed: outcome(r), problems: c.problems }
+  })
+  add('branch: an operation ends in status `error`', "fails at once with the operation's error text; the branch is deleted", async ({ emu, run }) => {
+    emu.platform.script('start_compute', [{ at: 0, status: 'scheduling' }, { at: 300, status: 'error', error: 'compute quota exceeded' }])
+    const r = await run('branch', { 'wait-timeout': '120' })
+    const c = checker()
+    failed(r, /"Start compute" \(\S+\) ended in error: "compute quota exceeded"/, c)
+    c.expect(r.durationMs < 20_000, `took ${r.durationMs} ms (wait-timeout 120 s)`)
+    return { observed: `${outcome(r)}; ${(r.durationMs / 1000).toFixed(1)} s`, problems: c.problems }
+  })
+  add("branch: the PR's branch is beyond the first page of List branches", 'found with search= and the cursor; the re-run reuses it, no 409', async ({ emu, run, project, decoys, pr }) => {
+    for (const suffix of ['a', 'b', 'c', 'd', 'e']) decoys.add((await emu.platform.addBranch(project, `preview/pr-${pr}-feature-login-${suffix}`)).id)
+    const first = await run('branch')
+    const again = await run('branch')
+    const c = checker()
+    succeeded(first, c)
+    succeeded(again, c)
+    c.expect(again.outputs.created === 'false' && again.outputs['branch-id'] === first.outputs['branch-id'], `re-run created=${again.outputs.created}`)
+    const conflicts = emu.platform.server.requests('POST', BRANCHES).filter((q) => q.status === 409).length
+    const cursors = emu.platform.server.log.filter((q) => q.method === 'GET' && BRANCHES.test(q.path) && /cursor=/.test(q.query)).length
+    c.expect(conflicts === 0, `${conflicts} create(s) met 409`)
+    c.expect(cursors > 0, 'no lookup followed a cursor')
+    return { observed: `${outcome(again)}; created=${again.outputs.created}, pages followed ${cursors}, 409s ${conflicts}`, problems: c.problems }
+  })
+  add('branch: two closing runs at once (command: delete)', 'both succeed; the later DELETE meets 204 (already deleted); no branch left', async ({ emu, run, project }) => {
+    await run('branch')
+    const [a, b] = await Promise.all([run('branch', { command: 'delete' }), run('branch', { command: 'delete' })])
+    const c = checker()
+    c.expect(a.code === 0 && b.code === 0, `exits ${a.code}/${b.code} (${[...a.errors, ...b.errors][0] ?? ''})`)
+    c.expect(previews(project).length === 0, `${previews(project).length} branch(es) left`)
+    const statuses = emu.platform.server.requests('DELETE', BRANCH_ITEM).map((q) => q.status)
+    return { observed: `${outcome(a)} / ${outcome(b)}; DELETE statuses ${statuses.join(', ')}`, problems: c.problems }
+  })
+  add("branch: the DELETE's answer is lost after the platform deleted the branch", 'the retried DELETE meets 204 (already deleted): success', async ({ emu, run, project }) => {
+    await run('branch')
+    emu.platform.server.inject({ method: 'DELETE', path: BRANCH_ITEM, kind: 'lost-reset' })
+    const r = await run('branch', { command: 'delete' })
+    const c = checker()
+    c.expect(r.code === 0, `exit ${r.code} (${r.errors[0] ?? ''})`)
+    const statuses = emu.platform.server.requests('DELETE', BRANCH_ITEM).map((q) => q.status)
+    c.expect(statuses.includes(204), `DELETE statuses ${statuses.join(', ')}`)
+    c.expect(previews(project).length === 0, 'a branch is left')
+    return { observed: `${outcome(r)}; DELETE statuses ${statuses.join(', ')}`, problems: c.problems }
+  })
+  for (const [kind, label, extra] of [
+    ['lost-reset', 'the connection resets after the platform made the branch', {}],
+    ['lost-hang', 'no answer comes after the platform made the branch (request-timeout 2 s)', { 'request-timeout': '2' }]
+  ] as const) {
+    add(`branch: create branch's answer is lost: ${label}; then the PR runs again`, 'finds the branch by name and finishes the job (wait, seed, rename); the re-run reuses it seeded', async ({ emu, run }) => {
+      emu.platform.server.inject({ method: 'POST', path: BRANCHES, kind })
+      const first = await run('branch', extra)
+      const again = await run('branch')
+      const c = checker()
+      succeeded(first, c)
+      succeeded(again, c)
+      c.expect(first.outputs.created === 'true', `first created=${first.outputs.created}`)
+      c.expect(again.outputs.created === 'false' && again.outputs['branch-id'] === first.outputs['branch-id'], `re-run created=${again.outputs.created}`)
+      const posts = count(emu, 'platform', 'POST', BRANCHES)
+      c.expect(posts === 1, `${posts} POSTs`)
+      return { observed: `${outcome(first)} / ${outcome(again)}; POSTs ${posts}`, problems: c.problems }
+    })
+  }
+  add('branch: a branch whose seed did not complete is left under its provisional name', 'never reused: deleted and made again, then seeded', async ({ emu, run, project, pr }) => {
+    const left = await emu.platform.addBranch(project, `preview/pr-${pr}-feature-login${PROVISIONAL_SUFFIX}`)
+    const r = await run('branch')
+    const c = checker()
+    succeeded(r, c)
+    c.expect(r.outputs.created === 'true' && r.outputs['branch-id'] !== left.id, `created=${r.outputs.created}`)
+    c.expect(!project.branches.has(left.id), 'the provisional branch is still there')
+    return { observed: `${outcome(r)}; created=${r.outputs.created}`, problems: c.problems }
+  })
+  add('branch: a run is cancelled while seeding and its undo cannot delete the branch; then the PR runs again (issue 16 item 1)', 'the re-run does not reuse the unseeded branch: deletes it, creates and seeds a new one', async ({ emu, run, project, work }) => {
+    emu.platform.server.inject({ method: 'DELETE', path: BRANCH_ITEM, kind: 'status', status: 500, times: 50 })
+    // A seed that outlasts the cancel's 5 s grace, so the run ends before its seed completes.
+    writeFileSync(path.join(work, 'matrix-slower.sql'), 'SELECT pg_sleep(8);\n')
+    const cancelled = await run('branch', { seed: 'matrix-seed.sql\nmatrix-slower.sql\nmatrix-more.sql' }, { cancelOn: /Seed the database/ })
+    const leftover = previews(project).map((b) => b.name)
+    emu.platform.server.clearFaults()
+    const again = await run('branch')
+    const c = checker()
+    c.expect(cancelled.code === 1, `cancelled run: ${outcome(cancelled)}`)
+    c.expect(leftover.length === 1 && leftover[0].endsWith(PROVISIONAL_SUFFIX), `left after the cancel: ${leftover.join(', ') || 'nothing'}`)
+    succeeded(again, c)
+    c.expect(again.outputs.created === 'true', `the re-run reused (created=${again.outputs.created})`)
+    return { observed: `${outcome(cancelled)} / ${outcome(again)}; left after the cancel: ${leftover.join(', ')}`, problems: c.problems }
+  })
+  return cases
+}
 
 /** Every secret form the emulator handed out so far (instant passwords and URLs, platform API keys and passwords). */
 export function allSecrets(emu: Emulator, projects: Project[]): string[] {
@@ -517,13 +670,32 @@ async function orphans(emu: Emulator, ctx: Ctx, instantBefore: Set<string>): Pro
     if (recorded && (!owned || state !== 'seeded')) found.push(`the comment records instant database ${id}, which is ${state}${owned ? '' : ' and no successful run made'}`)
   }
   for (const b of ctx.project.branches.values()) {
-    if (b.default || b.protected) continue
+    if (b.default || b.protected || ctx.decoys.has(b.id)) continue
     const state = await seedState(emu, b.database)
     const owned = ok.some((r) => r.outputs['branch-id'] === b.id)
+    // A branch under a final name (not `~seeding`) is what a later run reuses: it must be seeded.
+    if (!b.name.endsWith(PROVISIONAL_SUFFIX) && state !== 'seeded') found.push(`branch ${b.name} (${b.id}) is ${state} under a name a later run would reuse`)
     if (!owned) found.push(`branch ${b.name} (${b.id}) is left by no successful run (${state})`)
     else if (state !== 'seeded') found.push(`branch ${b.name} was handed out ${state}`)
   }
   return found
+}
+
+/**
+ * The platform traffic of the case against the published spec (emulator/openapi.ts):
+ * every request the action sent, and every response but the faults that are
+ * off-spec on purpose (malformed JSON, a 2xx missing fields).
+ */
+function specProblems(emu: Emulator): string[] {
+  const API = /^\/api\/v2/
+  return emu.platform.server.log
+    .filter((q) => API.test(q.path))
+    .flatMap((q) => {
+      const path = q.path.replace(API, '')
+      const onPurpose = q.fault === 'malformed' || (q.fault === 'status' && q.status < 400)
+      const response = q.responseText === undefined || onPurpose ? [] : validateResponse(q.method, path, q.status, q.responseText)
+      return [...validateRequest(q.method, path, q.query, q.requestText), ...response].map((p) => `spec: ${q.method} ${path}: ${p}`)
+    })
 }
 
 /** The seed files every case uses: two files, so a half-seeded database can be told from an empty or a seeded one. */
@@ -544,6 +716,9 @@ export async function runCase(emu: Emulator, kase: Case, work: string, projects:
   emu.github.server.clearFaults()
   emu.platform.scripts.clear()
   emu.platform.timing = { createBranchMs: 200, startComputeMs: 400, deleteMs: 200 }
+  // Every case lists branches two a page, so every lookup follows the cursor (platform spec: pagination.next).
+  emu.platform.branchPageSize = 2
+  emu.instant.fieldNames = 'live'
   for (const s of [emu.instant.server, emu.platform.server, emu.github.server]) s.log.length = 0
   const pr = nextPr++
   emu.github.openPullRequest(REPO, pr)
@@ -557,6 +732,7 @@ export async function runCase(emu: Emulator, kase: Case, work: string, projects:
     project,
     runs: [],
     envFiles: [],
+    decoys: new Set(),
     run: async (mode, inputs = {}, extra = {}) => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'matrix-run-'))
       const base: Record<string, string> =
@@ -585,6 +761,7 @@ export async function runCase(emu: Emulator, kase: Case, work: string, projects:
     observed = `the case threw: ${(err as Error).message}`
     problems = [observed]
   }
+  problems.push(...specProblems(emu))
   const orphansFound = await orphans(emu, ctx, instantBefore)
   const secrets = allSecrets(emu, projects)
   const secretsFound = leaks(publicPlaces(emu, pr, ctx.runs, ctx.envFiles), secrets)

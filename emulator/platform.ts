@@ -9,25 +9,35 @@
  * Requests that start work get 423 while any operation of the project is not
  * terminal, including system operations (`check_availability`) a test starts.
  *
- * Choices where the seed says "not shown": error bodies `{code, message}`; the
- * final page of operations has `pagination: {}`; branch deletes start
- * `suspend_compute` and `delete_timeline`; each branch's database has a name
- * of its own (`neondb_<suffix>`), since all branches share one server.
+ * Where the seed says "not shown" the platform's published OpenAPI spec
+ * (`public-v2-for-users.gen.yaml`, npm `@neondatabase/api-client`) decides,
+ * and __tests__/contract checks every answer against it: error bodies
+ * `{code, message, request_id}` (also for 423); operations carry
+ * `total_duration_ms`, and `error` text when their status is `error`; DELETE
+ * of a missing or deleted branch answers 204 with no body; List branches is
+ * cursor-paginated (`search`, `sort_by`, `sort_order`, `limit`, `cursor`;
+ * `pagination.next`) and serves at most `branchPageSize` branches a page;
+ * PATCH renames a branch. Our own choices: the final page of operations has
+ * no `pagination`; branch deletes start `suspend_compute` and
+ * `delete_timeline`; each branch's database has a name of its own
+ * (`neondb_<suffix>`), since all branches share one server.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { compareSchemas } from './schema-compare.js'
 import { ServiceServer, type Reply, type Request } from './http-kit.js'
 import type { PostgresServer } from './postgres.js'
+import { branchView, databaseView, endpointView, listBranches } from './platform-views.js'
 import { REGION } from './instant.js'
 
-type Status = 'scheduling' | 'running' | 'finished' | 'failed' | 'cancelling' | 'cancelled' | 'skipped'
-const TERMINAL: readonly Status[] = ['finished', 'skipped', 'cancelled']
+type Status = 'scheduling' | 'running' | 'finished' | 'failed' | 'error' | 'cancelling' | 'cancelled' | 'skipped'
+const TERMINAL: readonly Status[] = ['finished', 'skipped', 'cancelled', 'error']
 
-/** One step of an operation's life: at `at` ms after creation it has `status`. */
+/** One step of an operation's life: at `at` ms after creation it has `status` (and, in `error`, the `error` text). */
 export interface Step {
   at: number
   status: Status
   failures?: number
+  error?: string
 }
 
 interface OperationRecord {
@@ -53,6 +63,7 @@ export interface BranchRecord {
   default: boolean
   protected: boolean
   created_at: string
+  updated_at: string
   /** The PostgreSQL database behind the branch. */
   database: string
   endpoint?: { id: string; host: string; type: 'read_write' }
@@ -74,13 +85,23 @@ export interface Timing {
   deleteMs: number
 }
 
+/** The 423 answer (seed 000: "retry later"; the body is the spec's GeneralError, completed with `request_id` by the server). */
+const LOCKED: Reply = { status: 423, body: { code: '', message: 'project already has running conflicting operations, scheduling of some are not possible' } }
+
 const hex = (n: number): string => randomBytes(n).toString('hex')
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 
 export class PlatformService {
-  readonly server = new ServiceServer('platform')
+  readonly server = new ServiceServer('platform', (message, requestId, body) => ({
+    ...body,
+    code: typeof body?.code === 'string' ? body.code : '',
+    message: typeof body?.message === 'string' ? body.message : message,
+    request_id: requestId
+  }))
   readonly projects = new Map<string, Project>()
   timing: Timing = { createBranchMs: 300, startComputeMs: 700, deleteMs: 300 }
+  /** Most branches served on one page of List branches, whatever `limit` asks (the spec's maximum is 10000). */
+  branchPageSize = 10000
   /** Scripts for the next operations of an action, consumed in order (fault injection). */
   readonly scripts = new Map<string, Step[][]>()
   private lastCreated = 0
@@ -89,25 +110,27 @@ export class PlatformService {
   constructor(private readonly pg: PostgresServer) {
     const p = '^/api/v2/projects/([^/]+)'
     this.server
-      .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => ({
-        status: 200,
-        body: { branches: [...project.branches.values()].map((b) => this.branchView(project, b)) }
-      })))
+      .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => listBranches(project, req, this.branchPageSize)))
       .route('GET', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => ({
         status: 200,
-        body: { branch: this.branchView(project, b) }
+        body: { branch: branchView(project, b), annotation: { object: { type: 'console/branch', id: b.id }, value: {} } }
       })))
       .route('POST', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => this.createBranch(project, req)))
       .route('DELETE', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) =>
-        this.withBranch(req, pid, bid, (project, b) => this.deleteBranch(project, b))
+        this.withProject(req, pid, (project) => {
+          const b = project.branches.get(bid)
+          // Spec, deleteProjectBranch: 204 "if the branch doesn't exist or has already been deleted".
+          return b ? this.deleteBranch(project, b) : { status: 204 }
+        })
       )
-      .route('GET', new RegExp(`${p}/branches/([^/]+)/endpoints/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (_project, b) => ({
+      .route('PATCH', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => this.updateBranch(project, b, req)))
+      .route('GET', new RegExp(`${p}/branches/([^/]+)/endpoints/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => ({
         status: 200,
-        body: { endpoints: b.endpoint ? [{ ...b.endpoint, branch_id: b.id, project_id: pid, region_id: `aws-${REGION}` }] : [] }
+        body: { endpoints: b.endpoint ? [endpointView(project, b)] : [] }
       })))
       .route('GET', new RegExp(`${p}/branches/([^/]+)/databases/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => ({
         status: 200,
-        body: { databases: [{ id: 1, branch_id: b.id, name: b.database, owner_name: project.role }] }
+        body: { databases: [databaseView(project, b)] }
       })))
       .route('GET', new RegExp(`${p}/branches/([^/]+)/compare_schema/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, async (project, b) => {
         const base = project.branches.get(req.query.get('base_branch_id') ?? '')
@@ -156,6 +179,17 @@ export class PlatformService {
     }
     this.projects.set(project.id, project)
     return project
+  }
+
+  /**
+   * Adds a branch of `main` as if made earlier (its database a copy of main's,
+   * open to connections), for setups: many branches, or one a failed run left.
+   */
+  async addBranch(project: Project, name: string): Promise<BranchRecord> {
+    const main = [...project.branches.values()].find((b) => b.default)!
+    const b = this.newBranch(project, name, main.id)
+    await this.pg.createDatabase(b.database, project.role, { template: main.database })
+    return b
   }
 
   /** Starts a system operation (default `check_availability`) that runs for `durationMs`. */
@@ -210,6 +244,7 @@ export class PlatformService {
       default: false,
       protected: false,
       created_at: iso(Date.now()),
+      updated_at: iso(Date.now()),
       database: `neondb_${suffix}`,
       endpoint: { id: `ep-${hex(3)}-${suffix}`, host: `ep-${hex(3)}-${suffix}.${REGION}.localhost`, type: 'read_write' }
     }
@@ -220,11 +255,6 @@ export class PlatformService {
   private uri(project: Project, b: BranchRecord, pooled: boolean): string {
     const host = pooled ? b.endpoint!.host.replace(/^([^.]+)/, '$1-pooler') : b.endpoint!.host
     return `postgresql://${project.role}:${project.password}@${host}:${this.pg.port}/${b.database}?sslmode=require&channel_binding=require`
-  }
-
-  private branchView(project: Project, b: BranchRecord): Record<string, unknown> {
-    const { id, name, parent_id, default: isDefault, protected: isProtected, created_at } = b
-    return { id, project_id: project.id, parent_id, name, default: isDefault, protected: isProtected, current_state: 'ready', created_at, updated_at: created_at }
   }
 
   private current(op: OperationRecord, now = Date.now()): Step {
@@ -251,9 +281,11 @@ export class PlatformService {
       ...(endpoint_id ? { endpoint_id } : {}),
       action,
       status: step.status,
+      ...(step.status === 'error' ? { error: step.error ?? 'operation failed' } : {}),
       failures_count: step.failures ?? 0,
       created_at: iso(op.created),
-      updated_at: iso(op.created + step.at)
+      updated_at: iso(op.created + step.at),
+      total_duration_ms: step.at
     }
   }
 
@@ -294,9 +326,7 @@ export class PlatformService {
     } catch {
       return { status: 400, body: { code: '', message: 'request body is not valid JSON' } }
     }
-    if (this.busy(project)) {
-      return { status: 423, body: { code: '', message: 'project already has running conflicting operations, scheduling of some are not possible' } }
-    }
+    if (this.busy(project)) return LOCKED
     const name = body.branch?.name ?? `br-${hex(3)}`
     if (name.length > 256) return { status: 400, body: { code: '', message: 'branch name exceeds 256 characters' } }
     if ([...project.branches.values()].some((b) => b.name === name)) {
@@ -320,11 +350,11 @@ export class PlatformService {
     return {
       status: 201,
       body: {
-        branch: this.branchView(project, b),
-        endpoints: b.endpoint ? [{ ...b.endpoint, branch_id: b.id, project_id: project.id }] : [],
+        branch: branchView(project, b),
+        endpoints: b.endpoint ? [endpointView(project, b)] : [],
         operations: ops.map((op) => this.opView(op)),
-        roles: [{ branch_id: b.id, name: project.role }],
-        databases: [{ branch_id: b.id, name: b.database, owner_name: project.role }],
+        roles: [{ branch_id: b.id, name: project.role, created_at: b.created_at, updated_at: b.created_at }],
+        databases: [databaseView(project, b)],
         connection_uris: b.endpoint
           ? [{
               connection_uri: this.uri(project, b, false),
@@ -343,9 +373,7 @@ export class PlatformService {
 
   private deleteBranch(project: Project, b: BranchRecord): Reply {
     if (b.default || b.protected) return { status: 422, body: { code: '', message: 'cannot delete a default or protected branch' } }
-    if (this.busy(project)) {
-      return { status: 423, body: { code: '', message: 'project already has running conflicting operations, scheduling of some are not possible' } }
-    }
+    if (this.busy(project)) return LOCKED
     project.branches.delete(b.id)
     const { deleteMs } = this.timing
     const ops = [
@@ -354,7 +382,31 @@ export class PlatformService {
         this.pg.dropDatabase(b.database)
       )
     ]
-    return { status: 200, body: { branch: this.branchView(project, b), operations: ops.map((op) => this.opView(op)) } }
+    return { status: 200, body: { branch: branchView(project, b), operations: ops.map((op) => this.opView(op)) } }
+  }
+
+  /**
+   * Spec, updateProjectBranch: `{branch: {name?, protected?}}`; 409 when
+   * another branch has the name. A rename starts no operation here.
+   */
+  private updateBranch(project: Project, b: BranchRecord, req: Request): Reply {
+    let body: { branch?: { name?: unknown; protected?: unknown } }
+    try {
+      body = JSON.parse(req.text)
+    } catch {
+      return { status: 400, body: { code: '', message: 'request body is not valid JSON' } }
+    }
+    const name = body.branch?.name
+    if (name !== undefined) {
+      if (typeof name !== 'string' || name.length < 1 || name.length > 256) return { status: 400, body: { code: '', message: 'branch name must be 1 to 256 characters' } }
+      if ([...project.branches.values()].some((x) => x.name === name && x.id !== b.id)) {
+        return { status: 409, body: { code: '', message: `branch with name "${name}" already exists` } }
+      }
+      b.name = name
+    }
+    if (typeof body.branch?.protected === 'boolean') b.protected = body.branch.protected
+    b.updated_at = iso(Date.now())
+    return { status: 200, body: { branch: branchView(project, b), operations: [] } }
   }
 
   private listOperations(project: Project, req: Request): Reply {
@@ -368,7 +420,7 @@ export class PlatformService {
       status: 200,
       body: {
         operations: page.map((op) => this.opView(op)),
-        pagination: more ? { cursor: new Date(page.at(-1)!.created).toISOString() } : {}
+        ...(more ? { pagination: { cursor: new Date(page.at(-1)!.created).toISOString() } } : {})
       }
     }
   }

@@ -16,7 +16,9 @@ export class HttpError extends Error {
     /** True when the request timed out. */
     readonly timedOut = false,
     /** Seconds the service asked us to wait (`Retry-After`), on 429 and 503. */
-    readonly retryAfterSeconds?: number
+    readonly retryAfterSeconds?: number,
+    /** The platform's `request_id` of the failed request (error body, or the `X-Request-ID` header), for its support. */
+    readonly requestId?: string
   ) {
     super(message)
     this.name = 'HttpError'
@@ -38,6 +40,19 @@ export interface JsonRequest {
    * something is never retried blindly: the first may have succeeded.
    */
   idempotent: boolean
+  /**
+   * May the request be sent again after HTTP 503? The platform spec (GeneralError)
+   * says a 503 "is always safe to retry". Defaults to `idempotent`; set it for a
+   * create that is idempotent through its name (create branch: a duplicate answers 409).
+   */
+  retryOn503?: boolean
+  /**
+   * 2xx statuses whose body may be empty, for example 204 on
+   * `DELETE /projects/{project_id}/branches/{branch_id}` (platform spec:
+   * "Returned if the branch doesn't exist or has already been deleted").
+   * Such an answer returns `body: undefined`.
+   */
+  emptyBodyStatuses?: readonly number[]
 }
 
 export interface JsonResponse {
@@ -56,13 +71,17 @@ const MAX_RETRY_AFTER_S = 60
 /** Sleeps `ms` milliseconds. */
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Extracts `{message, hint}` from an error body: `message` (platform v2) or `error` (instant service). */
-function describeErrorBody(body: unknown, raw: string): { message?: string; hint?: string } {
+/**
+ * Extracts `{message, hint, requestId}` from an error body: `{code, message,
+ * request_id}` (platform spec, GeneralError) or `{error, hint}` (instant service).
+ */
+function describeErrorBody(body: unknown, raw: string): { message?: string; hint?: string; requestId?: string } {
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>
     const message = typeof b.message === 'string' ? b.message : typeof b.error === 'string' ? b.error : undefined
     const hint = typeof b.hint === 'string' ? b.hint : undefined
-    return { message, hint }
+    const requestId = typeof b.request_id === 'string' && b.request_id ? b.request_id : undefined
+    return { message, hint, requestId }
   }
   const trimmed = raw.trim()
   return trimmed ? { message: trimmed.slice(0, 200) } : {}
@@ -126,16 +145,21 @@ async function once(req: JsonRequest): Promise<JsonResponse> {
     }
   }
   if (!res.ok) {
-    const { message, hint } = describeErrorBody(parsed ? body : undefined, parsed ? '' : raw)
+    const { message, hint, requestId: fromBody } = describeErrorBody(parsed ? body : undefined, parsed ? '' : raw)
+    const requestId = fromBody ?? (res.headers.get('x-request-id') || undefined)
     const quoted = message ? `: "${message}"` : ''
     throw new HttpError(
-      `${req.label} failed with HTTP ${res.status}${quoted}${hint ? ` (hint: ${hint})` : ''} (${where}).`,
+      `${req.label} failed with HTTP ${res.status}${quoted}${hint ? ` (hint: ${hint})` : ''} (${where}${requestId ? `, request_id ${requestId}` : ''}).`,
       res.status,
       message,
       hint,
       false,
-      res.headers.has('retry-after') ? retryAfterSeconds(res.headers) : undefined
+      res.headers.has('retry-after') ? retryAfterSeconds(res.headers) : undefined,
+      requestId
     )
+  }
+  if (!parsed && raw.trim() === '' && req.emptyBodyStatuses?.includes(res.status)) {
+    return { status: res.status, body: undefined, headers: res.headers }
   }
   if (!parsed) {
     throw new HttpError(
@@ -152,7 +176,8 @@ async function once(req: JsonRequest): Promise<JsonResponse> {
  * Retries: HTTP 429 up to 4 attempts in all, waiting `Retry-After` (at most
  * 60 s); a 429 is a refusal, so this is safe even for a create. Idempotent
  * requests are also retried on 5xx, network errors and timeouts, 3 attempts
- * in all, waiting 1 s then 2 s.
+ * in all, waiting 1 s then 2 s; a request with `retryOn503` is retried so on
+ * HTTP 503 only (platform spec: a 503 "is always safe to retry").
  *
  * @throws HttpError with a message naming the request, the status and the
  *   service's own message and hint.
@@ -170,7 +195,8 @@ export async function requestJson(req: JsonRequest): Promise<JsonResponse> {
         continue
       }
       const transientFailure = err.status === 0 || err.status >= 500
-      if (req.idempotent && transientFailure && ++transient < IDEMPOTENT_ATTEMPTS) {
+      const retryable = req.idempotent ? transientFailure : err.status === 503 && req.retryOn503 === true
+      if (retryable && ++transient < IDEMPOTENT_ATTEMPTS) {
         await sleep(1000 * transient)
         continue
       }

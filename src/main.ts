@@ -12,7 +12,7 @@ import { INSTANT_PG_VERSION, INSTANT_REGION, getDatabase } from './instant/clien
 import { provisionInstant } from './instant/lifecycle.js'
 import { type Connection, describeConnection } from './connection.js'
 import { PlatformClient } from './platform/client.js'
-import { defaultBranchName, deleteBranchAndWait, provisionBranch } from './platform/lifecycle.js'
+import { defaultBranchName, deleteBranchAndWait, findPreviewBranches, markSeeded, provisionBranch } from './platform/lifecycle.js'
 import { summarise } from './platform/operations.js'
 import { resolveSeedFiles } from './seed/files.js'
 import { type SeedPlan, SeedError, checkSeed, loadSeed } from './seed/loader.js'
@@ -187,7 +187,7 @@ async function createInstant(settings: Settings, seed: SeedPlan | null, pub: Pub
   const outcome = await core.group('Provision the instant database', () =>
     provisionInstant(endpoint, { ...settings, previousId: previous })
   )
-  const db = outcome.database
+  const db = { ...outcome.database, expiresAt: outcome.database.expiresAt ?? undefined }
   const connection = describeConnection(db.connectionString)
   maskConnection(connection)
 
@@ -199,7 +199,7 @@ async function createInstant(settings: Settings, seed: SeedPlan | null, pub: Pub
     expiresAt: db.expiresAt,
     region: INSTANT_REGION,
     pgVersion: INSTANT_PG_VERSION,
-    projectId: db.svcProjectId,
+    projectId: db.projectId,
     replacedBecause: outcome.replacedBecause
   }
   let diff: SchemaDiff | null = null
@@ -219,7 +219,7 @@ async function createInstant(settings: Settings, seed: SeedPlan | null, pub: Pub
     claimUrl: db.claimUrl,
     expiresAt: db.expiresAt,
     databaseId: db.id,
-    projectId: db.svcProjectId,
+    projectId: db.projectId,
     schema: schema.outputs
   })
   if (settings.envFile) {
@@ -250,7 +250,7 @@ async function closeInstant(settings: Settings, pub: Publication): Promise<void>
   try {
     const db = await getDatabase(endpoint, record.databaseId)
     if (db) {
-      expiresAt = db.status === 'CLAIMED' ? undefined : db.expiresAt
+      expiresAt = db.status === 'CLAIMED' ? undefined : (db.expiresAt ?? undefined)
       claimUrl = db.status === 'UNCLAIMED' ? db.claimUrl : undefined
     }
   } catch (err) {
@@ -284,7 +284,7 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     state: outcome.created ? 'created' : 'reused',
     projectId: settings.projectId,
     branchId: outcome.branch.id,
-    branchName: outcome.branch.name,
+    branchName,
     parentBranch: outcome.parent?.name,
     host: connection.directHost,
     operations: outcome.operations.map(summarise)
@@ -301,11 +301,13 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
           await deleteBranchAndWait(client, outcome.branch, settings)
           core.info(`Deleted branch "${outcome.branch.name}" so the next run starts clean.`)
         } catch (err) {
-          core.warning(`Could not delete the unseeded branch "${outcome.branch.name}" (${outcome.branch.id}): ${(err as Error).message} Delete it by hand.`)
+          core.warning(`Could not delete the unseeded branch "${outcome.branch.name}" (${outcome.branch.id}): ${(err as Error).message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`)
         }
       })
       await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' })
     }, platformDiff)
+    // Only now does the branch carry the PR's name, which is what later runs reuse (platform/lifecycle.ts).
+    outcome.branch = await core.group(`Mark branch "${branchName}" seeded`, () => markSeeded(client, outcome.branch, branchName, settings))
     offCancel(UNSEEDED_BRANCH)
   }
   const schema = schemaResult(settings, diff, outcome.created)
@@ -326,11 +328,16 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
   await publish(pub, report, { mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name })
 }
 
-/** Branch mode, `command: delete`: delete the PR's branch and wait for the operations. */
+/** Branch mode, `command: delete`: delete the PR's branch (and a provisional one a failed run left) and wait for the operations. */
 async function removeBranch(settings: Settings, pub: Publication): Promise<void> {
   const client = platformClient(settings)
   const branchName = branchNameOf(settings, pub)
-  const branch = (await client.listBranches()).find((b) => b.name === branchName)
+  const found = await findPreviewBranches(client, branchName)
+  if (found.provisional) {
+    core.info(`Deleting branch "${found.provisional.name}", left by a run whose seed did not complete.`)
+    await deleteBranchAndWait(client, found.provisional, settings)
+  }
+  const branch = found.seeded
   if (!branch) {
     core.notice(`Branch "${branchName}" does not exist (already deleted): nothing to do.`)
     if (pub.existing) await publish(pub, { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchName }, { mode: 'branch' })

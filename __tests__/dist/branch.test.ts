@@ -235,6 +235,28 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
     })
   })
 
+  it("carries the PR's name only once seeded: created as <name>~seeding, renamed (PATCH) after seed-command", async () => {
+    const stamp = path.join(work, `seeded-at-${Date.now()}.txt`)
+    const names = new Set<string>()
+    let running = true
+    const watch = (async () => {
+      while (running) {
+        for (const b of previewBranches()) names.add(b.name)
+        await new Promise((r) => setTimeout(r, 20))
+      }
+    })()
+    const r = await run({ 'seed-command': `sleep 0.5; node -e 'console.log(Date.now())' > ${stamp}` }, { pr: { number: newPr() } })
+    running = false
+    await watch
+    expect(r.code).toBe(0)
+    const name = r.outputs['branch-name']
+    expect([...names]).toEqual([`${name}~seeding`, name])
+    const [patch] = emu.platform.server.requests('PATCH')
+    expect(JSON.parse(patch.requestText)).toEqual({ branch: { name } })
+    expect(patch.at).toBeGreaterThanOrEqual(Number(readFileSync(stamp, 'utf8')))
+    expect(project.branches.get(r.outputs['branch-id'])!.name).toBe(name)
+  })
+
   it('fails with the exit code of a failing seed-command and deletes the new branch', async () => {
     const r = await run({ 'seed-command': 'echo migrating; exit 7' }, { pr: { number: newPr() } })
     expect(r.code).toBe(1)
@@ -286,8 +308,8 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
   })
 
   it.each([
-    ['a bad API key', { 'api-key': 'napi_wrong' }, /the platform refused the API key \(HTTP 401: "authentication required"\)\. Check the `api-key` secret/],
-    ['an unknown project', { 'project-id': 'no-such-project' }, /project "no-such-project" was not found \(HTTP 404\)\. Check `project-id`/],
+    ['a bad API key', { 'api-key': 'napi_wrong' }, /the platform refused the API key \(HTTP 401: "authentication required"\) \(request_id [0-9a-f-]{36}\)\. Check the `api-key` secret/],
+    ['an unknown project', { 'project-id': 'no-such-project' }, /project "no-such-project" was not found \(HTTP 404\) \(request_id [0-9a-f-]{36}\)\. Check `project-id`/],
     ['an unknown parent', { 'parent-branch': 'staging' }, /Parent branch "staging" was not found in the project/]
   ])('fails clearly on %s', async (_what, inputs, message) => {
     const r = await run(inputs, { pr: { number: newPr() } })
@@ -296,11 +318,13 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
     expect(leaks(publicText(emu, r), [...leakForms(project.apiKey), ...leakForms((inputs as Record<string, string>)['api-key'] ?? project.apiKey)])).toEqual([])
   })
 
-  it('quotes the platform on a 5xx from create and does not resend it', async () => {
+  it('quotes the platform and its request_id on a 5xx from create, does not resend it, and says no branch was made', async () => {
     emu.platform.server.inject({ method: 'POST', kind: 'status', status: 500, body: { code: '', message: 'internal error' } })
     const r = await run({}, { pr: { number: newPr() } })
     expect(r.code).toBe(1)
-    expect(r.errors[0]).toMatch(/Create branch "preview\/pr-\d+-feature-login" failed with HTTP 500: "internal error"/)
+    const [post] = emu.platform.server.requests('POST')
+    expect(r.errors[0]).toMatch(/Create branch "preview\/pr-\d+-feature-login~seeding" failed with HTTP 500: "internal error" \(POST \S+, request_id [0-9a-f-]{36}\)\. No branch .* was made\./)
+    expect(r.errors[0]).toContain(`request_id ${post.requestId}`)
     expect(emu.platform.server.requests('POST')).toHaveLength(1)
   })
 })

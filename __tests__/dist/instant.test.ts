@@ -74,7 +74,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
       'database-password': db.password,
       'claim-url': db.claim_url,
       'expires-at': db.expires_at,
-      'project-id': db.svc_project_id,
+      'project-id': db.project_id,
       created: 'true',
       mode: 'instant',
       'branch-id': '',
@@ -127,6 +127,22 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     expect(emu.github.server.requests('PATCH').length).toBeGreaterThan(0)
     expect(second.masks).toContain(databaseOf(second).password)
     expectNoLeak(second)
+  })
+
+  it.each([
+    ['neon_project_id (the live service)', 'live'],
+    ['svc_project_id (seed 001)', 'seed']
+  ] as const)('takes the project id as %s', async (_what, names) => {
+    emu.instant.fieldNames = names
+    try {
+      const r = await run({}, { pr: { number: newPr() } })
+      expect(r.errors).toEqual([])
+      expect(r.code).toBe(0)
+      expect(r.outputs['project-id']).toBe(databaseOf(r).project_id)
+      expect(emu.instant.server.log.at(-1)?.responseText ?? '').toContain(names === 'live' ? '"neon_project_id"' : '"svc_project_id"')
+    } finally {
+      emu.instant.fieldNames = 'live'
+    }
   })
 
   it.each([

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals'
 import { HttpError } from '../../src/http.js'
 import { LOCKED_RETRY, ProjectBusyError, retryLocked } from '../../src/platform/locked.js'
 import { type Operation, OperationError, displayName, waitForOperations } from '../../src/platform/operations.js'
-import { defaultBranchName } from '../../src/platform/lifecycle.js'
+import { PROVISIONAL_SUFFIX, defaultBranchName, provisionalName } from '../../src/platform/lifecycle.js'
+import { summarise } from '../../src/platform/operations.js'
 
 const locked = () => new HttpError('locked', 423)
 
@@ -56,9 +57,33 @@ describe('waitForOperations', () => {
     })).rejects.toThrow(/cancelled "Create branch"/)
   })
 
+  it("fails at once on status error (platform spec), quoting the operation's error text", async () => {
+    const started = Date.now()
+    await expect(waitForOperations([op('running')], {
+      pollIntervalSeconds: 0.01, waitTimeoutSeconds: 600, get: async () => op('error', { error: 'compute quota exceeded' })
+    })).rejects.toThrow(/"Start compute" \(op-1\) ended in error: "compute quota exceeded" \(branch br-1\)/)
+    expect(Date.now() - started).toBeLessThan(2000)
+  })
+
   it('times out with the pending operations tabled', async () => {
     await expect(waitForOperations([op('running')], { pollIntervalSeconds: 0.01, waitTimeoutSeconds: 0.05, get: async () => op('running') }))
       .rejects.toThrow(OperationError)
+  })
+})
+
+describe('summarise', () => {
+  it('takes the duration from total_duration_ms (platform spec) when given', () => {
+    expect(summarise(op('finished', { total_duration_ms: 1500 })).durationSeconds).toBe(1.5)
+    expect(summarise(op('finished')).durationSeconds).toBe(3)
+  })
+})
+
+describe('provisional names (proof of a completed seed)', () => {
+  it('adds ~seeding and stays within the 256 characters the spec allows', () => {
+    expect(provisionalName('preview/pr-7-x')).toBe('preview/pr-7-x~seeding')
+    const long = provisionalName('b'.repeat(256))
+    expect(long).toHaveLength(256)
+    expect(long.endsWith(PROVISIONAL_SUFFIX)).toBe(true)
   })
 })
 

@@ -16,12 +16,17 @@ export type InstantStatus = 'UNCLAIMED' | 'CLAIMING' | 'CLAIMED'
 export interface InstantDatabase {
   id: string
   status: InstantStatus
-  svcProjectId: string
+  /**
+   * Id of the underlying platform project: `neon_project_id` in the live
+   * service's answers, `svc_project_id` in seed 001. Information only: a
+   * missing or odd value never fails a run (undefined then).
+   */
+  projectId?: string
   /** Pooled connection string; null once claimed. A secret: mask before logging anything. */
   connectionString: string | null
   claimUrl: string
-  /** ISO 8601 UTC with milliseconds, as the service sent it. */
-  expiresAt: string
+  /** ISO 8601 UTC with milliseconds, as the service sent it; null once claimed (seed 001: "expiration removed"). */
+  expiresAt: string | null
   createdAt: string
   updatedAt: string
 }
@@ -38,7 +43,9 @@ const STATUSES: readonly string[] = ['UNCLAIMED', 'CLAIMING', 'CLAIMED']
 
 /**
  * Checks the shape of a Database object. Names the first bad field; never
- * quotes the body, which may hold a connection string.
+ * quotes the body, which may hold a connection string. Accepts the project id
+ * under either name (`neon_project_id`, live service; `svc_project_id`, seed
+ * 001) or neither, and `expires_at: null` (a claimed database).
  * @throws InstantResponseError
  */
 export function parseDatabase(label: string, body: unknown): InstantDatabase {
@@ -61,14 +68,15 @@ export function parseDatabase(label: string, body: unknown): InstantDatabase {
   if (cs !== null && (typeof cs !== 'string' || !/^postgres(ql)?:\/\//.test(cs))) {
     throw new InstantResponseError(`${label}: the instant service's \`connection_string\` is neither null nor a postgresql:// URL.`)
   }
-  const expiresAt = str('expires_at')
-  if (!Number.isFinite(Date.parse(expiresAt))) {
+  const expiresAt = b.expires_at === null ? null : str('expires_at')
+  if (expiresAt !== null && !Number.isFinite(Date.parse(expiresAt))) {
     throw new InstantResponseError(`${label}: the instant service's \`expires_at\` "${expiresAt}" is not an ISO 8601 timestamp.`)
   }
+  const projectId = [b.neon_project_id, b.svc_project_id].find((v): v is string => typeof v === 'string' && v !== '')
   return {
     id: str('id'),
     status: status as InstantStatus,
-    svcProjectId: str('svc_project_id'),
+    projectId,
     connectionString: cs as string | null,
     claimUrl: str('claim_url'),
     expiresAt,

@@ -20,14 +20,16 @@ const EXPIRY_MARGIN_MS = 10 * 60_000
 /**
  * Why the earlier database cannot be reused, or null when it can.
  * Rules (issue 2): reuse only an `UNCLAIMED` database that has a connection
- * string and does not expire within the next 10 minutes.
+ * string and does not expire within the next 10 minutes. A claimed database
+ * (seed 001: `connection_string` null, expiration removed, so `expires_at`
+ * may be null) and a lapsed one (400 `Database not found`) are replaced.
  */
 export function whyNotReusable(id: string, db: InstantDatabase | null, now = Date.now()): string | null {
-  if (!db) return `the earlier database ${id} no longer exists`
+  if (!db) return `the earlier database ${id} no longer exists (the instant service answered "Database not found")`
   if (db.status !== 'UNCLAIMED' || db.connectionString === null) {
     return `the earlier database ${id} was claimed into an account (status ${db.status}) and is no longer the PR's to use`
   }
-  if (Date.parse(db.expiresAt) - now <= EXPIRY_MARGIN_MS) return `the earlier database ${id} expired (or expires within minutes) at ${db.expiresAt}`
+  if (db.expiresAt !== null && Date.parse(db.expiresAt) - now <= EXPIRY_MARGIN_MS) return `the earlier database ${id} expired (or expires within minutes) at ${db.expiresAt}`
   return null
 }
 
@@ -44,7 +46,7 @@ export async function provisionInstant(
     const earlier = await getDatabase(endpoint, options.previousId)
     replacedBecause = whyNotReusable(options.previousId, earlier) ?? undefined
     if (!replacedBecause && earlier?.connectionString) {
-      core.info(`Reusing instant database ${earlier.id} from an earlier run (expires ${earlier.expiresAt}).`)
+      core.info(`Reusing instant database ${earlier.id} from an earlier run (expires ${earlier.expiresAt ?? 'never'}).`)
       return { database: { ...earlier, connectionString: earlier.connectionString }, created: false }
     }
     core.info(`Creating a new database: ${replacedBecause}.`)
@@ -53,6 +55,6 @@ export async function provisionInstant(
     replacedBecause = '`reuse` is false'
   }
   const db = await createDatabase(endpoint, options)
-  core.info(`Created instant database ${db.id} (expires ${db.expiresAt}).`)
+  core.info(`Created instant database ${db.id} (expires ${db.expiresAt ?? 'never'}).`)
   return { database: { ...db, connectionString: db.connectionString as string }, created: true, replacedBecause }
 }

@@ -1,8 +1,10 @@
 /**
- * Client of the platform's v2 API (seed 000 for operations; the platform's
- * public v2 API conventions where the seed says "not shown": `{branch}`,
- * `{branches}`, `{endpoints}`, `{databases}`, `{uri}` envelopes and
- * `{code, message}` error bodies).
+ * Client of the platform's v2 API: seed 000 for operations, and the
+ * platform's published OpenAPI spec (`public-v2-for-users.gen.yaml` in the
+ * npm package `@neondatabase/api-client`, checked by `npm run contract`)
+ * where the seed says "not shown": the `{branch}`, `{branches}`,
+ * `{endpoints}`, `{databases}`, `{uri}` envelopes, cursor pagination of
+ * branches, 204 deletes and `{code, message, request_id}` error bodies.
  *
  * Every request sends `Authorization: Bearer <api-key>` and
  * `Accept: application/json` (seed 000, Authentication) and has a timeout.
@@ -76,6 +78,11 @@ function operationsOf(v: unknown, label: string): Operation[] {
   return ops as Operation[]
 }
 
+/** Branches asked for per page of List branches (the spec allows 1 to 10000). */
+const BRANCH_PAGE_LIMIT = 100
+/** Pages of List branches read before giving up on a lookup. */
+const MAX_BRANCH_PAGES = 200
+
 export class PlatformClient {
   /**
    * @param apiUrl base address including `/api/v2`
@@ -89,7 +96,12 @@ export class PlatformClient {
     readonly projectId: string
   ) {}
 
-  private async call(label: string, method: 'GET' | 'POST' | 'DELETE', path: string, options: { body?: unknown; idempotent?: boolean } = {}) {
+  private async call(
+    label: string,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    options: { body?: unknown; idempotent?: boolean; retryOn503?: boolean; emptyBodyStatuses?: readonly number[] } = {}
+  ): Promise<Record<string, unknown> | null> {
     try {
       const res = await requestJson({
         label,
@@ -98,54 +110,110 @@ export class PlatformClient {
         body: options.body,
         headers: { Authorization: `Bearer ${this.apiKey}` },
         timeoutMs: this.timeoutMs,
-        idempotent: options.idempotent ?? method === 'GET'
+        idempotent: options.idempotent ?? method === 'GET',
+        retryOn503: options.retryOn503,
+        emptyBodyStatuses: options.emptyBodyStatuses
       })
+      if (res.body === undefined) return null
       return need<Record<string, unknown>>(res.body, 'JSON object', label, isObject)
     } catch (err) {
+      const rid = err instanceof HttpError && err.requestId ? ` (request_id ${err.requestId})` : ''
       if (err instanceof HttpError && (err.status === 401 || err.status === 403)) {
         throw new HttpError(
-          `${label}: the platform refused the API key (HTTP ${err.status}${err.serviceMessage ? `: "${err.serviceMessage}"` : ''}). ` +
+          `${label}: the platform refused the API key (HTTP ${err.status}${err.serviceMessage ? `: "${err.serviceMessage}"` : ''})${rid}. ` +
             `Check the \`api-key\` secret and that it can access project ${this.projectId}.`,
           err.status,
-          err.serviceMessage
+          err.serviceMessage,
+          undefined,
+          false,
+          undefined,
+          err.requestId
         )
       }
       if (err instanceof HttpError && err.status === 404 && /project/i.test(err.serviceMessage ?? '')) {
-        throw new HttpError(`${label}: project "${this.projectId}" was not found (HTTP 404). Check \`project-id\`.`, 404, err.serviceMessage)
+        throw new HttpError(
+          `${label}: project "${this.projectId}" was not found (HTTP 404)${rid}. Check \`project-id\`.`,
+          404,
+          err.serviceMessage,
+          undefined,
+          false,
+          undefined,
+          err.requestId
+        )
       }
       throw err
     }
   }
 
-  /** `GET /projects/{project_id}/branches`. */
-  async listBranches(): Promise<Branch[]> {
-    const label = 'List branches'
-    const body = await this.call(label, 'GET', '/branches')
-    return need<unknown[]>(body.branches, '`branches` array', label, Array.isArray).map((b) => branchOf(b, label))
+  /** A call whose success always has a JSON object body. */
+  private async callJson(label: string, method: 'GET' | 'POST' | 'PATCH', path: string, options: { body?: unknown; retryOn503?: boolean; idempotent?: boolean } = {}) {
+    const body = await this.call(label, method, path, options)
+    return need<Record<string, unknown>>(body, 'JSON object', label, isObject)
   }
 
-  /** `GET /projects/{project_id}/branches/{branch_id}`; null on 404. */
-  async getBranch(branchId: string): Promise<Branch | null> {
-    const label = `Get branch ${branchId}`
-    try {
-      return branchOf((await this.call(label, 'GET', `/branches/${encodeURIComponent(branchId)}`)).branch, label)
-    } catch (err) {
-      if (err instanceof HttpError && err.status === 404) return null
-      throw err
+  /**
+   * One page of `GET /projects/{project_id}/branches?search&sort_by&sort_order&limit&cursor`
+   * (platform spec, listProjectBranches: cursor pagination; send `pagination.next`
+   * back as `cursor`). Sorted by `created_at` ascending, so pages stay stable while
+   * branches are renamed (the default order is `updated_at`).
+   * @returns the page's branches and the cursor of the next page, if the response gave one.
+   */
+  async listBranchesPage(options: { search?: string; cursor?: string; limit?: number } = {}): Promise<{ branches: Branch[]; next?: string }> {
+    const label = options.search ? `List branches matching "${options.search}"` : 'List branches'
+    const q = new URLSearchParams({
+      ...(options.search ? { search: options.search } : {}),
+      sort_by: 'created_at',
+      sort_order: 'asc',
+      limit: String(options.limit ?? BRANCH_PAGE_LIMIT),
+      ...(options.cursor ? { cursor: options.cursor } : {})
+    })
+    const body = await this.callJson(label, 'GET', `/branches?${q}`)
+    const branches = need<unknown[]>(body.branches, '`branches` array', label, Array.isArray).map((b) => branchOf(b, label))
+    const pagination = body.pagination as { next?: unknown } | undefined
+    return { branches, next: typeof pagination?.next === 'string' && pagination.next ? pagination.next : undefined }
+  }
+
+  /**
+   * The first branch that `match` accepts, following `pagination.next` page
+   * by page (at most {@link MAX_BRANCH_PAGES} pages; stops on an empty page
+   * or a cursor that repeats). `search` narrows the list on the server
+   * (platform spec: partial match on name or id), so `match` must still
+   * compare exactly.
+   */
+  async findBranch(match: (b: Branch) => boolean, search?: string): Promise<Branch | null> {
+    let cursor: string | undefined
+    const seen = new Set<string>()
+    for (let page = 0; page < MAX_BRANCH_PAGES; page++) {
+      const res = await this.listBranchesPage({ search, cursor })
+      const found = res.branches.find(match)
+      if (found) return found
+      if (!res.next || res.branches.length === 0 || seen.has(res.next)) return null
+      seen.add(res.next)
+      cursor = res.next
     }
+    return null
+  }
+
+  /** The branch named exactly `name`, looked up with `search=<name>` and the cursor; null when there is none. */
+  findBranchByName(name: string): Promise<Branch | null> {
+    return this.findBranch((b) => b.name === name, name)
   }
 
   /**
    * `POST /projects/{project_id}/branches` with
    * `{endpoints: [{type: "read_write"}], branch: {parent_id, name}}` (seed 000
-   * plus the v2 `name` field). Sent once; wrap in retryLocked for 423.
+   * plus the spec's `name` field). Retried on HTTP 503 only (platform spec:
+   * a 503 "is always safe to retry"; a duplicate create answers 409, so the
+   * name makes it idempotent); never resent after a timeout or a reset, whose
+   * outcome the caller finds out by looking the name up. Wrap in retryLocked for 423.
    * @throws HttpError (409 when the name exists, 423 when locked).
    */
   async createBranch(parentId: string, name: string): Promise<CreatedBranch> {
     const label = `Create branch "${name}"`
-    const body = await this.call(label, 'POST', '/branches', {
+    const body = await this.callJson(label, 'POST', '/branches', {
       body: { endpoints: [{ type: 'read_write' }], branch: { parent_id: parentId, name } },
-      idempotent: false
+      idempotent: false,
+      retryOn503: true
     })
     return {
       branch: branchOf(body.branch, label),
@@ -156,14 +224,30 @@ export class PlatformClient {
   }
 
   /**
-   * `DELETE /projects/{project_id}/branches/{branch_id}`; null when already gone (404). Wrap in retryLocked.
+   * `PATCH /projects/{project_id}/branches/{branch_id}` with `{branch: {name}}`
+   * (platform spec, updateProjectBranch). Retried on 503. Wrap in retryLocked for 423.
+   * @returns the renamed branch and the operations the update started (often none).
+   * @throws HttpError (409 when another branch has the name).
+   */
+  async renameBranch(branchId: string, name: string): Promise<{ branch: Branch; operations: Operation[] }> {
+    const label = `Rename branch ${branchId} to "${name}"`
+    const body = await this.callJson(label, 'PATCH', `/branches/${encodeURIComponent(branchId)}`, { body: { branch: { name } }, idempotent: false, retryOn503: true })
+    return { branch: branchOf(body.branch, label), operations: operationsOf(body.operations, label) }
+  }
+
+  /**
+   * `DELETE /projects/{project_id}/branches/{branch_id}`.
+   * @returns the operations the delete started; null when the branch was
+   *   already gone: HTTP 204 with an empty body (platform spec: "Returned if
+   *   the branch doesn't exist or has already been deleted"), or 404.
    * Retried on 5xx and network errors like a GET: DELETE is idempotent, and a
-   * retry after a lost answer meets 404, which is "already gone".
+   * retry after a lost answer meets 204. Wrap in retryLocked for 423.
    */
   async deleteBranch(branchId: string): Promise<Operation[] | null> {
     const label = `Delete branch ${branchId}`
     try {
-      return operationsOf((await this.call(label, 'DELETE', `/branches/${encodeURIComponent(branchId)}`, { idempotent: true })).operations, label)
+      const body = await this.call(label, 'DELETE', `/branches/${encodeURIComponent(branchId)}`, { idempotent: true, emptyBodyStatuses: [204] })
+      return body === null ? null : operationsOf(body.operations, label)
     } catch (err) {
       if (err instanceof HttpError && err.status === 404) return null
       throw err
@@ -173,14 +257,14 @@ export class PlatformClient {
   /** `GET /projects/{project_id}/branches/{branch_id}/endpoints`. */
   async listEndpoints(branchId: string): Promise<Endpoint[]> {
     const label = `List endpoints of branch ${branchId}`
-    const body = await this.call(label, 'GET', `/branches/${encodeURIComponent(branchId)}/endpoints`)
+    const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/endpoints`)
     return need<Endpoint[]>(body.endpoints, '`endpoints` array', label, Array.isArray)
   }
 
   /** `GET /projects/{project_id}/branches/{branch_id}/databases`. */
   async listDatabases(branchId: string): Promise<BranchDatabase[]> {
     const label = `List databases of branch ${branchId}`
-    const body = await this.call(label, 'GET', `/branches/${encodeURIComponent(branchId)}/databases`)
+    const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/databases`)
     return need<BranchDatabase[]>(body.databases, '`databases` array', label, Array.isArray)
   }
 
@@ -192,7 +276,7 @@ export class PlatformClient {
   async compareSchema(branchId: string, baseBranchId: string, database: string): Promise<string> {
     const label = `Compare the schema of branch ${branchId} with ${baseBranchId}`
     const q = new URLSearchParams({ base_branch_id: baseBranchId, db_name: database })
-    const body = await this.call(label, 'GET', `/branches/${encodeURIComponent(branchId)}/compare_schema?${q}`)
+    const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/compare_schema?${q}`)
     return need<string>(body.diff ?? '', '`diff`', label, (v) => typeof v === 'string')
   }
 
@@ -200,14 +284,14 @@ export class PlatformClient {
   async connectionUri(branchId: string, database: string, role: string, pooled: boolean): Promise<string> {
     const label = `Get ${pooled ? 'pooled' : 'direct'} connection URI of branch ${branchId}`
     const q = new URLSearchParams({ branch_id: branchId, database_name: database, role_name: role, pooled: String(pooled) })
-    const body = await this.call(label, 'GET', `/connection_uri?${q}`)
+    const body = await this.callJson(label, 'GET', `/connection_uri?${q}`)
     return need<string>(body.uri, '`uri`', label, (v) => typeof v === 'string' && /^postgres(ql)?:\/\//.test(v))
   }
 
   /** `GET /projects/{project_id}/operations/{operation_id}` (seed 000). Not retried here: the poll loop polls again. */
   async getOperation(operationId: string): Promise<Operation> {
     const label = `Get operation ${operationId}`
-    const body = await this.call(label, 'GET', `/operations/${encodeURIComponent(operationId)}`, { idempotent: false })
+    const body = await this.callJson(label, 'GET', `/operations/${encodeURIComponent(operationId)}`, { idempotent: false })
     return operationsOf([body.operation], label)[0]
   }
 
@@ -218,7 +302,7 @@ export class PlatformClient {
   async listOperations(limit: number, cursor?: string): Promise<{ operations: Operation[]; cursor?: string }> {
     const label = 'List operations'
     const q = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) })
-    const body = await this.call(label, 'GET', `/operations?${q}`)
+    const body = await this.callJson(label, 'GET', `/operations?${q}`)
     const pagination = body.pagination as { cursor?: unknown } | undefined
     return { operations: operationsOf(body.operations, label), cursor: typeof pagination?.cursor === 'string' ? pagination.cursor : undefined }
   }
@@ -235,7 +319,7 @@ export class PlatformClient {
     for (let page = 0; page < maxPages; page++) {
       const res = await this.listOperations(limit, cursor)
       for (const op of res.operations) {
-        if (op.branch_id === branchId && !['finished', 'skipped', 'cancelled'].includes(op.status)) out.push(op)
+        if (op.branch_id === branchId && !['finished', 'skipped', 'cancelled', 'error'].includes(op.status)) out.push(op)
       }
       const oldest = res.operations.at(-1)
       if (!res.cursor || res.operations.length < limit || (oldest && Date.parse(oldest.created_at) < floor)) break

@@ -2,11 +2,19 @@
  * Branch mode's lifecycle: find or create the PR's branch, wait for the
  * operations each request started, pick its connection strings, and delete
  * it again (on `command: delete`, on `reuse: false`, or after a failed seed).
+ *
+ * Proof of a completed seed lives on the branch itself, in its name: a run
+ * creates the branch under a provisional name (`<name>~seeding`) and renames
+ * it to `<name>` (platform spec, updateProjectBranch) only once it is seeded.
+ * So a branch found under the PR's name was seeded, and one found under the
+ * provisional name (a run that was cancelled, crashed, or lost the create's
+ * answer) is never reused: it is deleted and made again. Annotations would
+ * not do: the spec sets them only on create.
  */
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'
 import { replaceHost } from '../connection.js'
-import { type Branch, type ConnectionUri, PlatformClient } from './client.js'
+import { type Branch, type ConnectionUri, PlatformClient, PlatformResponseError } from './client.js'
 import { UNSEEDED_BRANCH, offCancel, onCancel } from '../cancel.js'
 import { retryLocked } from './locked.js'
 import { type Operation, waitForOperations } from './operations.js'
@@ -60,16 +68,48 @@ function refuseProtected(branch: Branch, what: string): void {
   }
 }
 
-/** Resolves `parent-branch` (an id or a name) or the project's default branch. */
-function resolveParent(branches: Branch[], parentBranch: string): Branch {
+/** Resolves `parent-branch` (an id or a name, looked up with `search`) or the project's default branch. */
+async function resolveParent(client: PlatformClient, parentBranch: string): Promise<Branch> {
   if (parentBranch) {
-    const parent = branches.find((b) => b.id === parentBranch) ?? branches.find((b) => b.name === parentBranch)
+    const parent = await client.findBranch((b) => b.id === parentBranch || b.name === parentBranch, parentBranch)
     if (!parent) throw new BranchRefusedError(`Parent branch "${parentBranch}" was not found in the project (input \`parent-branch\`, an id or a name).`)
     return parent
   }
-  const parent = branches.find((b) => b.default)
+  const parent = await client.findBranch((b) => !!b.default)
   if (!parent) throw new BranchRefusedError('The project has no default branch; set `parent-branch`.')
   return parent
+}
+
+/** Marks a branch whose seed has not completed (see the module comment). */
+export const PROVISIONAL_SUFFIX = '~seeding'
+
+/**
+ * The provisional name of the branch `name` until its seed completes:
+ * `<name>~seeding`, the name cut so the whole stays within the spec's 256 characters.
+ */
+export function provisionalName(name: string): string {
+  return name.slice(0, 256 - PROVISIONAL_SUFFIX.length) + PROVISIONAL_SUFFIX
+}
+
+/** The PR's branch as the project has it: `seeded` under its name, `provisional` under `<name>~seeding`. */
+export interface FoundBranches {
+  seeded: Branch | null
+  provisional: Branch | null
+}
+
+/**
+ * Looks the PR's branch up under both names with one search (`search=` the
+ * part both names share), following the cursor through every page.
+ */
+export async function findPreviewBranches(client: PlatformClient, name: string): Promise<FoundBranches> {
+  const provisional = provisionalName(name)
+  const found: FoundBranches = { seeded: null, provisional: null }
+  await client.findBranch((b) => {
+    if (b.name === name) found.seeded = b
+    if (b.name === provisional) found.provisional = b
+    return !!found.seeded && !!found.provisional
+  }, name.slice(0, 256 - PROVISIONAL_SUFFIX.length))
+  return found
 }
 
 /** The pooled form of a direct URL: the pooler host when given, else `-pooler` added to the first label. */
@@ -137,35 +177,88 @@ export async function deleteBranchAndWait(client: PlatformClient, branch: Branch
   return await waitForOperations(ops, waitOptions(client, o as BranchOptions))
 }
 
+/** How long a failed run waits for its new branch's operations before deleting the branch, seconds. */
+const CLEANUP_WAIT_SECONDS = 30
+
 /** How long a cancelled run waits for its new branch's operations before deleting it, seconds (within cancel.ts's 5 s grace). */
 const CANCEL_WAIT_SECONDS = 3
 
 /**
- * Finds the branch named `branchName` and reuses it, or creates it from the
- * parent with a read-write compute and waits for the operations the create
- * started. `reuse: false` deletes an existing branch first. A 409 (another
- * run created the branch first) turns into a reuse.
+ * A create whose answer does not say what happened: a timeout, a reset, a
+ * 5xx (after the 503 retries), or a 2xx we could not read. The platform may
+ * have made the branch.
+ */
+function unanswered(err: unknown): err is HttpError | PlatformResponseError {
+  return err instanceof PlatformResponseError || (err instanceof HttpError && (err.status === 0 || err.status >= 500 || (err.status >= 200 && err.status < 300)))
+}
+
+/**
+ * Creates the provisional branch. After an unanswered create (its answer
+ * lost to a timeout or a reset, or a 5xx) looks the name up: a branch the
+ * platform made anyway is adopted with the operations still pending on it,
+ * so this run finishes the job (wait, seed, rename) or deletes it.
+ * @returns the branch, its pending operations, and its connection URIs if the create answered.
+ */
+async function createProvisional(client: PlatformClient, parent: Branch, name: string): Promise<{ branch: Branch; operations: Operation[]; uris: ConnectionUri[] }> {
+  const since = new Date(Date.now() - 60_000).toISOString()
+  try {
+    const created = await retryLocked(`Create branch "${name}"`, () => client.createBranch(parent.id, name))
+    return { branch: created.branch, operations: created.operations, uris: created.connection_uris }
+  } catch (err) {
+    if (!unanswered(err)) throw err
+    core.warning(`${err.message} Looking the branch up by name, in case the platform made it.`)
+    let made: Branch | null
+    try {
+      made = (await findPreviewBranches(client, name.slice(0, -PROVISIONAL_SUFFIX.length))).provisional
+    } catch (e) {
+      throw new Error(`${err.message} The lookup that would tell whether the branch was made failed too (${(e as Error).message}); if branch "${name}" exists, the next run deletes it.`, { cause: e })
+    }
+    if (!made) {
+      if (err instanceof PlatformResponseError) throw new PlatformResponseError(`${err.message} No branch "${name}" was made.`)
+      throw new HttpError(`${err.message} No branch "${name}" was made.`, err.status, err.serviceMessage, err.hint, err.timedOut, undefined, err.requestId)
+    }
+    core.info(`The platform made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`)
+    return { branch: made, operations: await client.pendingOperationsOf(made.id, since), uris: [] }
+  }
+}
+
+/**
+ * Finds the PR's seeded branch and reuses it, or creates it under its
+ * provisional name from the parent with a read-write compute and waits for
+ * the operations the create started. A provisional branch found (a run whose
+ * seed did not complete) is deleted first; `reuse: false` deletes the seeded
+ * one too. A newly created branch must be passed to {@link markSeeded} once seeded.
  * @throws BranchRefusedError, ProjectBusyError, OperationError, HttpError.
  */
 export async function provisionBranch(client: PlatformClient, o: BranchOptions): Promise<BranchOutcome> {
-  const branches = await client.listBranches()
-  const parent = resolveParent(branches, o.parentBranch)
-  const existing = branches.find((b) => b.name === o.branchName)
+  const found = await findPreviewBranches(client, o.branchName)
+  const parent = await resolveParent(client, o.parentBranch)
+  if (found.provisional) {
+    core.warning(`Branch "${found.provisional.name}" (${found.provisional.id}) was left by a run whose seed did not complete: deleting it and starting again.`)
+    await deleteBranchAndWait(client, found.provisional, o)
+  }
+  const existing = found.seeded
   if (existing) {
     refuseProtected(existing, o.reuse ? 'reuse' : 'delete and recreate')
     if (o.reuse) return { ...(await reuse(client, existing, o)), parent }
     core.info(`reuse is false: deleting branch "${existing.name}" (${existing.id}) to recreate it.`)
     await deleteBranchAndWait(client, existing, o)
   }
+  const provisional = provisionalName(o.branchName)
   let created
   try {
-    created = await retryLocked(`Create branch "${o.branchName}"`, () => client.createBranch(parent.id, o.branchName))
+    created = await createProvisional(client, parent, provisional)
   } catch (err) {
     if (err instanceof HttpError && err.status === 409) {
-      core.info(`Branch "${o.branchName}" was created by another run first (HTTP 409); reusing it.`)
-      const winner = (await client.listBranches()).find((b) => b.name === o.branchName)
-      if (!winner) throw err
-      return { ...(await reuse(client, winner, o)), parent }
+      const now = await findPreviewBranches(client, o.branchName)
+      if (now.seeded && o.reuse) {
+        core.info(`Branch "${o.branchName}" was created and seeded by another run first (HTTP 409); reusing it.`)
+        return { ...(await reuse(client, now.seeded, o)), parent }
+      }
+      throw new BranchRefusedError(
+        `Branch "${provisional}" already exists: another run of this PR is creating and seeding "${o.branchName}" right now. ` +
+          'Re-run this job once it has finished; a branch it leaves unseeded is deleted then.'
+      )
     }
     if (err instanceof HttpError && err.status === 404) {
       throw new HttpError(`${err.message} Check \`project-id\` and \`parent-branch\` ("${parent.name}", ${parent.id}).`, 404, err.serviceMessage)
@@ -181,22 +274,44 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
     await waitForOperations(pending, { ...waitOptions(client, o), pollIntervalSeconds: 0.2, waitTimeoutSeconds: CANCEL_WAIT_SECONDS }).catch(() => undefined)
     await retryLocked(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id))
   })
-  core.info(
-    `Created branch "${created.branch.name}" (${created.branch.id}) from "${parent.name}"; waiting for ${created.operations.length} operation(s).`
-  )
+  core.info(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`)
   try {
-    const operations = await waitForOperations(created.operations, waitOptions(client, o))
-    const uri = chooseUri(created.connection_uris, o.database, o.role)
+    const operations = await waitForOperations(pending, waitOptions(client, o))
+    const uri = chooseUri(created.uris, o.database, o.role)
     const connection = uri
       ? { directUrl: uri.connection_uri, pooledUrl: pooledOf(uri.connection_uri, uri.connection_parameters.pooler_host) }
-      : await connectionOf(client, created.branch, o)
-    return { branch: created.branch, parent, created: true, operations, ...connection }
+      : await connectionOf(client, branch, o)
+    return { branch, parent, created: true, operations, ...connection }
   } catch (err) {
     offCancel(UNSEEDED_BRANCH)
-    // A branch whose creation did not finish (or whose connection could not be read) must not be left for a later run to reuse.
-    core.warning(`Deleting branch "${created.branch.name}" again: ${(err as Error).message}`)
-    await deleteBranchAndWait(client, created.branch, o).catch((e: Error) =>
-      core.warning(`Could not delete branch "${created.branch.name}" (${created.branch.id}): ${e.message} Delete it by hand.`)
+    // A branch whose creation did not finish (or whose connection could not be read) must not be left behind.
+    core.warning(`Deleting branch "${branch.name}" again: ${(err as Error).message}`)
+    // Its own operations hold the project (a DELETE meets 423 until they end, seed 000): give them a bounded while more.
+    await waitForOperations(pending, { ...waitOptions(client, o), pollIntervalSeconds: Math.min(o.pollIntervalSeconds, 1), waitTimeoutSeconds: CLEANUP_WAIT_SECONDS }).catch(() => undefined)
+    await deleteBranchAndWait(client, branch, o).catch((e: Error) =>
+      core.warning(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it (its name says its seed did not complete), or delete it by hand.`)
+    )
+    throw err
+  }
+}
+
+/**
+ * Records on the branch that its seed completed: renames the provisional
+ * branch to `name` (PATCH, 423 retried) and waits for any operation the
+ * update started. On failure deletes the branch (a later run would delete it
+ * anyway) and rethrows.
+ * @returns the renamed branch.
+ */
+export async function markSeeded(client: PlatformClient, branch: Branch, name: string, o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>): Promise<Branch> {
+  try {
+    const renamed = await retryLocked(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, name))
+    await waitForOperations(renamed.operations, waitOptions(client, o as BranchOptions))
+    core.info(`Seed complete: renamed branch "${branch.name}" to "${name}", so later runs reuse it.`)
+    return renamed.branch
+  } catch (err) {
+    core.warning(`Deleting branch "${branch.name}": it could not be renamed to "${name}" after its seed (${(err as Error).message}).`)
+    await deleteBranchAndWait(client, branch, o).catch((e: Error) =>
+      core.warning(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it.`)
     )
     throw err
   }

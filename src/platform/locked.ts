@@ -12,9 +12,11 @@ export const LOCKED_RETRY = { attempts: 5, firstWaitMs: 100, factor: 2 } as cons
 
 /** The project stayed locked through every attempt. */
 export class ProjectBusyError extends Error {
-  constructor(label: string, readonly attempts: number) {
+  /** @param requestId the platform's `request_id` of the last 423, if it sent one */
+  constructor(label: string, readonly attempts: number, readonly requestId?: string) {
     super(
-      `${label}: the project is busy with other operations (HTTP 423 Locked on all ${attempts} attempts, waiting 0.1 s doubling between them). ` +
+      `${label}: the project is busy with other operations (HTTP 423 Locked on all ${attempts} attempts, waiting 0.1 s doubling between them` +
+        `${requestId ? `; last request_id ${requestId}` : ''}). ` +
         'Another run, or a system operation such as an availability check, is changing the project; re-run the job in a minute.'
     )
     this.name = 'ProjectBusyError'
@@ -33,7 +35,7 @@ export async function retryLocked<T>(label: string, request: () => Promise<T>, s
       return await request()
     } catch (err) {
       if (!(err instanceof HttpError) || err.status !== 423) throw err
-      if (attempt >= LOCKED_RETRY.attempts) throw new ProjectBusyError(label, attempt)
+      if (attempt >= LOCKED_RETRY.attempts) throw new ProjectBusyError(label, attempt, err.requestId)
       core.info(`${label}: HTTP 423 Locked (project busy), attempt ${attempt} of ${LOCKED_RETRY.attempts}; retrying in ${wait / 1000} s.`)
       await sleepMs(wait)
       wait *= LOCKED_RETRY.factor

@@ -1,31 +1,47 @@
 /**
- * Platform operations (seed 000): their shape, their display names, and
- * waiting until the operations a request started are terminal.
+ * Platform operations (seed 000, and the platform's OpenAPI spec where the
+ * seed is silent): their shape, their display names, and waiting until the
+ * operations a request started are terminal.
  */
 import * as core from '@actions/core'
 import { HttpError, sleep } from '../http.js'
 
-/** Status values of an operation (seed 000, States and transitions). */
-export type OperationStatus = 'scheduling' | 'running' | 'finished' | 'failed' | 'cancelling' | 'cancelled' | 'skipped'
+/**
+ * Status values of an operation: seed 000's seven plus `error`, which the
+ * platform spec's `OperationStatus` enum adds.
+ */
+export type OperationStatus = 'scheduling' | 'running' | 'finished' | 'failed' | 'error' | 'cancelling' | 'cancelled' | 'skipped'
 
-/** The Operation object of seed 000. Timestamps are ISO 8601 UTC, second precision. */
+/**
+ * The Operation object (seed 000; platform spec `Operation`). Timestamps are
+ * ISO 8601 UTC, second precision. The spec marks `branch_id` optional and
+ * adds `error` (the error text) and `total_duration_ms` (milliseconds).
+ */
 export interface Operation {
   id: string
   project_id: string
-  branch_id: string
+  branch_id?: string
   endpoint_id?: string
   action: string
   status: OperationStatus
+  /** The error that occurred (platform spec), set on an operation in `error`. */
+  error?: string
   failures_count: number
   created_at: string
   updated_at: string
+  /** Total duration in milliseconds (platform spec). */
+  total_duration_ms?: number
 }
 
 /**
- * Terminal statuses that count as success. `cancelled` is terminal too but a
- * failure; `failed` is NOT terminal (seed 000: it can still be retried).
+ * Terminal statuses that count as success. `cancelled` and `error` are
+ * terminal failures; `failed` is NOT terminal (seed 000: it can still be
+ * retried). `error` is terminal because the spec lists it beside `failed`
+ * (which is the retried state) and gives it the error text: nothing moves an
+ * operation out of it, so waiting on it could only end at `wait-timeout`.
  */
 const SUCCESS: readonly string[] = ['finished', 'skipped']
+const FAILED_TERMINAL: readonly string[] = ['cancelled', 'error']
 
 /** Display names of seed 000's table; other actions are shown in sentence case. */
 const DISPLAY: Record<string, string> = {
@@ -50,7 +66,7 @@ export function displayName(action: string): string {
   return DISPLAY[action] ?? action.charAt(0).toUpperCase() + action.slice(1).replace(/_/g, ' ')
 }
 
-/** An operation that ended `cancelled`, or operations still pending at `wait-timeout`. */
+/** An operation that ended `cancelled` or `error`, or operations still pending at `wait-timeout`. */
 export class OperationError extends Error {
   constructor(message: string, readonly operations: Operation[]) {
     super(message)
@@ -65,8 +81,10 @@ export interface OperationSummary {
   durationSeconds: number
 }
 
+/** The report's row of an operation; the duration is `total_duration_ms` when given, else `updated_at` − `created_at`. */
 export function summarise(op: Operation): OperationSummary {
-  const seconds = (Date.parse(op.updated_at) - Date.parse(op.created_at)) / 1000
+  const seconds =
+    typeof op.total_duration_ms === 'number' ? op.total_duration_ms / 1000 : (Date.parse(op.updated_at) - Date.parse(op.created_at)) / 1000
   return { name: displayName(op.action), status: op.status, durationSeconds: Number.isFinite(seconds) ? Math.max(0, seconds) : 0 }
 }
 
@@ -87,22 +105,28 @@ export interface WaitOptions {
 /**
  * Waits until every operation in `operations` is terminal (seed 000, Polling
  * rule): all pending ones are polled together every `pollIntervalSeconds`.
- * `finished` and `skipped` are success; `cancelled` fails; `failed` is not
+ * `finished` and `skipped` are success; `cancelled` and `error` fail at once
+ * (the message quotes the operation's own `error` text); `failed` is not
  * terminal, so it is waited on and its `failures_count` reported. 5xx,
  * resets and timeouts while polling are logged and polled again.
  * @returns the operations in their terminal state, in the given order.
- * @throws OperationError when one is cancelled, or when `waitTimeoutSeconds`
- *   pass with some still pending (the message tables them).
+ * @throws OperationError when one ends `cancelled` or `error`, or when
+ *   `waitTimeoutSeconds` pass with some still pending (the message tables them).
  */
 export async function waitForOperations(operations: Operation[], options: WaitOptions): Promise<Operation[]> {
   const latest = new Map(operations.map((op) => [op.id, op]))
   const deadline = Date.now() + options.waitTimeoutSeconds * 1000
-  const pending = (): Operation[] => [...latest.values()].filter((op) => !SUCCESS.includes(op.status) && op.status !== 'cancelled')
+  const pending = (): Operation[] => [...latest.values()].filter((op) => !SUCCESS.includes(op.status) && !FAILED_TERMINAL.includes(op.status))
   const check = (): void => {
+    const errored = [...latest.values()].filter((op) => op.status === 'error')
+    if (errored.length) {
+      const what = errored.map((op) => `"${displayName(op.action)}" (${op.id}) ended in error: ${op.error ? `"${op.error}"` : 'the platform gave no error text'}`)
+      throw new OperationError(`The platform's operation ${what.join('; ')}${errored[0].branch_id ? ` (branch ${errored[0].branch_id})` : ''}.`, errored)
+    }
     const cancelled = [...latest.values()].filter((op) => op.status === 'cancelled')
     if (cancelled.length) {
       throw new OperationError(
-        `The platform cancelled ${cancelled.map((op) => `"${displayName(op.action)}" (${op.id})`).join(', ')} on branch ${cancelled[0].branch_id}.`,
+        `The platform cancelled ${cancelled.map((op) => `"${displayName(op.action)}" (${op.id})`).join(', ')}${cancelled[0].branch_id ? ` on branch ${cancelled[0].branch_id}` : ''}.`,
         cancelled
       )
     }

@@ -70,6 +70,8 @@ export class ServiceServer {
   private readonly sockets = new Set<Socket>()
   private readonly server = http.createServer((req, res) => void this.handle(req, res))
   url = ''
+  /** Called with each request as it arrives, before it is answered (tests use it to start work at a precise moment). */
+  onRequest?: (entry: LoggedRequest) => void
 
   /**
    * @param errorBody the service's error body for a message (used for injected
@@ -134,6 +136,7 @@ export class ServiceServer {
     const requestId = typeof header === 'string' && header ? header : randomUUID()
     const entry: LoggedRequest = { method, path: url.pathname, at: Date.now(), status: 0, query: url.search.replace(/^\?/, ''), requestText: text, requestId }
     this.log.push(entry)
+    this.onRequest?.(entry)
     const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
       entry.status = status
       entry.responseText = body === undefined ? '' : JSON.stringify(body)

@@ -65,8 +65,6 @@ export interface Fault {
 
 export class ServiceServer {
   readonly log: LoggedRequest[] = []
-  /** Called synchronously as each request is logged, before it is answered (tests start platform work at a request). */
-  onRequest?: (entry: LoggedRequest) => void
   private readonly routes: { method: string; pattern: RegExp; handler: Handler }[] = []
   private readonly faults: Fault[] = []
   private readonly sockets = new Set<Socket>()
@@ -81,6 +79,8 @@ export class ServiceServer {
     })
   })
   url = ''
+  /** Called with each request as it arrives, before it is answered (tests use it to start work at a precise moment). */
+  onRequest?: (entry: LoggedRequest) => void
 
   /**
    * @param errorBody the service's error body for a message (used for injected

@@ -20,6 +20,7 @@ import { APP_TOKEN, READ_ONLY_TOKEN, type Emulator } from './index.js'
 import { leakForms, leaks, runPlaces } from './leaks.js'
 import type { Project } from './platform.js'
 import { NODE_24, type RunOptions, type RunResult } from './runner.js'
+import { lifecycleCases } from './matrix-lifecycle.js'
 
 export const REPO = 'acme/shop'
 const SEED_TABLES = { matrix_seed: 3, matrix_more: 2 } as const
@@ -37,7 +38,7 @@ export interface CaseResult {
   passed: boolean
 }
 
-interface Ctx {
+export interface Ctx {
   emu: Emulator
   work: string
   pr: number
@@ -47,9 +48,11 @@ interface Ctx {
   runs: RunResult[]
   /** The env-file path of each run, in order. */
   envFiles: string[]
+  /** Branches the case planted itself (a look-alike, a child): the orphan scan leaves them out. */
+  fixtures: Set<string>
 }
 
-interface Case {
+export interface Case {
   group: string
   name: string
   expected: string
@@ -366,11 +369,29 @@ function races(): Case[] {
   return cases
 }
 
+/** A case that runs with one wrong input and expects a clear error before any network call. */
+function badInputCase(label: string, mode: 'instant' | 'branch', inputs: Record<string, string>, message: RegExp): Case {
+  return {
+    group: 'bad input',
+    name: `${mode}: ${label}`,
+    expected: 'fails before any network call, naming the input and what it accepts',
+    body: async ({ emu, run }) => {
+      const before = emu.instant.server.log.length + emu.platform.server.log.length + emu.github.server.log.length
+      const r = await run(mode, inputs)
+      const requests = emu.instant.server.log.length + emu.platform.server.log.length + emu.github.server.log.length - before
+      const c = checker()
+      failed(r, message, c)
+      c.expect(requests === 0, `${requests} network request(s) before failing`)
+      return { observed: `${outcome(r)}; requests ${requests}`, problems: c.problems }
+    }
+  }
+}
+
 function badInput(): Case[] {
   const cases: Case[] = []
   const bad: [string, 'instant' | 'branch', Record<string, string>, RegExp][] = [
     ['mode: serverless', 'instant', { mode: 'serverless' }, /`mode` must be one of auto, instant, branch; got "serverless"/],
-    ['command: destroy', 'instant', { command: 'destroy' }, /`command` must be one of create, delete; got "destroy"/],
+    ['command: destroy', 'instant', { command: 'destroy' }, /`command` must be one of create, delete, cleanup, reset; got "destroy"/],
     ['reuse: maybe', 'instant', { reuse: 'maybe' }, /`reuse` must be true or false; got "maybe"/],
     ['comment: yes', 'instant', { comment: 'yes' }, /`comment` must be true or false; got "yes"/],
     ['logical-replication: 1', 'instant', { 'logical-replication': '1' }, /`logical-replication` must be true or false; got "1"/],
@@ -385,22 +406,7 @@ function badInput(): Case[] {
     ['mode: branch without project-id', 'branch', { mode: 'branch', 'project-id': '' }, /`project-id` is required when `mode` is branch/],
     ['seed glob that matches nothing', 'instant', { seed: 'db/missing/*.sql' }, /db\/missing\/\*\.sql.*matches no file|matched no file/i]
   ]
-  for (const [label, mode, inputs, message] of bad) {
-    cases.push({
-      group: 'bad input',
-      name: `${mode}: ${label}`,
-      expected: 'fails before any network call, naming the input and what it accepts',
-      body: async ({ emu, run }) => {
-        const before = emu.instant.server.log.length + emu.platform.server.log.length + emu.github.server.log.length
-        const r = await run(mode, inputs)
-        const requests = emu.instant.server.log.length + emu.platform.server.log.length + emu.github.server.log.length - before
-        const c = checker()
-        failed(r, message, c)
-        c.expect(requests === 0, `${requests} network request(s) before failing`)
-        return { observed: `${outcome(r)}; requests ${requests}`, problems: c.problems }
-      }
-    })
-  }
+  for (const [label, mode, inputs, message] of bad) cases.push(badInputCase(label, mode, inputs, message))
   return cases
 }
 
@@ -461,7 +467,16 @@ function untrusted(): Case[] {
 }
 
 /** Every case of the matrix, in table order. */
-export const CASES: Case[] = [...serviceFaults(), ...githubFaults(), ...races(), ...cancels(), ...badInput(), ...untrusted()]
+export const CASES: Case[] = [
+  ...serviceFaults(),
+  ...githubFaults(),
+  ...races(),
+  ...cancels(),
+  ...badInput(),
+  ...untrusted(),
+  // issue 14: the preview lifecycle (emulator/matrix-lifecycle.ts)
+  ...lifecycleCases({ checker, succeeded, failed, outcome, badInputCase })
+]
 
 /** Every secret form the emulator handed out so far (instant passwords and URLs, platform API keys and passwords). */
 export function allSecrets(emu: Emulator, projects: Project[]): string[] {
@@ -517,7 +532,7 @@ async function orphans(emu: Emulator, ctx: Ctx, instantBefore: Set<string>): Pro
     if (recorded && (!owned || state !== 'seeded')) found.push(`the comment records instant database ${id}, which is ${state}${owned ? '' : ' and no successful run made'}`)
   }
   for (const b of ctx.project.branches.values()) {
-    if (b.default || b.protected) continue
+    if (b.default || b.protected || ctx.fixtures.has(b.id)) continue
     const state = await seedState(emu, b.database)
     const owned = ok.some((r) => r.outputs['branch-id'] === b.id)
     if (!owned) found.push(`branch ${b.name} (${b.id}) is left by no successful run (${state})`)
@@ -557,6 +572,7 @@ export async function runCase(emu: Emulator, kase: Case, work: string, projects:
     project,
     runs: [],
     envFiles: [],
+    fixtures: new Set(),
     run: async (mode, inputs = {}, extra = {}) => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'matrix-run-'))
       const base: Record<string, string> =

@@ -18,6 +18,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { ServiceServer, type Reply, type Request } from './http-kit.js'
 import type { PostgresServer } from './postgres.js'
 import { REGION } from './instant.js'
+import { type BranchLifecycle, type EndpointSettings, PlatformLifecycle } from './platform-lifecycle.js'
 
 type Status = 'scheduling' | 'running' | 'finished' | 'failed' | 'cancelling' | 'cancelled' | 'skipped'
 const TERMINAL: readonly Status[] = ['finished', 'skipped', 'cancelled']
@@ -45,7 +46,7 @@ interface OperationRecord {
   endedAt?: number
 }
 
-export interface BranchRecord {
+export interface BranchRecord extends BranchLifecycle {
   id: string
   name: string
   parent_id?: string
@@ -54,7 +55,7 @@ export interface BranchRecord {
   created_at: string
   /** The PostgreSQL database behind the branch. */
   database: string
-  endpoint?: { id: string; host: string; type: 'read_write' }
+  endpoint?: { id: string; host: string; type: 'read_write' } & EndpointSettings
 }
 
 export interface Project {
@@ -82,10 +83,13 @@ export class PlatformService {
   timing: Timing = { createBranchMs: 300, startComputeMs: 700, deleteMs: 300 }
   /** Scripts for the next operations of an action, consumed in order (fault injection). */
   readonly scripts = new Map<string, Step[][]>()
+  /** Expiry, annotations, update and restore branch, schema-only (issue 14). */
+  readonly lifecycle: PlatformLifecycle
   private lastCreated = 0
   private readonly timers = new Set<NodeJS.Timeout>()
 
   constructor(private readonly pg: PostgresServer) {
+    this.lifecycle = new PlatformLifecycle(this, pg)
     const p = '^/api/v2/projects/([^/]+)'
     this.server
       .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => ({
@@ -94,7 +98,7 @@ export class PlatformService {
       })))
       .route('GET', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => ({
         status: 200,
-        body: { branch: this.branchView(project, b) }
+        body: { branch: this.branchView(project, b), ...this.lifecycle.annotation(b) }
       })))
       .route('POST', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => this.createBranch(project, req)))
       .route('DELETE', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) =>
@@ -172,12 +176,14 @@ export class PlatformService {
 
   async close(): Promise<void> {
     for (const t of this.timers) clearTimeout(t)
+    this.lifecycle.stop()
     await this.server.close()
   }
 
   // ---- internals -------------------------------------------------------
 
-  private withProject(req: Request, pid: string, f: (project: Project) => Reply | Promise<Reply>): Reply | Promise<Reply> {
+  /** @internal shared with platform-lifecycle.ts */
+  withProject(req: Request, pid: string, f: (project: Project) => Reply | Promise<Reply>): Reply | Promise<Reply> {
     const project = this.projects.get(pid)
     const key = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1]
     if (!key || (project && key !== project.apiKey) || (!project && ![...this.projects.values()].some((p) => p.apiKey === key))) {
@@ -187,7 +193,8 @@ export class PlatformService {
     return f(project)
   }
 
-  private withBranch(req: Request, pid: string, bid: string, f: (project: Project, b: BranchRecord) => Reply | Promise<Reply>) {
+  /** @internal shared with platform-lifecycle.ts */
+  withBranch(req: Request, pid: string, bid: string, f: (project: Project, b: BranchRecord) => Reply | Promise<Reply>) {
     return this.withProject(req, pid, (project) => {
       const b = project.branches.get(bid)
       return b ? f(project, b) : { status: 404, body: { code: '', message: 'branch not found' } }
@@ -215,9 +222,10 @@ export class PlatformService {
     return `postgresql://${project.role}:${project.password}@${host}:${this.pg.port}/${b.database}?sslmode=require&channel_binding=require`
   }
 
-  private branchView(project: Project, b: BranchRecord): Record<string, unknown> {
+  /** @internal shared with platform-lifecycle.ts */
+  branchView(project: Project, b: BranchRecord): Record<string, unknown> {
     const { id, name, parent_id, default: isDefault, protected: isProtected, created_at } = b
-    return { id, project_id: project.id, parent_id, name, default: isDefault, protected: isProtected, current_state: 'ready', created_at, updated_at: created_at }
+    return { id, project_id: project.id, parent_id, name, default: isDefault, protected: isProtected, current_state: 'ready', created_at, updated_at: created_at, ...this.lifecycle.view(b) }
   }
 
   private current(op: OperationRecord, now = Date.now()): Step {
@@ -234,7 +242,8 @@ export class PlatformService {
     return (step.status === 'finished' || step.status === 'skipped') && op.onFinish && !op.effectDone ? previous : step
   }
 
-  private opView(op: OperationRecord): Record<string, unknown> {
+  /** @internal shared with platform-lifecycle.ts */
+  opView(op: OperationRecord): Record<string, unknown> {
     const step = this.current(op)
     const { id, project_id, branch_id, endpoint_id, action } = op
     return {
@@ -250,11 +259,13 @@ export class PlatformService {
     }
   }
 
-  private busy(project: Project): boolean {
+  /** @internal shared with platform-lifecycle.ts */
+  busy(project: Project): boolean {
     return project.operations.some((op) => !TERMINAL.includes(this.current(op).status))
   }
 
-  private addOperation(project: Project, branchId: string, action: string, steps: Step[], endpointId?: string, onFinish?: () => Promise<void>): OperationRecord {
+  /** @internal shared with platform-lifecycle.ts */
+  addOperation(project: Project, branchId: string, action: string, steps: Step[], endpointId?: string, onFinish?: () => Promise<void>): OperationRecord {
     const scripted = this.scripts.get(action)?.shift()
     const created = Math.max(Date.now(), this.lastCreated + 1)
     this.lastCreated = created
@@ -281,7 +292,7 @@ export class PlatformService {
   }
 
   private async createBranch(project: Project, req: Request): Promise<Reply> {
-    let body: { branch?: { parent_id?: string; name?: string }; endpoints?: { type?: string }[] }
+    let body: { branch?: { parent_id?: string; name?: string; expires_at?: unknown; init_source?: unknown }; endpoints?: { type?: string }[]; annotation_value?: unknown }
     try {
       body = JSON.parse(req.text)
     } catch {
@@ -290,6 +301,8 @@ export class PlatformService {
     if (this.busy(project)) {
       return { status: 423, body: { code: '', message: 'project already has running conflicting operations, scheduling of some are not possible' } }
     }
+    const refused = this.lifecycle.refuseCreate(project, body)
+    if (refused) return refused
     const name = body.branch?.name ?? `br-${hex(3)}`
     if (name.length > 256) return { status: 400, body: { code: '', message: 'branch name exceeds 256 characters' } }
     if ([...project.branches.values()].some((b) => b.name === name)) {
@@ -300,7 +313,7 @@ export class PlatformService {
     const b = this.newBranch(project, name, parent.id)
     const wantsCompute = (body.endpoints ?? []).some((e) => e.type === 'read_write')
     if (!wantsCompute) delete b.endpoint
-    await this.pg.createDatabase(b.database, project.role, { template: parent.database, allowConnections: false })
+    await this.lifecycle.materialise(project, b, parent, body)
     const { createBranchMs, startComputeMs } = this.timing
     const ops = [this.addOperation(project, b.id, 'create_branch', [{ at: 0, status: 'running' }, { at: createBranchMs, status: 'finished' }])]
     if (wantsCompute) {

@@ -11,7 +11,10 @@ import { UNSEEDED_BRANCH, offCancel, onCancel } from './cancel.js'
 import { INSTANT_PG_VERSION, INSTANT_REGION, getDatabase } from './instant/client.js'
 import { provisionInstant } from './instant/lifecycle.js'
 import { type Connection, describeConnection } from './connection.js'
-import { PlatformClient } from './platform/client.js'
+import { LifecycleClient } from './platform/lifecycle-client.js'
+import { createExtras, explainCreateRefusal } from './platform/create-options.js'
+import { ownerOfRun } from './platform/annotations.js'
+import { extendExpiry } from './platform/expiry.js'
 import { defaultBranchName, deleteBranchAndWait, provisionBranch } from './platform/lifecycle.js'
 import { summarise } from './platform/operations.js'
 import { resolveSeedFiles } from './seed/files.js'
@@ -242,8 +245,8 @@ async function closeInstant(settings: Settings, pub: Publication): Promise<void>
   )
 }
 
-function platformClient(settings: Settings): PlatformClient {
-  return new PlatformClient(settings.apiUrl, settings.apiKey, settings.requestTimeoutSeconds * 1000, settings.projectId)
+function platformClient(settings: Settings): LifecycleClient {
+  return new LifecycleClient(settings.apiUrl, settings.apiKey, settings.requestTimeoutSeconds * 1000, settings.projectId)
 }
 
 function branchNameOf(settings: Settings, pub: Publication): string {
@@ -254,7 +257,12 @@ function branchNameOf(settings: Settings, pub: Publication): string {
 async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publication): Promise<void> {
   const client = platformClient(settings)
   const branchName = branchNameOf(settings, pub)
-  const outcome = await core.group(`Provision branch "${branchName}"`, () => provisionBranch(client, { ...settings, branchName }))
+  const extras = createExtras(settings, ownerOfRun())
+  const outcome = await core
+    .group(`Provision branch "${branchName}"`, () => provisionBranch(client, { ...settings, branchName, createExtras: extras }))
+    .catch((err: unknown) => Promise.reject(explainCreateRefusal(err, settings)))
+  // issue 14: a reused branch's expiry moves to `expires-in` from now
+  const expiresAt = outcome.created ? (outcome.branch.expires_at ?? extras.branch?.expires_at) : await extendExpiry(client, outcome.branch, settings)
   const connection = describeConnection(outcome.pooledUrl, outcome.directUrl)
   maskConnection(connection)
   const report: Report = {
@@ -265,7 +273,9 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     branchName: outcome.branch.name,
     parentBranch: outcome.parent?.name,
     host: connection.directHost,
-    operations: outcome.operations.map(summarise)
+    operations: outcome.operations.map(summarise),
+    expiresAt,
+    schemaOnly: outcome.created && settings.schemaOnly
   }
   if (outcome.created) {
     // provisionBranch registered the UNSEEDED_BRANCH undo step when it created the branch; it stays until seeded.
@@ -289,7 +299,8 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     connection,
     projectId: settings.projectId,
     branchId: outcome.branch.id,
-    branchName: outcome.branch.name
+    branchName: outcome.branch.name,
+    expiresAt
   })
   if (settings.envFile) {
     await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl })

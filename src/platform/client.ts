@@ -11,6 +11,7 @@
  */
 import { HttpError, requestJson } from '../http.js'
 import type { Operation } from './operations.js'
+import type { CreateBranchExtras } from './create-options.js'
 
 export interface Branch {
   id: string
@@ -20,6 +21,12 @@ export interface Branch {
   default?: boolean
   protected?: boolean
   created_at: string
+  /** Platform spec, Branch: when the branch was last updated (a reuse with `expires-in` updates it). */
+  updated_at?: string
+  /** Platform spec, Branch: RFC 3339 time at which the platform's background job deletes the branch. */
+  expires_at?: string
+  /** Platform spec, Branch: `schema-only` or `parent-data`. */
+  init_source?: string
 }
 
 export interface Endpoint {
@@ -89,7 +96,7 @@ export class PlatformClient {
     readonly projectId: string
   ) {}
 
-  private async call(label: string, method: 'GET' | 'POST' | 'DELETE', path: string, options: { body?: unknown; idempotent?: boolean } = {}) {
+  protected async call(label: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, options: { body?: unknown; idempotent?: boolean } = {}) {
     try {
       const res = await requestJson({
         label,
@@ -138,13 +145,15 @@ export class PlatformClient {
   /**
    * `POST /projects/{project_id}/branches` with
    * `{endpoints: [{type: "read_write"}], branch: {parent_id, name}}` (seed 000
-   * plus the v2 `name` field). Sent once; wrap in retryLocked for 423.
+   * plus the v2 `name` field), and the `extras` of create-options.ts
+   * (expiry, annotations, init source, endpoint settings). Sent once; wrap in retryLocked for 423.
    * @throws HttpError (409 when the name exists, 423 when locked).
    */
-  async createBranch(parentId: string, name: string): Promise<CreatedBranch> {
+  async createBranch(parentId: string, name: string, extras: CreateBranchExtras = {}): Promise<CreatedBranch> {
     const label = `Create branch "${name}"`
+    const { endpoint, branch, ...top } = extras
     const body = await this.call(label, 'POST', '/branches', {
-      body: { endpoints: [{ type: 'read_write' }], branch: { parent_id: parentId, name } },
+      body: { endpoints: [{ type: 'read_write', ...endpoint }], branch: { parent_id: parentId, name, ...branch }, ...top },
       idempotent: false
     })
     return {

@@ -10,6 +10,7 @@ import { type Branch, type ConnectionUri, PlatformClient } from './client.js'
 import { UNSEEDED_BRANCH, offCancel, onCancel } from '../cancel.js'
 import { retryLocked } from './locked.js'
 import { type Operation, waitForOperations } from './operations.js'
+import type { CreateBranchExtras } from './create-options.js'
 
 /** What branch mode needs from the settings. Seconds for the durations. */
 export interface BranchOptions {
@@ -20,6 +21,8 @@ export interface BranchOptions {
   reuse: boolean
   pollIntervalSeconds: number
   waitTimeoutSeconds: number
+  /** Lifecycle fields of a create request (expiry, annotations, init source, endpoint settings). */
+  createExtras?: CreateBranchExtras
 }
 
 /** A usable branch and how this run came by it. */
@@ -86,7 +89,7 @@ function chooseUri(uris: ConnectionUri[], database: string, role: string): Conne
 }
 
 /** Connection strings of an existing branch, from the connection-URI endpoint (pooled and direct). */
-async function connectionOf(client: PlatformClient, branch: Branch, o: BranchOptions): Promise<{ pooledUrl: string; directUrl: string }> {
+export async function connectionOf(client: PlatformClient, branch: Branch, o: BranchOptions): Promise<{ pooledUrl: string; directUrl: string }> {
   const endpoints = await client.listEndpoints(branch.id)
   if (!endpoints.some((e) => e.type === 'read_write')) {
     throw new BranchRefusedError(`Branch "${branch.name}" has no read-write compute; delete it or set \`reuse: false\`.`)
@@ -159,7 +162,7 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
   }
   let created
   try {
-    created = await retryLocked(`Create branch "${o.branchName}"`, () => client.createBranch(parent.id, o.branchName))
+    created = await retryLocked(`Create branch "${o.branchName}"`, () => client.createBranch(parent.id, o.branchName, o.createExtras))
   } catch (err) {
     if (err instanceof HttpError && err.status === 409) {
       core.info(`Branch "${o.branchName}" was created by another run first (HTTP 409); reusing it.`)

@@ -1,0 +1,125 @@
+/**
+ * Issue 14's preview lifecycle through the bundled action (Node 24, as
+ * action.yml) against the platform emulator (which implements the published
+ * spec's fields) and a real PostgreSQL 17: expiry, annotations, endpoint
+ * settings, schema-only, the sweep, reset and the post step.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
+import type { Project } from '../../emulator/platform.js'
+import { NODE_24, type RunOptions, type RunResult } from '../../emulator/runner.js'
+import { leakForms, leaks, publicText } from '../helpers.js'
+
+const REPO = 'acme/shop'
+let emu: Emulator
+let work: string
+let nextPr = 1400
+let project: Project
+
+beforeAll(async () => {
+  emu = await startEmulator()
+  work = mkdtempSync(path.join(os.tmpdir(), 'lifecycle-test-'))
+  writeFileSync(path.join(work, 'seed.sql'), 'CREATE TABLE IF NOT EXISTS items (id int PRIMARY KEY);\nINSERT INTO items SELECT generate_series(1, 5);\n')
+})
+afterAll(async () => {
+  await emu?.stop()
+})
+beforeEach(async () => {
+  project = await emu.platform.createProject({ protectedBranch: 'production' })
+  emu.platform.timing = { createBranchMs: 200, startComputeMs: 400, deleteMs: 200 }
+  emu.platform.server.clearFaults()
+  emu.platform.server.log.length = 0
+  const main = [...project.branches.values()].find((b) => b.default)!
+  await emu.pg.query(main.database, 'CREATE TABLE customers (id serial PRIMARY KEY, email text NOT NULL); INSERT INTO customers (email) VALUES ($$a@example.com$$), ($$b@example.com$$)')
+})
+
+function newPr(): number {
+  const n = nextPr++
+  emu.github.openPullRequest(REPO, n)
+  return n
+}
+
+const run = (inputs: Record<string, string> = {}, extra: Partial<RunOptions> = {}): Promise<RunResult> =>
+  emu.run({
+    inputs: { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'github-token': APP_TOKEN, 'poll-interval': '0.2', ...inputs },
+    repository: REPO,
+    cwd: work,
+    node: NODE_24,
+    ...extra
+  })
+const previewBranches = () => [...project.branches.values()].filter((b) => !b.default && !b.protected)
+const expectNoLeak = (r: RunResult): void =>
+  expect(leaks(publicText(emu, r), [project.apiKey, project.password].flatMap(leakForms))).toEqual([])
+const count = async (r: RunResult, table: string): Promise<number> =>
+  Number((await emu.pg.query(project.branches.get(r.outputs['branch-id'])!.database, `SELECT count(*) AS n FROM ${table}`))[0].n)
+
+describe('expires-in', () => {
+  it('sends expires_at on create (RFC 3339, whole seconds), outputs it, shows it, and pushes it forward on reuse', async () => {
+    const pr = newPr()
+    const before = Date.now()
+    const first = await run({ 'expires-in': '2h', seed: 'seed.sql' }, { pr: { number: pr } })
+    expect(first.errors).toEqual([])
+    const branch = project.branches.get(first.outputs['branch-id'])!
+    expect(branch.expires_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+    const at = Date.parse(branch.expires_at!)
+    expect(at).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 7200_000)
+    expect(at).toBeLessThanOrEqual(Date.now() + 7200_000)
+    expect(first.outputs['expires-at']).toBe(branch.expires_at)
+    const shown = branch.expires_at!.replace('T', ' ').replace(/:\d\dZ$/, ' UTC')
+    for (const text of [emu.github.comments(REPO, pr)[0].body, first.summary]) expect(text).toContain(`| Expires | ${shown} (in 1 hour`)
+
+    await new Promise((r) => setTimeout(r, 1100))
+    const second = await run({ 'expires-in': '3h', seed: 'seed.sql' }, { pr: { number: pr } })
+    expect(second.errors).toEqual([])
+    expect(second.outputs).toMatchObject({ created: 'false', 'branch-id': branch.id })
+    expect(emu.platform.server.requests('PATCH', /\/branches\/[^/]+$/).map((q) => q.status)).toEqual([200])
+    expect(Date.parse(branch.expires_at!)).toBeGreaterThan(at + 3600_000)
+    expect(second.outputs['expires-at']).toBe(branch.expires_at)
+    expect(emu.github.comments(REPO, pr)[0].body).toContain(branch.expires_at!.replace('T', ' ').replace(/:\d\dZ$/, ' UTC'))
+    expectNoLeak(second)
+  })
+
+  it('sends nothing without expires-in: no expires_at, no PATCH on reuse, an empty expires-at output', async () => {
+    const pr = newPr()
+    const first = await run({}, { pr: { number: pr } })
+    await run({}, { pr: { number: pr } })
+    expect(project.branches.get(first.outputs['branch-id'])!.expires_at).toBeUndefined()
+    expect(first.outputs['expires-at']).toBe('')
+    expect(emu.platform.server.requests('PATCH')).toHaveLength(0)
+  })
+
+  it('a platform that refuses expires_at: an error naming expires-in, and no branch', async () => {
+    emu.platform.lifecycle.refuseExpiry.add(project.id)
+    const r = await run({ 'expires-in': '7d' }, { pr: { number: newPr() } })
+    expect(r.code).toBe(1)
+    expect(r.errors[0]).toMatch(/refused the branch expiry that input `expires-in` asks for \(sent as `branch.expires_at`; HTTP 400: "branch expiration \(expires_at\) is not available/)
+    expect(previewBranches()).toHaveLength(0)
+  })
+})
+
+describe('endpoint settings and schema-only', () => {
+  it('sets suspend-timeout, min-cu and max-cu on the endpoint it creates; sends nothing when not given', async () => {
+    const r = await run({ 'suspend-timeout': '300', 'min-cu': '0.25', 'max-cu': '1' }, { pr: { number: newPr() } })
+    expect(r.errors).toEqual([])
+    const endpoints = await (await fetch(`${emu.platform.url}/projects/${project.id}/branches/${r.outputs['branch-id']}/endpoints`, { headers: { authorization: `Bearer ${project.apiKey}` } })).json() as { endpoints: Record<string, unknown>[] }
+    expect(endpoints.endpoints[0]).toMatchObject({ suspend_timeout_seconds: 300, autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 1 })
+    const plain = await run({}, { pr: { number: newPr() } })
+    const ep = project.branches.get(plain.outputs['branch-id'])!.endpoint!
+    expect(Object.keys(ep).sort()).toEqual(['host', 'id', 'type'])
+  })
+
+  it('schema-only: the parent schema without rows, seeded, and the comment says so', async () => {
+    const pr = newPr()
+    const r = await run({ 'schema-only': 'true', seed: 'seed.sql' }, { pr: { number: pr } })
+    expect(r.errors).toEqual([])
+    expect(project.branches.get(r.outputs['branch-id'])!.init_source).toBe('schema-only')
+    expect(await count(r, 'customers')).toBe(0)
+    expect(await count(r, 'items')).toBe(5)
+    for (const text of [emu.github.comments(REPO, pr)[0].body, r.summary]) expect(text).toContain("| Data | schema only: the parent's tables without their rows (`schema-only`) |")
+    const full = await run({ seed: 'seed.sql' }, { pr: { number: newPr() } })
+    expect(await count(full, 'customers')).toBe(2)
+  })
+})

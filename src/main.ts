@@ -15,6 +15,7 @@ import { LifecycleClient } from './platform/lifecycle-client.js'
 import { createExtras, explainCreateRefusal } from './platform/create-options.js'
 import { ownerOfRun } from './platform/annotations.js'
 import { extendExpiry } from './platform/expiry.js'
+import { runCleanup } from './commands/cleanup.js'
 import { defaultBranchName, deleteBranchAndWait, provisionBranch } from './platform/lifecycle.js'
 import { summarise } from './platform/operations.js'
 import { resolveSeedFiles } from './seed/files.js'
@@ -338,6 +339,8 @@ export async function run(): Promise<void> {
   let pub: Publication | undefined
   try {
     settings = readSettings()
+    // issue 14: commands with a story of their own
+    if (settings.command === 'cleanup') return await runCleanup(settings)
     const seedFiles = settings.command === 'create' ? await resolveSeedFiles(settings.seed) : []
     const seedCheck = startSeedCheck(seedFiles)
     pub = await openPublication(settings, seedCheck)
@@ -354,7 +357,8 @@ export async function run(): Promise<void> {
       else await closeInstant(settings, pub)
     } else {
       if (settings.command === 'create') await createBranch(settings, seed, pub)
-      else await removeBranch(settings, pub)
+      else if (settings.command === 'delete') await removeBranch(settings, pub)
+      else throw new Error(`\`command: ${settings.command}\` is not handled here.`)
     }
   } catch (err) {
     core.setFailed(err instanceof Error ? err.message : String(err))

@@ -123,3 +123,31 @@ describe('endpoint settings and schema-only', () => {
     expect(await count(full, 'customers')).toBe(2)
   })
 })
+
+describe('command: cleanup', () => {
+  const sweep = (inputs: Record<string, string> = {}): Promise<RunResult> => run({ command: 'cleanup', ...inputs }, { eventName: 'schedule', event: {} })
+
+  it('max-age sweeps a branch of an open PR not used for longer, keeps a recent one', async () => {
+    const old = await run({}, { pr: { number: newPr() } })
+    const recent = await run({}, { pr: { number: newPr() } })
+    const b = project.branches.get(old.outputs['branch-id'])!
+    const threeDaysAgo = new Date(Date.now() - 3 * 86400_000).toISOString().replace(/\.\d{3}Z$/, 'Z')
+    b.created_at = threeDaysAgo
+    b.updated_at = threeDaysAgo
+    const r = await sweep({ 'max-age': '2d' })
+    expect(r.errors).toEqual([])
+    expect(project.branches.has(b.id)).toBe(false)
+    expect(project.branches.has(recent.outputs['branch-id'])).toBe(true)
+    expect(r.summary).toMatch(new RegExp(`\\| deleted \\| not used for 3 d \\(max-age 2 d\\) \\|`))
+    expect(r.summary).toMatch(/\| keep \| pull request #\d+ is open and the branch was used within max-age \|/)
+    expectNoLeak(r)
+  })
+
+  it('in instant mode: a notice, no request', async () => {
+    const before = emu.platform.server.log.length + emu.github.server.log.length + emu.instant.server.log.length
+    const r = await emu.run({ inputs: { mode: 'instant', command: 'cleanup', 'instant-url': emu.instant.url }, repository: REPO, cwd: work, node: NODE_24, eventName: 'schedule', event: {} })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/::notice::`command: cleanup` does nothing in instant mode/)
+    expect(emu.platform.server.log.length + emu.github.server.log.length + emu.instant.server.log.length).toBe(before)
+  })
+})

@@ -79,3 +79,8 @@ export class LifecycleClient extends PlatformClient {
     }
   }
 }
+
+/** The lifecycle client of the settings' project (timeout in seconds from `request-timeout`). */
+export function lifecycleClientOf(s: { apiUrl: string; apiKey: string; requestTimeoutSeconds: number; projectId: string }): LifecycleClient {
+  return new LifecycleClient(s.apiUrl, s.apiKey, s.requestTimeoutSeconds * 1000, s.projectId)
+}

@@ -81,9 +81,35 @@ function badInput(h: MatrixHelpers): Case[] {
   return bad.map(([label, mode, inputs, message]) => h.badInputCase(label, mode, inputs, message))
 }
 
+function postStep(h: MatrixHelpers): Case[] {
+  return [
+    {
+      group: 'lifecycle',
+      name: 'branch: the main step is killed (SIGKILL) mid-seed; the post step deletes the branch, then the PR runs again',
+      expected: 'the post step waits, deletes the unseeded branch (423 retried) and releases the comment; the next run creates and seeds a new branch',
+      body: async (ctx) => {
+        const killed = await ctx.run('branch', { seed: 'matrix-seed.sql\nmatrix-slow.sql\nmatrix-more.sql' }, { killOn: /Seed the database/ })
+        const id = /Created branch "[^"]+" \((br-[^)]+)\)/.exec(killed.stdout)?.[1]
+        const goneAfterPost = !!id && !ctx.project.branches.has(id)
+        const again = await ctx.run('branch')
+        const c = h.checker()
+        c.expect(killed.code === null, `the killed run exited ${killed.code}`)
+        c.expect(!!id, 'the killed run created no branch')
+        c.expect(killed.post?.code === 0 && /Deleted branch "[^"]+" \(br-/.test(killed.post.stdout), `post step: exit ${killed.post?.code}, ${killed.post?.warnings[1] ?? 'no delete logged'}`)
+        c.expect(goneAfterPost, 'the branch was still there after the post step')
+        c.expect(/Released the preview comment/.test(killed.post?.stdout ?? ''), 'the post step did not release the comment lock')
+        h.succeeded(again, c)
+        c.expect(again.outputs.created === 'true', `the next run reused (created=${again.outputs.created})`)
+        c.expect(!again.post?.stdout.includes('undoing'), 'the post step of a successful run did something')
+        return { observed: `killed (exit ${killed.code}), post exit ${killed.post?.code}, branch ${goneAfterPost ? 'deleted' : 'left'} / ${h.outcome(again)}`, problems: c.problems }
+      }
+    }
+  ]
+}
+
 /** Every lifecycle case, in table order. */
 export function lifecycleCases(h: MatrixHelpers): Case[] {
-  return [...expiry(h), ...sweeps(h), ...badInput(h)]
+  return [...expiry(h), ...sweeps(h), ...postStep(h), ...badInput(h)]
 }
 
 /**

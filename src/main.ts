@@ -16,6 +16,7 @@ import { createExtras, explainCreateRefusal } from './platform/create-options.js
 import { ownerOfRun } from './platform/annotations.js'
 import { extendExpiry } from './platform/expiry.js'
 import { runCleanup } from './commands/cleanup.js'
+import { clearLock, clearUnseeded, markLock } from './post-state.js'
 import { defaultBranchName, deleteBranchAndWait, provisionBranch } from './platform/lifecycle.js'
 import { summarise } from './platform/operations.js'
 import { resolveSeedFiles } from './seed/files.js'
@@ -114,6 +115,7 @@ async function openPublication(settings: Settings, seedCheck: Promise<unknown>):
       return { pr, octokit, existing: null }
     }
     if (claim.won) {
+      markLock(claim.comment.id)
       core.info(`Posted the preview comment ${claim.comment.id}: this run provisions the PR's database.`)
       const pub: Publication = { pr, octokit, existing: claim.comment, lockHeld: true }
       onCancel('the comment lock', () => releaseLockOnFailure(pub, settings))
@@ -129,7 +131,7 @@ async function openPublication(settings: Settings, seedCheck: Promise<unknown>):
 async function releaseLockOnFailure(pub: Publication, settings: Settings): Promise<void> {
   if (!pub.lockHeld || !pub.pr || !pub.octokit || !pub.existing) return
   const markdown = renderReport({ mode: settings.mode, state: 'failed', runUrl: runUrl() })
-  await upsertComment(pub.octokit, pub.pr, pub.existing, markdown, { mode: settings.mode })
+  if ((await upsertComment(pub.octokit, pub.pr, pub.existing, markdown, { mode: settings.mode })) !== null) clearLock()
 }
 
 async function publish(pub: Publication, report: Report, record: CommentRecord): Promise<void> {
@@ -138,6 +140,7 @@ async function publish(pub: Publication, report: Report, record: CommentRecord):
     const id = await core.group('Update the PR comment', () => upsertComment(pub.octokit!, pub.pr!, pub.existing, markdown, record))
     if (id !== null) {
       pub.lockHeld = false
+      clearLock()
       offCancel('the comment lock')
     }
   }
@@ -285,6 +288,7 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
       await core.group(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
         try {
           await deleteBranchAndWait(client, outcome.branch, settings)
+          clearUnseeded()
           core.info(`Deleted branch "${outcome.branch.name}" so the next run starts clean.`)
         } catch (err) {
           core.warning(`Could not delete the unseeded branch "${outcome.branch.name}" (${outcome.branch.id}): ${(err as Error).message} Delete it by hand.`)
@@ -293,6 +297,7 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
       await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' })
     })
     offCancel(UNSEEDED_BRANCH)
+    clearUnseeded()
   }
   setOutputs({
     mode: 'branch',

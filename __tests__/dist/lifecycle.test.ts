@@ -151,3 +151,20 @@ describe('command: cleanup', () => {
     expect(emu.platform.server.log.length + emu.github.server.log.length + emu.instant.server.log.length).toBe(before)
   })
 })
+
+describe('the post step', () => {
+  it('does nothing after a successful run, or after a failed seed main already undid', async () => {
+    const pr = newPr()
+    const ok = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
+    expect(ok.code).toBe(0)
+    expect(ok.post?.code).toBe(0)
+    expect(ok.post?.stdout.trim()).toBe('')
+    expect(emu.platform.server.log.filter((q) => q.at >= ok.endedAt)).toEqual([])
+    writeFileSync(path.join(work, 'fails.sql'), 'CREATE TABLE t (id int);\nINSERT INTO t VALUES (1), (1);\nCREATE UNIQUE INDEX ON t (id);\n')
+    const failed = await run({ seed: 'fails.sql' }, { pr: { number: newPr() } })
+    expect(failed.code).toBe(1)
+    expect(failed.post?.stdout.trim()).toBe('')
+    expect(emu.platform.server.log.filter((q) => q.at >= failed.endedAt)).toEqual([])
+    expect(previewBranches().map((b) => b.id)).toEqual([ok.outputs['branch-id']])
+  })
+})

@@ -11,6 +11,7 @@ import { UNSEEDED_BRANCH, offCancel, onCancel } from '../cancel.js'
 import { retryLocked } from './locked.js'
 import { type Operation, waitForOperations } from './operations.js'
 import type { CreateBranchExtras } from './create-options.js'
+import { clearUnseeded, markUnseeded } from '../post-state.js'
 
 /** What branch mode needs from the settings. Seconds for the durations. */
 export interface BranchOptions {
@@ -178,6 +179,7 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
   // From here until it is seeded, a cancelled run deletes the branch (main.ts keeps this step through seeding).
   const { branch } = created
   const pending = created.operations
+  markUnseeded(branch) // issue 14: the post step deletes it if this run ends before it is seeded
   onCancel(UNSEEDED_BRANCH, async () => {
     // The create's operations hold the project (a DELETE meets 423) until they end: wait for them
     // within the cancel's grace, polling every 0.2 s, then delete with the 423 retry.
@@ -198,7 +200,7 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
     offCancel(UNSEEDED_BRANCH)
     // A branch whose creation did not finish (or whose connection could not be read) must not be left for a later run to reuse.
     core.warning(`Deleting branch "${created.branch.name}" again: ${(err as Error).message}`)
-    await deleteBranchAndWait(client, created.branch, o).catch((e: Error) =>
+    await deleteBranchAndWait(client, created.branch, o).then(clearUnseeded, (e: Error) =>
       core.warning(`Could not delete branch "${created.branch.name}" (${created.branch.id}): ${e.message} Delete it by hand.`)
     )
     throw err

@@ -107,9 +107,43 @@ function postStep(h: MatrixHelpers): Case[] {
   ]
 }
 
+function resets(h: MatrixHelpers): Case[] {
+  return [
+    {
+      group: 'lifecycle',
+      name: 'branch: a reset during a system operation',
+      expected: 'the restore meets 423, is retried at 0.1 s doubling, its operations are waited on; same branch and connection strings, drift gone, seeded again',
+      body: async (ctx) => {
+        const first = await ctx.run('branch')
+        const b = ctx.project.branches.get(first.outputs['branch-id'])
+        if (b) await ctx.emu.pg.query(b.database, "INSERT INTO matrix_seed VALUES (4, 'drift')")
+        // The availability check runs until the restore has met 423 twice, whenever that is.
+        ctx.emu.platform.startSystemOperation(ctx.project, { durationMs: 60_000 })
+        const running = ctx.run('branch', { command: 'reset' })
+        const locked = () => ctx.emu.platform.server.requests('POST', /\/restore$/).filter((q) => q.status === 423).length
+        const deadline = Date.now() + 30_000
+        while (locked() < 2 && Date.now() < deadline) await sleep(20)
+        ctx.emu.platform.lifecycle.finishSystemOperations(ctx.project)
+        const r = await running
+        const c = h.checker()
+        h.succeeded(first, c)
+        h.succeeded(r, c)
+        for (const k of ['branch-id', 'database-url', 'database-url-direct']) c.expect(r.outputs[k] === first.outputs[k], `output ${k} changed`)
+        const restores = ctx.emu.platform.server.requests('POST', /\/restore$/).map((q) => q.status)
+        c.expect(restores.length >= 2 && restores.at(-1) === 200 && restores.slice(0, -1).every((s) => s === 423), `restore statuses ${restores.join(',')}`)
+        const rows = b ? Number((await ctx.emu.pg.query<{ n: string }>(b.database, 'SELECT count(*) AS n FROM matrix_seed'))[0].n) : -1
+        c.expect(rows === 3, `matrix_seed has ${rows} rows after the reset`)
+        const body = ctx.emu.github.comments(REPO_OF_MATRIX, ctx.pr)[0]?.body ?? ''
+        c.expect(/reset to its parent and seeded again/.test(body), 'the comment does not say reset')
+        return { observed: `${h.outcome(r)}; restore statuses ${restores.join(', ')}; matrix_seed rows ${rows}`, problems: c.problems }
+      }
+    }
+  ]
+}
+
 /** Every lifecycle case, in table order. */
 export function lifecycleCases(h: MatrixHelpers): Case[] {
-  return [...expiry(h), ...sweeps(h), ...postStep(h), ...badInput(h)]
+  return [...expiry(h), ...sweeps(h), ...resets(h), ...postStep(h), ...badInput(h)]
 }
 
 /**

@@ -91,6 +91,16 @@ export class PlatformLifecycle {
     this.sweeper.unref()
   }
 
+  /** Ends every running system operation (`check_availability`) of the project now, as finished (a test's lever). */
+  finishSystemOperations(project: Project, action = 'check_availability'): void {
+    for (const op of project.operations) {
+      if (op.action !== action || op.endedAt !== undefined) continue
+      const at = Date.now() - op.created
+      op.steps = [...op.steps.filter((st) => st.at < at && st.status !== 'finished'), { at, status: 'finished' }]
+      op.endedAt = Date.now()
+    }
+  }
+
   stop(): void {
     clearInterval(this.sweeper)
   }

@@ -16,6 +16,7 @@ import { createExtras, explainCreateRefusal } from './platform/create-options.js
 import { ownerOfRun } from './platform/annotations.js'
 import { extendExpiry } from './platform/expiry.js'
 import { runCleanup } from './commands/cleanup.js'
+import { resetBranch } from './commands/reset.js'
 import { clearLock, clearUnseeded, markLock } from './post-state.js'
 import { defaultBranchName, deleteBranchAndWait, provisionBranch } from './platform/lifecycle.js'
 import { summarise } from './platform/operations.js'
@@ -346,7 +347,7 @@ export async function run(): Promise<void> {
     settings = readSettings()
     // issue 14: commands with a story of their own
     if (settings.command === 'cleanup') return await runCleanup(settings)
-    const seedFiles = settings.command === 'create' ? await resolveSeedFiles(settings.seed) : []
+    const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : []
     const seedCheck = startSeedCheck(seedFiles)
     pub = await openPublication(settings, seedCheck)
     const seed = seedFiles.length === 0 ? null : await core.group('Check the seed files', async () => {
@@ -363,7 +364,13 @@ export async function run(): Promise<void> {
     } else {
       if (settings.command === 'create') await createBranch(settings, seed, pub)
       else if (settings.command === 'delete') await removeBranch(settings, pub)
-      else throw new Error(`\`command: ${settings.command}\` is not handled here.`)
+      else {
+        const [s, p] = [settings, pub]
+        await resetBranch(s, branchNameOf(s, p), {
+          publish: (report, record) => publish(p, report, record),
+          seed: (connection, report, undo) => seedOrUndo(s, seed, connection, report, undo)
+        })
+      }
     }
   } catch (err) {
     core.setFailed(err instanceof Error ? err.message : String(err))

@@ -5,7 +5,7 @@
  * settings, schema-only, the sweep, reset and the post step.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
@@ -166,5 +166,60 @@ describe('the post step', () => {
     expect(failed.post?.stdout.trim()).toBe('')
     expect(emu.platform.server.log.filter((q) => q.at >= failed.endedAt)).toEqual([])
     expect(previewBranches().map((b) => b.id)).toEqual([ok.outputs['branch-id']])
+  })
+})
+
+describe('command: reset', () => {
+  it("restores the branch in place from its parent's latest state, then seeds again: same id and connection strings", async () => {
+    const pr = newPr()
+    const created = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
+    const b = project.branches.get(created.outputs['branch-id'])!
+    await emu.pg.query(b.database, 'INSERT INTO items VALUES (99); DELETE FROM customers')
+    const main = [...project.branches.values()].find((x) => x.default)!
+    await emu.pg.query(main.database, 'INSERT INTO customers (email) VALUES ($$c@example.com$$)')
+    const marker = path.join(work, `reset-${pr}`)
+    const r = await run({ command: 'reset', seed: 'seed.sql', 'seed-command': `test -n "$DATABASE_URL" && echo ran > ${marker}` }, { pr: { number: pr } })
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    for (const k of ['branch-id', 'database-url', 'database-url-direct']) expect(r.outputs[k]).toBe(created.outputs[k])
+    expect(r.outputs.created).toBe('false')
+    expect(await count(r, 'customers')).toBe(3)
+    expect(await count(r, 'items')).toBe(5)
+    expect(readFileSync(marker, 'utf8')).toBe('ran\n')
+    expect(emu.platform.server.requests('POST', /\/restore$/).map((q) => q.status)).toEqual([200])
+    const ops = emu.platform.operations(project).filter((o) => o.branch_id === b.id && ['create_timeline', 'start_compute'].includes(String(o.action)))
+    for (const op of ops) expect(op.endedAt).toBeLessThanOrEqual(r.endedAt)
+    for (const text of [emu.github.comments(REPO, pr)[0].body, r.summary]) {
+      expect(text).toContain('reset to its parent and seeded again')
+      expect(text).toMatch(/\| Reset \| \d{4}-\d\d-\d\d \d\d:\d\d UTC: restored from the parent's latest state \|/)
+    }
+    expect(r.post?.stdout.trim()).toBe('')
+    expectNoLeak(r)
+  })
+
+  it('a branch with children: an error that says what to do, and the branch untouched', async () => {
+    const pr = newPr()
+    const created = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
+    const b = project.branches.get(created.outputs['branch-id'])!
+    await emu.pg.query(b.database, 'INSERT INTO items VALUES (99)')
+    const res = await fetch(`${emu.platform.url}/projects/${project.id}/branches`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ branch: { name: 'child-of-preview', parent_id: b.id } })
+    })
+    expect(res.status).toBe(201)
+    await new Promise((r) => setTimeout(r, 500))
+    const r = await run({ command: 'reset', seed: 'seed.sql' }, { pr: { number: pr } })
+    expect(r.code).toBe(1)
+    expect(r.errors[0]).toMatch(/Cannot reset branch "preview\/pr-\d+-feature-login": the platform requires `preserve_under_name` .* delete the child branches of/)
+    expect(await count(created, 'items')).toBe(6)
+    expect(r.outputs['database-url']).toBeUndefined()
+  })
+
+  it('no branch yet: an error that says to create it first', async () => {
+    const r = await run({ command: 'reset' }, { pr: { number: newPr() } })
+    expect(r.code).toBe(1)
+    expect(r.errors[0]).toMatch(/does not exist, so there is nothing to reset\. Run the action with `command: create` first/)
+    expect(emu.platform.server.requests('POST')).toHaveLength(0)
   })
 })

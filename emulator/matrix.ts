@@ -489,9 +489,10 @@ export function allSecrets(emu: Emulator, projects: Project[]): string[] {
   return raw.flatMap(leakForms)
 }
 
-/** The places a secret must never appear, for every run of a case and the PR's comments. */
-function publicPlaces(emu: Emulator, pr: number, runs: RunResult[], envFiles: string[]): Record<string, string> {
-  const places: Record<string, string> = { comments: emu.github.comments(REPO, pr).map((c) => c.body).join('\n') }
+/** The places a secret must never appear, for every run of a case and every PR comment. */
+function publicPlaces(emu: Emulator, runs: RunResult[], envFiles: string[]): Record<string, string> {
+  // every PR's comments: a sweep (issue 14) writes to the comments of other PRs than the case's
+  const places: Record<string, string> = { comments: [...emu.github.issues.values()].flat().map((c) => c.body).join('\n') }
   runs.forEach((r, i) => Object.assign(places, runPlaces(r, envFiles[i], `run ${i + 1} `)))
   return places
 }
@@ -603,7 +604,7 @@ export async function runCase(emu: Emulator, kase: Case, work: string, projects:
   }
   const orphansFound = await orphans(emu, ctx, instantBefore)
   const secrets = allSecrets(emu, projects)
-  const secretsFound = leaks(publicPlaces(emu, pr, ctx.runs, ctx.envFiles), secrets)
+  const secretsFound = leaks(publicPlaces(emu, ctx.runs, ctx.envFiles), secrets)
   return {
     group: kase.group,
     name: kase.name,

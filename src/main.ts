@@ -11,7 +11,7 @@ import { UNSEEDED_BRANCH, offCancel, onCancel } from './cancel.js'
 import { INSTANT_PG_VERSION, INSTANT_REGION, getDatabase } from './instant/client.js'
 import { provisionInstant } from './instant/lifecycle.js'
 import { type Connection, describeConnection } from './connection.js'
-import { LifecycleClient } from './platform/lifecycle-client.js'
+import { type LifecycleClient, lifecycleClientOf } from './platform/lifecycle-client.js'
 import { createExtras, explainCreateRefusal } from './platform/create-options.js'
 import { ownerOfRun } from './platform/annotations.js'
 import { extendExpiry } from './platform/expiry.js'
@@ -251,7 +251,7 @@ async function closeInstant(settings: Settings, pub: Publication): Promise<void>
 }
 
 function platformClient(settings: Settings): LifecycleClient {
-  return new LifecycleClient(settings.apiUrl, settings.apiKey, settings.requestTimeoutSeconds * 1000, settings.projectId)
+  return lifecycleClientOf(settings)
 }
 
 function branchNameOf(settings: Settings, pub: Publication): string {

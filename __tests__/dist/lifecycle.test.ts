@@ -98,6 +98,17 @@ describe('expires-in', () => {
     expect(r.errors[0]).toMatch(/refused the branch expiry that input `expires-in` asks for \(sent as `branch.expires_at`; HTTP 400: "branch expiration \(expires_at\) is not available/)
     expect(previewBranches()).toHaveLength(0)
   })
+
+  it('a platform that refuses to push expires_at on reuse: an error naming expires-in; the branch is kept', async () => {
+    const pr = newPr()
+    const first = await run({}, { pr: { number: pr } })
+    emu.platform.lifecycle.refuseExpiry.add(project.id)
+    const r = await run({ 'expires-in': '1d' }, { pr: { number: pr } })
+    expect(r.code).toBe(1)
+    expect(r.errors[0]).toMatch(/refused the branch expiry that input `expires-in` asks for/)
+    expect(emu.platform.server.requests('PATCH').map((q) => q.status)).toEqual([400])
+    expect(project.branches.has(first.outputs['branch-id'])).toBe(true)
+  })
 })
 
 describe('endpoint settings and schema-only', () => {

@@ -3,6 +3,7 @@
  * the platform API and GitHub's comment API, each on its own loopback port.
  */
 import { APP_TOKEN, GitHubService } from './github.js'
+import { PullRequests } from './github-pulls.js'
 import { InstantService, REGION, type InstantOptions } from './instant.js'
 import { PlatformService } from './platform.js'
 import { PostgresServer } from './postgres.js'
@@ -14,6 +15,8 @@ export interface Emulator {
   pg: PostgresServer
   instant: InstantService
   github: GitHubService
+  /** GitHub's pulls API over `github`'s PRs: open, closed, merged. */
+  pulls: PullRequests
   platform: PlatformService
   /** PEM file of the CA that signed PostgreSQL's certificate: give it to the action as NODE_EXTRA_CA_CERTS. */
   caCertFile: string
@@ -44,6 +47,7 @@ export async function startEmulator(options: InstantOptions = {}): Promise<Emula
     pg,
     instant,
     github,
+    pulls: new PullRequests(github),
     platform,
     caCertFile: pg.certificates.caCert,
     run: (o) => runAction({ githubToken: APP_TOKEN, ...o, githubApiUrl: github.url, caCertFile: pg.certificates.caCert }),

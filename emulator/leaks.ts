@@ -21,6 +21,10 @@ export function runPlaces(run: RunResult, envFile?: string, prefix = ''): Record
     [`${prefix}stderr`]: run.stderr,
     [`${prefix}summary`]: run.summary
   }
+  if (run.post) {
+    places[`${prefix}post stdout`] = run.post.stdout.split('\n').filter((l) => !l.startsWith('::add-mask::')).join('\n')
+    places[`${prefix}post stderr`] = run.post.stderr
+  }
   if (envFile && existsSync(envFile)) {
     places[`${prefix}env-file comments`] = readFileSync(envFile, 'utf8').split('\n').filter((l) => l.startsWith('#')).join('\n')
   }

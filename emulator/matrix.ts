@@ -27,6 +27,7 @@ import type { Project } from './platform.js'
 import { PROVISIONAL_SUFFIX } from '../src/platform/lifecycle.js'
 import { validateRequest, validateResponse } from './openapi.js'
 import { NODE_24, type RunOptions, type RunResult } from './runner.js'
+import { lifecycleCases } from './matrix-lifecycle.js'
 
 export const REPO = 'acme/shop'
 const SEED_TABLES = { matrix_seed: 3, matrix_more: 2 } as const
@@ -44,7 +45,7 @@ export interface CaseResult {
   passed: boolean
 }
 
-interface Ctx {
+export interface Ctx {
   emu: Emulator
   work: string
   pr: number
@@ -54,11 +55,11 @@ interface Ctx {
   runs: RunResult[]
   /** The env-file path of each run, in order. */
   envFiles: string[]
-  /** Ids of branches the case itself added as bystanders (other PRs' branches): the orphan scan leaves them be. */
-  decoys: Set<string>
+  /** Branches the case planted itself (other PRs' bystanders, a look-alike, a child): the orphan scan leaves them out. */
+  fixtures: Set<string>
 }
 
-interface Case {
+export interface Case {
   group: string
   name: string
   expected: string
@@ -376,11 +377,29 @@ function races(): Case[] {
   return cases
 }
 
+/** A case that runs with one wrong input and expects a clear error before any network call. */
+function badInputCase(label: string, mode: 'instant' | 'branch', inputs: Record<string, string>, message: RegExp): Case {
+  return {
+    group: 'bad input',
+    name: `${mode}: ${label}`,
+    expected: 'fails before any network call, naming the input and what it accepts',
+    body: async ({ emu, run }) => {
+      const before = emu.instant.server.log.length + emu.platform.server.log.length + emu.github.server.log.length
+      const r = await run(mode, inputs)
+      const requests = emu.instant.server.log.length + emu.platform.server.log.length + emu.github.server.log.length - before
+      const c = checker()
+      failed(r, message, c)
+      c.expect(requests === 0, `${requests} network request(s) before failing`)
+      return { observed: `${outcome(r)}; requests ${requests}`, problems: c.problems }
+    }
+  }
+}
+
 function badInput(): Case[] {
   const cases: Case[] = []
   const bad: [string, 'instant' | 'branch', Record<string, string>, RegExp][] = [
     ['mode: serverless', 'instant', { mode: 'serverless' }, /`mode` must be one of auto, instant, branch; got "serverless"/],
-    ['command: destroy', 'instant', { command: 'destroy' }, /`command` must be one of create, delete; got "destroy"/],
+    ['command: destroy', 'instant', { command: 'destroy' }, /`command` must be one of create, delete, cleanup, reset; got "destroy"/],
     ['reuse: maybe', 'instant', { reuse: 'maybe' }, /`reuse` must be true or false; got "maybe"/],
     ['comment: yes', 'instant', { comment: 'yes' }, /`comment` must be true or false; got "yes"/],
     ['logical-replication: 1', 'instant', { 'logical-replication': '1' }, /`logical-replication` must be true or false; got "1"/],
@@ -395,22 +414,7 @@ function badInput(): Case[] {
     ['mode: branch without project-id', 'branch', { mode: 'branch', 'project-id': '' }, /`project-id` is required when `mode` is branch/],
     ['seed glob that matches nothing', 'instant', { seed: 'db/missing/*.sql' }, /db\/missing\/\*\.sql.*matches no file|matched no file/i]
   ]
-  for (const [label, mode, inputs, message] of bad) {
-    cases.push({
-      group: 'bad input',
-      name: `${mode}: ${label}`,
-      expected: 'fails before any network call, naming the input and what it accepts',
-      body: async ({ emu, run }) => {
-        const before = emu.instant.server.log.length + emu.platform.server.log.length + emu.github.server.log.length
-        const r = await run(mode, inputs)
-        const requests = emu.instant.server.log.length + emu.platform.server.log.length + emu.github.server.log.length - before
-        const c = checker()
-        failed(r, message, c)
-        c.expect(requests === 0, `${requests} network request(s) before failing`)
-        return { observed: `${outcome(r)}; requests ${requests}`, problems: c.problems }
-      }
-    })
-  }
+  for (const [label, mode, inputs, message] of bad) cases.push(badInputCase(label, mode, inputs, message))
   return cases
 }
 
@@ -471,7 +475,18 @@ function untrusted(): Case[] {
 }
 
 /** Every case of the matrix, in table order. */
-export const CASES: Case[] = [...serviceFaults(), ...githubFaults(), ...races(), ...cancels(), ...badInput(), ...untrusted(), ...apiContract()]
+export const CASES: Case[] = [
+  ...serviceFaults(),
+  ...githubFaults(),
+  ...races(),
+  ...cancels(),
+  ...badInput(),
+  ...untrusted(),
+  // issue 12: the platform's published spec and the live instant service
+  ...apiContract(),
+  // issue 14: the preview lifecycle (emulator/matrix-lifecycle.ts)
+  ...lifecycleCases({ checker, succeeded, failed, outcome, badInputCase })
+]
 
 /**
  * Issue 12: the services as their published definitions have them (the
@@ -537,8 +552,8 @@ function apiContract(): Case[] {
     c.expect(r.durationMs < 20_000, `took ${r.durationMs} ms (wait-timeout 120 s)`)
     return { observed: `${outcome(r)}; ${(r.durationMs / 1000).toFixed(1)} s`, problems: c.problems }
   })
-  add("branch: the PR's branch is beyond the first page of List branches", 'found with search= and the cursor; the re-run reuses it, no 409', async ({ emu, run, project, decoys, pr }) => {
-    for (const suffix of ['a', 'b', 'c', 'd', 'e']) decoys.add((await emu.platform.addBranch(project, `preview/pr-${pr}-feature-login-${suffix}`)).id)
+  add("branch: the PR's branch is beyond the first page of List branches", 'found with search= and the cursor; the re-run reuses it, no 409', async ({ emu, run, project, fixtures, pr }) => {
+    for (const suffix of ['a', 'b', 'c', 'd', 'e']) fixtures.add((await emu.platform.addBranch(project, `preview/pr-${pr}-feature-login-${suffix}`)).id)
     const first = await run('branch')
     const again = await run('branch')
     const c = checker()
@@ -627,9 +642,10 @@ export function allSecrets(emu: Emulator, projects: Project[]): string[] {
   return raw.flatMap(leakForms)
 }
 
-/** The places a secret must never appear, for every run of a case and the PR's comments. */
-function publicPlaces(emu: Emulator, pr: number, runs: RunResult[], envFiles: string[]): Record<string, string> {
-  const places: Record<string, string> = { comments: emu.github.comments(REPO, pr).map((c) => c.body).join('\n') }
+/** The places a secret must never appear, for every run of a case and every PR comment. */
+function publicPlaces(emu: Emulator, runs: RunResult[], envFiles: string[]): Record<string, string> {
+  // every PR's comments: a sweep (issue 14) writes to the comments of other PRs than the case's
+  const places: Record<string, string> = { comments: [...emu.github.issues.values()].flat().map((c) => c.body).join('\n') }
   runs.forEach((r, i) => Object.assign(places, runPlaces(r, envFiles[i], `run ${i + 1} `)))
   return places
 }
@@ -670,7 +686,7 @@ async function orphans(emu: Emulator, ctx: Ctx, instantBefore: Set<string>): Pro
     if (recorded && (!owned || state !== 'seeded')) found.push(`the comment records instant database ${id}, which is ${state}${owned ? '' : ' and no successful run made'}`)
   }
   for (const b of ctx.project.branches.values()) {
-    if (b.default || b.protected || ctx.decoys.has(b.id)) continue
+    if (b.default || b.protected || ctx.fixtures.has(b.id)) continue
     const state = await seedState(emu, b.database)
     const owned = ok.some((r) => r.outputs['branch-id'] === b.id)
     // A branch under a final name (not `~seeding`) is what a later run reuses: it must be seeded.
@@ -732,7 +748,7 @@ export async function runCase(emu: Emulator, kase: Case, work: string, projects:
     project,
     runs: [],
     envFiles: [],
-    decoys: new Set(),
+    fixtures: new Set(),
     run: async (mode, inputs = {}, extra = {}) => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'matrix-run-'))
       const base: Record<string, string> =
@@ -764,7 +780,7 @@ export async function runCase(emu: Emulator, kase: Case, work: string, projects:
   problems.push(...specProblems(emu))
   const orphansFound = await orphans(emu, ctx, instantBefore)
   const secrets = allSecrets(emu, projects)
-  const secretsFound = leaks(publicPlaces(emu, pr, ctx.runs, ctx.envFiles), secrets)
+  const secretsFound = leaks(publicPlaces(emu, ctx.runs, ctx.envFiles), secrets)
   return {
     group: kase.group,
     name: kase.name,

@@ -9,7 +9,7 @@ import { REGION } from './instant.js'
 import type { BranchRecord, Project } from './platform.js'
 
 /** The spec's Branch object (every required field). */
-export function branchView(project: Project, b: BranchRecord): Record<string, unknown> {
+export function branchView(project: Project, b: BranchRecord, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const { id, name, parent_id, default: isDefault, protected: isProtected, created_at, updated_at } = b
   return {
     id,
@@ -27,7 +27,8 @@ export function branchView(project: Project, b: BranchRecord): Record<string, un
     written_data_bytes: 0,
     data_transfer_bytes: 0,
     created_at,
-    updated_at
+    updated_at,
+    ...extra
   }
 }
 
@@ -40,8 +41,8 @@ export function endpointView(project: Project, b: BranchRecord): Record<string, 
     project_id: project.id,
     branch_id: b.id,
     region_id: `aws-${REGION}`,
-    autoscaling_limit_min_cu: 0.25,
-    autoscaling_limit_max_cu: 0.25,
+    autoscaling_limit_min_cu: e.autoscaling_limit_min_cu ?? 0.25,
+    autoscaling_limit_max_cu: e.autoscaling_limit_max_cu ?? 0.25,
     type: e.type,
     current_state: 'active',
     pooler_enabled: false,
@@ -53,7 +54,7 @@ export function endpointView(project: Project, b: BranchRecord): Record<string, 
     updated_at: b.created_at,
     settings: {},
     proxy_host: `${REGION}.localhost`,
-    suspend_timeout_seconds: 0,
+    suspend_timeout_seconds: e.suspend_timeout_seconds ?? 0,
     provisioner: 'k8s-neonvm'
   }
 }
@@ -69,7 +70,7 @@ export function databaseView(project: Project, b: BranchRecord): Record<string, 
  * `sort_order` (asc, desc; default desc), `limit`, and an opaque `cursor`
  * (`pagination.next` of the page before). Serves at most `branchPageSize` a page.
  */
-export function listBranches(project: Project, req: Request, pageSize: number): Reply {
+export function listBranches(project: Project, req: Request, pageSize: number, view: (b: BranchRecord) => Record<string, unknown> = (b) => branchView(project, b)): Reply {
   const q = req.query
   const search = (q.get('search') ?? '').toLowerCase()
   const sortBy = q.get('sort_by') ?? 'updated_at'
@@ -96,7 +97,7 @@ export function listBranches(project: Project, req: Request, pageSize: number): 
   return {
     status: 200,
     body: {
-      branches: page.map((b) => branchView(project, b)),
+      branches: page.map(view),
       annotations: {},
       pagination: { ...(more ? { next: Buffer.from(`o${offset + size}`).toString('base64url') } : {}), sort_by: sortBy, sort_order: sortOrder }
     }

@@ -26,8 +26,9 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { compareSchemas } from './schema-compare.js'
 import { ServiceServer, type Reply, type Request } from './http-kit.js'
 import type { PostgresServer } from './postgres.js'
-import { branchView, databaseView, endpointView, listBranches } from './platform-views.js'
+import { branchView as specBranchView, databaseView, endpointView, listBranches } from './platform-views.js'
 import { REGION } from './instant.js'
+import { type BranchLifecycle, type EndpointSettings, PlatformLifecycle } from './platform-lifecycle.js'
 
 type Status = 'scheduling' | 'running' | 'finished' | 'failed' | 'error' | 'cancelling' | 'cancelled' | 'skipped'
 const TERMINAL: readonly Status[] = ['finished', 'skipped', 'cancelled', 'error']
@@ -56,7 +57,7 @@ interface OperationRecord {
   endedAt?: number
 }
 
-export interface BranchRecord {
+export interface BranchRecord extends BranchLifecycle {
   id: string
   name: string
   parent_id?: string
@@ -66,7 +67,7 @@ export interface BranchRecord {
   updated_at: string
   /** The PostgreSQL database behind the branch. */
   database: string
-  endpoint?: { id: string; host: string; type: 'read_write' }
+  endpoint?: { id: string; host: string; type: 'read_write' } & EndpointSettings
 }
 
 export interface Project {
@@ -104,16 +105,19 @@ export class PlatformService {
   branchPageSize = 10000
   /** Scripts for the next operations of an action, consumed in order (fault injection). */
   readonly scripts = new Map<string, Step[][]>()
+  /** Expiry, annotations, update and restore branch, schema-only (issue 14). */
+  readonly lifecycle: PlatformLifecycle
   private lastCreated = 0
   private readonly timers = new Set<NodeJS.Timeout>()
 
   constructor(private readonly pg: PostgresServer) {
+    this.lifecycle = new PlatformLifecycle(this, pg)
     const p = '^/api/v2/projects/([^/]+)'
     this.server
-      .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => listBranches(project, req, this.branchPageSize)))
+      .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => listBranches(project, req, this.branchPageSize, (b) => this.branchView(project, b))))
       .route('GET', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => ({
         status: 200,
-        body: { branch: branchView(project, b), annotation: { object: { type: 'console/branch', id: b.id }, value: {} } }
+        body: { branch: this.branchView(project, b), ...this.lifecycle.annotation(b) }
       })))
       .route('POST', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => this.createBranch(project, req)))
       .route('DELETE', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) =>
@@ -213,12 +217,14 @@ export class PlatformService {
 
   async close(): Promise<void> {
     for (const t of this.timers) clearTimeout(t)
+    this.lifecycle.stop()
     await this.server.close()
   }
 
   // ---- internals -------------------------------------------------------
 
-  private withProject(req: Request, pid: string, f: (project: Project) => Reply | Promise<Reply>): Reply | Promise<Reply> {
+  /** @internal shared with platform-lifecycle.ts */
+  withProject(req: Request, pid: string, f: (project: Project) => Reply | Promise<Reply>): Reply | Promise<Reply> {
     const project = this.projects.get(pid)
     const key = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1]
     if (!key || (project && key !== project.apiKey) || (!project && ![...this.projects.values()].some((p) => p.apiKey === key))) {
@@ -228,7 +234,8 @@ export class PlatformService {
     return f(project)
   }
 
-  private withBranch(req: Request, pid: string, bid: string, f: (project: Project, b: BranchRecord) => Reply | Promise<Reply>) {
+  /** @internal shared with platform-lifecycle.ts */
+  withBranch(req: Request, pid: string, bid: string, f: (project: Project, b: BranchRecord) => Reply | Promise<Reply>) {
     return this.withProject(req, pid, (project) => {
       const b = project.branches.get(bid)
       return b ? f(project, b) : { status: 404, body: { code: '', message: 'branch not found' } }
@@ -257,6 +264,11 @@ export class PlatformService {
     return `postgresql://${project.role}:${project.password}@${host}:${this.pg.port}/${b.database}?sslmode=require&channel_binding=require`
   }
 
+  /** A branch as the API shows it: the spec's view (platform-views.ts) with the lifecycle fields (platform-lifecycle.ts). */
+  branchView(project: Project, b: BranchRecord): Record<string, unknown> {
+    return specBranchView(project, b, this.lifecycle.view(b))
+  }
+
   private current(op: OperationRecord, now = Date.now()): Step {
     let step = op.steps[0]
     let previous = step
@@ -271,7 +283,8 @@ export class PlatformService {
     return (step.status === 'finished' || step.status === 'skipped') && op.onFinish && !op.effectDone ? previous : step
   }
 
-  private opView(op: OperationRecord): Record<string, unknown> {
+  /** @internal shared with platform-lifecycle.ts */
+  opView(op: OperationRecord): Record<string, unknown> {
     const step = this.current(op)
     const { id, project_id, branch_id, endpoint_id, action } = op
     return {
@@ -289,11 +302,13 @@ export class PlatformService {
     }
   }
 
-  private busy(project: Project): boolean {
+  /** @internal shared with platform-lifecycle.ts */
+  busy(project: Project): boolean {
     return project.operations.some((op) => !TERMINAL.includes(this.current(op).status))
   }
 
-  private addOperation(project: Project, branchId: string, action: string, steps: Step[], endpointId?: string, onFinish?: () => Promise<void>): OperationRecord {
+  /** @internal shared with platform-lifecycle.ts */
+  addOperation(project: Project, branchId: string, action: string, steps: Step[], endpointId?: string, onFinish?: () => Promise<void>): OperationRecord {
     const scripted = this.scripts.get(action)?.shift()
     const created = Math.max(Date.now(), this.lastCreated + 1)
     this.lastCreated = created
@@ -320,13 +335,15 @@ export class PlatformService {
   }
 
   private async createBranch(project: Project, req: Request): Promise<Reply> {
-    let body: { branch?: { parent_id?: string; name?: string }; endpoints?: { type?: string }[] }
+    let body: { branch?: { parent_id?: string; name?: string; expires_at?: unknown; init_source?: unknown }; endpoints?: { type?: string }[]; annotation_value?: unknown }
     try {
       body = JSON.parse(req.text)
     } catch {
       return { status: 400, body: { code: '', message: 'request body is not valid JSON' } }
     }
     if (this.busy(project)) return LOCKED
+    const refused = this.lifecycle.refuseCreate(project, body)
+    if (refused) return refused
     const name = body.branch?.name ?? `br-${hex(3)}`
     if (name.length > 256) return { status: 400, body: { code: '', message: 'branch name exceeds 256 characters' } }
     if ([...project.branches.values()].some((b) => b.name === name)) {
@@ -337,7 +354,7 @@ export class PlatformService {
     const b = this.newBranch(project, name, parent.id)
     const wantsCompute = (body.endpoints ?? []).some((e) => e.type === 'read_write')
     if (!wantsCompute) delete b.endpoint
-    await this.pg.createDatabase(b.database, project.role, { template: parent.database, allowConnections: false })
+    await this.lifecycle.materialise(project, b, parent, body)
     const { createBranchMs, startComputeMs } = this.timing
     const ops = [this.addOperation(project, b.id, 'create_branch', [{ at: 0, status: 'running' }, { at: createBranchMs, status: 'finished' }])]
     if (wantsCompute) {
@@ -350,7 +367,7 @@ export class PlatformService {
     return {
       status: 201,
       body: {
-        branch: branchView(project, b),
+        branch: this.branchView(project, b),
         endpoints: b.endpoint ? [endpointView(project, b)] : [],
         operations: ops.map((op) => this.opView(op)),
         roles: [{ branch_id: b.id, name: project.role, created_at: b.created_at, updated_at: b.created_at }],
@@ -382,7 +399,7 @@ export class PlatformService {
         this.pg.dropDatabase(b.database)
       )
     ]
-    return { status: 200, body: { branch: branchView(project, b), operations: ops.map((op) => this.opView(op)) } }
+    return { status: 200, body: { branch: this.branchView(project, b), operations: ops.map((op) => this.opView(op)) } }
   }
 
   /**
@@ -406,7 +423,7 @@ export class PlatformService {
     }
     if (typeof body.branch?.protected === 'boolean') b.protected = body.branch.protected
     b.updated_at = iso(Date.now())
-    return { status: 200, body: { branch: branchView(project, b), operations: [] } }
+    return { status: 200, body: { branch: this.branchView(project, b), operations: [] } }
   }
 
   private listOperations(project: Project, req: Request): Reply {

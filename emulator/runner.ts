@@ -4,7 +4,11 @@
  * manifest GitHub would refuse fails every run), `runs.main` started on the
  * runtime, an INPUT_* variable for every declared input (the step's value or
  * the evaluated default), GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, an event
- * payload, GITHUB_API_URL.
+ * payload, GITHUB_API_URL. When action.yml declares `runs.post`, it runs after
+ * `runs.main` as GitHub runs it (`post-if: always()`, the default): even when
+ * main failed, was cancelled or killed, with the same inputs, and with a
+ * `STATE_<name>` variable for each value main saved (`core.saveState` writes
+ * GITHUB_STATE in the format of GITHUB_OUTPUT).
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -57,6 +61,10 @@ export interface RunOptions {
   env?: Record<string, string>
   /** Send SIGINT (GitHub's cancel) once stdout matches this. */
   cancelOn?: RegExp
+  /** Send SIGKILL (a runner that dies, or the end of the cancel grace) once main's stdout matches this. */
+  killOn?: RegExp
+  /** The action's metadata file; default this repository's action.yml. */
+  actionYml?: string
   /** Milliseconds before the child is killed (a hung action must not hang the test). */
   timeoutMs?: number
   /** Record when `database-url` first appears in GITHUB_OUTPUT (polled every 2 ms; for benchmarks). */
@@ -80,6 +88,19 @@ export interface RunResult {
   endedAt: number
   outputsAt?: number
   durationMs: number
+  /** The `runs.post` step, when action.yml declares one: its exit code, output and `::error::`/`::warning::` messages. */
+  post?: StepResult
+}
+
+/** One process of a step (main or post). */
+export interface StepResult {
+  code: number | null
+  /** The signal that ended it, if one did. */
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+  errors: string[]
+  warnings: string[]
 }
 
 /** Parses a GITHUB_OUTPUT file (`name<<delimiter` blocks, as @actions/core writes them). */
@@ -142,40 +163,32 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
     NODE_OPTIONS: `--import=${DNS_SHIM}`,
     ...o.env
   }
-  const manifest = loadActionManifest(ACTION_YML)
+  const manifest = loadActionManifest(o.actionYml ?? ACTION_YML)
   Object.assign(env, inputEnvironment(manifest, o.inputs, { githubToken: o.githubToken ?? '' }))
+  env.GITHUB_STATE = path.join(dir, 'state')
+  writeFileSync(env.GITHUB_STATE, '')
   const started = Date.now()
-  const child = spawn(o.node ?? NODE_24, [manifest.runs.main], { cwd: o.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  let cancelled = false
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString()
-    if (o.cancelOn && !cancelled && o.cancelOn.test(stdout)) {
-      cancelled = true
-      child.kill('SIGINT')
-    }
-  })
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-  const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 120_000)
   let outputsAt: number | undefined
   const watch = o.timeOutputs
     ? setInterval(() => {
         if (outputsAt === undefined && readFileSync(files.output, 'utf8').includes('database-url<<')) outputsAt = Date.now()
       }, 2)
     : undefined
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', resolve)
-  })
+  const { code, stdout, stderr } = await runStep(o.node ?? NODE_24, manifest.runs.main, env, o)
   const endedAt = Date.now()
-  clearTimeout(timer)
   clearInterval(watch)
+  let post: StepResult | undefined
+  if (manifest.runs.post) {
+    const state = parseOutputFile(readFileSync(env.GITHUB_STATE, 'utf8'))
+    const postEnv: Record<string, string> = { ...env, GITHUB_STATE: path.join(dir, 'post-state') }
+    for (const [name, value] of Object.entries(state)) postEnv[`STATE_${name}`] = value
+    writeFileSync(postEnv.GITHUB_STATE, '')
+    post = await runStep(o.node ?? NODE_24, manifest.runs.post, postEnv, { cwd: o.cwd, timeoutMs: o.timeoutMs })
+  }
   const outputs = parseOutputFile(readFileSync(files.output, 'utf8'))
   const undeclared = Object.keys(outputs).filter((name) => !manifest.outputs.some((d) => d.name === name))
   if (undeclared.length > 0) throw new Error(`The action set output(s) ${undeclared.join(', ')} that action.yml does not declare`)
-  const commands = (name: string): string[] =>
-    [...stdout.matchAll(new RegExp(`^::${name}(?: [^:]*)?::(.*)$`, 'gm'))].map((m) => unescapeData(m[1]))
+  const commands = (name: string): string[] => workflowCommands(stdout, name)
   return {
     code,
     stdout,
@@ -189,8 +202,38 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
     startedAt: started,
     endedAt,
     outputsAt,
-    durationMs: endedAt - started
+    durationMs: endedAt - started,
+    post
   }
+}
+
+/** The data of every `::name …::data` workflow command in `stdout`. */
+function workflowCommands(stdout: string, name: string): string[] {
+  return [...stdout.matchAll(new RegExp(`^::${name}(?: [^:]*)?::(.*)$`, 'gm'))].map((m) => unescapeData(m[1]))
+}
+
+/** Runs one step's script on `node` until it exits; SIGINT on `cancelOn`, SIGKILL on `killOn` or after `timeoutMs`. */
+async function runStep(node: string, script: string, env: Record<string, string>, o: Pick<RunOptions, 'cwd' | 'cancelOn' | 'killOn' | 'timeoutMs'>): Promise<StepResult> {
+  const child = spawn(node, [script], { cwd: o.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  let cancelled = false
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString()
+    if (o.cancelOn && !cancelled && o.cancelOn.test(stdout)) {
+      cancelled = true
+      child.kill('SIGINT')
+    }
+    if (o.killOn && o.killOn.test(stdout)) child.kill('SIGKILL')
+  })
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 120_000)
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (c, sig) => resolve([c, sig]))
+  })
+  clearTimeout(timer)
+  return { code, signal, stdout, stderr, errors: workflowCommands(stdout, 'error'), warnings: workflowCommands(stdout, 'warning') }
 }
 
 /** Replaces every masked value in `text` with `***`, as the runner does in logs (longest first). */

@@ -1,6 +1,14 @@
-/** Entry point of the bundled action (`dist/index.js`). */
+/** Entry point of the bundled action (`dist/index.js`): the main step, or the post step (`runs.post`) when main saved `isPost`. */
+import * as core from '@actions/core'
 import { handleCancellation } from './cancel.js'
 import { run } from './main.js'
+import { runPost } from './commands/post.js'
+import { STATE } from './post-state.js'
 
-handleCancellation()
-await run()
+if (core.getState(STATE.isPost) === 'true') {
+  await runPost()
+} else {
+  core.saveState(STATE.isPost, 'true')
+  handleCancellation()
+  await run()
+}

@@ -6,7 +6,7 @@
 import * as core from '@actions/core'
 
 export type Mode = 'instant' | 'branch'
-export type Command = 'create' | 'delete'
+export type Command = 'create' | 'delete' | 'cleanup' | 'reset'
 
 /** The validated inputs. Durations are in seconds, as the inputs are. */
 export interface Settings {
@@ -43,6 +43,19 @@ export interface Settings {
   compareSchema: boolean
   /** Fail the step (and undo, like a failed seed) when the schema change is destructive. */
   failOnDestructive: boolean
+  /** `expires-in` in seconds; 0 when empty (no expiry). Sent as `branch.expires_at` (platform spec, BranchCreateRequest). */
+  expiresInSeconds: number
+  /** `max-age` in seconds for `command: cleanup`; 0 when empty (sweep by PR state only). */
+  maxAgeSeconds: number
+  /** `dry-run`: `command: cleanup` lists what it would delete and deletes nothing. */
+  dryRun: boolean
+  /** `suspend-timeout` in seconds (platform spec, SuspendTimeoutSeconds: -1, 0, or 60 to 604800); undefined: not sent. */
+  suspendTimeoutSeconds?: number
+  /** `min-cu` / `max-cu` in compute units (platform spec, ComputeUnit: at least 0.25); undefined: not sent. */
+  minCu?: number
+  maxCu?: number
+  /** `schema-only`: create the branch with `init_source: schema-only`. */
+  schemaOnly: boolean
 }
 
 /** A wrong input value. The message names the input and what it accepts. */
@@ -114,6 +127,62 @@ function branchName(value: string): string {
   return value
 }
 
+const UNITS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }
+
+/**
+ * A duration input: `90m`, `36h`, `7d`, `45s` or a whole number of seconds.
+ * @returns seconds; 0 when the input is empty.
+ */
+export function duration(name: string): number {
+  const value = text(name)
+  if (value === '') return 0
+  const m = /^(\d+)\s*([smhd]?)$/.exec(value)
+  const n = m ? Number(m[1]) * UNITS[m[2]] : NaN
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new InputError(`Input \`${name}\` must be a duration such as 90m, 36h, 7d or a number of seconds (at least 1); got "${value}".`)
+  }
+  return n
+}
+
+/** `suspend-timeout` (platform spec, SuspendTimeoutSeconds): -1 (never), 0 (the project's default) or 60 to 604800 seconds. */
+function suspendTimeout(): number | undefined {
+  const value = text('suspend-timeout')
+  if (value === '') return undefined
+  const n = Number(value)
+  if (!/^-?\d+$/.test(value) || !(n === -1 || n === 0 || (n >= 60 && n <= 604800))) {
+    throw new InputError(`Input \`suspend-timeout\` must be a whole number of seconds from 60 to 604800, or 0 (the project's default) or -1 (never suspend); got "${value}".`)
+  }
+  return n
+}
+
+/** A compute-unit input (platform spec, ComputeUnit: a number, at least 0.25). */
+function computeUnits(name: string): number | undefined {
+  const value = text(name)
+  if (value === '') return undefined
+  const n = Number(value)
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n >= 0.25)) {
+    throw new InputError(`Input \`${name}\` must be a number of compute units, at least 0.25 (for example 0.25, 0.5, 1, 2); got "${value}".`)
+  }
+  return n
+}
+
+/** Inputs that only mean something for a branch the action creates, refused in instant mode. */
+const BRANCH_ONLY = ['expires-in', 'suspend-timeout', 'min-cu', 'max-cu', 'schema-only'] as const
+
+/** Checks the lifecycle inputs against each other and the mode. @throws InputError */
+function checkLifecycle(s: Settings): void {
+  if (s.minCu !== undefined && s.maxCu !== undefined && s.minCu > s.maxCu) {
+    throw new InputError(`Input \`min-cu\` (${s.minCu}) must not be larger than \`max-cu\` (${s.maxCu}).`)
+  }
+  if (s.mode === 'instant') {
+    if (s.command === 'reset') throw new InputError('`command: reset` needs branch mode (set `project-id`): the instant service cannot restore a database.')
+    const given = BRANCH_ONLY.filter((name) => text(name) !== '' && !(name === 'schema-only' && !s.schemaOnly))
+    if (given.length) {
+      throw new InputError(`Input${given.length > 1 ? 's' : ''} ${given.map((n) => `\`${n}\``).join(', ')} appl${given.length > 1 ? 'y' : 'ies'} to branch mode only (set \`project-id\`), not to the instant service.`)
+    }
+  }
+}
+
 /**
  * Reads and validates every input.
  * @returns one {@link Settings} object.
@@ -121,7 +190,7 @@ function branchName(value: string): string {
  */
 export function readSettings(): Settings {
   const modeInput = oneOf('mode', ['auto', 'instant', 'branch'] as const, 'auto')
-  const command = oneOf('command', ['create', 'delete'] as const, 'create')
+  const command = oneOf('command', ['create', 'delete', 'cleanup', 'reset'] as const, 'create')
   const projectId = text('project-id')
   const apiKey = core.getInput('api-key').trim()
   if (apiKey) core.setSecret(apiKey)
@@ -155,8 +224,16 @@ export function readSettings(): Settings {
     requestTimeoutSeconds: seconds('request-timeout', 30, 0.1),
     envFile: text('env-file'),
     compareSchema: bool('compare-schema', true),
-    failOnDestructive: bool('fail-on-destructive', false)
+    failOnDestructive: bool('fail-on-destructive', false),
+    expiresInSeconds: duration('expires-in'),
+    maxAgeSeconds: duration('max-age'),
+    dryRun: bool('dry-run', false),
+    suspendTimeoutSeconds: suspendTimeout(),
+    minCu: computeUnits('min-cu'),
+    maxCu: computeUnits('max-cu'),
+    schemaOnly: bool('schema-only', false)
   }
+  checkLifecycle(settings)
   if (mode === 'branch') {
     if (!projectId) throw new InputError('Input `project-id` is required when `mode` is branch.')
     if (!apiKey) throw new InputError('Input `api-key` is required in branch mode (a platform API key; pass it from a secret).')

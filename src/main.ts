@@ -11,8 +11,14 @@ import { UNSEEDED_BRANCH, offCancel, onCancel } from './cancel.js'
 import { INSTANT_PG_VERSION, INSTANT_REGION, getDatabase } from './instant/client.js'
 import { provisionInstant } from './instant/lifecycle.js'
 import { type Connection, describeConnection } from './connection.js'
-import { PlatformClient } from './platform/client.js'
 import { defaultBranchName, deleteBranchAndWait, findPreviewBranches, markSeeded, provisionBranch } from './platform/lifecycle.js'
+import { type LifecycleClient, lifecycleClientOf } from './platform/lifecycle-client.js'
+import { createExtras, explainCreateRefusal } from './platform/create-options.js'
+import { ownerOfRun } from './platform/annotations.js'
+import { extendExpiry } from './platform/expiry.js'
+import { runCleanup } from './commands/cleanup.js'
+import { resetBranch } from './commands/reset.js'
+import { clearLock, clearUnseeded, markLock } from './post-state.js'
 import { summarise } from './platform/operations.js'
 import { resolveSeedFiles } from './seed/files.js'
 import { type SeedPlan, SeedError, checkSeed, loadSeed } from './seed/loader.js'
@@ -112,6 +118,7 @@ async function openPublication(settings: Settings, seedCheck: Promise<unknown>):
       return { pr, octokit, existing: null }
     }
     if (claim.won) {
+      markLock(claim.comment.id)
       core.info(`Posted the preview comment ${claim.comment.id}: this run provisions the PR's database.`)
       const pub: Publication = { pr, octokit, existing: claim.comment, lockHeld: true }
       onCancel('the comment lock', () => releaseLockOnFailure(pub, settings))
@@ -127,7 +134,7 @@ async function openPublication(settings: Settings, seedCheck: Promise<unknown>):
 async function releaseLockOnFailure(pub: Publication, settings: Settings): Promise<void> {
   if (!pub.lockHeld || !pub.pr || !pub.octokit || !pub.existing) return
   const markdown = renderReport({ mode: settings.mode, state: 'failed', runUrl: runUrl() })
-  await upsertComment(pub.octokit, pub.pr, pub.existing, markdown, { mode: settings.mode })
+  if ((await upsertComment(pub.octokit, pub.pr, pub.existing, markdown, { mode: settings.mode })) !== null) clearLock()
 }
 
 async function publish(pub: Publication, report: Report, record: CommentRecord): Promise<void> {
@@ -137,6 +144,7 @@ async function publish(pub: Publication, report: Report, record: CommentRecord):
     const id = await core.group('Update the PR comment', () => upsertComment(pub.octokit!, pub.pr!, pub.existing, comment, record))
     if (id !== null) {
       pub.lockHeld = false
+      clearLock()
       offCancel('the comment lock')
     }
   }
@@ -264,8 +272,8 @@ async function closeInstant(settings: Settings, pub: Publication): Promise<void>
   )
 }
 
-function platformClient(settings: Settings): PlatformClient {
-  return new PlatformClient(settings.apiUrl, settings.apiKey, settings.requestTimeoutSeconds * 1000, settings.projectId)
+function platformClient(settings: Settings): LifecycleClient {
+  return lifecycleClientOf(settings)
 }
 
 function branchNameOf(settings: Settings, pub: Publication): string {
@@ -276,7 +284,12 @@ function branchNameOf(settings: Settings, pub: Publication): string {
 async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publication): Promise<void> {
   const client = platformClient(settings)
   const branchName = branchNameOf(settings, pub)
-  const outcome = await core.group(`Provision branch "${branchName}"`, () => provisionBranch(client, { ...settings, branchName }))
+  const extras = createExtras(settings, ownerOfRun())
+  const outcome = await core
+    .group(`Provision branch "${branchName}"`, () => provisionBranch(client, { ...settings, branchName, createExtras: extras }))
+    .catch((err: unknown) => Promise.reject(explainCreateRefusal(err, settings)))
+  // issue 14: a reused branch's expiry moves to `expires-in` from now
+  const expiresAt = outcome.created ? (outcome.branch.expires_at ?? extras.branch?.expires_at) : await extendExpiry(client, outcome.branch, settings)
   const connection = describeConnection(outcome.pooledUrl, outcome.directUrl)
   maskConnection(connection)
   const report: Report = {
@@ -287,7 +300,9 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     branchName,
     parentBranch: outcome.parent?.name,
     host: connection.directHost,
-    operations: outcome.operations.map(summarise)
+    operations: outcome.operations.map(summarise),
+    expiresAt,
+    schemaOnly: outcome.created && settings.schemaOnly
   }
   let diff: SchemaDiff | null = null
   if (outcome.created) {
@@ -299,6 +314,7 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
       await core.group(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
         try {
           await deleteBranchAndWait(client, outcome.branch, settings)
+          clearUnseeded()
           core.info(`Deleted branch "${outcome.branch.name}" so the next run starts clean.`)
         } catch (err) {
           core.warning(`Could not delete the unseeded branch "${outcome.branch.name}" (${outcome.branch.id}): ${(err as Error).message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`)
@@ -309,6 +325,7 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     // Only now does the branch carry the PR's name, which is what later runs reuse (platform/lifecycle.ts).
     outcome.branch = await core.group(`Mark branch "${branchName}" seeded`, () => markSeeded(client, outcome.branch, branchName, settings))
     offCancel(UNSEEDED_BRANCH)
+    clearUnseeded()
   }
   const schema = schemaResult(settings, diff, outcome.created)
   report.schema = schema.report
@@ -319,7 +336,8 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     projectId: settings.projectId,
     branchId: outcome.branch.id,
     branchName: outcome.branch.name,
-    schema: schema.outputs
+    schema: schema.outputs,
+    expiresAt
   })
   if (settings.envFile) {
     await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl })
@@ -362,7 +380,9 @@ export async function run(): Promise<void> {
   let pub: Publication | undefined
   try {
     settings = readSettings()
-    const seedFiles = settings.command === 'create' ? await resolveSeedFiles(settings.seed) : []
+    // issue 14: commands with a story of their own
+    if (settings.command === 'cleanup') return await runCleanup(settings)
+    const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : []
     const seedCheck = startSeedCheck(seedFiles)
     pub = await openPublication(settings, seedCheck)
     const seed = seedFiles.length === 0 ? null : await core.group('Check the seed files', async () => {
@@ -378,7 +398,17 @@ export async function run(): Promise<void> {
       else await closeInstant(settings, pub)
     } else {
       if (settings.command === 'create') await createBranch(settings, seed, pub)
-      else await removeBranch(settings, pub)
+      else if (settings.command === 'delete') await removeBranch(settings, pub)
+      else {
+        const [s, p] = [settings, pub]
+        await resetBranch(s, branchNameOf(s, p), {
+          publish: (report, record) => publish(p, report, record),
+          seed: async (connection, report, undo) => {
+            // After the restore the branch is its parent's copy again: the diff is what the seed and seed-command change.
+            report.schema = schemaResult(s, await seedOrUndo(s, seed, connection, report, undo), true).report
+          }
+        })
+      }
     }
   } catch (err) {
     core.setFailed(err instanceof Error ? err.message : String(err))

@@ -120,12 +120,13 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
   })
 
   it('retries a 423 from a system operation at 0.1 s doubling, then creates the branch', async () => {
-    // The system operation starts with the run's first request, so the create meets it however slow the machine.
-    emu.platform.server.onRequest = (q) => {
-      emu.platform.server.onRequest = undefined
-      if (q.method === 'GET') emu.platform.startSystemOperation(project, { durationMs: 500 })
-    }
-    const r = await run({}, { pr: { number: newPr() } })
+    // The availability check runs until the create has met 423 twice, however long the action takes to start.
+    emu.platform.startSystemOperation(project, { durationMs: 60_000 })
+    const running = run({}, { pr: { number: newPr() } })
+    const locked = () => emu.platform.server.requests('POST', /\/branches$/).filter((p) => p.status === 423).length
+    for (const deadline = Date.now() + 30_000; locked() < 2 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20))
+    emu.platform.lifecycle.finishSystemOperations(project)
+    const r = await running
     expect(r.code).toBe(0)
     const posts = emu.platform.server.requests('POST', /\/branches$/)
     expect(posts.map((p) => p.status)).toEqual([...Array(posts.length - 1).fill(423), 201])

@@ -21,12 +21,12 @@ function loadVariant(edit: (text: string) => string): () => unknown {
   writeFileSync(path.join(dir, 'index.js'), '')
   return () => loadActionManifest(path.join(dir, 'action.yml'))
 }
-const mainHere = (t: string): string => t.replace('main: dist/index.js', 'main: index.js')
+const mainHere = (t: string): string => t.replace('main: dist/index.js', 'main: index.js').replace('post: dist/index.js', 'post: index.js')
 
 describe('action.yml, loaded as GitHub loads it', () => {
   it('loads, runs on node24 and names an existing runs.main', () => {
     const m = loadActionManifest(ACTION_YML)
-    expect(m.runs).toEqual({ using: 'node24', main: path.join(ROOT, 'dist', 'index.js'), post: undefined })
+    expect(m.runs).toEqual({ using: 'node24', main: path.join(ROOT, 'dist', 'index.js'), post: path.join(ROOT, 'dist', 'index.js') })
     expect(m.inputs.map((i) => i.name)).toContain('github-token')
     expect(m.inputs.find((i) => i.name === 'github-token')?.default).toBe('${{ github.token }}')
     for (const i of m.inputs) expect(i.description.length).toBeGreaterThan(10)
@@ -52,7 +52,7 @@ describe('action.yml, loaded as GitHub loads it', () => {
     expect(loadVariant((t) => mainHere(t).replace('using: node24', 'using: node99'))).toThrow(/Unexpected value 'node99'/)
     expect(loadVariant((t) => mainHere(t).replace('using: node24', 'using: node20'))).toThrow(/runs.using is "node20"/)
     expect(loadVariant((t) => t)).toThrow(/runs.main: dist\/index.js does not exist/)
-    expect(loadVariant((t) => mainHere(t) + '  post: cleanup.js\n')).toThrow(/runs.post: cleanup.js does not exist/)
+    expect(loadVariant((t) => mainHere(t).replace('post: index.js', 'post: cleanup.js'))).toThrow(/runs.post: cleanup.js does not exist/)
   })
 })
 

@@ -39,7 +39,7 @@ describe('readSettings', () => {
 
   it.each([
     [{ mode: 'preview' }, /`mode` must be one of auto, instant, branch; got "preview"/],
-    [{ command: 'destroy' }, /`command` must be one of create, delete/],
+    [{ command: 'destroy' }, /`command` must be one of create, delete, cleanup, reset/],
     [{ reuse: 'yes' }, /`reuse` must be true or false; got "yes"/],
     [{ comment: '1' }, /`comment` must be true or false/],
     [{ 'logical-replication': 'on' }, /`logical-replication` must be true or false/],

@@ -13,6 +13,7 @@
  */
 import { HttpError, requestJson } from '../http.js'
 import type { Operation } from './operations.js'
+import type { CreateBranchExtras } from './create-options.js'
 
 export interface Branch {
   id: string
@@ -22,6 +23,12 @@ export interface Branch {
   default?: boolean
   protected?: boolean
   created_at: string
+  /** Platform spec, Branch: when the branch was last updated (a reuse with `expires-in` updates it). */
+  updated_at?: string
+  /** Platform spec, Branch: RFC 3339 time at which the platform's background job deletes the branch. */
+  expires_at?: string
+  /** Platform spec, Branch: `schema-only` or `parent-data`. */
+  init_source?: string
 }
 
 export interface Endpoint {
@@ -96,7 +103,7 @@ export class PlatformClient {
     readonly projectId: string
   ) {}
 
-  private async call(
+  protected async call(
     label: string,
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
@@ -146,7 +153,7 @@ export class PlatformClient {
   }
 
   /** A call whose success always has a JSON object body. */
-  private async callJson(label: string, method: 'GET' | 'POST' | 'PATCH', path: string, options: { body?: unknown; retryOn503?: boolean; idempotent?: boolean } = {}) {
+  protected async callJson(label: string, method: 'GET' | 'POST' | 'PATCH', path: string, options: { body?: unknown; retryOn503?: boolean; idempotent?: boolean } = {}) {
     const body = await this.call(label, method, path, options)
     return need<Record<string, unknown>>(body, 'JSON object', label, isObject)
   }
@@ -194,6 +201,36 @@ export class PlatformClient {
     return null
   }
 
+  /**
+   * Every branch of the project, following `pagination.next` (at most
+   * {@link MAX_BRANCH_PAGES} pages; stops on an empty page or a cursor that
+   * repeats). For `command: cleanup` and `reset`, which look at all of them.
+   */
+  async listBranches(): Promise<Branch[]> {
+    const all: Branch[] = []
+    let cursor: string | undefined
+    const seen = new Set<string>()
+    for (let page = 0; page < MAX_BRANCH_PAGES; page++) {
+      const res = await this.listBranchesPage({ cursor })
+      all.push(...res.branches)
+      if (!res.next || res.branches.length === 0 || seen.has(res.next)) break
+      seen.add(res.next)
+      cursor = res.next
+    }
+    return all
+  }
+
+  /** `GET /projects/{project_id}/branches/{branch_id}` (platform spec, getProjectBranch); null on 404. */
+  async getBranch(branchId: string): Promise<Branch | null> {
+    const label = `Get branch ${branchId}`
+    try {
+      return branchOf((await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}`)).branch, label)
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 404) return null
+      throw err
+    }
+  }
+
   /** The branch named exactly `name`, looked up with `search=<name>` and the cursor; null when there is none. */
   findBranchByName(name: string): Promise<Branch | null> {
     return this.findBranch((b) => b.name === name, name)
@@ -202,16 +239,18 @@ export class PlatformClient {
   /**
    * `POST /projects/{project_id}/branches` with
    * `{endpoints: [{type: "read_write"}], branch: {parent_id, name}}` (seed 000
-   * plus the spec's `name` field). Retried on HTTP 503 only (platform spec:
+   * plus the spec's `name` field) and the `extras` of create-options.ts
+   * (expiry, annotations, init source, endpoint settings). Retried on HTTP 503 only (platform spec:
    * a 503 "is always safe to retry"; a duplicate create answers 409, so the
    * name makes it idempotent); never resent after a timeout or a reset, whose
    * outcome the caller finds out by looking the name up. Wrap in retryLocked for 423.
    * @throws HttpError (409 when the name exists, 423 when locked).
    */
-  async createBranch(parentId: string, name: string): Promise<CreatedBranch> {
+  async createBranch(parentId: string, name: string, extras: CreateBranchExtras = {}): Promise<CreatedBranch> {
     const label = `Create branch "${name}"`
+    const { endpoint, branch, ...top } = extras
     const body = await this.callJson(label, 'POST', '/branches', {
-      body: { endpoints: [{ type: 'read_write' }], branch: { parent_id: parentId, name } },
+      body: { endpoints: [{ type: 'read_write', ...endpoint }], branch: { parent_id: parentId, name, ...branch }, ...top },
       idempotent: false,
       retryOn503: true
     })

@@ -18,6 +18,8 @@ import { type Branch, type ConnectionUri, PlatformClient, PlatformResponseError 
 import { UNSEEDED_BRANCH, offCancel, onCancel } from '../cancel.js'
 import { retryLocked } from './locked.js'
 import { type Operation, waitForOperations } from './operations.js'
+import type { CreateBranchExtras } from './create-options.js'
+import { clearUnseeded, markUnseeded } from '../post-state.js'
 
 /** What branch mode needs from the settings. Seconds for the durations. */
 export interface BranchOptions {
@@ -28,6 +30,8 @@ export interface BranchOptions {
   reuse: boolean
   pollIntervalSeconds: number
   waitTimeoutSeconds: number
+  /** Lifecycle fields of a create request (expiry, annotations, init source, endpoint settings). */
+  createExtras?: CreateBranchExtras
 }
 
 /** A usable branch and how this run came by it. */
@@ -126,7 +130,7 @@ function chooseUri(uris: ConnectionUri[], database: string, role: string): Conne
 }
 
 /** Connection strings of an existing branch, from the connection-URI endpoint (pooled and direct). */
-async function connectionOf(client: PlatformClient, branch: Branch, o: BranchOptions): Promise<{ pooledUrl: string; directUrl: string }> {
+export async function connectionOf(client: PlatformClient, branch: Branch, o: BranchOptions): Promise<{ pooledUrl: string; directUrl: string }> {
   const endpoints = await client.listEndpoints(branch.id)
   if (!endpoints.some((e) => e.type === 'read_write')) {
     throw new BranchRefusedError(`Branch "${branch.name}" has no read-write compute; delete it or set \`reuse: false\`.`)
@@ -199,10 +203,15 @@ function unanswered(err: unknown): err is HttpError | PlatformResponseError {
  * so this run finishes the job (wait, seed, rename) or deletes it.
  * @returns the branch, its pending operations, and its connection URIs if the create answered.
  */
-async function createProvisional(client: PlatformClient, parent: Branch, name: string): Promise<{ branch: Branch; operations: Operation[]; uris: ConnectionUri[] }> {
+async function createProvisional(
+  client: PlatformClient,
+  parent: Branch,
+  name: string,
+  extras?: CreateBranchExtras
+): Promise<{ branch: Branch; operations: Operation[]; uris: ConnectionUri[] }> {
   const since = new Date(Date.now() - 60_000).toISOString()
   try {
-    const created = await retryLocked(`Create branch "${name}"`, () => client.createBranch(parent.id, name))
+    const created = await retryLocked(`Create branch "${name}"`, () => client.createBranch(parent.id, name, extras))
     return { branch: created.branch, operations: created.operations, uris: created.connection_uris }
   } catch (err) {
     if (!unanswered(err)) throw err
@@ -247,7 +256,7 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
   const provisional = provisionalName(o.branchName)
   let created
   try {
-    created = await createProvisional(client, parent, provisional)
+    created = await createProvisional(client, parent, provisional, o.createExtras)
   } catch (err) {
     if (err instanceof HttpError && err.status === 409) {
       const now = await findPreviewBranches(client, o.branchName)
@@ -268,6 +277,7 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
   // From here until it is seeded, a cancelled run deletes the branch (main.ts keeps this step through seeding).
   const { branch } = created
   const pending = created.operations
+  markUnseeded(branch) // issue 14: the post step deletes it if this run ends before it is seeded
   onCancel(UNSEEDED_BRANCH, async () => {
     // The create's operations hold the project (a DELETE meets 423) until they end: wait for them
     // within the cancel's grace, polling every 0.2 s, then delete with the 423 retry.
@@ -288,7 +298,7 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
     core.warning(`Deleting branch "${branch.name}" again: ${(err as Error).message}`)
     // Its own operations hold the project (a DELETE meets 423 until they end, seed 000): give them a bounded while more.
     await waitForOperations(pending, { ...waitOptions(client, o), pollIntervalSeconds: Math.min(o.pollIntervalSeconds, 1), waitTimeoutSeconds: CLEANUP_WAIT_SECONDS }).catch(() => undefined)
-    await deleteBranchAndWait(client, branch, o).catch((e: Error) =>
+    await deleteBranchAndWait(client, branch, o).then(clearUnseeded, (e: Error) =>
       core.warning(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it (its name says its seed did not complete), or delete it by hand.`)
     )
     throw err

@@ -7,7 +7,7 @@
 export interface Report {
   mode: 'instant' | 'branch'
   /** What happened to the database or branch in this run. */
-  state: 'provisioning' | 'created' | 'reused' | 'closed' | 'deleted' | 'seed-failed' | 'failed'
+  state: 'provisioning' | 'created' | 'reused' | 'closed' | 'deleted' | 'seed-failed' | 'failed' | 'swept' | 'reset'
   databaseId?: string
   claimUrl?: string
   expiresAt?: string
@@ -24,6 +24,12 @@ export interface Report {
   seedFiles?: number
   /** Operations the platform ran for this run (branch mode). */
   operations?: { name: string; status: string; durationSeconds: number }[]
+  /** Branch mode: created with `init_source: schema-only` (the parent's schema, none of its rows). */
+  schemaOnly?: boolean
+  /** Branch mode, `command: reset`: when the branch was restored from its parent (ISO 8601 UTC). */
+  resetAt?: string
+  /** `command: cleanup`: why the branch was swept. */
+  sweptBecause?: string
   /** Link to the workflow run. */
   runUrl?: string
   /** The schema change of this run (issue 15); `noChange` for a reused database, where nothing ran. */
@@ -100,7 +106,9 @@ const HEADLINES: Record<Report['state'], string> = {
   deleted: 'deleted: the pull request closed',
   'seed-failed': 'not ready: seeding failed',
   provisioning: 'being provisioned',
-  failed: 'not ready: the run failed'
+  failed: 'not ready: the run failed',
+  swept: 'deleted by the scheduled cleanup',
+  reset: 'reset to its parent and seeded again'
 }
 
 /**
@@ -115,6 +123,7 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
   if (r.state === 'provisioning') {
     lines.push('A run of this pull request is provisioning the database; this comment is updated when it is ready. Other runs of the PR wait for it.', '')
   }
+  if (r.state === 'swept' && r.sweptBecause) lines.push(`The scheduled cleanup swept this branch: ${r.sweptBecause}.`, '')
   if (r.state === 'failed') lines.push('The run failed before the database was ready; nothing is recorded for reuse. See the job log for what to fix.', '')
   if (r.state === 'seed-failed') {
     lines.push('The seed was rolled back and this database is not recorded for reuse; the next run creates a fresh one. See the job log for the file and line.', '')
@@ -122,11 +131,14 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
   const rows: [string, string][] = []
   if (r.claimUrl && r.state !== 'seed-failed') rows.push(['Claim URL', `${r.claimUrl} (anyone with this link can claim the database)`])
   if (r.expiresAt) {
-    rows.push(['Expires', `${utc(r.expiresAt)} (${relativeExpiry(r.expiresAt, now)}) unless claimed`])
+    const unless = r.mode === 'instant' ? ' unless claimed' : r.state === 'deleted' || r.state === 'swept' ? '' : ', pushed forward by every run that uses it'
+    rows.push(['Expires', `${utc(r.expiresAt)} (${relativeExpiry(r.expiresAt, now)})${unless}`])
   }
   if (r.databaseId) rows.push(['Database id', `\`${r.databaseId}\``])
   if (r.branchName) rows.push(['Branch', `\`${r.branchName}\`${r.branchId ? ` (\`${r.branchId}\`)` : ''}`])
-  if (r.parentBranch) rows.push(['Parent branch', `\`${r.parentBranch}\``])
+  if (r.parentBranch) rows.push([r.schemaOnly ? 'Schema from' : 'Parent branch', `\`${r.parentBranch}\``])
+  if (r.schemaOnly) rows.push(['Data', "schema only: the parent's tables without their rows (`schema-only`)"])
+  if (r.resetAt) rows.push(['Reset', `${utc(r.resetAt)}: restored from the parent's latest state`])
   if (r.projectId) rows.push(['Project', `\`${r.projectId}\``])
   if (r.host) rows.push(['Host', `\`${r.host}\``])
   if (r.region) rows.push(['Region', r.region])
@@ -138,7 +150,9 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
     deleted: 'deleted',
     'seed-failed': 'created, seed rolled back',
     provisioning: 'provisioning',
-    failed: 'failed'
+    failed: 'failed',
+    swept: 'deleted by `command: cleanup`',
+    reset: 'reset in place (same branch and connection strings)'
   }
   rows.push(['This run', action[r.state] + (r.seedFiles ? `, seeded from ${r.seedFiles} file${r.seedFiles === 1 ? '' : 's'}` : '')])
   lines.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`), '')

@@ -1,0 +1,55 @@
+/**
+ * The annotations that mark a branch as this action's (platform spec,
+ * AnnotationValueData: string values, at most 50 properties; set with
+ * `annotation_value` on create, read from `annotation.value` of
+ * `GET /projects/{project_id}/branches/{branch_id}`). `command: cleanup`
+ * recognises its branches by these alone, never by name.
+ */
+import * as github from '@actions/github'
+import { ACTION_VERSION } from '../version.js'
+
+/** Annotation keys. */
+export const ANNOTATION = {
+  repository: 'preview-postgres/repository',
+  pr: 'preview-postgres/pr',
+  headSha: 'preview-postgres/head-sha',
+  version: 'preview-postgres/action-version'
+} as const
+
+/** Who a branch was made for: `owner/repo`, the PR number (none outside a PR) and the head commit. */
+export interface BranchOwner {
+  repository: string
+  pr?: number
+  headSha: string
+}
+
+/** The annotation values for a branch made for `owner` by this version of the action. */
+export function annotationsOf(owner: BranchOwner): Record<string, string> {
+  return {
+    [ANNOTATION.repository]: owner.repository,
+    ...(owner.pr ? { [ANNOTATION.pr]: String(owner.pr) } : {}),
+    [ANNOTATION.headSha]: owner.headSha,
+    [ANNOTATION.version]: ACTION_VERSION
+  }
+}
+
+/**
+ * Reads the owner back from a branch's annotation values; null when the
+ * branch carries no repository and version annotation of ours (a branch that
+ * merely looks like ours by name).
+ */
+export function ownerOf(value: Record<string, unknown> | undefined): (BranchOwner & { version: string }) | null {
+  const get = (k: string): string | undefined => (typeof value?.[k] === 'string' ? (value[k] as string) : undefined)
+  const repository = get(ANNOTATION.repository)
+  const version = get(ANNOTATION.version)
+  if (!repository || !version) return null
+  const pr = Number(get(ANNOTATION.pr))
+  return { repository, version, headSha: get(ANNOTATION.headSha) ?? '', pr: Number.isSafeInteger(pr) && pr > 0 ? pr : undefined }
+}
+
+/** The owner of a branch this run creates: the workflow's repository, its PR and head commit (the PR's head, else the run's commit). */
+export function ownerOfRun(): BranchOwner {
+  const { owner, repo } = github.context.repo
+  const pr = github.context.payload.pull_request as { number?: number; head?: { sha?: string } } | undefined
+  return { repository: `${owner}/${repo}`, pr: typeof pr?.number === 'number' ? pr.number : undefined, headSha: pr?.head?.sha ?? github.context.sha ?? '' }
+}

@@ -1,0 +1,37 @@
+/**
+ * What the main step tells the post step (`runs.post`), through
+ * `core.saveState` (GITHUB_STATE: appended at once, so it survives a
+ * SIGKILL; the post step reads it as `STATE_<name>`, the last value saved wins).
+ * An empty value means "nothing left to undo".
+ */
+import * as core from '@actions/core'
+
+/** State names. */
+export const STATE = {
+  /** Set first thing in main: the post step knows it is the post step. */
+  isPost: 'isPost',
+  /** `{id, name}` of a branch this run created and has not finished seeding. */
+  unseededBranch: 'unseededBranch',
+  /** Id of the PR comment this run holds as its provisioning lock. */
+  lockComment: 'lockComment'
+} as const
+
+/** The branch this run created; the post step deletes it unless {@link clearUnseeded} ran. */
+export function markUnseeded(branch: { id: string; name: string }): void {
+  core.saveState(STATE.unseededBranch, JSON.stringify({ id: branch.id, name: branch.name }))
+}
+
+/** The branch is seeded, or already deleted: nothing for the post step. */
+export function clearUnseeded(): void {
+  core.saveState(STATE.unseededBranch, '')
+}
+
+/** This run holds the comment lock `commentId` until {@link clearLock}. */
+export function markLock(commentId: number): void {
+  core.saveState(STATE.lockComment, String(commentId))
+}
+
+/** The comment lock is released (the comment is final). */
+export function clearLock(): void {
+  core.saveState(STATE.lockComment, '')
+}

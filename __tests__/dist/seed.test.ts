@@ -124,7 +124,11 @@ describe('seeding through the bundle', () => {
     ['DROP DATABASE neondb;', /"DROP DATABASE neondb;" cannot work on a provisioned database/],
     ['CREATE INDEX CONCURRENTLY i ON t (id);', /copy-me\.sql:7:1: "CREATE INDEX CONCURRENTLY i ON t \(id\);" cannot run inside a transaction block/],
     ['VACUUM t;', /"VACUUM t;" cannot run inside a transaction block/],
-    ['COMMIT;', /"COMMIT;" is transaction control/]
+    ['ROLLBACK;', /copy-me\.sql:7:1: "ROLLBACK;" would change the outcome of the seed/],
+    ["PREPARE TRANSACTION 'x';", /"PREPARE TRANSACTION 'x';" would change the outcome of the seed/],
+    ['SELECT 1; \\echo hi', /copy-me\.sql:7: psql meta-command \\echo is not supported/],
+    ["SELECT 'CREATE TABLE x ()' \\gexec", /copy-me\.sql:7: psql meta-command \\gexec is not supported: it runs the rows a query returns as statements/],
+    ["SELECT 1 AS one /* c */ \\gset", /psql meta-command \\gset is not supported/]
   ])('refuses %s before anything runs, or any database is created', async (line, message) => {
     const before = write('first.sql', 'CREATE TABLE must_not_exist (id int);\n')
     // A COPY block first: the check pass skips COPY data, so the line must come from its exact rescan.

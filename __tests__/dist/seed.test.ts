@@ -198,15 +198,21 @@ describe("a dump that this machine's pg_dump makes of generated data", () => {
     expect(await q(r, 'SELECT last_value, is_called FROM ticket_seq')).toEqual([{ last_value: String(SCALE + 41), is_called: false }])
     const [{ n }] = await q(r, 'SELECT order_count(1) AS n')
     expect(String(n)).toBe(source.query(db, 'SELECT order_count(1)')[0])
+    const [{ total }] = await q(r, 'SELECT line_total(3, 2.5) AS total')
+    expect(total).toBe('7.5')
   }
 
-  it('loads it as pg_dump wrote it (\\restrict, COPY blocks, owners, grants): every table equals its source row for row; statements naming missing roles are skipped and counted', async () => {
+  it('loads it as pg_dump wrote it (\\restrict, COPY blocks, BEGIN ATOMIC bodies, owners, grants, default privileges): every table equals its source row for row; statements naming missing roles are skipped and counted', async () => {
     const dump = readFileSync(dumpFile('shop.sql'), 'utf8')
     expect(dump).toMatch(/^\\restrict \S+$/m)
     expect(dump).toMatch(/^\\unrestrict \S+$/m)
     expect(dump).toContain('OWNER TO app_owner;')
+    expect(dump).toMatch(/^ {4}BEGIN ATOMIC$/m)
+    expect(dump).toContain('ALTER DEFAULT PRIVILEGES FOR ROLE app_owner IN SCHEMA sales GRANT SELECT ON TABLES  TO reporting;')
     // the roles the emulator's database lacks: pg_dump's user, and the two the generator made
-    const skipped = dump.split('\n').filter((l) => / OWNER TO (postgres|app_owner);$/.test(l) || /^GRANT .* TO reporting;$/.test(l)).length
+    const skipped = dump
+      .split('\n')
+      .filter((l) => / OWNER TO (postgres|app_owner);$/.test(l) || /^GRANT .* TO reporting;$/.test(l) || /^ALTER DEFAULT PRIVILEGES FOR ROLE app_owner /.test(l)).length
     expect(skipped).toBeGreaterThan(30)
 
     const r = await run('shop.sql')

@@ -86,7 +86,13 @@ class Batch {
 
 const NEWLINE = Buffer.from('\n')
 const MAX_BATCH_BYTES = 1 << 20
-const SAVEPOINT = 'SAVEPOINT preview_postgres_seed;\n'
+/**
+ * Each batch moves the savepoint to its start, in the same round trip, so a
+ * failed batch can be rolled back to its start and replayed one statement at
+ * a time. A batch the server rejects whole (bytes invalid in the client
+ * encoding: it converts the text before parsing) leaves the previous one.
+ */
+const NEXT_SAVEPOINT = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; SAVEPOINT preview_postgres_seed;\n')
 
 function describe(err: pg.DatabaseError, redact: boolean): string {
   const message = redact ? redactValues(err.message) : err.message
@@ -134,18 +140,15 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
     const existing = new Set([...target.roles, ...plan.created])
     const missing = new Set([...plan.needed].filter((r) => !existing.has(r) && !BUILTIN_ROLES.has(r)))
     let batch = new Batch()
-    let first = true
     const flush = async (): Promise<void> => {
       if (!batch.items.length) return
-      const prefix = Buffer.from(first ? SAVEPOINT : `RELEASE SAVEPOINT preview_postgres_seed;\n${SAVEPOINT}`)
-      first = false
       const current = batch
       batch = new Batch()
       try {
-        await rawQuery(client, Buffer.concat([prefix, ...current.parts]))
+        await rawQuery(client, Buffer.concat([NEXT_SAVEPOINT, ...current.parts]))
         result.statements += current.items.length
       } catch (err) {
-        await failBatch(client, current, prefix.length, err as pg.DatabaseError)
+        await failBatch(client, current, NEXT_SAVEPOINT.length, err as pg.DatabaseError)
       }
     }
     let copy: { stream: ReturnType<typeof copyFrom>; src: SeedSource; ev: StatementEvent; failed?: Error } | null = null
@@ -224,7 +227,7 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
 }
 
 /**
- * Connects, opens the seed's transaction, and reads the database's roles and
+ * Connects, opens the seed's transaction and its savepoint, and reads the database's roles and
  * the extensions the loading user does not own (no membership in their
  * owner), in one round trip after the connection's own.
  * @throws SeedError if the database cannot be reached
@@ -234,9 +237,9 @@ async function openTransaction(client: pg.Client): Promise<Target> {
     await client.connect()
     // A simple-protocol query with several statements answers with one result per statement.
     const results = (await client.query(
-      "BEGIN; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE')"
+      "BEGIN; SAVEPOINT preview_postgres_seed; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE')"
     )) as unknown as pg.QueryResult<Record<string, string>>[]
-    return { roles: results[1].rows.map((r) => r.rolname), foreignExtensions: new Set(results[2].rows.map((r) => r.extname)) }
+    return { roles: results[2].rows.map((r) => r.rolname), foreignExtensions: new Set(results[3].rows.map((r) => r.extname)) }
   } catch (err) {
     throw new SeedError(`Seeding could not connect to the new database: ${(err as Error).message}`)
   }

@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import pg from 'pg'
-import type { PostgresServer } from '../emulator/postgres.js'
+import { ADMIN_USER, type PostgresServer } from '../emulator/postgres.js'
 
 /** Section name → sorted lines. */
 export type Snapshot = Map<string, string[]>
@@ -117,23 +117,35 @@ export interface PsqlLoad {
   rolesCreated: string[]
 }
 
+/** How psql loads. */
+export interface PsqlOptions {
+  /** Load as the server's superuser instead of a fresh non-superuser owner (a managed database's user). */
+  superuser?: boolean
+  /**
+   * When psql stops at a role that does not exist, make it (NOLOGIN; granted
+   * to a non-superuser loader) and start over, at most 30 times: the action
+   * skips OWNER TO, GRANT and the like for such roles, and this gives psql
+   * the roles instead, so the rest can be compared.
+   */
+  createRoles?: boolean
+}
+
 let loaders = 0
 
 /**
  * Loads `files` with `psql -X -v ON_ERROR_STOP=1 -1 -f …` (run in `cwd`, so
  * `\i` resolves as it does for a user there) into a fresh database
  * `database` of `server`, owned by a fresh non-superuser login role, as a
- * managed database is. When psql stops at a role that does not exist, that
- * role is created (and granted to the loading role, as a dump's owner would
- * be) and the load starts over in a fresh database, at most `maxRoles` times:
- * the loader skips such statements, so psql gets the roles it needs instead.
+ * managed database is (or as the superuser: {@link PsqlOptions}).
  */
-export async function psqlLoad(server: PostgresServer, database: string, files: string[], cwd: string, maxRoles = 30): Promise<PsqlLoad> {
+export async function psqlLoad(server: PostgresServer, database: string, files: string[], cwd: string, options: PsqlOptions = {}): Promise<PsqlLoad> {
   const role = `psql_loader_${process.pid}_${++loaders}`
   const password = `pw_${Math.random().toString(36).slice(2)}`
   await server.createRole(role, password)
   const rolesCreated: string[] = []
-  const url = `postgresql://${role}:${password}@127.0.0.1:${server.port}/${database}?sslmode=require`
+  const url = options.superuser
+    ? `postgresql://${ADMIN_USER}:${encodeURIComponent(server.adminPassword)}@127.0.0.1:${server.port}/${database}?sslmode=require`
+    : `postgresql://${role}:${password}@127.0.0.1:${server.port}/${database}?sslmode=require`
   for (;;) {
     await server.dropDatabase(database)
     await server.createDatabase(database, role)
@@ -144,7 +156,7 @@ export async function psqlLoad(server: PostgresServer, database: string, files: 
       maxBuffer: 64 << 20
     })
     const missing = /role "([^"]+)" does not exist/.exec(r.stderr)?.[1]
-    if (r.status === 0 || !missing || rolesCreated.length >= maxRoles || rolesCreated.includes(missing)) {
+    if (r.status === 0 || !options.createRoles || !missing || rolesCreated.length >= 30 || rolesCreated.includes(missing)) {
       return { ok: r.status === 0, stderr: r.stderr, rolesCreated }
     }
     const id = pg.escapeIdentifier

@@ -48,8 +48,8 @@ const WORTH_PARSING = new Set([
   'abort', 'alter', 'analyze', 'begin', 'cluster', 'comment', 'commit', 'create', 'drop', 'end', 'grant', 'prepare', 'reindex', 'release',
   'reset', 'revoke', 'rollback', 'savepoint', 'set', 'start', 'vacuum'
 ])
-/** Settings that change how the server reads statement text (and, for the second, how psql lexes it). */
-const LEXING = /client_encoding|standard_conforming_strings|\bnames\b/i
+/** Settings that change how the server reads statement text (and, for the second, how psql lexes it); `SET NAMES` is found by parsing. */
+const LEXING = /client_encoding|standard_conforming_strings/i
 
 type Node = Record<string, unknown>
 interface RoleSpec { roletype: string; rolename?: string }
@@ -167,6 +167,7 @@ export function classify(sql: string, firstWord: string): Classified {
     case 'VariableSetStmt':
       if (node.name === 'standard_conforming_strings') result.standardConformingStrings = booleanSetting(node)
       if (node.name === 'client_encoding') {
+        result.changesLexing = true
         const arg = ((node.args as Node[] | undefined)?.[0]?.A_Const ?? {}) as Node
         result.clientEncoding = node.kind === 'VAR_SET_VALUE' ? String((arg.sval as Node)?.sval ?? '') : 'UTF8'
       }

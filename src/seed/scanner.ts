@@ -358,7 +358,8 @@ class Scanner {
     const firstWord = this.lexer.firstWord
     this.pending = []
     this.lexer.reset()
-    const isCopy = firstWord === 'copy' && COPY_FROM_STDIN.test(statementHead(sql))
+    // (an unterminated one at the end of a file has no data: it goes to the server as a plain statement)
+    const isCopy = terminated && firstWord === 'copy' && COPY_FROM_STDIN.test(statementHead(sql))
     const ev: StatementEvent = {
       kind: 'statement', sql, raw, terminated, firstWord, line: this.pendingLine, column: this.pendingCol, copyFromStdin: isCopy, index: this.statements++
     }

@@ -128,7 +128,8 @@ describe('seeding through the bundle', () => {
     ["PREPARE TRANSACTION 'x';", /"PREPARE TRANSACTION 'x';" would change the outcome of the seed/],
     ['SELECT 1; \\echo hi', /copy-me\.sql:7: psql meta-command \\echo is not supported/],
     ["SELECT 'CREATE TABLE x ()' \\gexec", /copy-me\.sql:7: psql meta-command \\gexec is not supported: it runs the rows a query returns as statements/],
-    ["SELECT 1 AS one /* c */ \\gset", /psql meta-command \\gset is not supported/]
+    ["SELECT 1 AS one /* c */ \\gset", /psql meta-command \\gset is not supported/],
+    ["INSERT INTO t VALUES (length(:'DBNAME'));", /copy-me\.sql:7:1: "INSERT INTO t VALUES \(length\(:'DBNAME'\)\);" uses the psql variable :'DBNAME', which psql fills in/]
   ])('refuses %s before anything runs, or any database is created', async (line, message) => {
     const before = write('first.sql', 'CREATE TABLE must_not_exist (id int);\n')
     // A COPY block first: the check pass skips COPY data, so the line must come from its exact rescan.

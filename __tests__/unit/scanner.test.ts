@@ -231,6 +231,17 @@ describe('splitting as psql splits (psqlscan.l rules)', () => {
     ])
   })
 
+  it('notes psql variables outside quotes, and takes their quotes for no string quotes', async () => {
+    const file = path.join(dir, 'vars.sql')
+    writeFileSync(file, "SELECT a[1:2], x::text, :'DBNAME', :\"USER\", :ENCODING, ':DBNAME', $$:HOST$$; -- :PORT\nSELECT 'a;b';\n")
+    const got: unknown[] = []
+    for await (const ev of scanFile(file)) if (ev.kind === 'statement') got.push([statementHead(ev.sql).trim(), ev.psqlVariables])
+    expect(got).toEqual([
+      ["SELECT a[1:2], x::text, :'DBNAME', :\"USER\", :ENCODING, ':DBNAME', $$:HOST$$;", [':2', ":'DBNAME'", ':"USER"', ':ENCODING']],
+      ["SELECT 'a;b';", undefined]
+    ])
+  })
+
   it("ends a file's last statement at the end of the file, without a semicolon", async () => {
     expect(await split('SELECT 1;\nSELECT 2 -- no semicolon\n-- trailing comment\n')).toEqual(['SELECT 1;', '(no ;) SELECT 2 -- no semicolon\n-- trailing comment'])
     expect(await split('SELECT 1;\n-- only a comment\n')).toEqual(['SELECT 1;'])

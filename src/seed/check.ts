@@ -36,6 +36,18 @@ export interface SeedPlan {
   checkMs: number
 }
 
+/**
+ * Variables psql sets itself (psql docs, "Variables"), which `:NAME` in a
+ * statement fills in on the client; the loader sends SQL as written.
+ */
+const PSQL_VARIABLES = new Set([
+  'AUTOCOMMIT', 'COMP_KEYWORD_CASE', 'DBNAME', 'ECHO', 'ECHO_HIDDEN', 'ENCODING', 'ERROR', 'FETCH_COUNT', 'HIDE_TABLEAM',
+  'HIDE_TOAST_COMPRESSION', 'HISTCONTROL', 'HISTFILE', 'HISTSIZE', 'HOST', 'IGNOREEOF', 'LASTOID', 'LAST_ERROR_MESSAGE',
+  'LAST_ERROR_SQLSTATE', 'ON_ERROR_ROLLBACK', 'ON_ERROR_STOP', 'PORT', 'PROMPT1', 'PROMPT2', 'PROMPT3', 'QUIET', 'ROW_COUNT',
+  'SERVER_VERSION_NAME', 'SERVER_VERSION_NUM', 'SHELL_ERROR', 'SHELL_EXIT_CODE', 'SHOW_ALL_RESULTS', 'SHOW_CONTEXT', 'SINGLELINE',
+  'SINGLESTEP', 'SQLSTATE', 'USER', 'VERBOSITY', 'VERSION', 'VERSION_NAME', 'VERSION_NUM'
+])
+
 /** Meta-commands psql honours that we honour too (pg_dump 17.6+, 16.10+, 15.14+, 14.19+, 13.22+ emit them). */
 const ALLOWED_META = new Set(['restrict', 'unrestrict'])
 
@@ -83,7 +95,9 @@ export async function* scanAll(sources: SeedSource[], options: ScanOptions = {})
  * transaction control that would change the outcome (ROLLBACK, SAVEPOINT,
  * PREPARE TRANSACTION, …; BEGIN/START TRANSACTION/COMMIT/END pass: the load
  * drops them); statements that cannot run inside a transaction block; a
- * client encoding psql would lex with multibyte tables (SJIS, BIG5, …).
+ * client encoding psql would lex with multibyte tables (SJIS, BIG5, …);
+ * psql variables psql would fill in (`:'name'`, `:"name"`, and `:NAME` for
+ * a variable psql sets itself, such as `:DBNAME`).
  * @param files paths in load order; `cwd` makes the names errors show
  * @throws SeedError "Seed refused at file:line[:column]: …" (exact line, found
  *   by a rescan that counts COPY data lines); Error if a file cannot be read
@@ -136,6 +150,13 @@ async function checkEvents(sources: SeedSource[], options: ScanOptions): Promise
     const refuse = (why: string): never => {
       const start = startOf(ev)
       throw new SeedError(`Seed refused at ${at(start.line, start.column)}: "${firstLine(ev.sql)}" ${why}`, src.shown, start.line, start.column)
+    }
+    const variable = ev.psqlVariables?.find((v) => v[1] === "'" || v[1] === '"' || PSQL_VARIABLES.has(v.slice(1)))
+    if (variable) {
+      refuse(
+        `uses the psql variable ${variable}, which psql fills in on the client; the loader sends SQL as written. ` +
+          'Write the value out (or use current_database(), current_user), or run psql from `seed-command`. Nothing was run.'
+      )
     }
     if (c.kind === 'database') refuse('cannot work on a provisioned database (it already exists, and you are connected to it). Nothing was run.')
     if (c.kind === 'transaction') {

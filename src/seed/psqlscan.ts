@@ -10,7 +10,8 @@
  *   comments `-- …` and nested `/* … *\/`;
  * - a backslash outside quotes and comments starts a meta-command, anywhere in
  *   a line (`\;` and `\:` put the character into the statement instead);
- * - `:name`, `:'name'` and `:"name"` are psql variables, not quotes.
+ * - `:name`, `:'name'` and `:"name"` are psql variables, not quotes (noted,
+ *   so the check pass can refuse what psql would fill in).
  *
  * Every byte below 0x80 is ASCII in the encodings the loader accepts (UTF-8
  * and the server encodings), so bytes can be lexed without decoding them.
@@ -76,6 +77,8 @@ export class PsqlLexer {
   firstWord = ''
   /** The statement has a token that is not whitespace or a comment. */
   hasContent = false
+  /** psql variable references in the statement, as written (`:name`, `:'name'`, `:"name"`). */
+  variables: string[] = []
   /** Where scan() stopped: the index of the `;` or backslash. */
   at = -1
 
@@ -90,6 +93,7 @@ export class PsqlLexer {
     this.identCount = 0
     this.firstWord = ''
     this.hasContent = false
+    this.variables = []
   }
 
   /** Inside a quote, quoted identifier, dollar quote or block comment (a line there is statement text, whatever it holds). */
@@ -306,14 +310,17 @@ export class PsqlLexer {
     return j < end && b[j] === DOLLAR ? j + 1 : -1
   }
 
-  /** `::`, or a psql variable `:name`, `:'name'`, `:"name"` (whose quotes are not string quotes), or a lone `:`. */
+  /** `::`, or a psql variable `:name`, `:'name'`, `:"name"` (whose quotes are not string quotes; noted in {@link variables}), or a lone `:`. */
   private colon(b: Buffer, i: number, end: number): number {
     const n = b[i + 1]
     if (n === COLON) return i + 2
-    if ((n === QUOTE || n === DQUOTE) && i + 2 < end) {
-      let j = i + 2
-      while (j < end && (isIdentCont(b[j]) && b[j] !== DOLLAR)) j++
-      if (j > i + 2 && b[j] === n) return j + 1
+    const quoted = n === QUOTE || n === DQUOTE
+    let j = quoted ? i + 2 : i + 1
+    while (j < end && isIdentCont(b[j]) && b[j] !== DOLLAR) j++
+    if (quoted ? j > i + 2 && b[j] === n : j > i + 1) {
+      const stop = quoted ? j + 1 : j
+      this.variables.push(b.toString('latin1', i, stop))
+      return stop
     }
     return i + 1
   }

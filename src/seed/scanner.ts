@@ -24,6 +24,8 @@ export interface StatementEvent {
   firstWord: string
   /** What {@link ScanOptions.classify} found. */
   classified?: Classified
+  /** psql variable references outside quotes (`:name`, `:'name'`, `:"name"`), as written; absent when none. */
+  psqlVariables?: string[]
   line: number
   column: number
   /** A `COPY … FROM stdin` statement: `copy-data` events follow until `copy-end`. */
@@ -356,6 +358,7 @@ class Scanner {
     const raw = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending)
     const sql = raw.toString('utf8')
     const firstWord = this.lexer.firstWord
+    const variables = this.lexer.variables
     this.pending = []
     this.lexer.reset()
     // (an unterminated one at the end of a file has no data: it goes to the server as a plain statement)
@@ -363,6 +366,7 @@ class Scanner {
     const ev: StatementEvent = {
       kind: 'statement', sql, raw, terminated, firstWord, line: this.pendingLine, column: this.pendingCol, copyFromStdin: isCopy, index: this.statements++
     }
+    if (variables.length) ev.psqlVariables = variables
     if (this.options.classify) {
       ev.classified = this.options.classify(sql, firstWord)
       const std = ev.classified.standardConformingStrings

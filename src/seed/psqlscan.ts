@@ -96,11 +96,6 @@ export class PsqlLexer {
     this.variables = []
   }
 
-  /** Inside a quote, quoted identifier, dollar quote or block comment (a line there is statement text, whatever it holds). */
-  get inQuote(): boolean {
-    return this.state !== State.Normal && this.state !== State.LineComment
-  }
-
   /**
    * Lexes bytes [start, end) of `b` (one line, with its newline if it has one).
    * @returns a {@link Stop} with its index in {@link at}, or undefined when the bytes are all statement text.

@@ -9,8 +9,10 @@
  * ratio, rows per second, client CPU seconds and peak RSS; then the same for
  * a generated one-table dump of BENCH_BIG_MB MiB (default 200;
  * BENCH_BIG_ROUNDS rounds, default 5) to show memory stays flat. Not a test:
- * it prints figures. It reads nothing outside the repository unless given
- * files to compare as well.
+ * it prints figures. The generated dump is loaded twice: as pg_dump writes
+ * it (COPY blocks) and dumped with --inserts (one statement a row, so every
+ * byte goes through the lexer). It reads nothing outside the repository
+ * unless given files to compare as well.
  *
  *   npx tsx bench/seed.ts [rounds] [file|folder ...]   (rounds default 9)
  *
@@ -36,7 +38,7 @@
  * the whole process. Both ratios are printed: load alone, and check + load.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { copyFileSync, createWriteStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { once } from 'node:events'
@@ -63,6 +65,8 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 const bundle = mkdtempSync(path.join(os.tmpdir(), 'bench-loader-'))
 execFileSync(path.join(ROOT, 'node_modules', '.bin', 'ncc'), ['build', path.join(ROOT, 'bench', 'load-child.ts'), '-o', bundle, '--quiet'], { stdio: 'inherit' })
+// the grammar's WebAssembly goes next to the bundle, as `npm run package` puts it next to dist/index.js
+copyFileSync(path.join(ROOT, 'node_modules', 'libpg-query', 'wasm', 'libpg-query.wasm'), path.join(bundle, 'libpg-query.wasm'))
 const server = await PostgresServer.start({ hostPattern: '*.us-east-2.localhost' })
 let n = 0
 async function freshDatabase(): Promise<string> {
@@ -164,10 +168,12 @@ try {
   if (seedMiB > 0) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-generated-'))
     const file = path.join(dir, 'generated.sql')
+    const inserts = path.join(dir, 'generated-inserts.sql')
     const source = await DumpSource.start()
     let generated: { bytes: number; scale: number }
     try {
       generated = generateDumpOfSize(source, 'bench', seedMiB, file)
+      source.dump('bench', inserts, ['--inserts'])
     } finally {
       await source.stop()
     }
@@ -176,6 +182,9 @@ try {
         `${psqlVersion}, server PostgreSQL 17, our loader bundled, Node ${node}`
     )
     await compare([file], rounds)
+    // the same data as one INSERT statement a row: every byte goes through the lexer
+    console.log(`the same, dumped with --inserts: ${(statSync(inserts).size / 1048576).toFixed(1)} MiB; ${rounds} rounds, alternating`)
+    await compare([inserts], rounds)
     rmSync(dir, { recursive: true, force: true })
   }
   if (extra.length) {

@@ -1234,7 +1234,7 @@ module.exports = TypeOverrides
 
 /***/ }),
 
-/***/ 2124:
+/***/ 9743:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1562,7 +1562,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.BaseInspectedSelectable = exports.ColumnInfo = exports.Inspected = exports.pick = void 0;
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /* eslint-disable @typescript-eslint/no-unsafe-argument */
-const auto_this_1 = __webpack_require__(2124);
+const auto_this_1 = __webpack_require__(9743);
 const misc_1 = __webpack_require__(3260);
 const pick = (obj, keys) => {
     return Object.fromEntries(keys.map(k => [k, obj[k]]));
@@ -2058,7 +2058,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.PostgreSQL = exports.PROPS = exports.InspectedRowPolicy = exports.COMMANDTYPES = exports.RLS_POLICY_CREATE = exports.InspectedPrivilege = exports.InspectedConstraint = exports.InspectedExtension = exports.InspectedDomain = exports.InspectedType = exports.InspectedSchema = exports.InspectedEnum = exports.InspectedCollation = exports.InspectedSequence = exports.InspectedIndex = exports.InspectedIndexParent = exports.InspectedTrigger = exports.InspectedFunction = exports.InspectedSelectable = void 0;
 // Assuming these are local files that export the corresponding classes or functions
 const client_1 = __webpack_require__(7660);
-const auto_this_1 = __webpack_require__(2124);
+const auto_this_1 = __webpack_require__(9743);
 const graphlib_1 = __webpack_require__(4064);
 const inspected_1 = __webpack_require__(9515);
 const inspector_1 = __webpack_require__(1259);

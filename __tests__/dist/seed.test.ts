@@ -124,7 +124,12 @@ describe('seeding through the bundle', () => {
     ['DROP DATABASE neondb;', /"DROP DATABASE neondb;" cannot work on a provisioned database/],
     ['CREATE INDEX CONCURRENTLY i ON t (id);', /copy-me\.sql:7:1: "CREATE INDEX CONCURRENTLY i ON t \(id\);" cannot run inside a transaction block/],
     ['VACUUM t;', /"VACUUM t;" cannot run inside a transaction block/],
-    ['COMMIT;', /"COMMIT;" is transaction control/]
+    ['ROLLBACK;', /copy-me\.sql:7:1: "ROLLBACK;" would change the outcome of the seed/],
+    ["PREPARE TRANSACTION 'x';", /"PREPARE TRANSACTION 'x';" would change the outcome of the seed/],
+    ['SELECT 1; \\echo hi', /copy-me\.sql:7: psql meta-command \\echo is not supported/],
+    ["SELECT 'CREATE TABLE x ()' \\gexec", /copy-me\.sql:7: psql meta-command \\gexec is not supported: it runs the rows a query returns as statements/],
+    ["SELECT 1 AS one /* c */ \\gset", /psql meta-command \\gset is not supported/],
+    ["INSERT INTO t VALUES (length(:'DBNAME'));", /copy-me\.sql:7:1: "INSERT INTO t VALUES \(length\(:'DBNAME'\)\);" uses the psql variable :'DBNAME', which psql fills in/]
   ])('refuses %s before anything runs, or any database is created', async (line, message) => {
     const before = write('first.sql', 'CREATE TABLE must_not_exist (id int);\n')
     // A COPY block first: the check pass skips COPY data, so the line must come from its exact rescan.
@@ -194,15 +199,21 @@ describe("a dump that this machine's pg_dump makes of generated data", () => {
     expect(await q(r, 'SELECT last_value, is_called FROM ticket_seq')).toEqual([{ last_value: String(SCALE + 41), is_called: false }])
     const [{ n }] = await q(r, 'SELECT order_count(1) AS n')
     expect(String(n)).toBe(source.query(db, 'SELECT order_count(1)')[0])
+    const [{ total }] = await q(r, 'SELECT line_total(3, 2.5) AS total')
+    expect(total).toBe('7.5')
   }
 
-  it('loads it as pg_dump wrote it (\\restrict, COPY blocks, owners, grants): every table equals its source row for row; statements naming missing roles are skipped and counted', async () => {
+  it('loads it as pg_dump wrote it (\\restrict, COPY blocks, BEGIN ATOMIC bodies, owners, grants, default privileges): every table equals its source row for row; statements naming missing roles are skipped and counted', async () => {
     const dump = readFileSync(dumpFile('shop.sql'), 'utf8')
     expect(dump).toMatch(/^\\restrict \S+$/m)
     expect(dump).toMatch(/^\\unrestrict \S+$/m)
     expect(dump).toContain('OWNER TO app_owner;')
+    expect(dump).toMatch(/^ {4}BEGIN ATOMIC$/m)
+    expect(dump).toContain('ALTER DEFAULT PRIVILEGES FOR ROLE app_owner IN SCHEMA sales GRANT SELECT ON TABLES  TO reporting;')
     // the roles the emulator's database lacks: pg_dump's user, and the two the generator made
-    const skipped = dump.split('\n').filter((l) => / OWNER TO (postgres|app_owner);$/.test(l) || /^GRANT .* TO reporting;$/.test(l)).length
+    const skipped = dump
+      .split('\n')
+      .filter((l) => / OWNER TO (postgres|app_owner);$/.test(l) || /^GRANT .* TO reporting;$/.test(l) || /^ALTER DEFAULT PRIVILEGES FOR ROLE app_owner /.test(l)).length
     expect(skipped).toBeGreaterThan(30)
 
     const r = await run('shop.sql')

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { type CopyDataMode, type ScanEvent, type StatementEvent, exactStatement, scanFile } from '../../src/seed/scanner.js'
+import { classify, loadGrammar } from '../../src/seed/grammar.js'
+import { type CopyDataMode, type ScanEvent, type StatementEvent, exactStatement, scanFile, statementHead } from '../../src/seed/scanner.js'
 import { TABLES_QUERY, generateDump } from '../fixtures/generate.js'
 import { DumpSource } from '../pg-dump-source.js'
 
@@ -170,5 +171,79 @@ describe('scanFile', () => {
     const file = path.join(dir, 'open.sql')
     writeFileSync(file, 'SELECT 1;\nCOPY t FROM stdin;\na\nb\n')
     await expect(normalized(file, 3)).rejects.toThrow(/COPY block started at line 2 has no terminating "\\\." line/)
+  })
+})
+
+describe('splitting as psql splits (psqlscan.l rules)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'psqlscan-'))
+  /** The statements (text from their first keyword, trimmed) and meta-commands of `text`, lexed with the grammar's help. */
+  async function split(text: string): Promise<string[]> {
+    const file = path.join(dir, `f${Math.random().toString(36).slice(2)}.sql`)
+    writeFileSync(file, text)
+    await loadGrammar()
+    const out: string[] = []
+    for (const size of [1, 3, 1 << 20]) {
+      const got: string[] = []
+      for await (const ev of scanFile(file, { classify, readChunkBytes: size })) {
+        if (ev.kind === 'statement') got.push(`${ev.terminated ? '' : '(no ;) '}${statementHead(ev.sql).trim()}`)
+        if (ev.kind === 'meta') got.push(`\\${ev.command} ${ev.args}`.trim())
+      }
+      if (size === 1) out.push(...got)
+      else expect(got).toEqual(out)
+    }
+    return out
+  }
+
+  it('keeps BEGIN ATOMIC … END (and CASE … END in it) whole, and parentheses', async () => {
+    expect(
+      await split(
+        'CREATE OR REPLACE FUNCTION f(x int) RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT CASE WHEN x > 0 THEN 1 END; SELECT 2; END;\n' +
+          'CREATE RULE r AS ON INSERT TO t DO ALSO (INSERT INTO u VALUES (1); INSERT INTO u VALUES (2));\n' +
+          'BEGIN; END;\n'
+      )
+    ).toEqual([
+      'CREATE OR REPLACE FUNCTION f(x int) RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT CASE WHEN x > 0 THEN 1 END; SELECT 2; END;',
+      'CREATE RULE r AS ON INSERT TO t DO ALSO (INSERT INTO u VALUES (1); INSERT INTO u VALUES (2));',
+      'BEGIN;',
+      'END;'
+    ])
+  })
+
+  it('follows SET standard_conforming_strings in the file', async () => {
+    expect(await split("SET standard_conforming_strings = off;\nSELECT 'a\\'; b';\nSET standard_conforming_strings TO on;\nSELECT 'c\\'; SELECT 'd';\n")).toEqual([
+      'SET standard_conforming_strings = off;',
+      "SELECT 'a\\'; b';",
+      'SET standard_conforming_strings TO on;',
+      "SELECT 'c\\';",
+      "SELECT 'd';"
+    ])
+  })
+
+  it('finds meta-commands anywhere outside quotes and comments, and not inside them', async () => {
+    expect(await split("SELECT 1 \\gset\nSELECT 'x\\y', $$\\z$$ /* \\c */ -- \\d\n;\nSELECT 2; \\echo a \\\\ SELECT 3;\nSELECT 4 \\; SELECT 5;\n")).toEqual([
+      '\\gset',
+      // (psql would send "SELECT 1" with \\gset; the loader refuses every such seed before it runs)
+      "SELECT 1 SELECT 'x\\y', $$\\z$$ /* \\c */ -- \\d\n;",
+      'SELECT 2;',
+      '\\echo a',
+      'SELECT 3;',
+      'SELECT 4 \\; SELECT 5;'
+    ])
+  })
+
+  it('notes psql variables outside quotes, and takes their quotes for no string quotes', async () => {
+    const file = path.join(dir, 'vars.sql')
+    writeFileSync(file, "SELECT a[1:2], x::text, :'DBNAME', :\"USER\", :ENCODING, ':DBNAME', $$:HOST$$; -- :PORT\nSELECT 'a;b';\n")
+    const got: unknown[] = []
+    for await (const ev of scanFile(file)) if (ev.kind === 'statement') got.push([statementHead(ev.sql).trim(), ev.psqlVariables])
+    expect(got).toEqual([
+      ["SELECT a[1:2], x::text, :'DBNAME', :\"USER\", :ENCODING, ':DBNAME', $$:HOST$$;", [':2', ":'DBNAME'", ':"USER"', ':ENCODING']],
+      ["SELECT 'a;b';", undefined]
+    ])
+  })
+
+  it("ends a file's last statement at the end of the file, without a semicolon", async () => {
+    expect(await split('SELECT 1;\nSELECT 2 -- no semicolon\n-- trailing comment\n')).toEqual(['SELECT 1;', '(no ;) SELECT 2 -- no semicolon\n-- trailing comment'])
+    expect(await split('SELECT 1;\n-- only a comment\n')).toEqual(['SELECT 1;'])
   })
 })

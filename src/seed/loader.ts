@@ -1,36 +1,32 @@
 /**
  * The psql-compatible seed loader: plain SQL files and pg_dump plain output,
- * in one session and one transaction (like `psql -X -v ON_ERROR_STOP=1 -1`).
+ * in one session and one transaction (like `psql -X -v ON_ERROR_STOP=1 -1`,
+ * but all or nothing even where the files hold BEGIN/COMMIT).
  *
  * Two passes over the files, both streamed:
- * 1. check ({@link checkSeed}, no database needed): every meta-command,
- *    statement that cannot work on a provisioned database, statement that
- *    cannot run in a transaction, and role named by `OWNER TO`/`GRANT … TO`/
- *    `REVOKE … FROM` is found before anything runs (COPY data is skipped
- *    unread). The action runs it before it creates a database;
- * 2. load ({@link loadSeed}): plain statements are batched between COPY blocks behind a
- *    savepoint (one round trip per batch); COPY data streams through
- *    `pg-copy-streams` exactly as written, in slices of the read buffer,
- *    without being split into rows (the server counts them).
+ * 1. check ({@link checkSeed}, check.ts, no database needed): refuses what
+ *    cannot run before anything runs;
+ * 2. load ({@link loadSeed}): statements are sent as the file's bytes (in the
+ *    client encoding the file declares, as psql sends them), batched between
+ *    COPY blocks behind a savepoint (one round trip per batch); a batch ends
+ *    after a statement that changes how the server reads text
+ *    (client_encoding, standard_conforming_strings), since the server parses
+ *    a whole batch at once. COPY data streams through `pg-copy-streams`
+ *    exactly as written, without being split into rows (the server counts them).
  * Neither pass counts COPY data lines, so an error found after a COPY block
  * is located by an exact rescan ({@link exactStatement}).
  * Errors name the file, line and column; COPY data values are never logged.
  */
-import path from 'node:path'
 import { once } from 'node:events'
 import * as core from '@actions/core'
 import pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import { type Connection, directClientConfig } from '../connection.js'
-import { type ScanEvent, type ScanOptions, type StatementEvent, exactStatement, scanFile, statementHead } from './scanner.js'
+import { type SeedPlan, type SeedSource, SeedError, firstLine, locate, rescanOptions, scanAll, startOf } from './check.js'
+import { rawCopy, rawQuery } from './raw-query.js'
+import { type StatementEvent, exactStatement } from './scanner.js'
 
-/** A seed that failed; the database is as it was before seeding (rolled back, or never started). */
-export class SeedError extends Error {
-  constructor(message: string, readonly file?: string, readonly line?: number, readonly column?: number) {
-    super(message)
-    this.name = 'SeedError'
-  }
-}
+export { type SeedPlan, type SeedSource, SeedError, checkSeed, locate } from './check.js'
 
 /** What {@link loadSeed} did. */
 export interface SeedResult {
@@ -39,159 +35,15 @@ export interface SeedResult {
   copyRows: number
   /** Statements skipped because they name a role the database does not have. */
   skippedForRoles: number
+  /** BEGIN, START TRANSACTION, COMMIT and END statements dropped (the seed is one transaction). */
+  skippedTransactionControl: number
+  /** `COMMENT ON EXTENSION` for an extension another role owns (a managed database's built-ins, such as plpgsql). */
+  skippedExtensionComments: number
   durationMs: number
 }
 
-/** 1-based line and column of 1-based character `position` in `text`, which starts at `line`:`column` of its file. */
-export function locate(text: string, position: number, line = 1, column = 1): { line: number; column: number } {
-  const before = text.slice(0, Math.max(0, position - 1)).split('\n')
-  return before.length === 1 ? { line, column: column + before[0].length } : { line: line + before.length - 1, column: before.at(-1)!.length + 1 }
-}
-
-const FORBIDDEN: [RegExp, string][] = [
-  [/^(CREATE|DROP|ALTER)\s+DATABASE\b/i, 'cannot work on a provisioned database (it already exists, and you are connected to it)'],
-  [/^(BEGIN|START\s+TRANSACTION|COMMIT|END|ROLLBACK|ABORT)\b/i, 'is transaction control, but the whole seed already runs in one transaction; remove it']
-]
-const NOT_IN_TRANSACTION: RegExp[] = [
-  /^CREATE\s+(UNIQUE\s+)?INDEX\s+CONCURRENTLY\b/i,
-  /^DROP\s+INDEX\s+CONCURRENTLY\b/i,
-  /^REINDEX\b[\s\S]*\bCONCURRENTLY\b/i,
-  /^VACUUM\b/i,
-  /^ALTER\s+SYSTEM\b/i,
-  /^(CREATE|DROP)\s+TABLESPACE\b/i,
-  /^(CREATE|ALTER|DROP)\s+SUBSCRIPTION\b/i,
-  /^CLUSTER\s*;?\s*$/i,
-  /^REINDEX\s+(SYSTEM|DATABASE)\b/i
-]
-/** Meta-commands psql honours that we honour too (pg_dump 17.6+, 16.10+, 15.14+, 14.19+, 13.22+ emit them). */
-const ALLOWED_META = new Set(['restrict', 'unrestrict'])
 /** Role names that always exist. */
 const BUILTIN_ROLES = new Set(['public', 'current_user', 'session_user', 'current_role'])
-
-/** Role names a statement needs: `OWNER TO r`, `GRANT … TO r, …`, `REVOKE … FROM r, …`. Lower-cased unless quoted. */
-export function rolesNamed(head: string): string[] {
-  const ident = /"((?:[^"]|"")+)"|([A-Za-z_][\w$]*)/g
-  const list = (text: string): string[] =>
-    [...text.matchAll(ident)].map((m) => (m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2].toLowerCase()))
-  let m = /^ALTER\s[\s\S]*\bOWNER\s+TO\s+("(?:[^"]|"")+"|[\w$]+)\s*;?\s*$/i.exec(head)
-  if (m) return list(m[1])
-  m = /^GRANT\s[\s\S]*?\bTO\s+([\s\S]*?)(\s+WITH\s+(GRANT|ADMIN|INHERIT|SET)\s+OPTION|\s+WITH\s+\w+\s+(TRUE|FALSE)|\s+GRANTED\s+BY\s+[\s\S]*)?\s*;?\s*$/i.exec(head)
-  if (m) return list(m[1]).filter((r) => !['group'].includes(r))
-  m = /^REVOKE\s[\s\S]*?\bFROM\s+([\s\S]*?)(\s+GRANTED\s+BY\s+[\s\S]*?)?(\s+(CASCADE|RESTRICT))?\s*;?\s*$/i.exec(head)
-  if (m) return list(m[1]).filter((r) => !['group'].includes(r))
-  return []
-}
-
-/** Roles a statement creates (`CREATE ROLE`/`CREATE USER`/`CREATE GROUP`). */
-function roleCreated(head: string): string | undefined {
-  const m = /^CREATE\s+(ROLE|USER|GROUP)\s+("(?:[^"]|"")+"|[\w$]+)/i.exec(head)
-  return m ? (m[2].startsWith('"') ? m[2].slice(1, -1).replace(/""/g, '"') : m[2].toLowerCase()) : undefined
-}
-
-const firstLine = (sql: string): string => {
-  const head = statementHead(sql).split('\n')[0]
-  return head.length > 120 ? `${head.slice(0, 117)}...` : head
-}
-
-/** A seed file: its path, and the name errors show (relative to the working directory). */
-export interface SeedSource {
-  file: string
-  shown: string
-}
-
-/** A seed the check pass accepted: what {@link loadSeed} loads. */
-export interface SeedPlan {
-  sources: SeedSource[]
-  /** Roles the seed names in `OWNER TO`, `GRANT … TO`, `REVOKE … FROM` (lower-cased unless quoted). */
-  needed: Set<string>
-  /** Roles the seed creates itself (`CREATE ROLE/USER/GROUP`). */
-  created: Set<string>
-  /** How long the check pass took, milliseconds. */
-  checkMs: number
-}
-
-/**
- * Pass 1: reads every file (COPY data skipped unread) and refuses what cannot
- * run, before any database is touched: psql meta-commands other than
- * `\restrict`/`\unrestrict` (or an `\unrestrict` whose key does not match),
- * `CREATE/DROP/ALTER DATABASE`, transaction control, and statements that
- * cannot run inside a transaction block. Needs no connection, so the action
- * runs it before it creates a database: a refused seed creates nothing.
- * @param files paths in load order; `cwd` makes the names errors show
- * @throws SeedError "Seed refused at file:line[:column]: …" (exact line, found
- *   by a rescan that counts COPY data lines); Error if a file cannot be read
- *   or has a COPY block without its `\.` line
- */
-export async function checkSeed(files: string[], cwd = process.cwd()): Promise<SeedPlan> {
-  const started = Date.now()
-  const sources = files.map((file) => ({ file, shown: path.relative(cwd, file) || file }))
-  const { needed, created } = await check(sources)
-  return { sources, needed, created, checkMs: Date.now() - started }
-}
-
-/** Streams every event of every file, with the file it came from. */
-async function* scanAll(sources: SeedSource[], options: ScanOptions = {}): AsyncGenerator<[SeedSource, ScanEvent]> {
-  for (const src of sources) for await (const ev of scanFile(src.file, options)) yield [src, ev]
-}
-
-/**
- * Pass 1, fast: COPY data is skipped unread. Line numbers after a COPY block
- * are then inexact, so a refusal is reported from an exact rescan.
- */
-async function check(sources: SeedSource[]): Promise<{ needed: Set<string>; created: Set<string> }> {
-  try {
-    return await checkEvents(sources, { copyData: 'skip' })
-  } catch (err) {
-    if (err instanceof SeedError) return checkEvents(sources, {})
-    throw err
-  }
-}
-
-/** Pass 1: refuses what cannot run, before anything runs. @returns roles the seed needs and creates. */
-async function checkEvents(sources: SeedSource[], options: ScanOptions): Promise<{ needed: Set<string>; created: Set<string> }> {
-  const needed = new Set<string>()
-  const created = new Set<string>()
-  let restrictKey: string | null = null
-  for await (const [src, ev] of scanAll(sources, options)) {
-    const at = (line: number, column?: number): string => `${src.shown}:${line}${column ? `:${column}` : ''}`
-    if (ev.kind === 'meta') {
-      if (!ALLOWED_META.has(ev.command)) {
-        throw new SeedError(
-          `Seed refused at ${at(ev.line)}: psql meta-command \\${ev.command} is not supported (only \\restrict and \\unrestrict, which pg_dump emits, are). ` +
-            'Nothing was run. Produce the dump with `pg_dump --no-owner --no-privileges --format=plain`, or move client-side steps to `seed-command`.',
-          src.shown,
-          ev.line
-        )
-      }
-      if (ev.command === 'restrict') restrictKey = ev.args
-      else if (ev.args !== restrictKey) {
-        throw new SeedError(`Seed refused at ${at(ev.line)}: \\unrestrict key does not match the \\restrict key (as psql would refuse it). Nothing was run.`, src.shown, ev.line)
-      } else restrictKey = null
-      continue
-    }
-    if (ev.kind !== 'statement') continue
-    const head = statementHead(ev.sql)
-    const start = startOf(ev)
-    for (const [pattern, why] of FORBIDDEN) {
-      if (pattern.test(head)) {
-        throw new SeedError(`Seed refused at ${at(start.line, start.column)}: "${firstLine(ev.sql)}" ${why}. Nothing was run.`, src.shown, start.line, start.column)
-      }
-    }
-    if (NOT_IN_TRANSACTION.some((p) => p.test(head))) {
-      throw new SeedError(
-        `Seed refused at ${at(start.line, start.column)}: "${firstLine(ev.sql)}" cannot run inside a transaction block, and the whole seed runs in one. ` +
-          'Nothing was run. Drop CONCURRENTLY, or run it from `seed-command`.',
-        src.shown,
-        start.line,
-        start.column
-      )
-    }
-    for (const r of rolesNamed(head)) needed.add(r)
-    const c = roleCreated(head)
-    if (c) created.add(c)
-  }
-  return { needed, created }
-}
 
 /** Keeps PostgreSQL's message but hides quoted values (COPY data must not reach the log). */
 function redactValues(text: string | undefined): string | undefined {
@@ -211,19 +63,36 @@ function drained(stream: NodeJS.WritableStream): Promise<void> {
   })
 }
 
-/** A batch of plain statements sent in one round trip. */
+/** A batch of plain statements sent in one round trip, as the files' bytes. */
 class Batch {
   items: { src: SeedSource; ev: StatementEvent; offset: number }[] = []
-  text = ''
+  parts: Buffer[] = []
+  /** Characters so far (the server's error positions count characters), and bytes. */
+  chars = 0
+  bytes = 0
   add(src: SeedSource, ev: StatementEvent): void {
-    this.items.push({ src, ev, offset: this.text.length })
-    this.text += ev.sql
-    if (!ev.sql.endsWith('\n')) this.text += '\n'
+    this.items.push({ src, ev, offset: this.chars })
+    this.parts.push(ev.raw)
+    this.chars += ev.sql.length
+    this.bytes += ev.raw.length
+    if (ev.raw[ev.raw.length - 1] !== 0x0a) this.push(NEWLINE)
+  }
+  push(text: Buffer): void {
+    this.parts.push(text)
+    this.chars += text.length
+    this.bytes += text.length
   }
 }
 
-const MAX_BATCH_CHARS = 1 << 20
-const SAVEPOINT = 'SAVEPOINT preview_postgres_seed;\n'
+const NEWLINE = Buffer.from('\n')
+const MAX_BATCH_BYTES = 1 << 20
+/**
+ * Each batch moves the savepoint to its start, in the same round trip, so a
+ * failed batch can be rolled back to its start and replayed one statement at
+ * a time. A batch the server rejects whole (bytes invalid in the client
+ * encoding: it converts the text before parsing) leaves the previous one.
+ */
+const NEXT_SAVEPOINT = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; SAVEPOINT preview_postgres_seed;\n')
 
 function describe(err: pg.DatabaseError, redact: boolean): string {
   const message = redact ? redactValues(err.message) : err.message
@@ -231,11 +100,22 @@ function describe(err: pg.DatabaseError, redact: boolean): string {
   return [message, detail && `detail: ${detail}`, err.hint && `hint: ${err.hint}`].filter(Boolean).join('; ')
 }
 
+/** What the database has, read when the seed's transaction opens. */
+interface Target {
+  roles: string[]
+  /** Extensions owned by a role the loading user is not a member of (a managed database's built-ins). */
+  foreignExtensions: Set<string>
+}
+
 /**
  * Pass 2: loads a seed that {@link checkSeed} accepted into the database of
  * `connection` (its direct URL) in one session and one transaction.
- * Statements naming a role the database lacks (`OWNER TO postgres` in a dump
- * made without `--no-owner`) are skipped and counted.
+ * Skipped, counted and logged: statements naming a role the database lacks
+ * (OWNER TO, GRANT, REVOKE, ALTER DEFAULT PRIVILEGES FOR ROLE, from a dump
+ * made without `--no-owner --no-privileges`); BEGIN, START TRANSACTION,
+ * COMMIT and END (the seed is one transaction already); COMMENT ON EXTENSION
+ * for an extension another role owns (plpgsql on a managed database: psql
+ * stops there with "must be owner of extension").
  * @returns counts, and `durationMs`: from this call to COMMIT (the check pass not included)
  * @throws SeedError naming file:line:column, the server's message, detail and
  *   hint, and the statement's first line; the database is left as it was.
@@ -245,48 +125,58 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
   const { sources } = plan
   const client = new pg.Client(directClientConfig(connection, 'preview-postgres seed'))
   client.on('error', () => undefined)
-  let roles: string[]
+  let target: Target
   try {
-    roles = await openTransaction(client)
+    target = await openTransaction(client)
   } catch (err) {
     await client.end().catch(() => undefined)
     throw err
   }
-  const result: SeedResult = { files: sources.length, statements: 0, copyRows: 0, skippedForRoles: 0, durationMs: 0 }
+  const result: SeedResult = {
+    files: sources.length, statements: 0, copyRows: 0, skippedForRoles: 0, skippedTransactionControl: 0, skippedExtensionComments: 0, durationMs: 0
+  }
+  const firstTransactionControl: string[] = []
   try {
-    const existing = new Set([...roles, ...plan.created])
+    const existing = new Set([...target.roles, ...plan.created])
     const missing = new Set([...plan.needed].filter((r) => !existing.has(r) && !BUILTIN_ROLES.has(r)))
     let batch = new Batch()
-    let first = true
     const flush = async (): Promise<void> => {
       if (!batch.items.length) return
-      const prefix = first ? SAVEPOINT : `RELEASE SAVEPOINT preview_postgres_seed;\n${SAVEPOINT}`
-      first = false
       const current = batch
       batch = new Batch()
       try {
-        await client.query(prefix + current.text)
+        await rawQuery(client, Buffer.concat([NEXT_SAVEPOINT, ...current.parts]))
         result.statements += current.items.length
       } catch (err) {
-        await failBatch(client, current, prefix.length, err as pg.DatabaseError)
+        await failBatch(client, current, NEXT_SAVEPOINT.length, err as pg.DatabaseError)
       }
     }
     let copy: { stream: ReturnType<typeof copyFrom>; src: SeedSource; ev: StatementEvent; failed?: Error } | null = null
     for await (const [src, ev] of scanAll(sources, { copyData: 'bytes' })) {
       if (ev.kind === 'meta') continue
       if (ev.kind === 'statement') {
-        const roles = rolesNamed(statementHead(ev.sql)).filter((r) => missing.has(r))
-        if (roles.length) {
+        const c = ev.classified!
+        if (c.roles.some((r) => missing.has(r))) {
           result.skippedForRoles++
+          continue
+        }
+        if (c.kind === 'begin' || c.kind === 'commit') {
+          if (result.skippedTransactionControl++ === 0) firstTransactionControl.push(`${src.shown}:${startOf(ev).line}`, firstLine(ev.sql))
+          continue
+        }
+        if (c.extensionComment !== undefined && target.foreignExtensions.has(c.extensionComment)) {
+          result.skippedExtensionComments++
+          core.info(`Skipped ${src.shown}:${startOf(ev).line} "${firstLine(ev.sql)}": extension ${c.extensionComment} belongs to the database's platform role, not to this seed's.`)
           continue
         }
         if (!ev.copyFromStdin) {
           batch.add(src, ev)
-          if (batch.text.length >= MAX_BATCH_CHARS) await flush()
+          // The server parses a whole batch before running it: end it where the way text is read changes, or where a file ends without `;`.
+          if (batch.bytes >= MAX_BATCH_BYTES || c.changesLexing || !ev.terminated) await flush()
           continue
         }
         await flush()
-        const stream = client.query(copyFrom(ev.sql.trim().replace(/;$/, '')))
+        const stream = client.query(rawCopy(copyFrom(ev.sql), ev.raw))
         copy = { stream, src, ev }
         stream.on('error', (e: Error) => { if (copy) copy.failed = e })
         continue
@@ -313,7 +203,16 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
     if (result.skippedForRoles) {
       core.info(
         `Skipped ${result.skippedForRoles} statement(s) that name roles this database does not have (${[...missing].join(', ')}): ` +
-          'OWNER TO, GRANT and REVOKE from a dump made without --no-owner --no-privileges. Everything else ran as written.'
+          'OWNER TO, GRANT, REVOKE and ALTER DEFAULT PRIVILEGES from a dump made without --no-owner --no-privileges. Everything else ran as written.'
+      )
+    }
+    if (result.skippedExtensionComments) {
+      core.info(`Skipped ${result.skippedExtensionComments} COMMENT ON EXTENSION statement(s) for extensions this managed database provides and its platform role owns.`)
+    }
+    if (result.skippedTransactionControl) {
+      core.notice(
+        `Ignored ${result.skippedTransactionControl} transaction-control statement(s) (BEGIN, START TRANSACTION, COMMIT, END; the first at ` +
+          `${firstTransactionControl[0]}: "${firstTransactionControl[1]}"): the whole seed runs in one transaction and is kept all or nothing.`
       )
     }
     result.durationMs = Date.now() - started
@@ -328,17 +227,19 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
 }
 
 /**
- * Connects, opens the seed's transaction and reads the database's roles, in
- * one round trip after the connection's own.
- * @returns role names (pg_roles.rolname)
+ * Connects, opens the seed's transaction and its savepoint, and reads the database's roles and
+ * the extensions the loading user does not own (no membership in their
+ * owner), in one round trip after the connection's own.
  * @throws SeedError if the database cannot be reached
  */
-async function openTransaction(client: pg.Client): Promise<string[]> {
+async function openTransaction(client: pg.Client): Promise<Target> {
   try {
     await client.connect()
-    // A simple-protocol query with two statements answers with one result per statement.
-    const results = (await client.query('BEGIN; SELECT rolname FROM pg_roles')) as unknown as pg.QueryResult<{ rolname: string }>[]
-    return results[1].rows.map((r) => r.rolname)
+    // A simple-protocol query with several statements answers with one result per statement.
+    const results = (await client.query(
+      "BEGIN; SAVEPOINT preview_postgres_seed; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE')"
+    )) as unknown as pg.QueryResult<Record<string, string>>[]
+    return { roles: results[2].rows.map((r) => r.rolname), foreignExtensions: new Set(results[3].rows.map((r) => r.extname)) }
   } catch (err) {
     throw new SeedError(`Seeding could not connect to the new database: ${(err as Error).message}`)
   }
@@ -346,7 +247,7 @@ async function openTransaction(client: pg.Client): Promise<string[]> {
 
 /** Throws the SeedError of a failed COPY: the file line of the bad row (from the server's "COPY t, line N"), values hidden. */
 async function failCopy(src: SeedSource, ev: StatementEvent, err: pg.DatabaseError): Promise<never> {
-  const exact = await exactStatement(src.file, ev.index)
+  const exact = await exactStatement(src.file, ev.index, rescanOptions(src))
   const rowLine = /line (\d+)/.exec(err.where ?? '')?.[1]
   const line = rowLine && exact.copyDataLine ? exact.copyDataLine + Number(rowLine) - 1 : startOf(exact.statement).line
   throw new SeedError(
@@ -369,7 +270,7 @@ async function failBatch(client: pg.Client, batch: Batch, prefixLength: number, 
     await client.query('ROLLBACK TO SAVEPOINT preview_postgres_seed')
     for (const it of batch.items) {
       try {
-        await client.query(it.ev.sql)
+        await rawQuery(client, it.ev.raw)
       } catch (e) {
         culprit = it
         error = e as pg.DatabaseError
@@ -379,7 +280,7 @@ async function failBatch(client: pg.Client, batch: Batch, prefixLength: number, 
     }
   }
   if (!culprit) throw new SeedError(`Seeding failed: ${describe(err, false)}. Nothing was kept: the whole seed was rolled back.`)
-  const { statement } = await exactStatement(culprit.src.file, culprit.ev.index)
+  const { statement } = await exactStatement(culprit.src.file, culprit.ev.index, rescanOptions(culprit.src))
   const where = position ? locate(statement.sql, position, statement.line, statement.column) : startOf(statement)
   throw new SeedError(
     `Seed failed at ${culprit.src.shown}:${where.line}:${where.column}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
@@ -388,9 +289,4 @@ async function failBatch(client: pg.Client, batch: Batch, prefixLength: number, 
     where.line,
     where.column
   )
-}
-
-/** File line and column of a statement's first keyword (its raw text may start with blank lines and comments). */
-function startOf(ev: StatementEvent): { line: number; column: number } {
-  return locate(ev.sql, ev.sql.length - statementHead(ev.sql).length + 1, ev.line, ev.column)
 }

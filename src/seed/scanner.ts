@@ -1,19 +1,31 @@
 /**
- * Streams a SQL file into what psql would act on: statements split as
- * PostgreSQL splits them (the `postgres-semicolons` lexer: quoted strings,
- * `E''` strings, dollar quotes, nested comments), `COPY … FROM stdin` data up
- * to `\.`, and backslash meta-commands. Memory holds two read chunks (one
- * read ahead), one pending statement and one chunk of COPY data, whatever the
- * file's size.
+ * Streams a SQL file into what psql would act on: statements split where
+ * psql splits them (its lexer's rules, {@link PsqlLexer}), each statement's
+ * bytes as the file has them, `COPY … FROM stdin` data up to `\.`, and
+ * backslash meta-commands wherever they stand outside quotes. A file's last
+ * statement may lack its `;`: it ends at the end of the file, as in psql.
+ * Memory holds two read chunks (one read ahead), one pending statement and
+ * one chunk of COPY data, whatever the file's size.
  */
 import { open } from 'node:fs/promises'
-import { parseSplits } from 'postgres-semicolons'
+import type { Classified } from './grammar.js'
+import { PsqlLexer, Stop } from './psqlscan.js'
 
 /** A statement with the 1-based line and column of its first character (which may be whitespace or a comment). */
 export interface StatementEvent {
   kind: 'statement'
-  /** Raw text from the end of the previous statement through its `;`. */
+  /** Text from the end of the previous statement through its `;`, decoded as UTF-8 (for messages and classifying only). */
   sql: string
+  /** The same as the file's bytes: what is sent to the server, unchanged (in the client_encoding the file declares). */
+  raw: Buffer
+  /** False for a file's last statement when it has no `;` (it ends at the end of the file). */
+  terminated: boolean
+  /** Its first keyword, lower-cased, from the lexer. */
+  firstWord: string
+  /** What {@link ScanOptions.classify} found. */
+  classified?: Classified
+  /** psql variable references outside quotes (`:name`, `:'name'`, `:"name"`), as written; absent when none. */
+  psqlVariables?: string[]
   line: number
   column: number
   /** A `COPY … FROM stdin` statement: `copy-data` events follow until `copy-end`. */
@@ -81,9 +93,6 @@ export function statementHead(sql: string): string {
 
 const COPY_FROM_STDIN = /^COPY\b[\s\S]*\bFROM\s+STDIN\b/i
 
-/** True when text holds only whitespace and `--` comment lines. */
-const blank = (text: string): boolean => /^(\s*(--[^\n]*)?\n?)*$/.test(text)
-
 /**
  * How scanFile treats COPY data:
  * - `lines`: whole lines, counted, so every event carries its exact file line;
@@ -99,8 +108,14 @@ export type CopyDataMode = 'lines' | 'bytes' | 'skip'
 
 /** Options of scanFile. */
 export interface ScanOptions {
-  /** As the server setting; true for every supported server. */
-  standardConformingStrings?: boolean
+  /**
+   * The server's standard_conforming_strings when the file starts (default
+   * true); kept up to date from {@link classify} while the file is read, so
+   * one object can carry it from file to file, as one psql session does.
+   */
+  lexing?: { standardConformingStrings: boolean }
+  /** Classifies each statement as it is split; a change to standard_conforming_strings it reports changes how the rest is lexed. */
+  classify?: (sql: string, firstWord: string) => Classified
   /** Read size in bytes (tests make it tiny to cross every boundary). */
   readChunkBytes?: number
   /** Default `lines`. */
@@ -115,7 +130,7 @@ export interface ScanOptions {
  */
 export async function* scanFile(file: string, options: ScanOptions = {}): AsyncGenerator<ScanEvent> {
   const mode = options.copyData ?? 'lines'
-  const scanner = new Scanner(file, options.standardConformingStrings ?? true, mode)
+  const scanner = new Scanner(file, options, mode)
   const size = options.readChunkBytes ?? (mode === 'skip' ? SKIP_READ_CHUNK_BYTES : READ_CHUNK_BYTES)
   // Events of `lines` and `bytes` mode hand on slices of what was read, so each read gets a new buffer;
   // `skip` mode keeps no slice past push() (the scanner copies its carry), so two buffers take turns.
@@ -170,18 +185,24 @@ class Scanner {
   /** Pieces of a line that began in an earlier chunk and has not ended yet. */
   private carry: Buffer[] = []
   private lineNo = 0
-  private pending = ''
+  /** Bytes of the statement being read (copies: read buffers are reused). */
+  private pending: Buffer[] = []
   private pendingLine = 1
   private pendingCol = 1
   /** An open COPY block: data bytes gathered but not handed on yet. */
   private copy: { parts: Buffer[]; bytes: number; first: number; lines: number; openedAt: number } | null = null
   private statements = 0
+  private readonly lexer = new PsqlLexer()
+  private readonly lexing: { standardConformingStrings: boolean }
 
   constructor(
     private readonly file: string,
-    private readonly standardConformingStrings: boolean,
+    private readonly options: ScanOptions,
     private readonly copyData: CopyDataMode
-  ) {}
+  ) {
+    this.lexing = options.lexing ?? { standardConformingStrings: true }
+    this.lexer.standardConformingStrings = this.lexing.standardConformingStrings
+  }
 
   take(): ScanEvent[] {
     const out = this.out
@@ -245,9 +266,8 @@ class Scanner {
     if (this.copy) {
       throw new Error(`${this.file}: the COPY block started at line ${this.copy.openedAt} has no terminating "\\." line.`)
     }
-    if (!blank(this.pending) && statementHead(this.pending) !== '') {
-      this.out.push({ kind: 'statement', sql: this.pending, line: this.pendingLine, column: this.pendingCol, copyFromStdin: false, index: this.statements++ })
-    }
+    // psql runs what is left at the end of a file as its last statement
+    if (this.lexer.hasContent) this.emitStatement(false)
   }
 
   private addCopy(bytes: Buffer, lines: number): void {
@@ -294,50 +314,75 @@ class Scanner {
       if (this.copy.bytes >= COPY_CHUNK_BYTES) this.emitCopy()
       return
     }
-    // Statement text: decoded, a CR kept (psql sends it: it may sit inside a quoted string, as user data).
-    const line = b.toString('utf8', start, end)
-    this.statementLine(line)
+    this.statementLine(b, start, end < b.length ? end + 1 : end)
   }
 
-  private statementLine(line: string): void {
-    const lineNo = this.lineNo
-    // As in psql, a backslash outside a quoted string or comment starts a meta-command, even mid-statement.
-    if (line.startsWith('\\') && (blank(this.pending) || !parseSplits(this.pending, this.standardConformingStrings).unterminated)) {
-      const m = /^\\(\S*)\s*([\s\S]*)$/.exec(line)!
-      this.out.push({ kind: 'meta', command: m[1], args: m[2].trim(), line: lineNo })
-      if (blank(this.pending)) this.pending = ''
-      return
-    }
-    if (this.pending === '') {
-      this.pendingLine = lineNo
-      this.pendingCol = 1
-    }
-    this.pending += line + '\n'
-    if (!line.includes(';')) return
-    const splits = parseSplits(this.pending, this.standardConformingStrings)
-    if (splits.unterminated) return
-    let start = 0
-    let line0 = this.pendingLine
-    let col0 = this.pendingCol
-    for (const p of splits.positions) {
-      if (typeof p !== 'number') continue
-      const sql = this.pending.slice(start, p + 1)
-      const isCopy = COPY_FROM_STDIN.test(statementHead(sql))
-      if (sql.trim() !== ';') this.out.push({ kind: 'statement', sql, line: line0, column: col0, copyFromStdin: isCopy, index: this.statements++ })
-      // advance the position past this statement
-      const nl = sql.split('\n')
-      line0 += nl.length - 1
-      col0 = nl.length > 1 ? nl[nl.length - 1].length + 1 : col0 + sql.length
-      start = p + 1
-      if (isCopy) {
-        this.copy = { parts: [], bytes: 0, first: lineNo + 1, lines: 0, openedAt: lineNo }
-        break
+  /**
+   * Statement text: bytes [start, end) of one line, its newline included if
+   * it has one, lexed as psql lexes it. Every byte is kept (a CR too: it may
+   * sit inside a quoted string, as user data).
+   */
+  private statementLine(b: Buffer, start: number, end: number): void {
+    let pos = start
+    while (pos < end) {
+      if (!this.pending.length) {
+        this.pendingLine = this.lineNo
+        this.pendingCol = codePoints(b, start, pos) + 1
       }
+      const stop = this.lexer.scan(b, pos, end)
+      if (stop === undefined) {
+        this.pending.push(Buffer.from(b.subarray(pos, end)))
+        return
+      }
+      const at = this.lexer.at
+      if (stop === Stop.Semicolon) {
+        this.pending.push(Buffer.from(b.subarray(pos, at + 1)))
+        pos = at + 1
+        if (this.emitStatement(true)) return // COPY data starts on the next line
+        continue
+      }
+      // A meta-command: from the backslash to the end of the line, or to a `\\` after which SQL goes on.
+      if (at > pos) this.pending.push(Buffer.from(b.subarray(pos, at)))
+      const text = b.toString('utf8', at, end).replace(/\r?\n$/, '')
+      const sep = text.indexOf('\\\\', 1)
+      const m = /^\\([^\s\\]*)\s*([\s\S]*)$/.exec(sep < 0 ? text : text.slice(0, sep))!
+      this.out.push({ kind: 'meta', command: m[1], args: m[2].trim(), line: this.lineNo })
+      if (!this.lexer.hasContent) this.pending = []
+      if (sep < 0) return
+      pos = at + Buffer.byteLength(text.slice(0, sep + 2))
     }
-    this.pending = this.copy || blank(this.pending.slice(start)) ? '' : this.pending.slice(start)
-    this.pendingLine = line0
-    this.pendingCol = col0
   }
+
+  /** Hands on the pending statement. @returns true when it is a `COPY … FROM stdin` (its data follows). */
+  private emitStatement(terminated: boolean): boolean {
+    const raw = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending)
+    const sql = raw.toString('utf8')
+    const firstWord = this.lexer.firstWord
+    const variables = this.lexer.variables
+    this.pending = []
+    this.lexer.reset()
+    // (an unterminated one at the end of a file has no data: it goes to the server as a plain statement)
+    const isCopy = terminated && firstWord === 'copy' && COPY_FROM_STDIN.test(statementHead(sql))
+    const ev: StatementEvent = {
+      kind: 'statement', sql, raw, terminated, firstWord, line: this.pendingLine, column: this.pendingCol, copyFromStdin: isCopy, index: this.statements++
+    }
+    if (variables.length) ev.psqlVariables = variables
+    if (this.options.classify) {
+      ev.classified = this.options.classify(sql, firstWord)
+      const std = ev.classified.standardConformingStrings
+      if (std !== undefined) this.lexer.standardConformingStrings = this.lexing.standardConformingStrings = std
+    }
+    this.out.push(ev)
+    if (isCopy) this.copy = { parts: [], bytes: 0, first: this.lineNo + 1, lines: 0, openedAt: this.lineNo }
+    return isCopy
+  }
+}
+
+/** Characters in bytes [start, end) of UTF-8 text (bytes that do not continue a character). */
+function codePoints(b: Buffer, start: number, end: number): number {
+  let n = 0
+  for (let i = start; i < end; i++) if ((b[i] & 0xc0) !== 0x80) n++
+  return n
 }
 
 /** A statement at its exact place, and where its COPY data starts. */

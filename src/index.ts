@@ -1,6 +1,6 @@
 /** Entry point of the bundled action (`dist/index.js`). */
-import { handleCancellation } from './cancel.js'
+import { handleCancellation, runMainFlow } from './cancel.js'
 import { run } from './main.js'
 
 handleCancellation()
-await run()
+await runMainFlow(run)

@@ -7,7 +7,7 @@
 export interface Report {
   mode: 'instant' | 'branch'
   /** What happened to the database or branch in this run. */
-  state: 'provisioning' | 'created' | 'reused' | 'closed' | 'deleted' | 'seed-failed' | 'failed'
+  state: 'provisioning' | 'closing' | 'created' | 'reused' | 'closed' | 'deleted' | 'seed-failed' | 'failed' | 'cancelled'
   databaseId?: string
   claimUrl?: string
   expiresAt?: string
@@ -50,7 +50,9 @@ const HEADLINES: Record<Report['state'], string> = {
   deleted: 'deleted: the pull request closed',
   'seed-failed': 'not ready: seeding failed',
   provisioning: 'being provisioned',
-  failed: 'not ready: the run failed'
+  closing: 'being closed: the pull request closed',
+  failed: 'not ready: the run failed',
+  cancelled: 'not ready: the run was cancelled'
 }
 
 /** Renders the report as Markdown (comment and summary share it). */
@@ -61,7 +63,11 @@ export function renderReport(r: Report, now = Date.now()): string {
   if (r.state === 'provisioning') {
     lines.push('A run of this pull request is provisioning the database; this comment is updated when it is ready. Other runs of the PR wait for it.', '')
   }
+  if (r.state === 'closing') lines.push('A run of this pull request is closing its database; this comment is updated when it is done.', '')
   if (r.state === 'failed') lines.push('The run failed before the database was ready; nothing is recorded for reuse. See the job log for what to fix.', '')
+  if (r.state === 'cancelled') {
+    lines.push('The run was cancelled: it stopped, deleted what it had made but not finished seeding, and records nothing for reuse. The next run starts clean.', '')
+  }
   if (r.state === 'seed-failed') {
     lines.push('The seed was rolled back and this database is not recorded for reuse; the next run creates a fresh one. See the job log for the file and line.', '')
   }
@@ -84,7 +90,9 @@ export function renderReport(r: Report, now = Date.now()): string {
     deleted: 'deleted',
     'seed-failed': 'created, seed rolled back',
     provisioning: 'provisioning',
-    failed: 'failed'
+    closing: 'closing',
+    failed: 'failed',
+    cancelled: 'cancelled'
   }
   rows.push(['This run', action[r.state] + (r.seedFiles ? `, seeded from ${r.seedFiles} file${r.seedFiles === 1 ? '' : 's'}` : '')])
   lines.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`), '')

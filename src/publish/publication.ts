@@ -1,0 +1,101 @@
+/**
+ * Where a run publishes and how it holds the PR's comment lock: opened before
+ * anything is provisioned, written once at the end (success, failure or
+ * cancel), and the job summary.
+ */
+import * as core from '@actions/core'
+import * as github from '@actions/github'
+import type { Settings } from '../inputs.js'
+import { COMMENT_LOCK, isCancelled, offCancel, onCancel, throwIfCancelled } from '../cancel.js'
+import { type Report, renderReport } from './report.js'
+import { type CommentRecord, type FoundComment, type PullRequest, githubClient, pullRequestOfEvent } from './comment.js'
+import { ClaimNotPostedError, type CommentLock, acquireLock } from './lock.js'
+
+/** Where the run publishes: the PR, the lock this run holds (when there is a PR and commenting is on), and what an earlier run recorded. */
+export interface Publication {
+  pr: PullRequest | null
+  lock: CommentLock | null
+  /** The PR's comment from an earlier run, whose record says what may be reused. */
+  existing: FoundComment | null
+}
+
+function runUrl(): string | undefined {
+  const { serverUrl, runId } = github.context
+  const repo = process.env.GITHUB_REPOSITORY
+  return repo && runId ? `${serverUrl}/${repo}/actions/runs/${runId}` : undefined
+}
+
+/**
+ * Takes the PR's comment lock (lock.ts), so only one run of the PR
+ * provisions or deletes at a time, whatever comment an earlier run left;
+ * the lock's comment says what an earlier run recorded. `seedCheck` is
+ * awaited before the lock's placeholder is posted (a refused seed posts no
+ * comment). A claim that cannot be posted is a warning: the run goes on
+ * without a lock and without reuse. A lock that stays held by another run
+ * for `wait-timeout` fails the run.
+ */
+export async function openPublication(settings: Settings, seedCheck: Promise<unknown>): Promise<Publication> {
+  const pr = pullRequestOfEvent()
+  if (!pr) {
+    core.notice('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.')
+    return { pr: null, lock: null, existing: null }
+  }
+  if (!settings.comment || !settings.githubToken) {
+    core.info(`${settings.comment ? 'No `github-token`' : '`comment` is false'}: no PR comment, so no earlier database can be found for reuse.`)
+    return { pr, lock: null, existing: null }
+  }
+  await seedCheck
+  const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
+  return core.group('Take the PR comment lock', async () => {
+    let lock: CommentLock
+    try {
+      lock = await acquireLock(octokit, pr, {
+        mode: settings.mode,
+        placeholder: renderReport({ mode: settings.mode, state: settings.command === 'create' ? 'provisioning' : 'closing', runUrl: runUrl() }),
+        pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
+        timeoutSeconds: settings.waitTimeoutSeconds
+      })
+    } catch (err) {
+      if (!(err instanceof ClaimNotPostedError)) throw err
+      core.warning(`${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`)
+      return { pr, lock: null, existing: null }
+    }
+    const cancelled = renderReport({ mode: settings.mode, state: 'cancelled', runUrl: runUrl() })
+    onCancel(COMMENT_LOCK, () => lock.finish(cancelled, { mode: settings.mode }))
+    if (isCancelled()) {
+      // The cancel's undo steps may have run while the claim was being posted.
+      offCancel(COMMENT_LOCK)
+      await lock.finish(cancelled, { mode: settings.mode })
+      throwIfCancelled()
+    }
+    core.info(
+      `This run holds the PR's comment lock (comment ${lock.claim.id}).` +
+        (lock.home ? ` The preview comment of an earlier run is ${lock.home.id}.` : '')
+    )
+    return { pr, lock, existing: lock.home }
+  })
+}
+
+/** Writes the run's report into the PR comment (releasing the lock) and the job summary. */
+export async function publish(pub: Publication, report: Report, record: CommentRecord): Promise<void> {
+  throwIfCancelled()
+  const markdown = renderReport({ ...report, runUrl: runUrl() })
+  const lock = pub.lock
+  if (lock?.held) {
+    await core.group('Update the PR comment', () => lock.finish(markdown, record))
+    offCancel(COMMENT_LOCK)
+  }
+  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown, true).write()
+}
+
+/**
+ * At the end of a run that did not publish (failed, or had nothing to
+ * report): releases the lock. After a failure the comment says the run
+ * failed and records nothing reusable; otherwise only the claim is removed.
+ * A cancelled run leaves this to its undo step.
+ */
+export async function releaseLock(pub: Publication | undefined, mode: CommentRecord['mode'], failed: boolean): Promise<void> {
+  if (!pub?.lock?.held || isCancelled()) return
+  offCancel(COMMENT_LOCK)
+  await pub.lock.finish(failed ? renderReport({ mode, state: 'failed', runUrl: runUrl() }) : null, { mode })
+}

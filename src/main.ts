@@ -23,9 +23,9 @@ import type { Report } from './publish/report.js'
 import { type Publication, openPublication, publish, releaseLock } from './publish/publication.js'
 
 /**
- * Starts the seed's check pass (no database needed), so it reads the files
- * while the inputs are still being acted on. Awaited before anything is
- * created: a refused seed creates no database and posts no comment.
+ * Starts the seed's check pass (no database needed). Awaited before the PR
+ * comment's lock is claimed and before anything is created: a refused seed
+ * creates no database and posts no comment.
  * @returns null when there is nothing to seed from files
  */
 function startSeedCheck(files: string[]): Promise<SeedPlan | null> {

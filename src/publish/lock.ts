@@ -59,11 +59,13 @@ export class CommentLock {
     readonly claim: FoundComment,
     /** The PR's comment from an earlier run (its record says what may be reused), or null: then the claim becomes the comment. */
     readonly home: FoundComment | null,
-    private readonly placeholder: string
+    private readonly placeholder: string,
+    /** Milliseconds between heartbeats. */
+    heartbeatMs = HEARTBEAT_MS
   ) {
     this.timer = setInterval(() => {
       this.beat = this.beat.then(() => this.heartbeat())
-    }, HEARTBEAT_MS)
+    }, heartbeatMs)
     this.timer.unref()
   }
 
@@ -130,6 +132,8 @@ export interface LockOptions {
   pollSeconds: number
   /** How long to wait for other runs' locks in all (`wait-timeout`). */
   timeoutSeconds: number
+  /** Milliseconds between heartbeats; default {@link HEARTBEAT_MS}. */
+  heartbeatMs?: number
 }
 
 /** The claim could not be posted (after the client's retries): the run has no lock and no comment. */
@@ -182,7 +186,7 @@ export async function acquireLock(octokit: Octokit, pr: PullRequest, o: LockOpti
         `Posted the lock comment ${posted.id} on PR #${number}, but could not read the PR's comments: ${describeGitHubError(err)}. ` +
           'This run counts itself the lock holder and goes on; it cannot see a concurrent run or what an earlier run recorded.'
       )
-      return new CommentLock(octokit, pr, { id: posted.id, record }, null, o.placeholder)
+      return new CommentLock(octokit, pr, { id: posted.id, record }, null, o.placeholder, o.heartbeatMs)
     }
     // A retried POST whose first answer was lost may have posted our claim twice: keep the oldest.
     const mine = ours.filter((c) => c.record.run === runId)
@@ -195,7 +199,7 @@ export async function acquireLock(octokit: Octokit, pr: PullRequest, o: LockOpti
       const stale = others.filter((c) => c.record.provisioningSince && !isLiveClaim(c.record, now))
       const home = others.find((c) => !c.record.provisioningSince) ?? stale[0] ?? null
       await deleteQuietly(octokit, pr, stale.filter((c) => c !== home).map((c) => c.id))
-      return new CommentLock(octokit, pr, claim, home, o.placeholder)
+      return new CommentLock(octokit, pr, claim, home, o.placeholder, o.heartbeatMs)
     }
     await deleteQuietly(octokit, pr, [claim.id])
     core.info(`Another run of this PR holds the lock (comment ${winner.id}, provisioning since ${winner.record.provisioningSince}): waiting for it.`)

@@ -599,6 +599,23 @@ function concurrentFailedCancelled(): Case[] {
       return { observed: `${outcome(cancelled)} in ${(cancelled.durationMs / 1000).toFixed(1)} s, branches left ${leftAfterCancel} / ${outcome(again)}, created=${again.outputs.created}`, problems: c.problems }
     }
   )
+  add(
+    'branch: a cancel (SIGINT) while the create-branch request is in flight (answered after 1.5 s), then a re-run',
+    'the create is let finish, so the branch it made is known and deleted; the re-run creates and seeds a new branch',
+    async ({ emu, run, project }) => {
+      emu.platform.server.inject({ method: 'POST', path: BRANCHES, kind: 'delay', delayMs: 1500 })
+      const cancelled = await run('branch', {}, { cancelWhen: () => emu.platform.server.requests('POST', BRANCHES).length > 0 })
+      const leftAfterCancel = previewBranches(project).length
+      const again = await run('branch')
+      const c = checker()
+      c.expect(cancelled.code === 1 && cancelled.errors.some((e) => /cancelled \(SIGINT\)/.test(e)), `cancelled run: ${outcome(cancelled)}`)
+      c.expect(emu.platform.server.requests('POST', BRANCHES)[0]?.status === 201, 'the cancelled run\'s create was not answered 201')
+      c.expect(leftAfterCancel === 0, `${leftAfterCancel} branch(es) left after the cancel`)
+      succeeded(again, c)
+      c.expect(again.outputs.created === 'true', `the re-run reused (created=${again.outputs.created})`)
+      return { observed: `${outcome(cancelled)}, branches left ${leftAfterCancel} / ${outcome(again)}, created=${again.outputs.created}`, problems: c.problems }
+    }
+  )
   for (const mode of ['instant', 'branch'] as const) {
     add(
       `${mode}: a cancel (SIGINT) while seeding stops the run before it publishes`,
@@ -616,6 +633,30 @@ function concurrentFailedCancelled(): Case[] {
       }
     )
   }
+  // A re-run that makes nothing new and then fails or is cancelled keeps what the earlier run recorded.
+  const keepsRecord = (name: string, said: RegExp, disturbed: (ctx: Ctx) => Promise<{ r: RunResult; ok: boolean }>): void =>
+    add(name, `the comment says ${said.source.replace('the run ', '')} but keeps the earlier record; the next run reuses the database`, async (ctx) => {
+      const first = await ctx.run('instant')
+      const { r, ok } = await disturbed(ctx)
+      const comment = prComments(ctx.emu, ctx.pr)
+      const again = await ctx.run('instant')
+      const c = checker()
+      succeeded(first, c)
+      c.expect(ok, `disturbed run: ${outcome(r)}`)
+      c.expect(comment.length === 1 && said.test(comment[0].body) && comment[0].record?.databaseId === first.outputs['database-id'], 'the earlier record was not kept')
+      succeeded(again, c)
+      c.expect(again.outputs.created === 'false' && again.outputs['database-id'] === first.outputs['database-id'], `created=${again.outputs.created}`)
+      return { observed: `${outcome(r)} / ${outcome(again)}, created=${again.outputs.created}`, problems: c.problems }
+    })
+  keepsRecord('instant: a re-run fails (the reuse lookup keeps answering HTTP 503), then another re-run', /the run failed/, async ({ emu, run }) => {
+    emu.instant.server.inject({ method: 'GET', path: /^\/api\/v1\/database\/[^/]+$/, kind: 'status', status: 503, times: 3 })
+    const r = await run('instant')
+    return { r, ok: r.code === 1 && /HTTP 503/.test(r.errors.join('\n')) && !r.outputs['database-url'] }
+  })
+  keepsRecord('instant: a re-run is cancelled (SIGINT) as soon as it holds the lock, then another re-run', /the run was cancelled/, async ({ run }) => {
+    const r = await run('instant', {}, { cancelOn: /This run holds the PR's comment lock/ })
+    return { r, ok: r.code === 1 && r.errors.some((e) => /cancelled \(SIGINT\)/.test(e)) }
+  })
   add(
     'instant: env-file names an existing 0644 file holding an old DATABASE_URL',
     'the file is replaced by a new 0600 file (new inode, so no secret was ever written into the 0644 one); other lines kept',

@@ -49,6 +49,8 @@ export interface RunOptions {
   env?: Record<string, string>
   /** Send SIGINT (GitHub's cancel) once stdout matches this. */
   cancelOn?: RegExp
+  /** Send SIGINT once this returns true (polled every 5 ms), e.g. once an emulator has received a request. */
+  cancelWhen?: () => boolean
   /** Milliseconds before the child is killed (a hung action must not hang the test). */
   timeoutMs?: number
   /** Record when `database-url` first appears in GITHUB_OUTPUT (polled every 2 ms; for benchmarks). */
@@ -148,6 +150,14 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
     }
   })
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  const cancelPoll = o.cancelWhen
+    ? setInterval(() => {
+        if (!cancelled && o.cancelWhen!()) {
+          cancelled = true
+          child.kill('SIGINT')
+        }
+      }, 5)
+    : undefined
   const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 120_000)
   let outputsAt: number | undefined
   const watch = o.timeOutputs
@@ -159,6 +169,7 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
   const endedAt = Date.now()
   clearTimeout(timer)
   clearInterval(watch)
+  clearInterval(cancelPoll)
   const commands = (name: string): string[] =>
     [...stdout.matchAll(new RegExp(`^::${name}(?: [^:]*)?::(.*)$`, 'gm'))].map((m) => unescapeData(m[1]))
   return {

@@ -7,7 +7,9 @@
  * 1. stops its main flow: an abort signal reaches every phase (service
  *    requests and the waits between them through http.ts, the wait for the
  *    comment lock, seeding, and the checkpoints before outputs and the
- *    comment), and the flow is given at most 1 s to unwind;
+ *    comment), and the flow is given at most 1 s to unwind; a create request
+ *    already in flight is let finish (at most 4 s after the signal), so what
+ *    it made is known and undone, and no new request is sent;
  * 2. runs the undo steps, newest first, each with a deadline 7.5 s after the
  *    signal (delete a branch it made but did not finish seeding, waiting for
  *    that branch's operations first, since a DELETE meets 423 until they end);
@@ -30,6 +32,8 @@ export class CancelledError extends Error {
 export const CANCEL_BUDGET = {
   /** The main flow has this long to unwind before the undo steps run anyway. */
   stopMs: 1000,
+  /** The handler waits up to this long for a request that creates something and is already in flight ({@link finishBeforeUndo}). */
+  createMs: 4000,
   /** Deadline handed to each undo step. */
   undoMs: 7500,
   /** The process exits 1 at this point whatever is left (GitHub kills it at 10 s). */
@@ -97,6 +101,23 @@ export function unlessCancelled<T>(work: Promise<T>): Promise<T> {
   })
 }
 
+const creating = new Set<Promise<unknown>>()
+
+/**
+ * Marks `work` as a request that creates something (sent once, never
+ * aborted): a cancel lets it finish, so that what it created is known and
+ * its undo step registered, before the undo steps run. The handler waits for
+ * it at most {@link CANCEL_BUDGET}.createMs after the signal.
+ */
+export function finishBeforeUndo<T>(work: Promise<T>): Promise<T> {
+  creating.add(work)
+  work.then(
+    () => creating.delete(work),
+    () => creating.delete(work)
+  )
+  return work
+}
+
 /** Runs the action's main flow with the cancel signal in its async context. */
 export function runMainFlow(fn: () => Promise<void>): Promise<void> {
   const running = flow.run(controller.signal, fn)
@@ -116,7 +137,12 @@ export function handleCancellation(): void {
     core.error(`The run was cancelled (${signal}); ${undo.size ? `stopping, then undoing: ${[...undo.keys()].reverse().join(', ')}.` : 'nothing to undo.'}`)
     controller.abort(new CancelledError(signal))
     const steps = async (): Promise<void> => {
-      await Promise.race([mainFlow.catch(() => undefined), sleep(CANCEL_BUDGET.stopMs)])
+      const stopped = mainFlow.catch(() => undefined)
+      await Promise.race([stopped, sleep(CANCEL_BUDGET.stopMs)])
+      if (creating.size) {
+        await Promise.race([Promise.allSettled([...creating]), sleep(t0 + CANCEL_BUDGET.createMs - Date.now())])
+        await Promise.race([stopped, sleep(100)]) // the flow registers the new thing's undo step, then stops
+      }
       for (const [key, fn] of [...undo.entries()].reverse()) {
         try {
           await fn(t0 + CANCEL_BUDGET.undoMs)

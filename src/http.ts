@@ -2,9 +2,11 @@
  * JSON over HTTP for the service clients: one timeout per request, error
  * bodies quoted, and a bounded retry only where retrying cannot do harm.
  * Requests and waits made from the main flow stop when the run is cancelled
- * (cancel.ts): they reject with CancelledError.
+ * (cancel.ts): they reject with CancelledError, except a request that
+ * creates something (not idempotent), which is let finish; none is sent
+ * after the cancel.
  */
-import { cancelSignal } from './cancel.js'
+import { cancelSignal, finishBeforeUndo, throwIfCancelled } from './cancel.js'
 
 /** Failure of one HTTP request. `status` is 0 when no response arrived. */
 export class HttpError extends Error {
@@ -103,7 +105,9 @@ function retryAfterSeconds(headers: Headers): number {
 
 async function once(req: JsonRequest): Promise<JsonResponse> {
   const where = `${req.method} ${new URL(req.url).origin}${new URL(req.url).pathname}`
-  const cancel = cancelSignal()
+  // A request that changes nothing is abandoned on a cancel; one that creates something is let finish
+  // (cancel.ts waits for it), since what it made must be known to be undone.
+  const cancel = req.idempotent ? cancelSignal() : undefined
   let res: Response
   try {
     res = await fetch(req.url, {
@@ -191,7 +195,8 @@ export async function requestJson(req: JsonRequest): Promise<JsonResponse> {
   let transient = 0
   for (;;) {
     try {
-      return await once(req)
+      throwIfCancelled()
+      return await (req.idempotent ? once(req) : finishBeforeUndo(once(req)))
     } catch (err) {
       if (!(err instanceof HttpError)) throw err
       if ((err.status === 429 || err.status === 503) && (err.retryAfterSeconds ?? 0) > MAX_RETRY_AFTER_S) {

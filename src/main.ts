@@ -20,7 +20,7 @@ import { runSeedCommand } from './seed/command.js'
 import { maskConnection, setOutputs } from './publish/outputs.js'
 import { writeEnvFile } from './publish/env-file.js'
 import type { Report } from './publish/report.js'
-import { type Publication, openPublication, publish, releaseLock } from './publish/publication.js'
+import { type Publication, forgetReusable, openPublication, publish, releaseLock } from './publish/publication.js'
 
 /**
  * Starts the seed's check pass (no database needed). Awaited before the PR
@@ -69,6 +69,7 @@ async function createInstant(settings: Settings, seed: SeedPlan | null, pub: Pub
     provisionInstant(endpoint, { ...settings, previousId: previous })
   )
   const db = outcome.database
+  if (outcome.created) forgetReusable(pub, 'instant')
   const connection = describeConnection(db.connectionString)
   maskConnection(connection)
 
@@ -155,6 +156,7 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
   const client = platformClient(settings)
   const branchName = branchNameOf(settings, pub)
   const outcome = await core.group(`Provision branch "${branchName}"`, () => provisionBranch(client, { ...settings, branchName }))
+  if (outcome.created) forgetReusable(pub, 'branch')
   const connection = describeConnection(outcome.pooledUrl, outcome.directUrl)
   maskConnection(connection)
   const report: Report = {

@@ -122,9 +122,12 @@ export async function listOurComments(octokit: Octokit, pr: PullRequest, login: 
   return found.sort((a, b) => a.id - b.id)
 }
 
-/** A GitHub error in words, with what to do for 403 and 404. */
+/** A GitHub error in words, with what to do for a rate limit, 403 and 404. */
 export function describeGitHubError(err: unknown): string {
   const e = err as { status?: number; message?: string }
+  if ((e.status === 403 || e.status === 429) && /rate limit/i.test(e.message ?? '')) {
+    return `HTTP ${e.status}: GitHub's rate limit (${e.message}), with a wait longer than ${MAX_GITHUB_WAIT_S} s or a second time`
+  }
   if (e.status === 403) {
     return 'HTTP 403: the token may not write to this pull request (fork PRs and Dependabot get a read-only GITHUB_TOKEN; grant `permissions: pull-requests: write`)'
   }

@@ -6,7 +6,7 @@
 import * as core from '@actions/core'
 import * as github from '@actions/github'
 import type { Settings } from '../inputs.js'
-import { COMMENT_LOCK, isCancelled, offCancel, onCancel, throwIfCancelled } from '../cancel.js'
+import { COMMENT_LOCK, isCancelled, offCancel, onCancel, throwIfCancelled, unlessCancelled } from '../cancel.js'
 import { type Report, renderReport } from './report.js'
 import { type CommentRecord, type FoundComment, type PullRequest, githubClient, pullRequestOfEvent } from './comment.js'
 import { ClaimNotPostedError, type CommentLock, acquireLock } from './lock.js'
@@ -17,6 +17,23 @@ export interface Publication {
   lock: CommentLock | null
   /** The PR's comment from an earlier run, whose record says what may be reused. */
   existing: FoundComment | null
+  /**
+   * What the comment records if this run fails or is cancelled: what the
+   * earlier run recorded, until this run makes something new ({@link forgetReusable}).
+   */
+  reusable: CommentRecord
+}
+
+/** The earlier run's record without the lock's fields, when it is of this mode; else nothing reusable. */
+function reusableOf(home: FoundComment | null, mode: CommentRecord['mode']): CommentRecord {
+  if (!home || home.record.mode !== mode) return { mode }
+  const { provisioningSince: _since, heartbeatAt: _beat, run: _run, ...record } = home.record
+  return record
+}
+
+/** This run made a new database or branch: a failure or cancel from now on records nothing reusable. */
+export function forgetReusable(pub: Publication, mode: CommentRecord['mode']): void {
+  pub.reusable = { mode }
 }
 
 function runUrl(): string | undefined {
@@ -38,13 +55,13 @@ export async function openPublication(settings: Settings, seedCheck: Promise<unk
   const pr = pullRequestOfEvent()
   if (!pr) {
     core.notice('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.')
-    return { pr: null, lock: null, existing: null }
+    return { pr: null, lock: null, existing: null, reusable: { mode: settings.mode } }
   }
   if (!settings.comment || !settings.githubToken) {
     core.info(`${settings.comment ? 'No `github-token`' : '`comment` is false'}: no PR comment, so no earlier database can be found for reuse.`)
-    return { pr, lock: null, existing: null }
+    return { pr, lock: null, existing: null, reusable: { mode: settings.mode } }
   }
-  await seedCheck
+  await unlessCancelled(seedCheck)
   const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
   return core.group('Take the PR comment lock', async () => {
     let lock: CommentLock
@@ -58,21 +75,22 @@ export async function openPublication(settings: Settings, seedCheck: Promise<unk
     } catch (err) {
       if (!(err instanceof ClaimNotPostedError)) throw err
       core.warning(`${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`)
-      return { pr, lock: null, existing: null }
+      return { pr, lock: null, existing: null, reusable: { mode: settings.mode } }
     }
+    const pub: Publication = { pr, lock, existing: lock.home, reusable: reusableOf(lock.home, settings.mode) }
     const cancelled = renderReport({ mode: settings.mode, state: 'cancelled', runUrl: runUrl() })
-    onCancel(COMMENT_LOCK, () => lock.finish(cancelled, { mode: settings.mode }))
+    onCancel(COMMENT_LOCK, () => lock.finish(cancelled, pub.reusable))
     if (isCancelled()) {
       // The cancel's undo steps may have run while the claim was being posted.
       offCancel(COMMENT_LOCK)
-      await lock.finish(cancelled, { mode: settings.mode })
+      await lock.finish(cancelled, pub.reusable)
       throwIfCancelled()
     }
     core.info(
       `This run holds the PR's comment lock (comment ${lock.claim.id}).` +
         (lock.home ? ` The preview comment of an earlier run is ${lock.home.id}.` : '')
     )
-    return { pr, lock, existing: lock.home }
+    return pub
   })
 }
 
@@ -91,11 +109,12 @@ export async function publish(pub: Publication, report: Report, record: CommentR
 /**
  * At the end of a run that did not publish (failed, or had nothing to
  * report): releases the lock. After a failure the comment says the run
- * failed and records nothing reusable; otherwise only the claim is removed.
- * A cancelled run leaves this to its undo step.
+ * failed, and records what an earlier run recorded unless this run made
+ * something new; otherwise only the claim is removed. A cancelled run
+ * leaves this to its undo step.
  */
 export async function releaseLock(pub: Publication | undefined, mode: CommentRecord['mode'], failed: boolean): Promise<void> {
   if (!pub?.lock?.held || isCancelled()) return
   offCancel(COMMENT_LOCK)
-  await pub.lock.finish(failed ? renderReport({ mode, state: 'failed', runUrl: runUrl() }) : null, { mode })
+  await pub.lock.finish(failed ? renderReport({ mode, state: 'failed', runUrl: runUrl() }) : null, pub.reusable)
 }

@@ -64,9 +64,11 @@ export function renderReport(r: Report, now = Date.now()): string {
     lines.push('A run of this pull request is provisioning the database; this comment is updated when it is ready. Other runs of the PR wait for it.', '')
   }
   if (r.state === 'closing') lines.push('A run of this pull request is closing its database; this comment is updated when it is done.', '')
-  if (r.state === 'failed') lines.push('The run failed before the database was ready; nothing is recorded for reuse. See the job log for what to fix.', '')
+  if (r.state === 'failed') {
+    lines.push('The run failed before it handed anything out; nothing it made is recorded for reuse. See the job log for what to fix.', '')
+  }
   if (r.state === 'cancelled') {
-    lines.push('The run was cancelled: it stopped, deleted what it had made but not finished seeding, and records nothing for reuse. The next run starts clean.', '')
+    lines.push('The run was cancelled: it stopped before handing anything out, and deleted (or does not record) what it made but had not seeded.', '')
   }
   if (r.state === 'seed-failed') {
     lines.push('The seed was rolled back and this database is not recorded for reuse; the next run creates a fresh one. See the job log for the file and line.', '')

@@ -111,7 +111,8 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
 
   it('retries a 423 from a system operation at 0.1 s doubling, then creates the branch', async () => {
     emu.platform.startSystemOperation(project, { durationMs: 500 })
-    const r = await run({}, { pr: { number: newPr() } })
+    // no PR comment lock before the create, so the 423s meet the create as the system operation runs
+    const r = await run({ comment: 'false' }, { pr: { number: newPr() } })
     expect(r.code).toBe(0)
     const posts = emu.platform.server.requests('POST', /\/branches$/)
     expect(posts.map((p) => p.status)).toEqual([...Array(posts.length - 1).fill(423), 201])
@@ -126,7 +127,7 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
 
   it('gives up after exactly five attempts when the lock never clears', async () => {
     emu.platform.startSystemOperation(project, { durationMs: 60_000 })
-    const r = await run({}, { pr: { number: newPr() } })
+    const r = await run({ comment: 'false' }, { pr: { number: newPr() } })
     expect(r.code).toBe(1)
     const posts = emu.platform.server.requests('POST', /\/branches$/)
     expect(posts).toHaveLength(5)

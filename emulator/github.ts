@@ -2,7 +2,10 @@
  * Emulator of GitHub's REST API for issue comments: list (paginated with Link
  * headers), get one, create, update, delete, and `GET /user`. Tokens decide who writes and
  * whether they may: the default token behaves like a workflow's GITHUB_TOKEN
- * (comments as `github-actions[bot]`, `GET /user` refused).
+ * (comments as `github-actions[bot]`, `GET /user` refused). A GitHub App's
+ * installation token comments as `<app slug>[bot]` (a `Bot` user) and is
+ * refused `GET /user` too (403 "Resource not accessible by integration"), as
+ * GitHub answers for any installation token.
  */
 import { ServiceServer, type Reply, type Request } from './http-kit.js'
 
@@ -25,13 +28,17 @@ export interface Comment {
 export const APP_TOKEN = 'ghs_emulated_workflow_token'
 export const READ_ONLY_TOKEN = 'ghs_emulated_fork_token'
 export const USER_TOKEN = 'ghp_emulated_user_token'
+/** An installation token of a GitHub App whose slug is `preview-pilot`: comments as `preview-pilot[bot]`. */
+export const APP_INSTALLATION_TOKEN = 'ghs_emulated_app_installation_token'
+export const APP_BOT_LOGIN = 'preview-pilot[bot]'
 
 export class GitHubService {
   readonly server = new ServiceServer('github')
   readonly tokens = new Map<string, TokenInfo>([
     [APP_TOKEN, { login: 'github-actions[bot]', installation: true, canWrite: true }],
     [READ_ONLY_TOKEN, { login: 'github-actions[bot]', installation: true, canWrite: false }],
-    [USER_TOKEN, { login: 'octocat', installation: false, canWrite: true }]
+    [USER_TOKEN, { login: 'octocat', installation: false, canWrite: true }],
+    [APP_INSTALLATION_TOKEN, { login: APP_BOT_LOGIN, installation: true, canWrite: true }]
   ])
   /** Comments per `owner/repo#number`; a key must exist for the PR to exist. */
   readonly issues = new Map<string, Comment[]>()

@@ -9,7 +9,7 @@ import { PlatformService } from './platform.js'
 import { PostgresServer } from './postgres.js'
 import { type RunOptions, type RunResult, runAction } from './runner.js'
 
-export { APP_TOKEN, READ_ONLY_TOKEN, USER_TOKEN } from './github.js'
+export { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, READ_ONLY_TOKEN, USER_TOKEN } from './github.js'
 
 export interface Emulator {
   pg: PostgresServer

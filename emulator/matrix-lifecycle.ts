@@ -97,7 +97,7 @@ function postStep(h: MatrixHelpers): Case[] {
         c.expect(!!id, 'the killed run created no branch')
         c.expect(killed.post?.code === 0 && /Deleted branch "[^"]+" \(br-/.test(killed.post.stdout), `post step: exit ${killed.post?.code}, ${killed.post?.warnings[1] ?? 'no delete logged'}`)
         c.expect(goneAfterPost, 'the branch was still there after the post step')
-        c.expect(/Released the preview comment/.test(killed.post?.stdout ?? ''), 'the post step did not release the comment lock')
+        c.expect(/Released the PR comment lock \(comment \d+\)/.test(killed.post?.stdout ?? ''), 'the post step did not release the comment lock')
         h.succeeded(again, c)
         c.expect(again.outputs.created === 'true', `the next run reused (created=${again.outputs.created})`)
         c.expect(!again.post?.stdout.includes('undoing'), 'the post step of a successful run did something')

@@ -65,6 +65,8 @@ export interface RunOptions {
   killOn?: RegExp
   /** The action's metadata file; default this repository's action.yml. */
   actionYml?: string
+  /** Send SIGINT once this returns true (polled every 5 ms), e.g. once an emulator has received a request. */
+  cancelWhen?: () => boolean
   /** Milliseconds before the child is killed (a hung action must not hang the test). */
   timeoutMs?: number
   /** Record when `database-url` first appears in GITHUB_OUTPUT (polled every 2 ms; for benchmarks). */
@@ -213,7 +215,7 @@ function workflowCommands(stdout: string, name: string): string[] {
 }
 
 /** Runs one step's script on `node` until it exits; SIGINT on `cancelOn`, SIGKILL on `killOn` or after `timeoutMs`. */
-async function runStep(node: string, script: string, env: Record<string, string>, o: Pick<RunOptions, 'cwd' | 'cancelOn' | 'killOn' | 'timeoutMs'>): Promise<StepResult> {
+async function runStep(node: string, script: string, env: Record<string, string>, o: Pick<RunOptions, 'cwd' | 'cancelOn' | 'cancelWhen' | 'killOn' | 'timeoutMs'>): Promise<StepResult> {
   const child = spawn(node, [script], { cwd: o.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
@@ -227,12 +229,21 @@ async function runStep(node: string, script: string, env: Record<string, string>
     if (o.killOn && o.killOn.test(stdout)) child.kill('SIGKILL')
   })
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  const cancelPoll = o.cancelWhen
+    ? setInterval(() => {
+        if (!cancelled && o.cancelWhen!()) {
+          cancelled = true
+          child.kill('SIGINT')
+        }
+      }, 5)
+    : undefined
   const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 120_000)
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
     child.on('error', reject)
     child.on('close', (c, sig) => resolve([c, sig]))
   })
   clearTimeout(timer)
+  clearInterval(cancelPoll)
   return { code, signal, stdout, stderr, errors: workflowCommands(stdout, 'error'), warnings: workflowCommands(stdout, 'warning') }
 }
 

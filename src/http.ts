@@ -1,7 +1,12 @@
 /**
  * JSON over HTTP for the service clients: one timeout per request, error
  * bodies quoted, and a bounded retry only where retrying cannot do harm.
+ * Requests and waits made from the main flow stop when the run is cancelled
+ * (cancel.ts): they reject with CancelledError, except a request that
+ * creates something (not idempotent), which is let finish; none is sent
+ * after the cancel.
  */
+import { cancelSignal, finishBeforeUndo, throwIfCancelled } from './cancel.js'
 
 /** Failure of one HTTP request. `status` is 0 when no response arrived. */
 export class HttpError extends Error {
@@ -65,11 +70,32 @@ export interface JsonResponse {
 const IDEMPOTENT_ATTEMPTS = 3
 /** Attempts for HTTP 429, which means the request was refused unprocessed. */
 const RATE_LIMIT_ATTEMPTS = 4
-/** Longest `Retry-After` honoured, in seconds; beyond it we fail with the message. */
-const MAX_RETRY_AFTER_S = 60
+/**
+ * Longest `Retry-After` the run spends on one wait, in seconds. A longer one
+ * fails the request at once, saying how long the service asked for: waiting
+ * it out would hold the job (and the PR's comment lock) for longer than a
+ * preview database is worth, so the user re-runs later instead.
+ */
+export const MAX_RETRY_AFTER_S = 60
 
-/** Sleeps `ms` milliseconds. */
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+/**
+ * Sleeps `ms` milliseconds. From the main flow, rejects with CancelledError
+ * as soon as the run is cancelled (cancel.ts).
+ */
+export const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const signal = cancelSignal()
+    if (signal?.aborted) return reject(signal.reason as Error)
+    const onAbort = (): void => {
+      clearTimeout(timer)
+      reject(signal!.reason as Error)
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
 
 /**
  * Extracts `{message, hint, requestId}` from an error body: `{code, message,
@@ -98,6 +124,9 @@ function retryAfterSeconds(headers: Headers): number {
 
 async function once(req: JsonRequest): Promise<JsonResponse> {
   const where = `${req.method} ${new URL(req.url).origin}${new URL(req.url).pathname}`
+  // A request that changes nothing is abandoned on a cancel; one that creates something is let finish
+  // (cancel.ts waits for it), since what it made must be known to be undone.
+  const cancel = req.idempotent ? cancelSignal() : undefined
   let res: Response
   try {
     res = await fetch(req.url, {
@@ -108,9 +137,10 @@ async function once(req: JsonRequest): Promise<JsonResponse> {
         ...req.headers
       },
       body: req.body !== undefined ? JSON.stringify(req.body) : undefined,
-      signal: AbortSignal.timeout(req.timeoutMs)
+      signal: cancel ? AbortSignal.any([AbortSignal.timeout(req.timeoutMs), cancel]) : AbortSignal.timeout(req.timeoutMs)
     })
   } catch (err) {
+    if (cancel?.aborted) throw cancel.reason as Error
     const e = err as Error & { cause?: { code?: string; message?: string } }
     if (e.name === 'TimeoutError' || e.name === 'AbortError') {
       throw new HttpError(`${req.label} timed out after ${req.timeoutMs / 1000} s (${where}).`, 0, undefined, undefined, true)
@@ -122,6 +152,7 @@ async function once(req: JsonRequest): Promise<JsonResponse> {
   try {
     raw = await res.text()
   } catch (err) {
+    if (cancel?.aborted) throw cancel.reason as Error
     const e = err as Error
     const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError'
     throw new HttpError(
@@ -173,8 +204,10 @@ async function once(req: JsonRequest): Promise<JsonResponse> {
 /**
  * Sends one JSON request and returns the parsed body.
  *
- * Retries: HTTP 429 up to 4 attempts in all, waiting `Retry-After` (at most
- * 60 s); a 429 is a refusal, so this is safe even for a create. Idempotent
+ * Retries: HTTP 429 up to 4 attempts in all, waiting `Retry-After` (1 s when
+ * absent); a 429 is a refusal, so this is safe even for a create. A
+ * `Retry-After` over 60 s (on 429 or 503) fails at once with a message giving the wait the
+ * service asked for (RFC 9110 §10.2.3: delta-seconds or an HTTP date). Idempotent
  * requests are also retried on 5xx, network errors and timeouts, 3 attempts
  * in all, waiting 1 s then 2 s; a request with `retryOn503` is retried so on
  * HTTP 503 only (platform spec: a 503 "is always safe to retry").
@@ -187,11 +220,23 @@ export async function requestJson(req: JsonRequest): Promise<JsonResponse> {
   let transient = 0
   for (;;) {
     try {
-      return await once(req)
+      throwIfCancelled()
+      return await (req.idempotent ? once(req) : finishBeforeUndo(once(req)))
     } catch (err) {
       if (!(err instanceof HttpError)) throw err
+      if ((err.status === 429 || err.status === 503) && (err.retryAfterSeconds ?? 0) > MAX_RETRY_AFTER_S) {
+        throw new HttpError(
+          `${err.message} The service asked to wait ${Math.round(err.retryAfterSeconds!)} s (Retry-After) before retrying, ` +
+            `longer than this action waits (${MAX_RETRY_AFTER_S} s): re-run the job later.`,
+          err.status,
+          err.serviceMessage,
+          err.hint,
+          false,
+          err.retryAfterSeconds
+        )
+      }
       if (err.status === 429 && ++rateLimited < RATE_LIMIT_ATTEMPTS) {
-        await sleep(Math.min(MAX_RETRY_AFTER_S, err.retryAfterSeconds ?? 1) * 1000)
+        await sleep((err.retryAfterSeconds ?? 1) * 1000)
         continue
       }
       const transientFailure = err.status === 0 || err.status >= 500

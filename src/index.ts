@@ -1,6 +1,6 @@
 /** Entry point of the bundled action (`dist/index.js`): the main step, or the post step (`runs.post`) when main saved `isPost`. */
 import * as core from '@actions/core'
-import { handleCancellation } from './cancel.js'
+import { handleCancellation, runMainFlow } from './cancel.js'
 import { run } from './main.js'
 import { runPost } from './commands/post.js'
 import { STATE } from './post-state.js'
@@ -10,5 +10,5 @@ if (core.getState(STATE.isPost) === 'true') {
 } else {
   core.saveState(STATE.isPost, 'true')
   handleCancellation()
-  await run()
+  await runMainFlow(run)
 }

@@ -7,7 +7,7 @@
 import * as core from '@actions/core'
 import * as github from '@actions/github'
 import { type Settings, readSettings } from './inputs.js'
-import { UNSEEDED_BRANCH, offCancel, onCancel } from './cancel.js'
+import { UNSEEDED_BRANCH, isCancelled, offCancel, throwIfCancelled, unlessCancelled } from './cancel.js'
 import { INSTANT_PG_VERSION, INSTANT_REGION, getDatabase } from './instant/client.js'
 import { provisionInstant } from './instant/lifecycle.js'
 import { type Connection, describeConnection } from './connection.js'
@@ -18,55 +18,22 @@ import { ownerOfRun } from './platform/annotations.js'
 import { extendExpiry } from './platform/expiry.js'
 import { runCleanup } from './commands/cleanup.js'
 import { resetBranch } from './commands/reset.js'
-import { clearLock, clearUnseeded, markLock } from './post-state.js'
+import { clearUnseeded } from './post-state.js'
 import { summarise } from './platform/operations.js'
 import { resolveSeedFiles } from './seed/files.js'
 import { type SeedPlan, SeedError, checkSeed, loadSeed } from './seed/loader.js'
 import { runSeedCommand } from './seed/command.js'
 import { maskConnection, setOutputs } from './publish/outputs.js'
 import { writeEnvFile } from './publish/env-file.js'
-import { COMMENT_LIMIT, type Report, renderReport } from './publish/report.js'
+import type { Report } from './publish/report.js'
+import { type Publication, forgetReusable, openPublication, publish, releaseLock } from './publish/publication.js'
 import type { SchemaDiff } from './schema/diff.js'
 import { SchemaTracker, schemaResult } from './schema/track.js'
-import {
-  type Claim,
-  type CommentRecord,
-  type FoundComment,
-  type PullRequest,
-  claimComment,
-  describeGitHubError,
-  findComment,
-  githubClient,
-  isLiveLock,
-  pullRequestOfEvent,
-  upsertComment,
-  waitForLock
-} from './publish/comment.js'
-
-/** Where the run publishes: the PR and a GitHub client, when there is a PR and commenting is on. */
-interface Publication {
-  pr: PullRequest | null
-  octokit: ReturnType<typeof githubClient> | null
-  existing: FoundComment | null
-  /** This run holds the comment lock (its placeholder comment): it must leave the comment final, even on failure. */
-  lockHeld?: boolean
-}
-
-function runUrl(): string | undefined {
-  const { serverUrl, runId } = github.context
-  const repo = process.env.GITHUB_REPOSITORY
-  return repo && runId ? `${serverUrl}/${repo}/actions/runs/${runId}` : undefined
-}
-
-/** A lock older than this is from a run that was cancelled, and is taken over (milliseconds). */
-function staleLockMs(settings: Settings): number {
-  return Math.max(30 * 60_000, 2 * settings.waitTimeoutSeconds * 1000)
-}
 
 /**
- * Starts the seed's check pass (no database needed), so it reads the files
- * while the PR comment is looked up. Awaited before anything is created: a
- * refused seed creates no database and posts no comment.
+ * Starts the seed's check pass (no database needed). Awaited before the PR
+ * comment's lock is claimed and before anything is created: a refused seed
+ * creates no database and posts no comment.
  * @returns null when there is nothing to seed from files
  */
 function startSeedCheck(files: string[]): Promise<SeedPlan | null> {
@@ -79,78 +46,6 @@ function startSeedCheck(files: string[]): Promise<SeedPlan | null> {
 }
 
 /**
- * Finds the PR's comment. Before a create, also makes sure only one run of the
- * PR provisions at a time: waits for a run that holds the comment lock, or
- * takes the lock itself (claimComment: oldest placeholder wins; the loser
- * waits for the winner and then reuses what it made). A GitHub error here is
- * a warning: the run goes on without a lock. `seedCheck` is awaited before
- * the lock's placeholder is posted.
- */
-async function openPublication(settings: Settings, seedCheck: Promise<unknown>): Promise<Publication> {
-  const pr = pullRequestOfEvent()
-  if (!pr) {
-    core.notice('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.')
-    return { pr: null, octokit: null, existing: null }
-  }
-  if (!settings.comment || !settings.githubToken) {
-    core.info(`${settings.comment ? 'No `github-token`' : '`comment` is false'}: no PR comment, so no earlier database can be found for reuse.`)
-    return { pr, octokit: null, existing: null }
-  }
-  const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
-  return core.group('Find the preview comment of an earlier run', async () => {
-    let existing = await findComment(octokit, pr)
-    if (existing) core.info(`Found the preview comment ${existing.id} of an earlier run.`)
-    if (settings.command !== 'create') return { pr, octokit, existing }
-    const wait = { pollSeconds: Math.min(settings.pollIntervalSeconds, 2), timeoutSeconds: settings.waitTimeoutSeconds }
-    if (existing && isLiveLock(existing.record, staleLockMs(settings))) {
-      core.info(`Another run of this PR has been provisioning since ${existing.record.provisioningSince}: waiting for it to finish.`)
-      existing = await waitForLock(octokit, pr, existing, wait)
-      return { pr, octokit, existing }
-    }
-    if (existing) return { pr, octokit, existing }
-    await seedCheck
-    let claim: Claim
-    try {
-      const placeholder = renderReport({ mode: settings.mode, state: 'provisioning', runUrl: runUrl() })
-      claim = await claimComment(octokit, pr, settings.mode, placeholder)
-    } catch (err) {
-      core.warning(`Could not post the preview comment on PR #${pr.number}: ${describeGitHubError(err)}. Going on without it, so a concurrent run of this PR is not kept out.`)
-      return { pr, octokit, existing: null }
-    }
-    if (claim.won) {
-      markLock(claim.comment.id)
-      core.info(`Posted the preview comment ${claim.comment.id}: this run provisions the PR's database.`)
-      const pub: Publication = { pr, octokit, existing: claim.comment, lockHeld: true }
-      onCancel('the comment lock', () => releaseLockOnFailure(pub, settings))
-      return pub
-    }
-    core.info(`A concurrent run of this PR posted its comment ${claim.winner.id} first: waiting for it, then using what it made.`)
-    existing = await waitForLock(octokit, pr, claim.winner, wait)
-    return { pr, octokit, existing }
-  })
-}
-
-/** After a failed run that held the lock: the comment says it failed and records nothing reusable. */
-async function releaseLockOnFailure(pub: Publication, settings: Settings): Promise<void> {
-  if (!pub.lockHeld || !pub.pr || !pub.octokit || !pub.existing) return
-  const markdown = renderReport({ mode: settings.mode, state: 'failed', runUrl: runUrl() })
-  if ((await upsertComment(pub.octokit, pub.pr, pub.existing, markdown, { mode: settings.mode })) !== null) clearLock()
-}
-
-async function publish(pub: Publication, report: Report, record: CommentRecord): Promise<void> {
-  const markdown = renderReport({ ...report, runUrl: runUrl() })
-  if (pub.pr && pub.octokit) {
-    const comment = renderReport({ ...report, runUrl: runUrl() }, Date.now(), COMMENT_LIMIT)
-    const id = await core.group('Update the PR comment', () => upsertComment(pub.octokit!, pub.pr!, pub.existing, comment, record))
-    if (id !== null) {
-      pub.lockHeld = false
-      clearLock()
-      offCancel('the comment lock')
-    }
-  }
-  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown, true).write()
-}
-
 /**
  * Seeds a newly created database: the checked SQL files in one transaction,
  * then `seed-command`, with the schema compared around them ({@link SchemaTracker}).
@@ -158,6 +53,7 @@ async function publish(pub: Publication, report: Report, record: CommentRecord):
  * runs `undo` (so nothing unseeded is left for reuse) and rethrows. Sets
  * `report.seedFiles`.
  * @param platformDiff branch mode: fetches the platform's compare_schema diff against the parent
+ * @throws CancelledError at once when the run is cancelled (the seed is not waited for).
  */
 async function seedOrUndo(
   settings: Settings,
@@ -172,18 +68,19 @@ async function seedOrUndo(
     await tracker.atStart()
     if (seed) {
       const n = seed.sources.length
-      const result = await core.group(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => loadSeed(connection, seed))
+      const result = await core.group(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => unlessCancelled(loadSeed(connection, seed)))
       core.info(
         `Seeded ${result.files} file(s): ${result.statements} statement(s), ${result.copyRows} COPY row(s) in ${(result.durationMs / 1000).toFixed(1)} s.`
       )
       report.seedFiles = result.files
     }
     await tracker.afterSeedFiles()
-    if (settings.seedCommand) await core.group('Run seed-command', () => runSeedCommand(settings.seedCommand, connection))
+    if (settings.seedCommand) await core.group('Run seed-command', () => unlessCancelled(runSeedCommand(settings.seedCommand, connection)))
     if (!settings.compareSchema) return null
-    return await core.group('Compare the schema', () => tracker.finish(platformDiff))
+    return await core.group('Compare the schema', () => unlessCancelled(tracker.finish(platformDiff)))
   } catch (err) {
-    await undo()
+    // A cancel leaves the undo to the cancel's own steps (cancel.ts), which run after this flow stopped.
+    if (!isCancelled()) await undo()
     throw err
   }
 }
@@ -196,6 +93,7 @@ async function createInstant(settings: Settings, seed: SeedPlan | null, pub: Pub
     provisionInstant(endpoint, { ...settings, previousId: previous })
   )
   const db = { ...outcome.database, expiresAt: outcome.database.expiresAt ?? undefined }
+  if (outcome.created) forgetReusable(pub, 'instant')
   const connection = describeConnection(db.connectionString)
   maskConnection(connection)
 
@@ -220,6 +118,7 @@ async function createInstant(settings: Settings, seed: SeedPlan | null, pub: Pub
   const schema = schemaResult(settings, diff, outcome.created)
   report.schema = schema.report
 
+  throwIfCancelled()
   setOutputs({
     mode: 'instant',
     created: outcome.created,
@@ -290,6 +189,7 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     .catch((err: unknown) => Promise.reject(explainCreateRefusal(err, settings)))
   // issue 14: a reused branch's expiry moves to `expires-in` from now
   const expiresAt = outcome.created ? (outcome.branch.expires_at ?? extras.branch?.expires_at) : await extendExpiry(client, outcome.branch, settings)
+  if (outcome.created) forgetReusable(pub, 'branch')
   const connection = describeConnection(outcome.pooledUrl, outcome.directUrl)
   maskConnection(connection)
   const report: Report = {
@@ -327,6 +227,7 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     offCancel(UNSEEDED_BRANCH)
     clearUnseeded()
   }
+  throwIfCancelled()
   const schema = schemaResult(settings, diff, outcome.created)
   report.schema = schema.report
   setOutputs({
@@ -362,6 +263,7 @@ async function removeBranch(settings: Settings, pub: Publication): Promise<void>
     return
   }
   const ops = await core.group(`Delete branch "${branchName}"`, () => deleteBranchAndWait(client, branch, settings))
+  throwIfCancelled()
   if (ops === null) core.notice(`Branch "${branchName}" was already gone.`)
   else core.info(`Deleted branch "${branchName}" (${branch.id}).`)
   await publish(
@@ -373,11 +275,14 @@ async function removeBranch(settings: Settings, pub: Publication): Promise<void>
 
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
- * that says what to fix; nothing secret is ever part of it.
+ * that says what to fix; nothing secret is ever part of it. Whatever
+ * happens, a comment lock this run holds is released before it ends (a
+ * cancelled run releases it in its undo steps, cancel.ts).
  */
 export async function run(): Promise<void> {
   let settings: Settings | undefined
   let pub: Publication | undefined
+  let failed = false
   try {
     settings = readSettings()
     // issue 14: commands with a story of their own
@@ -411,7 +316,10 @@ export async function run(): Promise<void> {
       }
     }
   } catch (err) {
+    if (isCancelled()) return // the cancel handler reports and undoes
+    failed = true
     core.setFailed(err instanceof Error ? err.message : String(err))
-    if (pub && settings) await releaseLockOnFailure(pub, settings)
+  } finally {
+    if (settings) await releaseLock(pub, settings.mode, failed)
   }
 }

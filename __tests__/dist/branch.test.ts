@@ -137,7 +137,7 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
 
   it('gives up after exactly five attempts when the lock never clears', async () => {
     emu.platform.startSystemOperation(project, { durationMs: 60_000 })
-    const r = await run({}, { pr: { number: newPr() } })
+    const r = await run({ comment: 'false' }, { pr: { number: newPr() } })
     expect(r.code).toBe(1)
     const posts = emu.platform.server.requests('POST', /\/branches$/)
     expect(posts).toHaveLength(5)

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { APP_TOKEN, READ_ONLY_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
+import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, READ_ONLY_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
 import { RUNTIMES, type RunOptions, type RunResult } from '../../emulator/runner.js'
 import { freePort } from '../../emulator/postgres.js'
 import { recordOf } from '../../src/publish/comment.js'
@@ -178,6 +178,23 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     expect(second.outputs['database-id']).toBe(first.outputs['database-id'])
     expect(second.outputs.created).toBe('false')
     expect(emu.github.comments(REPO, pr).filter((c) => c.user.login === 'github-actions[bot]')).toHaveLength(1)
+  })
+
+  it('with a GitHub App installation token (GET /user refused), finds its own comment and takes the lock on every run', async () => {
+    const pr = newPr()
+    const comments = /\/issues\/\d+\/comments\/?$/
+    const postsBefore = emu.github.server.requests('POST', comments).length
+    const first = await run({ 'github-token': APP_INSTALLATION_TOKEN }, { pr: { number: pr } })
+    const second = await run({ 'github-token': APP_INSTALLATION_TOKEN }, { pr: { number: pr } })
+    expect([first.code, second.code]).toEqual([0, 0])
+    expect(second.outputs['database-id']).toBe(first.outputs['database-id'])
+    expect(second.outputs.created).toBe('false')
+    const left = emu.github.comments(REPO, pr)
+    expect(left.map((c) => c.user.login)).toEqual([APP_BOT_LOGIN])
+    expect(recordOf(left[0].body)).toEqual({ mode: 'instant', databaseId: first.outputs['database-id'], expiresAt: expect.any(String) })
+    // each run posted a claim (the second one although a comment existed) and left none behind
+    expect(emu.github.server.requests('POST', comments).length - postsBefore).toBe(2)
+    expect(second.stdout).toMatch(/This run holds the PR's comment lock \(comment \d+\)\. The preview comment of an earlier run is \d+\./)
   })
 
   it('rolls a failed seed back, names file:line:column, and never records the database for reuse', async () => {

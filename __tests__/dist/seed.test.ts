@@ -148,9 +148,11 @@ describe('seeding through the bundle', () => {
     const first = await run(write('reuse-ok.sql', 'CREATE TABLE kept (id int);\nINSERT INTO kept VALUES (1);\n'), pr)
     expect(first.code).toBe(0)
     const databases = emu.instant.databases.size
+    const githubRequests = emu.github.server.log.length
     const second = await run(write('reuse-bad.sql', 'CREATE TABLE kept2 (id int);\n\\! echo hi\n'), pr)
     expect(second.code).toBe(1)
-    expect(second.stdout).toContain('Found the preview comment')
+    // refused before the PR's comment lock is claimed: no GitHub request, and the comment keeps its record
+    expect(emu.github.server.log.length).toBe(githubRequests)
     expect(second.errors[0]).toMatch(/Seed refused at reuse-bad\.sql:2: psql meta-command \\! is not supported.*No database was created or changed\./)
     expect(emu.instant.databases.size).toBe(databases)
     expect(await q(first, 'SELECT count(*)::int AS n FROM kept')).toEqual([{ n: 1 }])

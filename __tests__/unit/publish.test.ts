@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { writeEnvFile } from '../../src/publish/env-file.js'
@@ -67,6 +67,34 @@ describe('writeEnvFile', () => {
     expect(text).toContain('APP_NAME=shop')
     expect(text).toContain('DATABASE_URL="postgresql://u:p@b-pooler/db"')
     expect(text).toContain('# Claimable Postgres database expires at: Wed, 25 Nov 2026 10:00:00 GMT')
+  })
+})
+
+describe('writeEnvFile permissions', () => {
+  it('leaves an existing 0644 file as a new 0600 file (a new inode: no secret ever went into the readable one), and no temporary file', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'envfile-'))
+    const file = path.join(dir, '.env')
+    writeFileSync(file, 'APP_NAME=shop\nDATABASE_URL=postgresql://old\n')
+    chmodSync(file, 0o644)
+    const before = statSync(file).ino
+    await writeEnvFile(file, { databaseUrl: 'postgresql://u:p@a-pooler/db', databaseUrlDirect: 'postgresql://u:p@a/db' })
+    const after = statSync(file)
+    expect(after.mode & 0o777).toBe(0o600)
+    expect(after.ino).not.toBe(before)
+    expect(readFileSync(file, 'utf8')).toMatch(/^APP_NAME=shop$/m)
+    expect(readFileSync(file, 'utf8')).not.toContain('postgresql://old')
+    expect(readdirSync(dir)).toEqual(['.env'])
+  })
+
+  it('creates a new file 0600 whatever the umask allows', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'envfile-'))
+    const old = process.umask(0o000)
+    try {
+      await writeEnvFile(path.join(dir, 'sub', '.env'), { databaseUrl: 'postgresql://x', databaseUrlDirect: 'postgresql://y' })
+    } finally {
+      process.umask(old)
+    }
+    expect(statSync(path.join(dir, 'sub', '.env')).mode & 0o777).toBe(0o600)
   })
 })
 

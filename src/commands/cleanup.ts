@@ -18,7 +18,8 @@ import { deleteBranchAndWait } from '../platform/lifecycle.js'
 import { lifecycleClientOf, type LifecycleClient } from '../platform/lifecycle-client.js'
 import { summarise } from '../platform/operations.js'
 import { renderReport } from '../publish/report.js'
-import { describeGitHubError, findComment, githubClient, upsertComment } from '../publish/comment.js'
+import { describeGitHubError, githubClient } from '../publish/comment.js'
+import { acquireLock } from '../publish/lock.js'
 
 type Octokit = ReturnType<typeof githubClient>
 
@@ -101,7 +102,14 @@ export function renderSweep(rows: SweepRow[], settings: Pick<Settings, 'dryRun' 
 async function tellPullRequest(octokit: Octokit, row: SweepRow, settings: Settings, operations: ReturnType<typeof summarise>[]): Promise<void> {
   const pr = { ...github.context.repo, number: row.pr!, headRef: '' }
   try {
-    const existing = await findComment(octokit, pr)
+    // Through the PR's comment lock (publish/lock.ts): it waits for a run of that PR that holds it,
+    // and it learns which comment is ours from the claim it posts, for any kind of token.
+    const lock = await acquireLock(octokit, pr, {
+      mode: 'branch',
+      placeholder: renderReport({ mode: 'branch', state: 'closing' }),
+      pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
+      timeoutSeconds: Math.min(settings.waitTimeoutSeconds, 120)
+    })
     const markdown = renderReport({
       mode: 'branch',
       state: 'swept',
@@ -111,7 +119,7 @@ async function tellPullRequest(octokit: Octokit, row: SweepRow, settings: Settin
       sweptBecause: row.reason,
       operations
     })
-    await upsertComment(octokit, pr, existing, markdown, { mode: 'branch' })
+    await lock.finish(markdown, { mode: 'branch' })
   } catch (err) {
     core.warning(`Could not update the comment of pull request #${row.pr}: ${describeGitHubError(err)}.`)
   }

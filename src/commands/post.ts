@@ -12,7 +12,7 @@ import { deleteBranchAndWait } from '../platform/lifecycle.js'
 import { lifecycleClientOf } from '../platform/lifecycle-client.js'
 import { waitForOperations } from '../platform/operations.js'
 import { renderReport } from '../publish/report.js'
-import { findComment, githubClient, pullRequestOfEvent, upsertComment } from '../publish/comment.js'
+import { type CommentRecord, githubClient, listOurComments, markerOf, pullRequestOfEvent, recordOf } from '../publish/comment.js'
 import { STATE } from '../post-state.js'
 
 /** Deletes the unseeded branch named in the state. @throws on a failed delete. */
@@ -34,16 +34,32 @@ async function deleteUnseeded(saved: string): Promise<void> {
   })
 }
 
-/** Marks the PR comment failed when it is still this run's provisioning lock. */
+/**
+ * Releases the comment lock the main step still held (publish/lock.ts): when
+ * its claim comment still has `provisioningSince`, deletes it if the PR has
+ * an earlier preview comment of ours, or else turns it into the PR's comment
+ * saying the run failed. Other runs would treat the claim as stale 5 minutes
+ * after its last heartbeat; this frees them at once.
+ */
 async function releaseLock(saved: string): Promise<void> {
   const settings = readSettings()
   const pr = pullRequestOfEvent()
   if (!pr || !settings.githubToken) return
   const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
-  const existing = await findComment(octokit, pr)
-  if (!existing || String(existing.id) !== saved || !existing.record.provisioningSince) return
-  await upsertComment(octokit, pr, existing, renderReport({ mode: settings.mode, state: 'failed' }), { mode: settings.mode })
-  core.info(`Released the preview comment ${existing.id}: the main step ended before the database was ready.`)
+  const { owner, repo } = pr
+  const claim = await octokit.rest.issues.getComment({ owner, repo, comment_id: Number(saved) }).catch(() => null)
+  const record = claim ? recordOf(claim.data.body ?? '') : null
+  if (!claim || !record?.provisioningSince) return
+  const ours = await listOurComments(octokit, pr, claim.data.user?.login ?? '')
+  const home = ours.find((c) => c.id !== claim.data.id && !c.record.provisioningSince)
+  if (home) {
+    await octokit.rest.issues.deleteComment({ owner, repo, comment_id: claim.data.id })
+  } else {
+    const failed: CommentRecord = { mode: settings.mode }
+    const markdown = renderReport({ mode: settings.mode, state: 'failed' })
+    await octokit.rest.issues.updateComment({ owner, repo, comment_id: claim.data.id, body: `${markdown}\n\n${markerOf(failed)}` })
+  }
+  core.info(`Released the PR comment lock (comment ${claim.data.id}): the main step ended before the database was ready.`)
 }
 
 /** Runs the post step. Never fails the job for what it could not undo: it warns and says what to do by hand. */

@@ -15,7 +15,7 @@ import * as core from '@actions/core'
 import { HttpError } from '../http.js'
 import { replaceHost } from '../connection.js'
 import { type Branch, type ConnectionUri, PlatformClient, PlatformResponseError } from './client.js'
-import { UNSEEDED_BRANCH, offCancel, onCancel } from '../cancel.js'
+import { UNSEEDED_BRANCH, isCancelled, offCancel, onCancel } from '../cancel.js'
 import { retryLocked } from './locked.js'
 import { type Operation, waitForOperations } from './operations.js'
 import type { CreateBranchExtras } from './create-options.js'
@@ -184,8 +184,8 @@ export async function deleteBranchAndWait(client: PlatformClient, branch: Branch
 /** How long a failed run waits for its new branch's operations before deleting the branch, seconds. */
 const CLEANUP_WAIT_SECONDS = 30
 
-/** How long a cancelled run waits for its new branch's operations before deleting it, seconds (within cancel.ts's 5 s grace). */
-const CANCEL_WAIT_SECONDS = 3
+/** Time kept for the DELETE (with its 423 retries) after waiting for the operations, when undoing a cancel, in milliseconds. */
+const CANCEL_DELETE_RESERVE_MS = 1000
 
 /**
  * A create whose answer does not say what happened: a timeout, a reset, a
@@ -278,11 +278,13 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
   const { branch } = created
   const pending = created.operations
   markUnseeded(branch) // issue 14: the post step deletes it if this run ends before it is seeded
-  onCancel(UNSEEDED_BRANCH, async () => {
+  onCancel(UNSEEDED_BRANCH, async (deadline) => {
     // The create's operations hold the project (a DELETE meets 423) until they end: wait for them
-    // within the cancel's grace, polling every 0.2 s, then delete with the 423 retry.
-    await waitForOperations(pending, { ...waitOptions(client, o), pollIntervalSeconds: 0.2, waitTimeoutSeconds: CANCEL_WAIT_SECONDS }).catch(() => undefined)
+    // until shortly before the cancel's deadline (cancel.ts), polling every 0.2 s, then delete with the 423 retry.
+    const waitSeconds = Math.max(0.1, (deadline - CANCEL_DELETE_RESERVE_MS - Date.now()) / 1000)
+    await waitForOperations(pending, { ...waitOptions(client, o), pollIntervalSeconds: 0.2, waitTimeoutSeconds: waitSeconds }).catch(() => undefined)
     await retryLocked(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id))
+    clearUnseeded()
   })
   core.info(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`)
   try {
@@ -293,6 +295,7 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
       : await connectionOf(client, branch, o)
     return { branch, parent, created: true, operations, ...connection }
   } catch (err) {
+    if (isCancelled()) throw err // the cancel's undo step deletes the branch, after this flow stopped
     offCancel(UNSEEDED_BRANCH)
     // A branch whose creation did not finish (or whose connection could not be read) must not be left behind.
     core.warning(`Deleting branch "${branch.name}" again: ${(err as Error).message}`)

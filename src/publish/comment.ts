@@ -1,12 +1,14 @@
 /**
- * The one PR comment this action keeps per pull request: found by a hidden
- * marker among the comments of the token's own user, created once and
- * updated in place afterwards.
+ * The one PR comment this action keeps per pull request: its hidden marker
+ * (what it records for the next run), the GitHub client that reads and writes
+ * it, and the listing of our own marker comments. The comment lock built on
+ * these lives in lock.ts.
  */
-import * as core from '@actions/core'
 import * as github from '@actions/github'
+import { retry } from '@octokit/plugin-retry'
+import { throttling } from '@octokit/plugin-throttling'
 
-type Octokit = ReturnType<typeof github.getOctokit>
+export type Octokit = ReturnType<typeof github.getOctokit>
 
 /** What the comment records for the next run (in its hidden marker). */
 export interface CommentRecord {
@@ -18,10 +20,14 @@ export interface CommentRecord {
   branchId?: string
   branchName?: string
   /**
-   * Set (ISO 8601 UTC start time) while a run is provisioning: the comment is
-   * then a lock that tells a concurrent run of the same PR to wait for this one.
+   * Set (ISO 8601 UTC start time) on a lock claim: a placeholder comment a run
+   * posts before it provisions (see lock.ts). Absent on a final comment.
    */
   provisioningSince?: string
+  /** Lock claims only: when the holder last showed it is alive (ISO 8601 UTC); see lock.ts for how old is stale. */
+  heartbeatAt?: string
+  /** Lock claims only: a random id of the run that posted the claim, so a run knows its own claims (even one a retried POST made twice). */
+  run?: string
 }
 
 /** The pull request a run belongs to. */
@@ -65,28 +71,42 @@ export function pullRequestOfEvent(): PullRequest | null {
   return { ...github.context.repo, number: pr.number, headRef: head }
 }
 
-/** Login of the account behind the token; `GITHUB_TOKEN` cannot ask, and comments as `github-actions[bot]`. */
-async function ownLogin(octokit: Octokit): Promise<string> {
-  try {
-    const { data } = await octokit.rest.users.getAuthenticated()
-    return data.login
-  } catch {
-    return 'github-actions[bot]'
-  }
-}
+/** Longest wait a GitHub rate limit may ask for before the request is retried, in seconds; beyond it the request fails at once. */
+export const MAX_GITHUB_WAIT_S = 60
 
-/** A GitHub client whose every request is abandoned after `timeoutMs` milliseconds. */
+/**
+ * A GitHub client for the comment: every request is abandoned after
+ * `timeoutMs` milliseconds; 5xx answers, network errors and timeouts are
+ * retried 3 times after 0.5 s, 2 s and 4.5 s (@octokit/plugin-retry; 4xx
+ * other than rate limits are not retried); rate limits (403/429 with
+ * `Retry-After` or `x-ratelimit-reset`) are retried once when the wait is at
+ * most 60 s, and writes are spaced as GitHub recommends
+ * (@octokit/plugin-throttling).
+ */
 export function githubClient(token: string, timeoutMs: number): Octokit {
-  return github.getOctokit(token, {
-    request: {
-      fetch: (url: string | URL, init?: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
-    }
-  })
+  const withinBudget = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean =>
+    retryCount < 1 && retryAfter <= MAX_GITHUB_WAIT_S
+  return github.getOctokit(
+    token,
+    {
+      request: {
+        fetch: (url: string | URL, init?: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
+      },
+      retry: { retries: 3, retryAfterBaseValue: 500 },
+      throttle: { onRateLimit: withinBudget, onSecondaryRateLimit: withinBudget }
+    },
+    retry,
+    throttling
+  )
 }
 
-/** Our marker comments on the PR (by the token's own user), oldest first. */
-async function ourComments(octokit: Octokit, pr: PullRequest): Promise<FoundComment[]> {
-  const login = await ownLogin(octokit)
+/**
+ * Our marker comments on the PR, oldest first: every page of comments
+ * (octokit pagination), only those written by `login`, only those carrying a
+ * marker.
+ * @throws the GitHub error when the comments cannot be read (after the retries).
+ */
+export async function listOurComments(octokit: Octokit, pr: PullRequest, login: string): Promise<FoundComment[]> {
   const comments = await octokit.paginate(octokit.rest.issues.listComments, {
     owner: pr.owner,
     repo: pr.repo,
@@ -102,129 +122,15 @@ async function ourComments(octokit: Octokit, pr: PullRequest): Promise<FoundComm
   return found.sort((a, b) => a.id - b.id)
 }
 
-/**
- * Finds our comment on the PR: every page of comments (octokit pagination),
- * only those by the token's own user, the oldest one carrying our marker.
- * @returns null when there is none, or when the comments cannot be read (a warning says why).
- */
-export async function findComment(octokit: Octokit, pr: PullRequest): Promise<FoundComment | null> {
-  try {
-    return (await ourComments(octokit, pr))[0] ?? null
-  } catch (err) {
-    core.warning(`Could not read the comments of PR #${pr.number}: ${describeGitHubError(err)}. Continuing as if there were none.`)
-    return null
-  }
-}
-
-/** A GitHub error in words, with what to do for 403 and 404. */
+/** A GitHub error in words, with what to do for a rate limit, 403 and 404. */
 export function describeGitHubError(err: unknown): string {
   const e = err as { status?: number; message?: string }
+  if ((e.status === 403 || e.status === 429) && /rate limit/i.test(e.message ?? '')) {
+    return `HTTP ${e.status}: GitHub's rate limit (${e.message}), with a wait longer than ${MAX_GITHUB_WAIT_S} s or a second time`
+  }
   if (e.status === 403) {
     return 'HTTP 403: the token may not write to this pull request (fork PRs and Dependabot get a read-only GITHUB_TOKEN; grant `permissions: pull-requests: write`)'
   }
   if (e.status === 404) return 'HTTP 404: the pull request or repository was not found (deleted, or the token cannot see it)'
   return e.status ? `HTTP ${e.status}: ${e.message ?? ''}` : (e.message ?? String(err))
-}
-
-/** A record that is a lock of a run still provisioning, and not older than `staleAfterMs` milliseconds. */
-export function isLiveLock(record: CommentRecord, staleAfterMs: number, now = Date.now()): boolean {
-  return !!record.provisioningSince && now - Date.parse(record.provisioningSince) < staleAfterMs
-}
-
-/** How a run came out of claimComment. */
-export type Claim = { won: true; comment: FoundComment } | { won: false; winner: FoundComment }
-
-/**
- * Takes the PR's comment as a lock before provisioning, so two runs of one PR
- * started together make one database: posts a placeholder comment whose marker
- * has `provisioningSince`, then lists our comments; the oldest one wins. A run
- * that lost deletes its placeholder. (GitHub has no compare-and-set on
- * comments; comment ids only grow, so "oldest wins" is the same answer for
- * every run that looks after posting.)
- * @throws the GitHub error when the placeholder cannot be posted or the comments read.
- */
-export async function claimComment(octokit: Octokit, pr: PullRequest, mode: CommentRecord['mode'], markdown: string): Promise<Claim> {
-  const record: CommentRecord = { mode, provisioningSince: new Date().toISOString() }
-  const { data } = await octokit.rest.issues.createComment({
-    owner: pr.owner,
-    repo: pr.repo,
-    issue_number: pr.number,
-    body: `${markdown}\n\n${markerOf(record)}`
-  })
-  const oldest = (await ourComments(octokit, pr))[0]
-  if (!oldest || oldest.id === data.id) return { won: true, comment: { id: data.id, record } }
-  await octokit.rest.issues.deleteComment({ owner: pr.owner, repo: pr.repo, comment_id: data.id })
-  return { won: false, winner: oldest }
-}
-
-/**
- * Waits until the run that holds the comment lock has finished (its record no
- * longer has `provisioningSince`), reading the comment every `pollSeconds`
- * seconds for at most `timeoutSeconds` seconds.
- * @returns the comment as that run left it, or null if it was deleted.
- * @throws Error naming the comment when the lock is still held at the timeout.
- */
-export async function waitForLock(
-  octokit: Octokit,
-  pr: PullRequest,
-  lock: FoundComment,
-  options: { pollSeconds: number; timeoutSeconds: number }
-): Promise<FoundComment | null> {
-  const deadline = Date.now() + options.timeoutSeconds * 1000
-  for (;;) {
-    let record: CommentRecord | null
-    try {
-      const { data } = await octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: lock.id })
-      record = recordOf(data.body ?? '')
-    } catch (err) {
-      if ((err as { status?: number }).status === 404) return null
-      record = lock.record // a GitHub hiccup: keep waiting
-    }
-    if (!record) return null
-    if (!record.provisioningSince) return { id: lock.id, record }
-    if (Date.now() >= deadline) {
-      throw new Error(
-        `Another run of PR #${pr.number} has been provisioning its preview database since ${record.provisioningSince} (comment ${lock.id}) ` +
-          `and did not finish within wait-timeout (${options.timeoutSeconds} s). Re-run when it is done, or delete that comment if its run was cancelled.`
-      )
-    }
-    await new Promise((r) => setTimeout(r, Math.min(options.pollSeconds * 1000, Math.max(0, deadline - Date.now()))))
-  }
-}
-
-/**
- * Creates our comment, or updates `existing` in place. Never fails the run:
- * a token that cannot write (403), a vanished PR (404) or a GitHub outage is a warning.
- * @returns the comment id, or null when it could not be written.
- */
-export async function upsertComment(
-  octokit: Octokit,
-  pr: PullRequest,
-  existing: FoundComment | null,
-  markdown: string,
-  record: CommentRecord
-): Promise<number | null> {
-  const body = `${markdown}\n\n${markerOf(record)}`
-  try {
-    if (existing) {
-      await octokit.rest.issues.updateComment({ owner: pr.owner, repo: pr.repo, comment_id: existing.id, body })
-      core.info(`Updated the preview comment on PR #${pr.number}.`)
-      return existing.id
-    }
-    const { data } = await octokit.rest.issues.createComment({ owner: pr.owner, repo: pr.repo, issue_number: pr.number, body })
-    // Two runs that started together may both have posted: the oldest comment
-    // wins, a newer one of ours deletes itself and updates the oldest instead.
-    const oldest = (await ourComments(octokit, pr))[0]
-    if (oldest && oldest.id < data.id) {
-      await octokit.rest.issues.deleteComment({ owner: pr.owner, repo: pr.repo, comment_id: data.id })
-      await octokit.rest.issues.updateComment({ owner: pr.owner, repo: pr.repo, comment_id: oldest.id, body })
-      core.info(`Another run posted the preview comment first; updated it instead of keeping a second one.`)
-      return oldest.id
-    }
-    core.info(`Posted the preview comment on PR #${pr.number}.`)
-    return data.id
-  } catch (err) {
-    core.warning(`Could not write the preview comment on PR #${pr.number}: ${describeGitHubError(err)}. The database and the outputs are unaffected.`)
-    return null
-  }
 }

@@ -2,7 +2,8 @@
  * The env file the instant service's CLI writes (seed 001, "Command-line
  * output"), kept idempotent: earlier values are replaced, not appended.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 
 /** What goes into the file. `expiresAt` is ISO 8601; it is written as an HTTP date, as the CLI does. */
@@ -19,7 +20,14 @@ const MANAGED_COMMENT = /^# (Claimable Postgres database expires at|Claim it to 
  * Writes `DATABASE_URL`, `DATABASE_URL_DIRECT`, `PUBLIC_POSTGRES_CLAIM_URL`
  * and the expiry comment lines into `file`, replacing those variables and
  * comment lines where the file already has them and keeping every other line.
- * The comment lines never contain a secret. The file is created with mode 0600.
+ * The comment lines never contain a secret.
+ *
+ * The file ends up mode 0600 even when it existed with wider permissions,
+ * and no secret is ever in a file others can read: the new content goes
+ * into a new file in the same directory, created 0600 (`wx`, so never one
+ * that already exists), which then replaces `file` by rename (atomic on
+ * POSIX). A reader sees the old file or the new one, never half of it.
+ * @throws the file system error (the temporary file is removed).
  */
 export async function writeEnvFile(file: string, v: EnvFileValues): Promise<void> {
   let existing = ''
@@ -48,6 +56,21 @@ export async function writeEnvFile(file: string, v: EnvFileValues): Promise<void
   }
   for (const [k, value] of vars) block.push(`${k}="${value.replace(/(["\\$`])/g, '\\$1')}"`)
   const content = [...kept, ...(kept.length ? [''] : []), ...block].join('\n') + '\n'
-  await mkdir(path.dirname(path.resolve(file)), { recursive: true })
-  await writeFile(file, content, { mode: 0o600 })
+  const dir = path.dirname(path.resolve(file))
+  await mkdir(dir, { recursive: true })
+  const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
+  try {
+    const handle = await open(temp, 'wx', 0o600)
+    try {
+      await handle.chmod(0o600) // the umask can only narrow the mode; make it exact
+      await handle.writeFile(content)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temp, file)
+  } catch (err) {
+    await rm(temp, { force: true })
+    throw err
+  }
 }

@@ -7,7 +7,7 @@
 export interface Report {
   mode: 'instant' | 'branch'
   /** What happened to the database or branch in this run. */
-  state: 'provisioning' | 'created' | 'reused' | 'closed' | 'deleted' | 'seed-failed' | 'failed' | 'swept' | 'reset'
+  state: 'provisioning' | 'closing' | 'created' | 'reused' | 'closed' | 'deleted' | 'seed-failed' | 'failed' | 'cancelled' | 'swept' | 'reset'
   databaseId?: string
   claimUrl?: string
   expiresAt?: string
@@ -106,7 +106,9 @@ const HEADLINES: Record<Report['state'], string> = {
   deleted: 'deleted: the pull request closed',
   'seed-failed': 'not ready: seeding failed',
   provisioning: 'being provisioned',
+  closing: 'being closed: the pull request closed',
   failed: 'not ready: the run failed',
+  cancelled: 'not ready: the run was cancelled',
   swept: 'deleted by the scheduled cleanup',
   reset: 'reset to its parent and seeded again'
 }
@@ -124,7 +126,13 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
     lines.push('A run of this pull request is provisioning the database; this comment is updated when it is ready. Other runs of the PR wait for it.', '')
   }
   if (r.state === 'swept' && r.sweptBecause) lines.push(`The scheduled cleanup swept this branch: ${r.sweptBecause}.`, '')
-  if (r.state === 'failed') lines.push('The run failed before the database was ready; nothing is recorded for reuse. See the job log for what to fix.', '')
+  if (r.state === 'closing') lines.push('A run of this pull request is closing its database; this comment is updated when it is done.', '')
+  if (r.state === 'failed') {
+    lines.push('The run failed before it handed anything out; nothing it made is recorded for reuse. See the job log for what to fix.', '')
+  }
+  if (r.state === 'cancelled') {
+    lines.push('The run was cancelled: it stopped before handing anything out, and deleted (or does not record) what it made but had not seeded.', '')
+  }
   if (r.state === 'seed-failed') {
     lines.push('The seed was rolled back and this database is not recorded for reuse; the next run creates a fresh one. See the job log for the file and line.', '')
   }
@@ -150,7 +158,9 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
     deleted: 'deleted',
     'seed-failed': 'created, seed rolled back',
     provisioning: 'provisioning',
+    closing: 'closing',
     failed: 'failed',
+    cancelled: 'cancelled',
     swept: 'deleted by `command: cleanup`',
     reset: 'reset in place (same branch and connection strings)'
   }

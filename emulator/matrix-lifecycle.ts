@@ -3,7 +3,7 @@
  * sweep, reset and the post step. Each runs the bundle (Node 24) against the
  * emulator; emulator/matrix.ts runs the orphan and secret scans after each.
  */
-import type { Case, Ctx } from './matrix.js'
+import type { Case, Ctx } from './matrix-kit.js'
 import type { RunResult } from './runner.js'
 
 type Check = { problems: string[]; expect: (cond: boolean, what: string) => void }

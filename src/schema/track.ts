@@ -26,8 +26,7 @@ import type { SchemaSnapshot } from './inspect.js'
  * chunk of the bundle), so runs that compare nothing, and everything a run
  * does before its seed, do not pay for loading them.
  */
-const inspector = (): Promise<typeof import('./inspect.js')> => import('./inspect.js')
-const differ = (): Promise<typeof import('./diff.js')> => import('./diff.js')
+const schemaTools = (): Promise<typeof import('./lazy.js')> => import('./lazy.js')
 
 /** `fail-on-destructive` is true and the schema change is destructive. */
 export class DestructiveSchemaError extends Error {}
@@ -57,7 +56,7 @@ export class SchemaTracker {
   private async snapshot(when: string): Promise<SchemaSnapshot | undefined> {
     try {
       const started = Date.now()
-      const s = await (await inspector()).inspectSchema(this.connection)
+      const s = await (await schemaTools()).inspectSchema(this.connection)
       core.info(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(1)} s.`)
       return s
     } catch (err) {
@@ -95,8 +94,8 @@ export class SchemaTracker {
         core.warning(`The platform's compare_schema failed, so the diff shown is the action's own: ${(err as Error).message}`)
       }
     }
-    const { tablesWithRows } = await inspector()
-    const diff = await (await differ()).diffSchemas(this.before, after, (tables) => tablesWithRows(this.connection, tables), platform)
+    const { diffSchemas, tablesWithRows } = await schemaTools()
+    const diff = await diffSchemas(this.before, after, (tables) => tablesWithRows(this.connection, tables), platform)
     writeFileSync(schemaDiffPath(), diff.diff ? `${diff.diff}\n` : '')
     core.info(`Schema change: ${diff.summary}.`)
     for (const d of diff.destructive) core.warning(`Destructive schema change: ${d}`)

@@ -28,6 +28,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
+import { exitOnStartError } from '../emulator/child.js'
 import { APP_TOKEN, startEmulator } from '../emulator/index.js'
 import { PostgresServer } from '../emulator/postgres.js'
 import { NODE_24 } from '../emulator/runner.js'
@@ -71,8 +72,8 @@ async function main(): Promise<number> {
     return 2
   }
   const sets = readdirSync(root).filter((d) => existsSync(path.join(root, d, 'SOURCE'))).sort()
-  const emu = await startEmulator()
-  const psqlServer = await PostgresServer.start({ hostPattern: '*.psql.localhost' })
+  const emu = await startEmulator().catch(exitOnStartError)
+  const psqlServer = await PostgresServer.start({ hostPattern: '*.psql.localhost' }).catch(exitOnStartError)
   const rows: Row[] = []
   try {
     for (const [i, set] of sets.entries()) {

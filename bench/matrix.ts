@@ -9,11 +9,12 @@
 import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { exitOnStartError } from '../emulator/child.js'
 import { startEmulator } from '../emulator/index.js'
 import { CASES, type CaseResult, renderMatrix, runCase, writeSeedFiles } from '../emulator/matrix.js'
 import type { Project } from '../emulator/platform.js'
 
-const emu = await startEmulator()
+const emu = await startEmulator().catch(exitOnStartError)
 const work = mkdtempSync(path.join(os.tmpdir(), 'matrix-'))
 writeSeedFiles(work)
 const projects: Project[] = []

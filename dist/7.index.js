@@ -42609,7 +42609,7 @@ Object.defineProperty(exports, "toUpperCase", ({ enumerable: true, get: function
 
 /***/ }),
 
-/***/ 4133:
+/***/ 6514:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -42873,7 +42873,7 @@ Object.defineProperty(exports, "ZodISODate", ({ enumerable: true, get: function 
 Object.defineProperty(exports, "ZodISOTime", ({ enumerable: true, get: function () { return iso_js_1.ZodISOTime; } }));
 Object.defineProperty(exports, "ZodISODuration", ({ enumerable: true, get: function () { return iso_js_1.ZodISODuration; } }));
 exports.iso = __importStar(__webpack_require__(2081));
-exports.coerce = __importStar(__webpack_require__(4133));
+exports.coerce = __importStar(__webpack_require__(6514));
 
 
 /***/ }),

@@ -4,6 +4,7 @@
  * {@link InputError} that names the input and the values it accepts.
  */
 import * as core from '@actions/core'
+import { ENV_NAME, envVariables, type EnvNames } from './publish/env-file.js'
 
 export type Mode = 'instant' | 'branch'
 export type Command = 'create' | 'delete' | 'cleanup' | 'reset'
@@ -39,6 +40,8 @@ export interface Settings {
   /** Seconds before any single HTTP request is abandoned. */
   requestTimeoutSeconds: number
   envFile: string
+  /** `env-key` and `env-prefix`: the env file's variable names (seed 001, the CLI's `--key` and `--prefix`). */
+  envNames: EnvNames
   /** Show what the run's seed and migrations did to the schema (issue 15). */
   compareSchema: boolean
   /** Fail the step (and undo, like a failed seed) when the schema change is destructive. */
@@ -166,6 +169,29 @@ function computeUnits(name: string): number | undefined {
   return n
 }
 
+/**
+ * `env-key` (default `DATABASE_URL`) and `env-prefix` (default `PUBLIC_`),
+ * named as the instant service's CLI names its variables (seed 001): `<key>`,
+ * `<key>_DIRECT`, `<prefix>POSTGRES_CLAIM_URL`. Each must make a valid
+ * environment variable name ({@link ENV_NAME}), and the three must differ.
+ * @throws InputError
+ */
+function envNames(): EnvNames {
+  const names: EnvNames = { key: text('env-key') || 'DATABASE_URL', prefix: text('env-prefix') || 'PUBLIC_' }
+  const rule = 'letters A-Z or a-z, digits and _, not starting with a digit'
+  if (!ENV_NAME.test(names.key)) {
+    throw new InputError(`Input \`env-key\` must be an environment variable name (${rule}), for example DATABASE_URL; got "${names.key}".`)
+  }
+  if (!ENV_NAME.test(names.prefix)) {
+    throw new InputError(`Input \`env-prefix\` must be the start of an environment variable name (${rule}), for example PUBLIC_, VITE_ or NEXT_PUBLIC_; got "${names.prefix}".`)
+  }
+  const v = envVariables(names)
+  if (v.url === v.claim) {
+    throw new InputError(`Inputs \`env-key\` and \`env-prefix\` name the same variable, ${v.url}, for the connection string and the claim URL: change one of them.`)
+  }
+  return names
+}
+
 /** Inputs that only mean something for a branch the action creates, refused in instant mode. */
 const BRANCH_ONLY = ['expires-in', 'suspend-timeout', 'min-cu', 'max-cu', 'schema-only'] as const
 
@@ -223,6 +249,7 @@ export function readSettings(): Settings {
     waitTimeoutSeconds: seconds('wait-timeout', 600, 1),
     requestTimeoutSeconds: seconds('request-timeout', 30, 0.1),
     envFile: text('env-file'),
+    envNames: envNames(),
     compareSchema: bool('compare-schema', true),
     failOnDestructive: bool('fail-on-destructive', false),
     expiresInSeconds: duration('expires-in'),

@@ -24,7 +24,7 @@ import { resolveSeedFiles } from './seed/files.js'
 import { type SeedPlan, SeedError, checkSeed, loadSeed } from './seed/loader.js'
 import { runSeedCommand } from './seed/command.js'
 import { maskConnection, setOutputs } from './publish/outputs.js'
-import { writeEnvFile } from './publish/env-file.js'
+import { envVariables, writeEnvFile } from './publish/env-file.js'
 import type { Report } from './publish/report.js'
 import { type Publication, forgetReusable, openPublication, publish, releaseLock } from './publish/publication.js'
 import type { SchemaDiff } from './schema/diff.js'
@@ -130,13 +130,13 @@ async function createInstant(settings: Settings, seed: SeedPlan | null, pub: Pub
     schema: schema.outputs
   })
   if (settings.envFile) {
-    await writeEnvFile(settings.envFile, {
-      databaseUrl: connection.pooledUrl,
-      databaseUrlDirect: connection.directUrl,
-      claimUrl: db.claimUrl,
-      expiresAt: db.expiresAt
-    })
-    core.info(`Wrote DATABASE_URL, DATABASE_URL_DIRECT and PUBLIC_POSTGRES_CLAIM_URL to ${settings.envFile}.`)
+    await writeEnvFile(
+      settings.envFile,
+      { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl, claimUrl: db.claimUrl, expiresAt: db.expiresAt },
+      settings.envNames
+    )
+    const v = envVariables(settings.envNames)
+    core.info(`Wrote ${v.url}, ${v.direct} and ${v.claim} to ${settings.envFile}.`)
   }
   await publish(pub, report, { mode: 'instant', databaseId: db.id, expiresAt: db.expiresAt })
 }
@@ -241,8 +241,9 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     expiresAt
   })
   if (settings.envFile) {
-    await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl })
-    core.info(`Wrote DATABASE_URL and DATABASE_URL_DIRECT to ${settings.envFile}.`)
+    await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)
+    const v = envVariables(settings.envNames)
+    core.info(`Wrote ${v.url} and ${v.direct} to ${settings.envFile}.`)
   }
   await publish(pub, report, { mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name })
 }

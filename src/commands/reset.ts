@@ -98,7 +98,7 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
   })
   clearUnseeded()
   setOutputs({ mode: 'branch', created: false, connection, projectId: settings.projectId, branchId: branch.id, branchName: branch.name, expiresAt })
-  if (settings.envFile) await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl })
+  if (settings.envFile) await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)
   core.info(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`)
   await hooks.publish(report, { mode: 'branch', branchId: branch.id, branchName: branch.name })
 }

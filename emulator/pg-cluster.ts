@@ -40,10 +40,40 @@ export function reasonOf(output: string): string {
   return [...lines].reverse().find((l) => /\b(FATAL|PANIC|ERROR|error):/.test(l)) ?? lines.at(-1) ?? 'no output'
 }
 
+/**
+ * Servers still running. When this process ends (exit, or SIGTERM/SIGHUP
+ * with no handler of its own) they get SIGINT, PostgreSQL's fast shutdown,
+ * instead of running on orphaned. (Ctrl-C reaches them anyway: same
+ * process group.)
+ */
+const running = new Set<ChildProcess>()
+const stopAll = (): void => running.forEach((child) => child.kill('SIGINT'))
+const onSignal = (signal: NodeJS.Signals): void => {
+  stopAll()
+  // Alone on this signal: do what Node would have done without us, end the process by it.
+  if (process.listenerCount(signal) === 1) {
+    process.removeListener(signal, onSignal)
+    process.kill(process.pid, signal)
+  }
+}
+function track(child: ChildProcess, on: boolean): void {
+  if (on) running.add(child)
+  else running.delete(child)
+  const listening = process.listeners('exit').includes(stopAll)
+  if (running.size > 0 && !listening) {
+    process.on('exit', stopAll)
+    process.on('SIGTERM', onSignal)
+    process.on('SIGHUP', onSignal)
+  } else if (running.size === 0 && listening) {
+    process.removeListener('exit', stopAll)
+    process.removeListener('SIGTERM', onSignal)
+    process.removeListener('SIGHUP', onSignal)
+  }
+}
+
 /** A PostgreSQL cluster in its own folder under the temp folder; {@link stop} removes the folder. */
 export class PostgresCluster {
   private server?: { child: ChildProcess; exited: Promise<ChildExit> }
-  private readonly killOnExit = (): void => void this.server?.child.kill('SIGINT')
 
   private constructor(
     readonly binaries: PostgresBinaries,
@@ -126,7 +156,7 @@ export class PostgresCluster {
       stdio: ['ignore', 'pipe', 'pipe']
     })
     this.server = server
-    process.once('exit', this.killOnExit)
+    track(server.child, true)
     let output = ''
     let onReady = (): void => undefined
     const ready = new Promise<void>((resolve) => (onReady = resolve))
@@ -162,7 +192,7 @@ export class PostgresCluster {
   async stop(): Promise<void> {
     const server = this.server
     this.server = undefined
-    process.removeListener('exit', this.killOnExit)
+    if (server) track(server.child, false)
     if (server && server.child.exitCode === null && server.child.signalCode === null) {
       server.child.kill('SIGINT')
       const timer = setTimeout(() => server.child.kill('SIGKILL'), 30_000)

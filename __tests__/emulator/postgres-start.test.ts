@@ -6,8 +6,9 @@
  * an unhandled 'error' event.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { spawnSync } from 'node:child_process'
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { once } from 'node:events'
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
@@ -152,5 +153,36 @@ describe('a start-up failure is one line naming the cause and the fix', () => {
     expect(r.stderr).toMatch(ONE_LINE)
     expect(r.stderr).toContain('postgres exited (exit 1: FATAL: could not create lock file: Permission denied)')
     expect(r.stdout).not.toContain('PREVIEW_PG_INSTANT_URL=')
+  })
+})
+
+describe('a process that starts PostgreSQL and is ended by SIGTERM', () => {
+  it('takes its server down with it (fast shutdown), instead of leaving it orphaned', async () => {
+    const script = path.join(work, 'hold.mts')
+    writeFileSync(
+      script,
+      `import { PostgresServer } from ${JSON.stringify(path.join(ROOT, 'emulator', 'postgres.ts'))}\n` +
+        "const s = await PostgresServer.start({ hostPattern: '*.test.localhost' })\n" +
+        'console.log(`READY ${process.pid}`)\nsetInterval(() => undefined, 1000)\n'
+    )
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    for (let i = 0; i < 600 && !out.includes('READY'); i++) await new Promise((r) => setTimeout(r, 100))
+    expect(out).toContain('READY')
+    const postgres = spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean).map(Number)
+    expect(postgres.length).toBeGreaterThan(0)
+    const [, signal] = await Promise.all([Promise.resolve(child.kill('SIGTERM')), once(child, 'exit').then(([, s]) => s)])
+    expect(signal).toBe('SIGTERM')
+    // Running: /proc has it and it is not a zombie (an orphan's exit status nobody has collected yet).
+    const alive = (pid: number): boolean => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+      } catch {
+        return false
+      }
+    }
+    for (let i = 0; i < 100 && postgres.some(alive); i++) await new Promise((r) => setTimeout(r, 100))
+    expect(postgres.filter(alive)).toEqual([])
   })
 })

@@ -44,9 +44,12 @@ const MODES = {
 }
 
 describe.each(RUNTIMES)('env-key and env-prefix on $name', ({ node }) => {
-  const run = (mode: keyof typeof MODES, inputs: Record<string, string>): Promise<RunResult> => {
+  const newPr = (): number => {
     const pr = nextPr++
     emu.github.openPullRequest(REPO, pr)
+    return pr
+  }
+  const run = (mode: keyof typeof MODES, inputs: Record<string, string>, pr = newPr()): Promise<RunResult> => {
     return emu.run({ inputs: { 'github-token': APP_TOKEN, ...MODES[mode](), ...inputs }, repository: REPO, pr: { number: pr }, cwd: work, node })
   }
 
@@ -83,6 +86,20 @@ describe.each(RUNTIMES)('env-key and env-prefix on $name', ({ node }) => {
     expect(env).toContain(`db_url_DIRECT=${quoted(r.outputs['database-url-direct'])}\n`)
     expect(env).not.toContain('CLAIM')
     expect(r.stdout).toContain(`Wrote db_url and db_url_DIRECT to ${envFile}.`)
+  })
+
+  it('branch mode, command: reset: writes <key> and <key>_DIRECT too', async () => {
+    const pr = newPr()
+    const created = await run('branch', {}, pr)
+    expect(created.code).toBe(0)
+    const envFile = path.join(work, `reset-${node.length}-${pr}.env`)
+    const r = await run('branch', { command: 'reset', 'env-file': envFile, 'env-key': 'PREVIEW_DB' }, pr)
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    const env = readFileSync(envFile, 'utf8')
+    expect(namesIn(env)).toEqual(['PREVIEW_DB', 'PREVIEW_DB_DIRECT'])
+    expect(env).toContain(`PREVIEW_DB=${quoted(created.outputs['database-url'])}\n`)
+    expect(env).toContain(`PREVIEW_DB_DIRECT=${quoted(created.outputs['database-url-direct'])}\n`)
   })
 
   const refused: [keyof typeof MODES, Record<string, string>, RegExp][] = [

@@ -16,6 +16,7 @@
  */
 import * as core from '@actions/core'
 import { HttpError, sleep } from '../http.js'
+import { throwIfCancelled } from '../cancel.js'
 import type { Settings } from '../inputs.js'
 import { type Branch, type CreatedBranch, createdBranchOf } from './client.js'
 import type { CreateBranchExtras } from './create-options.js'
@@ -132,6 +133,7 @@ export function anonymizedBranch(settings: Settings, rules: MaskingRuleInput[]):
   async function waitUntilMasked(branch: Branch, deadline: number): Promise<void> {
     let last = ''
     for (;;) {
+      throwIfCancelled() // a cancelled run stops polling; its undo step deletes the branch (cancel.ts)
       const status = await client.anonymizedStatus(branch.id)
       if (!status) throw new AnonymizationError(`Branch "${branch.name}" (${branch.id}) has no anonymization status: the platform does not treat it as an anonymized branch.`)
       const seen = `${status.state}${status.status_message ? `: ${status.status_message}` : ''}`

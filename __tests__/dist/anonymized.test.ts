@@ -228,6 +228,17 @@ describe('masking that does not finish: the run fails, nothing is handed out, th
     expectNoLeak(r)
   })
 
+  it("a value PostgreSQL refuses: the error quotes the platform's message without the rule's value", async () => {
+    const value = 'MASKED-ID-55221'
+    const rules = `${RULES}- { schema: public, table: customers, column: id, value: "${value}" }\n`
+    const r = await run({ 'masking-rules': rules, seed: 'seed.sql' }, { pr: { number: newPr() } })
+    expect(r.code).toBe(1)
+    expect(r.errors.join('\n')).toMatch(/state `error`: "anonymization failed: invalid input syntax for type integer: "\*\*\*""/)
+    expect(previewBranches()).toEqual([])
+    expect(leaks(publicText(emu, r), leakForms(value))).toEqual([])
+    expectNoLeak(r)
+  })
+
   it('a timeout while anonymizing: wait-timeout covers the operations and the masking', async () => {
     emu.platform.anonymized.faults.push({ phase: 'anonymize', hang: true })
     const r = await run({ 'masking-rules': RULES, seed: 'seed.sql', 'wait-timeout': '4' }, { pr: { number: newPr() } })

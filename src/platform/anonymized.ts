@@ -22,7 +22,7 @@ import { type Branch, type CreatedBranch, createdBranchOf } from './client.js'
 import type { CreateBranchExtras } from './create-options.js'
 import { LifecycleClient } from './lifecycle-client.js'
 import type { AnonymizedHooks } from './lifecycle.js'
-import { type MaskingRule, type MaskingRuleInput, maskingLabel, sameRules, toPlatformRules } from './masking-rules.js'
+import { type MaskingRule, type MaskingRuleInput, maskingLabel, ruleSecrets, sameRules, toPlatformRules } from './masking-rules.js'
 
 /** Platform spec, AnonymizedBranchStatusResponse (the fields the action reads). */
 export interface AnonymizedStatus {
@@ -113,6 +113,9 @@ export interface AnonymizedBranch extends AnonymizedHooks {
 export function anonymizedBranch(settings: Settings, rules: MaskingRuleInput[]): AnonymizedBranch {
   const client = new AnonymizedClient(settings.apiUrl, settings.apiKey, settings.requestTimeoutSeconds * 1000, settings.projectId)
   let resolved: MaskingRule[] | null = null
+  // The platform's status_message may quote a rule's value (a PostgreSQL error such as `invalid input syntax`): never repeat it.
+  const secrets = ruleSecrets(rules).sort((a, b) => b.length - a.length)
+  const scrub = (text: string): string => secrets.reduce((t, v) => t.split(v).join('***'), text)
 
   async function platformRules(parent: Branch): Promise<MaskingRule[]> {
     if (resolved) return resolved
@@ -136,14 +139,15 @@ export function anonymizedBranch(settings: Settings, rules: MaskingRuleInput[]):
       throwIfCancelled() // a cancelled run stops polling; its undo step deletes the branch (cancel.ts)
       const status = await client.anonymizedStatus(branch.id)
       if (!status) throw new AnonymizationError(`Branch "${branch.name}" (${branch.id}) has no anonymization status: the platform does not treat it as an anonymized branch.`)
-      const seen = `${status.state}${status.status_message ? `: ${status.status_message}` : ''}`
+      const message = status.status_message ? scrub(status.status_message) : ''
+      const seen = `${status.state}${message ? `: ${message}` : ''}`
       if (seen !== last) core.info(`Anonymization of branch "${branch.name}": ${seen}`)
       last = seen
       if (status.state === 'anonymized') return
       if (status.state === 'initialization_error' || status.state === 'error') {
         throw new AnonymizationError(
           `Branch "${branch.name}" could not be anonymized: the platform reports state \`${status.state}\`` +
-            `${status.status_message ? `: "${status.status_message}"` : ' without a message'}. Check \`masking-rules\` (see ${ANONYMIZATION_DOCS}).`
+            `${message ? `: "${message}"` : ' without a message'}. Check \`masking-rules\` (see ${ANONYMIZATION_DOCS}).`
         )
       }
       const left = deadline - Date.now()

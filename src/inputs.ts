@@ -5,6 +5,7 @@
  */
 import * as core from '@actions/core'
 import { ENV_NAME, envVariables, type EnvNames } from './publish/env-file.js'
+import { type MaskingRuleInput, MaskingRulesError, parseMaskingRules, ruleSecrets } from './platform/masking-rules.js'
 
 export type Mode = 'instant' | 'branch'
 export type Command = 'create' | 'delete' | 'cleanup' | 'reset'
@@ -59,6 +60,8 @@ export interface Settings {
   maxCu?: number
   /** `schema-only`: create the branch with `init_source: schema-only`. */
   schemaOnly: boolean
+  /** `masking-rules` (issue 25): non-empty makes the branch anonymized (platform spec, createProjectBranchAnonymized). */
+  maskingRules: MaskingRuleInput[]
 }
 
 /** A wrong input value. The message names the input and what it accepts. */
@@ -210,6 +213,36 @@ function checkLifecycle(s: Settings): void {
 }
 
 /**
+ * Reads `masking-rules` (YAML, JSON or `@file`, relative to the workspace),
+ * masks the rules' values in the log, and refuses it with `schema-only` or in
+ * instant mode. @throws InputError
+ */
+function maskingRules(mode: Mode, schemaOnly: boolean): MaskingRuleInput[] {
+  let rules: MaskingRuleInput[]
+  try {
+    rules = parseMaskingRules(core.getInput('masking-rules'), process.env.GITHUB_WORKSPACE || process.cwd())
+  } catch (err) {
+    if (err instanceof MaskingRulesError) throw new InputError(err.message)
+    throw err
+  }
+  for (const secret of ruleSecrets(rules)) core.setSecret(secret)
+  if (rules.length === 0) return rules
+  if (mode === 'instant') {
+    throw new InputError(
+      'Input `masking-rules` needs branch mode (set `project-id`): masking runs on a platform branch copied from its parent, ' +
+        'and an instant database is new and empty, holding only what `seed` puts in it, so there is nothing to mask.'
+    )
+  }
+  if (schemaOnly) {
+    throw new InputError(
+      'Inputs `masking-rules` and `schema-only` cannot be combined: a schema-only branch has none of the parent\'s rows, so there is nothing to mask. ' +
+        'Use `masking-rules` for production-like rows with personal data masked, or `schema-only` for an empty copy of the schema.'
+    )
+  }
+  return rules
+}
+
+/**
  * Reads and validates every input.
  * @returns one {@link Settings} object.
  * @throws InputError naming the input and its accepted values.
@@ -258,8 +291,10 @@ export function readSettings(): Settings {
     suspendTimeoutSeconds: suspendTimeout(),
     minCu: computeUnits('min-cu'),
     maxCu: computeUnits('max-cu'),
-    schemaOnly: bool('schema-only', false)
+    schemaOnly: bool('schema-only', false),
+    maskingRules: []
   }
+  settings.maskingRules = maskingRules(mode, settings.schemaOnly)
   checkLifecycle(settings)
   if (mode === 'branch') {
     if (!projectId) throw new InputError('Input `project-id` is required when `mode` is branch.')

@@ -15,6 +15,7 @@ import { defaultBranchName, deleteBranchAndWait, findPreviewBranches, markSeeded
 import { type LifecycleClient, lifecycleClientOf } from './platform/lifecycle-client.js'
 import { createExtras, explainCreateRefusal } from './platform/create-options.js'
 import { ownerOfRun } from './platform/annotations.js'
+import { anonymizedBranch } from './platform/anonymized.js'
 import { extendExpiry } from './platform/expiry.js'
 import { runCleanup } from './commands/cleanup.js'
 import { resetBranch } from './commands/reset.js'
@@ -184,8 +185,9 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
   const client = platformClient(settings)
   const branchName = branchNameOf(settings, pub)
   const extras = createExtras(settings, ownerOfRun())
+  const anonymized = settings.maskingRules.length ? anonymizedBranch(settings, settings.maskingRules) : undefined
   const outcome = await core
-    .group(`Provision branch "${branchName}"`, () => provisionBranch(client, { ...settings, branchName, createExtras: extras }))
+    .group(`Provision branch "${branchName}"`, () => provisionBranch(client, { ...settings, branchName, createExtras: extras, anonymized }))
     .catch((err: unknown) => Promise.reject(explainCreateRefusal(err, settings)))
   // issue 14: a reused branch's expiry moves to `expires-in` from now
   const expiresAt = outcome.created ? (outcome.branch.expires_at ?? extras.branch?.expires_at) : await extendExpiry(client, outcome.branch, settings)
@@ -202,7 +204,8 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     host: connection.directHost,
     operations: outcome.operations.map(summarise),
     expiresAt,
-    schemaOnly: outcome.created && settings.schemaOnly
+    schemaOnly: outcome.created && settings.schemaOnly,
+    anonymized: anonymized?.columns()
   }
   let diff: SchemaDiff | null = null
   if (outcome.created) {
@@ -238,7 +241,8 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     branchId: outcome.branch.id,
     branchName: outcome.branch.name,
     schema: schema.outputs,
-    expiresAt
+    expiresAt,
+    anonymized: !!anonymized
   })
   if (settings.envFile) {
     await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)

@@ -5515,7 +5515,7 @@ var OptionsError;
 
 /***/ }),
 
-/***/ 1400:
+/***/ 9019:
 /***/ (function(module) {
 
 (function(root, factory) {
@@ -21255,7 +21255,7 @@ function _parse(sql, grammar, entry) {
 /* 9 */
 /***/ (function(module, exports) {
 
-module.exports = __webpack_require__(1400);
+module.exports = __webpack_require__(9019);
 
 /***/ }),
 /* 10 */
@@ -27379,7 +27379,7 @@ module.exports = function ($p) {
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const npm = {
-    stream: __webpack_require__(2203),
+    stream: __webpack_require__(4584),
     util: __webpack_require__(9023)
 };
 
@@ -29776,7 +29776,7 @@ const { Argument } = __webpack_require__(9066);
 const { Command } = __webpack_require__(5572);
 const { CommanderError, InvalidArgumentError } = __webpack_require__(7399);
 const { Help } = __webpack_require__(4482);
-const { Option } = __webpack_require__(2448);
+const { Option } = __webpack_require__(67);
 
 exports.program = new Command();
 
@@ -29969,7 +29969,7 @@ const process = __webpack_require__(1708);
 const { Argument, humanReadableArgName } = __webpack_require__(9066);
 const { CommanderError } = __webpack_require__(7399);
 const { Help, stripColor } = __webpack_require__(4482);
-const { Option, DualOptions } = __webpack_require__(2448);
+const { Option, DualOptions } = __webpack_require__(67);
 const { suggestSimilar } = __webpack_require__(5470);
 
 class Command extends EventEmitter {
@@ -33541,7 +33541,7 @@ exports.stripColor = stripColor;
 
 /***/ }),
 
-/***/ 2448:
+/***/ 67:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 const { InvalidArgumentError } = __webpack_require__(7399);

@@ -104,6 +104,8 @@ export class CommentLock {
   named = false
   private timer?: NodeJS.Timeout
   private chain: Promise<unknown> = Promise.resolve()
+  /** The release under way: a second {@link finish} (the cancel's undo step and the flow at once) waits for the first. */
+  private finishing?: Promise<number | null>
   /** When a write of ours last showed the lock alive (milliseconds since the epoch). */
   private confirmedAt = 0
 
@@ -210,15 +212,17 @@ export class CommentLock {
    * (with `markdown` null, puts back what it said before this run; a comment
    * this run created is then deleted), then deletes this run's reaction.
    * Waits for a naming edit or heartbeat in flight first. Writes nothing when
-   * another run took the lock over. Never throws: what cannot be written is a
+   * another run took the lock over. Called again while releasing, returns
+   * the same promise. Never throws: what cannot be written is a
    * warning (retries are the client's).
    * @returns the id of the comment written, or null.
    */
   finish(markdown: string | null, record: CommentRecord): Promise<number | null> {
+    if (this.finishing) return this.finishing
     if (!this.held) return Promise.resolve(null)
     this.held = false
     clearInterval(this.timer)
-    return this.step(async () => {
+    return (this.finishing = this.step(async () => {
       const { owner, repo, number } = this.pr
       let written: number | null = null
       const mayWrite = this.named && (Date.now() - this.confirmedAt < STALE_AFTER_MS / 2 || (await this.stillOurs()))
@@ -245,7 +249,7 @@ export class CommentLock {
         )
       )
       return written
-    })
+    }))
   }
 }
 

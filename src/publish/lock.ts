@@ -27,9 +27,8 @@
  * gets 201, the other 200 and waits. A late delete of R never removes a newer
  * reaction.
  *
- * Why an orphan rule cannot take a lock from a live holder: the holder sends
- * its naming edit once (no retry) and keeps the lock only when the edit was
- * answered within {@link NAME_WITHIN_MS} (half of {@link ORPHAN_AFTER_MS})
+ * Why an orphan rule cannot take a lock from a live holder: the holder keeps
+ * the lock only when its naming edit (retried by the client) was answered within {@link NAME_WITHIN_MS} (half of {@link ORPHAN_AFTER_MS})
  * of sending its create; otherwise it deletes its reaction and starts again.
  * A waiter first sees R only after R was created, so its second look,
  * {@link ORPHAN_AFTER_MS} later, comes after the edit took effect, and it
@@ -138,7 +137,7 @@ export class CommentLock {
   /**
    * Names this run's reaction in the marker (see the module comment): reads
    * the comment (unless this run just created it), keeps what it records,
-   * writes the placeholder with the lock's fields. Sent once.
+   * writes the placeholder with the lock's fields.
    * @returns 'named'; 'slow' when answered after {@link NAME_WITHIN_MS} from `sentAt` (the take is unsafe); 'gone' on 404.
    * @throws the GitHub error of the read or the edit.
    */
@@ -161,7 +160,7 @@ export class CommentLock {
       }
       const since = new Date().toISOString()
       const record: CommentRecord = { ...earlier, mode: earlier.mode ?? mode, provisioningSince: since, heartbeatAt: since, run: this.runId, reaction: this.reaction.id }
-      await this.octokit.rest.issues.updateComment({ ...this.where, body: body(this.placeholder, record), request: { retries: 0 } })
+      await this.octokit.rest.issues.updateComment({ ...this.where, body: body(this.placeholder, record) })
       this.claim = { id: this.claim.id, record }
       this.named = true
       this.confirmedAt = Date.now()

@@ -69,7 +69,7 @@ const ok = (r: RunResult): void => {
 const lockReactions = (pr: number): number => emu.github.comments(REPO, pr).reduce((n, c) => n + emu.github.commentReactions(c.id).length, 0)
 
 describe.each(['instant', 'branch'] as const)('%s mode: no comment after the first run', (mode) => {
-  it('the first run creates the one comment; re-runs and a re-run after a failed seed create none; no lock is left', async () => {
+  it('the first run creates the one comment; a re-run creates none and leaves no lock', async () => {
     const pr = newPr()
     const first = await run(mode, pr)
     ok(first)
@@ -144,6 +144,28 @@ describe.each(['instant', 'branch'] as const)('%s mode: no comment after the fir
     expect(next.stdout).not.toMatch(/holds the lock .*waiting for it/)
     expect(Date.now() - t0).toBeLessThan(15_000)
     expect(commentsCreated(pr, mark)).toBe(0)
+  })
+})
+
+describe('a cancel between the lock reaction (201) and the marker naming it', () => {
+  it('SIGINT while the naming edit is in flight (answered after 1.5 s): the release waits for it, then leaves no live lock', async () => {
+    const pr = newPr()
+    ok(await run('instant', pr))
+    const comment = emu.github.comments(REPO, pr)[0]
+    emu.github.server.inject({ method: 'PATCH', path: /\/issues\/comments\/\d+\/?$/, requestText: /provisioningSince/, kind: 'delay', delayMs: 1500 })
+    const mark = emu.github.server.log.length
+    const cancelled = await run('instant', pr, {}, {
+      cancelWhen: () => emu.github.server.log.slice(mark).some((q) => q.method === 'POST' && /\/reactions\/?$/.test(q.path) && q.status === 201)
+    })
+    expect(cancelled.code).toBe(1)
+    expect(cancelled.errors.some((e) => /cancelled \(SIGINT\)/.test(e))).toBe(true)
+    expect(emu.github.commentReactions(comment.id)).toEqual([])
+    expect(comment.body).toMatch(/the run was cancelled/)
+    expect(commentsCreated(pr, mark)).toBe(0)
+    const next = await run('instant', pr, { 'wait-timeout': '20' })
+    ok(next)
+    expect(next.outputs.created).toBe('false')
+    expect(next.stdout).not.toMatch(/holds the lock .*waiting for it/)
   })
 })
 

@@ -145,6 +145,15 @@ describe('acquireLock and finish', () => {
     expect(commentModule.recordOf(github.comments(REPO, pr.number)[0].body)).toEqual({ mode: 'instant', databaseId: 'db-1' })
   })
 
+  it('never takes a live lock for orphaned while GitHub cannot be read: it fails at wait-timeout and the holder keeps it', async () => {
+    const holder = await lockModule.acquireLock(client(), pr, options)
+    github.server.inject({ method: 'GET', path: /\/issues\/comments\/\d+\/?$/, kind: 'status', status: 502, times: 1000 })
+    await expect(lockModule.acquireLock(client(), pr, { ...options, orphanAfterMs: 100, timeoutSeconds: 1.5 })).rejects.toThrow(/before wait-timeout: HTTP 502/)
+    github.server.clearFaults()
+    expect(reactionsOn(holder.claim.id).map((r) => r.id)).toEqual([holder.reaction.id])
+    await holder.finish(null, { mode: 'instant' })
+  }, 30_000)
+
   it('learns its login from its reaction: a GitHub App installation token, whose GET /user is refused; skips another login\'s comment', async () => {
     const { markerOf } = commentModule
     const other = github.addComment(REPO, pr.number, 'github-actions[bot]', markerOf({ mode: 'instant', databaseId: 'not-ours' }))

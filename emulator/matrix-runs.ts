@@ -150,7 +150,7 @@ export function concurrentFailedCancelled(): Case[] {
   }
   add(
     'instant: a stale lock (marker names a reaction whose heartbeat is 10 min old), then two concurrent runs',
-    'exactly one takes it over (the stale reaction deleted by id), the other waits for it; both reuse; no comment created; no reaction left',
+    'both may delete the stale reaction by its id (one 204, one 404); exactly one then gets 201, the other 200 and waits; both reuse; no comment created; no reaction left',
     async (ctx) => {
       const { emu, run } = ctx
       const first = await run('instant')
@@ -170,7 +170,7 @@ export function concurrentFailedCancelled(): Case[] {
       c.expect(a.outputs['database-id'] === first.outputs['database-id'] && b.outputs['database-id'] === first.outputs['database-id'], 'a run did not reuse')
       c.expect(created(ctx, mark) === 0, `${created(ctx, mark)} comment(s) created`)
       c.expect(reactionsLeft(ctx) === 0, 'a lock reaction is left')
-      return { observed: `${outcome(a)} / ${outcome(b)}; ${takeovers} take-over(s), comments created ${created(ctx, mark)}`, problems: c.problems }
+      return { observed: `${outcome(a)} / ${outcome(b)}; ${takeovers} run(s) deleted the stale reaction, one waited, comments created ${created(ctx, mark)}`, problems: c.problems }
     }
   )
   for (const mode of ['instant', 'branch'] as const) {

@@ -212,3 +212,44 @@ describe('acquireLock and finish', () => {
     expect(Date.now() - t0).toBeLessThan(900)
   })
 })
+
+describe('githubClient: rate limits kept, write spacing gone', () => {
+  const secondary = { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' }
+  it('retries a 403 secondary rate limit once after its Retry-After (1 s)', async () => {
+    github.server.inject({ method: 'POST', path: /\/reactions\/?$/, kind: 'status', status: 403, body: secondary, headers: { 'retry-after': '1' } })
+    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant' }))
+    const t0 = Date.now()
+    const answer = await client().rest.reactions.createForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id, content: 'eyes' })
+    expect(answer.status).toBe(201)
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1000)
+    expect(github.server.requests('POST', /\/reactions\/?$/).map((q) => q.status).slice(-2)).toEqual([403, 201])
+  })
+
+  it('retries a 429 secondary rate limit once after its Retry-After (1 s)', async () => {
+    github.server.inject({ method: 'PATCH', path: /\/issues\/comments\/\d+\/?$/, kind: 'status', status: 429, body: secondary, headers: { 'retry-after': '1' } })
+    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant' }))
+    const t0 = Date.now()
+    await client().rest.issues.updateComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id, body: 'x' })
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1000)
+    expect(github.server.requests('PATCH').map((q) => q.status).slice(-2)).toEqual([429, 200])
+  })
+
+  it('fails at once when a secondary rate limit asks for more than 60 s (429, Retry-After: 3600)', async () => {
+    github.server.inject({ method: 'POST', path: /\/reactions\/?$/, kind: 'status', status: 429, body: secondary, headers: { 'retry-after': '3600' } })
+    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant' }))
+    const before = github.server.requests('POST', /\/reactions\/?$/).length
+    const t0 = Date.now()
+    await expect(client().rest.reactions.createForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id, content: 'eyes' })).rejects.toMatchObject({ status: 429 })
+    expect(Date.now() - t0).toBeLessThan(3000)
+    expect(github.server.requests('POST', /\/reactions\/?$/).length - before).toBe(1)
+  })
+
+  it('sends five writes back to back: no 1 s write spacing, no 3 s spacing of comment creation', async () => {
+    const t0 = Date.now()
+    for (let i = 0; i < 3; i++) await client().rest.issues.createComment({ owner: pr.owner, repo: pr.repo, issue_number: pr.number, body: `c${i}` })
+    const c = github.comments(REPO, pr.number)[0]
+    await client().rest.issues.updateComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id, body: 'x' })
+    await client().rest.issues.deleteComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id })
+    expect(Date.now() - t0).toBeLessThan(1000)
+  })
+})

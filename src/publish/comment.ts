@@ -87,7 +87,7 @@ export const MAX_GITHUB_WAIT_S = 60
  * A GitHub client for the comment: every request is abandoned after
  * `timeoutMs` milliseconds; 5xx answers, network errors and timeouts are
  * retried 3 times after 0.5 s, 2 s and 4.5 s (@octokit/plugin-retry; 4xx
- * other than rate limits are not retried); rate limits (403/429 with
+ * are not retried by it); rate limits (403/429 with
  * `Retry-After` or `x-ratelimit-reset`) are retried once when the wait is at
  * most 60 s (@octokit/plugin-throttling, whose `secondary rate limit` and
  * `x-ratelimit-remaining: 0` handling is kept). The plugin's spacing of
@@ -104,7 +104,8 @@ export function githubClient(token: string, timeoutMs: number): Octokit {
       request: {
         fetch: (url: string | URL, init?: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
       },
-      retry: { retries: 3, retryAfterBaseValue: 500 },
+      // 429 is the throttling plugin's alone (plugin-retry would resend it after 0.5 s whatever Retry-After says).
+      retry: { retries: 3, retryAfterBaseValue: 500, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
       throttle: {
         onRateLimit: withinBudget,
         onSecondaryRateLimit: withinBudget,

@@ -349,6 +349,7 @@ export async function acquireLock(octokit: Octokit, pr: PullRequest, o: LockOpti
         continue
       }
       if (named !== 'slow') fail(named)
+      if (Date.now() >= deadline) fail(new Error(`GitHub answered the lock's edit more slowly than ${NAME_WITHIN_MS / 1000} s until wait-timeout`))
       core.info(`Naming the lock in comment ${home.id} took longer than ${NAME_WITHIN_MS / 1000} s: released it, taking it again.`)
       continue
     }

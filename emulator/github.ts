@@ -1,6 +1,10 @@
 /**
  * Emulator of GitHub's REST API for issue comments: list (paginated with Link
- * headers), get one, create, update, delete, and `GET /user`. Tokens decide who writes and
+ * headers), get one, create, update, delete, and `GET /user`; and reactions
+ * on issue comments and on issues: list (`content` filter, paginated), create
+ * (201 when created, 200 with the existing reaction when this user already
+ * reacted with that content: GitHub REST, "Create reaction for an issue
+ * comment") and delete by id (204). A deleted comment loses its reactions. Tokens decide who writes and
  * whether they may: the default token behaves like a workflow's GITHUB_TOKEN
  * (comments as `github-actions[bot]`, `GET /user` refused). A GitHub App's
  * installation token comments as `<app slug>[bot]` (a `Bot` user) and is
@@ -25,6 +29,18 @@ export interface Comment {
   updated_at: string
 }
 
+/** A reaction (GitHub REST, reactions). */
+export interface Reaction {
+  id: number
+  node_id: string
+  user: { login: string; type: string }
+  content: string
+  created_at: string
+}
+
+/** The reaction contents GitHub accepts (others answer 422). */
+export const REACTION_CONTENTS = ['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes'] as const
+
 export const APP_TOKEN = 'ghs_emulated_workflow_token'
 export const READ_ONLY_TOKEN = 'ghs_emulated_fork_token'
 export const USER_TOKEN = 'ghp_emulated_user_token'
@@ -42,7 +58,10 @@ export class GitHubService {
   ])
   /** Comments per `owner/repo#number`; a key must exist for the PR to exist. */
   readonly issues = new Map<string, Comment[]>()
+  /** Reactions per subject: `comment <id>` or `issue owner/repo#number`. */
+  readonly reactionsOf = new Map<string, Reaction[]>()
   private nextId = 1000
+  private nextReactionId = 1
 
   constructor() {
     const pr = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments\/?$/
@@ -88,6 +107,24 @@ export class GitHubService {
         comments.push(comment)
         return { status: 201, body: comment }
       })
+      .route('GET', /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)\/reactions\/?$/, (req, [owner, repo, id]) =>
+        this.listReactions(req, this.find(owner, repo, Number(id)) ? `comment ${id}` : null)
+      )
+      .route('POST', /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)\/reactions\/?$/, (req, [owner, repo, id]) =>
+        this.createReaction(req, this.find(owner, repo, Number(id)) ? `comment ${id}` : null)
+      )
+      .route('DELETE', /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)\/reactions\/(\d+)\/?$/, (req, [owner, repo, id, rid]) =>
+        this.deleteReaction(req, this.find(owner, repo, Number(id)) ? `comment ${id}` : null, Number(rid))
+      )
+      .route('GET', /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/reactions\/?$/, (req, [owner, repo, n]) =>
+        this.listReactions(req, this.issues.has(`${owner}/${repo}#${n}`) ? `issue ${owner}/${repo}#${n}` : null)
+      )
+      .route('POST', /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/reactions\/?$/, (req, [owner, repo, n]) =>
+        this.createReaction(req, this.issues.has(`${owner}/${repo}#${n}`) ? `issue ${owner}/${repo}#${n}` : null)
+      )
+      .route('DELETE', /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/reactions\/(\d+)\/?$/, (req, [owner, repo, n, rid]) =>
+        this.deleteReaction(req, this.issues.has(`${owner}/${repo}#${n}`) ? `issue ${owner}/${repo}#${n}` : null, Number(rid))
+      )
       .route('GET', one, (req, [owner, repo, id]) => {
         if (!this.auth(req)) return unauthorized()
         const comment = this.find(owner, repo, Number(id))
@@ -99,6 +136,7 @@ export class GitHubService {
             const i = comments.indexOf(comment)
             if (i >= 0) comments.splice(i, 1)
           }
+          this.reactionsOf.delete(`comment ${comment.id}`)
           return { status: 204 }
         })
       )
@@ -109,6 +147,59 @@ export class GitHubService {
           return { status: 200, body: comment }
         })
       )
+  }
+
+  /** List reactions: 404 for an unknown subject; `content` filters; paginated like comments (no Link header past one page here: per_page up to 100). */
+  private listReactions(req: Request, subject: string | null): Reply {
+    if (!this.auth(req)) return unauthorized()
+    if (!subject) return notFound()
+    const content = req.query.get('content')
+    const all = (this.reactionsOf.get(subject) ?? []).filter((r) => !content || r.content === content)
+    const perPage = Math.min(100, Number(req.query.get('per_page') ?? 30))
+    const page = Math.max(1, Number(req.query.get('page') ?? 1))
+    return { status: 200, body: all.slice((page - 1) * perPage, page * perPage) }
+  }
+
+  /** Create reaction: 201 with the new one, or 200 with the one this user already has with that content (GitHub's per-user semantics). */
+  private createReaction(req: Request, subject: string | null): Reply {
+    const who = this.auth(req)
+    if (!who) return unauthorized()
+    if (!subject) return notFound()
+    if (!who.canWrite) return forbidden()
+    const content = String((JSON.parse(req.text || '{}') as { content?: string }).content ?? '')
+    if (!(REACTION_CONTENTS as readonly string[]).includes(content)) return { status: 422, body: { message: 'Validation Failed', errors: [{ field: 'content', code: 'invalid' }] } }
+    const list = this.reactionsOf.get(subject) ?? []
+    this.reactionsOf.set(subject, list)
+    const had = list.find((r) => r.user.login === who.login && r.content === content)
+    if (had) return { status: 200, body: had }
+    const id = this.nextReactionId++
+    const reaction: Reaction = {
+      id,
+      node_id: `REA_${id}`,
+      user: { login: who.login, type: who.installation ? 'Bot' : 'User' },
+      content,
+      created_at: new Date().toISOString()
+    }
+    list.push(reaction)
+    return { status: 201, body: reaction }
+  }
+
+  /** Delete a reaction by id: 204; 404 when the subject or the reaction is gone; 403 for another user's reaction. */
+  private deleteReaction(req: Request, subject: string | null, id: number): Reply {
+    const who = this.auth(req)
+    if (!who) return unauthorized()
+    if (!subject) return notFound()
+    const list = this.reactionsOf.get(subject) ?? []
+    const i = list.findIndex((r) => r.id === id)
+    if (i < 0) return notFound()
+    if (!who.canWrite || list[i].user.login !== who.login) return forbidden()
+    list.splice(i, 1)
+    return { status: 204 }
+  }
+
+  /** The reactions on a comment (a test's view). */
+  commentReactions(commentId: number): Reaction[] {
+    return this.reactionsOf.get(`comment ${commentId}`) ?? []
   }
 
   /** Runs `f` on a comment the token's user wrote and may change; 401, 404 or 403 otherwise. */

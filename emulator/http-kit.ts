@@ -49,6 +49,8 @@ export type Handler = (req: Request, params: string[]) => Reply | Promise<Reply>
 export interface Fault {
   method?: string
   path?: RegExp
+  /** Only requests whose body text matches (for example a comment edit that is the final one, not the lock's). */
+  requestText?: RegExp
   times?: number
   /**
    * `lost-reset` and `lost-hang` run the normal handler (the work is done)
@@ -128,8 +130,8 @@ export class ServiceServer {
     await new Promise<void>((resolve) => this.server.close(() => resolve()))
   }
 
-  private takeFault(method: string, path: string): Fault | undefined {
-    const i = this.faults.findIndex((f) => (!f.method || f.method === method) && (!f.path || f.path.test(path)))
+  private takeFault(method: string, path: string, text: string): Fault | undefined {
+    const i = this.faults.findIndex((f) => (!f.method || f.method === method) && (!f.path || f.path.test(path)) && (!f.requestText || f.requestText.test(text)))
     if (i < 0) return undefined
     const fault = this.faults[i]
     if (--fault.times! <= 0) this.faults.splice(i, 1)
@@ -153,7 +155,7 @@ export class ServiceServer {
       res.writeHead(status, { 'x-request-id': requestId, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers })
       res.end(entry.responseText)
     }
-    const fault = this.takeFault(method, url.pathname)
+    const fault = this.takeFault(method, url.pathname, text)
     if (fault) {
       entry.fault = fault.kind
       if (fault.kind === 'reset') return void req.socket.destroy()

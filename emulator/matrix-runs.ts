@@ -1,29 +1,39 @@
 /**
  * The fault matrix's cases for issue 16: concurrent, failed and cancelled
- * runs (the comment lock, GitHub retries, cancel, env file, Retry-After).
+ * runs (the comment lock, GitHub retries, cancel, env file, Retry-After);
+ * issue 23: the lock is a reaction, and no run after the first creates a
+ * comment (`created` counts POSTs to .../issues/{n}/comments).
  * emulator/matrix.ts runs the orphan, spec and secret scans after each.
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN } from './index.js'
 import type { RunResult } from './runner.js'
-import { type Ctx, type Case, outcome, checker, INSTANT_CREATE, BRANCHES, succeeded, failed, prComments, previewBranches } from './matrix-kit.js'
+import { type Ctx, type Case, REPO, outcome, checker, INSTANT_CREATE, BRANCHES, succeeded, failed, prComments, previewBranches } from './matrix-kit.js'
 
 export function concurrentFailedCancelled(): Case[] {
   const cases: Case[] = []
   const add = (name: string, expected: string, body: Case['body']): void => void cases.push({ group: 'runs and locks', name, expected, body })
   const LIST = /\/issues\/\d+\/comments\/?$/
   const ONE = /\/issues\/comments\/\d+\/?$/
+  /** The final edit of the comment: its marker no longer carries the lock's fields. */
+  const FINAL = /^(?![\s\S]*provisioningSince)/
   const waited = (r: RunResult): boolean => /holds the lock .*waiting for it/.test(r.stdout)
+  /** Comments created on the case's PR since the GitHub log was `from` long (each one notifies the PR's subscribers). */
+  const created = (ctx: Ctx, from = 0): number =>
+    ctx.emu.github.server.log.slice(from).filter((q) => q.method === 'POST' && new RegExp(`/issues/${ctx.pr}/comments/?$`).test(q.path)).length
+  const reactionsLeft = (ctx: Ctx): number => ctx.emu.github.comments(REPO, ctx.pr).reduce((n, x) => n + ctx.emu.github.commentReactions(x.id).length, 0)
 
   for (const mode of ['instant', 'branch'] as const) {
     const what = mode === 'instant' ? 'database' : 'branch'
     add(
       `${mode}: two concurrent runs after a failed-seed comment`,
-      `both hold the lock in turn: one new ${what}, seeded once, handed to both; one comment`,
-      async ({ emu, run, pr, project }) => {
+      `both hold the lock in turn: one new ${what}, seeded once, handed to both; one comment, none created after the first run's`,
+      async (ctx) => {
+        const { emu, run, pr, project } = ctx
         const bad = await run(mode, { seed: 'matrix-seed.sql\nmatrix-bad.sql' })
         const afterBad = prComments(emu, pr)
+        const mark = emu.github.server.log.length
         const before = emu.instant.databases.size
         const [a, b] = await Promise.all([run(mode, {}, { timeOutputs: true }), run(mode, {}, { timeOutputs: true })])
         const c = checker()
@@ -39,14 +49,16 @@ export function concurrentFailedCancelled(): Case[] {
         c.expect([a, b].some(waited), 'neither run waited for the other one\'s lock')
         const comments = prComments(emu, pr)
         c.expect(comments.length === 1, `${comments.length} comments`)
-        return { observed: `${outcome(a)} / ${outcome(b)}; ${made} ${what}, ${comments.length} comment`, problems: c.problems }
+        c.expect(created(ctx, mark) === 0, `${created(ctx, mark)} comment(s) created by the concurrent re-runs`)
+        c.expect(reactionsLeft(ctx) === 0, 'a lock reaction is left')
+        return { observed: `${outcome(a)} / ${outcome(b)}; ${made} ${what}, ${comments.length} comment, ${created(ctx, mark)} created by the re-runs`, problems: c.problems }
       }
     )
     add(
       `${mode}: the final comment update answers HTTP 502 once, then a re-run`,
       'the update is retried; no lock is left; the re-run does not wait and reuses',
       async ({ emu, run, pr }) => {
-        emu.github.server.inject({ method: 'PATCH', path: ONE, kind: 'status', status: 502 })
+        emu.github.server.inject({ method: 'PATCH', path: ONE, requestText: FINAL, kind: 'status', status: 502 })
         const first = await run(mode)
         const again = await run(mode)
         const c = checker()
@@ -62,9 +74,9 @@ export function concurrentFailedCancelled(): Case[] {
   }
   add(
     'instant: the final comment update answers HTTP 502 on every attempt, then a re-run',
-    'warns; the claim is deleted so no lock is left; the re-run does not wait',
+    'warns; the lock reaction is deleted so no lock is left; the re-run does not wait',
     async ({ emu, run, pr }) => {
-      emu.github.server.inject({ method: 'PATCH', path: ONE, kind: 'status', status: 502, times: 4 })
+      emu.github.server.inject({ method: 'PATCH', path: ONE, requestText: FINAL, kind: 'status', status: 502, times: 4 })
       const first = await run('instant')
       const again = await run('instant')
       const c = checker()
@@ -75,21 +87,115 @@ export function concurrentFailedCancelled(): Case[] {
       return { observed: `${outcome(first)} / ${outcome(again)}; comments ${prComments(emu, pr).length}`, problems: c.problems }
     }
   )
+  add(
+    'instant: the lock\'s own edit of the marker (naming its reaction) answers HTTP 502 on every attempt, then a re-run',
+    'warns that the lock could not be taken; the reaction is deleted (no dead lock); the run goes on without reuse; the re-run does not wait; no comment created',
+    async (ctx) => {
+      const { emu, run } = ctx
+      const first = await run('instant')
+      const mark = emu.github.server.log.length
+      emu.github.server.inject({ method: 'PATCH', path: ONE, requestText: /provisioningSince/, kind: 'status', status: 502, times: 4 })
+      const broken = await run('instant')
+      const left = reactionsLeft(ctx)
+      const again = await run('instant')
+      const c = checker()
+      for (const r of [first, broken, again]) succeeded(r, c)
+      c.expect(broken.warnings.some((w) => /Could not take the lock on the preview comment of PR #\d+: HTTP 502/.test(w)), `warnings: ${JSON.stringify(broken.warnings)}`)
+      c.expect(left === 0, `${left} lock reaction(s) left`)
+      c.expect(!waited(again), 'the re-run waited for a lock')
+      c.expect(created(ctx, mark) === 0, `${created(ctx, mark)} comment(s) created`)
+      return { observed: `${outcome(broken)}; reactions left ${left} / ${outcome(again)}, created=${again.outputs.created}`, problems: c.problems }
+    }
+  )
   for (const times of [1, 4]) {
     add(
-      `branch: listing comments right after the placeholder answers HTTP 502 ${times === 1 ? 'once' : 'on every attempt'}`,
-      times === 1 ? 'the list is retried; the run holds the lock and succeeds' : 'warns that the comments could not be read; the run counts the lock as held, succeeds and releases it',
+      `branch: listing the PR's comments (the lock's first look) answers HTTP 502 ${times === 1 ? 'once' : 'on every attempt'}`,
+      times === 1
+        ? 'the list is retried; the run holds the lock and succeeds; one comment'
+        : 'warns that the comments could not be read; goes on without the lock and creates no comment (it cannot know one exists); succeeds',
       async ({ emu, run, pr }) => {
         emu.github.server.inject({ method: 'GET', path: LIST, kind: 'status', status: 502, times })
         const r = await run('branch')
         const c = checker()
         succeeded(r, c)
-        const listWarning = r.warnings.some((w) => /Posted the lock comment \d+ .*could not read the PR's comments.*502.*counts itself the lock holder/.test(w))
+        const listWarning = r.warnings.some((w) => /Could not read the comments of PR #\d+: HTTP 502.*Going on without it/.test(w))
         c.expect(times === 1 ? r.warnings.length === 0 : listWarning, `warnings: ${JSON.stringify(r.warnings)}`)
-        c.expect(!r.warnings.some((w) => /Could not post/.test(w)), 'says the comment could not be posted')
         const comments = prComments(emu, pr)
-        c.expect(comments.length === 1 && /created for this pull request/.test(comments[0].body), `${comments.length} comments, not final`)
+        c.expect(
+          times === 1 ? comments.length === 1 && /created for this pull request/.test(comments[0].body) : comments.length === 0,
+          `${comments.length} comments`
+        )
         return { observed: `${outcome(r)}; comments ${comments.length}`, problems: c.problems }
+      }
+    )
+  }
+  for (const mode of ['instant', 'branch'] as const) {
+    add(
+      `${mode}: a re-run, then two concurrent re-runs, on the new lock`,
+      'the re-runs reuse; they hold the lock in turn; no comment created after the first run; no reaction left',
+      async (ctx) => {
+        const first = await ctx.run(mode)
+        const mark = ctx.emu.github.server.log.length
+        const again = await ctx.run(mode)
+        const [a, b] = await Promise.all([ctx.run(mode), ctx.run(mode)])
+        const c = checker()
+        for (const r of [first, again, a, b]) succeeded(r, c)
+        c.expect([again, a, b].every((r) => r.outputs.created === 'false'), 'a re-run did not reuse')
+        c.expect(created(ctx, mark) === 0, `${created(ctx, mark)} comment(s) created by re-runs`)
+        c.expect(prComments(ctx.emu, ctx.pr).length === 1, `${prComments(ctx.emu, ctx.pr).length} comments`)
+        c.expect(reactionsLeft(ctx) === 0, 'a lock reaction is left')
+        return { observed: `${outcome(again)} / ${outcome(a)} / ${outcome(b)}; comments created by re-runs: ${created(ctx, mark)}`, problems: c.problems }
+      }
+    )
+  }
+  add(
+    'instant: a stale lock (marker names a reaction whose heartbeat is 10 min old), then two concurrent runs',
+    'both may delete the stale reaction by its id (one 204, one 404); exactly one then gets 201, the other 200 and waits; both reuse; no comment created; no reaction left',
+    async (ctx) => {
+      const { emu, run } = ctx
+      const first = await run('instant')
+      const comment = emu.github.comments(REPO, ctx.pr)[0]
+      const old = new Date(Date.now() - 10 * 60_000).toISOString()
+      const stale = { id: 777_000 + ctx.pr, node_id: 'stale', user: { login: comment.user.login, type: 'Bot' }, content: 'eyes', created_at: old }
+      emu.github.reactionsOf.set(`comment ${comment.id}`, [stale])
+      comment.body = comment.body.replace(/"expiresAt"/, `"provisioningSince":"${old}","heartbeatAt":"${old}","run":"killed","reaction":${stale.id},"expiresAt"`)
+      const mark = emu.github.server.log.length
+      const [a, b] = await Promise.all([run('instant'), run('instant')])
+      const c = checker()
+      for (const r of [first, a, b]) succeeded(r, c)
+      const takeovers = [a, b].filter((r) => /Taking over the lock .* is stale/.test(r.stdout)).length
+      c.expect(prComments(emu, ctx.pr)[0]?.record?.reaction === undefined, 'the marker still names a reaction')
+      c.expect(takeovers >= 1, 'no run took the stale lock over')
+      c.expect([a, b].some(waited), 'neither run waited for the other one')
+      c.expect(a.outputs['database-id'] === first.outputs['database-id'] && b.outputs['database-id'] === first.outputs['database-id'], 'a run did not reuse')
+      c.expect(created(ctx, mark) === 0, `${created(ctx, mark)} comment(s) created`)
+      c.expect(reactionsLeft(ctx) === 0, 'a lock reaction is left')
+      return { observed: `${outcome(a)} / ${outcome(b)}; ${takeovers} run(s) deleted the stale reaction, one waited, comments created ${created(ctx, mark)}`, problems: c.problems }
+    }
+  )
+  for (const mode of ['instant', 'branch'] as const) {
+    add(
+      `${mode}: a cancel (SIGINT) while the lock's reaction POST is in flight (answered 201 after 1.5 s), then a re-run`,
+      'the reaction is let finish and then released: no live lock; the comment says cancelled; the re-run does not wait; no comment created',
+      async (ctx) => {
+        const { emu, run } = ctx
+        const first = await run(mode)
+        const mark = emu.github.server.log.length
+        emu.github.server.inject({ method: 'POST', path: /\/issues\/comments\/\d+\/reactions\/?$/, kind: 'delay', delayMs: 1500 })
+        const cancelled = await run(mode, {}, { cancelWhen: () => emu.github.server.log.slice(mark).some((q) => q.method === 'POST' && /\/reactions\/?$/.test(q.path)) })
+        const left = reactionsLeft(ctx)
+        const said = prComments(emu, ctx.pr)[0]?.body ?? ''
+        const again = await run(mode)
+        const c = checker()
+        succeeded(first, c)
+        c.expect(cancelled.code === 1, `cancelled run: ${outcome(cancelled)}`)
+        c.expect(emu.github.server.requests('POST', /\/reactions\/?$/).some((q) => q.status === 201), 'no reaction was created')
+        c.expect(left === 0, `${left} lock reaction(s) left after the cancel`)
+        c.expect(/the run was cancelled/.test(said), 'the comment does not say cancelled')
+        succeeded(again, c)
+        c.expect(!waited(again), 'the re-run waited for a lock')
+        c.expect(created(ctx, mark) === 0, `${created(ctx, mark)} comment(s) created`)
+        return { observed: `${outcome(cancelled)}, reactions left ${left} / ${outcome(again)} in ${(again.durationMs / 1000).toFixed(1)} s`, problems: c.problems }
       }
     )
   }

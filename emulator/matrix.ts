@@ -475,6 +475,8 @@ async function orphans(emu: Emulator, ctx: Ctx, instantBefore: Set<string>): Pro
     .filter((m): m is string => !!m)
     .map((m) => JSON.parse(m) as { databaseId?: string; branchId?: string; provisioningSince?: string })
   for (const m of markers) if (m.provisioningSince) found.push('the PR comment is still a provisioning lock after every run ended')
+  const reactions = emu.github.comments(REPO, ctx.pr).flatMap((c) => emu.github.commentReactions(c.id))
+  if (reactions.length) found.push(`${reactions.length} lock reaction(s) left on the PR comment after every run ended`)
   for (const [id, rec] of emu.instant.databases) {
     if (instantBefore.has(id)) continue
     const state = await seedState(emu, rec.database)

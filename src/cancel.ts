@@ -125,6 +125,11 @@ export function runMainFlow(fn: () => Promise<void>): Promise<void> {
   return running
 }
 
+/** The newest undo step not in `done`, or undefined. */
+function newestUndone(done: Set<UndoStep>): [string, UndoStep] | undefined {
+  return [...undo.entries()].reverse().find(([, fn]) => !done.has(fn))
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)))
 
 /** Installs the SIGINT/SIGTERM handler: stop the main flow, undo newest first, exit 1 (budget: {@link CANCEL_BUDGET}). */
@@ -143,13 +148,19 @@ export function handleCancellation(): void {
         await Promise.race([Promise.allSettled([...creating]), sleep(t0 + CANCEL_BUDGET.createMs - Date.now())])
         await Promise.race([stopped, sleep(100)]) // the flow registers the new thing's undo step, then stops
       }
-      for (const [key, fn] of [...undo.entries()].reverse()) {
+      // Newest first; a step the flow registers meanwhile (a lock it had just taken) runs too.
+      const done = new Set<UndoStep>()
+      for (let next = newestUndone(done); next; next = newestUndone(done)) {
+        const [key, fn] = next
+        done.add(fn)
         try {
           await fn(t0 + CANCEL_BUDGET.undoMs)
         } catch (err) {
           core.warning(`Could not undo ${key} after the cancel: ${(err as Error).message}`)
         }
       }
+      // The flow may still be finishing an undo of its own (publish/publication.ts): let it, within the budget.
+      await Promise.race([stopped, sleep(t0 + CANCEL_BUDGET.undoMs - Date.now())])
     }
     void Promise.race([steps(), sleep(t0 + CANCEL_BUDGET.exitMs - Date.now())]).finally(() => process.exit(1))
   }

@@ -12,7 +12,7 @@ export const STATE = {
   isPost: 'isPost',
   /** `{id, name}` of a branch this run created and has not finished seeding. */
   unseededBranch: 'unseededBranch',
-  /** Id of the PR comment this run holds as its provisioning lock. */
+  /** `{comment, reaction}`: the PR comment and the lock reaction on it this run holds (publish/lock.ts); older versions saved the comment id alone. */
   lockComment: 'lockComment'
 } as const
 
@@ -26,9 +26,17 @@ export function clearUnseeded(): void {
   core.saveState(STATE.unseededBranch, '')
 }
 
-/** This run holds the comment lock `commentId` until {@link clearLock}. */
-export function markLock(commentId: number): void {
-  core.saveState(STATE.lockComment, String(commentId))
+/** This run holds the comment lock (reaction `reactionId` on comment `commentId`) until {@link clearLock}. */
+export function markLock(commentId: number, reactionId?: number): void {
+  core.saveState(STATE.lockComment, JSON.stringify({ comment: commentId, reaction: reactionId }))
+}
+
+/** The lock {@link markLock} saved, from the post step's `STATE_lockComment`; null when none. */
+export function savedLock(saved: string): { comment: number; reaction?: number } | null {
+  if (!saved) return null
+  if (/^\d+$/.test(saved)) return { comment: Number(saved) }
+  const v = JSON.parse(saved) as { comment?: unknown; reaction?: unknown }
+  return typeof v.comment === 'number' ? { comment: v.comment, reaction: typeof v.reaction === 'number' ? v.reaction : undefined } : null
 }
 
 /** The comment lock is released (the comment is final). */

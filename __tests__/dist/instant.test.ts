@@ -192,9 +192,10 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     const left = emu.github.comments(REPO, pr)
     expect(left.map((c) => c.user.login)).toEqual([APP_BOT_LOGIN])
     expect(recordOf(left[0].body)).toEqual({ mode: 'instant', databaseId: first.outputs['database-id'], expiresAt: expect.any(String) })
-    // each run posted a claim (the second one although a comment existed) and left none behind
-    expect(emu.github.server.requests('POST', comments).length - postsBefore).toBe(2)
-    expect(second.stdout).toMatch(/This run holds the PR's comment lock \(comment \d+\)\. The preview comment of an earlier run is \d+\./)
+    // only the first run created a comment (issue 23); the second took the lock with a reaction, and left none behind
+    expect(emu.github.server.requests('POST', comments).length - postsBefore).toBe(1)
+    expect(emu.github.commentReactions(left[0].id)).toEqual([])
+    expect(second.stdout).toMatch(/This run holds the PR's comment lock \(comment \d+\)\. The comment records what an earlier run left\./)
   })
 
   it('rolls a failed seed back, names file:line:column, and never records the database for reuse', async () => {

@@ -44,71 +44,138 @@ describe('isLiveClaim', () => {
   })
 })
 
+const reactionsOn = (id: number) => github.commentReactions(id)
+const commentPosts = () => github.server.requests('POST', new RegExp(`/issues/${pr.number}/comments/?$`)).length
+
 describe('acquireLock and finish', () => {
-  it('takes the lock over an earlier final comment, writes the report into it and removes its claim', async () => {
+  it('takes the lock with a reaction on the earlier comment, creates no comment, writes the report into it and removes the reaction', async () => {
     const { markerOf } = commentModule
     const home = github.addComment(REPO, pr.number, 'github-actions[bot]', `old\n\n${markerOf({ mode: 'instant', databaseId: 'db-1' })}`)
     const lock = await lockModule.acquireLock(client(), pr, options)
     expect(lock.home?.id).toBe(home.id)
-    expect(lock.home?.record.databaseId).toBe('db-1')
-    expect(comments()).toHaveLength(2)
+    expect(lock.home?.record).toEqual({ mode: 'instant', databaseId: 'db-1' })
+    expect(reactionsOn(home.id).map((r) => r.id)).toEqual([lock.reaction.id])
+    expect(comments()[0].record).toMatchObject({ databaseId: 'db-1', reaction: lock.reaction.id, run: expect.any(String) })
     await lock.finish('done', { mode: 'instant', databaseId: 'db-2' })
     expect(comments()).toEqual([{ id: home.id, login: 'github-actions[bot]', record: { mode: 'instant', databaseId: 'db-2' } }])
+    expect(reactionsOn(home.id)).toEqual([])
+    expect(commentPosts()).toBe(0)
   })
 
-  it('ignores and removes a stale claim, and writes into the final comment rather than into it', async () => {
-    const { markerOf } = commentModule
-    const stale = github.addComment(REPO, pr.number, 'github-actions[bot]', markerOf({ mode: 'instant', provisioningSince: minutesAgo(40), heartbeatAt: minutesAgo(10), run: 'dead' }))
-    const home = github.addComment(REPO, pr.number, 'github-actions[bot]', markerOf({ mode: 'instant', databaseId: 'db-1' }))
+  it('the first run posts the comment; finish(null) on a comment it created deletes it', async () => {
     const lock = await lockModule.acquireLock(client(), pr, options)
-    expect(lock.home?.id).toBe(home.id)
-    expect(comments().map((c) => c.id)).not.toContain(stale.id)
-    await lock.finish('done', { mode: 'instant' })
-    expect(comments().map((c) => c.id)).toEqual([home.id])
+    expect(lock.home).toBeNull()
+    expect(commentPosts()).toBe(1)
+    await lock.finish(null, { mode: 'instant' })
+    expect(comments()).toEqual([])
   })
 
-  it('waits while an older claim is live, and takes the lock once its run has finished', async () => {
+  it('two racing first runs: at most two comments are posted, the later one is deleted, and they hold the lock in turn', async () => {
+    let holders = 0
+    let most = 0
+    const take = async (id: string): Promise<void> => {
+      const lock = await lockModule.acquireLock(client(), pr, options)
+      most = Math.max(most, ++holders)
+      await new Promise((r) => setTimeout(r, 300))
+      holders--
+      await lock.finish(id, { mode: 'instant', databaseId: id })
+    }
+    await Promise.all([take('a'), take('b')])
+    expect(most).toBe(1)
+    expect(commentPosts()).toBeLessThanOrEqual(2)
+    expect(comments()).toHaveLength(1)
+    expect(reactionsOn(comments()[0].id)).toEqual([])
+  })
+
+  it('waits while the marker names a live lock, and takes the lock once its run has released it', async () => {
     const { markerOf } = commentModule
-    const live = github.addComment(REPO, pr.number, 'github-actions[bot]', markerOf({ mode: 'instant', provisioningSince: minutesAgo(0), heartbeatAt: minutesAgo(0), run: 'other' }))
-    const finishedAt = Date.now() + 600
-    setTimeout(() => (live.body = markerOf({ mode: 'instant', databaseId: 'db-9' })), 600)
+    const first = await lockModule.acquireLock(client(), pr, options)
+    await first.finish('one', { mode: 'instant', databaseId: 'db-8' })
+    const holder = await lockModule.acquireLock(client(), pr, options)
+    const t0 = Date.now()
+    setTimeout(() => void holder.finish('two', { mode: 'instant', databaseId: 'db-9' }), 600)
     const lock = await lockModule.acquireLock(client(), pr, options)
-    expect(Date.now()).toBeGreaterThanOrEqual(finishedAt)
-    expect(lock.home?.id).toBe(live.id)
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(550)
     expect(lock.home?.record.databaseId).toBe('db-9')
     await lock.finish(null, { mode: 'instant' })
-    expect(comments().map((c) => c.id)).toEqual([live.id])
+    expect(comments()).toHaveLength(1)
+    expect(github.comments(REPO, pr.number)[0].body).toBe(`two\n\n${markerOf({ mode: 'instant', databaseId: 'db-9' })}`)
+    expect(reactionsOn(lock.claim.id)).toEqual([])
+    expect(commentPosts()).toBe(1)
   })
 
-  it('fails at wait-timeout naming the comment of the run that holds the lock, and leaves no claim of its own', async () => {
-    const { markerOf } = commentModule
-    const live = github.addComment(REPO, pr.number, 'github-actions[bot]', markerOf({ mode: 'instant', provisioningSince: minutesAgo(0), heartbeatAt: minutesAgo(0), run: 'other' }))
+  it('fails at wait-timeout naming the comment of the run that holds the lock, and leaves nothing of its own', async () => {
+    const holder = await lockModule.acquireLock(client(), pr, options)
     await expect(lockModule.acquireLock(client(), pr, { ...options, timeoutSeconds: 0.5 })).rejects.toThrow(
-      new RegExp(`comment ${live.id}\\) and did not finish within wait-timeout`)
+      new RegExp(`comment ${holder.claim.id}\\) and did not finish within wait-timeout`)
     )
-    expect(comments().map((c) => c.id)).toEqual([live.id])
+    expect(reactionsOn(holder.claim.id).map((r) => r.id)).toEqual([holder.reaction.id])
+    await holder.finish(null, { mode: 'instant' })
   })
 
-  it('learns its login from its own claim: a GitHub App installation token, whose GET /user is refused', async () => {
+  it('a stale lock (no heartbeat) is taken over by exactly one of two runs at once; the other waits for it', async () => {
+    const dead = await lockModule.acquireLock(client(), pr, { ...options, heartbeatMs: 3_600_000 })
+    const fast = { ...options, staleAfterMs: 400, timeoutSeconds: 10 }
+    await new Promise((r) => setTimeout(r, 500))
+    let holders = 0
+    let most = 0
+    const take = async (): Promise<number> => {
+      const lock = await lockModule.acquireLock(client(), pr, fast)
+      most = Math.max(most, ++holders)
+      await new Promise((r) => setTimeout(r, 200))
+      holders--
+      await lock.finish('done', { mode: 'instant' })
+      return lock.reaction.id
+    }
+    const ids = await Promise.all([take(), take()])
+    expect(most).toBe(1)
+    expect(new Set(ids).size).toBe(2)
+    expect(ids).not.toContain(dead.reaction.id)
+    expect(reactionsOn(dead.claim.id)).toEqual([])
+    expect(github.server.requests('DELETE', /\/reactions\/\d+$/).filter((q) => q.path.endsWith(`/${dead.reaction.id}`)).length).toBeGreaterThanOrEqual(1)
+  })
+
+  it('a reaction the marker never names (its run died right after the 201) is orphaned and taken over', async () => {
+    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant', databaseId: 'db-1' }))
+    github.reactionsOf.set(`comment ${c.id}`, [{ id: 999, node_id: 'x', user: { login: 'github-actions[bot]', type: 'Bot' }, content: 'eyes', created_at: new Date().toISOString() }])
+    const lock = await lockModule.acquireLock(client(), pr, { ...options, orphanAfterMs: 500 })
+    expect(lock.home?.record.databaseId).toBe('db-1')
+    expect(reactionsOn(c.id).map((r) => r.id)).toEqual([lock.reaction.id])
+    await lock.finish(null, { mode: 'instant' })
+    expect(commentModule.recordOf(github.comments(REPO, pr.number)[0].body)).toEqual({ mode: 'instant', databaseId: 'db-1' })
+  })
+
+  it('never takes a live lock for orphaned while GitHub cannot be read: it fails at wait-timeout and the holder keeps it', async () => {
+    const holder = await lockModule.acquireLock(client(), pr, options)
+    github.server.inject({ method: 'GET', path: /\/issues\/comments\/\d+\/?$/, kind: 'status', status: 502, times: 1000 })
+    await expect(lockModule.acquireLock(client(), pr, { ...options, orphanAfterMs: 100, timeoutSeconds: 1.5 })).rejects.toThrow(/before wait-timeout: HTTP 502/)
+    github.server.clearFaults()
+    expect(reactionsOn(holder.claim.id).map((r) => r.id)).toEqual([holder.reaction.id])
+    await holder.finish(null, { mode: 'instant' })
+  }, 30_000)
+
+  it('learns its login from its reaction: a GitHub App installation token, whose GET /user is refused; skips another login\'s comment', async () => {
     const { markerOf } = commentModule
-    github.addComment(REPO, pr.number, 'github-actions[bot]', markerOf({ mode: 'instant', databaseId: 'not-ours' }))
+    const other = github.addComment(REPO, pr.number, 'github-actions[bot]', markerOf({ mode: 'instant', databaseId: 'not-ours' }))
     const ours = github.addComment(REPO, pr.number, APP_BOT_LOGIN, markerOf({ mode: 'instant', databaseId: 'ours' }))
     const lock = await lockModule.acquireLock(client(APP_INSTALLATION_TOKEN), pr, options)
     expect(lock.home?.id).toBe(ours.id)
+    expect(reactionsOn(other.id)).toEqual([])
     await lock.finish(null, { mode: 'instant' })
+    expect(github.server.requests('GET', /^\/user/)).toEqual([])
+    expect(commentPosts()).toBe(0)
   })
 
-  it('counts itself the holder when the list fails right after its claim, and releases the lock', async () => {
-    github.server.inject({ method: 'GET', path: /\/issues\/\d+\/comments\/?$/, kind: 'status', status: 502, times: 4 })
-    const lock = await lockModule.acquireLock(client(), pr, options)
-    expect(lock.held).toBe(true)
-    expect(lock.home).toBeNull()
-    expect(comments()[0].record?.provisioningSince).toBeDefined()
-    await lock.finish('done', { mode: 'instant', databaseId: 'db-3' })
-    expect(comments()).toEqual([{ id: lock.claim.id, login: 'github-actions[bot]', record: { mode: 'instant', databaseId: 'db-3' } }])
+  it('a reaction POST whose answer is lost (502 after it took effect) is taken back as orphaned, not a dead lock', async () => {
+    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant' }))
+    github.server.inject({ method: 'POST', path: /\/reactions\/?$/, kind: 'lost-reset' })
+    const lock = await lockModule.acquireLock(client(), pr, { ...options, orphanAfterMs: 500 })
+    expect(reactionsOn(c.id).map((r) => r.id)).toEqual([lock.reaction.id])
+    await lock.finish('done', { mode: 'instant' })
+    expect(reactionsOn(c.id)).toEqual([])
   })
 
-  it('retries a 502 on the final update, and deletes its claim when every attempt fails', async () => {
+  it('retries a 502 on the final update; when every attempt fails it still removes its reaction', async () => {
     const one = /\/issues\/comments\/\d+\/?$/
     let lock = await lockModule.acquireLock(client(), pr, options)
     github.server.inject({ method: 'PATCH', path: one, kind: 'status', status: 502 })
@@ -117,7 +184,10 @@ describe('acquireLock and finish', () => {
     lock = await lockModule.acquireLock(client(), pr, options)
     github.server.inject({ method: 'PATCH', path: one, kind: 'status', status: 502, times: 4 })
     expect(await lock.finish('done', { mode: 'instant', databaseId: 'db-5' })).toBeNull()
-    expect(comments().filter((c) => c.record?.provisioningSince)).toEqual([])
+    expect(reactionsOn(lock.claim.id)).toEqual([])
+    const next = await lockModule.acquireLock(client(), pr, { ...options, timeoutSeconds: 0.2 })
+    expect(next.home?.record.databaseId).toBe('db-4')
+    await next.finish(null, { mode: 'instant' })
   })
 
   it('refreshes its heartbeat while held, and stops when released', async () => {
@@ -131,5 +201,55 @@ describe('acquireLock and finish', () => {
     await new Promise((r) => setTimeout(r, 800))
     expect(github.server.requests('PATCH').length).toBe(patches)
     expect(comments()[0].record).toEqual({ mode: 'instant' })
+  })
+
+  it('makes no pause between writes: four writes of a re-run take well under a second', async () => {
+    const first = await lockModule.acquireLock(client(), pr, options)
+    await first.finish('one', { mode: 'instant' })
+    const t0 = Date.now()
+    const lock = await lockModule.acquireLock(client(), pr, options)
+    await lock.finish('two', { mode: 'instant' })
+    expect(Date.now() - t0).toBeLessThan(900)
+  })
+})
+
+describe('githubClient: rate limits kept, write spacing gone', () => {
+  const secondary = { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' }
+  it('retries a 403 secondary rate limit once after its Retry-After (1 s)', async () => {
+    github.server.inject({ method: 'POST', path: /\/reactions\/?$/, kind: 'status', status: 403, body: secondary, headers: { 'retry-after': '1' } })
+    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant' }))
+    const t0 = Date.now()
+    const answer = await client().rest.reactions.createForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id, content: 'eyes' })
+    expect(answer.status).toBe(201)
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1000)
+    expect(github.server.requests('POST', /\/reactions\/?$/).map((q) => q.status).slice(-2)).toEqual([403, 201])
+  })
+
+  it('retries a 429 secondary rate limit once after its Retry-After (1 s)', async () => {
+    github.server.inject({ method: 'PATCH', path: /\/issues\/comments\/\d+\/?$/, kind: 'status', status: 429, body: secondary, headers: { 'retry-after': '1' } })
+    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant' }))
+    const t0 = Date.now()
+    await client().rest.issues.updateComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id, body: 'x' })
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1000)
+    expect(github.server.requests('PATCH').map((q) => q.status).slice(-2)).toEqual([429, 200])
+  })
+
+  it('fails at once when a secondary rate limit asks for more than 60 s (429, Retry-After: 3600)', async () => {
+    github.server.inject({ method: 'POST', path: /\/reactions\/?$/, kind: 'status', status: 429, body: secondary, headers: { 'retry-after': '3600' } })
+    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant' }))
+    const before = github.server.requests('POST', /\/reactions\/?$/).length
+    const t0 = Date.now()
+    await expect(client().rest.reactions.createForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id, content: 'eyes' })).rejects.toMatchObject({ status: 429 })
+    expect(Date.now() - t0).toBeLessThan(3000)
+    expect(github.server.requests('POST', /\/reactions\/?$/).length - before).toBe(1)
+  })
+
+  it('sends five writes back to back: no 1 s write spacing, no 3 s spacing of comment creation', async () => {
+    const t0 = Date.now()
+    for (let i = 0; i < 3; i++) await client().rest.issues.createComment({ owner: pr.owner, repo: pr.repo, issue_number: pr.number, body: `c${i}` })
+    const c = github.comments(REPO, pr.number)[0]
+    await client().rest.issues.updateComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id, body: 'x' })
+    await client().rest.issues.deleteComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id })
+    expect(Date.now() - t0).toBeLessThan(1000)
   })
 })

@@ -12,8 +12,8 @@ import { deleteBranchAndWait } from '../platform/lifecycle.js'
 import { lifecycleClientOf } from '../platform/lifecycle-client.js'
 import { waitForOperations } from '../platform/operations.js'
 import { renderReport } from '../publish/report.js'
-import { type CommentRecord, githubClient, listOurComments, markerOf, pullRequestOfEvent, recordOf } from '../publish/comment.js'
-import { STATE } from '../post-state.js'
+import { githubClient, markerOf, pullRequestOfEvent, recordOf, withoutLock } from '../publish/comment.js'
+import { STATE, savedLock } from '../post-state.js'
 
 /** Deletes the unseeded branch named in the state. @throws on a failed delete. */
 async function deleteUnseeded(saved: string): Promise<void> {
@@ -35,31 +35,36 @@ async function deleteUnseeded(saved: string): Promise<void> {
 }
 
 /**
- * Releases the comment lock the main step still held (publish/lock.ts): when
- * its claim comment still has `provisioningSince`, deletes it if the PR has
- * an earlier preview comment of ours, or else turns it into the PR's comment
- * saying the run failed. Other runs would treat the claim as stale 5 minutes
- * after its last heartbeat; this frees them at once.
+ * Releases the comment lock the main step still held (publish/lock.ts):
+ * when the comment's marker still names this run's lock reaction, writes
+ * that the run failed (keeping what the marker records for reuse, without
+ * the lock's fields), then deletes the reaction by its id (a reaction of
+ * another run is never touched: ids are unique). Other runs would take the
+ * lock over 1 to 5 minutes later; this frees them at once. An older main
+ * step's state (a claim comment id alone) is handled as before: its claim
+ * comment is deleted when it still is a claim.
  */
 async function releaseLock(saved: string): Promise<void> {
   const settings = readSettings()
   const pr = pullRequestOfEvent()
-  if (!pr || !settings.githubToken) return
+  const lock = savedLock(saved)
+  if (!pr || !settings.githubToken || !lock) return
   const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
   const { owner, repo } = pr
-  const claim = await octokit.rest.issues.getComment({ owner, repo, comment_id: Number(saved) }).catch(() => null)
-  const record = claim ? recordOf(claim.data.body ?? '') : null
-  if (!claim || !record?.provisioningSince) return
-  const ours = await listOurComments(octokit, pr, claim.data.user?.login ?? '')
-  const home = ours.find((c) => c.id !== claim.data.id && !c.record.provisioningSince)
-  if (home) {
-    await octokit.rest.issues.deleteComment({ owner, repo, comment_id: claim.data.id })
-  } else {
-    const failed: CommentRecord = { mode: settings.mode }
-    const markdown = renderReport({ mode: settings.mode, state: 'failed' })
-    await octokit.rest.issues.updateComment({ owner, repo, comment_id: claim.data.id, body: `${markdown}\n\n${markerOf(failed)}` })
+  const comment = await octokit.rest.issues.getComment({ owner, repo, comment_id: lock.comment }).catch(() => null)
+  const record = comment ? recordOf(comment.data.body ?? '') : null
+  if (lock.reaction === undefined) {
+    if (record?.provisioningSince) await octokit.rest.issues.deleteComment({ owner, repo, comment_id: lock.comment })
+    return
   }
-  core.info(`Released the PR comment lock (comment ${claim.data.id}): the main step ended before the database was ready.`)
+  if (record?.reaction === lock.reaction) {
+    const markdown = renderReport({ mode: settings.mode, state: 'failed' })
+    await octokit.rest.issues.updateComment({ owner, repo, comment_id: lock.comment, body: `${markdown}\n\n${markerOf(withoutLock(record))}` })
+  }
+  await octokit.rest.reactions.deleteForIssueComment({ owner, repo, comment_id: lock.comment, reaction_id: lock.reaction }).catch((err: { status?: number }) => {
+    if (err.status !== 404) throw err
+  })
+  core.info(`Released the PR comment lock (comment ${lock.comment}): the main step ended before the database was ready.`)
 }
 
 /** Runs the post step. Never fails the job for what it could not undo: it warns and says what to do by hand. */

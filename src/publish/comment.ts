@@ -7,6 +7,7 @@
 import * as github from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
+import Bottleneck from 'bottleneck'
 
 export type Octokit = ReturnType<typeof github.getOctokit>
 
@@ -28,6 +29,14 @@ export interface CommentRecord {
   heartbeatAt?: string
   /** Lock claims only: a random id of the run that posted the claim, so a run knows its own claims (even one a retried POST made twice). */
   run?: string
+  /** Lock only: the id of the holder's lock reaction on this comment (see lock.ts); the lock is live only while that reaction exists. */
+  reaction?: number
+}
+
+/** The record without the lock's fields (`provisioningSince`, `heartbeatAt`, `run`, `reaction`): what it says for reuse. */
+export function withoutLock(record: CommentRecord): CommentRecord {
+  const { provisioningSince: _since, heartbeatAt: _beat, run: _run, reaction: _reaction, ...rest } = record
+  return rest
 }
 
 /** The pull request a run belongs to. */
@@ -78,10 +87,13 @@ export const MAX_GITHUB_WAIT_S = 60
  * A GitHub client for the comment: every request is abandoned after
  * `timeoutMs` milliseconds; 5xx answers, network errors and timeouts are
  * retried 3 times after 0.5 s, 2 s and 4.5 s (@octokit/plugin-retry; 4xx
- * other than rate limits are not retried); rate limits (403/429 with
+ * are not retried by it); rate limits (403/429 with
  * `Retry-After` or `x-ratelimit-reset`) are retried once when the wait is at
- * most 60 s, and writes are spaced as GitHub recommends
- * (@octokit/plugin-throttling).
+ * most 60 s (@octokit/plugin-throttling, whose `secondary rate limit` and
+ * `x-ratelimit-remaining: 0` handling is kept). The plugin's spacing of
+ * writes (1 s) and of notifying writes (3 s) is turned off: GitHub's advice
+ * ("wait at least one second between each request") is for many writes, and
+ * a run makes a handful (lock.ts), one at a time.
  */
 export function githubClient(token: string, timeoutMs: number): Octokit {
   const withinBudget = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean =>
@@ -92,8 +104,15 @@ export function githubClient(token: string, timeoutMs: number): Octokit {
       request: {
         fetch: (url: string | URL, init?: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
       },
-      retry: { retries: 3, retryAfterBaseValue: 500 },
-      throttle: { onRateLimit: withinBudget, onSecondaryRateLimit: withinBudget }
+      // 429 is the throttling plugin's alone (plugin-retry would resend it after 0.5 s whatever Retry-After says).
+      retry: { retries: 3, retryAfterBaseValue: 500, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
+      throttle: {
+        onRateLimit: withinBudget,
+        onSecondaryRateLimit: withinBudget,
+        // One write at a time, no spacing (the plugin's defaults: minTime 1000 ms for writes, 3000 ms for notifying ones).
+        write: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),
+        notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 })
+      }
     },
     retry,
     throttling

@@ -8,7 +8,7 @@ import * as github from '@actions/github'
 import type { Settings } from '../inputs.js'
 import { COMMENT_LOCK, isCancelled, offCancel, onCancel, throwIfCancelled, unlessCancelled } from '../cancel.js'
 import { type Report, renderReport } from './report.js'
-import { type CommentRecord, type FoundComment, type PullRequest, githubClient, pullRequestOfEvent } from './comment.js'
+import { type CommentRecord, type FoundComment, type PullRequest, githubClient, pullRequestOfEvent, withoutLock } from './comment.js'
 import { ClaimNotPostedError, type CommentLock, acquireLock } from './lock.js'
 import { clearLock, markLock } from '../post-state.js'
 import { COMMENT_LIMIT } from './report.js'
@@ -29,8 +29,7 @@ export interface Publication {
 /** The earlier run's record without the lock's fields, when it is of this mode; else nothing reusable. */
 function reusableOf(home: FoundComment | null, mode: CommentRecord['mode']): CommentRecord {
   if (!home || home.record.mode !== mode) return { mode }
-  const { provisioningSince: _since, heartbeatAt: _beat, run: _run, ...record } = home.record
-  return record
+  return withoutLock(home.record)
 }
 
 /** This run made a new database or branch: a failure or cancel from now on records nothing reusable. */
@@ -65,6 +64,8 @@ export async function openPublication(settings: Settings, seedCheck: Promise<unk
   }
   await unlessCancelled(seedCheck)
   const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
+  const cancelled = renderReport({ mode: settings.mode, state: 'cancelled', runUrl: runUrl() })
+  let pub: Publication | undefined
   return core.group('Take the PR comment lock', async () => {
     let lock: CommentLock
     try {
@@ -72,20 +73,21 @@ export async function openPublication(settings: Settings, seedCheck: Promise<unk
         mode: settings.mode,
         placeholder: renderReport({ mode: settings.mode, state: settings.command === 'create' ? 'provisioning' : 'closing', runUrl: runUrl() }),
         pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
-        timeoutSeconds: settings.waitTimeoutSeconds
+        timeoutSeconds: settings.waitTimeoutSeconds,
+        // As soon as the lock's reaction exists (issue 20, item 6): a cancel, or a kill before the post step, releases it.
+        onTaken: (taken) => {
+          markLock(taken.claim.id, taken.reaction.id)
+          onCancel(COMMENT_LOCK, () => taken.finish(cancelled, pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(clearLock))
+        }
       })
     } catch (err) {
       if (!(err instanceof ClaimNotPostedError)) throw err
       core.warning(`${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`)
       return { pr, lock: null, existing: null, reusable: { mode: settings.mode } }
     }
-    // Should the main step be killed outright, the post step (commands/post.ts) releases this claim.
-    markLock(lock.claim.id)
-    const pub: Publication = { pr, lock, existing: lock.home, reusable: reusableOf(lock.home, settings.mode) }
-    const cancelled = renderReport({ mode: settings.mode, state: 'cancelled', runUrl: runUrl() })
-    onCancel(COMMENT_LOCK, () => lock.finish(cancelled, pub.reusable).then(clearLock))
+    pub = { pr, lock, existing: lock.home, reusable: reusableOf(lock.home, settings.mode) }
     if (isCancelled()) {
-      // The cancel's undo steps may have run while the claim was being posted.
+      // The cancel's undo steps may have run while the lock was being taken.
       offCancel(COMMENT_LOCK)
       await lock.finish(cancelled, pub.reusable)
       clearLock()
@@ -93,7 +95,7 @@ export async function openPublication(settings: Settings, seedCheck: Promise<unk
     }
     core.info(
       `This run holds the PR's comment lock (comment ${lock.claim.id}).` +
-        (lock.home ? ` The preview comment of an earlier run is ${lock.home.id}.` : '')
+        (lock.home ? ' The comment records what an earlier run left.' : '')
     )
     return pub
   })

@@ -1,0 +1,211 @@
+/**
+ * Issue 23 through the bundled action: after a pull request's first run, no
+ * run creates a comment (a POST to `.../issues/{n}/comments` notifies every
+ * subscriber; the lock is a reaction, see src/publish/lock.ts), in both
+ * modes, on reuse, after a failed seed, for reset, delete and cleanup; and
+ * (issue 20, item 6) a cancel right after the lock is taken leaves no live lock.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
+import type { Project } from '../../emulator/platform.js'
+import { NODE_24, type RunOptions, type RunResult } from '../../emulator/runner.js'
+
+const REPO = 'acme/shop'
+let emu: Emulator
+let work: string
+let nextPr = 2300
+let project: Project
+
+beforeAll(async () => {
+  emu = await startEmulator()
+  work = mkdtempSync(path.join(os.tmpdir(), 'comment-lock-test-'))
+  writeFileSync(path.join(work, 'seed.sql'), 'CREATE TABLE IF NOT EXISTS items (id int PRIMARY KEY);\nINSERT INTO items SELECT generate_series(1, 5);\n')
+  writeFileSync(path.join(work, 'bad.sql'), 'INSERT INTO no_such_table VALUES (1);\n')
+})
+afterAll(async () => {
+  await emu?.stop()
+})
+beforeEach(async () => {
+  project = await emu.platform.createProject()
+  emu.platform.timing = { createBranchMs: 100, startComputeMs: 200, deleteMs: 100 }
+  emu.github.server.clearFaults()
+})
+
+function newPr(): number {
+  const n = nextPr++
+  emu.github.openPullRequest(REPO, n)
+  return n
+}
+
+type Mode = 'instant' | 'branch'
+const run = (mode: Mode, pr: number, inputs: Record<string, string> = {}, extra: Partial<RunOptions> = {}): Promise<RunResult> =>
+  emu.run({
+    inputs: {
+      mode,
+      ...(mode === 'instant'
+        ? { 'instant-url': emu.instant.url }
+        : { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': '0.2' }),
+      'github-token': APP_TOKEN,
+      seed: 'seed.sql',
+      ...inputs
+    },
+    repository: REPO,
+    cwd: work,
+    node: NODE_24,
+    pr: { number: pr },
+    ...extra
+  })
+
+/** Comments created on PR `pr` (POST .../issues/{pr}/comments) since the log was `from` long. */
+const commentsCreated = (pr: number, from = 0): number =>
+  emu.github.server.log.slice(from).filter((q) => q.method === 'POST' && new RegExp(`/issues/${pr}/comments/?$`).test(q.path)).length
+const ok = (r: RunResult): void => {
+  expect(r.errors).toEqual([])
+  expect(r.code).toBe(0)
+}
+const lockReactions = (pr: number): number => emu.github.comments(REPO, pr).reduce((n, c) => n + emu.github.commentReactions(c.id).length, 0)
+
+describe.each(['instant', 'branch'] as const)('%s mode: no comment after the first run', (mode) => {
+  it('the first run creates the one comment; a re-run creates none and leaves no lock', async () => {
+    const pr = newPr()
+    const first = await run(mode, pr)
+    ok(first)
+    expect(commentsCreated(pr)).toBe(1)
+    const mark = emu.github.server.log.length
+    const again = await run(mode, pr)
+    ok(again)
+    expect(again.outputs.created).toBe('false')
+    expect(commentsCreated(pr, mark)).toBe(0)
+    expect(emu.github.comments(REPO, pr)).toHaveLength(1)
+    expect(lockReactions(pr)).toBe(0)
+  })
+
+  it('a re-run that must make a new one whose seed fails, and the run after it, create no comment', async () => {
+    const pr = newPr()
+    const first = await run(mode, pr)
+    ok(first)
+    const mark = emu.github.server.log.length
+    // Instant: the recorded database is gone (lapsed), so the re-run creates one; branch: another branch name.
+    if (mode === 'instant') emu.instant.databases.delete(first.outputs['database-id'])
+    const failedSeed = await run(mode, pr, { seed: 'seed.sql\nbad.sql', ...(mode === 'instant' ? {} : { 'branch-name': `fresh-${pr}` }) })
+    expect(failedSeed.code).toBe(1)
+    expect(failedSeed.errors.join('\n')).toMatch(/no_such_table/)
+    const after = await run(mode, pr)
+    ok(after)
+    expect(commentsCreated(pr, mark)).toBe(0)
+    expect(emu.github.comments(REPO, pr)).toHaveLength(1)
+    expect(lockReactions(pr)).toBe(0)
+  })
+
+  it('a first run whose seed fails, then a re-run that creates: one comment in all', async () => {
+    const pr = newPr()
+    const failedSeed = await run(mode, pr, { seed: 'seed.sql\nbad.sql' })
+    expect(failedSeed.code).toBe(1)
+    expect(emu.github.comments(REPO, pr)[0].body).toMatch(/seeding failed/)
+    const mark = emu.github.server.log.length
+    const again = await run(mode, pr)
+    ok(again)
+    expect(again.outputs.created).toBe('true')
+    expect(commentsCreated(pr, mark)).toBe(0)
+    expect(emu.github.comments(REPO, pr)).toHaveLength(1)
+  })
+
+  it('delete creates no comment, and the comment says so', async () => {
+    const pr = newPr()
+    ok(await run(mode, pr))
+    const mark = emu.github.server.log.length
+    const del = await run(mode, pr, { command: 'delete' }, { eventName: 'pull_request' })
+    ok(del)
+    expect(commentsCreated(pr, mark)).toBe(0)
+    expect(emu.github.comments(REPO, pr)).toHaveLength(1)
+    expect(emu.github.comments(REPO, pr)[0].body).toMatch(mode === 'instant' ? /closed|lapses/i : /deleted/i)
+    expect(lockReactions(pr)).toBe(0)
+  })
+
+  it('a cancel (SIGINT) right after the lock reaction is created leaves no live lock: the next run does not wait', async () => {
+    const pr = newPr()
+    ok(await run(mode, pr))
+    const comment = emu.github.comments(REPO, pr)[0]
+    // The reaction's answer comes 1.5 s late: SIGINT arrives while the lock is being taken.
+    emu.github.server.inject({ method: 'POST', path: /\/issues\/comments\/\d+\/reactions\/?$/, kind: 'delay', delayMs: 1500 })
+    const mark = emu.github.server.log.length
+    const cancelled = await run(mode, pr, {}, { cancelWhen: () => emu.github.server.log.slice(mark).some((q) => q.method === 'POST' && /\/reactions\/?$/.test(q.path)) })
+    expect(cancelled.code).toBe(1)
+    expect(cancelled.errors.some((e) => /cancelled \(SIGINT\)/.test(e))).toBe(true)
+    expect(emu.github.server.requests('POST', /\/reactions\/?$/).at(-1)?.status).toBe(201)
+    expect(emu.github.commentReactions(comment.id)).toEqual([])
+    expect(comment.body).toMatch(/the run was cancelled/)
+    const t0 = Date.now()
+    const next = await run(mode, pr, { 'wait-timeout': '20' })
+    ok(next)
+    expect(next.stdout).not.toMatch(/holds the lock .*waiting for it/)
+    expect(Date.now() - t0).toBeLessThan(15_000)
+    expect(commentsCreated(pr, mark)).toBe(0)
+  })
+})
+
+describe('a cancel between the lock reaction (201) and the marker naming it', () => {
+  it('SIGINT while the naming edit is in flight (answered after 1.5 s): the release waits for it, then leaves no live lock', async () => {
+    const pr = newPr()
+    ok(await run('instant', pr))
+    const comment = emu.github.comments(REPO, pr)[0]
+    emu.github.server.inject({ method: 'PATCH', path: /\/issues\/comments\/\d+\/?$/, requestText: /provisioningSince/, kind: 'delay', delayMs: 1500 })
+    const mark = emu.github.server.log.length
+    const cancelled = await run('instant', pr, {}, {
+      cancelWhen: () => emu.github.server.log.slice(mark).some((q) => q.method === 'POST' && /\/reactions\/?$/.test(q.path) && q.status === 201)
+    })
+    expect(cancelled.code).toBe(1)
+    expect(cancelled.errors.some((e) => /cancelled \(SIGINT\)/.test(e))).toBe(true)
+    expect(emu.github.commentReactions(comment.id)).toEqual([])
+    expect(comment.body).toMatch(/the run was cancelled/)
+    expect(commentsCreated(pr, mark)).toBe(0)
+    const next = await run('instant', pr, { 'wait-timeout': '20' })
+    ok(next)
+    expect(next.outputs.created).toBe('false')
+    expect(next.stdout).not.toMatch(/holds the lock .*waiting for it/)
+  })
+})
+
+describe('branch mode: reset, cleanup and the post step create no comment', () => {
+  it('reset creates no comment', async () => {
+    const pr = newPr()
+    ok(await run('branch', pr))
+    const mark = emu.github.server.log.length
+    const reset = await run('branch', pr, { command: 'reset' })
+    ok(reset)
+    expect(commentsCreated(pr, mark)).toBe(0)
+    expect(emu.github.comments(REPO, pr)).toHaveLength(1)
+    expect(lockReactions(pr)).toBe(0)
+  })
+
+  it('the sweep of a closed PR writes its comment without creating one', async () => {
+    const pr = newPr()
+    ok(await run('branch', pr))
+    emu.pulls.close(REPO, pr)
+    const mark = emu.github.server.log.length
+    const sweep = await run('branch', pr, { command: 'cleanup' }, { eventName: 'schedule', event: {} })
+    ok(sweep)
+    expect(commentsCreated(pr, mark)).toBe(0)
+    expect(emu.github.comments(REPO, pr)).toHaveLength(1)
+    expect(emu.github.comments(REPO, pr)[0].body).toMatch(/cleanup|swept|deleted/i)
+    expect(lockReactions(pr)).toBe(0)
+  })
+
+  it('a main step killed (SIGKILL) while holding the lock: the post step releases it, and the next run does not wait', async () => {
+    const pr = newPr()
+    ok(await run('branch', pr))
+    const comment = emu.github.comments(REPO, pr)[0]
+    const killed = await run('branch', pr, { command: 'reset' }, { killOn: /This run holds the PR's comment lock/ })
+    expect(killed.code).not.toBe(0)
+    expect(killed.post?.stdout).toMatch(/Released the PR comment lock/)
+    expect(emu.github.commentReactions(comment.id)).toEqual([])
+    const mark = emu.github.server.log.length
+    const next = await run('branch', pr)
+    ok(next)
+    expect(next.stdout).not.toMatch(/holds the lock .*waiting for it/)
+    expect(commentsCreated(pr, mark)).toBe(0)
+  })
+})

@@ -70,7 +70,7 @@ async function seedOrUndo(
       const n = seed.sources.length
       const result = await core.group(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => unlessCancelled(loadSeed(connection, seed)))
       core.info(
-        `Seeded ${result.files} file(s): ${result.statements} statement(s), ${result.copyRows} COPY row(s) in ${(result.durationMs / 1000).toFixed(1)} s.`
+        `Seeded ${result.files} file(s): ${result.statements} statement(s), ${result.copyRows} COPY row(s) in ${(result.durationMs / 1000).toFixed(2)} s.`
       )
       report.seedFiles = result.files
     }

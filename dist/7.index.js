@@ -16342,7 +16342,7 @@ const ConnectionParameters = __webpack_require__(1579)
 const Query = __webpack_require__(7604)
 const defaults = __webpack_require__(4512)
 const Connection = __webpack_require__(5774)
-const crypto = __webpack_require__(8877)
+const crypto = __webpack_require__(1258)
 
 class Client extends EventEmitter {
   constructor(config) {
@@ -17521,7 +17521,7 @@ module.exports = { signatureAlgorithmHashFromCertificate }
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
-const crypto = __webpack_require__(8877)
+const crypto = __webpack_require__(1258)
 const { signatureAlgorithmHashFromCertificate } = __webpack_require__(2438)
 
 function startSession(mechanisms, stream) {
@@ -17882,7 +17882,7 @@ async function deriveKey(password, salt, iterations) {
 
 /***/ }),
 
-/***/ 8877:
+/***/ 1258:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 

@@ -93,8 +93,8 @@ async function tablesWithRows(connection, tables) {
 
 // EXTERNAL MODULE: ./node_modules/@pgkit/migra/dist/index.js
 var migra_dist = __webpack_require__(4007);
-// EXTERNAL MODULE: ./src/seed/wasm-dirname.ts + 2 modules
-var wasm_dirname = __webpack_require__(3038);
+// EXTERNAL MODULE: ./src/seed/wasm-dirname.ts
+var wasm_dirname = __webpack_require__(2728);
 // EXTERNAL MODULE: ./node_modules/libpg-query/wasm/index.cjs
 var wasm = __webpack_require__(2627);
 ;// CONCATENATED MODULE: ./src/schema/classify.ts

@@ -278,13 +278,14 @@ async function removeBranch(settings: Settings, pub: Publication): Promise<void>
  * that says what to fix; nothing secret is ever part of it. Whatever
  * happens, a comment lock this run holds is released before it ends (a
  * cancelled run releases it in its undo steps, cancel.ts).
+ * @param checked the inputs, when the caller has read them already (index.ts does, before loading this module)
  */
-export async function run(): Promise<void> {
+export async function run(checked?: Settings): Promise<void> {
   let settings: Settings | undefined
   let pub: Publication | undefined
   let failed = false
   try {
-    settings = readSettings()
+    settings = checked ?? readSettings()
     // issue 14: commands with a story of their own
     if (settings.command === 'cleanup') return await runCleanup(settings)
     const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : []

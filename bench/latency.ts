@@ -1,6 +1,6 @@
 /**
  * The cost of a whole run over a real link (issue 24): a TCP proxy on
- * loopback (bench/latency-proxy.ts) adds BENCH_DELAY_MS milliseconds each way
+ * loopback (emulator/delay-proxy.ts) adds BENCH_DELAY_MS milliseconds each way
  * (default 10, so a 20 ms round trip, as between a runner and a database in
  * another region) between the emulator's PostgreSQL 17 and both clients: the
  * action, run as the runner runs it (dist/index.js on Node 24, instant mode,
@@ -35,10 +35,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, startEmulator } from '../emulator/index.js'
 import { InstantService } from '../emulator/instant.js'
-import type { PostgresServer } from '../emulator/postgres.js'
 import { generateDump, generateDumpOfSize } from '../__tests__/fixtures/generate.js'
 import { DumpSource } from '../__tests__/pg-dump-source.js'
-import { startDelayProxy } from './latency-proxy.js'
+import { startDelayProxy, throughProxy } from '../emulator/delay-proxy.js'
 
 const args = process.argv.slice(2)
 const rounds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 3
@@ -72,8 +71,7 @@ interface Load {
 const emu = await startEmulator()
 const pgProxy = await startDelayProxy(emu.pg.port, delayMs)
 // The instant service as the action sees it: the same PostgreSQL, reached through the proxy.
-const viaProxy = Object.create(emu.pg, { port: { value: pgProxy.port } }) as PostgresServer
-const instant = new InstantService(viaProxy)
+const instant = new InstantService(throughProxy(emu.pg, pgProxy.port))
 await instant.server.listen()
 const apiProxy = apiDelayMs > 0 ? await startDelayProxy(Number(new URL(instant.url).port), apiDelayMs) : undefined
 const instantUrl = apiProxy ? `http://127.0.0.1:${apiProxy.port}` : instant.url

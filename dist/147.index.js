@@ -1012,10 +1012,10 @@ async function resolveSeedFiles(patterns) {
 
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __webpack_require__(8474);
-// EXTERNAL MODULE: ./node_modules/pg/esm/index.mjs
-var esm = __webpack_require__(3849);
 // EXTERNAL MODULE: ./node_modules/pg-copy-streams/index.js
 var pg_copy_streams = __webpack_require__(6901);
+// EXTERNAL MODULE: ./src/session.ts
+var session = __webpack_require__(2927);
 // EXTERNAL MODULE: ./src/seed/wasm-dirname.ts
 var wasm_dirname = __webpack_require__(2728);
 // EXTERNAL MODULE: ./node_modules/libpg-query/wasm/index.cjs
@@ -2134,7 +2134,6 @@ function rawCopy(stream, text) {
 
 
 
-
 /** Role names that always exist. */
 const BUILTIN_ROLES = new Set(['public', 'current_user', 'session_user', 'current_role']);
 /** Keeps PostgreSQL's message but hides quoted values (COPY data must not reach the log). */
@@ -2204,14 +2203,15 @@ function describe(err, redact) {
 async function loadSeed(connection, plan) {
     const started = Date.now();
     const { sources } = plan;
-    const client = new esm/* default.Client */.Ay.Client((0,src_connection/* directClientConfig */.$P)(connection, 'preview-postgres seed'));
-    client.on('error', () => undefined);
+    // the run's one session (session.ts), shared with the schema snapshots: a connection costs 5-6 round trips
+    const lease = await (0,session/* leaseSession */.f)(connection).catch((err) => Promise.reject(new SeedError(`Seeding could not connect to the new database: ${err.message}`)));
+    const { client } = lease;
     let target;
     try {
         target = await openTransaction(client);
     }
     catch (err) {
-        await client.end().catch(() => undefined);
+        lease.release(true);
         throw err;
     }
     const result = {
@@ -2313,18 +2313,17 @@ async function loadSeed(connection, plan) {
         throw new SeedError(`Seeding failed: ${err.message}. Nothing was kept: the whole seed was rolled back.`);
     }
     finally {
-        await client.end().catch(() => undefined);
+        lease.release(true);
     }
 }
 /**
- * Connects, opens the seed's transaction and its savepoint, and reads the database's roles and
+ * Opens the seed's transaction and its savepoint, and reads the database's roles and
  * the extensions the loading user does not own (no membership in their
  * owner), in one round trip after the connection's own.
  * @throws SeedError if the database cannot be reached
  */
 async function openTransaction(client) {
     try {
-        await client.connect();
         // A simple-protocol query with several statements answers with one result per statement.
         const results = (await client.query("BEGIN; SAVEPOINT preview_postgres_seed; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE')"));
         return { roles: results[2].rows.map((r) => r.rolname), foreignExtensions: new Set(results[3].rows.map((r) => r.extname)) };
@@ -2706,6 +2705,7 @@ function schemaResult(settings, diff, created) {
 
 
 
+
 /**
  * Starts the seed's check pass (no database needed). Awaited before the PR
  * comment's lock is claimed and before anything is created: a refused seed
@@ -2742,16 +2742,20 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
             report.seedFiles = result.files;
         }
         await tracker.afterSeedFiles();
-        if (settings.seedCommand)
+        if (settings.seedCommand) {
+            await (0,session/* endSessions */.v)(); // a migration tool may need the database to itself
             await core/* group */.Os('Run seed-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(settings.seedCommand, connection)));
+        }
         if (!settings.compareSchema)
             return null;
         return await core/* group */.Os('Compare the schema', () => (0,cancel/* unlessCancelled */.MS)(tracker.finish(platformDiff)));
     }
     catch (err) {
         // A cancel leaves the undo to the cancel's own steps (cancel.ts), which run after this flow stopped.
-        if (!(0,cancel/* isCancelled */.mm)())
+        if (!(0,cancel/* isCancelled */.mm)()) {
+            await (0,session/* endSessions */.v)(); // nothing of ours stays connected to what the undo deletes
             await undo();
+        }
         throw err;
     }
 }
@@ -2986,6 +2990,7 @@ async function run(checked) {
         core/* setFailed */.C1(err instanceof Error ? err.message : String(err));
     }
     finally {
+        await (0,session/* endSessions */.v)(); // an open connection would keep the process running
         if (settings)
             await releaseLock(pub, settings.mode, failed);
     }
@@ -3043,6 +3048,131 @@ if (set)
 function restoreDirname() {
     if (set)
         delete g.__dirname;
+}
+
+
+/***/ }),
+
+/***/ 2927:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   f: () => (/* binding */ leaseSession),
+/* harmony export */   v: () => (/* binding */ endSessions)
+/* harmony export */ });
+/* harmony import */ var pg__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3849);
+/* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7199);
+/**
+ * One PostgreSQL session per database for a run's own work (the seed loader,
+ * the schema snapshots), instead of a connection each: every connection
+ * costs a TCP, TLS and SCRAM handshake, 5 to 6 round trips (issue 24).
+ *
+ * Each user takes the session with {@link leaseSession} and gives it back
+ * with `release`; users wait for each other, so their statements never
+ * interleave. A user that may have changed the session's state (the seed's
+ * `SET search_path`, `SET ROLE`, client_encoding, temporary tables, …) gives
+ * it back `dirty`, and the next user first gets `DISCARD ALL` (PostgreSQL
+ * docs, DISCARD: "resets a session to its original state"), so every user
+ * sees what a new connection would. A session that failed or was closed by
+ * the server is replaced by a new connection at the next lease.
+ *
+ * The caller ends sessions with {@link endSessions} whenever nothing of ours
+ * may stay connected: before `seed-command` (a migration tool may need the
+ * database to itself), before undoing a failed seed (a branch is deleted),
+ * and at the end of the run (an open socket would keep Node running).
+ */
+
+
+/** Open sessions by direct connection string. */
+const sessions = new Map();
+/** What `application_name` says for the run's own session. */
+const APPLICATION_NAME = 'preview-postgres';
+/**
+ * Lends the run's session to `connection`'s database (its direct URL),
+ * connecting on first use or after the last session failed, once the
+ * previous user has released it.
+ * @throws the driver's error when the database cannot be reached
+ */
+async function leaseSession(connection) {
+    const key = connection.directUrl;
+    for (;;) {
+        const current = sessions.get(key);
+        if (!current)
+            break;
+        if (current.leased) {
+            await current.idle;
+            continue;
+        }
+        if (!current.broken) {
+            const lease = await lend(current);
+            if (lease)
+                return lease;
+            continue; // its reset failed: replace it
+        }
+        sessions.delete(key);
+        await current.client.end().catch(() => undefined);
+    }
+    const client = new pg__WEBPACK_IMPORTED_MODULE_0__/* ["default"].Client */ .Ay.Client((0,_connection_js__WEBPACK_IMPORTED_MODULE_1__/* .directClientConfig */ .$P)(connection, APPLICATION_NAME));
+    const session = { client, leased: false, broken: false, dirty: false, idle: Promise.resolve() };
+    // An idle client's socket error would otherwise be an uncaught 'error' event.
+    client.on('error', () => (session.broken = true));
+    client.on('end', () => (session.broken = true));
+    sessions.set(key, session);
+    const lease = (await lend(session));
+    try {
+        await client.connect();
+    }
+    catch (err) {
+        session.broken = true;
+        lease.release();
+        throw err;
+    }
+    return lease;
+}
+/**
+ * Marks `session` lent until the lease is released; resets its state first
+ * when the last user left it dirty.
+ * @returns null when the reset failed (say, a transaction a failed user left
+ *   aborted): the session is then marked broken and released.
+ */
+async function lend(session) {
+    let free;
+    session.leased = true;
+    session.idle = new Promise((resolve) => (free = resolve));
+    let released = false;
+    const lease = {
+        client: session.client,
+        release(dirty = false) {
+            if (released)
+                return;
+            released = true;
+            if (dirty)
+                session.dirty = true;
+            session.leased = false;
+            free();
+        }
+    };
+    if (session.dirty) {
+        try {
+            await session.client.query('DISCARD ALL');
+            session.dirty = false;
+        }
+        catch {
+            session.broken = true;
+            lease.release();
+            return null;
+        }
+    }
+    return lease;
+}
+/**
+ * Closes every session now (a user still holding one sees its connection
+ * end). Never throws.
+ */
+async function endSessions() {
+    const open = [...sessions.values()];
+    sessions.clear();
+    await Promise.all(open.map((s) => s.client.end().catch(() => undefined)));
 }
 
 

@@ -23,6 +23,7 @@ import { summarise } from './platform/operations.js'
 import { resolveSeedFiles } from './seed/files.js'
 import { type SeedPlan, SeedError, checkSeed, loadSeed } from './seed/loader.js'
 import { runSeedCommand } from './seed/command.js'
+import { endSessions } from './session.js'
 import { maskConnection, setOutputs } from './publish/outputs.js'
 import { writeEnvFile } from './publish/env-file.js'
 import type { Report } from './publish/report.js'
@@ -75,12 +76,18 @@ async function seedOrUndo(
       report.seedFiles = result.files
     }
     await tracker.afterSeedFiles()
-    if (settings.seedCommand) await core.group('Run seed-command', () => unlessCancelled(runSeedCommand(settings.seedCommand, connection)))
+    if (settings.seedCommand) {
+      await endSessions() // a migration tool may need the database to itself
+      await core.group('Run seed-command', () => unlessCancelled(runSeedCommand(settings.seedCommand, connection)))
+    }
     if (!settings.compareSchema) return null
     return await core.group('Compare the schema', () => unlessCancelled(tracker.finish(platformDiff)))
   } catch (err) {
     // A cancel leaves the undo to the cancel's own steps (cancel.ts), which run after this flow stopped.
-    if (!isCancelled()) await undo()
+    if (!isCancelled()) {
+      await endSessions() // nothing of ours stays connected to what the undo deletes
+      await undo()
+    }
     throw err
   }
 }
@@ -321,6 +328,7 @@ export async function run(checked?: Settings): Promise<void> {
     failed = true
     core.setFailed(err instanceof Error ? err.message : String(err))
   } finally {
+    await endSessions() // an open connection would keep the process running
     if (settings) await releaseLock(pub, settings.mode, failed)
   }
 }

@@ -4,9 +4,11 @@
  * a link like one between a runner and a database in another region. It
  * only ever connects to 127.0.0.1. Bytes pass through unchanged (TLS runs end
  * to end); order is kept (Node fires timers of equal delay in the order they
- * were set). Used by bench/latency.ts.
+ * were set). Used by bench/latency.ts and the tests that count a run's
+ * connections.
  */
 import net from 'node:net'
+import type { PostgresServer } from './postgres.js'
 
 /** A running delay proxy. */
 export interface DelayProxy {
@@ -64,4 +66,13 @@ export async function startDelayProxy(targetPort: number, delayMs: number): Prom
         server.close(() => resolve())
       })
   }
+}
+
+/**
+ * `pg` as seen through a proxy on `port`: the same server (roles,
+ * databases, admin pool), but the port it hands out is the proxy's, so an
+ * InstantService built on it gives out connection strings through the proxy.
+ */
+export function throughProxy(pg: PostgresServer, port: number): PostgresServer {
+  return Object.create(pg, { port: { value: port } }) as PostgresServer
 }

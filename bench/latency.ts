@@ -15,7 +15,9 @@
  * proxy). Then the same with a `seed-command` that runs one migration with
  * psql (its own connection is counted too); psql's side is then the load
  * plus that migration run by psql alone. The instant service's HTTP API is
- * not delayed unless BENCH_API_DELAY_MS says so. Not a test: it prints figures.
+ * not delayed unless BENCH_API_DELAY_MS says so; BENCH_INPUTS (JSON) adds
+ * inputs to every run, e.g. `{"compare-schema": "false"}`. Not a test: it
+ * prints figures.
  *
  *   npm run bench:latency -- [rounds] [folder ...]   (rounds default 3)
  *
@@ -47,6 +49,8 @@ const seedMiB = Number(process.env.BENCH_LATENCY_MB ?? 6)
 const smallScale = Number(process.env.BENCH_SMALL_SCALE ?? 200)
 const insertsPsqlRounds = Number(process.env.BENCH_INSERTS_PSQL_ROUNDS ?? 1)
 const psqlTimeoutMs = Number(process.env.BENCH_PSQL_TIMEOUT_S ?? 300) * 1000
+/** More inputs for every run of the action, e.g. `{"compare-schema": "false"}`. */
+const extraInputs = JSON.parse(process.env.BENCH_INPUTS ?? '{}') as Record<string, string>
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const loadavg = (): string => os.loadavg().map((x) => x.toFixed(2)).join(', ')
 
@@ -142,7 +146,8 @@ async function action(files: string[], withCommand: boolean): Promise<Run> {
       'github-token': APP_TOKEN,
       comment: 'false',
       seed: files.join('\n'),
-      ...(withCommand ? { 'seed-command': seedCommand } : {})
+      ...(withCommand ? { 'seed-command': seedCommand } : {}),
+      ...extraInputs
     },
     pr: { number: ++pr },
     cwd: work
@@ -214,7 +219,7 @@ try {
   for (const dir of args) loads.push({ name: `given: ${dir}`, files: folderFiles(dir), psqlRounds: rounds })
   console.log(
     `${delayMs} ms each way (${2 * delayMs} ms RTT) between PostgreSQL 17 and both clients; instant API delay ${apiDelayMs} ms; ` +
-      `${rounds} round(s), alternating; ${execFileSync('psql', ['--version']).toString().trim()}; the bundle on Node 24; load average ${loadavg()}`
+      `${rounds} round(s), alternating; inputs ${JSON.stringify({ comment: 'false', ...extraInputs })}; ${execFileSync('psql', ['--version']).toString().trim()}; the bundle on Node 24; load average ${loadavg()}`
   )
   const migrations: number[] = []
   for (let i = 0; i < rounds; i++) migrations.push((await psql([migration])).ms)

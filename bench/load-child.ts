@@ -6,8 +6,10 @@
  * counted them). Used by bench/seed.ts.
  *   node <bundle of this file> <postgresql-url> <file>...   (or: tsx bench/load-child.ts …)
  */
+import '../src/heap.js' // as src/index.ts does first
 import { describeConnection } from '../src/connection.js'
 import { checkSeed, loadSeed } from '../src/seed/loader.js'
+import { endSessions } from '../src/session.js'
 
 const [url, ...files] = process.argv.slice(2)
 const cpu = process.cpuUsage()
@@ -16,6 +18,7 @@ const plan = await checkSeed(files)
 const checked = process.hrtime.bigint()
 const result = await loadSeed(describeConnection(url, url), plan)
 const loaded = process.hrtime.bigint()
+await endSessions()
 const used = process.cpuUsage(cpu)
 console.log(
   JSON.stringify({

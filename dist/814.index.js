@@ -17,12 +17,9 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./node_modules/@pgkit/schemainspect/dist/index.js
 var dist = __webpack_require__(21746);
-// EXTERNAL MODULE: ./node_modules/pg/esm/index.mjs
-var esm = __webpack_require__(83849);
-// EXTERNAL MODULE: ./src/connection.ts
-var src_connection = __webpack_require__(87199);
+// EXTERNAL MODULE: ./src/session.ts
+var session = __webpack_require__(92927);
 ;// CONCATENATED MODULE: ./src/schema/inspect.ts
-
 
 
 /** The query methods schemainspect calls (`any`, `oneFirst`, …), over a `pg` client. */
@@ -57,14 +54,12 @@ function queryable(client) {
  * @throws the driver's error when the database cannot be reached or read
  */
 async function inspectSchema(connection) {
-    const client = new esm/* default.Client */.Ay.Client((0,src_connection/* directClientConfig */.$P)(connection, 'preview-postgres schema diff'));
-    client.on('error', () => undefined);
-    await client.connect();
+    const lease = await (0,session/* leaseSession */.f)(connection); // the run's one session (session.ts)
     try {
-        return await dist.PostgreSQL.create(queryable(client));
+        return await dist.PostgreSQL.create(queryable(lease.client));
     }
     finally {
-        await client.end().catch(() => undefined);
+        lease.release();
     }
 }
 /**
@@ -75,26 +70,24 @@ async function tablesWithRows(connection, tables) {
     const found = new Set();
     if (tables.length === 0)
         return found;
-    const client = new esm/* default.Client */.Ay.Client((0,src_connection/* directClientConfig */.$P)(connection, 'preview-postgres schema diff'));
-    client.on('error', () => undefined);
-    await client.connect();
+    const lease = await (0,session/* leaseSession */.f)(connection);
     try {
         for (const table of tables) {
-            const { rows } = await client.query(`SELECT EXISTS (SELECT 1 FROM ${table}) AS any`);
+            const { rows } = await lease.client.query(`SELECT EXISTS (SELECT 1 FROM ${table}) AS any`);
             if (rows[0]?.any)
                 found.add(table);
         }
     }
     finally {
-        await client.end().catch(() => undefined);
+        lease.release();
     }
     return found;
 }
 
 // EXTERNAL MODULE: ./node_modules/@pgkit/migra/dist/index.js
 var migra_dist = __webpack_require__(94007);
-// EXTERNAL MODULE: ./src/seed/wasm-dirname.ts + 2 modules
-var wasm_dirname = __webpack_require__(73038);
+// EXTERNAL MODULE: ./src/seed/wasm-dirname.ts
+var wasm_dirname = __webpack_require__(82728);
 // EXTERNAL MODULE: ./node_modules/libpg-query/wasm/index.cjs
 var wasm = __webpack_require__(2627);
 ;// CONCATENATED MODULE: ./src/schema/classify.ts

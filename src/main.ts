@@ -24,6 +24,7 @@ import { summarise } from './platform/operations.js'
 import { resolveSeedFiles } from './seed/files.js'
 import { type SeedPlan, SeedError, checkSeed, loadSeed } from './seed/loader.js'
 import { runSeedCommand } from './seed/command.js'
+import { endSessions } from './session.js'
 import { maskConnection, setOutputs } from './publish/outputs.js'
 import { envVariables, writeEnvFile } from './publish/env-file.js'
 import type { Report } from './publish/report.js'
@@ -71,17 +72,23 @@ async function seedOrUndo(
       const n = seed.sources.length
       const result = await core.group(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => unlessCancelled(loadSeed(connection, seed)))
       core.info(
-        `Seeded ${result.files} file(s): ${result.statements} statement(s), ${result.copyRows} COPY row(s) in ${(result.durationMs / 1000).toFixed(1)} s.`
+        `Seeded ${result.files} file(s): ${result.statements} statement(s), ${result.copyRows} COPY row(s) in ${(result.durationMs / 1000).toFixed(2)} s.`
       )
       report.seedFiles = result.files
     }
     await tracker.afterSeedFiles()
-    if (settings.seedCommand) await core.group('Run seed-command', () => unlessCancelled(runSeedCommand(settings.seedCommand, connection)))
+    if (settings.seedCommand) {
+      await endSessions() // a migration tool may need the database to itself
+      await core.group('Run seed-command', () => unlessCancelled(runSeedCommand(settings.seedCommand, connection)))
+    }
     if (!settings.compareSchema) return null
     return await core.group('Compare the schema', () => unlessCancelled(tracker.finish(platformDiff)))
   } catch (err) {
     // A cancel leaves the undo to the cancel's own steps (cancel.ts), which run after this flow stopped.
-    if (!isCancelled()) await undo()
+    if (!isCancelled()) {
+      await endSessions() // nothing of ours stays connected to what the undo deletes
+      await undo()
+    }
     throw err
   }
 }
@@ -283,13 +290,14 @@ async function removeBranch(settings: Settings, pub: Publication): Promise<void>
  * that says what to fix; nothing secret is ever part of it. Whatever
  * happens, a comment lock this run holds is released before it ends (a
  * cancelled run releases it in its undo steps, cancel.ts).
+ * @param checked the inputs, when the caller has read them already (index.ts does, before loading this module)
  */
-export async function run(): Promise<void> {
+export async function run(checked?: Settings): Promise<void> {
   let settings: Settings | undefined
   let pub: Publication | undefined
   let failed = false
   try {
-    settings = readSettings()
+    settings = checked ?? readSettings()
     // issue 14: commands with a story of their own
     if (settings.command === 'cleanup') return await runCleanup(settings)
     const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : []
@@ -325,6 +333,7 @@ export async function run(): Promise<void> {
     failed = true
     core.setFailed(err instanceof Error ? err.message : String(err))
   } finally {
+    await endSessions() // an open connection would keep the process running
     if (settings) await releaseLock(pub, settings.mode, failed)
   }
 }

@@ -1,71 +1,12 @@
 /**
  * The post step (`runs.post`, run by GitHub after the main step even when it
- * failed or was cancelled or killed). When main created a branch it did not
- * finish seeding, the post step deletes it, waiting first for the branch's
- * own operations and retrying 423, which the SIGINT handler has no time for;
- * when main still held the PR comment's provisioning lock, it marks the
- * comment failed. After a successful main both are cleared, and it does nothing.
+ * failed or was cancelled or killed): when the main step left an unseeded
+ * branch or still held the PR comment's provisioning lock, undoes that
+ * (post-undo.ts, loaded only then: after a successful main, which clears
+ * both, the step does nothing and loads nothing more).
  */
 import * as core from '@actions/core'
-import { readSettings } from '../inputs.js'
-import { deleteBranchAndWait } from '../platform/lifecycle.js'
-import { lifecycleClientOf } from '../platform/lifecycle-client.js'
-import { waitForOperations } from '../platform/operations.js'
-import { renderReport } from '../publish/report.js'
-import { githubClient, markerOf, pullRequestOfEvent, recordOf, withoutLock } from '../publish/comment.js'
-import { STATE, savedLock } from '../post-state.js'
-
-/** Deletes the unseeded branch named in the state. @throws on a failed delete. */
-async function deleteUnseeded(saved: string): Promise<void> {
-  const { id, name } = JSON.parse(saved) as { id: string; name: string }
-  const settings = readSettings()
-  const client = lifecycleClientOf(settings)
-  await core.group(`Delete branch "${name}", which the main step created but did not finish seeding`, async () => {
-    const branch = await client.getBranch(id)
-    if (!branch) return core.info(`Branch "${name}" (${id}) is already gone.`)
-    const since = new Date(Math.max(Date.parse(branch.created_at) || 0, Date.now() - 3600_000)).toISOString()
-    const pending = await client.pendingOperationsOf(id, since)
-    if (pending.length) {
-      core.info(`Waiting for ${pending.length} operation(s) still running on branch "${name}".`)
-      await waitForOperations(pending, { ...settings, get: (op) => client.getOperation(op) })
-    }
-    const ops = await deleteBranchAndWait(client, branch, settings)
-    core.info(`Deleted branch "${name}" (${id})${ops === null ? ': it was already gone' : ''}, so the next run starts clean.`)
-  })
-}
-
-/**
- * Releases the comment lock the main step still held (publish/lock.ts):
- * when the comment's marker still names this run's lock reaction, writes
- * that the run failed (keeping what the marker records for reuse, without
- * the lock's fields), then deletes the reaction by its id (a reaction of
- * another run is never touched: ids are unique). Other runs would take the
- * lock over 1 to 5 minutes later; this frees them at once. An older main
- * step's state (a claim comment id alone) is handled as before: its claim
- * comment is deleted when it still is a claim.
- */
-async function releaseLock(saved: string): Promise<void> {
-  const settings = readSettings()
-  const pr = pullRequestOfEvent()
-  const lock = savedLock(saved)
-  if (!pr || !settings.githubToken || !lock) return
-  const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
-  const { owner, repo } = pr
-  const comment = await octokit.rest.issues.getComment({ owner, repo, comment_id: lock.comment }).catch(() => null)
-  const record = comment ? recordOf(comment.data.body ?? '') : null
-  if (lock.reaction === undefined) {
-    if (record?.provisioningSince) await octokit.rest.issues.deleteComment({ owner, repo, comment_id: lock.comment })
-    return
-  }
-  if (record?.reaction === lock.reaction) {
-    const markdown = renderReport({ mode: settings.mode, state: 'failed' })
-    await octokit.rest.issues.updateComment({ owner, repo, comment_id: lock.comment, body: `${markdown}\n\n${markerOf(withoutLock(record))}` })
-  }
-  await octokit.rest.reactions.deleteForIssueComment({ owner, repo, comment_id: lock.comment, reaction_id: lock.reaction }).catch((err: { status?: number }) => {
-    if (err.status !== 404) throw err
-  })
-  core.info(`Released the PR comment lock (comment ${lock.comment}): the main step ended before the database was ready.`)
-}
+import { STATE } from '../post-state.js'
 
 /** Runs the post step. Never fails the job for what it could not undo: it warns and says what to do by hand. */
 export async function runPost(): Promise<void> {
@@ -73,6 +14,7 @@ export async function runPost(): Promise<void> {
   const lock = core.getState(STATE.lockComment)
   if (!branch && !lock) return
   core.warning('The main step did not finish (it failed, or was cancelled or killed): undoing what it left half done.')
+  const { deleteUnseeded, releaseLock } = await import('./post-undo.js')
   if (branch) {
     await deleteUnseeded(branch).catch((err: Error) =>
       core.warning(`Could not delete the unseeded branch ${branch}: ${err.message} Delete it by hand.`)

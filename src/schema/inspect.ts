@@ -1,12 +1,13 @@
 /**
  * Schema snapshots of a preview database: `@pgkit/schemainspect` (a port of
  * the maintained Python schemainspect) reads the catalog over our own `pg`
- * client, so TLS, SNI and channel binding are those the seed loader uses.
+ * client (the run's one session, shared with the seed loader: session.ts).
  */
 import type { Queryable } from '@pgkit/client'
 import { PostgreSQL } from '@pgkit/schemainspect'
 import pg from 'pg'
-import { type Connection, directClientConfig } from '../connection.js'
+import type { Connection } from '../connection.js'
+import { leaseSession } from '../session.js'
 
 /** The schema of one database at one moment (tables, columns, indexes, constraints, functions, views, …). */
 export type SchemaSnapshot = PostgreSQL
@@ -44,13 +45,11 @@ export function queryable(client: pg.Client): Queryable {
  * @throws the driver's error when the database cannot be reached or read
  */
 export async function inspectSchema(connection: Connection): Promise<SchemaSnapshot> {
-  const client = new pg.Client(directClientConfig(connection, 'preview-postgres schema diff'))
-  client.on('error', () => undefined)
-  await client.connect()
+  const lease = await leaseSession(connection) // the run's one session (session.ts)
   try {
-    return await PostgreSQL.create(queryable(client))
+    return await PostgreSQL.create(queryable(lease.client))
   } finally {
-    await client.end().catch(() => undefined)
+    lease.release()
   }
 }
 
@@ -61,16 +60,14 @@ export async function inspectSchema(connection: Connection): Promise<SchemaSnaps
 export async function tablesWithRows(connection: Connection, tables: string[]): Promise<Set<string>> {
   const found = new Set<string>()
   if (tables.length === 0) return found
-  const client = new pg.Client(directClientConfig(connection, 'preview-postgres schema diff'))
-  client.on('error', () => undefined)
-  await client.connect()
+  const lease = await leaseSession(connection)
   try {
     for (const table of tables) {
-      const { rows } = await client.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${table}) AS any`)
+      const { rows } = await lease.client.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${table}) AS any`)
       if (rows[0]?.any) found.add(table)
     }
   } finally {
-    await client.end().catch(() => undefined)
+    lease.release()
   }
   return found
 }

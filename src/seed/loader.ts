@@ -21,7 +21,8 @@ import { once } from 'node:events'
 import * as core from '@actions/core'
 import pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
-import { type Connection, directClientConfig } from '../connection.js'
+import type { Connection } from '../connection.js'
+import { leaseSession } from '../session.js'
 import { type SeedPlan, type SeedSource, SeedError, firstLine, locate, rescanOptions, scanAll, startOf } from './check.js'
 import { rawCopy, rawQuery } from './raw-query.js'
 import { type StatementEvent, exactStatement } from './scanner.js'
@@ -123,13 +124,14 @@ interface Target {
 export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<SeedResult> {
   const started = Date.now()
   const { sources } = plan
-  const client = new pg.Client(directClientConfig(connection, 'preview-postgres seed'))
-  client.on('error', () => undefined)
+  // the run's one session (session.ts), shared with the schema snapshots: a connection costs 5-6 round trips
+  const lease = await leaseSession(connection).catch((err: Error) => Promise.reject(new SeedError(`Seeding could not connect to the new database: ${err.message}`)))
+  const { client } = lease
   let target: Target
   try {
     target = await openTransaction(client)
   } catch (err) {
-    await client.end().catch(() => undefined)
+    lease.release(true)
     throw err
   }
   const result: SeedResult = {
@@ -222,19 +224,18 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
     if (err instanceof SeedError) throw err
     throw new SeedError(`Seeding failed: ${(err as Error).message}. Nothing was kept: the whole seed was rolled back.`)
   } finally {
-    await client.end().catch(() => undefined)
+    lease.release(true)
   }
 }
 
 /**
- * Connects, opens the seed's transaction and its savepoint, and reads the database's roles and
+ * Opens the seed's transaction and its savepoint, and reads the database's roles and
  * the extensions the loading user does not own (no membership in their
  * owner), in one round trip after the connection's own.
  * @throws SeedError if the database cannot be reached
  */
 async function openTransaction(client: pg.Client): Promise<Target> {
   try {
-    await client.connect()
     // A simple-protocol query with several statements answers with one result per statement.
     const results = (await client.query(
       "BEGIN; SAVEPOINT preview_postgres_seed; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE')"

@@ -67,6 +67,8 @@ export type ScanEvent = StatementEvent | CopyDataEvent | CopyEndEvent | MetaEven
 const READ_CHUNK_BYTES = 1 << 20
 /** The same in `skip` mode, which keeps nothing of a read, so two buffers serve every read. */
 const SKIP_READ_CHUNK_BYTES = 4 << 20
+/** Bytes of a read the scanner is given at a time (issue 24: the events of a whole read at once outlive V8's young collections). */
+const PUSH_BYTES = 1 << 16
 /** COPY data handed on per event, at most (bytes; a longer single row is handed on whole). */
 const COPY_CHUNK_BYTES = 1 << 18
 
@@ -147,8 +149,11 @@ export async function* scanFile(file: string, options: ScanOptions = {}): AsyncG
       if (bytesRead === 0) break
       position += bytesRead
       next = readNext()
-      scanner.push(buffer.subarray(0, bytesRead))
-      yield* scanner.take()
+      // in pieces, each piece's events taken before the next, so few events are alive at a time (peak RSS)
+      for (let at = 0; at < bytesRead; at += PUSH_BYTES) {
+        scanner.push(buffer.subarray(at, Math.min(bytesRead, at + PUSH_BYTES)))
+        yield* scanner.take()
+      }
     }
   } finally {
     await next.catch(() => undefined)

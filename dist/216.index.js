@@ -1,0 +1,1539 @@
+export const id = 216;
+export const ids = [216];
+export const modules = {
+
+/***/ 87199:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   $P: () => (/* binding */ directClientConfig),
+/* harmony export */   Fj: () => (/* binding */ secretsOf),
+/* harmony export */   If: () => (/* binding */ describeConnection),
+/* harmony export */   Lt: () => (/* binding */ replaceHost)
+/* harmony export */ });
+/* unused harmony exports ConnectionStringError, directUrlOf */
+/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77030);
+/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_net__WEBPACK_IMPORTED_MODULE_0__);
+/**
+ * Pooled and direct connection strings, and their parts.
+ */
+
+/** A connection string that cannot be used. The message never includes the string. */
+class ConnectionStringError extends Error {
+}
+/** Splits `scheme://authority/rest` without decoding anything. */
+function splitAuthority(url) {
+    const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(url);
+    if (!m)
+        throw new ConnectionStringError('The connection string is not a URL.');
+    const authority = m[2];
+    const at = authority.lastIndexOf('@');
+    return {
+        head: m[1],
+        userinfo: at >= 0 ? authority.slice(0, at + 1) : '',
+        hostport: at >= 0 ? authority.slice(at + 1) : authority,
+        tail: m[3]
+    };
+}
+/**
+ * `url` with its host name replaced by `rewrite(host)`; user, password, port,
+ * database and query string kept byte for byte.
+ * @throws ConnectionStringError when the string is not a URL.
+ */
+function replaceHost(url, rewrite) {
+    const { head, userinfo, hostport, tail } = splitAuthority(url);
+    const port = /:\d+$/.exec(hostport)?.[0] ?? '';
+    return head + userinfo + rewrite(hostport.slice(0, hostport.length - port.length)) + port + tail;
+}
+/**
+ * The direct connection string for a pooled one: `-pooler` removed from the
+ * end of the host's first label only (seed 001: "for a direct connection
+ * remove `-pooler` from the host name"); everything else byte for byte. A URL
+ * without `-pooler` is returned as is.
+ */
+function directUrlOf(pooledUrl) {
+    return replaceHost(pooledUrl, (host) => host.replace(/^([^.]*?)-pooler(?=\.|$)/, '$1'));
+}
+/**
+ * Parses a pooled connection string into a {@link Connection}.
+ * @throws ConnectionStringError naming what is missing (never quoting the string).
+ */
+function describeConnection(pooledUrl, directUrl = directUrlOf(pooledUrl)) {
+    let pooled;
+    let direct;
+    try {
+        pooled = new URL(pooledUrl);
+        direct = new URL(directUrl);
+    }
+    catch {
+        throw new ConnectionStringError('The connection string is not a valid URL.');
+    }
+    if (!/^postgres(ql)?:$/.test(pooled.protocol))
+        throw new ConnectionStringError('The connection string is not a postgresql:// URL.');
+    const database = decodeURIComponent(pooled.pathname.replace(/^\//, ''));
+    if (!pooled.hostname || !pooled.username || !database) {
+        throw new ConnectionStringError('The connection string lacks a host, a user or a database name.');
+    }
+    return {
+        pooledUrl,
+        directUrl,
+        pooledHost: pooled.hostname,
+        directHost: direct.hostname,
+        port: pooled.port,
+        database,
+        user: decodeURIComponent(pooled.username),
+        password: decodeURIComponent(pooled.password),
+        sslmode: pooled.searchParams.get('sslmode') ?? '',
+        channelBinding: pooled.searchParams.get('channel_binding') === 'require'
+    };
+}
+/**
+ * Every form in which a connection's secrets could be printed: both URLs, the
+ * password, its URL-encoded form and the form the URL itself carries. Empty
+ * strings are left out (the runner refuses to mask them).
+ */
+function secretsOf(c) {
+    const forms = [c.pooledUrl, c.directUrl, c.password, encodeURIComponent(c.password), new URL(c.pooledUrl).password];
+    return [...new Set(forms.filter((s) => s !== ''))];
+}
+/**
+ * A `pg` client configuration for the direct connection. TLS is verified
+ * against the host name unless the URL says `sslmode=disable` (stricter than
+ * libpq's `require`, which skips verification); channel binding is enabled
+ * when the URL asks for it. Built field by field so `pg` does not print its
+ * sslmode deprecation warning into the user's log.
+ */
+function directClientConfig(c, applicationName) {
+    return {
+        host: c.directHost,
+        port: c.port ? Number(c.port) : 5432,
+        user: c.user,
+        password: c.password,
+        database: c.database,
+        // SNI takes host names only (RFC 6066); an IP address is verified against the certificate's IP SANs.
+        ssl: c.sslmode === 'disable' ? false : (0,node_net__WEBPACK_IMPORTED_MODULE_0__.isIP)(c.directHost) ? {} : { servername: c.directHost },
+        enableChannelBinding: c.channelBinding,
+        application_name: applicationName
+    };
+}
+
+
+/***/ }),
+
+/***/ 76803:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   SS: () => (/* binding */ requestJson),
+/* harmony export */   j$: () => (/* binding */ HttpError),
+/* harmony export */   yy: () => (/* binding */ sleep)
+/* harmony export */ });
+/* unused harmony export MAX_RETRY_AFTER_S */
+/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(90833);
+/**
+ * JSON over HTTP for the service clients: one timeout per request, error
+ * bodies quoted, and a bounded retry only where retrying cannot do harm.
+ * Requests and waits made from the main flow stop when the run is cancelled
+ * (cancel.ts): they reject with CancelledError, except a request that
+ * creates something (not idempotent), which is let finish; none is sent
+ * after the cancel.
+ */
+
+/** Failure of one HTTP request. `status` is 0 when no response arrived. */
+class HttpError extends Error {
+    status;
+    serviceMessage;
+    hint;
+    timedOut;
+    retryAfterSeconds;
+    requestId;
+    constructor(message, 
+    /** HTTP status, or 0 for a timeout or network error. */
+    status, 
+    /** The service's own message from the error body, if it sent one. */
+    serviceMessage, 
+    /** The service's `hint`, if it sent one (seed 001: 400 Missing referrer). */
+    hint, 
+    /** True when the request timed out. */
+    timedOut = false, 
+    /** Seconds the service asked us to wait (`Retry-After`), on 429 and 503. */
+    retryAfterSeconds, 
+    /** The platform's `request_id` of the failed request (error body, or the `X-Request-ID` header), for its support. */
+    requestId) {
+        super(message);
+        this.status = status;
+        this.serviceMessage = serviceMessage;
+        this.hint = hint;
+        this.timedOut = timedOut;
+        this.retryAfterSeconds = retryAfterSeconds;
+        this.requestId = requestId;
+        this.name = 'HttpError';
+    }
+}
+/** Attempts for idempotent requests on 5xx, network errors and timeouts. */
+const IDEMPOTENT_ATTEMPTS = 3;
+/** Attempts for HTTP 429, which means the request was refused unprocessed. */
+const RATE_LIMIT_ATTEMPTS = 4;
+/**
+ * Longest `Retry-After` the run spends on one wait, in seconds. A longer one
+ * fails the request at once, saying how long the service asked for: waiting
+ * it out would hold the job (and the PR's comment lock) for longer than a
+ * preview database is worth, so the user re-runs later instead.
+ */
+const MAX_RETRY_AFTER_S = 60;
+/**
+ * Sleeps `ms` milliseconds. From the main flow, rejects with CancelledError
+ * as soon as the run is cancelled (cancel.ts).
+ */
+const sleep = (ms) => new Promise((resolve, reject) => {
+    const signal = (0,_cancel_js__WEBPACK_IMPORTED_MODULE_0__/* .cancelSignal */ .Bj)();
+    if (signal?.aborted)
+        return reject(signal.reason);
+    const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+});
+/**
+ * Extracts `{message, hint, requestId}` from an error body: `{code, message,
+ * request_id}` (platform spec, GeneralError) or `{error, hint}` (instant service).
+ */
+function describeErrorBody(body, raw) {
+    if (body && typeof body === 'object') {
+        const b = body;
+        const message = typeof b.message === 'string' ? b.message : typeof b.error === 'string' ? b.error : undefined;
+        const hint = typeof b.hint === 'string' ? b.hint : undefined;
+        const requestId = typeof b.request_id === 'string' && b.request_id ? b.request_id : undefined;
+        return { message, hint, requestId };
+    }
+    const trimmed = raw.trim();
+    return trimmed ? { message: trimmed.slice(0, 200) } : {};
+}
+/** Retry-After in seconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+function retryAfterSeconds(headers) {
+    const value = headers.get('retry-after') ?? '';
+    const n = Number(value);
+    if (Number.isFinite(n))
+        return Math.max(0, n);
+    const date = Date.parse(value);
+    return Number.isFinite(date) ? Math.max(0, (date - Date.now()) / 1000) : 1;
+}
+async function once(req) {
+    const where = `${req.method} ${new URL(req.url).origin}${new URL(req.url).pathname}`;
+    // A request that changes nothing is abandoned on a cancel; one that creates something is let finish
+    // (cancel.ts waits for it), since what it made must be known to be undone.
+    const cancel = req.idempotent ? (0,_cancel_js__WEBPACK_IMPORTED_MODULE_0__/* .cancelSignal */ .Bj)() : undefined;
+    let res;
+    try {
+        res = await fetch(req.url, {
+            method: req.method,
+            headers: {
+                Accept: 'application/json',
+                ...(req.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+                ...req.headers
+            },
+            body: req.body !== undefined ? JSON.stringify(req.body) : undefined,
+            signal: cancel ? AbortSignal.any([AbortSignal.timeout(req.timeoutMs), cancel]) : AbortSignal.timeout(req.timeoutMs)
+        });
+    }
+    catch (err) {
+        if (cancel?.aborted)
+            throw cancel.reason;
+        const e = err;
+        if (e.name === 'TimeoutError' || e.name === 'AbortError') {
+            throw new HttpError(`${req.label} timed out after ${req.timeoutMs / 1000} s (${where}).`, 0, undefined, undefined, true);
+        }
+        const reason = e.cause?.code ?? e.cause?.message ?? e.message;
+        throw new HttpError(`${req.label} failed: could not reach the service (${where}): ${reason}.`, 0);
+    }
+    let raw;
+    try {
+        raw = await res.text();
+    }
+    catch (err) {
+        if (cancel?.aborted)
+            throw cancel.reason;
+        const e = err;
+        const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError';
+        throw new HttpError(timedOut
+            ? `${req.label} timed out after ${req.timeoutMs / 1000} s while reading the response (${where}).`
+            : `${req.label} failed while reading the response (${where}): ${e.message}.`, 0, undefined, undefined, timedOut);
+    }
+    let body = undefined;
+    let parsed = false;
+    if (raw.trim() !== '') {
+        try {
+            body = JSON.parse(raw);
+            parsed = true;
+        }
+        catch {
+            parsed = false;
+        }
+    }
+    if (!res.ok) {
+        const { message, hint, requestId: fromBody } = describeErrorBody(parsed ? body : undefined, parsed ? '' : raw);
+        const requestId = fromBody ?? (res.headers.get('x-request-id') || undefined);
+        const quoted = message ? `: "${message}"` : '';
+        throw new HttpError(`${req.label} failed with HTTP ${res.status}${quoted}${hint ? ` (hint: ${hint})` : ''} (${where}${requestId ? `, request_id ${requestId}` : ''}).`, res.status, message, hint, false, res.headers.has('retry-after') ? retryAfterSeconds(res.headers) : undefined, requestId);
+    }
+    if (!parsed && raw.trim() === '' && req.emptyBodyStatuses?.includes(res.status)) {
+        return { status: res.status, body: undefined, headers: res.headers };
+    }
+    if (!parsed) {
+        throw new HttpError(`${req.label} returned HTTP ${res.status} with a body that is not JSON (${where}): "${raw.trim().slice(0, 120)}".`, res.status);
+    }
+    return { status: res.status, body, headers: res.headers };
+}
+/**
+ * Sends one JSON request and returns the parsed body.
+ *
+ * Retries: HTTP 429 up to 4 attempts in all, waiting `Retry-After` (1 s when
+ * absent); a 429 is a refusal, so this is safe even for a create. A
+ * `Retry-After` over 60 s (on 429 or 503) fails at once with a message giving the wait the
+ * service asked for (RFC 9110 §10.2.3: delta-seconds or an HTTP date). Idempotent
+ * requests are also retried on 5xx, network errors and timeouts, 3 attempts
+ * in all, waiting 1 s then 2 s; a request with `retryOn503` is retried so on
+ * HTTP 503 only (platform spec: a 503 "is always safe to retry").
+ *
+ * @throws HttpError with a message naming the request, the status and the
+ *   service's own message and hint.
+ */
+async function requestJson(req) {
+    let rateLimited = 0;
+    let transient = 0;
+    for (;;) {
+        try {
+            (0,_cancel_js__WEBPACK_IMPORTED_MODULE_0__/* .throwIfCancelled */ .dZ)();
+            return await (req.idempotent ? once(req) : (0,_cancel_js__WEBPACK_IMPORTED_MODULE_0__/* .finishBeforeUndo */ .JZ)(once(req)));
+        }
+        catch (err) {
+            if (!(err instanceof HttpError))
+                throw err;
+            if ((err.status === 429 || err.status === 503) && (err.retryAfterSeconds ?? 0) > MAX_RETRY_AFTER_S) {
+                throw new HttpError(`${err.message} The service asked to wait ${Math.round(err.retryAfterSeconds)} s (Retry-After) before retrying, ` +
+                    `longer than this action waits (${MAX_RETRY_AFTER_S} s): re-run the job later.`, err.status, err.serviceMessage, err.hint, false, err.retryAfterSeconds);
+            }
+            if (err.status === 429 && ++rateLimited < RATE_LIMIT_ATTEMPTS) {
+                await sleep((err.retryAfterSeconds ?? 1) * 1000);
+                continue;
+            }
+            const transientFailure = err.status === 0 || err.status >= 500;
+            const retryable = req.idempotent ? transientFailure : err.status === 503 && req.retryOn503 === true;
+            if (retryable && ++transient < IDEMPOTENT_ATTEMPTS) {
+                await sleep(1000 * transient);
+                continue;
+            }
+            throw err;
+        }
+    }
+}
+
+
+/***/ }),
+
+/***/ 91480:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Ht: () => (/* binding */ PlatformClient),
+/* harmony export */   Jy: () => (/* binding */ PlatformResponseError),
+/* harmony export */   qd: () => (/* binding */ createdBranchOf)
+/* harmony export */ });
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(76803);
+/**
+ * Client of the platform's v2 API: seed 000 for operations, and the
+ * platform's published OpenAPI spec (`public-v2-for-users.gen.yaml` in the
+ * npm package `@neondatabase/api-client`, checked by `npm run contract`)
+ * where the seed says "not shown": the `{branch}`, `{branches}`,
+ * `{endpoints}`, `{databases}`, `{uri}` envelopes, cursor pagination of
+ * branches, 204 deletes and `{code, message, request_id}` error bodies.
+ *
+ * Every request sends `Authorization: Bearer <api-key>` and
+ * `Accept: application/json` (seed 000, Authentication) and has a timeout.
+ * Requests that start work are not retried here: callers wrap them in
+ * {@link retryLocked} for 423 and never resend them after an unclear failure.
+ */
+
+/** A response whose shape is not what the API documents. Never quotes the body (it may hold a password). */
+class PlatformResponseError extends Error {
+}
+function need(value, what, label, check) {
+    if (!check(value))
+        throw new PlatformResponseError(`${label}: the platform's response has no valid ${what}.`);
+    return value;
+}
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v) => typeof v === 'string' && v !== '';
+function branchOf(v, label) {
+    const b = need(v, '`branch`', label, isObject);
+    need(b.id, '`branch.id`', label, isString);
+    need(b.name, '`branch.name`', label, isString);
+    return b;
+}
+function operationsOf(v, label) {
+    const ops = need(v ?? [], '`operations` array', label, Array.isArray);
+    for (const op of ops) {
+        const o = need(op, 'operation', label, isObject);
+        need(o.id, '`operations[].id`', label, isString);
+        need(o.status, '`operations[].status`', label, isString);
+        need(o.action, '`operations[].action`', label, isString);
+    }
+    return ops;
+}
+/**
+ * A create-branch answer (platform spec, CreatedBranch: `branch`, `endpoints`,
+ * `operations`, `connection_uris`), checked. Shared by create branch and create anonymized branch.
+ * @throws PlatformResponseError when a required part is missing.
+ */
+function createdBranchOf(body, label) {
+    return {
+        branch: branchOf(body.branch, label),
+        endpoints: need(body.endpoints ?? [], '`endpoints` array', label, Array.isArray),
+        operations: operationsOf(body.operations, label),
+        connection_uris: need(body.connection_uris ?? [], '`connection_uris` array', label, Array.isArray)
+    };
+}
+/** Branches asked for per page of List branches (the spec allows 1 to 10000). */
+const BRANCH_PAGE_LIMIT = 100;
+/** Pages of List branches read before giving up on a lookup. */
+const MAX_BRANCH_PAGES = 200;
+class PlatformClient {
+    apiUrl;
+    apiKey;
+    timeoutMs;
+    projectId;
+    /**
+     * @param apiUrl base address including `/api/v2`
+     * @param apiKey secret; already masked by the inputs
+     * @param timeoutMs per-request timeout in milliseconds
+     */
+    constructor(apiUrl, apiKey, timeoutMs, projectId) {
+        this.apiUrl = apiUrl;
+        this.apiKey = apiKey;
+        this.timeoutMs = timeoutMs;
+        this.projectId = projectId;
+    }
+    async call(label, method, path, options = {}) {
+        try {
+            const res = await (0,_http_js__WEBPACK_IMPORTED_MODULE_0__/* .requestJson */ .SS)({
+                label,
+                method,
+                url: `${this.apiUrl}/projects/${encodeURIComponent(this.projectId)}${path}`,
+                body: options.body,
+                headers: { Authorization: `Bearer ${this.apiKey}` },
+                timeoutMs: this.timeoutMs,
+                idempotent: options.idempotent ?? method === 'GET',
+                retryOn503: options.retryOn503,
+                emptyBodyStatuses: options.emptyBodyStatuses
+            });
+            if (res.body === undefined)
+                return null;
+            return need(res.body, 'JSON object', label, isObject);
+        }
+        catch (err) {
+            const rid = err instanceof _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ && err.requestId ? ` (request_id ${err.requestId})` : '';
+            if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ && (err.status === 401 || err.status === 403)) {
+                throw new _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$(`${label}: the platform refused the API key (HTTP ${err.status}${err.serviceMessage ? `: "${err.serviceMessage}"` : ''})${rid}. ` +
+                    `Check the \`api-key\` secret and that it can access project ${this.projectId}.`, err.status, err.serviceMessage, undefined, false, undefined, err.requestId);
+            }
+            if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ && err.status === 404 && /project/i.test(err.serviceMessage ?? '')) {
+                throw new _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$(`${label}: project "${this.projectId}" was not found (HTTP 404)${rid}. Check \`project-id\`.`, 404, err.serviceMessage, undefined, false, undefined, err.requestId);
+            }
+            throw err;
+        }
+    }
+    /** A call whose success always has a JSON object body. */
+    async callJson(label, method, path, options = {}) {
+        const body = await this.call(label, method, path, options);
+        return need(body, 'JSON object', label, isObject);
+    }
+    /**
+     * One page of `GET /projects/{project_id}/branches?search&sort_by&sort_order&limit&cursor`
+     * (platform spec, listProjectBranches: cursor pagination; send `pagination.next`
+     * back as `cursor`). Sorted by `created_at` ascending, so pages stay stable while
+     * branches are renamed (the default order is `updated_at`).
+     * @returns the page's branches and the cursor of the next page, if the response gave one.
+     */
+    async listBranchesPage(options = {}) {
+        const label = options.search ? `List branches matching "${options.search}"` : 'List branches';
+        const q = new URLSearchParams({
+            ...(options.search ? { search: options.search } : {}),
+            sort_by: 'created_at',
+            sort_order: 'asc',
+            limit: String(options.limit ?? BRANCH_PAGE_LIMIT),
+            ...(options.cursor ? { cursor: options.cursor } : {})
+        });
+        const body = await this.callJson(label, 'GET', `/branches?${q}`);
+        const branches = need(body.branches, '`branches` array', label, Array.isArray).map((b) => branchOf(b, label));
+        const pagination = body.pagination;
+        return { branches, next: typeof pagination?.next === 'string' && pagination.next ? pagination.next : undefined };
+    }
+    /**
+     * The first branch that `match` accepts, following `pagination.next` page
+     * by page (at most {@link MAX_BRANCH_PAGES} pages; stops on an empty page
+     * or a cursor that repeats). `search` narrows the list on the server
+     * (platform spec: partial match on name or id), so `match` must still
+     * compare exactly.
+     */
+    async findBranch(match, search) {
+        let cursor;
+        const seen = new Set();
+        for (let page = 0; page < MAX_BRANCH_PAGES; page++) {
+            const res = await this.listBranchesPage({ search, cursor });
+            const found = res.branches.find(match);
+            if (found)
+                return found;
+            if (!res.next || res.branches.length === 0 || seen.has(res.next))
+                return null;
+            seen.add(res.next);
+            cursor = res.next;
+        }
+        return null;
+    }
+    /**
+     * Every branch of the project, following `pagination.next` (at most
+     * {@link MAX_BRANCH_PAGES} pages; stops on an empty page or a cursor that
+     * repeats). For `command: cleanup` and `reset`, which look at all of them.
+     */
+    async listBranches() {
+        const all = [];
+        let cursor;
+        const seen = new Set();
+        for (let page = 0; page < MAX_BRANCH_PAGES; page++) {
+            const res = await this.listBranchesPage({ cursor });
+            all.push(...res.branches);
+            if (!res.next || res.branches.length === 0 || seen.has(res.next))
+                break;
+            seen.add(res.next);
+            cursor = res.next;
+        }
+        return all;
+    }
+    /** `GET /projects/{project_id}/branches/{branch_id}` (platform spec, getProjectBranch); null on 404. */
+    async getBranch(branchId) {
+        const label = `Get branch ${branchId}`;
+        try {
+            return branchOf((await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}`)).branch, label);
+        }
+        catch (err) {
+            if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ && err.status === 404)
+                return null;
+            throw err;
+        }
+    }
+    /** The branch named exactly `name`, looked up with `search=<name>` and the cursor; null when there is none. */
+    findBranchByName(name) {
+        return this.findBranch((b) => b.name === name, name);
+    }
+    /**
+     * `POST /projects/{project_id}/branches` with
+     * `{endpoints: [{type: "read_write"}], branch: {parent_id, name}}` (seed 000
+     * plus the spec's `name` field) and the `extras` of create-options.ts
+     * (expiry, annotations, init source, endpoint settings). Retried on HTTP 503 only (platform spec:
+     * a 503 "is always safe to retry"; a duplicate create answers 409, so the
+     * name makes it idempotent); never resent after a timeout or a reset, whose
+     * outcome the caller finds out by looking the name up. Wrap in retryLocked for 423.
+     * @throws HttpError (409 when the name exists, 423 when locked).
+     */
+    async createBranch(parentId, name, extras = {}) {
+        const label = `Create branch "${name}"`;
+        const { endpoint, branch, ...top } = extras;
+        const body = await this.callJson(label, 'POST', '/branches', {
+            body: { endpoints: [{ type: 'read_write', ...endpoint }], branch: { parent_id: parentId, name, ...branch }, ...top },
+            idempotent: false,
+            retryOn503: true
+        });
+        return createdBranchOf(body, label);
+    }
+    /**
+     * `PATCH /projects/{project_id}/branches/{branch_id}` with `{branch: {name}}`
+     * (platform spec, updateProjectBranch). Retried on 503. Wrap in retryLocked for 423.
+     * @returns the renamed branch and the operations the update started (often none).
+     * @throws HttpError (409 when another branch has the name).
+     */
+    async renameBranch(branchId, name) {
+        const label = `Rename branch ${branchId} to "${name}"`;
+        const body = await this.callJson(label, 'PATCH', `/branches/${encodeURIComponent(branchId)}`, { body: { branch: { name } }, idempotent: false, retryOn503: true });
+        return { branch: branchOf(body.branch, label), operations: operationsOf(body.operations, label) };
+    }
+    /**
+     * `DELETE /projects/{project_id}/branches/{branch_id}`.
+     * @returns the operations the delete started; null when the branch was
+     *   already gone: HTTP 204 with an empty body (platform spec: "Returned if
+     *   the branch doesn't exist or has already been deleted"), or 404.
+     * Retried on 5xx and network errors like a GET: DELETE is idempotent, and a
+     * retry after a lost answer meets 204. Wrap in retryLocked for 423.
+     */
+    async deleteBranch(branchId) {
+        const label = `Delete branch ${branchId}`;
+        try {
+            const body = await this.call(label, 'DELETE', `/branches/${encodeURIComponent(branchId)}`, { idempotent: true, emptyBodyStatuses: [204] });
+            return body === null ? null : operationsOf(body.operations, label);
+        }
+        catch (err) {
+            if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ && err.status === 404)
+                return null;
+            throw err;
+        }
+    }
+    /** `GET /projects/{project_id}/branches/{branch_id}/endpoints`. */
+    async listEndpoints(branchId) {
+        const label = `List endpoints of branch ${branchId}`;
+        const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/endpoints`);
+        return need(body.endpoints, '`endpoints` array', label, Array.isArray);
+    }
+    /** `GET /projects/{project_id}/branches/{branch_id}/databases`. */
+    async listDatabases(branchId) {
+        const label = `List databases of branch ${branchId}`;
+        const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/databases`);
+        return need(body.databases, '`databases` array', label, Array.isArray);
+    }
+    /**
+     * `GET /projects/{project_id}/branches/{branch_id}/compare_schema?base_branch_id&db_name`
+     * (platform spec, getProjectBranchSchemaComparison): the difference between
+     * the base branch's schema and this branch's, as text (`diff`, '' when equal).
+     */
+    async compareSchema(branchId, baseBranchId, database) {
+        const label = `Compare the schema of branch ${branchId} with ${baseBranchId}`;
+        const q = new URLSearchParams({ base_branch_id: baseBranchId, db_name: database });
+        const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/compare_schema?${q}`);
+        return need(body.diff ?? '', '`diff`', label, (v) => typeof v === 'string');
+    }
+    /** `GET /projects/{project_id}/connection_uri?branch_id&database_name&role_name&pooled`. A secret: mask it. */
+    async connectionUri(branchId, database, role, pooled) {
+        const label = `Get ${pooled ? 'pooled' : 'direct'} connection URI of branch ${branchId}`;
+        const q = new URLSearchParams({ branch_id: branchId, database_name: database, role_name: role, pooled: String(pooled) });
+        const body = await this.callJson(label, 'GET', `/connection_uri?${q}`);
+        return need(body.uri, '`uri`', label, (v) => typeof v === 'string' && /^postgres(ql)?:\/\//.test(v));
+    }
+    /** `GET /projects/{project_id}/operations/{operation_id}` (seed 000). Not retried here: the poll loop polls again. */
+    async getOperation(operationId) {
+        const label = `Get operation ${operationId}`;
+        const body = await this.callJson(label, 'GET', `/operations/${encodeURIComponent(operationId)}`, { idempotent: false });
+        return operationsOf([body.operation], label)[0];
+    }
+    /**
+     * `GET /projects/{project_id}/operations?limit&cursor` (seed 000): newest
+     * first; send the returned `pagination.cursor` with `limit` for the next page.
+     */
+    async listOperations(limit, cursor) {
+        const label = 'List operations';
+        const q = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
+        const body = await this.callJson(label, 'GET', `/operations?${q}`);
+        const pagination = body.pagination;
+        return { operations: operationsOf(body.operations, label), cursor: typeof pagination?.cursor === 'string' ? pagination.cursor : undefined };
+    }
+    /**
+     * Operations on `branchId` that are not terminal, from the newest pages of
+     * the project's operations, stopping at operations older than `since` (ISO
+     * 8601) or after `maxPages` pages of `limit`.
+     */
+    async pendingOperationsOf(branchId, since, limit = 50, maxPages = 5) {
+        const out = [];
+        let cursor;
+        const floor = Date.parse(since) - 1000;
+        for (let page = 0; page < maxPages; page++) {
+            const res = await this.listOperations(limit, cursor);
+            for (const op of res.operations) {
+                if (op.branch_id === branchId && !['finished', 'skipped', 'cancelled', 'error'].includes(op.status))
+                    out.push(op);
+            }
+            const oldest = res.operations.at(-1);
+            if (!res.cursor || res.operations.length < limit || (oldest && Date.parse(oldest.created_at) < floor))
+                break;
+            cursor = res.cursor;
+        }
+        return out;
+    }
+}
+
+
+/***/ }),
+
+/***/ 62259:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   _: () => (/* binding */ LifecycleClient),
+/* harmony export */   b: () => (/* binding */ lifecycleClientOf)
+/* harmony export */ });
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(76803);
+/* harmony import */ var _client_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(91480);
+/**
+ * The platform requests of the preview lifecycle (issue 14), on top of
+ * {@link PlatformClient}: update branch, restore branch, and a branch with
+ * its annotation. Shapes from the platform's published spec
+ * (public-v2-for-users.gen.yaml in `@neondatabase/api-client`).
+ */
+
+
+const asOperations = (v) => (Array.isArray(v) ? v : []);
+function branchOf(v, label) {
+    const b = v;
+    if (!b || typeof b !== 'object' || typeof b.id !== 'string' || typeof b.name !== 'string') {
+        throw new Error(`${label}: the platform's response has no valid \`branch\`.`);
+    }
+    return b;
+}
+class LifecycleClient extends _client_js__WEBPACK_IMPORTED_MODULE_1__/* .PlatformClient */ .Ht {
+    /**
+     * `PATCH /projects/{project_id}/branches/{branch_id}` with `{branch: update}`
+     * (platform spec, updateProjectBranch: 200 BranchOperations). Not retried
+     * blindly; wrap in retryLocked for 423.
+     */
+    async updateBranch(branchId, update) {
+        const label = `Update branch ${branchId}`;
+        const body = await this.callJson(label, 'PATCH', `/branches/${encodeURIComponent(branchId)}`, { body: { branch: update }, idempotent: false });
+        return { branch: branchOf(body.branch, label), operations: asOperations(body.operations) };
+    }
+    /**
+     * `POST /projects/{project_id}/branches/{branch_id}/restore` (platform spec,
+     * restoreProjectBranch: 200 BranchOperations). Sent once; wrap in retryLocked for 423.
+     */
+    async restoreBranch(branchId, request) {
+        const label = `Restore branch ${branchId}`;
+        const body = await this.callJson(label, 'POST', `/branches/${encodeURIComponent(branchId)}/restore`, { body: request, idempotent: false });
+        return { branch: branchOf(body.branch, label), operations: asOperations(body.operations) };
+    }
+    /**
+     * `GET /projects/{project_id}/branches/{branch_id}` with its annotation
+     * (platform spec: BranchResponse + AnnotationResponse, `annotation.value`
+     * a string map). Null on 404.
+     */
+    async branchWithAnnotations(branchId) {
+        const label = `Get branch ${branchId}`;
+        try {
+            const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}`);
+            const annotation = body.annotation;
+            const value = annotation?.value;
+            return { branch: branchOf(body.branch, label), annotations: value && typeof value === 'object' ? value : {} };
+        }
+        catch (err) {
+            if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ && err.status === 404)
+                return null;
+            throw err;
+        }
+    }
+}
+/** The lifecycle client of the settings' project (timeout in seconds from `request-timeout`). */
+function lifecycleClientOf(s) {
+    return new LifecycleClient(s.apiUrl, s.apiKey, s.requestTimeoutSeconds * 1000, s.projectId);
+}
+
+
+/***/ }),
+
+/***/ 92863:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   CR: () => (/* binding */ deleteBranchAndWait),
+/* harmony export */   PK: () => (/* binding */ BranchRefusedError),
+/* harmony export */   WU: () => (/* binding */ markSeeded),
+/* harmony export */   ao: () => (/* binding */ connectionOf),
+/* harmony export */   gx: () => (/* binding */ provisionBranch),
+/* harmony export */   pe: () => (/* binding */ defaultBranchName),
+/* harmony export */   wE: () => (/* binding */ findPreviewBranches)
+/* harmony export */ });
+/* unused harmony exports PROVISIONAL_SUFFIX, provisionalName */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(57264);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
+/* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(87199);
+/* harmony import */ var _client_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(91480);
+/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(90833);
+/* harmony import */ var _locked_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(58677);
+/* harmony import */ var _operations_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(59085);
+/* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(38653);
+/**
+ * Branch mode's lifecycle: find or create the PR's branch, wait for the
+ * operations each request started, pick its connection strings, and delete
+ * it again (on `command: delete`, on `reuse: false`, or after a failed seed).
+ *
+ * Proof of a completed seed lives on the branch itself, in its name: a run
+ * creates the branch under a provisional name (`<name>~seeding`) and renames
+ * it to `<name>` (platform spec, updateProjectBranch) only once it is seeded.
+ * So a branch found under the PR's name was seeded, and one found under the
+ * provisional name (a run that was cancelled, crashed, or lost the create's
+ * answer) is never reused: it is deleted and made again. Annotations would
+ * not do: the spec sets them only on create.
+ */
+
+
+
+
+
+
+
+
+/** A request the action refuses to make, with what to change. */
+class BranchRefusedError extends Error {
+}
+/**
+ * `preview/pr-<number>-<head ref>` in a PR, else `preview/<short sha>`;
+ * characters other than letters, digits, `.`, `_` and `-` become `-`, at most 256 characters.
+ */
+function defaultBranchName(pr, sha) {
+    const clean = (s) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/-{2,}/g, '-').replace(/^-|-$/g, '');
+    const name = pr ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}` : `preview/${clean(sha).slice(0, 7) || 'local'}`;
+    return name.slice(0, 256);
+}
+function waitOptions(client, o) {
+    return { pollIntervalSeconds: o.pollIntervalSeconds, waitTimeoutSeconds: o.waitTimeoutSeconds, get: (id) => client.getOperation(id) };
+}
+function refuseProtected(branch, what) {
+    if (branch.default || branch.protected) {
+        throw new BranchRefusedError(`Refusing to ${what} branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. ` +
+            'Set `branch-name` to a preview branch name.');
+    }
+}
+/** Resolves `parent-branch` (an id or a name, looked up with `search`) or the project's default branch. */
+async function resolveParent(client, parentBranch) {
+    if (parentBranch) {
+        const parent = await client.findBranch((b) => b.id === parentBranch || b.name === parentBranch, parentBranch);
+        if (!parent)
+            throw new BranchRefusedError(`Parent branch "${parentBranch}" was not found in the project (input \`parent-branch\`, an id or a name).`);
+        return parent;
+    }
+    const parent = await client.findBranch((b) => !!b.default);
+    if (!parent)
+        throw new BranchRefusedError('The project has no default branch; set `parent-branch`.');
+    return parent;
+}
+/** Marks a branch whose seed has not completed (see the module comment). */
+const PROVISIONAL_SUFFIX = '~seeding';
+/**
+ * The provisional name of the branch `name` until its seed completes:
+ * `<name>~seeding`, the name cut so the whole stays within the spec's 256 characters.
+ */
+function provisionalName(name) {
+    return name.slice(0, 256 - PROVISIONAL_SUFFIX.length) + PROVISIONAL_SUFFIX;
+}
+/**
+ * Looks the PR's branch up under both names with one search (`search=` the
+ * part both names share), following the cursor through every page.
+ */
+async function findPreviewBranches(client, name) {
+    const provisional = provisionalName(name);
+    const found = { seeded: null, provisional: null };
+    await client.findBranch((b) => {
+        if (b.name === name)
+            found.seeded = b;
+        if (b.name === provisional)
+            found.provisional = b;
+        return !!found.seeded && !!found.provisional;
+    }, name.slice(0, 256 - PROVISIONAL_SUFFIX.length));
+    return found;
+}
+/** The pooled form of a direct URL: the pooler host when given, else `-pooler` added to the first label. */
+function pooledOf(directUrl, poolerHost) {
+    return (0,_connection_js__WEBPACK_IMPORTED_MODULE_2__/* .replaceHost */ .Lt)(directUrl, (host) => poolerHost || host.replace(/^([^.]+)/, '$1-pooler'));
+}
+/** Chooses the connection URI of the `database`/`role` inputs, or the only one. */
+function chooseUri(uris, database, role) {
+    const matching = uris.filter((u) => (!database || u.connection_parameters.database === database) && (!role || u.connection_parameters.role === role));
+    return matching.length === 1 || (matching.length > 1 && (database || role)) ? matching[0] : undefined;
+}
+/** Connection strings of an existing branch, from the connection-URI endpoint (pooled and direct). */
+async function connectionOf(client, branch, o) {
+    const endpoints = await client.listEndpoints(branch.id);
+    if (!endpoints.some((e) => e.type === 'read_write')) {
+        throw new BranchRefusedError(`Branch "${branch.name}" has no read-write compute; delete it or set \`reuse: false\`.`);
+    }
+    let { database, role } = o;
+    if (!database || !role) {
+        const dbs = await client.listDatabases(branch.id);
+        const db = database ? dbs.find((d) => d.name === database) : dbs.length === 1 ? dbs[0] : undefined;
+        if (!db) {
+            throw new BranchRefusedError(database
+                ? `Branch "${branch.name}" has no database "${database}" (input \`database\`); it has: ${dbs.map((d) => d.name).join(', ') || 'none'}.`
+                : `Branch "${branch.name}" has ${dbs.length} databases (${dbs.map((d) => d.name).join(', ')}); set \`database\` to choose one.`);
+        }
+        database = db.name;
+        role ||= db.owner_name;
+    }
+    const [pooledUrl, directUrl] = await Promise.all([
+        client.connectionUri(branch.id, database, role, true),
+        client.connectionUri(branch.id, database, role, false)
+    ]);
+    return { pooledUrl, directUrl };
+}
+/** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
+async function reuse(client, branch, o) {
+    const since = new Date(Math.max(Date.parse(branch.created_at) || 0, Date.now() - 3600_000)).toISOString();
+    const pending = await client.pendingOperationsOf(branch.id, since);
+    let operations = [];
+    if (pending.length) {
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Waiting for ${pending.length} operation(s) still running on branch "${branch.name}".`);
+        operations = await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, waitOptions(client, o));
+    }
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Reusing branch "${branch.name}" (${branch.id}).`);
+    return { branch, created: false, operations, ...(await connectionOf(client, branch, o)) };
+}
+/**
+ * Deletes `branch` (423 retried per seed 000) and waits for the operations
+ * the delete started.
+ * @returns those operations; empty when the branch was already gone.
+ */
+async function deleteBranchAndWait(client, branch, o) {
+    refuseProtected(branch, 'delete');
+    const ops = await (0,_locked_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
+    if (ops === null)
+        return null;
+    return await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(ops, waitOptions(client, o));
+}
+/** How long a failed run waits for its new branch's operations before deleting the branch, seconds. */
+const CLEANUP_WAIT_SECONDS = 30;
+/** Time kept for the DELETE (with its 423 retries) after waiting for the operations, when undoing a cancel, in milliseconds. */
+const CANCEL_DELETE_RESERVE_MS = 1000;
+/**
+ * A create whose answer does not say what happened: a timeout, a reset, a
+ * 5xx (after the 503 retries), or a 2xx we could not read. The platform may
+ * have made the branch.
+ */
+function unanswered(err) {
+    return err instanceof _client_js__WEBPACK_IMPORTED_MODULE_3__/* .PlatformResponseError */ .Jy || (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || (err.status >= 200 && err.status < 300)));
+}
+/**
+ * Creates the provisional branch. After an unanswered create (its answer
+ * lost to a timeout or a reset, or a 5xx) looks the name up: a branch the
+ * platform made anyway is adopted with the operations still pending on it,
+ * so this run finishes the job (wait, seed, rename) or deletes it.
+ * @returns the branch, its pending operations, and its connection URIs if the create answered.
+ */
+async function createProvisional(client, parent, name, extras, anonymized) {
+    const since = new Date(Date.now() - 60_000).toISOString();
+    try {
+        const create = () => (anonymized ? anonymized.create(parent, name, extras) : client.createBranch(parent.id, name, extras));
+        const created = await (0,_locked_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Create branch "${name}"`, create);
+        return { branch: created.branch, operations: created.operations, uris: created.connection_uris };
+    }
+    catch (err) {
+        if (!unanswered(err))
+            throw err;
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`${err.message} Looking the branch up by name, in case the platform made it.`);
+        let made;
+        try {
+            made = (await findPreviewBranches(client, name.slice(0, -PROVISIONAL_SUFFIX.length))).provisional;
+        }
+        catch (e) {
+            throw new Error(`${err.message} The lookup that would tell whether the branch was made failed too (${e.message}); if branch "${name}" exists, the next run deletes it.`, { cause: e });
+        }
+        if (!made) {
+            if (err instanceof _client_js__WEBPACK_IMPORTED_MODULE_3__/* .PlatformResponseError */ .Jy)
+                throw new _client_js__WEBPACK_IMPORTED_MODULE_3__/* .PlatformResponseError */ .Jy(`${err.message} No branch "${name}" was made.`);
+            throw new _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$(`${err.message} No branch "${name}" was made.`, err.status, err.serviceMessage, err.hint, err.timedOut, undefined, err.requestId);
+        }
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`The platform made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`);
+        return { branch: made, operations: await client.pendingOperationsOf(made.id, since), uris: [] };
+    }
+}
+/**
+ * Finds the PR's seeded branch and reuses it, or creates it under its
+ * provisional name from the parent with a read-write compute and waits for
+ * the operations the create started. A provisional branch found (a run whose
+ * seed did not complete) is deleted first; `reuse: false` deletes the seeded
+ * one too. A newly created branch must be passed to {@link markSeeded} once seeded.
+ * @throws BranchRefusedError, ProjectBusyError, OperationError, HttpError.
+ */
+async function provisionBranch(client, o) {
+    const found = await findPreviewBranches(client, o.branchName);
+    const parent = await resolveParent(client, o.parentBranch);
+    if (found.provisional) {
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Branch "${found.provisional.name}" (${found.provisional.id}) was left by a run whose seed did not complete: deleting it and starting again.`);
+        await deleteBranchAndWait(client, found.provisional, o);
+    }
+    const existing = found.seeded;
+    if (existing) {
+        refuseProtected(existing, o.reuse ? 'reuse' : 'delete and recreate');
+        // issue 25: an anonymized branch is reused only when masked, under the same rules
+        const unreusable = o.reuse && o.anonymized ? await o.anonymized.unreusable(existing, parent) : null;
+        if (o.reuse && !unreusable)
+            return { ...(await reuse(client, existing, o)), parent };
+        if (unreusable)
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Not reusing branch "${existing.name}" (${existing.id}): ${unreusable}. Deleting it to create it again.`);
+        else
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`reuse is false: deleting branch "${existing.name}" (${existing.id}) to recreate it.`);
+        await deleteBranchAndWait(client, existing, o);
+    }
+    const provisional = provisionalName(o.branchName);
+    let created;
+    try {
+        created = await createProvisional(client, parent, provisional, o.createExtras, o.anonymized);
+    }
+    catch (err) {
+        if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && err.status === 409) {
+            const now = await findPreviewBranches(client, o.branchName);
+            if (now.seeded && o.reuse && !(o.anonymized && (await o.anonymized.unreusable(now.seeded, parent)))) {
+                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Branch "${o.branchName}" was created and seeded by another run first (HTTP 409); reusing it.`);
+                return { ...(await reuse(client, now.seeded, o)), parent };
+            }
+            throw new BranchRefusedError(`Branch "${provisional}" already exists: another run of this PR is creating and seeding "${o.branchName}" right now. ` +
+                'Re-run this job once it has finished; a branch it leaves unseeded is deleted then.');
+        }
+        if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && err.status === 404) {
+            throw new _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$(`${err.message} Check \`project-id\` and \`parent-branch\` ("${parent.name}", ${parent.id}).`, 404, err.serviceMessage);
+        }
+        throw err;
+    }
+    // From here until it is seeded, a cancelled run deletes the branch (main.ts keeps this step through seeding).
+    const { branch } = created;
+    const pending = created.operations;
+    (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .markUnseeded */ .NX)(branch); // issue 14: the post step deletes it if this run ends before it is seeded
+    (0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .onCancel */ .Ao)(_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .UNSEEDED_BRANCH */ .dV, async (deadline) => {
+        // The create's operations hold the project (a DELETE meets 423) until they end: wait for them
+        // until shortly before the cancel's deadline (cancel.ts), polling every 0.2 s, then delete with the 423 retry.
+        const waitSeconds = Math.max(0.1, (deadline - CANCEL_DELETE_RESERVE_MS - Date.now()) / 1000);
+        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, { ...waitOptions(client, o), pollIntervalSeconds: 0.2, waitTimeoutSeconds: waitSeconds }).catch(() => undefined);
+        await (0,_locked_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
+        (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .clearUnseeded */ .nH)();
+    });
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`);
+    try {
+        const waitStart = Date.now();
+        const operations = await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, waitOptions(client, o));
+        // issue 25: nothing is handed out before masking finished; `wait-timeout` covers both waits
+        if (o.anonymized)
+            await o.anonymized.waitUntilMasked(branch, waitStart + o.waitTimeoutSeconds * 1000);
+        const uri = chooseUri(created.uris, o.database, o.role);
+        const connection = uri
+            ? { directUrl: uri.connection_uri, pooledUrl: pooledOf(uri.connection_uri, uri.connection_parameters.pooler_host) }
+            : await connectionOf(client, branch, o);
+        return { branch, parent, created: true, operations, ...connection };
+    }
+    catch (err) {
+        if ((0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .isCancelled */ .mm)())
+            throw err; // the cancel's undo step deletes the branch, after this flow stopped
+        (0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .offCancel */ .qC)(_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .UNSEEDED_BRANCH */ .dV);
+        // A branch whose creation did not finish (or whose connection could not be read) must not be left behind.
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Deleting branch "${branch.name}" again: ${err.message}`);
+        // Its own operations hold the project (a DELETE meets 423 until they end, seed 000): give them a bounded while more.
+        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, { ...waitOptions(client, o), pollIntervalSeconds: Math.min(o.pollIntervalSeconds, 1), waitTimeoutSeconds: CLEANUP_WAIT_SECONDS }).catch(() => undefined);
+        await deleteBranchAndWait(client, branch, o).then(_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .clearUnseeded */ .nH, (e) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it (its name says its seed did not complete), or delete it by hand.`));
+        throw err;
+    }
+}
+/**
+ * Records on the branch that its seed completed: renames the provisional
+ * branch to `name` (PATCH, 423 retried) and waits for any operation the
+ * update started. On failure deletes the branch (a later run would delete it
+ * anyway) and rethrows.
+ * @returns the renamed branch.
+ */
+async function markSeeded(client, branch, name, o) {
+    try {
+        const renamed = await (0,_locked_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, name));
+        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(renamed.operations, waitOptions(client, o));
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Seed complete: renamed branch "${branch.name}" to "${name}", so later runs reuse it.`);
+        return renamed.branch;
+    }
+    catch (err) {
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Deleting branch "${branch.name}": it could not be renamed to "${name}" after its seed (${err.message}).`);
+        await deleteBranchAndWait(client, branch, o).catch((e) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it.`));
+        throw err;
+    }
+}
+
+
+/***/ }),
+
+/***/ 58677:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   rU: () => (/* binding */ retryLocked)
+/* harmony export */ });
+/* unused harmony exports LOCKED_RETRY, ProjectBusyError */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(57264);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
+/**
+ * HTTP 423 Locked handling (seed 000, Errors): a request that starts work
+ * while the project is busy with conflicting operations is refused with 423;
+ * resend the same request after a wait that starts at 0.1 s and doubles each
+ * time, for at most five attempts in all, then give up.
+ */
+
+
+/** Attempts in all, first wait in milliseconds, and factor (seed 000, Limits: 0.1 s / 2 / 5). */
+const LOCKED_RETRY = { attempts: 5, firstWaitMs: 100, factor: 2 };
+/** The project stayed locked through every attempt. */
+class ProjectBusyError extends Error {
+    attempts;
+    requestId;
+    /** @param requestId the platform's `request_id` of the last 423, if it sent one */
+    constructor(label, attempts, requestId) {
+        super(`${label}: the project is busy with other operations (HTTP 423 Locked on all ${attempts} attempts, waiting 0.1 s doubling between them` +
+            `${requestId ? `; last request_id ${requestId}` : ''}). ` +
+            'Another run, or a system operation such as an availability check, is changing the project; re-run the job in a minute.');
+        this.attempts = attempts;
+        this.requestId = requestId;
+        this.name = 'ProjectBusyError';
+    }
+}
+/**
+ * Sends `request` and resends it on HTTP 423 per the seed's rule; any other
+ * outcome is returned or thrown as is. `sleepMs` is injectable for tests.
+ * @throws ProjectBusyError after the fifth 423.
+ */
+async function retryLocked(label, request, sleepMs = _http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy) {
+    let wait = LOCKED_RETRY.firstWaitMs;
+    for (let attempt = 1;; attempt++) {
+        try {
+            return await request();
+        }
+        catch (err) {
+            if (!(err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$) || err.status !== 423)
+                throw err;
+            if (attempt >= LOCKED_RETRY.attempts)
+                throw new ProjectBusyError(label, attempt, err.requestId);
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${label}: HTTP 423 Locked (project busy), attempt ${attempt} of ${LOCKED_RETRY.attempts}; retrying in ${wait / 1000} s.`);
+            await sleepMs(wait);
+            wait *= LOCKED_RETRY.factor;
+        }
+    }
+}
+
+
+/***/ }),
+
+/***/ 59085:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   fS: () => (/* binding */ summarise),
+/* harmony export */   ft: () => (/* binding */ waitForOperations)
+/* harmony export */ });
+/* unused harmony exports displayName, OperationError */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(57264);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
+/**
+ * Platform operations (seed 000, and the platform's OpenAPI spec where the
+ * seed is silent): their shape, their display names, and waiting until the
+ * operations a request started are terminal.
+ */
+
+
+/**
+ * Terminal statuses that count as success. `cancelled` and `error` are
+ * terminal failures; `failed` is NOT terminal (seed 000: it can still be
+ * retried). `error` is terminal because the spec lists it beside `failed`
+ * (which is the retried state) and gives it the error text: nothing moves an
+ * operation out of it, so waiting on it could only end at `wait-timeout`.
+ */
+const SUCCESS = ['finished', 'skipped'];
+const FAILED_TERMINAL = ['cancelled', 'error'];
+/** Display names of seed 000's table; other actions are shown in sentence case. */
+const DISPLAY = {
+    apply_config: 'Apply config',
+    apply_storage_config: 'Apply storage config',
+    check_availability: 'Check availability',
+    create_branch: 'Create branch',
+    // seed 000 spells the display name so
+    create_timeline: 'Create timelime',
+    delete_tenant: 'Delete tenant',
+    start_compute: 'Start compute',
+    suspend_compute: 'Suspend compute',
+    tenant_attach: 'Tenant attach',
+    tenant_detach: 'Tenant detach',
+    tenant_reattach: 'Tenant reattach',
+    timeline_archive: 'Timeline archive',
+    timeline_unarchive: 'Timeline unarchive'
+};
+/** "Create branch" for `create_branch`; unknown actions in sentence case. */
+function displayName(action) {
+    return DISPLAY[action] ?? action.charAt(0).toUpperCase() + action.slice(1).replace(/_/g, ' ');
+}
+/** An operation that ended `cancelled` or `error`, or operations still pending at `wait-timeout`. */
+class OperationError extends Error {
+    operations;
+    constructor(message, operations) {
+        super(message);
+        this.operations = operations;
+        this.name = 'OperationError';
+    }
+}
+/** The report's row of an operation; the duration is `total_duration_ms` when given, else `updated_at` − `created_at`. */
+function summarise(op) {
+    const seconds = typeof op.total_duration_ms === 'number' ? op.total_duration_ms / 1000 : (Date.parse(op.updated_at) - Date.parse(op.created_at)) / 1000;
+    return { name: displayName(op.action), status: op.status, durationSeconds: Number.isFinite(seconds) ? Math.max(0, seconds) : 0 };
+}
+function table(ops) {
+    const rows = ops.map((op) => `  ${displayName(op.action).padEnd(20)} ${op.status.padEnd(11)} failures ${op.failures_count}  id ${op.id}`);
+    return rows.join('\n');
+}
+/**
+ * Waits until every operation in `operations` is terminal (seed 000, Polling
+ * rule): all pending ones are polled together every `pollIntervalSeconds`.
+ * `finished` and `skipped` are success; `cancelled` and `error` fail at once
+ * (the message quotes the operation's own `error` text); `failed` is not
+ * terminal, so it is waited on and its `failures_count` reported. 5xx,
+ * resets and timeouts while polling are logged and polled again.
+ * @returns the operations in their terminal state, in the given order.
+ * @throws OperationError when one ends `cancelled` or `error`, or when
+ *   `waitTimeoutSeconds` pass with some still pending (the message tables them).
+ */
+async function waitForOperations(operations, options) {
+    const latest = new Map(operations.map((op) => [op.id, op]));
+    const deadline = Date.now() + options.waitTimeoutSeconds * 1000;
+    const pending = () => [...latest.values()].filter((op) => !SUCCESS.includes(op.status) && !FAILED_TERMINAL.includes(op.status));
+    const check = () => {
+        const errored = [...latest.values()].filter((op) => op.status === 'error');
+        if (errored.length) {
+            const what = errored.map((op) => `"${displayName(op.action)}" (${op.id}) ended in error: ${op.error ? `"${op.error}"` : 'the platform gave no error text'}`);
+            throw new OperationError(`The platform's operation ${what.join('; ')}${errored[0].branch_id ? ` (branch ${errored[0].branch_id})` : ''}.`, errored);
+        }
+        const cancelled = [...latest.values()].filter((op) => op.status === 'cancelled');
+        if (cancelled.length) {
+            throw new OperationError(`The platform cancelled ${cancelled.map((op) => `"${displayName(op.action)}" (${op.id})`).join(', ')}${cancelled[0].branch_id ? ` on branch ${cancelled[0].branch_id}` : ''}.`, cancelled);
+        }
+    };
+    check();
+    while (pending().length) {
+        const left = deadline - Date.now();
+        if (left <= 0) {
+            throw new OperationError(`Timed out after ${options.waitTimeoutSeconds} s (wait-timeout) waiting for the platform's operations; still pending:\n${table(pending())}`, pending());
+        }
+        await (0,_http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy)(Math.min(options.pollIntervalSeconds * 1000, left));
+        await Promise.all(pending().map(async (op) => {
+            try {
+                const now = await options.get(op.id);
+                if (now.status === 'failed' && (op.status !== 'failed' || now.failures_count !== op.failures_count)) {
+                    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; the platform retries it, still waiting.`);
+                }
+                latest.set(op.id, now);
+            }
+            catch (err) {
+                if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || err.status === 429)) {
+                    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Polling "${displayName(op.action)}" failed for now (${err.message}); polling again.`);
+                    return;
+                }
+                throw err;
+            }
+        }));
+        check();
+    }
+    return operations.map((op) => latest.get(op.id));
+}
+
+
+/***/ }),
+
+/***/ 71206:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   $f: () => (/* binding */ githubClient),
+/* harmony export */   My: () => (/* binding */ pullRequestOfEvent),
+/* harmony export */   OY: () => (/* binding */ withoutLock),
+/* harmony export */   dZ: () => (/* binding */ describeGitHubError),
+/* harmony export */   we: () => (/* binding */ markerOf),
+/* harmony export */   zv: () => (/* binding */ recordOf)
+/* harmony export */ });
+/* unused harmony exports MAX_GITHUB_WAIT_S, listOurComments */
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(11758);
+/* harmony import */ var _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(49735);
+/* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(86856);
+/* harmony import */ var bottleneck__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(62203);
+/* harmony import */ var bottleneck__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(bottleneck__WEBPACK_IMPORTED_MODULE_1__);
+/**
+ * The one PR comment this action keeps per pull request: its hidden marker
+ * (what it records for the next run), the GitHub client that reads and writes
+ * it, and the listing of our own marker comments. The comment lock built on
+ * these lives in lock.ts.
+ */
+
+
+
+
+/** The record without the lock's fields (`provisioningSince`, `heartbeatAt`, `run`, `reaction`): what it says for reuse. */
+function withoutLock(record) {
+    const { provisioningSince: _since, heartbeatAt: _beat, run: _run, reaction: _reaction, ...rest } = record;
+    return rest;
+}
+const MARKER = /<!-- preview-postgres:v1 (\{.*?\}) -->/;
+/** The hidden marker line for a record. */
+function markerOf(record) {
+    return `<!-- preview-postgres:v1 ${JSON.stringify(record)} -->`;
+}
+/** Parses the marker out of a comment body, or null. */
+function recordOf(body) {
+    const m = MARKER.exec(body);
+    if (!m)
+        return null;
+    try {
+        const record = JSON.parse(m[1]);
+        return record && (record.mode === 'instant' || record.mode === 'branch') ? record : null;
+    }
+    catch {
+        return null;
+    }
+}
+/** The PR of the triggering event (`pull_request`, `pull_request_target`), or null. */
+function pullRequestOfEvent() {
+    const pr = _actions_github__WEBPACK_IMPORTED_MODULE_0__/* .context */ ._.payload.pull_request;
+    if (!pr || typeof pr.number !== 'number')
+        return null;
+    const head = pr.head?.ref ?? '';
+    return { ..._actions_github__WEBPACK_IMPORTED_MODULE_0__/* .context */ ._.repo, number: pr.number, headRef: head };
+}
+/** Longest wait a GitHub rate limit may ask for before the request is retried, in seconds; beyond it the request fails at once. */
+const MAX_GITHUB_WAIT_S = 60;
+/**
+ * A GitHub client for the comment: every request is abandoned after
+ * `timeoutMs` milliseconds; 5xx answers, network errors and timeouts are
+ * retried 3 times after 0.5 s, 2 s and 4.5 s (@octokit/plugin-retry; 4xx
+ * are not retried by it); rate limits (403/429 with
+ * `Retry-After` or `x-ratelimit-reset`) are retried once when the wait is at
+ * most 60 s (@octokit/plugin-throttling, whose `secondary rate limit` and
+ * `x-ratelimit-remaining: 0` handling is kept). The plugin's spacing of
+ * writes (1 s) and of notifying writes (3 s) is turned off: GitHub's advice
+ * ("wait at least one second between each request") is for many writes, and
+ * a run makes a handful (lock.ts), one at a time.
+ */
+function githubClient(token, timeoutMs) {
+    const withinBudget = (retryAfter, _options, _octokit, retryCount) => retryCount < 1 && retryAfter <= MAX_GITHUB_WAIT_S;
+    return _actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q(token, {
+        request: {
+            fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
+        },
+        // 429 is the throttling plugin's alone (plugin-retry would resend it after 0.5 s whatever Retry-After says).
+        retry: { retries: 3, retryAfterBaseValue: 500, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
+        throttle: {
+            onRateLimit: withinBudget,
+            onSecondaryRateLimit: withinBudget,
+            // One write at a time, no spacing (the plugin's defaults: minTime 1000 ms for writes, 3000 ms for notifying ones).
+            write: new (bottleneck__WEBPACK_IMPORTED_MODULE_1___default().Group)({ maxConcurrent: 1, minTime: 0 }),
+            notifications: new (bottleneck__WEBPACK_IMPORTED_MODULE_1___default().Group)({ maxConcurrent: 1, minTime: 0 })
+        }
+    }, _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_2__/* .retry */ .L, _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_3__/* .throttling */ .A);
+}
+/**
+ * Our marker comments on the PR, oldest first: every page of comments
+ * (octokit pagination), only those written by `login`, only those carrying a
+ * marker.
+ * @throws the GitHub error when the comments cannot be read (after the retries).
+ */
+async function listOurComments(octokit, pr, login) {
+    const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+        owner: pr.owner,
+        repo: pr.repo,
+        issue_number: pr.number,
+        per_page: 100
+    });
+    const found = [];
+    for (const c of comments) {
+        if (c.user?.login !== login)
+            continue;
+        const record = recordOf(c.body ?? '');
+        if (record)
+            found.push({ id: c.id, record });
+    }
+    return found.sort((a, b) => a.id - b.id);
+}
+/** A GitHub error in words, with what to do for a rate limit, 403 and 404. */
+function describeGitHubError(err) {
+    const e = err;
+    if ((e.status === 403 || e.status === 429) && /rate limit/i.test(e.message ?? '')) {
+        return `HTTP ${e.status}: GitHub's rate limit (${e.message}), with a wait longer than ${MAX_GITHUB_WAIT_S} s or a second time`;
+    }
+    if (e.status === 403) {
+        return 'HTTP 403: the token may not write to this pull request (fork PRs and Dependabot get a read-only GITHUB_TOKEN; grant `permissions: pull-requests: write`)';
+    }
+    if (e.status === 404)
+        return 'HTTP 404: the pull request or repository was not found (deleted, or the token cannot see it)';
+    return e.status ? `HTTP ${e.status}: ${e.message ?? ''}` : (e.message ?? String(err));
+}
+
+
+/***/ }),
+
+/***/ 24585:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   B1: () => (/* binding */ renderReport),
+/* harmony export */   W$: () => (/* binding */ COMMENT_LIMIT)
+/* harmony export */ });
+/* unused harmony exports renderSchema, renderMasked, relativeExpiry, utc */
+/**
+ * What one run did, rendered once as Markdown for both the PR comment and the
+ * job summary. Holds no secret: no connection string, no password.
+ */
+/** GitHub's limit on a comment body, in characters. */
+const COMMENT_LIMIT = 65_536;
+/** A code fence longer than any run of backticks in `text`. */
+function fence(text) {
+    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+    return '`'.repeat(longest + 1);
+}
+/**
+ * The schema section. `diffBudget` (characters) cuts the diff at a line end
+ * with a pointer to the job summary and the `schema-diff` file.
+ */
+function renderSchema(r, diffBudget = Infinity) {
+    const s = r.schema;
+    if (!s)
+        return [];
+    const against = s.source === 'platform' ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by the platform)` : s.source === 'migra' ? (r.mode === 'instant' ? ' (made by `seed-command`)' : ' (made by the seed and `seed-command`)') : '';
+    const lines = ['#### Schema', '', `**${s.summary}**${against}`, ''];
+    if (s.destructive.length > 0) {
+        lines.push('> [!WARNING]', `> ${s.destructive.length} destructive change${s.destructive.length === 1 ? '' : 's'}${s.failOnDestructive ? ' (the step failed: `fail-on-destructive` is true)' : ''}:`);
+        for (const d of s.destructive)
+            lines.push(`> - ${d.replace(/\n/g, ' ')}`);
+        lines.push('');
+    }
+    if (s.diff) {
+        let diff = s.diff;
+        let cut = '';
+        if (diff.length > diffBudget) {
+            diff = diff.slice(0, Math.max(0, diff.lastIndexOf('\n', diffBudget)));
+            cut = `\n_The diff is cut here (${s.diff.split('\n').length} lines in all): the job summary and the file in the \`schema-diff\` output have all of it._\n`;
+        }
+        const f = fence(diff);
+        lines.push(`<details><summary>Schema diff (${s.diff.split('\n').length} lines)</summary>`, '', `${f}diff`, diff, f, cut, '</details>', '');
+    }
+    return lines;
+}
+/** The platform's docs on anonymized branches. */
+const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization';
+/** The masked columns of an anonymized branch (issue 25): schema.table.column and the function's name, never a value. */
+function renderMasked(r) {
+    if (!r.anonymized?.length || r.state === 'seed-failed')
+        return [];
+    const n = r.anonymized.length;
+    const code = (s) => `\`${s.replace(/`/g, "'")}\``;
+    return [
+        '#### Anonymized',
+        '',
+        `**anonymized: ${n} column${n === 1 ? '' : 's'} masked** before the branch was handed out ([anonymized branches](${ANONYMIZATION_DOCS})).`,
+        '',
+        '| Column | Masked with |',
+        '| --- | --- |',
+        ...r.anonymized.map((c) => `| ${code(`${c.schema}.${c.table}.${c.column}`).replace(/\|/g, '\\|')} | ${c.masking === 'value' ? 'a fixed value' : code(c.masking).replace(/\|/g, '\\|')} |`),
+        ''
+    ];
+}
+/** "in 71 hours", "in 40 minutes", or "expired" for a time `iso` relative to `now` (milliseconds since the epoch). */
+function relativeExpiry(iso, now = Date.now()) {
+    const ms = Date.parse(iso) - now;
+    if (ms <= 0)
+        return 'expired';
+    const hours = Math.floor(ms / 3_600_000);
+    if (hours >= 1)
+        return `in ${hours} hour${hours === 1 ? '' : 's'}`;
+    const minutes = Math.max(1, Math.floor(ms / 60_000));
+    return `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+/** "2026-11-25 10:17 UTC". */
+function utc(iso) {
+    return new Date(iso).toISOString().replace('T', ' ').replace(/:\d\d\.\d+Z$/, ' UTC');
+}
+const HEADLINES = {
+    created: 'created for this pull request',
+    reused: 'reused from an earlier run of this pull request',
+    closed: 'kept after the pull request closed',
+    deleted: 'deleted: the pull request closed',
+    'seed-failed': 'not ready: seeding failed',
+    provisioning: 'being provisioned',
+    closing: 'being closed: the pull request closed',
+    failed: 'not ready: the run failed',
+    cancelled: 'not ready: the run was cancelled',
+    swept: 'deleted by the scheduled cleanup',
+    reset: 'reset to its parent and seeded again'
+};
+/**
+ * Renders the report as Markdown (comment and summary share it). `limit`
+ * (characters) cuts the schema diff so the whole text fits: the PR comment
+ * uses {@link COMMENT_LIMIT}; the job summary takes up to 1 MiB.
+ */
+function renderReport(r, now = Date.now(), limit = 1_000_000) {
+    const kind = r.mode === 'instant' ? 'Instant Postgres database' : 'Postgres branch';
+    const lines = [`### 🐘 Preview Postgres: ${kind} ${HEADLINES[r.state]}`, ''];
+    if (r.replacedBecause)
+        lines.push(`> A new database was created because ${r.replacedBecause}.`, '');
+    if (r.state === 'provisioning') {
+        lines.push('A run of this pull request is provisioning the database; this comment is updated when it is ready. Other runs of the PR wait for it.', '');
+    }
+    if (r.state === 'swept' && r.sweptBecause)
+        lines.push(`The scheduled cleanup swept this branch: ${r.sweptBecause}.`, '');
+    if (r.state === 'closing')
+        lines.push('A run of this pull request is closing its database; this comment is updated when it is done.', '');
+    if (r.state === 'failed') {
+        lines.push('The run failed before it handed anything out; nothing it made is recorded for reuse. See the job log for what to fix.', '');
+    }
+    if (r.state === 'cancelled') {
+        lines.push('The run was cancelled: it stopped before handing anything out, and deleted (or does not record) what it made but had not seeded.', '');
+    }
+    if (r.state === 'seed-failed') {
+        lines.push('The seed was rolled back and this database is not recorded for reuse; the next run creates a fresh one. See the job log for the file and line.', '');
+    }
+    const rows = [];
+    if (r.claimUrl && r.state !== 'seed-failed')
+        rows.push(['Claim URL', `${r.claimUrl} (anyone with this link can claim the database)`]);
+    if (r.expiresAt) {
+        const unless = r.mode === 'instant' ? ' unless claimed' : r.state === 'deleted' || r.state === 'swept' ? '' : ', pushed forward by every run that uses it';
+        rows.push(['Expires', `${utc(r.expiresAt)} (${relativeExpiry(r.expiresAt, now)})${unless}`]);
+    }
+    if (r.databaseId)
+        rows.push(['Database id', `\`${r.databaseId}\``]);
+    if (r.branchName)
+        rows.push(['Branch', `\`${r.branchName}\`${r.branchId ? ` (\`${r.branchId}\`)` : ''}`]);
+    if (r.parentBranch)
+        rows.push([r.schemaOnly ? 'Schema from' : 'Parent branch', `\`${r.parentBranch}\``]);
+    if (r.schemaOnly)
+        rows.push(['Data', "schema only: the parent's tables without their rows (`schema-only`)"]);
+    if (r.anonymized && r.state !== 'seed-failed')
+        rows.push(['Data', `anonymized: ${r.anonymized.length} column${r.anonymized.length === 1 ? '' : 's'} masked (see below)`]);
+    if (r.resetAt)
+        rows.push(['Reset', `${utc(r.resetAt)}: restored from the parent's latest state`]);
+    if (r.projectId)
+        rows.push(['Project', `\`${r.projectId}\``]);
+    if (r.host)
+        rows.push(['Host', `\`${r.host}\``]);
+    if (r.region)
+        rows.push(['Region', r.region]);
+    if (r.pgVersion)
+        rows.push(['Postgres', String(r.pgVersion)]);
+    const action = {
+        created: 'created',
+        reused: 'reused (not seeded again)',
+        closed: 'none (pull request closed)',
+        deleted: 'deleted',
+        'seed-failed': 'created, seed rolled back',
+        provisioning: 'provisioning',
+        closing: 'closing',
+        failed: 'failed',
+        cancelled: 'cancelled',
+        swept: 'deleted by `command: cleanup`',
+        reset: 'reset in place (same branch and connection strings)'
+    };
+    rows.push(['This run', action[r.state] + (r.seedFiles ? `, seeded from ${r.seedFiles} file${r.seedFiles === 1 ? '' : 's'}` : '')]);
+    lines.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`), '');
+    if (r.operations?.length) {
+        lines.push('| Operation | Status | Duration |', '| --- | --- | --- |');
+        for (const op of r.operations)
+            lines.push(`| ${op.name} | ${op.status} | ${op.durationSeconds.toFixed(1)} s |`);
+        lines.push('');
+    }
+    const tail = [
+        '<sub>Connection strings are in the step outputs `database-url` and `database-url-direct` (masked); they are never posted here.</sub>',
+        ...(r.runUrl ? [`<sub>Last updated by [this run](${r.runUrl}).</sub>`] : [])
+    ];
+    lines.push(...renderMasked(r));
+    const head = lines.join('\n');
+    const full = [head, ...renderSchema(r), ...tail].join('\n');
+    if (full.length <= limit)
+        return full;
+    // Over the limit: cut the diff so the whole comment fits (headroom for the marker the comment adds).
+    const budget = limit - 2_000 - head.length - tail.join('\n').length - renderSchema({ ...r, schema: r.schema && { ...r.schema, diff: '' } }).join('\n').length;
+    return [head, ...renderSchema(r, Math.max(0, budget)), ...tail].join('\n');
+}
+
+
+/***/ })
+
+};

@@ -1,0 +1,3505 @@
+export const id = 97;
+export const ids = [97];
+export const modules = {
+
+/***/ 4097:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  run: () => (/* binding */ run)
+});
+
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 10 modules
+var core = __webpack_require__(57264);
+// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
+var github = __webpack_require__(11758);
+// EXTERNAL MODULE: ./src/inputs.ts
+var inputs = __webpack_require__(38422);
+// EXTERNAL MODULE: ./src/cancel.ts
+var cancel = __webpack_require__(90833);
+// EXTERNAL MODULE: ./src/http.ts
+var http = __webpack_require__(76803);
+;// CONCATENATED MODULE: ./src/instant/client.ts
+/**
+ * Client of the instant database service (seed 001): create a database with
+ * one unauthenticated call, and fetch it again by id. The service has no
+ * delete: an unclaimed database lapses 72 hours after creation.
+ */
+
+/** Region every instant database is provisioned in (seed 001). */
+const INSTANT_REGION = 'us-east-2';
+/** PostgreSQL major version of every instant database (seed 001). */
+const INSTANT_PG_VERSION = 17;
+/** A response that is not the Database object the seed describes. */
+class InstantResponseError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'InstantResponseError';
+    }
+}
+const STATUSES = ['UNCLAIMED', 'CLAIMING', 'CLAIMED'];
+/**
+ * Checks the shape of a Database object. Names the first bad field; never
+ * quotes the body, which may hold a connection string. Accepts the project id
+ * under either name (`neon_project_id`, live service; `svc_project_id`, seed
+ * 001) or neither, and `expires_at: null` (a claimed database).
+ * @throws InstantResponseError
+ */
+function parseDatabase(label, body) {
+    if (!body || typeof body !== 'object') {
+        throw new InstantResponseError(`${label}: the instant service returned ${body === null ? 'null' : typeof body}, not a database object.`);
+    }
+    const b = body;
+    const str = (field) => {
+        const v = b[field];
+        if (typeof v !== 'string' || v === '') {
+            throw new InstantResponseError(`${label}: the instant service's response has no valid \`${field}\` (expected a non-empty string).`);
+        }
+        return v;
+    };
+    const status = str('status');
+    if (!STATUSES.includes(status)) {
+        throw new InstantResponseError(`${label}: the instant service returned an unknown \`status\` "${status}" (expected ${STATUSES.join(', ')}).`);
+    }
+    const cs = b.connection_string;
+    if (cs !== null && (typeof cs !== 'string' || !/^postgres(ql)?:\/\//.test(cs))) {
+        throw new InstantResponseError(`${label}: the instant service's \`connection_string\` is neither null nor a postgresql:// URL.`);
+    }
+    const expiresAt = b.expires_at === null ? null : str('expires_at');
+    if (expiresAt !== null && !Number.isFinite(Date.parse(expiresAt))) {
+        throw new InstantResponseError(`${label}: the instant service's \`expires_at\` "${expiresAt}" is not an ISO 8601 timestamp.`);
+    }
+    const projectId = [b.neon_project_id, b.svc_project_id].find((v) => typeof v === 'string' && v !== '');
+    return {
+        id: str('id'),
+        status: status,
+        projectId,
+        connectionString: cs,
+        claimUrl: str('claim_url'),
+        expiresAt,
+        createdAt: str('created_at'),
+        updatedAt: str('updated_at')
+    };
+}
+/**
+ * `POST {base}/api/v1/database` with `{ref, enable_logical_replication}`.
+ * Sent once: a retry after an unclear failure could create a second database.
+ * @throws HttpError (quoting `Missing referrer` and its hint, `Failed to create
+ *   the database.`, timeouts) or InstantResponseError.
+ */
+async function createDatabase(endpoint, options) {
+    const res = await (0,http/* requestJson */.SS)({
+        label: 'Create database (instant service)',
+        method: 'POST',
+        url: `${endpoint.baseUrl}/api/v1/database`,
+        body: { ref: options.referrer, enable_logical_replication: options.logicalReplication },
+        timeoutMs: endpoint.timeoutMs,
+        idempotent: false
+    });
+    const db = parseDatabase('Create database', res.body);
+    if (db.connectionString === null) {
+        throw new InstantResponseError('Create database: the instant service returned no `connection_string` for a new database.');
+    }
+    return db;
+}
+/**
+ * `GET {base}/api/v1/database/{id}`.
+ * @returns the database, or null when the service says `Database not found`
+ *   (HTTP 400 per seed 001; 404 is treated the same).
+ * @throws HttpError for any other failure, InstantResponseError for a bad body.
+ */
+async function getDatabase(endpoint, id) {
+    try {
+        const res = await (0,http/* requestJson */.SS)({
+            label: `Get database ${id} (instant service)`,
+            method: 'GET',
+            url: `${endpoint.baseUrl}/api/v1/database/${encodeURIComponent(id)}`,
+            timeoutMs: endpoint.timeoutMs,
+            idempotent: true
+        });
+        return parseDatabase(`Get database ${id}`, res.body);
+    }
+    catch (err) {
+        if (err instanceof http/* HttpError */.j$ && (err.status === 404 || (err.status === 400 && /not found/i.test(err.serviceMessage ?? '')))) {
+            return null;
+        }
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/instant/lifecycle.ts
+/**
+ * Instant mode's lifecycle: reuse the database an earlier run of this PR
+ * recorded, or create a new one.
+ */
+
+
+/** Margin before `expires_at` within which a database is not worth reusing, in milliseconds. */
+const EXPIRY_MARGIN_MS = 10 * 60_000;
+/**
+ * Why the earlier database cannot be reused, or null when it can.
+ * Rules (issue 2): reuse only an `UNCLAIMED` database that has a connection
+ * string and does not expire within the next 10 minutes. A claimed database
+ * (seed 001: `connection_string` null, expiration removed, so `expires_at`
+ * may be null) and a lapsed one (400 `Database not found`) are replaced.
+ */
+function whyNotReusable(id, db, now = Date.now()) {
+    if (!db)
+        return `the earlier database ${id} no longer exists (the instant service answered "Database not found")`;
+    if (db.status !== 'UNCLAIMED' || db.connectionString === null) {
+        return `the earlier database ${id} was claimed into an account (status ${db.status}) and is no longer the PR's to use`;
+    }
+    if (db.expiresAt !== null && Date.parse(db.expiresAt) - now <= EXPIRY_MARGIN_MS)
+        return `the earlier database ${id} expired (or expires within minutes) at ${db.expiresAt}`;
+    return null;
+}
+/**
+ * Reuses `previousId` when allowed and still usable, else creates a database.
+ * @throws HttpError / InstantResponseError from the instant client.
+ */
+async function provisionInstant(endpoint, options) {
+    let replacedBecause;
+    if (options.reuse && options.previousId) {
+        const earlier = await getDatabase(endpoint, options.previousId);
+        replacedBecause = whyNotReusable(options.previousId, earlier) ?? undefined;
+        if (!replacedBecause && earlier?.connectionString) {
+            core/* info */.pq(`Reusing instant database ${earlier.id} from an earlier run (expires ${earlier.expiresAt ?? 'never'}).`);
+            return { database: { ...earlier, connectionString: earlier.connectionString }, created: false };
+        }
+        core/* info */.pq(`Creating a new database: ${replacedBecause}.`);
+    }
+    else if (options.previousId) {
+        core/* info */.pq(`reuse is false: creating a new database instead of reusing ${options.previousId}.`);
+        replacedBecause = '`reuse` is false';
+    }
+    const db = await createDatabase(endpoint, options);
+    core/* info */.pq(`Created instant database ${db.id} (expires ${db.expiresAt ?? 'never'}).`);
+    return { database: { ...db, connectionString: db.connectionString }, created: true, replacedBecause };
+}
+
+// EXTERNAL MODULE: ./src/connection.ts
+var src_connection = __webpack_require__(87199);
+// EXTERNAL MODULE: ./src/platform/lifecycle.ts
+var lifecycle = __webpack_require__(92863);
+// EXTERNAL MODULE: ./src/platform/lifecycle-client.ts
+var lifecycle_client = __webpack_require__(62259);
+;// CONCATENATED MODULE: ./src/version.ts
+/** The action's version, recorded in the annotations of every branch it creates (kept equal to package.json's by a unit test). */
+const ACTION_VERSION = '1.0.0';
+
+;// CONCATENATED MODULE: ./src/platform/annotations.ts
+/**
+ * The annotations that mark a branch as this action's (platform spec,
+ * AnnotationValueData: string values, at most 50 properties; set with
+ * `annotation_value` on create, read from `annotation.value` of
+ * `GET /projects/{project_id}/branches/{branch_id}`). `command: cleanup`
+ * recognises its branches by these alone, never by name.
+ */
+
+
+/** Annotation keys. */
+const ANNOTATION = {
+    repository: 'preview-postgres/repository',
+    pr: 'preview-postgres/pr',
+    headSha: 'preview-postgres/head-sha',
+    version: 'preview-postgres/action-version'
+};
+/** The annotation values for a branch made for `owner` by this version of the action. */
+function annotationsOf(owner) {
+    return {
+        [ANNOTATION.repository]: owner.repository,
+        ...(owner.pr ? { [ANNOTATION.pr]: String(owner.pr) } : {}),
+        [ANNOTATION.headSha]: owner.headSha,
+        [ANNOTATION.version]: ACTION_VERSION
+    };
+}
+/**
+ * Reads the owner back from a branch's annotation values; null when the
+ * branch carries no repository and version annotation of ours (a branch that
+ * merely looks like ours by name).
+ */
+function ownerOf(value) {
+    const get = (k) => (typeof value?.[k] === 'string' ? value[k] : undefined);
+    const repository = get(ANNOTATION.repository);
+    const version = get(ANNOTATION.version);
+    if (!repository || !version)
+        return null;
+    const pr = Number(get(ANNOTATION.pr));
+    return { repository, version, headSha: get(ANNOTATION.headSha) ?? '', pr: Number.isSafeInteger(pr) && pr > 0 ? pr : undefined };
+}
+/** The owner of a branch this run creates: the workflow's repository, its PR and head commit (the PR's head, else the run's commit). */
+function ownerOfRun() {
+    const { owner, repo } = github/* context */._.repo;
+    const pr = github/* context */._.payload.pull_request;
+    return { repository: `${owner}/${repo}`, pr: typeof pr?.number === 'number' ? pr.number : undefined, headSha: pr?.head?.sha ?? github/* context */._.sha ?? '' };
+}
+
+// EXTERNAL MODULE: ./src/platform/locked.ts
+var locked = __webpack_require__(58677);
+// EXTERNAL MODULE: ./src/platform/operations.ts
+var operations = __webpack_require__(59085);
+;// CONCATENATED MODULE: ./src/platform/expiry.ts
+/**
+ * Branch expiry (`expires-in`): the platform deletes a branch whose
+ * `expires_at` has passed (platform spec, Branch.expires_at: RFC 3339 with
+ * at most whole seconds; "Deletion is performed by a background job"). It is
+ * set on create and pushed forward on every run that reuses the branch, so an
+ * active PR keeps its branch and an abandoned one disappears by itself.
+ */
+
+
+
+
+/** RFC 3339 UTC, whole seconds: `now` (milliseconds since the epoch) plus `seconds`. */
+function expiresAtFrom(seconds, now = Date.now()) {
+    return new Date(now + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+/**
+ * Pushes the expiry of a reused `branch` to `expires-in` from now
+ * (`PATCH …/branches/{id}` with `{branch: {expires_at}}`, 423 retried, its
+ * operations waited on). Without `expires-in` the branch keeps what it has.
+ * @returns the branch's `expires_at` afterwards, if it has one.
+ * @throws HttpError, explained by {@link explainExpiryRefusal} when the platform refuses the field.
+ */
+async function extendExpiry(client, branch, o) {
+    if (o.expiresInSeconds <= 0)
+        return branch.expires_at;
+    const expiresAt = expiresAtFrom(o.expiresInSeconds);
+    try {
+        const updated = await (0,locked/* retryLocked */.rU)(`Update branch "${branch.name}"`, () => client.updateBranch(branch.id, { expires_at: expiresAt }));
+        if (updated.operations.length) {
+            await (0,operations/* waitForOperations */.ft)(updated.operations, { ...o, get: (id) => client.getOperation(id) });
+        }
+        core/* info */.pq(`Branch "${branch.name}" now expires at ${updated.branch.expires_at ?? expiresAt} (expires-in from this run).`);
+        return updated.branch.expires_at ?? expiresAt;
+    }
+    catch (err) {
+        throw explainExpiryRefusal(err, o.expiresInSeconds);
+    }
+}
+/**
+ * A 400 or 422 whose message is about the expiry, on a request that carried
+ * `expires_at`, becomes an error that names `expires-in` (the field is in
+ * early access on the platform, so a project may refuse it). Other errors are
+ * returned as they are.
+ */
+function explainExpiryRefusal(err, expiresInSeconds) {
+    if (expiresInSeconds <= 0 || !(err instanceof http/* HttpError */.j$) || ![400, 422].includes(err.status))
+        return err;
+    if (!/expir|ttl/i.test(err.serviceMessage ?? ''))
+        return err;
+    const why = err.serviceMessage ? `: "${err.serviceMessage}"` : '';
+    return new http/* HttpError */.j$(`The platform refused the branch expiry that input \`expires-in\` asks for (sent as \`branch.expires_at\`; HTTP ${err.status}${why}). ` +
+        'Branch expiry is an early-access feature on some projects: remove `expires-in` (and sweep with `command: cleanup` instead), or enable it for the project.', err.status, err.serviceMessage);
+}
+
+;// CONCATENATED MODULE: ./src/platform/create-options.ts
+/**
+ * The optional parts of a create-branch request that the lifecycle inputs
+ * add (platform spec, `POST /projects/{project_id}/branches`:
+ * BranchCreateRequest + AnnotationCreateValueRequest): the branch's
+ * `expires_at` and `init_source`, the new read-write endpoint's
+ * `suspend_timeout_seconds` and autoscaling limits, and the annotations that
+ * mark the branch as this action's. A field whose input is empty is not sent,
+ * so the project's defaults apply.
+ */
+
+
+
+/**
+ * The extras of a create request for these settings, made at `now`
+ * (milliseconds since the epoch) for `owner`.
+ */
+function createExtras(s, owner, now = Date.now()) {
+    const branch = {};
+    if (s.expiresInSeconds > 0)
+        branch.expires_at = expiresAtFrom(s.expiresInSeconds, now);
+    if (s.schemaOnly)
+        branch.init_source = 'schema-only';
+    const endpoint = {};
+    if (s.suspendTimeoutSeconds !== undefined)
+        endpoint.suspend_timeout_seconds = s.suspendTimeoutSeconds;
+    if (s.minCu !== undefined)
+        endpoint.autoscaling_limit_min_cu = s.minCu;
+    if (s.maxCu !== undefined)
+        endpoint.autoscaling_limit_max_cu = s.maxCu;
+    return {
+        ...(Object.keys(branch).length ? { branch } : {}),
+        ...(Object.keys(endpoint).length ? { endpoint } : {}),
+        annotation_value: annotationsOf(owner)
+    };
+}
+/**
+ * A create refused (400 or 422) over a field an input asked for becomes an
+ * error that names the input: `expires-in` (see explainExpiryRefusal),
+ * `schema-only`, `suspend-timeout`, `min-cu`/`max-cu`. Others are returned as they are.
+ */
+function explainCreateRefusal(err, s) {
+    const expiry = explainExpiryRefusal(err, s.expiresInSeconds);
+    if (expiry !== err || !(err instanceof http/* HttpError */.j$) || ![400, 422].includes(err.status))
+        return expiry;
+    const message = err.serviceMessage ?? '';
+    const inputs = [
+        [s.schemaOnly, /init_source|schema/i, '`schema-only` (sent as `branch.init_source: schema-only`)'],
+        [s.suspendTimeoutSeconds !== undefined, /suspend/i, '`suspend-timeout` (sent as the endpoint\'s `suspend_timeout_seconds`)'],
+        [s.minCu !== undefined || s.maxCu !== undefined, /autoscaling|compute unit|\bcu\b/i, '`min-cu`/`max-cu` (sent as the endpoint\'s `autoscaling_limit_min_cu`/`autoscaling_limit_max_cu`)']
+    ];
+    const hit = inputs.find(([given, pattern]) => given && pattern.test(message));
+    if (!hit)
+        return err;
+    return new http/* HttpError */.j$(`The platform refused what input ${hit[2]} asks for (HTTP ${err.status}: "${message}"). Change or remove that input.`, err.status, err.serviceMessage);
+}
+
+// EXTERNAL MODULE: ./src/platform/client.ts
+var client = __webpack_require__(91480);
+// EXTERNAL MODULE: ./src/platform/masking-rules.ts
+var masking_rules = __webpack_require__(14077);
+;// CONCATENATED MODULE: ./src/platform/anonymized.ts
+/**
+ * Anonymized preview branches (issue 25), per the platform's published spec
+ * (public-v2-for-users.gen.yaml in `@neondatabase/api-client`, Beta):
+ *
+ * - create: `POST /projects/{project_id}/branch_anonymized`
+ *   (BranchAnonymizedCreateRequest: `branch_create`, `masking_rules`,
+ *   `start_anonymization: true`, `annotation_value`), answered 201 CreatedBranch;
+ * - wait: `GET …/branches/{branch_id}/anonymized_status`
+ *   (AnonymizedBranchStatusResponse.state: created, initialized,
+ *   initialization_error, anonymizing, anonymized, error), polled at
+ *   `poll-interval` until `anonymized`, within the one `wait-timeout`;
+ * - reuse: `GET …/branches/{branch_id}/masking_rules` (MaskingRulesResponse).
+ *
+ * The lifecycle (platform/lifecycle.ts) calls these through {@link AnonymizedHooks}
+ * and hands nothing out before the wait ended in `anonymized`.
+ */
+
+
+
+
+
+
+/** The platform's docs on anonymized branches, linked from the comment and the errors. */
+const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization';
+/** Masking ended in `initialization_error` or `error` (the platform's `status_message` quoted), or did not end in time. */
+class AnonymizationError extends Error {
+}
+/** The anonymized-branch requests, on top of the lifecycle client. */
+class AnonymizedClient extends lifecycle_client/* LifecycleClient */._ {
+    /**
+     * `POST /projects/{project_id}/branch_anonymized` with a read-write
+     * endpoint, the `extras` of create-options.ts, the rules, and
+     * `start_anonymization: true`. Retried on 503 only, like create branch
+     * (the name makes a duplicate answer 409). Wrap in retryLocked for 423.
+     * @throws HttpError (409 when the name exists, 423 when locked), PlatformResponseError.
+     */
+    async createAnonymizedBranch(parentId, name, rules, extras = {}) {
+        const label = `Create anonymized branch "${name}"`;
+        const { endpoint, branch, annotation_value } = extras;
+        const body = await this.callJson(label, 'POST', '/branch_anonymized', {
+            body: {
+                branch_create: { endpoints: [{ type: 'read_write', ...endpoint }], branch: { parent_id: parentId, name, ...branch } },
+                masking_rules: rules,
+                start_anonymization: true,
+                ...(annotation_value ? { annotation_value } : {})
+            },
+            idempotent: false,
+            retryOn503: true
+        });
+        return (0,client/* createdBranchOf */.qd)(body, label);
+    }
+    /** `GET …/branches/{branch_id}/anonymized_status`; null on 404 (not an anonymized branch, or gone). */
+    async anonymizedStatus(branchId) {
+        const label = `Get the anonymization status of branch ${branchId}`;
+        try {
+            const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/anonymized_status`);
+            if (typeof body.state !== 'string')
+                throw new AnonymizationError(`${label}: the platform's response has no valid \`state\`.`);
+            return body;
+        }
+        catch (err) {
+            if (err instanceof http/* HttpError */.j$ && err.status === 404)
+                return null;
+            throw err;
+        }
+    }
+    /** `GET …/branches/{branch_id}/masking_rules`; null on 404. */
+    async maskingRules(branchId) {
+        const label = `Get the masking rules of branch ${branchId}`;
+        try {
+            const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/masking_rules`);
+            if (!Array.isArray(body.masking_rules))
+                throw new AnonymizationError(`${label}: the platform's response has no valid \`masking_rules\`.`);
+            return body.masking_rules;
+        }
+        catch (err) {
+            if (err instanceof http/* HttpError */.j$ && err.status === 404)
+                return null;
+            throw err;
+        }
+    }
+}
+/**
+ * The anonymized branch for these settings. Rules without `database` take
+ * `database`, else the parent's only database (its copy has the same name).
+ */
+function anonymizedBranch(settings, rules) {
+    const client = new AnonymizedClient(settings.apiUrl, settings.apiKey, settings.requestTimeoutSeconds * 1000, settings.projectId);
+    let resolved = null;
+    // The platform's status_message may quote a rule's value (a PostgreSQL error such as `invalid input syntax`): never repeat it.
+    const secrets = (0,masking_rules/* ruleSecrets */.cf)(rules).sort((a, b) => b.length - a.length);
+    const scrub = (text) => secrets.reduce((t, v) => t.split(v).join('***'), text);
+    async function platformRules(parent) {
+        if (resolved)
+            return resolved;
+        let database = settings.database;
+        if (!database && rules.some((r) => r.database === undefined)) {
+            const dbs = await client.listDatabases(parent.id);
+            if (dbs.length !== 1) {
+                throw new AnonymizationError(`Parent branch "${parent.name}" has ${dbs.length} databases (${dbs.map((d) => d.name).join(', ')}): set \`database\`, or \`database\` in each rule of \`masking-rules\`.`);
+            }
+            database = dbs[0].name;
+        }
+        resolved = (0,masking_rules/* toPlatformRules */.Qy)(rules, database);
+        return resolved;
+    }
+    async function waitUntilMasked(branch, deadline) {
+        let last = '';
+        for (;;) {
+            (0,cancel/* throwIfCancelled */.dZ)(); // a cancelled run stops polling; its undo step deletes the branch (cancel.ts)
+            const status = await client.anonymizedStatus(branch.id);
+            if (!status)
+                throw new AnonymizationError(`Branch "${branch.name}" (${branch.id}) has no anonymization status: the platform does not treat it as an anonymized branch.`);
+            const message = status.status_message ? scrub(status.status_message) : '';
+            const seen = `${status.state}${message ? `: ${message}` : ''}`;
+            if (seen !== last)
+                core/* info */.pq(`Anonymization of branch "${branch.name}": ${seen}`);
+            last = seen;
+            if (status.state === 'anonymized')
+                return;
+            if (status.state === 'initialization_error' || status.state === 'error') {
+                throw new AnonymizationError(`Branch "${branch.name}" could not be anonymized: the platform reports state \`${status.state}\`` +
+                    `${message ? `: "${message}"` : ' without a message'}. Check \`masking-rules\` (see ${ANONYMIZATION_DOCS}).`);
+            }
+            const left = deadline - Date.now();
+            if (left <= 0) {
+                throw new AnonymizationError(`Branch "${branch.name}" was still \`${status.state}\` when \`wait-timeout\` (${settings.waitTimeoutSeconds} s, covering its operations and its masking) ran out; ` +
+                    'nothing was handed out. Raise `wait-timeout` for large tables.');
+            }
+            await (0,http/* sleep */.yy)(Math.min(settings.pollIntervalSeconds * 1000, left));
+        }
+    }
+    return {
+        async create(parent, name, extras) {
+            return client.createAnonymizedBranch(parent.id, name, await platformRules(parent), extras);
+        },
+        waitUntilMasked,
+        async unreusable(branch, parent) {
+            const status = await client.anonymizedStatus(branch.id);
+            if (!status)
+                return 'it is not an anonymized branch';
+            if (status.state !== 'anonymized')
+                return `its masking is \`${status.state}\`, not \`anonymized\``;
+            const current = await client.maskingRules(branch.id);
+            if (!current || !(0,masking_rules/* sameRules */.Gb)(current, await platformRules(parent)))
+                return 'its masking rules differ from `masking-rules` (masking the copy again would not undo what was readable before)';
+            return null;
+        },
+        columns() {
+            return (resolved ?? (0,masking_rules/* toPlatformRules */.Qy)(rules, settings.database)).map((r) => ({
+                database: r.database_name,
+                schema: r.schema_name,
+                table: r.table_name,
+                column: r.column_name,
+                masking: (0,masking_rules/* maskingLabel */.XQ)(r)
+            }));
+        }
+    };
+}
+
+// EXTERNAL MODULE: ./src/publish/report.ts
+var publish_report = __webpack_require__(24585);
+// EXTERNAL MODULE: ./src/publish/comment.ts
+var publish_comment = __webpack_require__(71206);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(77598);
+;// CONCATENATED MODULE: ./src/publish/lock-wait.ts
+/**
+ * The waiting side of the comment lock (lock.ts has the protocol): its
+ * timing constants, when a lock is live, stale or orphaned, and the wait
+ * until a lock reaction is gone (released, or deleted here by its id).
+ */
+
+
+
+/** How often the holder refreshes `heartbeatAt` in the marker, in milliseconds. */
+const HEARTBEAT_MS = 60_000;
+/** A lock whose heartbeat is older than this is stale (its run is gone), in milliseconds. */
+const STALE_AFTER_MS = 5 * 60_000;
+/** A lock reaction no marker names for this long, as one waiter watches it, is orphaned, in milliseconds. */
+const ORPHAN_AFTER_MS = 60_000;
+/** The holder keeps a take only when its naming edit was answered within this long of sending its create, in milliseconds. */
+const NAME_WITHIN_MS = ORPHAN_AFTER_MS / 2;
+/** The reaction that is the lock. */
+const LOCK_REACTION = 'eyes';
+/** A record that names a lock of a run still alive: it has `provisioningSince` and a heartbeat younger than `staleAfterMs` (default {@link STALE_AFTER_MS}). */
+function isLiveClaim(record, now = Date.now(), staleAfterMs = STALE_AFTER_MS) {
+    if (!record.provisioningSince)
+        return false;
+    const beat = Date.parse(record.heartbeatAt ?? record.provisioningSince);
+    return Number.isFinite(beat) && now - beat < staleAfterMs;
+}
+const statusOf = (err) => err.status;
+/** Deletes reaction `reactionId` on comment `commentId`; a 404 (already gone) is success. @throws other GitHub errors. */
+async function deleteReaction(octokit, pr, commentId, reactionId) {
+    try {
+        await octokit.rest.reactions.deleteForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId, reaction_id: reactionId });
+    }
+    catch (err) {
+        if (statusOf(err) !== 404)
+            throw err;
+    }
+}
+/** The lock reactions of `login` on a comment. @throws the GitHub error. */
+async function lockReactions(octokit, pr, commentId, login) {
+    const { data } = await octokit.rest.reactions.listForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId, content: LOCK_REACTION, per_page: 100 });
+    return data.filter((r) => r.user?.login === login).map((r) => r.id);
+}
+/**
+ * Waits until the lock reaction on `home` is gone: released by its holder,
+ * or deleted here by its id when stale or orphaned (module comment). Polls
+ * the marker and the reactions every `pollSeconds` seconds. Milliseconds for
+ * `staleAfterMs` and `orphanAfterMs`.
+ * @throws Error naming the comment when the lock is still live at `deadline`
+ *   (milliseconds since the epoch); CancelledError on a cancel.
+ */
+async function waitForRelease(octokit, pr, home, seen, deadline, o) {
+    const staleAfter = o.staleAfterMs;
+    const orphanAfter = o.orphanAfterMs;
+    const firstSeen = new Map([[seen.id, Date.now()]]);
+    let told = false;
+    for (;;) {
+        let record;
+        let ids;
+        try {
+            const [comment, reactions] = await Promise.all([
+                octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: home.id }),
+                lockReactions(octokit, pr, home.id, seen.login)
+            ]);
+            record = (0,publish_comment/* recordOf */.zv)(comment.data.body ?? '');
+            ids = reactions;
+        }
+        catch (err) {
+            if (statusOf(err) === 404)
+                return; // the comment is gone: the caller looks again
+            // A GitHub hiccup (after the client's retries): decide nothing on it, keep waiting.
+            if (Date.now() >= deadline)
+                throw new Error(`Could not read the lock of PR #${pr.number} (comment ${home.id}) before wait-timeout: ${(0,publish_comment/* describeGitHubError */.dZ)(err)}.`, { cause: err });
+            await (0,http/* sleep */.yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - Date.now())));
+            continue;
+        }
+        const id = ids[0];
+        if (id === undefined)
+            return;
+        const now = Date.now();
+        if (!firstSeen.has(id))
+            firstSeen.set(id, now);
+        let reason = null;
+        if (record?.reaction === id) {
+            if (!isLiveClaim(record, now, staleAfter))
+                reason = `stale: no heartbeat since ${record.heartbeatAt}`;
+        }
+        else if (now - firstSeen.get(id) >= orphanAfter) {
+            reason = `orphaned: no run named it in ${orphanAfter / 1000} s`;
+        }
+        if (reason) {
+            core/* info */.pq(`Taking over the lock of PR #${pr.number} (comment ${home.id}): its reaction ${id} is ${reason}.`);
+            await deleteReaction(octokit, pr, home.id, id).catch(() => undefined);
+            return;
+        }
+        if (!told) {
+            told = true;
+            core/* info */.pq(`Another run of this PR holds the lock (comment ${home.id}${record?.reaction === id ? `, provisioning since ${record.provisioningSince}` : ''}): waiting for it.`);
+        }
+        if (now >= deadline) {
+            throw new Error(`Another run of PR #${pr.number} has been provisioning its preview database since ${record?.provisioningSince ?? 'a moment ago'} (comment ${home.id}) ` +
+                `and did not finish within wait-timeout. Re-run when it is done; a lock whose run was killed is taken over ${staleAfter / 60_000} minutes after its last heartbeat.`);
+        }
+        await (0,http/* sleep */.yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - now)));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/publish/lock.ts
+/**
+ * The comment lock: one run of a pull request at a time provisions (or
+ * deletes) its database, and after the PR's first run no run creates a
+ * comment (a new comment notifies every subscriber; a reaction and an edit
+ * notify nobody).
+ *
+ * The lock is a reaction (👀, `eyes`) of our token's user on the PR's one
+ * preview comment (the oldest of our marker comments). GitHub's create
+ * reaction is a compare-and-set per user: it answers 201 when it creates the
+ * reaction and 200 when this user already had it (GitHub REST, "Create
+ * reaction for an issue comment"). All runs of a workflow share one user, so
+ * the reaction says *that* a run holds the lock, and the comment's marker says
+ * *which* and whether it is alive: the holder writes `reaction` (its
+ * reaction's id, unique for every take), `run`, `provisioningSince` and
+ * `heartbeatAt` into the marker right after its 201, and refreshes
+ * `heartbeatAt` every minute.
+ *
+ * A run that meets 200 waits, reading the marker and the reactions. The
+ * reaction it sees (id R) is
+ * - named by the marker with a live heartbeat: held; wait;
+ * - named with a heartbeat older than 5 minutes: stale (its run was killed);
+ * - not named for {@link ORPHAN_AFTER_MS} of this waiter's own observation:
+ *   orphaned (its run died, or lost the answer, between the 201 and naming it).
+ * A stale or orphaned reaction is deleted **by its id R**, then the waiter
+ * creates one again. Two waiters taking over at once both delete R (one gets
+ * 204, the other 404: ids are never reused), then both create: exactly one
+ * gets 201, the other 200 and waits. A late delete of R never removes a newer
+ * reaction.
+ *
+ * Why an orphan rule cannot take a lock from a live holder: the holder keeps
+ * the lock only when its naming edit (retried by the client) was answered within {@link NAME_WITHIN_MS} (half of {@link ORPHAN_AFTER_MS})
+ * of sending its create; otherwise it deletes its reaction and starts again.
+ * A waiter first sees R only after R was created, so its second look,
+ * {@link ORPHAN_AFTER_MS} later, comes after the edit took effect, and it
+ * sees R named. (Assumed, as for every lease: an edit GitHub answered has
+ * taken effect, and one the client abandoned lands within that time or never.)
+ *
+ * Release: the holder writes the final report and record into the marker
+ * (without the lock's fields), then deletes its reaction, in that order, so
+ * the next holder reads the final record. A failed write leaves no dead lock:
+ * an unnamed reaction is orphaned after {@link ORPHAN_AFTER_MS}, a named one
+ * stale 5 minutes after its last heartbeat.
+ *
+ * The first run of a PR (no marker comment of ours) posts the comment, then
+ * lists ours: when an older one exists (a racing first run), it deletes its
+ * own and uses that one. Our own login comes from what GitHub answers to our
+ * create (reaction or comment), so GitHub App installation tokens (whose
+ * `GET /user` is refused) work.
+ */
+
+
+
+
+
+
+const body = (markdown, record) => `${markdown}\n\n${(0,publish_comment/* markerOf */.we)(record)}`;
+const lock_statusOf = (err) => err.status;
+/** The lock a run holds, from {@link acquireLock} until {@link CommentLock.finish}. */
+class CommentLock {
+    octokit;
+    pr;
+    reaction;
+    createdComment;
+    placeholder;
+    runId;
+    heartbeatMs;
+    /** True until the lock is released. */
+    held = true;
+    /** The PR's comment whose marker carries the lock, with the record as this run wrote it (the lock's fields included). */
+    claim;
+    /** The PR's comment with what an earlier run recorded (lock fields removed), or null when this run created the comment. */
+    home = null;
+    /** The comment's body before this run took the lock (written back by `finish(null)`), or null when this run created it. */
+    earlierBody = null;
+    /** True once the marker names this run's reaction. */
+    named = false;
+    timer;
+    chain = Promise.resolve();
+    /** The release under way: a second {@link finish} (the cancel's undo step and the flow at once) waits for the first. */
+    finishing;
+    /** When a write of ours last showed the lock alive (milliseconds since the epoch). */
+    confirmedAt = 0;
+    constructor(octokit, pr, commentId, 
+    /** This run's lock reaction. */
+    reaction, 
+    /** True when this run created the comment (the PR's first run). */
+    createdComment, placeholder, runId, heartbeatMs = HEARTBEAT_MS) {
+        this.octokit = octokit;
+        this.pr = pr;
+        this.reaction = reaction;
+        this.createdComment = createdComment;
+        this.placeholder = placeholder;
+        this.runId = runId;
+        this.heartbeatMs = heartbeatMs;
+        this.claim = { id: commentId, record: { mode: 'instant' } };
+    }
+    get where() {
+        return { owner: this.pr.owner, repo: this.pr.repo, comment_id: this.claim.id };
+    }
+    /** Runs `step` after every step before it (naming, heartbeats), so `finish` acts on a settled state. */
+    step(step) {
+        const next = this.chain.then(step);
+        this.chain = next.catch(() => undefined);
+        return next;
+    }
+    /**
+     * Names this run's reaction in the marker (see the module comment): reads
+     * the comment (unless this run just created it), keeps what it records,
+     * writes the placeholder with the lock's fields.
+     * @returns 'named'; 'slow' when answered after {@link NAME_WITHIN_MS} from `sentAt` (the take is unsafe); 'gone' on 404.
+     * @throws the GitHub error of the read or the edit.
+     */
+    name(mode, sentAt, fresh) {
+        return this.step(async () => {
+            let earlier = { mode };
+            if (!this.createdComment) {
+                const got = await this.octokit.rest.issues.getComment(this.where).catch((err) => {
+                    if (lock_statusOf(err) === 404)
+                        return null;
+                    throw err;
+                });
+                if (!got)
+                    return 'gone';
+                const text = got.data.body ?? '';
+                const record = (0,publish_comment/* recordOf */.zv)(text);
+                earlier = record ? (0,publish_comment/* withoutLock */.OY)(record) : { mode };
+                this.home = { id: this.claim.id, record: earlier };
+                this.earlierBody = record ? text.replace((0,publish_comment/* markerOf */.we)(record), (0,publish_comment/* markerOf */.we)(earlier)) : text;
+            }
+            else if (fresh) {
+                earlier = (0,publish_comment/* withoutLock */.OY)(fresh.record);
+            }
+            const since = new Date().toISOString();
+            const record = { ...earlier, mode: earlier.mode ?? mode, provisioningSince: since, heartbeatAt: since, run: this.runId, reaction: this.reaction.id };
+            await this.octokit.rest.issues.updateComment({ ...this.where, body: body(this.placeholder, record) });
+            this.claim = { id: this.claim.id, record };
+            this.named = true;
+            this.confirmedAt = Date.now();
+            if (Date.now() - sentAt > NAME_WITHIN_MS)
+                return 'slow';
+            this.timer = setInterval(() => void this.step(() => this.heartbeat()), this.heartbeatMs);
+            this.timer.unref();
+            return 'named';
+        });
+    }
+    /** Gives the lock up before it was in use: deletes this run's reaction only (the marker naming a reaction that is gone is no lock). Never throws. */
+    abandon() {
+        if (!this.held)
+            return Promise.resolve();
+        this.held = false;
+        clearInterval(this.timer);
+        return this.step(() => deleteReaction(this.octokit, this.pr, this.claim.id, this.reaction.id).catch(() => undefined));
+    }
+    /** True when the marker still names this run's reaction (read from GitHub); true too when it cannot be read. */
+    async stillOurs() {
+        try {
+            const { data } = await this.octokit.rest.issues.getComment(this.where);
+            return (0,publish_comment/* recordOf */.zv)(data.body ?? '')?.reaction === this.reaction.id;
+        }
+        catch (err) {
+            return lock_statusOf(err) !== 404;
+        }
+    }
+    async heartbeat() {
+        if (!this.held)
+            return;
+        try {
+            if (!(await this.stillOurs())) {
+                clearInterval(this.timer);
+                core/* warning */.$e(`The lock on PR #${this.pr.number} was taken over by another run (this run's heartbeat was missing for ${STALE_AFTER_MS / 60_000} minutes).`);
+                return;
+            }
+            const record = { ...this.claim.record, heartbeatAt: new Date().toISOString() };
+            await this.octokit.rest.issues.updateComment({ ...this.where, body: body(this.placeholder, record) });
+            this.claim = { id: this.claim.id, record };
+            this.confirmedAt = Date.now();
+        }
+        catch (err) {
+            core/* warning */.$e(`Could not refresh the lock in comment ${this.claim.id} on PR #${this.pr.number}: ${(0,publish_comment/* describeGitHubError */.dZ)(err)}.`);
+        }
+    }
+    /**
+     * Releases the lock: writes `markdown` and `record` into the PR's comment
+     * (with `markdown` null, puts back what it said before this run; a comment
+     * this run created is then deleted), then deletes this run's reaction.
+     * Waits for a naming edit or heartbeat in flight first. Writes nothing when
+     * another run took the lock over. Called again while releasing, returns
+     * the same promise. Never throws: what cannot be written is a
+     * warning (retries are the client's).
+     * @returns the id of the comment written, or null.
+     */
+    finish(markdown, record) {
+        if (this.finishing)
+            return this.finishing;
+        if (!this.held)
+            return Promise.resolve(null);
+        this.held = false;
+        clearInterval(this.timer);
+        return (this.finishing = this.step(async () => {
+            const { owner, repo, number } = this.pr;
+            let written = null;
+            const mayWrite = this.named && (Date.now() - this.confirmedAt < STALE_AFTER_MS / 2 || (await this.stillOurs()));
+            if (mayWrite) {
+                try {
+                    if (markdown !== null) {
+                        await this.octokit.rest.issues.updateComment({ ...this.where, body: body(markdown, (0,publish_comment/* withoutLock */.OY)(record)) });
+                        written = this.claim.id;
+                        core/* info */.pq(`Updated the preview comment on PR #${number}.`);
+                    }
+                    else if (this.earlierBody !== null) {
+                        await this.octokit.rest.issues.updateComment({ ...this.where, body: this.earlierBody });
+                    }
+                    else {
+                        await this.octokit.rest.issues.deleteComment({ owner, repo, comment_id: this.claim.id });
+                        return null; // its reactions go with it
+                    }
+                }
+                catch (err) {
+                    core/* warning */.$e(`Could not write the preview comment on PR #${number}: ${(0,publish_comment/* describeGitHubError */.dZ)(err)}. The database and the outputs are unaffected.`);
+                }
+            }
+            await deleteReaction(this.octokit, this.pr, this.claim.id, this.reaction.id).catch((err) => core/* warning */.$e(`Could not remove this run's lock reaction on comment ${this.claim.id} of PR #${number}: ${(0,publish_comment/* describeGitHubError */.dZ)(err)}. ` +
+                `Other runs of this PR take it over ${mayWrite ? ORPHAN_AFTER_MS / 1000 + ' s' : STALE_AFTER_MS / 60_000 + ' minutes'} from now at the latest.`));
+            return written;
+        }));
+    }
+}
+/** The lock could not be taken for a GitHub error (after the client's retries): the run has no lock, and none is left. */
+class ClaimNotPostedError extends Error {
+    pr;
+    cause;
+    constructor(pr, cause, what = 'take the lock on the preview comment') {
+        super(`Could not ${what} of PR #${pr.number}: ${(0,publish_comment/* describeGitHubError */.dZ)(cause)}.`);
+        this.pr = pr;
+        this.cause = cause;
+        this.name = 'ClaimNotPostedError';
+    }
+}
+/** Every marker comment on the PR, oldest first (all pages). @throws the GitHub error. */
+async function listMarkerComments(octokit, pr) {
+    const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner: pr.owner, repo: pr.repo, issue_number: pr.number, per_page: 100 });
+    const found = [];
+    for (const c of comments) {
+        const record = (0,publish_comment/* recordOf */.zv)(c.body ?? '');
+        if (record)
+            found.push({ id: c.id, record, login: c.user?.login ?? '' });
+    }
+    return found.sort((a, b) => a.id - b.id);
+}
+/**
+ * Takes the PR's comment lock (see the module comment), waiting for another
+ * run that holds it for at most `timeoutSeconds` in all. Creates a comment
+ * only when the PR has no marker comment of ours.
+ * @returns the lock; `lock.home` is the comment with what an earlier run recorded (null when this run created it).
+ * @throws ClaimNotPostedError when the comments cannot be read or the lock
+ *   cannot be taken for a GitHub error (after the client's retries; nothing
+ *   of the lock is left), Error naming the holder's comment when its lock is
+ *   still live at the timeout, and CancelledError when the run is cancelled
+ *   while waiting.
+ */
+async function acquireLock(octokit, pr, o) {
+    const runId = (0,external_node_crypto_.randomUUID)();
+    const deadline = Date.now() + o.timeoutSeconds * 1000;
+    const { owner, repo, number } = pr;
+    const fail = (err, what) => {
+        throw new ClaimNotPostedError(pr, err, what);
+    };
+    let login = null;
+    let created = null;
+    let comments = await listMarkerComments(octokit, pr).catch((err) => fail(err, "read the comments"));
+    for (;;) {
+        const home = comments.find((c) => login === null || c.login === login);
+        if (!home) {
+            // The PR's first run: post its one comment, then defer to an older one a racing first run posted.
+            const since = new Date().toISOString();
+            const record = { mode: o.mode, provisioningSince: since, heartbeatAt: since, run: runId };
+            const { data } = await (0,cancel/* finishBeforeUndo */.JZ)(octokit.rest.issues.createComment({ owner, repo, issue_number: number, body: body(o.placeholder, record) })).catch((err) => fail(err, 'post the preview comment'));
+            login = data.user?.login ?? '';
+            created = { id: data.id, record, login };
+            comments = await listMarkerComments(octokit, pr).catch(() => [created]);
+            if (!comments.some((c) => c.id === data.id))
+                comments.push(created);
+            const first = comments.find((c) => c.login === login);
+            if (first.id !== data.id) {
+                core/* info */.pq(`A racing first run posted comment ${first.id}: deleting this run's comment ${data.id} and using that one.`);
+                await octokit.rest.issues.deleteComment({ owner, repo, comment_id: data.id }).catch(() => undefined);
+                comments = comments.filter((c) => c.id !== data.id);
+                created = null;
+            }
+            continue;
+        }
+        const sentAt = Date.now();
+        const answer = await (0,cancel/* finishBeforeUndo */.JZ)(octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: home.id, content: LOCK_REACTION })).catch((err) => (lock_statusOf(err) === 404 ? null : fail(err)));
+        if (!answer) {
+            // The comment was deleted (by hand): look again.
+            comments = await listMarkerComments(octokit, pr).catch((err) => fail(err, 'read the comments'));
+            continue;
+        }
+        const reaction = { id: answer.data.id, login: answer.data.user?.login ?? '' };
+        if (login === null) {
+            login = reaction.login;
+            if (home.login !== login) {
+                // Not our comment (another workflow's token): undo and look among ours.
+                if (answer.status === 201)
+                    await deleteReaction(octokit, pr, home.id, reaction.id).catch(() => undefined);
+                continue;
+            }
+        }
+        if (answer.status === 201) {
+            const ownComment = created?.id === home.id;
+            const lock = new CommentLock(octokit, pr, home.id, reaction, ownComment, o.placeholder, runId, o.heartbeatMs);
+            o.onTaken?.(lock);
+            const named = await lock.name(o.mode, sentAt, ownComment ? created : null).catch((err) => err);
+            if (named === 'named')
+                return lock;
+            await lock.abandon();
+            if (named === 'gone') {
+                comments = await listMarkerComments(octokit, pr).catch((err) => fail(err, 'read the comments'));
+                continue;
+            }
+            if (named !== 'slow')
+                fail(named);
+            if (Date.now() >= deadline)
+                fail(new Error(`GitHub answered the lock's edit more slowly than ${NAME_WITHIN_MS / 1000} s until wait-timeout`));
+            core/* info */.pq(`Naming the lock in comment ${home.id} took longer than ${NAME_WITHIN_MS / 1000} s: released it, taking it again.`);
+            continue;
+        }
+        await waitForRelease(octokit, pr, home, reaction, deadline, {
+            pollSeconds: o.pollSeconds,
+            staleAfterMs: o.staleAfterMs ?? STALE_AFTER_MS,
+            orphanAfterMs: o.orphanAfterMs ?? ORPHAN_AFTER_MS
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/commands/cleanup.ts
+/**
+ * `command: cleanup`, for a scheduled workflow: looks at every branch of the
+ * project, recognises the ones this action made by their annotations alone
+ * (platform annotations, see annotations.ts), and deletes those whose pull
+ * request is closed or merged (GitHub's pulls API), or, with `max-age`, those
+ * not used (platform `updated_at`) for longer than that. It never touches the
+ * default branch or a protected branch. Deletes retry 423 and wait for their
+ * operations (deleteBranchAndWait). The job summary tables every branch
+ * looked at with the decision and the reason; each swept PR's comment says so.
+ * `dry-run: true` decides the same and deletes nothing.
+ */
+
+
+
+
+
+
+
+
+
+async function pullState(octokit, number) {
+    try {
+        const { data } = await octokit.rest.pulls.get({ ...github/* context */._.repo, pull_number: number });
+        return { state: data.merged ? 'merged' : data.state === 'closed' ? 'closed' : 'open' };
+    }
+    catch (err) {
+        return { state: null, why: (0,publish_comment/* describeGitHubError */.dZ)(err) };
+    }
+}
+/** "3 d 4 h", "40 min": a whole-unit rendering of `seconds`. */
+function humanDuration(seconds) {
+    const d = Math.floor(seconds / 86400);
+    const h = Math.floor((seconds % 86400) / 3600);
+    const m = Math.floor((seconds % 3600) / 60);
+    return d ? `${d} d${h ? ` ${h} h` : ''}` : h ? `${h} h${m ? ` ${m} min` : ''}` : `${Math.max(m, 0)} min`;
+}
+/**
+ * Decides one branch: default, protected, not ours, another repository's, a
+ * closed or merged PR, older than `max-age`, or kept.
+ */
+async function decide(client, branch, settings, pulls, now) {
+    if (branch.default)
+        return { branch, decision: 'keep', reason: "the project's default branch: never touched" };
+    if (branch.protected)
+        return { branch, decision: 'keep', reason: 'a protected branch: never touched' };
+    const found = await client.branchWithAnnotations(branch.id);
+    if (!found)
+        return { branch, decision: 'keep', reason: 'gone before it could be read' };
+    const owner = ownerOf(found.annotations);
+    if (!owner)
+        return { branch, decision: 'keep', reason: 'not made by this action (no preview-postgres annotations), whatever its name' };
+    const repo = `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
+    if (owner.repository !== repo)
+        return { branch, pr: owner.pr, decision: 'keep', reason: `made for another repository (${owner.repository})` };
+    const row = (decision, reason) => ({ branch: found.branch, pr: owner.pr, decision, reason });
+    if (owner.pr) {
+        const pr = await pulls(owner.pr);
+        if (pr.state === 'merged' || pr.state === 'closed')
+            return row('delete', `pull request #${owner.pr} is ${pr.state}`);
+        if (pr.state === null)
+            core/* warning */.$e(`Could not read pull request #${owner.pr} of branch "${branch.name}": ${pr.why}. Keeping the branch unless max-age applies.`);
+    }
+    if (settings.maxAgeSeconds > 0) {
+        const lastUsed = Date.parse(found.branch.updated_at ?? found.branch.created_at);
+        const age = (now - lastUsed) / 1000;
+        if (Number.isFinite(age) && age > settings.maxAgeSeconds) {
+            return row('delete', `not used for ${humanDuration(age)} (max-age ${humanDuration(settings.maxAgeSeconds)})`);
+        }
+    }
+    if (!owner.pr)
+        return row('keep', settings.maxAgeSeconds > 0 ? 'made outside a pull request, used within max-age' : 'made outside a pull request; set `max-age` to sweep it');
+    return row('keep', `pull request #${owner.pr} is open${settings.maxAgeSeconds > 0 ? ' and the branch was used within max-age' : ''}`);
+}
+/** The job summary: every branch looked at, with the decision and the reason. */
+function renderSweep(rows, settings) {
+    const cell = (s) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+    const deleted = rows.filter((r) => r.decision === 'deleted' || r.decision === 'already gone').length;
+    const lines = [
+        `### 🐘 Preview Postgres: cleanup of project \`${settings.projectId}\`${settings.dryRun ? ' (dry run: nothing deleted)' : ''}`,
+        '',
+        `Looked at ${rows.length} branch${rows.length === 1 ? '' : 'es'}; ${settings.dryRun ? `would delete ${rows.filter((r) => r.decision === 'would delete').length}` : `deleted ${deleted}`}.` +
+            (settings.maxAgeSeconds ? ` max-age: ${humanDuration(settings.maxAgeSeconds)}.` : ''),
+        '',
+        '| Branch | Pull request | Decision | Reason |',
+        '| --- | --- | --- | --- |',
+        ...rows.map((r) => `| \`${cell(r.branch.name)}\` (\`${r.branch.id}\`) | ${r.pr ? `#${r.pr}` : ''} | ${r.decision} | ${cell(r.reason)} |`)
+    ];
+    return lines.join('\n');
+}
+/** Tells a swept PR's comment that its branch was deleted by the cleanup. A GitHub error is a warning. */
+async function tellPullRequest(octokit, row, settings, operations) {
+    const pr = { ...github/* context */._.repo, number: row.pr, headRef: '' };
+    try {
+        // Through the PR's comment lock (publish/lock.ts): it waits for a run of that PR that holds it,
+        // and it learns which comment is ours from the claim it posts, for any kind of token.
+        const lock = await acquireLock(octokit, pr, {
+            mode: 'branch',
+            placeholder: (0,publish_report/* renderReport */.B1)({ mode: 'branch', state: 'closing' }),
+            pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
+            timeoutSeconds: Math.min(settings.waitTimeoutSeconds, 120)
+        });
+        const markdown = (0,publish_report/* renderReport */.B1)({
+            mode: 'branch',
+            state: 'swept',
+            projectId: settings.projectId,
+            branchId: row.branch.id,
+            branchName: row.branch.name,
+            sweptBecause: row.reason,
+            operations
+        });
+        await lock.finish(markdown, { mode: 'branch' });
+    }
+    catch (err) {
+        core/* warning */.$e(`Could not update the comment of pull request #${row.pr}: ${(0,publish_comment/* describeGitHubError */.dZ)(err)}.`);
+    }
+}
+/**
+ * Runs the sweep. In instant mode a notice and nothing else (the instant
+ * service has no delete; its databases lapse by themselves).
+ * @throws Error after every branch was looked at, when some delete failed.
+ */
+async function runCleanup(settings) {
+    if (settings.mode === 'instant') {
+        core/* notice */.lm('`command: cleanup` does nothing in instant mode: the instant service has no delete, and its unclaimed databases lapse by themselves.');
+        return;
+    }
+    if (!settings.githubToken)
+        throw new Error('`command: cleanup` needs `github-token` to read the state of pull requests (the default `${{ github.token }}` with `pull-requests: write`).');
+    const client = (0,lifecycle_client/* lifecycleClientOf */.b)(settings);
+    const octokit = (0,publish_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+    const cache = new Map();
+    const pulls = (n) => cache.get(n) ?? cache.set(n, pullState(octokit, n)).get(n);
+    const now = Date.now();
+    const branches = await client.listBranches();
+    const rows = [];
+    await core/* group */.Os(`Look at the project's ${branches.length} branches`, async () => {
+        for (const b of branches) {
+            const row = await decide(client, b, settings, pulls, now);
+            core/* info */.pq(`${b.name} (${b.id}): ${row.decision}, ${row.reason}.`);
+            rows.push(row);
+        }
+    });
+    const failures = [];
+    for (const row of rows.filter((r) => r.decision === 'delete')) {
+        if (settings.dryRun) {
+            row.decision = 'would delete';
+            continue;
+        }
+        await core/* group */.Os(`Delete branch "${row.branch.name}"`, async () => {
+            try {
+                const ops = await (0,lifecycle/* deleteBranchAndWait */.CR)(client, row.branch, settings);
+                row.decision = ops === null ? 'already gone' : 'deleted';
+                core/* info */.pq(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`);
+                if (row.pr && settings.comment)
+                    await tellPullRequest(octokit, row, settings, (ops ?? []).map(operations/* summarise */.fS));
+            }
+            catch (err) {
+                row.decision = 'failed';
+                row.reason += `; the delete failed: ${err.message}`;
+                failures.push(`"${row.branch.name}": ${err.message}`);
+            }
+        });
+    }
+    const markdown = renderSweep(rows, settings);
+    if (process.env.GITHUB_STEP_SUMMARY)
+        await core/* summary */.z.addRaw(markdown, true).write();
+    if (failures.length)
+        throw new Error(`The cleanup could not delete ${failures.length} branch(es): ${failures.join('; ')} The other branches were handled; re-run to retry.`);
+}
+
+;// CONCATENATED MODULE: ./src/publish/outputs.ts
+/**
+ * Masking and step outputs.
+ */
+
+
+/**
+ * Registers every secret form of a connection with the runner
+ * (`::add-mask::`). Call before anything about the connection is logged or
+ * written. Empty strings are skipped: the runner refuses to mask them.
+ */
+function maskConnection(c) {
+    for (const secret of (0,src_connection/* secretsOf */.Fj)(c))
+        core/* setSecret */.Pq(secret);
+}
+/**
+ * Sets every output declared in action.yml. The connection must have been
+ * masked with {@link maskConnection} first.
+ */
+function setOutputs(o) {
+    const c = o.connection;
+    const values = {
+        'database-url': c?.pooledUrl ?? '',
+        'database-url-direct': c?.directUrl ?? '',
+        'database-host': c?.pooledHost ?? '',
+        'database-host-direct': c?.directHost ?? '',
+        'database-name': c?.database ?? '',
+        'database-user': c?.user ?? '',
+        'database-password': c?.password ?? '',
+        'claim-url': o.claimUrl ?? '',
+        'expires-at': o.expiresAt ?? '',
+        'database-id': o.databaseId ?? '',
+        'project-id': o.projectId ?? '',
+        'branch-id': o.branchId ?? '',
+        'branch-name': o.branchName ?? '',
+        created: String(o.created),
+        mode: o.mode,
+        'schema-changed': String(o.schema?.changed ?? false),
+        'schema-diff': o.schema?.file ?? '',
+        'schema-destructive': String(o.schema?.destructive ?? false),
+        anonymized: String(o.anonymized ?? false)
+    };
+    for (const [name, value] of Object.entries(values))
+        core/* setOutput */.uH(name, value);
+}
+
+// EXTERNAL MODULE: ./src/publish/env-file.ts
+var env_file = __webpack_require__(13015);
+// EXTERNAL MODULE: ./src/post-state.ts
+var post_state = __webpack_require__(38653);
+;// CONCATENATED MODULE: ./src/commands/reset.ts
+/**
+ * `command: reset`: restores the PR's branch in place from its parent's
+ * latest state (platform spec, `POST /projects/{project_id}/branches/{branch_id}/restore`
+ * with `source_branch_id` the parent), so the branch id, its compute and the
+ * connection strings stay the same; the restore's 423 is retried and its
+ * operations waited on. Then `seed` and `seed-command` run again. Until the
+ * seed is done the branch is marked for the post step, and a failed seed
+ * deletes it (a reset branch without its seed must not be reused).
+ */
+
+
+
+
+
+
+
+
+
+
+
+/** The restore refused because the branch has children (platform spec, BranchRestoreRequest.preserve_under_name). */
+function explainRestoreRefusal(err, name) {
+    if (!(err instanceof http/* HttpError */.j$) || err.status !== 400 || !/preserve_under_name/i.test(err.serviceMessage ?? ''))
+        return err;
+    return new lifecycle/* BranchRefusedError */.PK(`Cannot reset branch "${name}": the platform requires \`preserve_under_name\` to restore it ("${err.serviceMessage}"), because it has child branches. ` +
+        `A reset keeps the branch's id and connection strings, so the action does not move the children aside: delete the child branches of "${name}" ` +
+        '(or restore it by hand in the console, keeping its old state under a new name), then run the reset again.');
+}
+/**
+ * issue 25: the platform lists `restore` among an anonymized branch's
+ * `restricted_actions` (platform spec, Branch.restricted_actions): a reset
+ * would bring back the parent's unmasked rows. Refused before any change.
+ * @throws BranchRefusedError
+ */
+function refuseRestricted(branch) {
+    const restore = branch.restricted_actions?.find((a) => a.name === 'restore');
+    if (!restore)
+        return;
+    throw new lifecycle/* BranchRefusedError */.PK(`Cannot reset branch "${branch.name}" (${branch.id}): the platform does not allow restoring it ("${restore.reason}"); an anonymized branch cannot be reset. ` +
+        'Nothing was changed. Delete it with `command: delete` and create it again with `command: create`, which copies the parent afresh and masks it again.');
+}
+/**
+ * Resets the branch named `branchName` and seeds it again.
+ * @throws BranchRefusedError (no such branch, default or protected, no parent, children), ProjectBusyError, OperationError, HttpError, SeedError.
+ */
+async function resetBranch(settings, branchName, hooks) {
+    const client = (0,lifecycle_client/* lifecycleClientOf */.b)(settings);
+    const branch = (await client.listBranches()).find((b) => b.name === branchName);
+    if (!branch) {
+        throw new lifecycle/* BranchRefusedError */.PK(`Branch "${branchName}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`);
+    }
+    if (branch.default || branch.protected) {
+        throw new lifecycle/* BranchRefusedError */.PK(`Refusing to reset branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. Set \`branch-name\` to a preview branch name.`);
+    }
+    refuseRestricted(branch);
+    const parent = branch.parent_id ? await client.getBranch(branch.parent_id) : null;
+    if (!parent) {
+        throw new lifecycle/* BranchRefusedError */.PK(`Branch "${branch.name}" has no parent to reset from (${branch.init_source === 'schema-only' ? 'a schema-only branch is a root branch' : 'its parent was deleted'}). ` +
+            'Delete it with `command: delete` and create it again instead.');
+    }
+    const wait = { ...settings, get: (id) => client.getOperation(id) };
+    const restored = await core/* group */.Os(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
+        const res = await (0,locked/* retryLocked */.rU)(`Restore branch "${branch.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id })).catch((err) => Promise.reject(explainRestoreRefusal(err, branch.name)));
+        (0,post_state/* markUnseeded */.NX)(branch);
+        core/* info */.pq(`Restoring branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`);
+        return { ...res, operations: await (0,operations/* waitForOperations */.ft)(res.operations, wait) };
+    });
+    const { pooledUrl, directUrl } = await (0,lifecycle/* connectionOf */.ao)(client, branch, settings);
+    const connection = (0,src_connection/* describeConnection */.If)(pooledUrl, directUrl);
+    maskConnection(connection);
+    const expiresAt = await extendExpiry(client, restored.branch, settings);
+    const report = {
+        mode: 'branch',
+        state: 'reset',
+        projectId: settings.projectId,
+        branchId: branch.id,
+        branchName: branch.name,
+        parentBranch: parent.name,
+        host: connection.directHost,
+        operations: restored.operations.map(operations/* summarise */.fS),
+        resetAt: restored.branch.last_reset_at ?? new Date().toISOString(),
+        expiresAt
+    };
+    await hooks.seed(connection, report, async () => {
+        await core/* group */.Os(`Delete the reset branch "${branch.name}", whose seed failed`, async () => {
+            try {
+                await (0,lifecycle/* deleteBranchAndWait */.CR)(client, branch, settings);
+                (0,post_state/* clearUnseeded */.nH)();
+                core/* info */.pq(`Deleted branch "${branch.name}" so the next run creates it fresh.`);
+            }
+            catch (err) {
+                core/* warning */.$e(`Could not delete branch "${branch.name}" (${branch.id}): ${err.message} Delete it by hand.`);
+            }
+        });
+        await hooks.publish({ ...report, state: 'seed-failed' }, { mode: 'branch' });
+    });
+    (0,post_state/* clearUnseeded */.nH)();
+    setOutputs({ mode: 'branch', created: false, connection, projectId: settings.projectId, branchId: branch.id, branchName: branch.name, expiresAt });
+    if (settings.envFile)
+        await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames);
+    core/* info */.pq(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`);
+    await hooks.publish(report, { mode: 'branch', branchId: branch.id, branchName: branch.name });
+}
+
+// EXTERNAL MODULE: ./node_modules/@actions/glob/lib/glob.js + 17 modules
+var glob = __webpack_require__(42377);
+;// CONCATENATED MODULE: ./src/seed/files.ts
+/**
+ * Resolving the `seed` input to files, before anything is provisioned.
+ */
+
+
+/**
+ * Expands each line of `seed` with `@actions/glob`: matches of one line are
+ * sorted, lines keep their given order, a file named twice runs once (at its
+ * first place).
+ * @returns absolute paths.
+ * @throws InputError naming the first line that matches no file.
+ */
+async function resolveSeedFiles(patterns) {
+    const files = [];
+    for (const pattern of patterns) {
+        const globber = await glob/* create */.v(pattern, { matchDirectories: false, implicitDescendants: false });
+        const matches = (await globber.glob()).sort();
+        if (matches.length === 0) {
+            throw new inputs/* InputError */.dz(`Input \`seed\`: "${pattern}" matches no file (paths are relative to ${process.cwd()}).`);
+        }
+        for (const file of matches)
+            if (!files.includes(file))
+                files.push(file);
+    }
+    return files;
+}
+
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __webpack_require__(78474);
+// EXTERNAL MODULE: ./node_modules/pg-copy-streams/index.js
+var pg_copy_streams = __webpack_require__(26901);
+// EXTERNAL MODULE: ./src/session.ts
+var session = __webpack_require__(92927);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./src/seed/wasm-dirname.ts
+var wasm_dirname = __webpack_require__(82728);
+// EXTERNAL MODULE: ./node_modules/libpg-query/wasm/index.cjs
+var wasm = __webpack_require__(2627);
+;// CONCATENATED MODULE: ./src/seed/grammar.ts
+/**
+ * What a seed statement is, by PostgreSQL's own grammar: libpg-query (the
+ * server's parser, PostgreSQL 17, compiled to WebAssembly). The loader asks
+ * it only where a statement's kind matters: database statements, transaction
+ * control, statements that cannot run in a transaction block, the roles a
+ * statement names, and settings that change how psql lexes what follows.
+ */
+
+
+let loaded;
+/** Loads the parser (about 20 ms, once per process). Call before {@link classify}. */
+function loadGrammar() {
+    loaded ??= (0,wasm.loadModule)().then(wasm_dirname/* restoreDirname */.N);
+    return loaded;
+}
+/** First words of statements whose kind can matter. Others (INSERT, COPY, SELECT, UPDATE, …) are not parsed: 30 µs each adds up over a dump of INSERTs. */
+const WORTH_PARSING = new Set([
+    'abort', 'alter', 'analyze', 'begin', 'cluster', 'comment', 'commit', 'create', 'drop', 'end', 'grant', 'prepare', 'reindex', 'release',
+    'reset', 'revoke', 'rollback', 'savepoint', 'set', 'start', 'vacuum'
+]);
+/** Settings that change how the server reads statement text (and, for the second, how psql lexes it); `SET NAMES` is found by parsing. */
+const LEXING = /client_encoding|standard_conforming_strings/i;
+const roleNames = (specs) => (specs ?? [])
+    .map((s) => (s.RoleSpec ?? s))
+    .filter((r) => r.roletype === 'ROLESPEC_CSTRING' && r.rolename !== undefined)
+    .map((r) => r.rolename);
+const TRANSACTION = {
+    TRANS_STMT_BEGIN: 'begin',
+    TRANS_STMT_START: 'begin',
+    TRANS_STMT_COMMIT: 'commit'
+};
+/** `on`/`off` of a `SET standard_conforming_strings …` (RESET and DEFAULT: on, the server default since 9.1). */
+function booleanSetting(set) {
+    if (set.kind === 'VAR_RESET' || set.kind === 'VAR_SET_DEFAULT')
+        return true;
+    const arg = (set.args?.[0]?.A_Const ?? {});
+    const value = String(arg.sval?.sval ?? arg.ival?.ival ?? arg.boolval?.boolval ?? '').toLowerCase();
+    if (['on', 'true', 'yes', '1', 't'].includes(value))
+        return true;
+    if (['off', 'false', 'no', '0', 'f'].includes(value))
+        return false;
+    return undefined;
+}
+/**
+ * Classifies one statement (its text as split by the scanner; `firstWord`
+ * is its first keyword, lower-cased, from the lexer). Needs {@link loadGrammar}.
+ */
+function classify(sql, firstWord) {
+    const result = { kind: 'other', roles: [], changesLexing: LEXING.test(sql) };
+    if (!WORTH_PARSING.has(firstWord))
+        return result;
+    let stmt;
+    try {
+        const tree = (0,wasm.parseSync)(sql);
+        if (tree.stmts?.length !== 1)
+            return result;
+        stmt = tree.stmts[0].stmt;
+    }
+    catch {
+        return result; // not PostgreSQL 17 syntax (a newer server's, or an error): the server decides
+    }
+    const [type, node] = Object.entries(stmt)[0];
+    switch (type) {
+        case 'CreatedbStmt':
+        case 'DropdbStmt':
+        case 'AlterDatabaseStmt':
+        case 'AlterDatabaseSetStmt':
+        case 'AlterDatabaseRefreshCollStmt':
+            result.kind = 'database';
+            break;
+        case 'TransactionStmt':
+            result.kind = TRANSACTION[node.kind] ?? 'transaction';
+            break;
+        case 'IndexStmt':
+        case 'DropStmt':
+            if (node.concurrent)
+                result.kind = 'no-transaction';
+            break;
+        case 'ReindexStmt':
+            if (['REINDEX_OBJECT_SYSTEM', 'REINDEX_OBJECT_DATABASE'].includes(node.kind) ||
+                (node.params ?? []).some((p) => p.DefElem?.defname === 'concurrently')) {
+                result.kind = 'no-transaction';
+            }
+            break;
+        case 'VacuumStmt':
+            if (node.is_vacuumcmd)
+                result.kind = 'no-transaction'; // ANALYZE alone runs in a transaction
+            break;
+        case 'ClusterStmt':
+            if (!node.relation)
+                result.kind = 'no-transaction';
+            break;
+        case 'AlterSystemStmt':
+        case 'CreateTableSpaceStmt':
+        case 'DropTableSpaceStmt':
+        case 'CreateSubscriptionStmt':
+        case 'DropSubscriptionStmt':
+            result.kind = 'no-transaction';
+            break;
+        case 'AlterOwnerStmt':
+            if (node.objectType === 'OBJECT_DATABASE')
+                result.kind = 'database';
+            else
+                result.roles = roleNames([node.newowner]);
+            break;
+        case 'RenameStmt':
+            if (node.renameType === 'OBJECT_DATABASE')
+                result.kind = 'database';
+            break;
+        case 'AlterTableStmt':
+            result.roles = (node.cmds ?? [])
+                .map((c) => c.AlterTableCmd)
+                .filter((c) => c?.subtype === 'AT_ChangeOwner')
+                .flatMap((c) => roleNames([c.newowner]));
+            break;
+        case 'GrantStmt':
+            result.roles = roleNames(node.grantees);
+            break;
+        case 'GrantRoleStmt':
+            result.roles = [
+                ...(node.granted_roles ?? []).map((p) => p.AccessPriv?.priv_name).filter(Boolean),
+                ...roleNames(node.grantee_roles)
+            ];
+            break;
+        case 'AlterDefaultPrivilegesStmt': {
+            const forRoles = (node.options ?? [])
+                .map((o) => o.DefElem)
+                .filter((d) => d?.defname === 'roles')
+                .flatMap((d) => roleNames(d.arg?.List?.items));
+            result.roles = [...forRoles, ...roleNames(node.action?.grantees ?? [])];
+            break;
+        }
+        case 'CreateRoleStmt':
+            result.createdRole = node.role;
+            break;
+        case 'CommentStmt':
+            if (node.objtype === 'OBJECT_EXTENSION')
+                result.extensionComment = node.object.String?.sval;
+            break;
+        case 'VariableSetStmt':
+            if (node.name === 'standard_conforming_strings')
+                result.standardConformingStrings = booleanSetting(node);
+            if (node.name === 'client_encoding') {
+                result.changesLexing = true;
+                const arg = (node.args?.[0]?.A_Const ?? {});
+                result.clientEncoding = node.kind === 'VAR_SET_VALUE' ? String(arg.sval?.sval ?? '') : 'UTF8';
+            }
+            if (node.kind === 'VAR_RESET_ALL') {
+                result.standardConformingStrings = true;
+                result.changesLexing = true;
+            }
+            break;
+    }
+    return result;
+}
+/**
+ * Client encodings in which a byte below 0x80 can be the second byte of a
+ * character (SJIS, BIG5, GBK, UHC, GB18030, JOHAB and their aliases): psql
+ * lexes those with encoding tables the loader does not have, so a quote or
+ * backslash byte could be misread. Normalized: lower case, letters and digits only.
+ * Source: PostgreSQL docs, "Character Set Support", client-only encodings.
+ */
+const NOT_ASCII_SAFE = new Set(['sjis', 'shiftjis', 'mskanji', 'win932', 'windows932', 'shiftjis2004', 'big5', 'win950', 'windows950', 'gbk', 'win936', 'windows936', 'cp936', 'uhc', 'win949', 'windows949', 'cp949', 'gb18030', 'johab']);
+/** True for a client encoding whose bytes below 0x80 are always ASCII (every server encoding, UTF8 and LATIN1 among them). */
+function asciiSafeEncoding(name) {
+    return !NOT_ASCII_SAFE.has(name.toLowerCase().replace(/[^a-z0-9]/g, ''));
+}
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(51455);
+;// CONCATENATED MODULE: ./src/seed/psqlscan.ts
+/**
+ * psql's lexer, over bytes: where a statement ends and where a meta-command
+ * starts, by the rules of psql's psqlscan.l (PostgreSQL 17), so the loader
+ * splits a file exactly where psql does:
+ * - `;` ends a statement only outside quotes, comments and parentheses, and
+ *   outside the `BEGIN … END` of a `CREATE [OR REPLACE] FUNCTION|PROCEDURE`
+ *   (an SQL-standard body, `BEGIN ATOMIC`; `CASE … END` nests in it);
+ * - quotes: `'…'` (backslash escapes only when standard_conforming_strings is
+ *   off), `E'…'`, `B'…'`, `X'…'`, `N'…'`, `U&'…'`, `"…"`, `U&"…"`, `$tag$…$tag$`;
+ *   comments `-- …` and nested `/* … *\/`;
+ * - a backslash outside quotes and comments starts a meta-command, anywhere in
+ *   a line (`\;` and `\:` put the character into the statement instead);
+ * - `:name`, `:'name'` and `:"name"` are psql variables, not quotes (noted,
+ *   so the check pass can refuse what psql would fill in).
+ *
+ * Every byte below 0x80 is ASCII in the encodings the loader accepts (UTF-8
+ * and the server encodings), so bytes can be lexed without decoding them.
+ */
+var State;
+(function (State) {
+    State[State["Normal"] = 0] = "Normal";
+    /** `'…'` with standard_conforming_strings on, and `B'`, `X'`, `U&'` strings. */
+    State[State["Quote"] = 1] = "Quote";
+    /** `E'…'`, or `'…'` with standard_conforming_strings off: a backslash escapes the next byte. */
+    State[State["Escape"] = 2] = "Escape";
+    /** `"…"` */
+    State[State["Ident"] = 3] = "Ident";
+    /** `$tag$…$tag$` */
+    State[State["Dollar"] = 4] = "Dollar";
+    /** `/* … *\/`, nested. */
+    State[State["Comment"] = 5] = "Comment";
+    /** `-- …` to the end of the line. */
+    State[State["LineComment"] = 6] = "LineComment";
+})(State || (State = {}));
+const SEMICOLON = 0x3b;
+const BACKSLASH = 0x5c;
+const QUOTE = 0x27;
+const DQUOTE = 0x22;
+const DOLLAR = 0x24;
+const DASH = 0x2d;
+const SLASH = 0x2f;
+const STAR = 0x2a;
+const COLON = 0x3a;
+const LPAREN = 0x28;
+const RPAREN = 0x29;
+const AMP = 0x26;
+const isSpace = (c) => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+/** psql's ident_start: letters, `_`, and any byte >= 0x80. */
+const isIdentStart = (c) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c >= 0x80;
+const isIdentCont = (c) => isIdentStart(c) || (c >= 0x30 && c <= 0x39) || c === DOLLAR;
+const isDigit = (c) => c >= 0x30 && c <= 0x39;
+const lower = (c) => (c >= 0x41 && c <= 0x5a ? c + 32 : c);
+/** What {@link PsqlLexer.scan} stopped at. */
+var Stop;
+(function (Stop) {
+    /** A `;` that ends the statement. */
+    Stop[Stop["Semicolon"] = 0] = "Semicolon";
+    /** A backslash that starts a meta-command. */
+    Stop[Stop["Backslash"] = 1] = "Backslash";
+})(Stop || (Stop = {}));
+/** psql's lexer state, carried from line to line. */
+class PsqlLexer {
+    /** standard_conforming_strings as the server has it (psql follows the server's ParameterStatus). */
+    standardConformingStrings = true;
+    state = State.Normal;
+    commentDepth = 0;
+    dollarTag = null;
+    parenDepth = 0;
+    beginDepth = 0;
+    /** First letters of the statement's first identifiers among create/or/replace/function/procedure (psql's `identifiers`). */
+    idents = '';
+    identCount = 0;
+    /** The statement's first keyword, lower-cased (at most 24 bytes). */
+    firstWord = '';
+    /** The statement has a token that is not whitespace or a comment. */
+    hasContent = false;
+    /** psql variable references in the statement, as written (`:name`, `:'name'`, `:"name"`). */
+    variables = [];
+    /** Where scan() stopped: the index of the `;` or backslash. */
+    at = -1;
+    /** Back to the start of a statement (psql_scan_reset), keeping standard_conforming_strings. */
+    reset() {
+        this.state = State.Normal;
+        this.commentDepth = 0;
+        this.dollarTag = null;
+        this.parenDepth = 0;
+        this.beginDepth = 0;
+        this.idents = '';
+        this.identCount = 0;
+        this.firstWord = '';
+        this.hasContent = false;
+        this.variables = [];
+    }
+    /**
+     * Lexes bytes [start, end) of `b` (one line, with its newline if it has one).
+     * @returns a {@link Stop} with its index in {@link at}, or undefined when the bytes are all statement text.
+     */
+    scan(b, start, end) {
+        let i = start;
+        while (i < end) {
+            const c = b[i];
+            switch (this.state) {
+                case State.LineComment:
+                    if (c === 0x0a || c === 0x0d)
+                        this.state = State.Normal;
+                    i++;
+                    continue;
+                case State.Comment:
+                    if (c === SLASH && b[i + 1] === STAR && i + 1 < end) {
+                        this.commentDepth++;
+                        i += 2;
+                    }
+                    else if (c === STAR && b[i + 1] === SLASH && i + 1 < end) {
+                        if (--this.commentDepth === 0)
+                            this.state = State.Normal;
+                        i += 2;
+                    }
+                    else
+                        i++;
+                    continue;
+                case State.Quote:
+                case State.Ident: {
+                    const q = this.state === State.Quote ? QUOTE : DQUOTE;
+                    const k = b.subarray(i, end).indexOf(q);
+                    if (k < 0)
+                        return undefined;
+                    // a doubled quote stays inside
+                    if (i + k + 1 < end && b[i + k + 1] === q)
+                        i += k + 2;
+                    else {
+                        this.state = State.Normal;
+                        i += k + 1;
+                    }
+                    continue;
+                }
+                case State.Escape:
+                    if (c === BACKSLASH)
+                        i += 2;
+                    else if (c === QUOTE) {
+                        if (b[i + 1] === QUOTE && i + 1 < end)
+                            i += 2;
+                        else {
+                            this.state = State.Normal;
+                            i++;
+                        }
+                    }
+                    else
+                        i++;
+                    continue;
+                case State.Dollar: {
+                    const tag = this.dollarTag;
+                    const k = b.subarray(i, end).indexOf(tag);
+                    if (k < 0)
+                        return undefined;
+                    this.state = State.Normal;
+                    this.dollarTag = null;
+                    i += k + tag.length;
+                    continue;
+                }
+                case State.Normal:
+                    break;
+            }
+            // State.Normal
+            if (isSpace(c)) {
+                i++;
+                continue;
+            }
+            if (c === DASH && b[i + 1] === DASH && i + 1 < end) {
+                this.state = State.LineComment;
+                i += 2;
+                continue;
+            }
+            if (c === SLASH && b[i + 1] === STAR && i + 1 < end) {
+                this.state = State.Comment;
+                this.commentDepth = 1;
+                i += 2;
+                continue;
+            }
+            if (c === BACKSLASH) {
+                const n = b[i + 1];
+                if ((n === SEMICOLON || n === COLON) && i + 1 < end) {
+                    // psql: "\;" and "\:" put the character into the query buffer
+                    this.hasContent = true;
+                    if (n === SEMICOLON)
+                        this.identCount = 0;
+                    i += 2;
+                    continue;
+                }
+                this.at = i;
+                return Stop.Backslash;
+            }
+            if (c === SEMICOLON && this.parenDepth === 0 && this.beginDepth === 0) {
+                this.at = i;
+                return Stop.Semicolon;
+            }
+            this.hasContent = true;
+            if (c === SEMICOLON) {
+                i++;
+                continue;
+            }
+            if (c === LPAREN) {
+                this.parenDepth++;
+                i++;
+                continue;
+            }
+            if (c === RPAREN) {
+                if (this.parenDepth > 0)
+                    this.parenDepth--;
+                i++;
+                continue;
+            }
+            if (c === QUOTE) {
+                this.state = this.standardConformingStrings ? State.Quote : State.Escape;
+                i++;
+                continue;
+            }
+            if (c === DQUOTE) {
+                this.state = State.Ident;
+                i++;
+                continue;
+            }
+            if (c === DOLLAR) {
+                const tagEnd = this.dollarTagEnd(b, i, end);
+                if (tagEnd > 0) {
+                    this.dollarTag = Buffer.from(b.subarray(i, tagEnd));
+                    this.state = State.Dollar;
+                    i = tagEnd;
+                }
+                else
+                    i++;
+                continue;
+            }
+            if (c === COLON) {
+                i = this.colon(b, i, end);
+                continue;
+            }
+            if (isDigit(c)) {
+                // a number, with any identifier bytes glued to it (psql's integer_junk and the like)
+                i++;
+                while (i < end && (isIdentCont(b[i]) || b[i] === 0x2e) && b[i] !== DOLLAR)
+                    i++;
+                continue;
+            }
+            if (isIdentStart(c)) {
+                i = this.identifier(b, i, end);
+                continue;
+            }
+            i++;
+        }
+        return undefined;
+    }
+    /** An identifier or keyword at `i`, or the prefix of a quoted form (`E'`, `B'`, `X'`, `N'`, `U&'`, `U&"`). @returns the index after it. */
+    identifier(b, i, end) {
+        let j = i + 1;
+        while (j < end && isIdentCont(b[j]))
+            j++;
+        const len = j - i;
+        if (len === 1) {
+            const c = lower(b[i]);
+            if (b[j] === QUOTE && j < end) {
+                if (c === 0x65) {
+                    this.state = State.Escape; // E'…'
+                    return j + 1;
+                }
+                if (c === 0x62 || c === 0x78) {
+                    this.state = State.Quote; // B'…', X'…': no escapes
+                    return j + 1;
+                }
+                if (c === 0x6e) {
+                    this.state = this.standardConformingStrings ? State.Quote : State.Escape; // N'…' is a plain string
+                    return j + 1;
+                }
+            }
+            if (c === 0x75 && b[j] === AMP && (b[j + 1] === QUOTE || b[j + 1] === DQUOTE) && j + 1 < end) {
+                this.state = b[j + 1] === QUOTE ? State.Quote : State.Ident; // U&'…', U&"…"
+                return j + 2;
+            }
+        }
+        this.word(b, i, j);
+        return j;
+    }
+    /** psql's BEGIN … END tracking inside CREATE [OR REPLACE] FUNCTION|PROCEDURE, on one identifier [i, j). */
+    word(b, i, j) {
+        const len = j - i;
+        const is = (w) => {
+            if (len !== w.length)
+                return false;
+            for (let k = 0; k < len; k++)
+                if (lower(b[i + k]) !== w.charCodeAt(k))
+                    return false;
+            return true;
+        };
+        if (this.identCount === 0) {
+            this.idents = '';
+            this.firstWord = b.toString('latin1', i, Math.min(j, i + 24)).toLowerCase();
+        }
+        if (this.identCount < 4 && (is('create') || is('function') || is('procedure') || is('or') || is('replace'))) {
+            this.idents = this.idents.padEnd(this.identCount, ' ') + String.fromCharCode(lower(b[i]));
+        }
+        this.identCount++;
+        const id = this.idents;
+        if (id[0] === 'c' && (id[1] === 'f' || id[1] === 'p' || (id[1] === 'o' && id[2] === 'r' && (id[3] === 'f' || id[3] === 'p'))) && this.parenDepth === 0) {
+            if (is('begin'))
+                this.beginDepth++;
+            else if (is('case')) {
+                if (this.beginDepth >= 1)
+                    this.beginDepth++;
+            }
+            else if (is('end')) {
+                if (this.beginDepth > 0)
+                    this.beginDepth--;
+            }
+        }
+    }
+    /** The end of a dollar-quote delimiter `$tag$` starting at `i`, or -1 (a lone `$`, or `$1`). */
+    dollarTagEnd(b, i, end) {
+        let j = i + 1;
+        if (j < end && b[j] === DOLLAR)
+            return j + 1;
+        if (j >= end || !isIdentStart(b[j]))
+            return -1;
+        j++;
+        while (j < end && isIdentCont(b[j]) && b[j] !== DOLLAR)
+            j++;
+        return j < end && b[j] === DOLLAR ? j + 1 : -1;
+    }
+    /** `::`, or a psql variable `:name`, `:'name'`, `:"name"` (whose quotes are not string quotes; noted in {@link variables}), or a lone `:`. */
+    colon(b, i, end) {
+        const n = b[i + 1];
+        if (n === COLON)
+            return i + 2;
+        const quoted = n === QUOTE || n === DQUOTE;
+        let j = quoted ? i + 2 : i + 1;
+        while (j < end && isIdentCont(b[j]) && b[j] !== DOLLAR)
+            j++;
+        if (quoted ? j > i + 2 && b[j] === n : j > i + 1) {
+            const stop = quoted ? j + 1 : j;
+            this.variables.push(b.toString('latin1', i, stop));
+            return stop;
+        }
+        return i + 1;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/seed/scanner.ts
+/**
+ * Streams a SQL file into what psql would act on: statements split where
+ * psql splits them (its lexer's rules, {@link PsqlLexer}), each statement's
+ * bytes as the file has them, `COPY … FROM stdin` data up to `\.`, and
+ * backslash meta-commands wherever they stand outside quotes. A file's last
+ * statement may lack its `;`: it ends at the end of the file, as in psql.
+ * Memory holds two read chunks (one read ahead), one pending statement and
+ * one chunk of COPY data, whatever the file's size.
+ */
+
+
+/** Bytes read from the file at a time: events of `lines` and `bytes` mode hold slices of each read. */
+const READ_CHUNK_BYTES = 1 << 20;
+/** The same in `skip` mode, which keeps nothing of a read, so two buffers serve every read. */
+const SKIP_READ_CHUNK_BYTES = 4 << 20;
+/** Bytes of a read the scanner is given at a time (issue 24: the events of a whole read at once outlive V8's young collections). */
+const PUSH_BYTES = 1 << 16;
+/** COPY data handed on per event, at most (bytes; a longer single row is handed on whole). */
+const COPY_CHUNK_BYTES = 1 << 18;
+/** The first keyword-bearing text of a statement: leading whitespace and comments removed. */
+function statementHead(sql) {
+    let s = sql;
+    for (;;) {
+        const t = s.replace(/^\s+/, '');
+        if (t.startsWith('--')) {
+            const nl = t.indexOf('\n');
+            s = nl < 0 ? '' : t.slice(nl + 1);
+        }
+        else if (t.startsWith('/*')) {
+            let depth = 0;
+            let i = 0;
+            for (; i < t.length; i++) {
+                if (t.startsWith('/*', i)) {
+                    depth++;
+                    i++;
+                }
+                else if (t.startsWith('*/', i)) {
+                    depth--;
+                    i++;
+                    if (depth === 0)
+                        break;
+                }
+            }
+            s = t.slice(i + 1);
+        }
+        else {
+            return t;
+        }
+    }
+}
+const COPY_FROM_STDIN = /^COPY\b[\s\S]*\bFROM\s+STDIN\b/i;
+/**
+ * Reads `file` and yields its events in order. COPY data is handed on as the
+ * file's own bytes (CR, tabs, backslashes and `\N` untouched, as psql sends
+ * them), never split into per-line strings; only statement lines are decoded.
+ * @throws Error for a COPY block that never ends (no `\.`).
+ */
+async function* scanFile(file, options = {}) {
+    const mode = options.copyData ?? 'lines';
+    const scanner = new Scanner(file, options, mode);
+    const size = options.readChunkBytes ?? (mode === 'skip' ? SKIP_READ_CHUNK_BYTES : READ_CHUNK_BYTES);
+    // Events of `lines` and `bytes` mode hand on slices of what was read, so each read gets a new buffer;
+    // `skip` mode keeps no slice past push() (the scanner copies its carry), so two buffers take turns.
+    const pair = mode === 'skip' ? [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)] : undefined;
+    const handle = await (0,promises_.open)(file);
+    // One read ahead: the next chunk is copied in (by libuv's thread pool) while this one is scanned.
+    let turn = 0;
+    let position = 0;
+    const readNext = () => handle.read(pair?.[turn++ % 2] ?? Buffer.allocUnsafe(size), 0, size, position);
+    let next = readNext();
+    try {
+        for (;;) {
+            const { bytesRead, buffer } = await next;
+            if (bytesRead === 0)
+                break;
+            position += bytesRead;
+            next = readNext();
+            // in pieces, each piece's events taken before the next, so few events are alive at a time (peak RSS)
+            for (let at = 0; at < bytesRead; at += PUSH_BYTES) {
+                scanner.push(buffer.subarray(at, Math.min(bytesRead, at + PUSH_BYTES)));
+                yield* scanner.take();
+            }
+        }
+    }
+    finally {
+        await next.catch(() => undefined);
+        await handle.close();
+    }
+    scanner.end();
+    yield* scanner.take();
+}
+const NL = 0x0a;
+const CR = 0x0d;
+const scanner_BACKSLASH = 0x5c;
+const DOT = 0x2e;
+/** True when bytes [start, end) are the COPY terminator line `\.` (a CR before the newline allowed, as psql allows it). */
+function isCopyEnd(b, start, end) {
+    const n = end - start;
+    return b[start] === scanner_BACKSLASH && b[start + 1] === DOT && (n === 2 || (n === 3 && b[start + 2] === CR));
+}
+const COPY_END = Buffer.from('\\.');
+/** Start of the first `\.` line at or after `pos` (a line start) in `b`, or -1 if this chunk holds none whole. */
+function copyEndFrom(b, pos) {
+    for (let k = b.indexOf(COPY_END, pos); k >= 0; k = b.indexOf(COPY_END, k + 1)) {
+        if ((k === pos || b[k - 1] === NL) && (b[k + 2] === NL || (b[k + 2] === CR && b[k + 3] === NL)))
+            return k;
+    }
+    return -1;
+}
+/** The state machine behind scanFile: bytes in (push), events out (take). */
+class Scanner {
+    file;
+    options;
+    copyData;
+    out = [];
+    /** Pieces of a line that began in an earlier chunk and has not ended yet. */
+    carry = [];
+    lineNo = 0;
+    /** Bytes of the statement being read (copies: read buffers are reused). */
+    pending = [];
+    pendingLine = 1;
+    pendingCol = 1;
+    /** An open COPY block: data bytes gathered but not handed on yet. */
+    copy = null;
+    statements = 0;
+    lexer = new PsqlLexer();
+    lexing;
+    constructor(file, options, copyData) {
+        this.file = file;
+        this.options = options;
+        this.copyData = copyData;
+        this.lexing = options.lexing ?? { standardConformingStrings: true };
+        this.lexer.standardConformingStrings = this.lexing.standardConformingStrings;
+    }
+    take() {
+        const out = this.out;
+        this.out = [];
+        return out;
+    }
+    push(data) {
+        let pos = 0;
+        /** Start of a run of COPY data lines inside `data` not yet added to copy.parts. */
+        let run = -1;
+        for (;;) {
+            if (this.copy && this.copyData !== 'lines' && !this.carry.length) {
+                // Jump to the `\.` line, or past the last whole line of this chunk
+                // (lineNo then lags: see CopyDataMode), handing on what it jumped over.
+                const end = copyEndFrom(data, pos);
+                const stop = end < 0 ? Math.max(pos, data.lastIndexOf(NL) + 1) : end;
+                if (this.copyData === 'bytes')
+                    this.passCopyBytes(data, pos, stop);
+                pos = stop;
+                if (end < 0)
+                    break;
+            }
+            const nl = data.indexOf(NL, pos);
+            if (nl < 0)
+                break;
+            if (this.carry.length) {
+                const line = Buffer.concat([...this.carry, data.subarray(pos, nl + 1)]);
+                this.carry = [];
+                this.line(line, 0, line.length - 1);
+            }
+            else if (this.copy) {
+                // Fast path: COPY data lines stay bytes of this chunk, gathered as one run.
+                this.lineNo++;
+                if (isCopyEnd(data, pos, nl)) {
+                    if (run >= 0)
+                        this.addCopy(data.subarray(run, pos), 0);
+                    run = -1;
+                    this.endCopy();
+                }
+                else {
+                    if (run < 0)
+                        run = pos;
+                    if (this.copy.lines === 0)
+                        this.copy.first = this.lineNo;
+                    this.copy.lines++;
+                    if (this.copy.bytes + (nl + 1 - run) >= COPY_CHUNK_BYTES) {
+                        this.addCopy(data.subarray(run, nl + 1), 0);
+                        run = -1;
+                        this.emitCopy();
+                    }
+                }
+            }
+            else {
+                this.line(data, pos, nl);
+            }
+            pos = nl + 1;
+        }
+        if (run >= 0)
+            this.addCopy(data.subarray(run, pos), 0);
+        if (pos < data.length)
+            this.carry.push(this.copyData === 'skip' ? Buffer.from(data.subarray(pos)) : data.subarray(pos));
+    }
+    /** At end of file: the last line (if it has no newline), then an unterminated COPY is an error. */
+    end() {
+        if (this.carry.length) {
+            const line = Buffer.concat(this.carry);
+            this.carry = [];
+            this.line(line, 0, line.length);
+        }
+        if (this.copy) {
+            throw new Error(`${this.file}: the COPY block started at line ${this.copy.openedAt} has no terminating "\\." line.`);
+        }
+        // psql runs what is left at the end of a file as its last statement
+        if (this.lexer.hasContent)
+            this.emitStatement(false);
+    }
+    addCopy(bytes, lines) {
+        const c = this.copy;
+        c.parts.push(bytes);
+        c.bytes += bytes.length;
+        c.lines += lines;
+    }
+    /** `bytes` mode: hands on bytes [start, end) of `b` as they are, in slices of at most COPY_CHUNK_BYTES. */
+    passCopyBytes(b, start, end) {
+        for (let i = start; i < end; i += COPY_CHUNK_BYTES) {
+            this.out.push({ kind: 'copy-data', data: b.subarray(i, Math.min(end, i + COPY_CHUNK_BYTES)), firstLine: 0, lines: 0 });
+        }
+    }
+    emitCopy() {
+        const c = this.copy;
+        if (c.lines > 0) {
+            const data = c.parts.length === 1 ? c.parts[0] : Buffer.concat(c.parts, c.bytes);
+            this.out.push({ kind: 'copy-data', data, firstLine: c.first, lines: c.lines });
+        }
+        c.parts = [];
+        c.bytes = 0;
+        c.lines = 0;
+    }
+    endCopy() {
+        this.emitCopy();
+        this.out.push({ kind: 'copy-end', line: this.lineNo });
+        this.copy = null;
+    }
+    /** One whole line, bytes [start, end) of `b` without its newline (a line that began in an earlier chunk). */
+    line(b, start, end) {
+        this.lineNo++;
+        if (this.copy) {
+            if (isCopyEnd(b, start, end))
+                return this.endCopy();
+            if (this.copyData === 'skip')
+                return;
+            if (this.copyData === 'bytes')
+                return this.passCopyBytes(b, start, Math.min(end + 1, b.length));
+            if (this.copy.lines === 0)
+                this.copy.first = this.lineNo;
+            // keep the newline, if the line had one
+            this.addCopy(b.subarray(start, Math.min(end + 1, b.length)), 1);
+            if (this.copy.bytes >= COPY_CHUNK_BYTES)
+                this.emitCopy();
+            return;
+        }
+        this.statementLine(b, start, end < b.length ? end + 1 : end);
+    }
+    /**
+     * Statement text: bytes [start, end) of one line, its newline included if
+     * it has one, lexed as psql lexes it. Every byte is kept (a CR too: it may
+     * sit inside a quoted string, as user data).
+     */
+    statementLine(b, start, end) {
+        let pos = start;
+        while (pos < end) {
+            if (!this.pending.length) {
+                this.pendingLine = this.lineNo;
+                this.pendingCol = codePoints(b, start, pos) + 1;
+            }
+            const stop = this.lexer.scan(b, pos, end);
+            if (stop === undefined) {
+                this.pending.push(Buffer.from(b.subarray(pos, end)));
+                return;
+            }
+            const at = this.lexer.at;
+            if (stop === Stop.Semicolon) {
+                this.pending.push(Buffer.from(b.subarray(pos, at + 1)));
+                pos = at + 1;
+                if (this.emitStatement(true))
+                    return; // COPY data starts on the next line
+                continue;
+            }
+            // A meta-command: from the backslash to the end of the line, or to a `\\` after which SQL goes on.
+            if (at > pos)
+                this.pending.push(Buffer.from(b.subarray(pos, at)));
+            const text = b.toString('utf8', at, end).replace(/\r?\n$/, '');
+            const sep = text.indexOf('\\\\', 1);
+            const m = /^\\([^\s\\]*)\s*([\s\S]*)$/.exec(sep < 0 ? text : text.slice(0, sep));
+            this.out.push({ kind: 'meta', command: m[1], args: m[2].trim(), line: this.lineNo });
+            if (!this.lexer.hasContent)
+                this.pending = [];
+            if (sep < 0)
+                return;
+            pos = at + Buffer.byteLength(text.slice(0, sep + 2));
+        }
+    }
+    /** Hands on the pending statement. @returns true when it is a `COPY … FROM stdin` (its data follows). */
+    emitStatement(terminated) {
+        const raw = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
+        const sql = raw.toString('utf8');
+        const firstWord = this.lexer.firstWord;
+        const variables = this.lexer.variables;
+        this.pending = [];
+        this.lexer.reset();
+        // (an unterminated one at the end of a file has no data: it goes to the server as a plain statement)
+        const isCopy = terminated && firstWord === 'copy' && COPY_FROM_STDIN.test(statementHead(sql));
+        const ev = {
+            kind: 'statement', sql, raw, terminated, firstWord, line: this.pendingLine, column: this.pendingCol, copyFromStdin: isCopy, index: this.statements++
+        };
+        if (variables.length)
+            ev.psqlVariables = variables;
+        if (this.options.classify) {
+            ev.classified = this.options.classify(sql, firstWord);
+            const std = ev.classified.standardConformingStrings;
+            if (std !== undefined)
+                this.lexer.standardConformingStrings = this.lexing.standardConformingStrings = std;
+        }
+        this.out.push(ev);
+        if (isCopy)
+            this.copy = { parts: [], bytes: 0, first: this.lineNo + 1, lines: 0, openedAt: this.lineNo };
+        return isCopy;
+    }
+}
+/** Characters in bytes [start, end) of UTF-8 text (bytes that do not continue a character). */
+function codePoints(b, start, end) {
+    let n = 0;
+    for (let i = start; i < end; i++)
+        if ((b[i] & 0xc0) !== 0x80)
+            n++;
+    return n;
+}
+/**
+ * Rescans `file` in `lines` mode for the statement with ordinal `index` (as
+ * yielded in any mode), to report its exact line and column after a pass that
+ * did not count COPY data lines. Reads the file up to that statement.
+ * @throws Error if the file has fewer statements (it changed since).
+ */
+async function exactStatement(file, index, options = {}) {
+    let found;
+    for await (const ev of scanFile(file, { ...options, copyData: 'lines' })) {
+        if (found) {
+            // the event after a COPY statement: its first data line, or the `\.` line that follows it directly
+            return { statement: found, copyDataLine: ev.kind === 'copy-data' ? ev.firstLine : ev.kind === 'copy-end' ? ev.line : undefined };
+        }
+        if (ev.kind !== 'statement' || ev.index !== index)
+            continue;
+        if (!ev.copyFromStdin)
+            return { statement: ev };
+        found = ev;
+    }
+    if (found)
+        return { statement: found };
+    throw new Error(`${file}: statement ${index + 1} not found on rescan (did the file change while seeding?)`);
+}
+
+;// CONCATENATED MODULE: ./src/seed/check.ts
+/**
+ * The seed's check pass: reads every file (COPY data skipped unread) and
+ * refuses what cannot run, before any database is touched. Needs no
+ * connection, so the action runs it before it creates a database: a refused
+ * seed creates nothing. Statement kinds come from PostgreSQL's grammar
+ * (grammar.ts); splitting follows psql's lexer (psqlscan.ts).
+ */
+
+
+
+/** A seed that failed; the database is as it was before seeding (rolled back, or never started). */
+class SeedError extends Error {
+    file;
+    line;
+    column;
+    constructor(message, file, line, column) {
+        super(message);
+        this.file = file;
+        this.line = line;
+        this.column = column;
+        this.name = 'SeedError';
+    }
+}
+/**
+ * Variables psql sets itself (psql docs, "Variables"), which `:NAME` in a
+ * statement fills in on the client; the loader sends SQL as written.
+ */
+const PSQL_VARIABLES = new Set([
+    'AUTOCOMMIT', 'COMP_KEYWORD_CASE', 'DBNAME', 'ECHO', 'ECHO_HIDDEN', 'ENCODING', 'ERROR', 'FETCH_COUNT', 'HIDE_TABLEAM',
+    'HIDE_TOAST_COMPRESSION', 'HISTCONTROL', 'HISTFILE', 'HISTSIZE', 'HOST', 'IGNOREEOF', 'LASTOID', 'LAST_ERROR_MESSAGE',
+    'LAST_ERROR_SQLSTATE', 'ON_ERROR_ROLLBACK', 'ON_ERROR_STOP', 'PORT', 'PROMPT1', 'PROMPT2', 'PROMPT3', 'QUIET', 'ROW_COUNT',
+    'SERVER_VERSION_NAME', 'SERVER_VERSION_NUM', 'SHELL_ERROR', 'SHELL_EXIT_CODE', 'SHOW_ALL_RESULTS', 'SHOW_CONTEXT', 'SINGLELINE',
+    'SINGLESTEP', 'SQLSTATE', 'USER', 'VERBOSITY', 'VERSION', 'VERSION_NAME', 'VERSION_NUM'
+]);
+/** Meta-commands psql honours that we honour too (pg_dump 17.6+, 16.10+, 15.14+, 14.19+, 13.22+ emit them). */
+const ALLOWED_META = new Set(['restrict', 'unrestrict']);
+/** 1-based line and column of 1-based character `position` in `text`, which starts at `line`:`column` of its file. */
+function locate(text, position, line = 1, column = 1) {
+    const before = text.slice(0, Math.max(0, position - 1)).split('\n');
+    return before.length === 1 ? { line, column: column + before[0].length } : { line: line + before.length - 1, column: before.at(-1).length + 1 };
+}
+/** A statement's first line, for messages (at most 120 characters). */
+const firstLine = (sql) => {
+    const head = statementHead(sql).split('\n')[0].replace(/\r$/, '');
+    return head.length > 120 ? `${head.slice(0, 117)}...` : head;
+};
+/** File line and column of a statement's first keyword (its raw text may start with blank lines and comments). */
+function startOf(ev) {
+    return locate(ev.sql, ev.sql.length - statementHead(ev.sql).length + 1, ev.line, ev.column);
+}
+/** Scan options for `src` alone, lexed as it was in the whole seed (for exact rescans). */
+const rescanOptions = (src) => ({
+    classify: classify,
+    lexing: { standardConformingStrings: src.startStandardConformingStrings ?? true }
+});
+/**
+ * Streams every event of every file, with the file it came from, lexed as
+ * one psql session reads them: standard_conforming_strings carries from file
+ * to file; each file's statements are its own (a last statement without `;`
+ * ends with its file). Needs {@link loadGrammar}.
+ */
+async function* scanAll(sources, options = {}) {
+    const lexing = { standardConformingStrings: true };
+    for (const src of sources) {
+        src.startStandardConformingStrings = lexing.standardConformingStrings;
+        for await (const ev of scanFile(src.file, { ...options, classify: classify, lexing }))
+            yield [src, ev];
+    }
+}
+/**
+ * Pass 1: refuses, before any database is touched: psql meta-commands other
+ * than `\restrict`/`\unrestrict` (or an `\unrestrict` whose key does not
+ * match), wherever they stand outside quotes; `CREATE/DROP/ALTER DATABASE`;
+ * transaction control that would change the outcome (ROLLBACK, SAVEPOINT,
+ * PREPARE TRANSACTION, …; BEGIN/START TRANSACTION/COMMIT/END pass: the load
+ * drops them); statements that cannot run inside a transaction block; a
+ * client encoding psql would lex with multibyte tables (SJIS, BIG5, …);
+ * psql variables psql would fill in (`:'name'`, `:"name"`, and `:NAME` for
+ * a variable psql sets itself, such as `:DBNAME`).
+ * @param files paths in load order; `cwd` makes the names errors show
+ * @throws SeedError "Seed refused at file:line[:column]: …" (exact line, found
+ *   by a rescan that counts COPY data lines); Error if a file cannot be read
+ *   or has a COPY block without its `\.` line
+ */
+async function checkSeed(files, cwd = process.cwd()) {
+    const started = Date.now();
+    await loadGrammar();
+    const sources = files.map((file) => ({ file, shown: external_node_path_default().relative(cwd, file) || file }));
+    let found;
+    try {
+        found = await checkEvents(sources, { copyData: 'skip' });
+    }
+    catch (err) {
+        // COPY data was skipped unread, so lines after a COPY block lag: find the refusal's exact line
+        if (!(err instanceof SeedError))
+            throw err;
+        found = await checkEvents(sources, {});
+    }
+    return { sources, ...found, checkMs: Date.now() - started };
+}
+const META_ADVICE = 'Nothing was run. Produce the dump with `pg_dump --no-owner --no-privileges --format=plain`, or move client-side steps to `seed-command`.';
+async function checkEvents(sources, options) {
+    const needed = new Set();
+    const created = new Set();
+    let restrictKey = null;
+    for await (const [src, ev] of scanAll(sources, options)) {
+        const at = (line, column) => `${src.shown}:${line}${column ? `:${column}` : ''}`;
+        if (ev.kind === 'meta') {
+            const refuse = (why) => {
+                throw new SeedError(`Seed refused at ${at(ev.line)}: ${why}`, src.shown, ev.line);
+            };
+            if (ev.command === 'gexec') {
+                refuse('psql meta-command \\gexec is not supported: it runs the rows a query returns as statements, which cannot be checked before the database exists. ' +
+                    'Write those statements out, use a DO block with EXECUTE, or run it from `seed-command`. Nothing was run.');
+            }
+            if (!ALLOWED_META.has(ev.command)) {
+                refuse(`psql meta-command \\${ev.command} is not supported (only \\restrict and \\unrestrict, which pg_dump emits, are). ${META_ADVICE}`);
+            }
+            if (ev.command === 'restrict')
+                restrictKey = ev.args;
+            else if (ev.args !== restrictKey)
+                refuse('\\unrestrict key does not match the \\restrict key (as psql would refuse it). Nothing was run.');
+            else
+                restrictKey = null;
+            continue;
+        }
+        if (ev.kind !== 'statement')
+            continue;
+        const c = ev.classified;
+        const refuse = (why) => {
+            const start = startOf(ev);
+            throw new SeedError(`Seed refused at ${at(start.line, start.column)}: "${firstLine(ev.sql)}" ${why}`, src.shown, start.line, start.column);
+        };
+        const variable = ev.psqlVariables?.find((v) => v[1] === "'" || v[1] === '"' || PSQL_VARIABLES.has(v.slice(1)));
+        if (variable) {
+            refuse(`uses the psql variable ${variable}, which psql fills in on the client; the loader sends SQL as written. ` +
+                'Write the value out (or use current_database(), current_user), or run psql from `seed-command`. Nothing was run.');
+        }
+        if (c.kind === 'database')
+            refuse('cannot work on a provisioned database (it already exists, and you are connected to it). Nothing was run.');
+        if (c.kind === 'transaction') {
+            refuse('would change the outcome of the seed, which runs in one transaction, all or nothing (BEGIN, START TRANSACTION, COMMIT and END are ignored; ' +
+                'ROLLBACK, SAVEPOINT, RELEASE and PREPARE TRANSACTION are not). Remove it. Nothing was run.');
+        }
+        if (c.kind === 'no-transaction') {
+            refuse('cannot run inside a transaction block, and the whole seed runs in one. Nothing was run. Drop CONCURRENTLY, or run it from `seed-command`.');
+        }
+        if (c.clientEncoding !== undefined && !asciiSafeEncoding(c.clientEncoding)) {
+            refuse(`sets client encoding ${c.clientEncoding}, in which a quote or backslash byte can be part of a character; the loader reads files byte by byte ` +
+                'and supports UTF8 and the single-byte and EUC encodings. Convert the file to UTF-8 (iconv) and set client_encoding to UTF8. Nothing was run.');
+        }
+        for (const r of c.roles)
+            needed.add(r);
+        if (c.createdRole)
+            created.add(c.createdRole);
+    }
+    return { needed, created };
+}
+
+;// CONCATENATED MODULE: ./src/seed/raw-query.ts
+/** A Query message holding `text` as it is. */
+function queryMessage(text) {
+    const m = Buffer.allocUnsafe(text.length + 6);
+    m[0] = 0x51; // 'Q'
+    m.writeInt32BE(text.length + 5, 1);
+    text.copy(m, 5);
+    m[m.length - 1] = 0;
+    return m;
+}
+/**
+ * One simple-protocol query of raw bytes (any number of statements). Rows
+ * are discarded. `done` resolves at ReadyForQuery, or rejects with the
+ * server's error (the first: the server skips the rest of the query) (a pg.DatabaseError, with its position in `text`).
+ */
+class RawQuery {
+    text;
+    done;
+    settle;
+    constructor(text) {
+        this.text = text;
+        this.done = new Promise((resolve, reject) => {
+            this.settle = (err) => (err ? reject(err) : resolve());
+        });
+    }
+    submit(connection) {
+        connection._send(queryMessage(this.text));
+    }
+    handleRowDescription() { }
+    handleDataRow() { }
+    handleCommandComplete() { }
+    handleEmptyQuery() { }
+    handlePortalSuspended() { }
+    handleCopyData() { }
+    /** A `COPY … FROM STDIN` reached here has no data to send: the loader sends those with {@link rawCopy}. */
+    handleCopyInResponse(connection) {
+        connection.sendCopyFail('COPY FROM STDIN is not expected in this statement batch');
+    }
+    /** node-postgres drops the query on an error (ReadyForQuery then goes to no query), so it settles here. */
+    handleError(err) {
+        this.settle(err);
+    }
+    handleReadyForQuery() {
+        this.settle();
+    }
+}
+/** Runs `text` (bytes) on `client`. @throws pg.DatabaseError as the server reported it. */
+async function rawQuery(client, text) {
+    const q = new RawQuery(text);
+    client.query(q);
+    await q.done;
+}
+/** A pg-copy-streams COPY FROM STDIN whose statement text is sent as the file's bytes. */
+function rawCopy(stream, text) {
+    const s = stream;
+    s.submit = (connection) => {
+        s.connection = connection;
+        connection._send(queryMessage(text));
+    };
+    return stream;
+}
+
+;// CONCATENATED MODULE: ./src/seed/loader.ts
+/**
+ * The psql-compatible seed loader: plain SQL files and pg_dump plain output,
+ * in one session and one transaction (like `psql -X -v ON_ERROR_STOP=1 -1`,
+ * but all or nothing even where the files hold BEGIN/COMMIT).
+ *
+ * Two passes over the files, both streamed:
+ * 1. check ({@link checkSeed}, check.ts, no database needed): refuses what
+ *    cannot run before anything runs;
+ * 2. load ({@link loadSeed}): statements are sent as the file's bytes (in the
+ *    client encoding the file declares, as psql sends them), batched between
+ *    COPY blocks behind a savepoint (one round trip per batch); a batch ends
+ *    after a statement that changes how the server reads text
+ *    (client_encoding, standard_conforming_strings), since the server parses
+ *    a whole batch at once. COPY data streams through `pg-copy-streams`
+ *    exactly as written, without being split into rows (the server counts them).
+ * Neither pass counts COPY data lines, so an error found after a COPY block
+ * is located by an exact rescan ({@link exactStatement}).
+ * Errors name the file, line and column; COPY data values are never logged.
+ */
+
+
+
+
+
+
+
+
+/** Role names that always exist. */
+const BUILTIN_ROLES = new Set(['public', 'current_user', 'session_user', 'current_role']);
+/** Keeps PostgreSQL's message but hides quoted values (COPY data must not reach the log). */
+function redactValues(text) {
+    return text?.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/=\([^)]*\)/g, '=(…)');
+}
+/** Resolves when `stream` drains or fails, removing both listeners either way. */
+function drained(stream) {
+    return new Promise((resolve) => {
+        const done = () => {
+            stream.off('drain', done);
+            stream.off('error', done);
+            resolve();
+        };
+        stream.on('drain', done);
+        stream.on('error', done);
+    });
+}
+/** A batch of plain statements sent in one round trip, as the files' bytes. */
+class Batch {
+    items = [];
+    parts = [];
+    /** Characters so far (the server's error positions count characters), and bytes. */
+    chars = 0;
+    bytes = 0;
+    add(src, ev) {
+        this.items.push({ src, ev, offset: this.chars });
+        this.parts.push(ev.raw);
+        this.chars += ev.sql.length;
+        this.bytes += ev.raw.length;
+        if (ev.raw[ev.raw.length - 1] !== 0x0a)
+            this.push(NEWLINE);
+    }
+    push(text) {
+        this.parts.push(text);
+        this.chars += text.length;
+        this.bytes += text.length;
+    }
+}
+const NEWLINE = Buffer.from('\n');
+const MAX_BATCH_BYTES = 1 << 20;
+/**
+ * Each batch moves the savepoint to its start, in the same round trip, so a
+ * failed batch can be rolled back to its start and replayed one statement at
+ * a time. A batch the server rejects whole (bytes invalid in the client
+ * encoding: it converts the text before parsing) leaves the previous one.
+ */
+const NEXT_SAVEPOINT = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; SAVEPOINT preview_postgres_seed;\n');
+function describe(err, redact) {
+    const message = redact ? redactValues(err.message) : err.message;
+    const detail = redact ? redactValues(err.detail) : err.detail;
+    return [message, detail && `detail: ${detail}`, err.hint && `hint: ${err.hint}`].filter(Boolean).join('; ');
+}
+/**
+ * Pass 2: loads a seed that {@link checkSeed} accepted into the database of
+ * `connection` (its direct URL) in one session and one transaction.
+ * Skipped, counted and logged: statements naming a role the database lacks
+ * (OWNER TO, GRANT, REVOKE, ALTER DEFAULT PRIVILEGES FOR ROLE, from a dump
+ * made without `--no-owner --no-privileges`); BEGIN, START TRANSACTION,
+ * COMMIT and END (the seed is one transaction already); COMMENT ON EXTENSION
+ * for an extension another role owns (plpgsql on a managed database: psql
+ * stops there with "must be owner of extension").
+ * @returns counts, and `durationMs`: from this call to COMMIT (the check pass not included)
+ * @throws SeedError naming file:line:column, the server's message, detail and
+ *   hint, and the statement's first line; the database is left as it was.
+ */
+async function loadSeed(connection, plan) {
+    const started = Date.now();
+    const { sources } = plan;
+    // the run's one session (session.ts), shared with the schema snapshots: a connection costs 5-6 round trips
+    const lease = await (0,session/* leaseSession */.f)(connection).catch((err) => Promise.reject(new SeedError(`Seeding could not connect to the new database: ${err.message}`)));
+    const { client } = lease;
+    let target;
+    try {
+        target = await openTransaction(client);
+    }
+    catch (err) {
+        lease.release(true);
+        throw err;
+    }
+    const result = {
+        files: sources.length, statements: 0, copyRows: 0, skippedForRoles: 0, skippedTransactionControl: 0, skippedExtensionComments: 0, durationMs: 0
+    };
+    const firstTransactionControl = [];
+    try {
+        const existing = new Set([...target.roles, ...plan.created]);
+        const missing = new Set([...plan.needed].filter((r) => !existing.has(r) && !BUILTIN_ROLES.has(r)));
+        let batch = new Batch();
+        const flush = async () => {
+            if (!batch.items.length)
+                return;
+            const current = batch;
+            batch = new Batch();
+            try {
+                await rawQuery(client, Buffer.concat([NEXT_SAVEPOINT, ...current.parts]));
+                result.statements += current.items.length;
+            }
+            catch (err) {
+                await failBatch(client, current, NEXT_SAVEPOINT.length, err);
+            }
+        };
+        let copy = null;
+        for await (const [src, ev] of scanAll(sources, { copyData: 'bytes' })) {
+            if (ev.kind === 'meta')
+                continue;
+            if (ev.kind === 'statement') {
+                const c = ev.classified;
+                if (c.roles.some((r) => missing.has(r))) {
+                    result.skippedForRoles++;
+                    continue;
+                }
+                if (c.kind === 'begin' || c.kind === 'commit') {
+                    if (result.skippedTransactionControl++ === 0)
+                        firstTransactionControl.push(`${src.shown}:${startOf(ev).line}`, firstLine(ev.sql));
+                    continue;
+                }
+                if (c.extensionComment !== undefined && target.foreignExtensions.has(c.extensionComment)) {
+                    result.skippedExtensionComments++;
+                    core/* info */.pq(`Skipped ${src.shown}:${startOf(ev).line} "${firstLine(ev.sql)}": extension ${c.extensionComment} belongs to the database's platform role, not to this seed's.`);
+                    continue;
+                }
+                if (!ev.copyFromStdin) {
+                    batch.add(src, ev);
+                    // The server parses a whole batch before running it: end it where the way text is read changes, or where a file ends without `;`.
+                    if (batch.bytes >= MAX_BATCH_BYTES || c.changesLexing || !ev.terminated)
+                        await flush();
+                    continue;
+                }
+                await flush();
+                const stream = client.query(rawCopy((0,pg_copy_streams/* from */.H)(ev.sql), ev.raw));
+                copy = { stream, src, ev };
+                stream.on('error', (e) => { if (copy)
+                    copy.failed = e; });
+                continue;
+            }
+            if (!copy)
+                continue;
+            if (ev.kind === 'copy-data') {
+                if (copy.failed)
+                    continue;
+                if (!copy.stream.write(ev.data))
+                    await drained(copy.stream);
+                continue;
+            }
+            // copy-end
+            const c = copy;
+            copy = null;
+            if (!c.failed) {
+                c.stream.end();
+                await (0,external_node_events_.once)(c.stream, 'finish').catch((e) => { c.failed = e; });
+            }
+            if (c.failed)
+                await failCopy(c.src, c.ev, c.failed);
+            result.copyRows += c.stream.rowCount;
+            result.statements++;
+        }
+        await flush();
+        await client.query('COMMIT');
+        if (result.skippedForRoles) {
+            core/* info */.pq(`Skipped ${result.skippedForRoles} statement(s) that name roles this database does not have (${[...missing].join(', ')}): ` +
+                'OWNER TO, GRANT, REVOKE and ALTER DEFAULT PRIVILEGES from a dump made without --no-owner --no-privileges. Everything else ran as written.');
+        }
+        if (result.skippedExtensionComments) {
+            core/* info */.pq(`Skipped ${result.skippedExtensionComments} COMMENT ON EXTENSION statement(s) for extensions this managed database provides and its platform role owns.`);
+        }
+        if (result.skippedTransactionControl) {
+            core/* notice */.lm(`Ignored ${result.skippedTransactionControl} transaction-control statement(s) (BEGIN, START TRANSACTION, COMMIT, END; the first at ` +
+                `${firstTransactionControl[0]}: "${firstTransactionControl[1]}"): the whole seed runs in one transaction and is kept all or nothing.`);
+        }
+        result.durationMs = Date.now() - started;
+        return result;
+    }
+    catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        if (err instanceof SeedError)
+            throw err;
+        throw new SeedError(`Seeding failed: ${err.message}. Nothing was kept: the whole seed was rolled back.`);
+    }
+    finally {
+        lease.release(true);
+    }
+}
+/**
+ * Opens the seed's transaction and its savepoint, and reads the database's roles and
+ * the extensions the loading user does not own (no membership in their
+ * owner), in one round trip after the connection's own.
+ * @throws SeedError if the database cannot be reached
+ */
+async function openTransaction(client) {
+    try {
+        // A simple-protocol query with several statements answers with one result per statement.
+        const results = (await client.query("BEGIN; SAVEPOINT preview_postgres_seed; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE')"));
+        return { roles: results[2].rows.map((r) => r.rolname), foreignExtensions: new Set(results[3].rows.map((r) => r.extname)) };
+    }
+    catch (err) {
+        throw new SeedError(`Seeding could not connect to the new database: ${err.message}`);
+    }
+}
+/** Throws the SeedError of a failed COPY: the file line of the bad row (from the server's "COPY t, line N"), values hidden. */
+async function failCopy(src, ev, err) {
+    const exact = await exactStatement(src.file, ev.index, rescanOptions(src));
+    const rowLine = /line (\d+)/.exec(err.where ?? '')?.[1];
+    const line = rowLine && exact.copyDataLine ? exact.copyDataLine + Number(rowLine) - 1 : startOf(exact.statement).line;
+    throw new SeedError(`Seed failed at ${src.shown}:${line}: ${describe(err, true)} (in the data of "${firstLine(ev.sql)}"). Nothing was kept: the whole seed was rolled back.`, src.shown, line);
+}
+/** Finds which statement of a failed batch failed, and throws its SeedError. */
+async function failBatch(client, batch, prefixLength, err) {
+    let culprit;
+    let error = err;
+    let position = err.position ? Number(err.position) - prefixLength : undefined;
+    if (position !== undefined && position > 0) {
+        culprit = [...batch.items].reverse().find((it) => it.offset < position);
+        if (culprit)
+            position -= culprit.offset;
+    }
+    else {
+        // No position (a runtime error): replay the batch one statement at a time to find it.
+        await client.query('ROLLBACK TO SAVEPOINT preview_postgres_seed');
+        for (const it of batch.items) {
+            try {
+                await rawQuery(client, it.ev.raw);
+            }
+            catch (e) {
+                culprit = it;
+                error = e;
+                position = error.position ? Number(error.position) : undefined;
+                break;
+            }
+        }
+    }
+    if (!culprit)
+        throw new SeedError(`Seeding failed: ${describe(err, false)}. Nothing was kept: the whole seed was rolled back.`);
+    const { statement } = await exactStatement(culprit.src.file, culprit.ev.index, rescanOptions(culprit.src));
+    const where = position ? locate(statement.sql, position, statement.line, statement.column) : startOf(statement);
+    throw new SeedError(`Seed failed at ${culprit.src.shown}:${where.line}:${where.column}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
+        'Nothing was kept: the whole seed was rolled back.', culprit.src.shown, where.line, where.column);
+}
+
+// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 5 modules
+var exec = __webpack_require__(22876);
+;// CONCATENATED MODULE: ./src/seed/command.ts
+/**
+ * `seed-command`: the workflow author's own command, run after the SQL seed
+ * with the connection in the environment, so psql, `prisma migrate deploy`,
+ * `drizzle-kit migrate` and the like work unchanged.
+ */
+
+/** A seed command that exited non-zero. */
+class SeedCommandError extends Error {
+    exitCode;
+    constructor(exitCode) {
+        super(`seed-command exited with code ${exitCode}. Its output is above.`);
+        this.exitCode = exitCode;
+        this.name = 'SeedCommandError';
+    }
+}
+/** The variables the command gets: both URLs and libpq's PG* variables for the direct connection. */
+function seedEnvironment(c) {
+    return {
+        DATABASE_URL: c.pooledUrl,
+        DATABASE_URL_DIRECT: c.directUrl,
+        PGHOST: c.directHost,
+        PGPORT: c.port || '5432',
+        PGUSER: c.user,
+        PGPASSWORD: c.password,
+        PGDATABASE: c.database,
+        PGSSLMODE: c.sslmode || 'require',
+        ...(c.channelBinding ? { PGCHANNELBINDING: 'require' } : {})
+    };
+}
+/**
+ * Runs `command` with `bash -eo pipefail -c`. The command text is passed as
+ * one argument, never interpolated with input values; secrets reach it only
+ * through the environment. Its output streams to the log (masked by the runner).
+ * @throws SeedCommandError with the exit code.
+ */
+async function runSeedCommand(command, c) {
+    const env = {};
+    for (const [k, v] of Object.entries(process.env))
+        if (v !== undefined)
+            env[k] = v;
+    const code = await exec/* exec */.m('bash', ['-eo', 'pipefail', '-c', command], {
+        env: { ...env, ...seedEnvironment(c) },
+        ignoreReturnCode: true
+    });
+    if (code !== 0)
+        throw new SeedCommandError(code);
+}
+
+;// CONCATENATED MODULE: ./src/publish/publication.ts
+/**
+ * Where a run publishes and how it holds the PR's comment lock: opened before
+ * anything is provisioned, written once at the end (success, failure or
+ * cancel), and the job summary.
+ */
+
+
+
+
+
+
+
+
+/** The earlier run's record without the lock's fields, when it is of this mode; else nothing reusable. */
+function reusableOf(home, mode) {
+    if (!home || home.record.mode !== mode)
+        return { mode };
+    return (0,publish_comment/* withoutLock */.OY)(home.record);
+}
+/** This run made a new database or branch: a failure or cancel from now on records nothing reusable. */
+function forgetReusable(pub, mode) {
+    pub.reusable = { mode };
+}
+function runUrl() {
+    const { serverUrl, runId } = github/* context */._;
+    const repo = process.env.GITHUB_REPOSITORY;
+    return repo && runId ? `${serverUrl}/${repo}/actions/runs/${runId}` : undefined;
+}
+/**
+ * Takes the PR's comment lock (lock.ts), so only one run of the PR
+ * provisions or deletes at a time, whatever comment an earlier run left;
+ * the lock's comment says what an earlier run recorded. `seedCheck` is
+ * awaited before the lock's placeholder is posted (a refused seed posts no
+ * comment). A claim that cannot be posted is a warning: the run goes on
+ * without a lock and without reuse. A lock that stays held by another run
+ * for `wait-timeout` fails the run.
+ */
+async function openPublication(settings, seedCheck) {
+    const pr = (0,publish_comment/* pullRequestOfEvent */.My)();
+    if (!pr) {
+        core/* notice */.lm('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.');
+        return { pr: null, lock: null, existing: null, reusable: { mode: settings.mode } };
+    }
+    if (!settings.comment || !settings.githubToken) {
+        core/* info */.pq(`${settings.comment ? 'No `github-token`' : '`comment` is false'}: no PR comment, so no earlier database can be found for reuse.`);
+        return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
+    }
+    await (0,cancel/* unlessCancelled */.MS)(seedCheck);
+    const octokit = (0,publish_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+    const cancelled = (0,publish_report/* renderReport */.B1)({ mode: settings.mode, state: 'cancelled', runUrl: runUrl() });
+    let pub;
+    return core/* group */.Os('Take the PR comment lock', async () => {
+        let lock;
+        try {
+            lock = await acquireLock(octokit, pr, {
+                mode: settings.mode,
+                placeholder: (0,publish_report/* renderReport */.B1)({ mode: settings.mode, state: settings.command === 'create' ? 'provisioning' : 'closing', runUrl: runUrl() }),
+                pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
+                timeoutSeconds: settings.waitTimeoutSeconds,
+                // As soon as the lock's reaction exists (issue 20, item 6): a cancel, or a kill before the post step, releases it.
+                onTaken: (taken) => {
+                    (0,post_state/* markLock */.lF)(taken.claim.id, taken.reaction.id);
+                    (0,cancel/* onCancel */.Ao)(cancel/* COMMENT_LOCK */.ik, () => taken.finish(cancelled, pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(post_state/* clearLock */.Nq));
+                }
+            });
+        }
+        catch (err) {
+            if (!(err instanceof ClaimNotPostedError))
+                throw err;
+            core/* warning */.$e(`${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`);
+            return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
+        }
+        pub = { pr, lock, existing: lock.home, reusable: reusableOf(lock.home, settings.mode) };
+        if ((0,cancel/* isCancelled */.mm)()) {
+            // The cancel's undo steps may have run while the lock was being taken.
+            (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+            await lock.finish(cancelled, pub.reusable);
+            (0,post_state/* clearLock */.Nq)();
+            (0,cancel/* throwIfCancelled */.dZ)();
+        }
+        core/* info */.pq(`This run holds the PR's comment lock (comment ${lock.claim.id}).` +
+            (lock.home ? ' The comment records what an earlier run left.' : ''));
+        return pub;
+    });
+}
+/**
+ * Writes the run's report into the PR comment (releasing the lock) and the
+ * job summary. The comment's schema diff is cut to GitHub's comment limit;
+ * the summary keeps all of it.
+ */
+async function publish(pub, report, record) {
+    (0,cancel/* throwIfCancelled */.dZ)();
+    const markdown = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() });
+    const lock = pub.lock;
+    if (lock?.held) {
+        const comment = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() }, Date.now(), publish_report/* COMMENT_LIMIT */.W$);
+        await core/* group */.Os('Update the PR comment', () => lock.finish(comment, record));
+        (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+        (0,post_state/* clearLock */.Nq)();
+    }
+    if (process.env.GITHUB_STEP_SUMMARY)
+        await core/* summary */.z.addRaw(markdown, true).write();
+}
+/**
+ * At the end of a run that did not publish (failed, or had nothing to
+ * report): releases the lock. After a failure the comment says the run
+ * failed, and records what an earlier run recorded unless this run made
+ * something new; otherwise only the claim is removed. A cancelled run
+ * leaves this to its undo step.
+ */
+async function releaseLock(pub, mode, failed) {
+    if (!pub?.lock?.held || (0,cancel/* isCancelled */.mm)())
+        return;
+    (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+    await pub.lock.finish(failed ? (0,publish_report/* renderReport */.B1)({ mode, state: 'failed', runUrl: runUrl() }) : null, pub.reusable);
+    (0,post_state/* clearLock */.Nq)();
+}
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(48161);
+var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_os_);
+;// CONCATENATED MODULE: ./src/schema/track.ts
+/**
+ * The schema diff through one run's seeding (issue 15). main.ts calls
+ * {@link SchemaTracker.atStart} before the SQL seed, {@link
+ * SchemaTracker.afterSeedFiles} between the seed and `seed-command`, and
+ * {@link SchemaTracker.finish} after `seed-command`:
+ * - branch mode snapshots at the start (the new branch is its parent's copy)
+ *   and shows the platform's compare_schema diff against the parent;
+ * - instant mode snapshots after the SQL seed, so the diff is what
+ *   `seed-command` (the PR's migrations) changed.
+ * A snapshot that fails is a warning: the diff is information, the database
+ * is fine. With `fail-on-destructive`, destructive changes throw
+ * {@link DestructiveSchemaError}, which the caller treats like a failed seed.
+ */
+
+
+
+
+/**
+ * The inspector, differ and grammar are loaded on first use (a separate
+ * chunk of the bundle), so runs that compare nothing, and everything a run
+ * does before its seed, do not pay for loading them.
+ */
+const schemaTools = () => Promise.all(/* import() */[__webpack_require__.e(7), __webpack_require__.e(814)]).then(__webpack_require__.bind(__webpack_require__, 50814));
+/** `fail-on-destructive` is true and the schema change is destructive. */
+class DestructiveSchemaError extends Error {
+}
+/** Where the full diff is written (the `schema-diff` output). */
+function schemaDiffPath() {
+    const dir = process.env.RUNNER_TEMP || external_node_os_default().tmpdir();
+    (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
+    return external_node_path_default().join(dir, 'preview-postgres-schema.diff');
+}
+class SchemaTracker {
+    mode;
+    connection;
+    enabled;
+    failOnDestructive;
+    before;
+    failed = false;
+    /**
+     * @param enabled the `compare-schema` input
+     * @param failOnDestructive the `fail-on-destructive` input
+     */
+    constructor(mode, connection, enabled, failOnDestructive) {
+        this.mode = mode;
+        this.connection = connection;
+        this.enabled = enabled;
+        this.failOnDestructive = failOnDestructive;
+    }
+    async snapshot(when) {
+        try {
+            const started = Date.now();
+            const s = await (await schemaTools()).inspectSchema(this.connection);
+            core/* info */.pq(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+            return s;
+        }
+        catch (err) {
+            this.failed = true;
+            core/* warning */.$e(`Could not inspect the schema ${when}, so there is no schema diff: ${err.message}`);
+            return undefined;
+        }
+    }
+    /** Before the SQL seed (branch mode: the parent's schema as copied). */
+    async atStart() {
+        if (this.enabled && this.mode === 'branch')
+            this.before = await this.snapshot('of the new branch before seeding');
+    }
+    /** Between the SQL seed and `seed-command` (instant mode). */
+    async afterSeedFiles() {
+        if (this.enabled && this.mode === 'instant')
+            this.before = await this.snapshot('after the SQL seed');
+    }
+    /**
+     * After `seed-command`: compares, logs, writes the diff file.
+     * @param platformDiff fetches the platform's compare_schema text (branch mode); a failure is a warning
+     * @returns null when the diff is off or a snapshot failed
+     * @throws DestructiveSchemaError when `fail-on-destructive` and the change is destructive
+     */
+    async finish(platformDiff) {
+        if (!this.enabled || this.failed || !this.before)
+            return null;
+        const after = await this.snapshot('after seeding');
+        if (!after)
+            return null;
+        let platform;
+        if (platformDiff) {
+            try {
+                platform = await platformDiff();
+            }
+            catch (err) {
+                core/* warning */.$e(`The platform's compare_schema failed, so the diff shown is the action's own: ${err.message}`);
+            }
+        }
+        const { diffSchemas, tablesWithRows } = await schemaTools();
+        const diff = await diffSchemas(this.before, after, (tables) => tablesWithRows(this.connection, tables), platform);
+        (0,external_node_fs_.writeFileSync)(schemaDiffPath(), diff.diff ? `${diff.diff}\n` : '');
+        core/* info */.pq(`Schema change: ${diff.summary}.`);
+        for (const d of diff.destructive)
+            core/* warning */.$e(`Destructive schema change: ${d}`);
+        if (diff.destructive.length > 0 && this.failOnDestructive) {
+            throw new DestructiveSchemaError(`The schema change is destructive (${diff.destructive.length}): ${diff.destructive.join('; ')}. ` +
+                '`fail-on-destructive` is true, so the step fails; make the migration non-destructive or set `fail-on-destructive: false`.');
+        }
+        return diff;
+    }
+}
+/**
+ * The schema part of the report and the outputs, from this run's diff (null:
+ * not compared). A reused database ran nothing: "no schema change in this
+ * run", with an empty diff file.
+ */
+function schemaResult(settings, diff, created) {
+    if (!settings.compareSchema)
+        return {};
+    if (!created) {
+        (0,external_node_fs_.writeFileSync)(schemaDiffPath(), '');
+        return {
+            report: { summary: 'no schema change in this run (the database was reused; nothing ran)', diff: '', source: 'none', destructive: [] },
+            outputs: { changed: false, file: schemaDiffPath(), destructive: false }
+        };
+    }
+    if (!diff)
+        return {};
+    return {
+        report: { summary: diff.summary, diff: diff.diff, source: diff.source, destructive: diff.destructive, failOnDestructive: settings.failOnDestructive },
+        outputs: { changed: diff.changed, file: schemaDiffPath(), destructive: diff.destructive.length > 0 }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/main.ts
+/**
+ * The action's story: read and check the inputs, check the seed files while
+ * finding what an earlier run of this PR left, provision (or reuse, or tear
+ * down) the database, seed it, publish masked outputs, the PR comment and the
+ * job summary.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Starts the seed's check pass (no database needed). Awaited before the PR
+ * comment's lock is claimed and before anything is created: a refused seed
+ * creates no database and posts no comment.
+ * @returns null when there is nothing to seed from files
+ */
+function startSeedCheck(files) {
+    if (files.length === 0)
+        return Promise.resolve(null);
+    const checking = checkSeed(files).catch((err) => {
+        throw err instanceof SeedError ? new SeedError(`${err.message} No database was created or changed.`, err.file, err.line, err.column) : err;
+    });
+    checking.catch(() => undefined); // awaited later; not an unhandled rejection meanwhile
+    return checking;
+}
+/**
+/**
+ * Seeds a newly created database: the checked SQL files in one transaction,
+ * then `seed-command`, with the schema compared around them ({@link SchemaTracker}).
+ * On failure (a destructive change under `fail-on-destructive` included)
+ * runs `undo` (so nothing unseeded is left for reuse) and rethrows. Sets
+ * `report.seedFiles`.
+ * @param platformDiff branch mode: fetches the platform's compare_schema diff against the parent
+ * @throws CancelledError at once when the run is cancelled (the seed is not waited for).
+ */
+async function seedOrUndo(settings, seed, connection, report, undo, platformDiff) {
+    const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive);
+    try {
+        await tracker.atStart();
+        if (seed) {
+            const n = seed.sources.length;
+            const result = await core/* group */.Os(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => (0,cancel/* unlessCancelled */.MS)(loadSeed(connection, seed)));
+            core/* info */.pq(`Seeded ${result.files} file(s): ${result.statements} statement(s), ${result.copyRows} COPY row(s) in ${(result.durationMs / 1000).toFixed(2)} s.`);
+            report.seedFiles = result.files;
+        }
+        await tracker.afterSeedFiles();
+        if (settings.seedCommand) {
+            await (0,session/* endSessions */.v)(); // a migration tool may need the database to itself
+            await core/* group */.Os('Run seed-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(settings.seedCommand, connection)));
+        }
+        if (!settings.compareSchema)
+            return null;
+        return await core/* group */.Os('Compare the schema', () => (0,cancel/* unlessCancelled */.MS)(tracker.finish(platformDiff)));
+    }
+    catch (err) {
+        // A cancel leaves the undo to the cancel's own steps (cancel.ts), which run after this flow stopped.
+        if (!(0,cancel/* isCancelled */.mm)()) {
+            await (0,session/* endSessions */.v)(); // nothing of ours stays connected to what the undo deletes
+            await undo();
+        }
+        throw err;
+    }
+}
+/** Instant mode, `command: create`. */
+async function createInstant(settings, seed, pub) {
+    const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 };
+    const previous = pub.existing?.record.mode === 'instant' ? pub.existing.record.databaseId : undefined;
+    const outcome = await core/* group */.Os('Provision the instant database', () => provisionInstant(endpoint, { ...settings, previousId: previous }));
+    const db = { ...outcome.database, expiresAt: outcome.database.expiresAt ?? undefined };
+    if (outcome.created)
+        forgetReusable(pub, 'instant');
+    const connection = (0,src_connection/* describeConnection */.If)(db.connectionString);
+    maskConnection(connection);
+    const report = {
+        mode: 'instant',
+        state: outcome.created ? 'created' : 'reused',
+        databaseId: db.id,
+        claimUrl: db.claimUrl,
+        expiresAt: db.expiresAt,
+        region: INSTANT_REGION,
+        pgVersion: INSTANT_PG_VERSION,
+        projectId: db.projectId,
+        replacedBecause: outcome.replacedBecause
+    };
+    let diff = null;
+    if (outcome.created) {
+        diff = await seedOrUndo(settings, seed, connection, report, async () => {
+            // The instant service has no delete: record nothing reusable instead.
+            await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'instant' });
+        });
+    }
+    const schema = schemaResult(settings, diff, outcome.created);
+    report.schema = schema.report;
+    (0,cancel/* throwIfCancelled */.dZ)();
+    setOutputs({
+        mode: 'instant',
+        created: outcome.created,
+        connection,
+        claimUrl: db.claimUrl,
+        expiresAt: db.expiresAt,
+        databaseId: db.id,
+        projectId: db.projectId,
+        schema: schema.outputs
+    });
+    if (settings.envFile) {
+        await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl, claimUrl: db.claimUrl, expiresAt: db.expiresAt }, settings.envNames);
+        const v = (0,env_file/* envVariables */.tU)(settings.envNames);
+        core/* info */.pq(`Wrote ${v.url}, ${v.direct} and ${v.claim} to ${settings.envFile}.`);
+    }
+    await publish(pub, report, { mode: 'instant', databaseId: db.id, expiresAt: db.expiresAt });
+}
+/**
+ * Instant mode, `command: delete`. The service has no delete (seed 001): say
+ * in the comment that the PR closed and when the database lapses unless claimed.
+ */
+async function closeInstant(settings, pub) {
+    const record = pub.existing?.record;
+    if (!record?.databaseId) {
+        core/* notice */.lm('No preview database of this pull request was found: nothing to close.');
+        return;
+    }
+    const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 };
+    let expiresAt = record.expiresAt;
+    let claimUrl;
+    try {
+        const db = await getDatabase(endpoint, record.databaseId);
+        if (db) {
+            expiresAt = db.status === 'CLAIMED' ? undefined : (db.expiresAt ?? undefined);
+            claimUrl = db.status === 'UNCLAIMED' ? db.claimUrl : undefined;
+        }
+    }
+    catch (err) {
+        core/* warning */.$e(`Could not fetch database ${record.databaseId}: ${err.message} The comment uses the expiry recorded earlier.`);
+    }
+    core/* info */.pq(`The instant service has no delete: database ${record.databaseId} lapses ${expiresAt ? `at ${expiresAt}` : 'never (it was claimed)'}.`);
+    await publish(pub, { mode: 'instant', state: 'closed', databaseId: record.databaseId, expiresAt, claimUrl }, { mode: 'instant', expiresAt });
+}
+function platformClient(settings) {
+    return (0,lifecycle_client/* lifecycleClientOf */.b)(settings);
+}
+function branchNameOf(settings, pub) {
+    return settings.branchName || (0,lifecycle/* defaultBranchName */.pe)(pub.pr, github/* context */._.sha ?? '');
+}
+/** Branch mode, `command: create`. */
+async function createBranch(settings, seed, pub) {
+    const client = platformClient(settings);
+    const branchName = branchNameOf(settings, pub);
+    const extras = createExtras(settings, ownerOfRun());
+    const anonymized = settings.maskingRules.length ? anonymizedBranch(settings, settings.maskingRules) : undefined;
+    const outcome = await core/* group */.Os(`Provision branch "${branchName}"`, () => (0,lifecycle/* provisionBranch */.gx)(client, { ...settings, branchName, createExtras: extras, anonymized }))
+        .catch((err) => Promise.reject(explainCreateRefusal(err, settings)));
+    // issue 14: a reused branch's expiry moves to `expires-in` from now
+    const expiresAt = outcome.created ? (outcome.branch.expires_at ?? extras.branch?.expires_at) : await extendExpiry(client, outcome.branch, settings);
+    if (outcome.created)
+        forgetReusable(pub, 'branch');
+    const connection = (0,src_connection/* describeConnection */.If)(outcome.pooledUrl, outcome.directUrl);
+    maskConnection(connection);
+    const report = {
+        mode: 'branch',
+        state: outcome.created ? 'created' : 'reused',
+        projectId: settings.projectId,
+        branchId: outcome.branch.id,
+        branchName,
+        parentBranch: outcome.parent?.name,
+        host: connection.directHost,
+        operations: outcome.operations.map(operations/* summarise */.fS),
+        expiresAt,
+        schemaOnly: outcome.created && settings.schemaOnly,
+        anonymized: anonymized?.columns()
+    };
+    let diff = null;
+    if (outcome.created) {
+        // provisionBranch registered the UNSEEDED_BRANCH undo step when it created the branch; it stays until seeded.
+        const parent = outcome.parent;
+        const platformDiff = parent ? () => client.compareSchema(outcome.branch.id, parent.id, connection.database) : undefined;
+        diff = await seedOrUndo(settings, seed, connection, report, async () => {
+            (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+            await core/* group */.Os(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
+                try {
+                    await (0,lifecycle/* deleteBranchAndWait */.CR)(client, outcome.branch, settings);
+                    (0,post_state/* clearUnseeded */.nH)();
+                    core/* info */.pq(`Deleted branch "${outcome.branch.name}" so the next run starts clean.`);
+                }
+                catch (err) {
+                    core/* warning */.$e(`Could not delete the unseeded branch "${outcome.branch.name}" (${outcome.branch.id}): ${err.message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`);
+                }
+            });
+            await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' });
+        }, platformDiff);
+        // Only now does the branch carry the PR's name, which is what later runs reuse (platform/lifecycle.ts).
+        outcome.branch = await core/* group */.Os(`Mark branch "${branchName}" seeded`, () => (0,lifecycle/* markSeeded */.WU)(client, outcome.branch, branchName, settings));
+        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+        (0,post_state/* clearUnseeded */.nH)();
+    }
+    (0,cancel/* throwIfCancelled */.dZ)();
+    const schema = schemaResult(settings, diff, outcome.created);
+    report.schema = schema.report;
+    setOutputs({
+        mode: 'branch',
+        created: outcome.created,
+        connection,
+        projectId: settings.projectId,
+        branchId: outcome.branch.id,
+        branchName: outcome.branch.name,
+        schema: schema.outputs,
+        expiresAt,
+        anonymized: !!anonymized
+    });
+    if (settings.envFile) {
+        await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames);
+        const v = (0,env_file/* envVariables */.tU)(settings.envNames);
+        core/* info */.pq(`Wrote ${v.url} and ${v.direct} to ${settings.envFile}.`);
+    }
+    await publish(pub, report, { mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name });
+}
+/** Branch mode, `command: delete`: delete the PR's branch (and a provisional one a failed run left) and wait for the operations. */
+async function removeBranch(settings, pub) {
+    const client = platformClient(settings);
+    const branchName = branchNameOf(settings, pub);
+    const found = await (0,lifecycle/* findPreviewBranches */.wE)(client, branchName);
+    if (found.provisional) {
+        core/* info */.pq(`Deleting branch "${found.provisional.name}", left by a run whose seed did not complete.`);
+        await (0,lifecycle/* deleteBranchAndWait */.CR)(client, found.provisional, settings);
+    }
+    const branch = found.seeded;
+    if (!branch) {
+        core/* notice */.lm(`Branch "${branchName}" does not exist (already deleted): nothing to do.`);
+        if (pub.existing)
+            await publish(pub, { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchName }, { mode: 'branch' });
+        return;
+    }
+    const ops = await core/* group */.Os(`Delete branch "${branchName}"`, () => (0,lifecycle/* deleteBranchAndWait */.CR)(client, branch, settings));
+    (0,cancel/* throwIfCancelled */.dZ)();
+    if (ops === null)
+        core/* notice */.lm(`Branch "${branchName}" was already gone.`);
+    else
+        core/* info */.pq(`Deleted branch "${branchName}" (${branch.id}).`);
+    await publish(pub, { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchId: branch.id, branchName, operations: (ops ?? []).map(operations/* summarise */.fS) }, { mode: 'branch' });
+}
+/**
+ * Runs the action. Every failure ends in `core.setFailed` with a message
+ * that says what to fix; nothing secret is ever part of it. Whatever
+ * happens, a comment lock this run holds is released before it ends (a
+ * cancelled run releases it in its undo steps, cancel.ts).
+ * @param checked the inputs, when the caller has read them already (index.ts does, before loading this module)
+ */
+async function run(checked) {
+    let settings;
+    let pub;
+    let failed = false;
+    try {
+        settings = checked ?? (0,inputs/* readSettings */.sb)();
+        // issue 14: commands with a story of their own
+        if (settings.command === 'cleanup')
+            return await runCleanup(settings);
+        const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : [];
+        const seedCheck = startSeedCheck(seedFiles);
+        pub = await openPublication(settings, seedCheck);
+        const seed = seedFiles.length === 0 ? null : await core/* group */.Os('Check the seed files', async () => {
+            const plan = (await seedCheck);
+            core/* info */.pq(`Checked ${plan.sources.length} seed file(s) in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
+                'no meta-command besides \\restrict and \\unrestrict, no statement that needs another database or its own transaction.');
+            return plan;
+        });
+        if (settings.mode === 'instant') {
+            if (settings.command === 'create')
+                await createInstant(settings, seed, pub);
+            else
+                await closeInstant(settings, pub);
+        }
+        else {
+            if (settings.command === 'create')
+                await createBranch(settings, seed, pub);
+            else if (settings.command === 'delete')
+                await removeBranch(settings, pub);
+            else {
+                const [s, p] = [settings, pub];
+                await resetBranch(s, branchNameOf(s, p), {
+                    publish: (report, record) => publish(p, report, record),
+                    seed: async (connection, report, undo) => {
+                        // After the restore the branch is its parent's copy again: the diff is what the seed and seed-command change.
+                        report.schema = schemaResult(s, await seedOrUndo(s, seed, connection, report, undo), true).report;
+                    }
+                });
+            }
+        }
+    }
+    catch (err) {
+        if ((0,cancel/* isCancelled */.mm)())
+            return; // the cancel handler reports and undoes
+        failed = true;
+        core/* setFailed */.C1(err instanceof Error ? err.message : String(err));
+    }
+    finally {
+        await (0,session/* endSessions */.v)(); // an open connection would keep the process running
+        if (settings)
+            await releaseLock(pub, settings.mode, failed);
+    }
+}
+
+
+/***/ }),
+
+/***/ 82728:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   N: () => (/* binding */ restoreDirname)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(98995);
+/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_module__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(73136);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(78877);
+/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_4___default = /*#__PURE__*/__webpack_require__.n(node_v8__WEBPACK_IMPORTED_MODULE_4__);
+/**
+ * Lets libpg-query find its WebAssembly file in the bundle. Its emscripten
+ * loader looks for `libpg-query.wasm` in `__dirname`, a CommonJS variable
+ * that the action's ES module bundle does not have (Node then throws "Cannot
+ * determine intended module format"). Imported before libpg-query, this sets
+ * a global `__dirname` to the folder that holds the file: the bundle's own
+ * (dist/, where `npm run package` copies it) or, from source, the package's.
+ * {@link restoreDirname} removes it once the parser is loaded.
+ *
+ * It also keeps V8 from optimizing WebAssembly with TurboFan (set before the
+ * module compiles; at run time Node 24 needs all three flags, `--liftoff-only`
+ * alone does not imply the others there): optimizing the parser's grammar
+ * function took about 500 MB of memory and a core for a second or two (peak
+ * RSS 640 MiB against 110 MiB with Liftoff alone, pagila, measured), and the
+ * loader parses few statements.
+ */
+
+
+
+
+
+for (const flag of ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'])
+    node_v8__WEBPACK_IMPORTED_MODULE_4___default().setFlagsFromString(flag);
+const WASM = 'libpg-query.wasm';
+const here = node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname((0,node_url__WEBPACK_IMPORTED_MODULE_3__.fileURLToPath)(import.meta.url)) + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep);
+const g = globalThis;
+const set = g.__dirname === undefined;
+if (set)
+    g.__dirname = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)(here + WASM) ? here : node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname((0,node_module__WEBPACK_IMPORTED_MODULE_1__.createRequire)(import.meta.url).resolve('libpg-query'));
+/** Removes the global this module set, if it set one. */
+function restoreDirname() {
+    if (set)
+        delete g.__dirname;
+}
+
+
+/***/ }),
+
+/***/ 92927:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   f: () => (/* binding */ leaseSession),
+/* harmony export */   v: () => (/* binding */ endSessions)
+/* harmony export */ });
+/* harmony import */ var pg__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(83849);
+/* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(87199);
+/**
+ * One PostgreSQL session per database for a run's own work (the seed loader,
+ * the schema snapshots), instead of a connection each: every connection
+ * costs a TCP, TLS and SCRAM handshake, 5 to 6 round trips (issue 24).
+ *
+ * Each user takes the session with {@link leaseSession} and gives it back
+ * with `release`; users wait for each other, so their statements never
+ * interleave. A user that may have changed the session's state (the seed's
+ * `SET search_path`, `SET ROLE`, client_encoding, temporary tables, …) gives
+ * it back `dirty`, and the next user first gets `DISCARD ALL` (PostgreSQL
+ * docs, DISCARD: "resets a session to its original state"), so every user
+ * sees what a new connection would. A session that failed or was closed by
+ * the server is replaced by a new connection at the next lease.
+ *
+ * The caller ends sessions with {@link endSessions} whenever nothing of ours
+ * may stay connected: before `seed-command` (a migration tool may need the
+ * database to itself), before undoing a failed seed (a branch is deleted),
+ * and at the end of the run (an open socket would keep Node running).
+ */
+
+
+/** Open sessions by direct connection string. */
+const sessions = new Map();
+/** What `application_name` says for the run's own session. */
+const APPLICATION_NAME = 'preview-postgres';
+/**
+ * Lends the run's session to `connection`'s database (its direct URL),
+ * connecting on first use or after the last session failed, once the
+ * previous user has released it.
+ * @throws the driver's error when the database cannot be reached
+ */
+async function leaseSession(connection) {
+    const key = connection.directUrl;
+    for (;;) {
+        const current = sessions.get(key);
+        if (!current)
+            break;
+        if (current.leased) {
+            await current.idle;
+            continue;
+        }
+        if (!current.broken) {
+            const lease = await lend(current);
+            if (lease)
+                return lease;
+            continue; // its reset failed: replace it
+        }
+        sessions.delete(key);
+        await current.client.end().catch(() => undefined);
+    }
+    const client = new pg__WEBPACK_IMPORTED_MODULE_0__/* ["default"].Client */ .Ay.Client((0,_connection_js__WEBPACK_IMPORTED_MODULE_1__/* .directClientConfig */ .$P)(connection, APPLICATION_NAME));
+    const session = { client, leased: false, broken: false, dirty: false, idle: Promise.resolve() };
+    // An idle client's socket error would otherwise be an uncaught 'error' event.
+    client.on('error', () => (session.broken = true));
+    client.on('end', () => (session.broken = true));
+    sessions.set(key, session);
+    const lease = (await lend(session));
+    try {
+        await client.connect();
+    }
+    catch (err) {
+        session.broken = true;
+        lease.release();
+        throw err;
+    }
+    return lease;
+}
+/**
+ * Marks `session` lent until the lease is released; resets its state first
+ * when the last user left it dirty.
+ * @returns null when the reset failed (say, a transaction a failed user left
+ *   aborted): the session is then marked broken and released.
+ */
+async function lend(session) {
+    let free;
+    session.leased = true;
+    session.idle = new Promise((resolve) => (free = resolve));
+    let released = false;
+    const lease = {
+        client: session.client,
+        release(dirty = false) {
+            if (released)
+                return;
+            released = true;
+            if (dirty)
+                session.dirty = true;
+            session.leased = false;
+            free();
+        }
+    };
+    if (session.dirty) {
+        try {
+            await session.client.query('DISCARD ALL');
+            session.dirty = false;
+        }
+        catch {
+            session.broken = true;
+            lease.release();
+            return null;
+        }
+    }
+    return lease;
+}
+/**
+ * Closes every session now (a user still holding one sees its connection
+ * end). Never throws.
+ */
+async function endSessions() {
+    const open = [...sessions.values()];
+    sessions.clear();
+    await Promise.all(open.map((s) => s.client.end().catch(() => undefined)));
+}
+
+
+/***/ })
+
+};

@@ -28,7 +28,7 @@ import { writeEnvFile } from './publish/env-file.js'
 import type { Report } from './publish/report.js'
 import { type Publication, forgetReusable, openPublication, publish, releaseLock } from './publish/publication.js'
 import type { SchemaDiff } from './schema/diff.js'
-import { SchemaTracker, schemaResult } from './schema/track.js'
+import { type SchemaUnavailable, SchemaTracker, schemaResult } from './schema/track.js'
 
 /**
  * Starts the seed's check pass (no database needed). Awaited before the PR
@@ -62,8 +62,8 @@ async function seedOrUndo(
   report: Report,
   undo: () => Promise<void>,
   platformDiff?: () => Promise<string>
-): Promise<SchemaDiff | null> {
-  const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive)
+): Promise<SchemaDiff | SchemaUnavailable | null> {
+  const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive, !!settings.seedCommand)
   try {
     await tracker.atStart()
     if (seed) {
@@ -108,7 +108,7 @@ async function createInstant(settings: Settings, seed: SeedPlan | null, pub: Pub
     projectId: db.projectId,
     replacedBecause: outcome.replacedBecause
   }
-  let diff: SchemaDiff | null = null
+  let diff: SchemaDiff | SchemaUnavailable | null = null
   if (outcome.created) {
     diff = await seedOrUndo(settings, seed, connection, report, async () => {
       // The instant service has no delete: record nothing reusable instead.
@@ -204,7 +204,7 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     expiresAt,
     schemaOnly: outcome.created && settings.schemaOnly
   }
-  let diff: SchemaDiff | null = null
+  let diff: SchemaDiff | SchemaUnavailable | null = null
   if (outcome.created) {
     // provisionBranch registered the UNSEEDED_BRANCH undo step when it created the branch; it stays until seeded.
     const parent = outcome.parent

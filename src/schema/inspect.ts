@@ -2,6 +2,12 @@
  * Schema snapshots of a preview database: `@pgkit/schemainspect` (a port of
  * the maintained Python schemainspect) reads the catalog over our own `pg`
  * client, so TLS, SNI and channel binding are those the seed loader uses.
+ *
+ * Nearly free (issue 19): schemainspect runs its ~15 catalog queries one
+ * after another, a round trip each. We send them all as one simple-protocol
+ * batch (one round trip; the server version comes from the startup
+ * ParameterStatus, PostgreSQL protocol docs, "server_version" is reported at
+ * startup) and answer schemainspect's calls from those results.
  */
 import type { Queryable } from '@pgkit/client'
 import { PostgreSQL } from '@pgkit/schemainspect'
@@ -11,11 +17,16 @@ import { type Connection, directClientConfig } from '../connection.js'
 /** The schema of one database at one moment (tables, columns, indexes, constraints, functions, views, …). */
 export type SchemaSnapshot = PostgreSQL
 
-/** The query methods schemainspect calls (`any`, `oneFirst`, …), over a `pg` client. */
-export function queryable(client: pg.Client): Queryable {
-  type Q = { sql: string; values?: unknown[] }
-  const any = async (q: Q): Promise<Record<string, unknown>[]> => (await client.query(q.sql, (q.values ?? []) as unknown[])).rows
-  const first = (row: Record<string, unknown>): unknown => Object.values(row)[0]
+type Row = Record<string, unknown>
+type Q = { sql: string; values?: unknown[] }
+
+/**
+ * The query methods schemainspect calls (`any`, `oneFirst`, …), over a `pg`
+ * client. `answered` maps a query's text to rows already fetched (the batch).
+ */
+export function queryable(client: pg.Client, answered: Map<string, Row[]> = new Map()): Queryable {
+  const any = async (q: Q): Promise<Row[]> => answered.get(q.sql) ?? (await client.query(q.sql, (q.values ?? []) as unknown[])).rows
+  const first = (row: Row): unknown => Object.values(row)[0]
   const maybeOne = async (q: Q) => (await any(q))[0] ?? null
   const one = async (q: Q) => {
     const row = await maybeOne(q)
@@ -39,36 +50,74 @@ export function queryable(client: pg.Client): Queryable {
   return methods as unknown as Queryable
 }
 
+/** The catalog queries schemainspect runs (`PostgreSQL#execute` names). */
+const QUERIES = [
+  'SCHEMAS_QUERY', 'ENUMS_QUERY', 'ALL_RELATIONS_QUERY', 'INDEXES_QUERY', 'SEQUENCES_QUERY', 'CONSTRAINTS_QUERY', 'EXTENSIONS_QUERY',
+  'FUNCTIONS_QUERY', 'PRIVILEGES_QUERY', 'TRIGGERS_QUERY', 'COLLATIONS_QUERY', 'RLSPOLICIES_QUERY', 'TYPES_QUERY', 'DOMAINS_QUERY', 'DEPS_QUERY'
+] as const
+const VERSION_QUERY = "select current_setting('server_version') server_version"
+
 /**
- * Inspects the database's schema over its direct connection.
+ * Reads a whole snapshot over `client` in one batch of catalog queries.
+ * @param serverVersion `server_version` as the server reported it ("17.2"); read with a query when absent
+ * @throws the driver's error when a catalog query fails
+ */
+export async function inspectOver(client: pg.Client, serverVersion?: string): Promise<SchemaSnapshot> {
+  const version = serverVersion ?? String((await client.query<{ server_version: string }>(VERSION_QUERY)).rows[0]?.server_version)
+  // The constructor only builds the version's query texts; it reads nothing.
+  const Inspector = PostgreSQL as unknown as new (c: Queryable, version: string) => Record<string, string | null>
+  const texts = new Inspector(queryable(client), version)
+  const batch = QUERIES.map((name) => texts[name]).filter((q): q is string => typeof q === 'string')
+  const results = (await client.query(batch.join('\n;\n'))) as unknown as pg.QueryResult[] | pg.QueryResult
+  const list = Array.isArray(results) ? results : [results]
+  if (list.length !== batch.length) throw new Error(`schema inspection: ${batch.length} catalog queries gave ${list.length} results`)
+  const answered = new Map<string, Row[]>(batch.map((q, i) => [q, list[i]!.rows as Row[]]))
+  answered.set(VERSION_QUERY, [{ server_version: version }])
+  return PostgreSQL.create(queryable(client, answered))
+}
+
+/** A client on the direct connection that records the startup `server_version`. */
+async function connectDirect(connection: Connection): Promise<{ client: pg.Client; version: () => string | undefined }> {
+  const client = new pg.Client(directClientConfig(connection, 'preview-postgres schema diff'))
+  client.on('error', () => undefined)
+  let version: string | undefined
+  const wire = (client as unknown as { connection?: { on(e: string, f: (m: { parameterName: string; parameterValue: string }) => void): void } }).connection
+  wire?.on('parameterStatus', (m) => {
+    if (m.parameterName === 'server_version') version = m.parameterValue
+  })
+  await client.connect()
+  return { client, version: () => version }
+}
+
+/**
+ * Inspects the database's schema over its direct connection: connect, one
+ * batch of catalog queries, close.
  * @throws the driver's error when the database cannot be reached or read
  */
 export async function inspectSchema(connection: Connection): Promise<SchemaSnapshot> {
-  const client = new pg.Client(directClientConfig(connection, 'preview-postgres schema diff'))
-  client.on('error', () => undefined)
-  await client.connect()
+  const { client, version } = await connectDirect(connection)
   try {
-    return await PostgreSQL.create(queryable(client))
+    return await inspectOver(client, version())
   } finally {
     await client.end().catch(() => undefined)
   }
 }
 
 /**
- * Whether `table` (a quoted `"schema"."name"`) has at least one row now.
- * Used to flag `SET NOT NULL` on a table with rows as destructive.
+ * Which of `tables` (quoted `"schema"."name"`) have at least one row now,
+ * in one query. Used to flag `SET NOT NULL` on a table with rows as destructive.
+ * @throws the driver's error when the database cannot be reached or read
  */
 export async function tablesWithRows(connection: Connection, tables: string[]): Promise<Set<string>> {
   const found = new Set<string>()
   if (tables.length === 0) return found
-  const client = new pg.Client(directClientConfig(connection, 'preview-postgres schema diff'))
-  client.on('error', () => undefined)
-  await client.connect()
+  const { client } = await connectDirect(connection)
   try {
-    for (const table of tables) {
-      const { rows } = await client.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${table}) AS any`)
-      if (rows[0]?.any) found.add(table)
-    }
+    const select = tables.map((t, i) => `EXISTS (SELECT 1 FROM ${t}) AS "${i}"`).join(', ')
+    const row = (await client.query<Record<string, boolean>>(`SELECT ${select}`)).rows[0] ?? {}
+    tables.forEach((t, i) => {
+      if (row[String(i)]) found.add(t)
+    })
   } finally {
     await client.end().catch(() => undefined)
   }

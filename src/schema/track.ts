@@ -7,9 +7,13 @@
  *   and shows the platform's compare_schema diff against the parent;
  * - instant mode snapshots after the SQL seed, so the diff is what
  *   `seed-command` (the PR's migrations) changed.
- * A snapshot that fails is a warning: the diff is information, the database
- * is fine. With `fail-on-destructive`, destructive changes throw
- * {@link DestructiveSchemaError}, which the caller treats like a failed seed.
+ * Instant mode without `seed-command` inspects nothing: nothing can have
+ * changed the schema after the seed.
+ * Never fatal (issue 19): a snapshot, comparison or rendering that fails is a
+ * warning and "schema diff unavailable"; the database is kept. With
+ * `fail-on-destructive`, destructive changes, or a change that could not be
+ * checked, throw {@link DestructiveSchemaError}, which the caller treats like
+ * a failed seed (fails closed).
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -38,64 +42,110 @@ export function schemaDiffPath(): string {
   return path.join(dir, 'preview-postgres-schema.diff')
 }
 
+/** The diff could not be made: why, for the warning, the comment and the job summary. */
+export interface SchemaUnavailable {
+  unavailable: string
+}
+
 export class SchemaTracker {
   private before: SchemaSnapshot | undefined
-  private failed = false
+  private failure: string | undefined
+  private tools: Promise<typeof import('./lazy.js')> | undefined
 
   /**
    * @param enabled the `compare-schema` input
    * @param failOnDestructive the `fail-on-destructive` input
+   * @param seedCommand whether `seed-command` runs: without it, instant mode has nothing to compare (the answer is empty by construction)
    */
   constructor(
     private readonly mode: 'instant' | 'branch',
     private readonly connection: Connection,
     private readonly enabled: boolean,
-    private readonly failOnDestructive: boolean
+    private readonly failOnDestructive: boolean,
+    private readonly seedCommand = true
   ) {}
+
+  /** Whether this run inspects anything: off, or instant mode without `seed-command`, does not. */
+  get inspects(): boolean {
+    return this.enabled && (this.mode === 'branch' || this.seedCommand)
+  }
+
+  /** Loads the inspector and differ chunk once, in the background from the first call. */
+  private loadTools(): Promise<typeof import('./lazy.js')> {
+    this.tools ??= schemaTools()
+    this.tools.catch(() => undefined) // awaited later
+    return this.tools
+  }
 
   private async snapshot(when: string): Promise<SchemaSnapshot | undefined> {
     try {
       const started = Date.now()
-      const s = await (await schemaTools()).inspectSchema(this.connection)
-      core.info(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(1)} s.`)
+      const s = await (await this.loadTools()).inspectSchema(this.connection)
+      core.info(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(2)} s.`)
       return s
     } catch (err) {
-      this.failed = true
-      core.warning(`Could not inspect the schema ${when}, so there is no schema diff: ${(err as Error).message}`)
+      this.failure ??= `could not inspect the schema ${when}: ${(err as Error).message}`
       return undefined
     }
   }
 
   /** Before the SQL seed (branch mode: the parent's schema as copied). */
   async atStart(): Promise<void> {
-    if (this.enabled && this.mode === 'branch') this.before = await this.snapshot('of the new branch before seeding')
+    if (!this.inspects) return
+    void this.loadTools() // instant mode: loads while the seed runs
+    if (this.mode === 'branch') this.before = await this.snapshot('of the new branch before seeding')
   }
 
   /** Between the SQL seed and `seed-command` (instant mode). */
   async afterSeedFiles(): Promise<void> {
-    if (this.enabled && this.mode === 'instant') this.before = await this.snapshot('after the SQL seed')
+    if (this.inspects && this.mode === 'instant') this.before = await this.snapshot('after the SQL seed')
   }
 
   /**
-   * After `seed-command`: compares, logs, writes the diff file.
+   * After `seed-command`: compares, logs, writes the diff file. Never fatal
+   * (issue 19): a failure to inspect, compare or render is a warning and
+   * "schema diff unavailable", except under `fail-on-destructive`, which
+   * fails closed.
    * @param platformDiff fetches the platform's compare_schema text (branch mode); a failure is a warning
-   * @returns null when the diff is off or a snapshot failed
-   * @throws DestructiveSchemaError when `fail-on-destructive` and the change is destructive
+   * @returns null when the diff is off; {@link SchemaUnavailable} when it could not be made
+   * @throws DestructiveSchemaError when `fail-on-destructive` and the change is destructive, or could not be checked
    */
-  async finish(platformDiff?: () => Promise<string>): Promise<SchemaDiff | null> {
-    if (!this.enabled || this.failed || !this.before) return null
-    const after = await this.snapshot('after seeding')
-    if (!after) return null
-    let platform: string | undefined
-    if (platformDiff) {
+  async finish(platformDiff?: () => Promise<string>): Promise<SchemaDiff | SchemaUnavailable | null> {
+    if (!this.enabled) return null
+    if (!this.inspects) {
+      core.info('No seed-command ran after the SQL seed, so nothing changed the schema; nothing was inspected.')
+      return { changed: false, objects: [], summary: 'no schema change', diff: '', source: 'migra', destructive: [] }
+    }
+    let diff: SchemaDiff | undefined
+    const after = this.failure === undefined ? await this.snapshot('after seeding') : undefined
+    if (this.before && after) {
+      let platform: string | undefined
+      if (platformDiff) {
+        try {
+          platform = await platformDiff()
+        } catch (err) {
+          core.warning(`The platform's compare_schema failed, so the diff shown is the action's own: ${(err as Error).message}`)
+        }
+      }
       try {
-        platform = await platformDiff()
+        const { diffSchemas, tablesWithRows } = await this.loadTools()
+        diff = await diffSchemas(this.before, after, (tables) => tablesWithRows(this.connection, tables), platform)
       } catch (err) {
-        core.warning(`The platform's compare_schema failed, so the diff shown is the action's own: ${(err as Error).message}`)
+        this.failure = `could not compare the schemas: ${(err as Error).message}`
       }
     }
-    const { diffSchemas, tablesWithRows } = await schemaTools()
-    const diff = await diffSchemas(this.before, after, (tables) => tablesWithRows(this.connection, tables), platform)
+    if (!diff) {
+      const reason = this.failure ?? 'no snapshot'
+      writeFileSync(schemaDiffPath(), '')
+      if (this.failOnDestructive) {
+        throw new DestructiveSchemaError(
+          `The schema change could not be checked for destructive changes (${reason}). \`fail-on-destructive\` is true, so the step fails closed; set \`fail-on-destructive: false\` to let such a run pass with a warning.`
+        )
+      }
+      core.warning(`Schema diff unavailable: ${reason}. The database is seeded and kept; only the diff is missing.`)
+      return { unavailable: reason }
+    }
+    if (diff.note) core.warning(`The schema diff shown is a listing of the changed objects: ${diff.note}.`)
     writeFileSync(schemaDiffPath(), diff.diff ? `${diff.diff}\n` : '')
     core.info(`Schema change: ${diff.summary}.`)
     for (const d of diff.destructive) core.warning(`Destructive schema change: ${d}`)
@@ -114,7 +164,7 @@ export class SchemaTracker {
  * not compared). A reused database ran nothing: "no schema change in this
  * run", with an empty diff file.
  */
-export function schemaResult(settings: Pick<Settings, 'compareSchema' | 'failOnDestructive'>, diff: SchemaDiff | null, created: boolean): { report?: SchemaReport; outputs?: { changed: boolean; file: string; destructive: boolean } } {
+export function schemaResult(settings: Pick<Settings, 'compareSchema' | 'failOnDestructive'>, diff: SchemaDiff | SchemaUnavailable | null, created: boolean): { report?: SchemaReport; outputs?: { changed: boolean; file: string; destructive: boolean } } {
   if (!settings.compareSchema) return {}
   if (!created) {
     writeFileSync(schemaDiffPath(), '')
@@ -124,8 +174,14 @@ export function schemaResult(settings: Pick<Settings, 'compareSchema' | 'failOnD
     }
   }
   if (!diff) return {}
+  if ('unavailable' in diff) {
+    return {
+      report: { summary: 'schema diff unavailable', unavailable: diff.unavailable, diff: '', source: 'none', destructive: [] },
+      outputs: { changed: false, file: schemaDiffPath(), destructive: false }
+    }
+  }
   return {
-    report: { summary: diff.summary, diff: diff.diff, source: diff.source, destructive: diff.destructive, failOnDestructive: settings.failOnDestructive },
+    report: { summary: diff.summary, diff: diff.diff, source: diff.source, note: diff.note, destructive: diff.destructive, failOnDestructive: settings.failOnDestructive },
     outputs: { changed: diff.changed, file: schemaDiffPath(), destructive: diff.destructive.length > 0 }
   }
 }

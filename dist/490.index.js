@@ -10,9 +10,8 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  diffSchemas: () => (/* reexport */ diffSchemas),
-  inspectSchema: () => (/* reexport */ inspectSchema),
-  tablesWithRows: () => (/* reexport */ tablesWithRows)
+  CatalogSession: () => (/* reexport */ CatalogSession),
+  diffSchemas: () => (/* reexport */ diffSchemas)
 });
 
 // EXTERNAL MODULE: ./node_modules/@pgkit/schemainspect/dist/index.js
@@ -94,41 +93,51 @@ async function connectDirect(connection) {
     return { client, version: () => version };
 }
 /**
- * Inspects the database's schema over its direct connection: connect, one
- * batch of catalog queries, close.
- * @throws the driver's error when the database cannot be reached or read
+ * One direct connection, kept from the first snapshot to the comparison, so
+ * a run pays the connection's handshake (TCP, TLS, SCRAM: several round
+ * trips) once, not once a snapshot. Holds no lock between uses.
  */
-async function inspectSchema(connection) {
-    const { client, version } = await connectDirect(connection);
-    try {
-        return await inspectOver(client, version());
+class CatalogSession {
+    client;
+    version;
+    constructor(client, version) {
+        this.client = client;
+        this.version = version;
     }
-    finally {
-        await client.end().catch(() => undefined);
+    /** @throws the driver's error when the database cannot be reached */
+    static async open(connection) {
+        const { client, version } = await connectDirect(connection);
+        const session = new CatalogSession(client, version);
+        client.on('end', () => (session.ended = true));
+        return session;
     }
-}
-/**
- * Which of `tables` (quoted `"schema"."name"`) have at least one row now,
- * in one query. Used to flag `SET NOT NULL` on a table with rows as destructive.
- * @throws the driver's error when the database cannot be reached or read
- */
-async function tablesWithRows(connection, tables) {
-    const found = new Set();
-    if (tables.length === 0)
-        return found;
-    const { client } = await connectDirect(connection);
-    try {
+    /** The connection closed (the server ended it, an idle timeout, a proxy): open a new session. */
+    ended = false;
+    /** The schema now, in one batch of catalog queries. @throws the driver's error */
+    snapshot() {
+        return inspectOver(this.client, this.version());
+    }
+    /**
+     * Which of `tables` (quoted `"schema"."name"`) have at least one row now,
+     * in one query. Used to flag `SET NOT NULL` on a table with rows as destructive.
+     * @throws the driver's error
+     */
+    async tablesWithRows(tables) {
+        const found = new Set();
+        if (tables.length === 0)
+            return found;
         const select = tables.map((t, i) => `EXISTS (SELECT 1 FROM ${t}) AS "${i}"`).join(', ');
-        const row = (await client.query(`SELECT ${select}`)).rows[0] ?? {};
+        const row = (await this.client.query(`SELECT ${select}`)).rows[0] ?? {};
         tables.forEach((t, i) => {
             if (row[String(i)])
                 found.add(t);
         });
+        return found;
     }
-    finally {
-        await client.end().catch(() => undefined);
+    /** Closes the connection; never throws. */
+    async close() {
+        await this.client.end().catch(() => undefined);
     }
-    return found;
 }
 
 ;// CONCATENATED MODULE: ./src/schema/classify.ts

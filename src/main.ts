@@ -79,6 +79,7 @@ async function seedOrUndo(
     if (!settings.compareSchema) return null
     return await core.group('Compare the schema', () => unlessCancelled(tracker.finish(platformDiff)))
   } catch (err) {
+    await tracker.close()
     // A cancel leaves the undo to the cancel's own steps (cancel.ts), which run after this flow stopped.
     if (!isCancelled()) await undo()
     throw err

@@ -216,11 +216,13 @@ describe('schema diff, branch mode: the platform compares with the parent', () =
 describe('schema diff never costs a preview (issue 19)', () => {
   const DOMAIN =
     "CREATE DOMAIN public.email_address AS text CHECK (VALUE ~ '^[^@\\s]+@[^@\\s]+$');\nCREATE TABLE public.subscriber (id int PRIMARY KEY, email public.email_address NOT NULL);\n"
-  // A seed-command that leaves the database unreadable for the inspector: every statement on it now times out after 1 ms.
+  // A seed-command that leaves the database unreadable for the inspector: it ends the inspector's open
+  // connection, and on the new one every statement times out after 1 ms.
   const BREAK_INSPECTOR = `node migrate.mjs break-inspector.sql`
   beforeAll(() => {
     writeFileSync(path.join(work, 'domain.sql'), DOMAIN)
-    writeFileSync(path.join(work, 'break-inspector.sql'), "DO $$BEGIN EXECUTE format('ALTER DATABASE %I SET statement_timeout = 1', current_database()); END$$;\n")
+    writeFileSync(path.join(work, 'break-inspector.sql'), "DO $$BEGIN EXECUTE format('ALTER DATABASE %I SET statement_timeout = 1', current_database()); END$$;\n" +
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'preview-postgres schema diff';\n")
   })
 
   it('instant mode: a domain made by seed-command is shown, repaired (its `;`), before the table that uses it', async () => {

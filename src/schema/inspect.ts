@@ -90,36 +90,50 @@ async function connectDirect(connection: Connection): Promise<{ client: pg.Clien
 }
 
 /**
- * Inspects the database's schema over its direct connection: connect, one
- * batch of catalog queries, close.
- * @throws the driver's error when the database cannot be reached or read
+ * One direct connection, kept from the first snapshot to the comparison, so
+ * a run pays the connection's handshake (TCP, TLS, SCRAM: several round
+ * trips) once, not once a snapshot. Holds no lock between uses.
  */
-export async function inspectSchema(connection: Connection): Promise<SchemaSnapshot> {
-  const { client, version } = await connectDirect(connection)
-  try {
-    return await inspectOver(client, version())
-  } finally {
-    await client.end().catch(() => undefined)
-  }
-}
+export class CatalogSession {
+  private constructor(
+    private readonly client: pg.Client,
+    private readonly version: () => string | undefined
+  ) {}
 
-/**
- * Which of `tables` (quoted `"schema"."name"`) have at least one row now,
- * in one query. Used to flag `SET NOT NULL` on a table with rows as destructive.
- * @throws the driver's error when the database cannot be reached or read
- */
-export async function tablesWithRows(connection: Connection, tables: string[]): Promise<Set<string>> {
-  const found = new Set<string>()
-  if (tables.length === 0) return found
-  const { client } = await connectDirect(connection)
-  try {
+  /** @throws the driver's error when the database cannot be reached */
+  static async open(connection: Connection): Promise<CatalogSession> {
+    const { client, version } = await connectDirect(connection)
+    const session = new CatalogSession(client, version)
+    client.on('end', () => (session.ended = true))
+    return session
+  }
+
+  /** The connection closed (the server ended it, an idle timeout, a proxy): open a new session. */
+  ended = false
+
+  /** The schema now, in one batch of catalog queries. @throws the driver's error */
+  snapshot(): Promise<SchemaSnapshot> {
+    return inspectOver(this.client, this.version())
+  }
+
+  /**
+   * Which of `tables` (quoted `"schema"."name"`) have at least one row now,
+   * in one query. Used to flag `SET NOT NULL` on a table with rows as destructive.
+   * @throws the driver's error
+   */
+  async tablesWithRows(tables: string[]): Promise<Set<string>> {
+    const found = new Set<string>()
+    if (tables.length === 0) return found
     const select = tables.map((t, i) => `EXISTS (SELECT 1 FROM ${t}) AS "${i}"`).join(', ')
-    const row = (await client.query<Record<string, boolean>>(`SELECT ${select}`)).rows[0] ?? {}
+    const row = (await this.client.query<Record<string, boolean>>(`SELECT ${select}`)).rows[0] ?? {}
     tables.forEach((t, i) => {
       if (row[String(i)]) found.add(t)
     })
-  } finally {
-    await client.end().catch(() => undefined)
+    return found
   }
-  return found
+
+  /** Closes the connection; never throws. */
+  async close(): Promise<void> {
+    await this.client.end().catch(() => undefined)
+  }
 }

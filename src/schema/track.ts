@@ -23,7 +23,7 @@ import type { Connection } from '../connection.js'
 import type { Settings } from '../inputs.js'
 import type { SchemaReport } from '../publish/report.js'
 import type { SchemaDiff } from './diff.js'
-import type { SchemaSnapshot } from './inspect.js'
+import type { CatalogSession, SchemaSnapshot } from './inspect.js'
 
 /**
  * The inspector, differ and grammar are loaded on first use (a separate
@@ -51,6 +51,7 @@ export class SchemaTracker {
   private before: SchemaSnapshot | undefined
   private failure: string | undefined
   private tools: Promise<typeof import('./lazy.js')> | undefined
+  private session: Promise<CatalogSession> | undefined
 
   /**
    * @param enabled the `compare-schema` input
@@ -77,10 +78,38 @@ export class SchemaTracker {
     return this.tools
   }
 
+  /** The catalog connection, opened on first use and kept until {@link close} (one handshake a run, not one a snapshot). */
+  private async catalog(): Promise<CatalogSession> {
+    // A connection closed while seed-command ran (a terminated backend, an idle timeout) is opened again, once a use.
+    if (this.session && (await this.session.catch(() => undefined))?.ended) this.session = undefined
+    this.session ??= this.loadTools().then(({ CatalogSession }) => CatalogSession.open(this.connection))
+    return this.session
+  }
+
+  /** Closes the catalog connection, if one was opened; never throws. */
+  async close(): Promise<void> {
+    const session = this.session
+    this.session = undefined
+    await session?.then((s) => s.close()).catch(() => undefined)
+  }
+
+  /** One snapshot; a connection lost since the last use (or during this one) is opened again, once. */
+  private async inspect(): Promise<SchemaSnapshot> {
+    const session = await this.catalog()
+    try {
+      return await session.snapshot()
+    } catch (err) {
+      if (!session.ended && !/terminat|Connection (?:terminated|ended)|ECONNRESET|EPIPE/i.test((err as Error).message)) throw err
+      await session.close()
+      this.session = undefined
+      return (await this.catalog()).snapshot()
+    }
+  }
+
   private async snapshot(when: string): Promise<SchemaSnapshot | undefined> {
     try {
       const started = Date.now()
-      const s = await (await this.loadTools()).inspectSchema(this.connection)
+      const s = await this.inspect()
       core.info(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(2)} s.`)
       return s
     } catch (err) {
@@ -128,12 +157,14 @@ export class SchemaTracker {
         }
       }
       try {
-        const { diffSchemas, tablesWithRows } = await this.loadTools()
-        diff = await diffSchemas(this.before, after, (tables) => tablesWithRows(this.connection, tables), platform)
+        const { diffSchemas } = await this.loadTools()
+        const session = await this.catalog()
+        diff = await diffSchemas(this.before, after, (tables) => session.tablesWithRows(tables), platform)
       } catch (err) {
         this.failure = `could not compare the schemas: ${(err as Error).message}`
       }
     }
+    await this.close()
     if (!diff) {
       const reason = this.failure ?? 'no snapshot'
       writeFileSync(schemaDiffPath(), '')

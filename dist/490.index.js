@@ -308,6 +308,13 @@ var wasm_dirname = __webpack_require__(3038);
  * - domains are created after the tables that use them (migra's
  *   add_all_changes order): we create them right after enums and sequences,
  *   before any table (a domain's base type is a built-in or an enum).
+ * - PostgreSQL 17 lists a domain's NOT NULL among its constraints, so the
+ *   check clause repeats it (`not null` then `NOT NULL CHECK (…)`), which
+ *   would add a second NOT NULL constraint: we drop the repeat;
+ * - a constraint that is NOT VALID in "after" gets `… NOT VALID not valid`
+ *   and then `validate constraint` (InspectedConstraint's
+ *   safer_create_statements), which fails on the rows it does not hold for,
+ *   and differs from "after": we keep it NOT VALID.
  * The repaired script is then parsed with PostgreSQL's grammar
  * (`libpg-query`); when migra throws or its script still does not parse, the
  * caller shows another rendering and says why.
@@ -351,6 +358,18 @@ function terminate(statement) {
     const s = statement.trimEnd();
     return s === '' || s.endsWith(';') ? s : `${s};`;
 }
+/** A `create domain` of migra's without the repeated NOT NULL of PostgreSQL 17's catalog; other statements as they are. */
+function dropRepeatedNotNull(statement) {
+    return /^create domain /.test(statement) ? statement.replace(/^not null\nNOT NULL(?: |;|$)/m, (m) => `not null\n${m.slice('not null\nNOT NULL'.length).trimStart()}`) : statement;
+}
+/**
+ * Statements for constraints NOT VALID in "after": `… NOT VALID not valid;`
+ * becomes `… NOT VALID;`, and their `validate constraint` is left out.
+ */
+function keepNotValid(statements, notValid) {
+    const validates = new Set(notValid.map((c) => `alter table ${c.table} validate constraint "${c.name}";`));
+    return statements.filter((s) => !validates.has(s)).map((s) => s.replace(/ NOT VALID not valid;$/, ' NOT VALID;'));
+}
 /**
  * migra's migration from `before` to `after`, repaired (see the module doc):
  * one string per statement, in the order to run them.
@@ -363,7 +382,9 @@ async function migraStatements(before, after) {
     for (const [group, options] of ORDER)
         m.add(changes[group].call(m.changes, options));
     const list = m.statements.array;
-    return list.map(terminate).filter((s) => s.trim() !== '');
+    const constraints = Object.values(after.constraints);
+    const notValid = constraints.filter((c) => /\bNOT VALID$/.test(c.definition ?? '')).map((c) => ({ table: `"${c.schema}"."${c.table_name}"`, name: c.name }));
+    return keepNotValid(list.map((s) => dropRepeatedNotNull(terminate(s))), notValid).filter((s) => s.trim() !== '');
 }
 /**
  * Checks a script with PostgreSQL's grammar.

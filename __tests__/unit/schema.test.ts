@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { compareSnapshots, isSafeWidening } from '../../src/schema/classify.js'
 import { summarise } from '../../src/schema/diff.js'
 import type { SchemaSnapshot } from '../../src/schema/inspect.js'
-import { renderListing, renderStatements, terminate } from '../../src/schema/render.js'
+import { dropRepeatedNotNull, keepNotValid, renderListing, renderStatements, terminate } from '../../src/schema/render.js'
 import { COMMENT_LIMIT, renderReport } from '../../src/publish/report.js'
 
 /** A snapshot in the shape schemainspect gives (only the maps compareSnapshots reads). */
@@ -90,6 +90,29 @@ describe("migra's script, repaired and rendered", () => {
     expect(terminate('create table "public"."t" ();')).toBe('create table "public"."t" ();')
     expect(terminate('CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END\n;')).toBe('CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END\n;')
     expect(terminate('\n\n')).toBe('')
+  })
+
+  it("drops the NOT NULL that PostgreSQL 17's catalog repeats in a domain's check clause", () => {
+    expect(dropRepeatedNotNull('create domain "public"."amount"\nas numeric\ndefault 0\nnot null\nNOT NULL CHECK (VALUE >= 0::numeric);')).toBe(
+      'create domain "public"."amount"\nas numeric\ndefault 0\nnot null\nCHECK (VALUE >= 0::numeric);'
+    )
+    expect(dropRepeatedNotNull('create domain "public"."id"\nas integer\nnot null\nNOT NULL;')).toBe('create domain "public"."id"\nas integer\nnot null\n;')
+    expect(dropRepeatedNotNull('create domain "public"."e"\nas text\nnull\nCHECK (VALUE <> \'\');')).toBe('create domain "public"."e"\nas text\nnull\nCHECK (VALUE <> \'\');')
+    expect(dropRepeatedNotNull('alter table t add column "a" int not null\nNOT NULL;')).toBe('alter table t add column "a" int not null\nNOT NULL;')
+  })
+
+  it('keeps a constraint NOT VALID when it is NOT VALID in "after": no repeated clause, no validate', () => {
+    const statements = [
+      'alter table "public"."child" add constraint "c" CHECK ((id > 0)) NOT VALID not valid;',
+      'alter table "public"."child" validate constraint "c";',
+      'alter table "public"."child" add constraint "d" CHECK ((id < 9)) not valid;',
+      'alter table "public"."child" validate constraint "d";'
+    ]
+    expect(keepNotValid(statements, [{ table: '"public"."child"', name: 'c' }])).toEqual([
+      'alter table "public"."child" add constraint "c" CHECK ((id > 0)) NOT VALID;',
+      'alter table "public"."child" add constraint "d" CHECK ((id < 9)) not valid;',
+      'alter table "public"."child" validate constraint "d";'
+    ])
   })
 
   it('renders statements as diff lines: + creates and adds, - drops, ~ changes', () => {

@@ -146,12 +146,15 @@ export class SchemaTracker {
       return { changed: false, objects: [], summary: 'no schema change', diff: '', source: 'migra', destructive: [] }
     }
     let diff: SchemaDiff | undefined
+    // The platform's compare_schema runs while we take our own snapshot (both read the seeded database).
+    const platformText = this.failure === undefined && platformDiff ? platformDiff() : undefined
+    platformText?.catch(() => undefined) // awaited below
     const after = this.failure === undefined ? await this.snapshot('after seeding') : undefined
     if (this.before && after) {
       let platform: string | undefined
-      if (platformDiff) {
+      if (platformText) {
         try {
-          platform = await platformDiff()
+          platform = await platformText
         } catch (err) {
           core.warning(`The platform's compare_schema failed, so the diff shown is the action's own: ${(err as Error).message}`)
         }

@@ -79,7 +79,7 @@ export async function schemaMode(sets: string[], filesOf: (dir: string) => strin
       const off = await runBranch(emu, dir, files, false)
       const problems: string[] = []
       const summary = /#### Schema\s+\*\*([^*]+)\*\*/.exec(on.r.summary)?.[1] ?? ''
-      const inspected = [...on.r.stdout.matchAll(/Inspected the schema .* in ([\d.]+) s\./g)].map((m) => m[1]).join(' + ')
+      const inspected = [...on.r.stdout.matchAll(/Inspected the schema .* in ([\d.]+) s/g)].map((m) => m[1]).join(' + ')
       if ((on.r.code === 0) !== (off.r.code === 0)) problems.push(`ends differ: default ${outcome(on.r)}; compare-schema false ${outcome(off.r)}`)
       if (on.r.code === 0 && off.r.code === 0 && on.database && off.database) {
         const diff = compareSnapshots(await snapshot(emu.pg, on.database), await snapshot(emu.pg, off.database))

@@ -11,6 +11,7 @@ __webpack_require__.r(__webpack_exports__);
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   CatalogSession: () => (/* reexport */ CatalogSession),
+  buildSnapshot: () => (/* reexport */ buildSnapshot),
   diffSchemas: () => (/* reexport */ diffSchemas)
 });
 
@@ -61,11 +62,11 @@ const QUERIES = [
 ];
 const VERSION_QUERY = "select current_setting('server_version') server_version";
 /**
- * Reads a whole snapshot over `client` in one batch of catalog queries.
+ * Reads the catalog rows of a whole snapshot over `client` in one batch (one round trip).
  * @param serverVersion `server_version` as the server reported it ("17.2"); read with a query when absent
  * @throws the driver's error when a catalog query fails
  */
-async function inspectOver(client, serverVersion) {
+async function readCatalog(client, serverVersion) {
     const version = serverVersion ?? String((await client.query(VERSION_QUERY)).rows[0]?.server_version);
     // The constructor only builds the version's query texts; it reads nothing.
     const Inspector = dist.PostgreSQL;
@@ -77,7 +78,25 @@ async function inspectOver(client, serverVersion) {
         throw new Error(`schema inspection: ${batch.length} catalog queries gave ${list.length} results`);
     const answered = new Map(batch.map((q, i) => [q, list[i].rows]));
     answered.set(VERSION_QUERY, [{ server_version: version }]);
-    return dist.PostgreSQL.create(queryable(client, answered));
+    return answered;
+}
+/**
+ * Builds the snapshot's objects from rows {@link readCatalog} read: CPU only,
+ * no database access, so it can run while the database changes.
+ * @throws Error from schemainspect when the rows are not what it expects
+ */
+function buildSnapshot(rows) {
+    const offline = {
+        query: () => Promise.reject(new Error('schema inspection: a catalog query outside the batch'))
+    };
+    return dist.PostgreSQL.create(queryable(offline, rows));
+}
+/**
+ * Reads and builds a whole snapshot over `client` (one round trip).
+ * @throws the driver's error when a catalog query fails
+ */
+async function inspectOver(client, serverVersion) {
+    return buildSnapshot(await readCatalog(client, serverVersion));
 }
 /** A client on the direct connection that records the startup `server_version`. */
 async function connectDirect(connection) {
@@ -113,9 +132,9 @@ class CatalogSession {
     }
     /** The connection closed (the server ended it, an idle timeout, a proxy): open a new session. */
     ended = false;
-    /** The schema now, in one batch of catalog queries. @throws the driver's error */
-    snapshot() {
-        return inspectOver(this.client, this.version());
+    /** The catalog rows of the schema now, in one batch of catalog queries ({@link buildSnapshot} makes the snapshot). @throws the driver's error */
+    read() {
+        return readCatalog(this.client, this.version());
     }
     /**
      * Which of `tables` (quoted `"schema"."name"`) have at least one row now,

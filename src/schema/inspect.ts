@@ -57,12 +57,15 @@ const QUERIES = [
 ] as const
 const VERSION_QUERY = "select current_setting('server_version') server_version"
 
+/** The catalog's rows for one snapshot, read but not yet built into objects. */
+export type CatalogRows = Map<string, Row[]>
+
 /**
- * Reads a whole snapshot over `client` in one batch of catalog queries.
+ * Reads the catalog rows of a whole snapshot over `client` in one batch (one round trip).
  * @param serverVersion `server_version` as the server reported it ("17.2"); read with a query when absent
  * @throws the driver's error when a catalog query fails
  */
-export async function inspectOver(client: pg.Client, serverVersion?: string): Promise<SchemaSnapshot> {
+export async function readCatalog(client: pg.Client, serverVersion?: string): Promise<CatalogRows> {
   const version = serverVersion ?? String((await client.query<{ server_version: string }>(VERSION_QUERY)).rows[0]?.server_version)
   // The constructor only builds the version's query texts; it reads nothing.
   const Inspector = PostgreSQL as unknown as new (c: Queryable, version: string) => Record<string, string | null>
@@ -71,9 +74,29 @@ export async function inspectOver(client: pg.Client, serverVersion?: string): Pr
   const results = (await client.query(batch.join('\n;\n'))) as unknown as pg.QueryResult[] | pg.QueryResult
   const list = Array.isArray(results) ? results : [results]
   if (list.length !== batch.length) throw new Error(`schema inspection: ${batch.length} catalog queries gave ${list.length} results`)
-  const answered = new Map<string, Row[]>(batch.map((q, i) => [q, list[i]!.rows as Row[]]))
+  const answered: CatalogRows = new Map(batch.map((q, i) => [q, list[i]!.rows as Row[]]))
   answered.set(VERSION_QUERY, [{ server_version: version }])
-  return PostgreSQL.create(queryable(client, answered))
+  return answered
+}
+
+/**
+ * Builds the snapshot's objects from rows {@link readCatalog} read: CPU only,
+ * no database access, so it can run while the database changes.
+ * @throws Error from schemainspect when the rows are not what it expects
+ */
+export function buildSnapshot(rows: CatalogRows): Promise<SchemaSnapshot> {
+  const offline = {
+    query: () => Promise.reject(new Error('schema inspection: a catalog query outside the batch'))
+  } as unknown as pg.Client
+  return PostgreSQL.create(queryable(offline, rows))
+}
+
+/**
+ * Reads and builds a whole snapshot over `client` (one round trip).
+ * @throws the driver's error when a catalog query fails
+ */
+export async function inspectOver(client: pg.Client, serverVersion?: string): Promise<SchemaSnapshot> {
+  return buildSnapshot(await readCatalog(client, serverVersion))
 }
 
 /** A client on the direct connection that records the startup `server_version`. */
@@ -111,9 +134,9 @@ export class CatalogSession {
   /** The connection closed (the server ended it, an idle timeout, a proxy): open a new session. */
   ended = false
 
-  /** The schema now, in one batch of catalog queries. @throws the driver's error */
-  snapshot(): Promise<SchemaSnapshot> {
-    return inspectOver(this.client, this.version())
+  /** The catalog rows of the schema now, in one batch of catalog queries ({@link buildSnapshot} makes the snapshot). @throws the driver's error */
+  read(): Promise<CatalogRows> {
+    return readCatalog(this.client, this.version())
   }
 
   /**

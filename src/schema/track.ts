@@ -23,7 +23,7 @@ import type { Connection } from '../connection.js'
 import type { Settings } from '../inputs.js'
 import type { SchemaReport } from '../publish/report.js'
 import type { SchemaDiff } from './diff.js'
-import type { CatalogSession, SchemaSnapshot } from './inspect.js'
+import type { CatalogRows, CatalogSession, SchemaSnapshot } from './inspect.js'
 
 /**
  * The inspector, differ and grammar are loaded on first use (a separate
@@ -48,7 +48,7 @@ export interface SchemaUnavailable {
 }
 
 export class SchemaTracker {
-  private before: SchemaSnapshot | undefined
+  private before: Promise<SchemaSnapshot | undefined> | undefined
   private failure: string | undefined
   private tools: Promise<typeof import('./lazy.js')> | undefined
   private session: Promise<CatalogSession> | undefined
@@ -93,41 +93,60 @@ export class SchemaTracker {
     await session?.then((s) => s.close()).catch(() => undefined)
   }
 
-  /** One snapshot; a connection lost since the last use (or during this one) is opened again, once. */
-  private async inspect(): Promise<SchemaSnapshot> {
+  /** The catalog's rows now; a connection lost since the last use (or during this one) is opened again, once. */
+  private async readRows(): Promise<CatalogRows> {
     const session = await this.catalog()
     try {
-      return await session.snapshot()
+      return await session.read()
     } catch (err) {
       if (!session.ended && !/terminat|Connection (?:terminated|ended)|ECONNRESET|EPIPE/i.test((err as Error).message)) throw err
       await session.close()
       this.session = undefined
-      return (await this.catalog()).snapshot()
+      return (await this.catalog()).read()
     }
   }
 
-  private async snapshot(when: string): Promise<SchemaSnapshot | undefined> {
+  /**
+   * Reads the catalog now (awaited: the database must not change meanwhile)
+   * and builds the snapshot from its rows in the background (CPU only), so
+   * building "before" overlaps the seed or `seed-command`.
+   * @returns the snapshot being built; it resolves to undefined on failure (recorded in `failure`)
+   */
+  private async snapshot(when: string): Promise<{ built: Promise<SchemaSnapshot | undefined> }> {
+    const started = Date.now()
+    let rows: CatalogRows
     try {
-      const started = Date.now()
-      const s = await this.inspect()
-      core.info(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(2)} s.`)
-      return s
+      rows = await this.readRows()
     } catch (err) {
       this.failure ??= `could not inspect the schema ${when}: ${(err as Error).message}`
-      return undefined
+      return { built: Promise.resolve(undefined) }
     }
+    const read = (Date.now() - started) / 1000
+    const built = this.loadTools()
+      .then(({ buildSnapshot }) => buildSnapshot(rows))
+      .then(
+        (s) => {
+          core.info(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(2)} s (${read.toFixed(2)} s reading the catalog).`)
+          return s
+        },
+        (err: unknown) => {
+          this.failure ??= `could not inspect the schema ${when}: ${(err as Error).message}`
+          return undefined
+        }
+      )
+    return { built }
   }
 
   /** Before the SQL seed (branch mode: the parent's schema as copied). */
   async atStart(): Promise<void> {
     if (!this.inspects) return
     void this.loadTools() // instant mode: loads while the seed runs
-    if (this.mode === 'branch') this.before = await this.snapshot('of the new branch before seeding')
+    if (this.mode === 'branch') this.before = (await this.snapshot('of the new branch before seeding')).built
   }
 
   /** Between the SQL seed and `seed-command` (instant mode). */
   async afterSeedFiles(): Promise<void> {
-    if (this.inspects && this.mode === 'instant') this.before = await this.snapshot('after the SQL seed')
+    if (this.inspects && this.mode === 'instant') this.before = (await this.snapshot('after the SQL seed')).built
   }
 
   /**
@@ -149,8 +168,9 @@ export class SchemaTracker {
     // The platform's compare_schema runs while we take our own snapshot (both read the seeded database).
     const platformText = this.failure === undefined && platformDiff ? platformDiff() : undefined
     platformText?.catch(() => undefined) // awaited below
-    const after = this.failure === undefined ? await this.snapshot('after seeding') : undefined
-    if (this.before && after) {
+    const after = this.failure === undefined ? await (await this.snapshot('after seeding')).built : undefined
+    const before = await this.before
+    if (before && after && this.failure === undefined) {
       let platform: string | undefined
       if (platformText) {
         try {
@@ -162,7 +182,7 @@ export class SchemaTracker {
       try {
         const { diffSchemas } = await this.loadTools()
         const session = await this.catalog()
-        diff = await diffSchemas(this.before, after, (tables) => session.tablesWithRows(tables), platform)
+        diff = await diffSchemas(before, after, (tables) => session.tablesWithRows(tables), platform)
       } catch (err) {
         this.failure = `could not compare the schemas: ${(err as Error).message}`
       }

@@ -140,7 +140,8 @@ export class SchemaTracker {
   /** Before the SQL seed (branch mode: the parent's schema as copied). */
   async atStart(): Promise<void> {
     if (!this.inspects) return
-    void this.loadTools() // instant mode: loads while the seed runs
+    // Loads the tools and opens the catalog connection while the seed runs (instant mode); a failure shows when it is used.
+    this.catalog().catch(() => undefined)
     if (this.mode === 'branch') this.before = (await this.snapshot('of the new branch before seeding')).built
   }
 
@@ -165,6 +166,7 @@ export class SchemaTracker {
       return { changed: false, objects: [], summary: 'no schema change', diff: '', source: 'migra', destructive: [] }
     }
     let diff: SchemaDiff | undefined
+    const comparing = Date.now()
     // The platform's compare_schema runs while we take our own snapshot (both read the seeded database).
     const platformText = this.failure === undefined && platformDiff ? platformDiff() : undefined
     platformText?.catch(() => undefined) // awaited below
@@ -201,7 +203,7 @@ export class SchemaTracker {
     }
     if (diff.note) core.warning(`The schema diff shown is a listing of the changed objects: ${diff.note}.`)
     writeFileSync(schemaDiffPath(), diff.diff ? `${diff.diff}\n` : '')
-    core.info(`Schema change: ${diff.summary}.`)
+    core.info(`Schema change: ${diff.summary} (compared in ${((Date.now() - comparing) / 1000).toFixed(2)} s after seed-command).`)
     for (const d of diff.destructive) core.warning(`Destructive schema change: ${d}`)
     if (diff.destructive.length > 0 && this.failOnDestructive) {
       throw new DestructiveSchemaError(

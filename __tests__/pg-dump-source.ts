@@ -9,10 +9,11 @@
  * run as root, so when the tests run as root the server runs as the
  * `postgres` system user that package creates.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, type ChildProcess } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { spawnWatched, type ChildExit } from '../emulator/child.js'
 import { freePort } from '../emulator/postgres.js'
 
 /** Major version of the `pg_dump` on PATH, e.g. 15; throws if there is none. */
@@ -29,6 +30,7 @@ export class DumpSource {
     private readonly dir: string,
     private readonly port: number,
     private readonly proc: ChildProcess,
+    private readonly exited: Promise<ChildExit>,
     private readonly pgCtlStop: () => void
   ) {}
 
@@ -57,11 +59,13 @@ export class DumpSource {
       stdio: 'ignore'
     })
     const port = await freePort()
-    const proc = spawn(
+    const { child: proc, exited } = spawnWatched(
       ...as(`${bin}/postgres`, ['-D', data, '-k', dir, '-p', String(port), '-c', 'listen_addresses=', '-c', 'fsync=off']),
       { stdio: 'ignore' }
     )
-    const source = new DumpSource(dir, port, proc, () =>
+    let startFailure: string | undefined
+    void exited.then((e) => (startFailure = e.errorCode))
+    const source = new DumpSource(dir, port, proc, exited, () =>
       execFileSync(...as(`${bin}/pg_ctl`, ['-D', data, '-m', 'fast', '-w', 'stop']), { stdio: 'ignore' })
     )
     for (let i = 0; ; i++) {
@@ -69,6 +73,7 @@ export class DumpSource {
         execFileSync('pg_isready', ['-q', '-h', dir, '-p', String(port)])
         break
       } catch {
+        if (startFailure) throw new Error(`the dump source server did not start: cannot run ${bin}/postgres (${startFailure})`)
         if (i > 100 || proc.exitCode !== null) throw new Error('the dump source server did not start')
         await new Promise((r) => setTimeout(r, 100))
       }
@@ -107,10 +112,9 @@ export class DumpSource {
   }
 
   async stop(): Promise<void> {
-    if (this.proc.exitCode === null) {
-      const exited = new Promise((r) => this.proc.once('exit', r))
+    if (this.proc.exitCode === null && this.proc.signalCode === null) {
       this.pgCtlStop() // runuser need not pass a signal on, so ask pg_ctl
-      await exited
+      await this.exited
     }
     rmSync(this.dir, { recursive: true, force: true })
   }

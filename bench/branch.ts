@@ -7,6 +7,7 @@
  *
  *   npx tsx bench/branch.ts [rounds]
  */
+import { exitOnStartError } from '../emulator/child.js'
 import { APP_TOKEN, startEmulator } from '../emulator/index.js'
 
 const rounds = Number(process.argv[2] ?? 3)
@@ -14,7 +15,7 @@ const createMs = Number(process.env.BENCH_CREATE_MS ?? 2000)
 const computeMs = Number(process.env.BENCH_COMPUTE_MS ?? 4000)
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
-const emu = await startEmulator()
+const emu = await startEmulator().catch(exitOnStartError)
 try {
   console.log(`operations: create_branch ${createMs} ms, start_compute ${computeMs} ms; ${rounds} round(s) per poll interval; Node ${process.version}`)
   console.log('poll-interval | last op finished → outputs set (median, min–max) | API requests per provision | wall time (median)')

@@ -21,19 +21,20 @@
  * values; comments and extensions.
  *
  * Prints a table, then `N agree, N differ`. Both loading the same database,
- * or both stopping, agree. A difference the README documents as deliberate
+ * or both stopping, agree. A difference docs/seeding.md documents as deliberate
  * (a refusal, or a managed-database skip) is marked "documented"; any other
  * difference makes the exit code 1. Reads only DIR; not part of `npm test`.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
+import { exitOnStartError } from '../emulator/child.js'
 import { APP_TOKEN, startEmulator } from '../emulator/index.js'
 import { PostgresServer } from '../emulator/postgres.js'
 import { NODE_24 } from '../emulator/runner.js'
 import { compareSnapshots, psqlLoad, snapshot } from './snapshot.js'
 
-/** Refusals and skips the README's Seeding section documents: our message (or psql's, for a skip) → the README's name for it. */
+/** Refusals and skips docs/seeding.md documents: our message (or psql's, for a skip) → the name it uses. */
 const DOCUMENTED: { ours?: RegExp; psql?: RegExp; name: string }[] = [
   { ours: /psql meta-command \\(\S+) is not supported/, name: 'refused: psql meta-command' },
   { ours: /cannot work on a provisioned database/, name: 'refused: database statement' },
@@ -73,8 +74,8 @@ async function main(): Promise<number> {
   const sets = readdirSync(root).filter((d) => existsSync(path.join(root, d, 'SOURCE'))).sort()
   // issue 19: `-- DIR --schema` checks the schema diff instead (bench/corpus-schema.ts)
   if (process.argv[3] === '--schema') return (await import('./corpus-schema.js')).schemaMode(sets.map((s) => path.resolve(root, s)), (d) => setFiles(d))
-  const emu = await startEmulator()
-  const psqlServer = await PostgresServer.start({ hostPattern: '*.psql.localhost' })
+  const emu = await startEmulator().catch(exitOnStartError)
+  const psqlServer = await PostgresServer.start({ hostPattern: '*.psql.localhost' }).catch(exitOnStartError)
   const rows: Row[] = []
   try {
     for (const [i, set] of sets.entries()) {

@@ -37,11 +37,12 @@
  * Node's start not: the action is already running when it seeds). psql's is
  * the whole process. Both ratios are printed: load alone, and check + load.
  */
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { copyFileSync, createWriteStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { once } from 'node:events'
+import { exitOnStartError, runSync } from '../emulator/child.js'
 import { ADMIN_USER, PostgresServer } from '../emulator/postgres.js'
 import { NODE_24, ROOT } from '../emulator/runner.js'
 import { generateDumpOfSize } from '../__tests__/fixtures/generate.js'
@@ -67,7 +68,7 @@ const bundle = mkdtempSync(path.join(os.tmpdir(), 'bench-loader-'))
 execFileSync(path.join(ROOT, 'node_modules', '.bin', 'ncc'), ['build', path.join(ROOT, 'bench', 'load-child.ts'), '-o', bundle, '--quiet'], { stdio: 'inherit' })
 // the grammar's WebAssembly goes next to the bundle, as `npm run package` puts it next to dist/index.js
 copyFileSync(path.join(ROOT, 'node_modules', 'libpg-query', 'wasm', 'libpg-query.wasm'), path.join(bundle, 'libpg-query.wasm'))
-const server = await PostgresServer.start({ hostPattern: '*.us-east-2.localhost' })
+const server = await PostgresServer.start({ hostPattern: '*.us-east-2.localhost' }).catch(exitOnStartError)
 let n = 0
 async function freshDatabase(): Promise<string> {
   const name = `bench_${++n}`
@@ -99,12 +100,13 @@ function ours(db: string, files: string[]): Load {
 
 function psql(db: string, files: string[]): Load {
   const started = process.hrtime.bigint()
-  const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M', 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-1', ...files.flatMap((f) => ['-f', f]), url(db)], {
+  const r = runSync('/usr/bin/time', ['-f', '%U %S %M', 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-1', ...files.flatMap((f) => ['-f', f]), url(db)], {
     stdio: ['ignore', 'ignore', 'pipe']
   })
   const ms = Number(process.hrtime.bigint() - started) / 1e6
-  if (r.status !== 0) throw new Error(`psql failed: ${r.stderr.toString().slice(0, 500)}`)
-  const [user, system, maxRssKiB] = r.stderr.toString().trim().split('\n').at(-1)!.split(' ').map(Number)
+  if (r.errorCode) throw new Error(`cannot run /usr/bin/time (${r.errorCode}): install GNU time (apt-get install time)`)
+  if (r.status !== 0) throw new Error(`psql failed: ${r.stderr.slice(0, 500)}`)
+  const [user, system, maxRssKiB] = r.stderr.trim().split('\n').at(-1)!.split(' ').map(Number)
   return { ms, cpuS: user + system, maxRssMiB: maxRssKiB / 1024 }
 }
 

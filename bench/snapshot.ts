@@ -4,8 +4,8 @@
  * into a fresh database of a throwaway role. Used by bench/corpus.ts and the
  * seed tests that compare the loader with psql.
  */
-import { spawnSync } from 'node:child_process'
 import pg from 'pg'
+import { runSync } from '../emulator/child.js'
 import { ADMIN_USER, type PostgresServer } from '../emulator/postgres.js'
 
 /** Section name → sorted lines. */
@@ -149,12 +149,13 @@ export async function psqlLoad(server: PostgresServer, database: string, files: 
   for (;;) {
     await server.dropDatabase(database)
     await server.createDatabase(database, role)
-    const r = spawnSync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-1', ...files.flatMap((f) => ['-f', f]), url], {
+    const r = runSync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-1', ...files.flatMap((f) => ['-f', f]), url], {
       cwd,
       encoding: 'utf8',
       env: { ...process.env, PGCONNECT_TIMEOUT: '10' },
       maxBuffer: 64 << 20
     })
+    if (r.errorCode) throw new Error(`cannot run psql (${r.errorCode}): install the PostgreSQL client (apt-get install postgresql-client)`)
     const missing = /role "([^"]+)" does not exist/.exec(r.stderr)?.[1]
     if (r.status === 0 || !options.createRoles || !missing || rolesCreated.length >= 30 || rolesCreated.includes(missing)) {
       return { ok: r.status === 0, stderr: r.stderr, rolesCreated }

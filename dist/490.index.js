@@ -2,7 +2,7 @@ export const id = 490;
 export const ids = [490];
 export const modules = {
 
-/***/ 7490:
+/***/ 47490:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -16,11 +16,11 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./node_modules/@pgkit/schemainspect/dist/index.js
-var dist = __webpack_require__(1746);
+var dist = __webpack_require__(21746);
 // EXTERNAL MODULE: ./node_modules/pg/esm/index.mjs
-var esm = __webpack_require__(3849);
+var esm = __webpack_require__(83849);
 // EXTERNAL MODULE: ./src/connection.ts
-var src_connection = __webpack_require__(7199);
+var src_connection = __webpack_require__(87199);
 ;// CONCATENATED MODULE: ./src/schema/inspect.ts
 
 
@@ -309,11 +309,11 @@ function compareSnapshots(before, after) {
 }
 
 // EXTERNAL MODULE: ./node_modules/@pgkit/migra/dist/index.js
-var migra_dist = __webpack_require__(4007);
+var migra_dist = __webpack_require__(94007);
 // EXTERNAL MODULE: ./node_modules/libpg-query/wasm/index.cjs
 var wasm = __webpack_require__(2627);
 // EXTERNAL MODULE: ./src/seed/wasm-dirname.ts + 2 modules
-var wasm_dirname = __webpack_require__(3038);
+var wasm_dirname = __webpack_require__(73038);
 ;// CONCATENATED MODULE: ./src/schema/render.ts
 /**
  * The schema change as text for reviewers (issue 19): a rendering only; the

@@ -2,7 +2,7 @@ export const id = 7;
 export const ids = [7];
 export const modules = {
 
-/***/ 405:
+/***/ 20405:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -44,12 +44,12 @@ var __importDefault = (this && this.__importDefault) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.createClient = exports.createQueryFn = exports.createPool = exports.identityParser = void 0;
-const crypto = __importStar(__webpack_require__(7598));
-const type_overrides_1 = __importDefault(__webpack_require__(1524));
-const pg_promise_1 = __importDefault(__webpack_require__(7101));
-const errors_1 = __webpack_require__(3210);
-const sql_1 = __webpack_require__(1384);
-const type_parsers_1 = __webpack_require__(8895);
+const crypto = __importStar(__webpack_require__(77598));
+const type_overrides_1 = __importDefault(__webpack_require__(31524));
+const pg_promise_1 = __importDefault(__webpack_require__(87101));
+const errors_1 = __webpack_require__(60829);
+const sql_1 = __webpack_require__(81384);
+const type_parsers_1 = __webpack_require__(38895);
 const identityParser = (input) => input;
 exports.identityParser = identityParser;
 /** Intended for slonik <= 28 compatibility */
@@ -211,16 +211,16 @@ exports.createClient = createClient;
 
 /***/ }),
 
-/***/ 3210:
+/***/ 60829:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.pgErrorCodesBySymbol = exports.pgErrorCodes = exports.QueryError = exports.fetchErrorCodes = void 0;
 exports.errorFromUnknown = errorFromUnknown;
-const node_util_1 = __webpack_require__(7975);
-const errors_1 = __webpack_require__(9397);
-const utils_1 = __webpack_require__(7341);
+const node_util_1 = __webpack_require__(57975);
+const errors_1 = __webpack_require__(59397);
+const utils_1 = __webpack_require__(47341);
 // only used by eslint to generate error codes, but I guess you could use it too
 const fetchErrorCodes = ({ meta, dependencies: { child_process } }) => {
     const lastFetched = meta?.existingContent.split(/\r?\n/).find(line => /^\/\/ last fetched: (.*)$/.exec(line));
@@ -598,7 +598,7 @@ exports.pgErrorCodesBySymbol = {
 
 /***/ }),
 
-/***/ 7660:
+/***/ 87660:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -618,19 +618,19 @@ var __exportStar = (this && this.__exportStar) || function(m, exports) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 // codegen:start {preset: barrel}
-__exportStar(__webpack_require__(405), exports);
-__exportStar(__webpack_require__(3210), exports);
-__exportStar(__webpack_require__(9462), exports);
-__exportStar(__webpack_require__(1384), exports);
-__exportStar(__webpack_require__(9373), exports);
-__exportStar(__webpack_require__(8895), exports);
-__exportStar(__webpack_require__(9913), exports);
+__exportStar(__webpack_require__(20405), exports);
+__exportStar(__webpack_require__(60829), exports);
+__exportStar(__webpack_require__(69462), exports);
+__exportStar(__webpack_require__(81384), exports);
+__exportStar(__webpack_require__(89373), exports);
+__exportStar(__webpack_require__(38895), exports);
+__exportStar(__webpack_require__(39913), exports);
 // codegen:end
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 9462:
+/***/ 69462:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -669,8 +669,8 @@ var __importStar = (this && this.__importStar) || (function () {
 })();
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.nameQuery = exports.nickname = void 0;
-const crypto = __importStar(__webpack_require__(7598));
-const pgsql_ast_parser_1 = __webpack_require__(1642);
+const crypto = __importStar(__webpack_require__(77598));
+const pgsql_ast_parser_1 = __webpack_require__(91642);
 const keywordsToInclude = new Set('select,insert,update,delete,create,drop,alter,truncate,grant,revoke,begin,commit,rollback,savepoint,release,with,alter table,create table,add column'.split(','));
 const tryParse = (sql) => {
     try {
@@ -745,7 +745,7 @@ exports.nameQuery = nameQuery;
 
 /***/ }),
 
-/***/ 1384:
+/***/ 81384:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -754,11 +754,11 @@ var __importDefault = (this && this.__importDefault) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.createSqlTag = exports.sql = exports.allSqlHelpers = exports.sqlTagHelpers = void 0;
-const pg_promise_1 = __importDefault(__webpack_require__(7101));
-const errors_1 = __webpack_require__(3210);
-const naming_1 = __webpack_require__(9462);
-const utils_1 = __webpack_require__(7341);
-const storage_1 = __webpack_require__(9373);
+const pg_promise_1 = __importDefault(__webpack_require__(87101));
+const errors_1 = __webpack_require__(60829);
+const naming_1 = __webpack_require__(69462);
+const utils_1 = __webpack_require__(47341);
+const storage_1 = __webpack_require__(89373);
 /** a monadish `.map` which allows for promises or regular values and becomes a promise-or-regular-value with the return type of the mapper */
 const maybeAsyncMap = (thing, map) => {
     if (typeof thing?.then === 'function') {
@@ -1041,14 +1041,14 @@ exports.createSqlTag = createSqlTag;
 
 /***/ }),
 
-/***/ 9397:
+/***/ 59397:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.StandardSchemaV1Error = exports.prettifyStandardSchemaError = void 0;
 exports.toDotPath = toDotPath;
-const utils_1 = __webpack_require__(7341);
+const utils_1 = __webpack_require__(47341);
 const prettifyStandardSchemaError = (error) => {
     if (!(0, utils_1.looksLikeStandardSchemaFailure)(error))
         return null;
@@ -1108,7 +1108,7 @@ exports.StandardSchemaV1Error = StandardSchemaV1Error;
 
 /***/ }),
 
-/***/ 7341:
+/***/ 47341:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1126,13 +1126,13 @@ exports.looksLikeStandardSchema = looksLikeStandardSchema;
 
 /***/ }),
 
-/***/ 9373:
+/***/ 89373:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.pgkitStorage = void 0;
-const async_hooks_1 = __webpack_require__(290);
+const async_hooks_1 = __webpack_require__(90290);
 /**
  * @experimental
  * A holder for the client and other pgkit config. Can be used to provide a client (or other queryable).
@@ -1145,7 +1145,7 @@ exports.pgkitStorage = new async_hooks_1.AsyncLocalStorage();
 
 /***/ }),
 
-/***/ 8895:
+/***/ 38895:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -1154,7 +1154,7 @@ var __importDefault = (this && this.__importDefault) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.applySlonik37TypeParsers = exports.applyRecommendedTypeParsers = exports.pgTypes = void 0;
-const pg_promise_1 = __importDefault(__webpack_require__(7101));
+const pg_promise_1 = __importDefault(__webpack_require__(87101));
 exports.pgTypes = (0, pg_promise_1.default)().pg.types;
 const applyRecommendedTypeParsers = ({ setTypeParser, builtins }) => {
     setTypeParser(builtins.DATE, value => new Date(value));
@@ -1183,7 +1183,7 @@ exports.applySlonik37TypeParsers = applySlonik37TypeParsers;
 
 /***/ }),
 
-/***/ 9913:
+/***/ 39913:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1192,12 +1192,12 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 
 /***/ }),
 
-/***/ 1524:
+/***/ 31524:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var types = __webpack_require__(1549)
+var types = __webpack_require__(11549)
 
 function TypeOverrides(userTypes) {
   this._types = userTypes || types
@@ -1234,7 +1234,7 @@ module.exports = TypeOverrides
 
 /***/ }),
 
-/***/ 9422:
+/***/ 69422:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -1277,10 +1277,10 @@ exports.Changes = void 0;
 /* eslint-disable prefer-const */
 /* eslint-disable complexity */
 /* eslint-disable max-depth */
-const schemainspect = __importStar(__webpack_require__(1746));
-const schemainspect_1 = __webpack_require__(1746);
-const statements_1 = __webpack_require__(9617);
-const util_1 = __webpack_require__(3239);
+const schemainspect = __importStar(__webpack_require__(21746));
+const schemainspect_1 = __webpack_require__(21746);
+const statements_1 = __webpack_require__(19617);
+const util_1 = __webpack_require__(33239);
 const { InspectedConstraint, InspectedEnum, InspectedExtension } = schemainspect_1.pg;
 const comparator = (fn) => (a, b) => {
     const [x, y] = [a, b].map(fn);
@@ -1851,19 +1851,19 @@ exports.Changes = Changes;
 
 /***/ }),
 
-/***/ 4534:
+/***/ 54534:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.MigraOptions = exports.run = void 0;
-const client_1 = __webpack_require__(7660);
-const schemainspect_1 = __webpack_require__(1746);
-const server_1 = __webpack_require__(1559);
-const promises_1 = __webpack_require__(1943);
-const trpc_cli_1 = __webpack_require__(4013);
-const zod_1 = __webpack_require__(924);
-const migra_1 = __webpack_require__(193);
+const client_1 = __webpack_require__(87660);
+const schemainspect_1 = __webpack_require__(21746);
+const server_1 = __webpack_require__(81559);
+const promises_1 = __webpack_require__(91943);
+const trpc_cli_1 = __webpack_require__(84013);
+const zod_1 = __webpack_require__(50924);
+const migra_1 = __webpack_require__(70193);
 // deviation: always return a PostgreSQL instance, and make `Migration.create` only accept PostgreSQL instances
 const argContext = async (connInfo) => {
     if (typeof connInfo !== 'string') {
@@ -1982,39 +1982,39 @@ if (false) {}
 
 /***/ }),
 
-/***/ 4007:
+/***/ 94007:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 var __webpack_unused_export__;
 
 __webpack_unused_export__ = ({ value: true });
 __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = exports.Nh = __webpack_unused_export__ = __webpack_unused_export__ = void 0;
-var changes_1 = __webpack_require__(9422);
+var changes_1 = __webpack_require__(69422);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return changes_1.Changes; } });
-var command_1 = __webpack_require__(4534);
+var command_1 = __webpack_require__(54534);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return command_1.run; } });
-var migra_1 = __webpack_require__(193);
+var migra_1 = __webpack_require__(70193);
 Object.defineProperty(exports, "Nh", ({ enumerable: true, get: function () { return migra_1.Migration; } }));
-var statements_1 = __webpack_require__(9617);
+var statements_1 = __webpack_require__(19617);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return statements_1.Statements; } });
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return statements_1.UnsafeMigrationException; } });
-var schemainspect_1 = __webpack_require__(1746);
+var schemainspect_1 = __webpack_require__(21746);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return schemainspect_1.PostgreSQL; } });
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 193:
+/***/ 70193:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Migration = void 0;
 /* eslint-disable @typescript-eslint/no-unsafe-argument */
-const client_1 = __webpack_require__(7660);
-const schemainspect_1 = __webpack_require__(1746);
-const changes_1 = __webpack_require__(9422);
-const statements_1 = __webpack_require__(9617);
+const client_1 = __webpack_require__(87660);
+const schemainspect_1 = __webpack_require__(21746);
+const changes_1 = __webpack_require__(69422);
+const statements_1 = __webpack_require__(19617);
 class Migration {
     statements;
     changes;
@@ -2117,14 +2117,14 @@ exports.Migration = Migration;
 
 /***/ }),
 
-/***/ 9617:
+/***/ 19617:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Statements = exports.UnsafeMigrationException = void 0;
 exports.checkForDrop = checkForDrop;
-const util_1 = __webpack_require__(9023);
+const util_1 = __webpack_require__(39023);
 class UnsafeMigrationException extends Error {
     constructor(statement) {
         super('unsafe/destructive change being autogenerated, refusing to carry on further', { cause: statement });
@@ -2210,7 +2210,7 @@ exports.Statements = Statements;
 
 /***/ }),
 
-/***/ 3239:
+/***/ 33239:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2265,7 +2265,7 @@ exports.isEqual = isEqual;
 
 /***/ }),
 
-/***/ 9743:
+/***/ 62124:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2283,14 +2283,14 @@ function AutoThisAssigner(C = Object) {
 
 /***/ }),
 
-/***/ 8238:
+/***/ 18238:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.get_inspector = get_inspector;
-const misc_1 = __webpack_require__(3260);
-const pg_1 = __webpack_require__(9678);
+const misc_1 = __webpack_require__(83260);
+const pg_1 = __webpack_require__(89678);
 // deviation: python code had a `SUPPORTED` object that was used to determine which inspector to use based on the dialect of the connection object. we only do postgresql, so no need for that
 // const SUPPORTED = {postgresql: PostgreSQL}
 async function get_inspector(x, schema, exclude_schema) {
@@ -2321,7 +2321,7 @@ async function get_inspector(x, schema, exclude_schema) {
 
 /***/ }),
 
-/***/ 4064:
+/***/ 74064:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -2329,7 +2329,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.TopologicalSorter = exports.CycleError = exports._NodeInfo = exports.StopIteration = void 0;
 /* eslint-disable mmkal/@typescript-eslint/no-dynamic-delete */
 /* eslint-disable max-depth */
-const node_util_1 = __webpack_require__(7975);
+const node_util_1 = __webpack_require__(57975);
 class StopIteration extends Error {
 }
 exports.StopIteration = StopIteration;
@@ -2521,7 +2521,7 @@ exports.TopologicalSorter = TopologicalSorter;
 
 /***/ }),
 
-/***/ 1746:
+/***/ 21746:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -2565,22 +2565,22 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.misc = exports.pg = exports.TopologicalSorter = exports.PostgreSQL = exports.to_pytype = exports.NullInspector = exports.DBInspector = exports.Inspected = exports.ColumnInfo = exports.get_inspector = exports.BaseInspectedSelectable = void 0;
 var inspected_1 = __webpack_require__(9515);
 Object.defineProperty(exports, "BaseInspectedSelectable", ({ enumerable: true, get: function () { return inspected_1.BaseInspectedSelectable; } }));
-var get_1 = __webpack_require__(8238);
+var get_1 = __webpack_require__(18238);
 Object.defineProperty(exports, "get_inspector", ({ enumerable: true, get: function () { return get_1.get_inspector; } }));
 var inspected_2 = __webpack_require__(9515);
 Object.defineProperty(exports, "ColumnInfo", ({ enumerable: true, get: function () { return inspected_2.ColumnInfo; } }));
 Object.defineProperty(exports, "Inspected", ({ enumerable: true, get: function () { return inspected_2.Inspected; } }));
-var inspector_1 = __webpack_require__(1259);
+var inspector_1 = __webpack_require__(41259);
 Object.defineProperty(exports, "DBInspector", ({ enumerable: true, get: function () { return inspector_1.DBInspector; } }));
 Object.defineProperty(exports, "NullInspector", ({ enumerable: true, get: function () { return inspector_1.NullInspector; } }));
 Object.defineProperty(exports, "to_pytype", ({ enumerable: true, get: function () { return inspector_1.to_pytype; } }));
-var pg_1 = __webpack_require__(9678);
+var pg_1 = __webpack_require__(89678);
 Object.defineProperty(exports, "PostgreSQL", ({ enumerable: true, get: function () { return pg_1.PostgreSQL; } }));
-var graphlib_1 = __webpack_require__(4064);
+var graphlib_1 = __webpack_require__(74064);
 Object.defineProperty(exports, "TopologicalSorter", ({ enumerable: true, get: function () { return graphlib_1.TopologicalSorter; } }));
-exports.pg = __importStar(__webpack_require__(9678));
-exports.misc = __importStar(__webpack_require__(3260));
-__exportStar(__webpack_require__(5491), exports);
+exports.pg = __importStar(__webpack_require__(89678));
+exports.misc = __importStar(__webpack_require__(83260));
+__exportStar(__webpack_require__(35491), exports);
 //# sourceMappingURL=index.js.map
 
 /***/ }),
@@ -2593,8 +2593,8 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.BaseInspectedSelectable = exports.ColumnInfo = exports.Inspected = exports.pick = void 0;
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /* eslint-disable @typescript-eslint/no-unsafe-argument */
-const auto_this_1 = __webpack_require__(9743);
-const misc_1 = __webpack_require__(3260);
+const auto_this_1 = __webpack_require__(62124);
+const misc_1 = __webpack_require__(83260);
 const pick = (obj, keys) => {
     return Object.fromEntries(keys.map(k => [k, obj[k]]));
 };
@@ -2800,7 +2800,7 @@ exports.BaseInspectedSelectable = BaseInspectedSelectable;
 
 /***/ }),
 
-/***/ 1259:
+/***/ 41259:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2841,13 +2841,13 @@ exports.NullInspector = NullInspector;
 
 /***/ }),
 
-/***/ 5491:
+/***/ 35491:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.hasa = exports.looksa = exports.asa = exports.isa = void 0;
-const util_1 = __webpack_require__(9023);
+const util_1 = __webpack_require__(39023);
 const typeofs = new Map([
     [String, 'string'],
     [Number, 'number'],
@@ -2928,13 +2928,13 @@ exports.hasa = hasa;
 
 /***/ }),
 
-/***/ 3260:
+/***/ 83260:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getResourceText = exports.quoted_identifier = exports.quotify = exports.canSkipQuotes = exports.unquoted_identifier = exports.AutoRepr = exports.connection_from_s_or_c = void 0;
-const fs_1 = __webpack_require__(9896);
+const fs_1 = __webpack_require__(79896);
 const connection_from_s_or_c = (s_or_c) => {
     // deviating from python: I don't understand the crazy way they build a sqlbag object so just demand one as an input and return in
     // return s_or_c.engine ? s_or_c : s_or_c.connection?.() || s_or_c
@@ -3046,7 +3046,7 @@ exports.getResourceText = getResourceText;
 
 /***/ }),
 
-/***/ 9678:
+/***/ 89678:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -3065,12 +3065,12 @@ var __exportStar = (this && this.__exportStar) || function(m, exports) {
     for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports, p)) __createBinding(exports, m, p);
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-__exportStar(__webpack_require__(3779), exports);
+__exportStar(__webpack_require__(13779), exports);
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 3779:
+/***/ 13779:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -3088,15 +3088,15 @@ __exportStar(__webpack_require__(3779), exports);
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.PostgreSQL = exports.PROPS = exports.InspectedRowPolicy = exports.COMMANDTYPES = exports.RLS_POLICY_CREATE = exports.InspectedPrivilege = exports.InspectedConstraint = exports.InspectedExtension = exports.InspectedDomain = exports.InspectedType = exports.InspectedSchema = exports.InspectedEnum = exports.InspectedCollation = exports.InspectedSequence = exports.InspectedIndex = exports.InspectedIndexParent = exports.InspectedTrigger = exports.InspectedFunction = exports.InspectedSelectable = void 0;
 // Assuming these are local files that export the corresponding classes or functions
-const client_1 = __webpack_require__(7660);
-const auto_this_1 = __webpack_require__(9743);
-const graphlib_1 = __webpack_require__(4064);
+const client_1 = __webpack_require__(87660);
+const auto_this_1 = __webpack_require__(62124);
+const graphlib_1 = __webpack_require__(74064);
 const inspected_1 = __webpack_require__(9515);
-const inspector_1 = __webpack_require__(1259);
-const isa_asa_1 = __webpack_require__(5491);
-const misc_1 = __webpack_require__(3260);
-const queries_1 = __webpack_require__(4654);
-const util_1 = __webpack_require__(6172);
+const inspector_1 = __webpack_require__(41259);
+const isa_asa_1 = __webpack_require__(35491);
+const misc_1 = __webpack_require__(83260);
+const queries_1 = __webpack_require__(94654);
+const util_1 = __webpack_require__(46172);
 // keep close to the python by fiddling with __dirname
 // __dirname=/foo/bar/{src,dist}/pg -> /foo/bar/queries/pg
 // no plans to support anything other than pg but may as well keep it similar to the original
@@ -4632,7 +4632,7 @@ exports.PostgreSQL = PostgreSQL;
 
 /***/ }),
 
-/***/ 4654:
+/***/ 94654:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4682,7 +4682,7 @@ exports.queries = {
 
 /***/ }),
 
-/***/ 6172:
+/***/ 46172:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4744,15 +4744,15 @@ exports.maxBy = maxBy;
 
 /***/ }),
 
-/***/ 1373:
+/***/ 51373:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.assertOptions = void 0;
 exports.createAssert = createAssert;
-const handler_1 = __webpack_require__(5507);
-const types_1 = __webpack_require__(170);
+const handler_1 = __webpack_require__(85507);
+const types_1 = __webpack_require__(50170);
 /**
  * Creates an options-assert function that uses specified error handler.
  */
@@ -4794,7 +4794,7 @@ exports.assertOptions = createAssert(new handler_1.DefaultErrorHandler());
 
 /***/ }),
 
-/***/ 5507:
+/***/ 85507:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -4803,7 +4803,7 @@ exports.DefaultErrorHandler = void 0;
 /**
  * Protocol for handling options-related issues.
  */
-const types_1 = __webpack_require__(170);
+const types_1 = __webpack_require__(50170);
 /**
  * Default handler for options-related issues.
  */
@@ -4827,24 +4827,24 @@ exports.DefaultErrorHandler = DefaultErrorHandler;
 
 /***/ }),
 
-/***/ 3867:
+/***/ 43867:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.DefaultErrorHandler = exports.OptionsError = exports.createAssert = exports.assertOptions = void 0;
-var assert_1 = __webpack_require__(1373);
+var assert_1 = __webpack_require__(51373);
 Object.defineProperty(exports, "assertOptions", ({ enumerable: true, get: function () { return assert_1.assertOptions; } }));
 Object.defineProperty(exports, "createAssert", ({ enumerable: true, get: function () { return assert_1.createAssert; } }));
-var types_1 = __webpack_require__(170);
+var types_1 = __webpack_require__(50170);
 Object.defineProperty(exports, "OptionsError", ({ enumerable: true, get: function () { return types_1.OptionsError; } }));
-var handler_1 = __webpack_require__(5507);
+var handler_1 = __webpack_require__(85507);
 Object.defineProperty(exports, "DefaultErrorHandler", ({ enumerable: true, get: function () { return handler_1.DefaultErrorHandler; } }));
 
 
 /***/ }),
 
-/***/ 170:
+/***/ 50170:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4863,7 +4863,7 @@ var OptionsError;
 
 /***/ }),
 
-/***/ 9504:
+/***/ 19504:
 /***/ (function(module) {
 
 (function(root, factory) {
@@ -5515,7 +5515,7 @@ var OptionsError;
 
 /***/ }),
 
-/***/ 1400:
+/***/ 41400:
 /***/ (function(module) {
 
 (function(root, factory) {
@@ -6086,11 +6086,11 @@ var OptionsError;
 
 /***/ }),
 
-/***/ 3240:
+/***/ 13240:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const {EOL} = __webpack_require__(857);
-const {addInspection, messageGap} = __webpack_require__(6483);
+const {EOL} = __webpack_require__(70857);
+const {addInspection, messageGap} = __webpack_require__(66483);
 
 const parsingErrorCode = {
     unclosedMLC: 0, // Unclosed multi-line comment.
@@ -6146,11 +6146,11 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9202:
+/***/ 89202:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const parser = __webpack_require__(7051);
-const error = __webpack_require__(3240);
+const parser = __webpack_require__(87051);
+const error = __webpack_require__(13240);
 
 parser.SQLParsingError = error.SQLParsingError;
 parser.parsingErrorCode = error.parsingErrorCode;
@@ -6160,11 +6160,11 @@ module.exports = parser;
 
 /***/ }),
 
-/***/ 7051:
+/***/ 87051:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const {parsingErrorCode, SQLParsingError} = __webpack_require__(3240);
-const {getIndexPos} = __webpack_require__(6483);
+const {parsingErrorCode, SQLParsingError} = __webpack_require__(13240);
+const {getIndexPos} = __webpack_require__(66483);
 
 // symbols that need no spaces around them:
 const compressors = '.,;:()[]=<>+-*/|!?@#';
@@ -6363,10 +6363,10 @@ module.exports = minify;
 
 /***/ }),
 
-/***/ 6483:
+/***/ 66483:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const {inspect} = __webpack_require__(9023);
+const {inspect} = __webpack_require__(39023);
 
 /////////////////////////////////////////////////////////////
 // Returns {line, column} of an index within multi-line text.
@@ -6408,10 +6408,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4691:
+/***/ 24691:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const {assertOptions} = __webpack_require__(3867);
+const {assertOptions} = __webpack_require__(43867);
 
 // this to allow override options-related errors globally (for pg-promise)
 global.pgPromiseAssert = assertOptions;
@@ -6425,7 +6425,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7403:
+/***/ 87403:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -6437,13 +6437,13 @@ module.exports = {
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {Events} = __webpack_require__(5120);
-const {ColorConsole} = __webpack_require__(8208);
+const {Events} = __webpack_require__(75120);
+const {ColorConsole} = __webpack_require__(88208);
 
 const npm = {
-    utils: __webpack_require__(7263),
+    utils: __webpack_require__(27263),
     text: __webpack_require__(350),
-    formatting: __webpack_require__(8926)
+    formatting: __webpack_require__(68926)
 };
 
 function poolConnect(ctx, db, config) {
@@ -6610,7 +6610,7 @@ module.exports = config => ({
 
 /***/ }),
 
-/***/ 778:
+/***/ 20778:
 /***/ ((module) => {
 
 /*
@@ -6722,10 +6722,10 @@ module.exports = {ConnectionContext};
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {ColorConsole} = __webpack_require__(8208);
+const {ColorConsole} = __webpack_require__(88208);
 
 const npm = {
-    utils: __webpack_require__(7263)
+    utils: __webpack_require__(27263)
 };
 
 /**
@@ -6832,7 +6832,7 @@ module.exports = {DatabasePool};
 
 /***/ }),
 
-/***/ 376:
+/***/ 30376:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -6844,19 +6844,19 @@ module.exports = {DatabasePool};
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {Events} = __webpack_require__(5120);
-const {assert} = __webpack_require__(4691);
-const {resultQuery, multiResultQuery, streamQuery} = __webpack_require__(1696);
-const {ConnectionContext} = __webpack_require__(778);
+const {Events} = __webpack_require__(75120);
+const {assert} = __webpack_require__(24691);
+const {resultQuery, multiResultQuery, streamQuery} = __webpack_require__(99315);
+const {ConnectionContext} = __webpack_require__(20778);
 const {DatabasePool} = __webpack_require__(8111);
-const {queryResult} = __webpack_require__(2323);
+const {queryResult} = __webpack_require__(92323);
 
 const npm = {
-    utils: __webpack_require__(7263),
-    pubUtils: __webpack_require__(8470),
-    connect: __webpack_require__(7403),
-    query: __webpack_require__(3717),
-    task: __webpack_require__(2472),
+    utils: __webpack_require__(27263),
+    pubUtils: __webpack_require__(18470),
+    connect: __webpack_require__(87403),
+    query: __webpack_require__(53717),
+    task: __webpack_require__(42472),
     text: __webpack_require__(350)
 };
 
@@ -8522,7 +8522,7 @@ module.exports = config => {
 
 /***/ }),
 
-/***/ 4161:
+/***/ 54161:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -8534,10 +8534,10 @@ module.exports = config => {
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {QueryResultError, queryResultErrorCode} = __webpack_require__(3788);
-const {PreparedStatementError} = __webpack_require__(7047);
-const {ParameterizedQueryError} = __webpack_require__(7334);
-const {QueryFileError} = __webpack_require__(5879);
+const {QueryResultError, queryResultErrorCode} = __webpack_require__(33788);
+const {PreparedStatementError} = __webpack_require__(57047);
+const {ParameterizedQueryError} = __webpack_require__(27334);
+const {QueryFileError} = __webpack_require__(25879);
 
 /**
  * @namespace errors
@@ -8580,7 +8580,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7334:
+/***/ 27334:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -8592,11 +8592,11 @@ module.exports = {
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {QueryFileError} = __webpack_require__(5879);
+const {QueryFileError} = __webpack_require__(25879);
 
 const npm = {
-    os: __webpack_require__(857),
-    utils: __webpack_require__(7263)
+    os: __webpack_require__(70857),
+    utils: __webpack_require__(27263)
 };
 
 /**
@@ -8682,7 +8682,7 @@ module.exports = {ParameterizedQueryError};
 
 /***/ }),
 
-/***/ 7047:
+/***/ 57047:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -8694,11 +8694,11 @@ module.exports = {ParameterizedQueryError};
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {QueryFileError} = __webpack_require__(5879);
+const {QueryFileError} = __webpack_require__(25879);
 
 const npm = {
-    os: __webpack_require__(857),
-    utils: __webpack_require__(7263)
+    os: __webpack_require__(70857),
+    utils: __webpack_require__(27263)
 };
 
 /**
@@ -8785,7 +8785,7 @@ module.exports = {PreparedStatementError};
 
 /***/ }),
 
-/***/ 5879:
+/***/ 25879:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -8798,9 +8798,9 @@ module.exports = {PreparedStatementError};
  */
 
 const npm = {
-    os: __webpack_require__(857),
-    utils: __webpack_require__(7263),
-    minify: __webpack_require__(9202)
+    os: __webpack_require__(70857),
+    utils: __webpack_require__(27263),
+    minify: __webpack_require__(89202)
 };
 
 /**
@@ -8887,7 +8887,7 @@ module.exports = {QueryFileError};
 
 /***/ }),
 
-/***/ 3788:
+/***/ 33788:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -8900,8 +8900,8 @@ module.exports = {QueryFileError};
  */
 
 const npm = {
-    os: __webpack_require__(857),
-    utils: __webpack_require__(7263),
+    os: __webpack_require__(70857),
+    utils: __webpack_require__(27263),
     text: __webpack_require__(350)
 };
 
@@ -9071,7 +9071,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5120:
+/***/ 75120:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -9083,11 +9083,11 @@ module.exports = {
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {ColorConsole} = __webpack_require__(8208);
+const {ColorConsole} = __webpack_require__(88208);
 
 const npm = {
-    main: __webpack_require__(7101),
-    utils: __webpack_require__(7263)
+    main: __webpack_require__(87101),
+    utils: __webpack_require__(27263)
 };
 
 /////////////////////////////////
@@ -9621,7 +9621,7 @@ module.exports = {Events};
 
 /***/ }),
 
-/***/ 8926:
+/***/ 68926:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -9633,12 +9633,12 @@ module.exports = {Events};
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {assert} = __webpack_require__(4691);
+const {assert} = __webpack_require__(24691);
 
 const npm = {
-    pgUtils: __webpack_require__(6197),
-    patterns: __webpack_require__(1558),
-    utils: __webpack_require__(7263)
+    pgUtils: __webpack_require__(36197),
+    patterns: __webpack_require__(81558),
+    utils: __webpack_require__(27263)
 };
 
 // Format Modification Flags;
@@ -10560,7 +10560,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8279:
+/***/ 10660:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -10572,15 +10572,15 @@ module.exports = {
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {InnerState} = __webpack_require__(4005);
-const {assert} = __webpack_require__(4691);
-const {TableName} = __webpack_require__(2555);
-const {Column} = __webpack_require__(9977);
+const {InnerState} = __webpack_require__(34005);
+const {assert} = __webpack_require__(24691);
+const {TableName} = __webpack_require__(32555);
+const {Column} = __webpack_require__(49977);
 
 const npm = {
-    os: __webpack_require__(857),
-    utils: __webpack_require__(7263),
-    formatting: __webpack_require__(8926)
+    os: __webpack_require__(70857),
+    utils: __webpack_require__(27263),
+    formatting: __webpack_require__(68926)
 };
 
 /**
@@ -11216,7 +11216,7 @@ module.exports = {ColumnSet};
 
 /***/ }),
 
-/***/ 9977:
+/***/ 49977:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -11228,14 +11228,14 @@ module.exports = {ColumnSet};
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {InnerState} = __webpack_require__(4005);
-const {assert} = __webpack_require__(4691);
+const {InnerState} = __webpack_require__(34005);
+const {assert} = __webpack_require__(24691);
 
 const npm = {
-    os: __webpack_require__(857),
-    utils: __webpack_require__(7263),
-    formatting: __webpack_require__(8926),
-    patterns: __webpack_require__(1558)
+    os: __webpack_require__(70857),
+    utils: __webpack_require__(27263),
+    formatting: __webpack_require__(68926),
+    patterns: __webpack_require__(81558)
 };
 
 /**
@@ -11678,7 +11678,7 @@ module.exports = {Column};
 
 /***/ }),
 
-/***/ 6927:
+/***/ 26927:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -11690,10 +11690,10 @@ module.exports = {Column};
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {Column} = __webpack_require__(9977);
-const {ColumnSet} = __webpack_require__(8279);
-const {TableName, _TN} = __webpack_require__(2555);
-const method = __webpack_require__(8518);
+const {Column} = __webpack_require__(49977);
+const {ColumnSet} = __webpack_require__(10660);
+const {TableName, _TN} = __webpack_require__(32555);
+const method = __webpack_require__(18518);
 
 /**
  * @namespace helpers
@@ -11760,7 +11760,7 @@ module.exports = config => {
 
 /***/ }),
 
-/***/ 388:
+/***/ 30388:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -11772,10 +11772,10 @@ module.exports = config => {
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {QueryFile} = __webpack_require__(344);
+const {QueryFile} = __webpack_require__(40344);
 
 const npm = {
-    formatting: __webpack_require__(8926)
+    formatting: __webpack_require__(68926)
 };
 
 /**
@@ -11870,14 +11870,14 @@ module.exports = {concat};
 
 /***/ }),
 
-/***/ 8518:
+/***/ 18518:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const {concat} = __webpack_require__(388);
-const {insert} = __webpack_require__(3625);
-const {update} = __webpack_require__(9721);
+const {concat} = __webpack_require__(30388);
+const {insert} = __webpack_require__(33625);
+const {update} = __webpack_require__(59721);
 const {values} = __webpack_require__(3478);
-const {sets} = __webpack_require__(7077);
+const {sets} = __webpack_require__(47077);
 
 module.exports = {
     concat,
@@ -11890,7 +11890,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3625:
+/***/ 33625:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -11902,12 +11902,12 @@ module.exports = {
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {TableName} = __webpack_require__(2555);
-const {ColumnSet} = __webpack_require__(8279);
+const {TableName} = __webpack_require__(32555);
+const {ColumnSet} = __webpack_require__(10660);
 
 const npm = {
-    formatting: __webpack_require__(8926),
-    utils: __webpack_require__(7263)
+    formatting: __webpack_require__(68926),
+    utils: __webpack_require__(27263)
 };
 
 /**
@@ -12048,7 +12048,7 @@ module.exports = {insert};
 
 /***/ }),
 
-/***/ 7077:
+/***/ 47077:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -12060,11 +12060,11 @@ module.exports = {insert};
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {ColumnSet} = __webpack_require__(8279);
+const {ColumnSet} = __webpack_require__(10660);
 
 const npm = {
-    format: (__webpack_require__(8926).as).format,
-    utils: __webpack_require__(7263)
+    format: (__webpack_require__(68926).as).format,
+    utils: __webpack_require__(27263)
 };
 
 /**
@@ -12136,7 +12136,7 @@ module.exports = {sets};
 
 /***/ }),
 
-/***/ 9721:
+/***/ 59721:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -12148,13 +12148,13 @@ module.exports = {sets};
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {assert} = __webpack_require__(4691);
-const {TableName} = __webpack_require__(2555);
-const {ColumnSet} = __webpack_require__(8279);
+const {assert} = __webpack_require__(24691);
+const {TableName} = __webpack_require__(32555);
+const {ColumnSet} = __webpack_require__(10660);
 
 const npm = {
-    formatting: __webpack_require__(8926),
-    utils: __webpack_require__(7263)
+    formatting: __webpack_require__(68926),
+    utils: __webpack_require__(27263)
 };
 
 /**
@@ -12403,11 +12403,11 @@ module.exports = {update};
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {ColumnSet} = __webpack_require__(8279);
+const {ColumnSet} = __webpack_require__(10660);
 
 const npm = {
-    formatting: __webpack_require__(8926),
-    utils: __webpack_require__(7263)
+    formatting: __webpack_require__(68926),
+    utils: __webpack_require__(27263)
 };
 
 /**
@@ -12514,7 +12514,7 @@ module.exports = {values};
 
 /***/ }),
 
-/***/ 2555:
+/***/ 32555:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -12526,11 +12526,11 @@ module.exports = {values};
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {assert} = __webpack_require__(4691);
+const {assert} = __webpack_require__(24691);
 
 const npm = {
-    utils: __webpack_require__(7263),
-    format: (__webpack_require__(8926).as) // formatting namespace
+    utils: __webpack_require__(27263),
+    format: (__webpack_require__(68926).as) // formatting namespace
 };
 
 /**
@@ -12702,7 +12702,7 @@ module.exports = {TableName, _TN};
 
 /***/ }),
 
-/***/ 7101:
+/***/ 87101:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -12733,15 +12733,15 @@ if (highVer < 16) {
     throw new Error('Minimum Node.js version supported by pg-promise is 16.0.0');
 }
 
-module.exports = __webpack_require__(2252);
+module.exports = __webpack_require__(32252);
 
 
 /***/ }),
 
-/***/ 4005:
+/***/ 34005:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const {addReadProp} = __webpack_require__(7263);
+const {addReadProp} = __webpack_require__(27263);
 
 /**
  * @private
@@ -12784,7 +12784,7 @@ module.exports = {InnerState};
 
 /***/ }),
 
-/***/ 2252:
+/***/ 32252:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -12796,25 +12796,25 @@ module.exports = {InnerState};
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {PromiseAdapter} = __webpack_require__(3022);
+const {PromiseAdapter} = __webpack_require__(23022);
 const {DatabasePool} = __webpack_require__(8111);
 const {PreparedStatement, ParameterizedQuery} = __webpack_require__(5691);
-const {QueryFile} = __webpack_require__(344);
-const {queryResult} = __webpack_require__(2323);
-const {parsePromise} = __webpack_require__(2858);
-const {assert} = __webpack_require__(4691);
+const {QueryFile} = __webpack_require__(40344);
+const {queryResult} = __webpack_require__(92323);
+const {parsePromise} = __webpack_require__(92858);
+const {assert} = __webpack_require__(24691);
 
 const npm = {
-    path: __webpack_require__(6928),
-    pg: __webpack_require__(4252),
-    minify: __webpack_require__(9202),
-    formatting: __webpack_require__(8926),
-    helpers: __webpack_require__(6927),
-    errors: __webpack_require__(4161),
-    utils: __webpack_require__(7263),
-    pubUtils: __webpack_require__(8470),
-    mode: __webpack_require__(5549),
-    package: __webpack_require__(2319),
+    path: __webpack_require__(16928),
+    pg: __webpack_require__(74252),
+    minify: __webpack_require__(89202),
+    formatting: __webpack_require__(68926),
+    helpers: __webpack_require__(26927),
+    errors: __webpack_require__(54161),
+    utils: __webpack_require__(27263),
+    pubUtils: __webpack_require__(18470),
+    mode: __webpack_require__(15549),
+    package: __webpack_require__(62319),
     text: __webpack_require__(350)
 };
 
@@ -13010,7 +13010,7 @@ function $main(options) {
         }
     }
 
-    const Database = __webpack_require__(376)(config);
+    const Database = __webpack_require__(30376)(config);
 
     const inst = (cn, dc) => {
         if (npm.utils.isText(cn) || (cn && typeof cn === 'object')) {
@@ -13220,7 +13220,7 @@ module.exports = $main;
 
 /***/ }),
 
-/***/ 1558:
+/***/ 81558:
 /***/ ((module) => {
 
 /*
@@ -13270,7 +13270,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3022:
+/***/ 23022:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -13282,7 +13282,7 @@ module.exports = {
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {assert} = __webpack_require__(4691);
+const {assert} = __webpack_require__(24691);
 
 /**
  * @class PromiseAdapter
@@ -13363,7 +13363,7 @@ module.exports = {PromiseAdapter};
 
 /***/ }),
 
-/***/ 2858:
+/***/ 92858:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -13375,7 +13375,7 @@ module.exports = {PromiseAdapter};
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {PromiseAdapter} = __webpack_require__(3022);
+const {PromiseAdapter} = __webpack_require__(23022);
 
 //////////////////////////////////////////
 // Parses and validates a promise library;
@@ -13426,7 +13426,7 @@ module.exports = {parsePromise};
 
 /***/ }),
 
-/***/ 344:
+/***/ 40344:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -13438,18 +13438,18 @@ module.exports = {parsePromise};
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {InnerState} = __webpack_require__(4005);
-const {QueryFileError} = __webpack_require__(4161);
-const {assert} = __webpack_require__(4691);
-const {ColorConsole} = __webpack_require__(8208);
+const {InnerState} = __webpack_require__(34005);
+const {QueryFileError} = __webpack_require__(54161);
+const {assert} = __webpack_require__(24691);
+const {ColorConsole} = __webpack_require__(88208);
 
 const npm = {
-    fs: __webpack_require__(9896),
-    os: __webpack_require__(857),
-    path: __webpack_require__(6928),
-    minify: __webpack_require__(9202),
-    utils: __webpack_require__(7263),
-    formatting: __webpack_require__(8926)
+    fs: __webpack_require__(79896),
+    os: __webpack_require__(70857),
+    path: __webpack_require__(16928),
+    minify: __webpack_require__(89202),
+    utils: __webpack_require__(27263),
+    formatting: __webpack_require__(68926)
 };
 
 const file$query = Symbol('QueryFile.query');
@@ -13831,7 +13831,7 @@ module.exports = {QueryFile};
 
 /***/ }),
 
-/***/ 2323:
+/***/ 92323:
 /***/ ((module) => {
 
 /*
@@ -13877,7 +13877,7 @@ module.exports = {queryResult};
 
 /***/ }),
 
-/***/ 3717:
+/***/ 53717:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -13889,18 +13889,18 @@ module.exports = {queryResult};
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {Events} = __webpack_require__(5120);
-const {QueryFile} = __webpack_require__(344);
+const {Events} = __webpack_require__(75120);
+const {QueryFile} = __webpack_require__(40344);
 const {ServerFormatting, PreparedStatement, ParameterizedQuery} = __webpack_require__(5691);
-const {SpecialQuery} = __webpack_require__(1696);
-const {queryResult} = __webpack_require__(2323);
+const {SpecialQuery} = __webpack_require__(99315);
+const {queryResult} = __webpack_require__(92323);
 
 const npm = {
-    util: __webpack_require__(9023),
-    utils: __webpack_require__(7263),
-    formatting: __webpack_require__(8926),
-    errors: __webpack_require__(4161),
-    stream: __webpack_require__(4761),
+    util: __webpack_require__(39023),
+    utils: __webpack_require__(27263),
+    formatting: __webpack_require__(68926),
+    errors: __webpack_require__(54161),
+    stream: __webpack_require__(24761),
     text: __webpack_require__(350)
 };
 
@@ -14162,7 +14162,7 @@ module.exports = config => {
 
 /***/ }),
 
-/***/ 1696:
+/***/ 99315:
 /***/ ((module) => {
 
 /*
@@ -14199,7 +14199,7 @@ module.exports = Object.assign({SpecialQuery}, cache);
 
 /***/ }),
 
-/***/ 4761:
+/***/ 24761:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -14211,10 +14211,10 @@ module.exports = Object.assign({SpecialQuery}, cache);
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {Events} = __webpack_require__(5120);
+const {Events} = __webpack_require__(75120);
 
 const npm = {
-    utils: __webpack_require__(7263),
+    utils: __webpack_require__(27263),
     text: __webpack_require__(350)
 };
 
@@ -14333,7 +14333,7 @@ module.exports = $stream;
 
 /***/ }),
 
-/***/ 2472:
+/***/ 42472:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -14345,13 +14345,13 @@ module.exports = $stream;
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {Events} = __webpack_require__(5120);
+const {Events} = __webpack_require__(75120);
 
 const npm = {
-    spex: __webpack_require__(938),
-    utils: __webpack_require__(7263),
-    mode: __webpack_require__(5549),
-    query: __webpack_require__(3717),
+    spex: __webpack_require__(90938),
+    utils: __webpack_require__(27263),
+    mode: __webpack_require__(15549),
+    query: __webpack_require__(53717),
     text: __webpack_require__(350)
 };
 
@@ -14773,7 +14773,7 @@ module.exports = config => {
 
 /* All error messages used in the module */
 
-const streamVersion = (__webpack_require__(2319).devDependencies)['pg-query-stream'];
+const streamVersion = (__webpack_require__(62319).devDependencies)['pg-query-stream'];
 
 module.exports = {
     nativeError: 'Failed to initialize Native Bindings.',
@@ -14805,7 +14805,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5549:
+/***/ 15549:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -14817,9 +14817,9 @@ module.exports = {
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {InnerState} = __webpack_require__(4005);
-const {addInspection} = __webpack_require__(7263);
-const {assert} = __webpack_require__(4691);
+const {InnerState} = __webpack_require__(34005);
+const {addInspection} = __webpack_require__(27263);
+const {assert} = __webpack_require__(24691);
 
 /**
  * @enum {number}
@@ -15014,9 +15014,9 @@ module.exports = {
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {ServerFormatting} = __webpack_require__(2426);
-const {PreparedStatement} = __webpack_require__(4838);
-const {ParameterizedQuery} = __webpack_require__(2783);
+const {ServerFormatting} = __webpack_require__(12426);
+const {PreparedStatement} = __webpack_require__(74838);
+const {ParameterizedQuery} = __webpack_require__(52783);
 
 module.exports = {
     ServerFormatting,
@@ -15027,7 +15027,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2783:
+/***/ 52783:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -15039,14 +15039,14 @@ module.exports = {
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {ServerFormatting} = __webpack_require__(2426);
-const {ParameterizedQueryError} = __webpack_require__(4161);
-const {QueryFile} = __webpack_require__(344);
-const {assert} = __webpack_require__(4691);
+const {ServerFormatting} = __webpack_require__(12426);
+const {ParameterizedQueryError} = __webpack_require__(54161);
+const {QueryFile} = __webpack_require__(40344);
+const {assert} = __webpack_require__(24691);
 
 const npm = {
-    EOL: (__webpack_require__(857).EOL),
-    utils: __webpack_require__(7263)
+    EOL: (__webpack_require__(70857).EOL),
+    utils: __webpack_require__(27263)
 };
 
 /**
@@ -15297,7 +15297,7 @@ module.exports = {ParameterizedQuery};
 
 /***/ }),
 
-/***/ 4838:
+/***/ 74838:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -15309,14 +15309,14 @@ module.exports = {ParameterizedQuery};
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {ServerFormatting} = __webpack_require__(2426);
-const {PreparedStatementError} = __webpack_require__(4161);
-const {QueryFile} = __webpack_require__(344);
-const {assert} = __webpack_require__(4691);
+const {ServerFormatting} = __webpack_require__(12426);
+const {PreparedStatementError} = __webpack_require__(54161);
+const {QueryFile} = __webpack_require__(40344);
+const {assert} = __webpack_require__(24691);
 
 const npm = {
-    EOL: (__webpack_require__(857).EOL),
-    utils: __webpack_require__(7263)
+    EOL: (__webpack_require__(70857).EOL),
+    utils: __webpack_require__(27263)
 };
 
 /**
@@ -15617,12 +15617,12 @@ module.exports = {PreparedStatement};
 
 /***/ }),
 
-/***/ 2426:
+/***/ 12426:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const {InnerState} = __webpack_require__(4005);
-const {addInspection} = __webpack_require__(7263);
-const utils = __webpack_require__(7263);
+const {InnerState} = __webpack_require__(34005);
+const {addInspection} = __webpack_require__(27263);
+const utils = __webpack_require__(27263);
 
 /**
  * @private
@@ -15721,10 +15721,10 @@ module.exports = {ServerFormatting};
 
 /***/ }),
 
-/***/ 8208:
+/***/ 88208:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const util = __webpack_require__(9023);
+const util = __webpack_require__(39023);
 
 class ColorConsole {
 
@@ -15796,7 +15796,7 @@ module.exports = {ColorConsole};
 
 /***/ }),
 
-/***/ 7263:
+/***/ 27263:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -15809,9 +15809,9 @@ module.exports = {ColorConsole};
  */
 
 const npm = {
-    path: __webpack_require__(6928),
-    util: __webpack_require__(9023),
-    patterns: __webpack_require__(1558)
+    path: __webpack_require__(16928),
+    util: __webpack_require__(39023),
+    patterns: __webpack_require__(81558)
 };
 
 ////////////////////////////////////////////
@@ -16009,7 +16009,7 @@ module.exports = exp;
 
 /***/ }),
 
-/***/ 8470:
+/***/ 18470:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -16021,13 +16021,13 @@ module.exports = exp;
  * Removal or modification of this copyright notice is prohibited.
  */
 
-const {assert} = __webpack_require__(4691);
+const {assert} = __webpack_require__(24691);
 
 const npm = {
-    fs: __webpack_require__(9896),
-    path: __webpack_require__(6928),
-    utils: __webpack_require__(7263),
-    package: __webpack_require__(2319)
+    fs: __webpack_require__(79896),
+    path: __webpack_require__(16928),
+    utils: __webpack_require__(27263),
+    package: __webpack_require__(62319)
 };
 
 /**
@@ -16328,21 +16328,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4933:
+/***/ 14933:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const EventEmitter = (__webpack_require__(4434).EventEmitter)
-const utils = __webpack_require__(6197)
-const sasl = __webpack_require__(3061)
-const TypeOverrides = __webpack_require__(1662)
+const EventEmitter = (__webpack_require__(24434).EventEmitter)
+const utils = __webpack_require__(36197)
+const sasl = __webpack_require__(93061)
+const TypeOverrides = __webpack_require__(41662)
 
-const ConnectionParameters = __webpack_require__(1579)
-const Query = __webpack_require__(7604)
-const defaults = __webpack_require__(4512)
-const Connection = __webpack_require__(5774)
-const crypto = __webpack_require__(8877)
+const ConnectionParameters = __webpack_require__(81579)
+const Query = __webpack_require__(57604)
+const defaults = __webpack_require__(24512)
+const Connection = __webpack_require__(55774)
+const crypto = __webpack_require__(58877)
 
 class Client extends EventEmitter {
   constructor(config) {
@@ -16563,7 +16563,7 @@ class Client extends EventEmitter {
       cb()
     } else {
       try {
-        const pgPass = __webpack_require__(3272)
+        const pgPass = __webpack_require__(13272)
         pgPass(this.connectionParameters, (pass) => {
           if (undefined !== pass) {
             this.connectionParameters.password = this.password = pass
@@ -16985,16 +16985,16 @@ module.exports = Client
 
 /***/ }),
 
-/***/ 1579:
+/***/ 81579:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const dns = __webpack_require__(2250)
+const dns = __webpack_require__(72250)
 
-const defaults = __webpack_require__(4512)
+const defaults = __webpack_require__(24512)
 
-const parse = (__webpack_require__(6122).parse) // parses a connection string
+const parse = (__webpack_require__(26122).parse) // parses a connection string
 
 const val = function (key, config, envVar) {
   if (envVar === undefined) {
@@ -17159,15 +17159,15 @@ module.exports = ConnectionParameters
 
 /***/ }),
 
-/***/ 5774:
+/***/ 55774:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const EventEmitter = (__webpack_require__(4434).EventEmitter)
+const EventEmitter = (__webpack_require__(24434).EventEmitter)
 
-const { parse, serialize } = __webpack_require__(4233)
-const { getStream, getSecureStream } = __webpack_require__(6546)
+const { parse, serialize } = __webpack_require__(74233)
+const { getStream, getSecureStream } = __webpack_require__(66546)
 
 const flushBuffer = serialize.flush()
 const syncBuffer = serialize.sync()
@@ -17255,7 +17255,7 @@ class Connection extends EventEmitter {
         }
       }
 
-      const net = __webpack_require__(9278)
+      const net = __webpack_require__(69278)
       if (net.isIP && net.isIP(host) === 0) {
         options.servername = host
       }
@@ -17388,7 +17388,7 @@ module.exports = Connection
 
 /***/ }),
 
-/***/ 2438:
+/***/ 32438:
 /***/ ((module) => {
 
 function x509Error(msg, cert) {
@@ -17517,12 +17517,12 @@ module.exports = { signatureAlgorithmHashFromCertificate }
 
 /***/ }),
 
-/***/ 3061:
+/***/ 93061:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
-const crypto = __webpack_require__(8877)
-const { signatureAlgorithmHashFromCertificate } = __webpack_require__(2438)
+const crypto = __webpack_require__(58877)
+const { signatureAlgorithmHashFromCertificate } = __webpack_require__(32438)
 
 function startSession(mechanisms, stream) {
   const candidates = ['SCRAM-SHA-256']
@@ -17743,7 +17743,7 @@ module.exports = {
 // This file contains crypto utility functions for versions of Node.js < 15.0.0,
 // which does not support the WebCrypto.subtle API.
 
-const nodeCrypto = __webpack_require__(6982)
+const nodeCrypto = __webpack_require__(76982)
 
 function md5(string) {
   return nodeCrypto.createHash('md5').update(string, 'utf-8').digest('hex')
@@ -17786,10 +17786,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6875:
+/***/ 26875:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const nodeCrypto = __webpack_require__(6982)
+const nodeCrypto = __webpack_require__(76982)
 
 module.exports = {
   postgresMd5PasswordHash,
@@ -17882,7 +17882,7 @@ async function deriveKey(password, salt, iterations) {
 
 /***/ }),
 
-/***/ 8877:
+/***/ 58877:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -17892,13 +17892,13 @@ if (useLegacyCrypto) {
   // We are on an old version of Node.js that requires legacy crypto utilities.
   module.exports = __webpack_require__(241)
 } else {
-  module.exports = __webpack_require__(6875)
+  module.exports = __webpack_require__(26875)
 }
 
 
 /***/ }),
 
-/***/ 4512:
+/***/ 24512:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -17975,7 +17975,7 @@ module.exports = {
   keepalives_idle: 0,
 }
 
-const pgTypes = __webpack_require__(1549)
+const pgTypes = __webpack_require__(11549)
 // save default parsers
 const parseBigInteger = pgTypes.getTypeParser(20, 'text')
 const parseBigIntegerArray = pgTypes.getTypeParser(1016, 'text')
@@ -17989,20 +17989,20 @@ module.exports.__defineSetter__('parseInt8', function (val) {
 
 /***/ }),
 
-/***/ 4252:
+/***/ 74252:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Client = __webpack_require__(4933)
-const defaults = __webpack_require__(4512)
-const Connection = __webpack_require__(5774)
+const Client = __webpack_require__(14933)
+const defaults = __webpack_require__(24512)
+const Connection = __webpack_require__(55774)
 const Result = __webpack_require__(9559)
-const utils = __webpack_require__(6197)
-const Pool = __webpack_require__(7558)
-const TypeOverrides = __webpack_require__(1662)
-const { DatabaseError } = __webpack_require__(4233)
-const { escapeIdentifier, escapeLiteral } = __webpack_require__(6197)
+const utils = __webpack_require__(36197)
+const Pool = __webpack_require__(17558)
+const TypeOverrides = __webpack_require__(41662)
+const { DatabaseError } = __webpack_require__(74233)
+const { escapeIdentifier, escapeLiteral } = __webpack_require__(36197)
 
 const poolFactory = (Client) => {
   return class BoundPool extends Pool {
@@ -18019,7 +18019,7 @@ const PG = function (clientConstructor) {
   this.Pool = poolFactory(this.Client)
   this._pools = []
   this.Connection = Connection
-  this.types = __webpack_require__(1549)
+  this.types = __webpack_require__(11549)
   this.DatabaseError = DatabaseError
   this.TypeOverrides = TypeOverrides
   this.escapeIdentifier = escapeIdentifier
@@ -18029,7 +18029,7 @@ const PG = function (clientConstructor) {
 }
 
 if (typeof process.env.NODE_PG_FORCE_NATIVE !== 'undefined') {
-  module.exports = new PG(__webpack_require__(6962))
+  module.exports = new PG(__webpack_require__(26962))
 } else {
   module.exports = new PG(Client)
 
@@ -18040,7 +18040,7 @@ if (typeof process.env.NODE_PG_FORCE_NATIVE !== 'undefined') {
     get() {
       let native = null
       try {
-        native = new PG(__webpack_require__(6962))
+        native = new PG(__webpack_require__(26962))
       } catch (err) {
         if (err.code !== 'MODULE_NOT_FOUND') {
           throw err
@@ -18060,7 +18060,7 @@ if (typeof process.env.NODE_PG_FORCE_NATIVE !== 'undefined') {
 
 /***/ }),
 
-/***/ 7995:
+/***/ 17995:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -18070,16 +18070,16 @@ var Native
 // eslint-disable-next-line no-useless-catch
 try {
   // Wrap this `require()` in a try-catch to avoid upstream bundlers from complaining that this might not be available since it is an optional import
-  Native = __webpack_require__(4390)
+  Native = __webpack_require__(84390)
 } catch (e) {
   throw e
 }
-const TypeOverrides = __webpack_require__(1662)
-const EventEmitter = (__webpack_require__(4434).EventEmitter)
-const util = __webpack_require__(9023)
-const ConnectionParameters = __webpack_require__(1579)
+const TypeOverrides = __webpack_require__(41662)
+const EventEmitter = (__webpack_require__(24434).EventEmitter)
+const util = __webpack_require__(39023)
+const ConnectionParameters = __webpack_require__(81579)
 
-const NativeQuery = __webpack_require__(7346)
+const NativeQuery = __webpack_require__(87346)
 
 const Client = (module.exports = function (config) {
   EventEmitter.call(this)
@@ -18375,23 +18375,23 @@ Client.prototype.getTypeParser = function (oid, format) {
 
 /***/ }),
 
-/***/ 6962:
+/***/ 26962:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
-module.exports = __webpack_require__(7995)
+module.exports = __webpack_require__(17995)
 
 
 /***/ }),
 
-/***/ 7346:
+/***/ 87346:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const EventEmitter = (__webpack_require__(4434).EventEmitter)
-const util = __webpack_require__(9023)
-const utils = __webpack_require__(6197)
+const EventEmitter = (__webpack_require__(24434).EventEmitter)
+const util = __webpack_require__(39023)
+const utils = __webpack_require__(36197)
 
 const NativeQuery = (module.exports = function (config, values, callback) {
   EventEmitter.call(this)
@@ -18556,15 +18556,15 @@ NativeQuery.prototype.submit = function (client) {
 
 /***/ }),
 
-/***/ 7604:
+/***/ 57604:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { EventEmitter } = __webpack_require__(4434)
+const { EventEmitter } = __webpack_require__(24434)
 
 const Result = __webpack_require__(9559)
-const utils = __webpack_require__(6197)
+const utils = __webpack_require__(36197)
 
 class Query extends EventEmitter {
   constructor(config, values, callback) {
@@ -18820,7 +18820,7 @@ module.exports = Query
 
 
 
-const types = __webpack_require__(1549)
+const types = __webpack_require__(11549)
 
 const matchRegexp = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/
 
@@ -18931,7 +18931,7 @@ module.exports = Result
 
 /***/ }),
 
-/***/ 6546:
+/***/ 66546:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const { getStream, getSecureStream } = getStreamFuncs()
@@ -18955,12 +18955,12 @@ module.exports = {
  */
 function getNodejsStreamFuncs() {
   function getStream(ssl) {
-    const net = __webpack_require__(9278)
+    const net = __webpack_require__(69278)
     return new net.Socket()
   }
 
   function getSecureStream(options) {
-    const tls = __webpack_require__(4756)
+    const tls = __webpack_require__(64756)
     return tls.connect(options)
   }
   return {
@@ -19021,12 +19021,12 @@ function getStreamFuncs() {
 
 /***/ }),
 
-/***/ 1662:
+/***/ 41662:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const types = __webpack_require__(1549)
+const types = __webpack_require__(11549)
 
 function TypeOverrides(userTypes) {
   this._types = userTypes || types
@@ -19063,14 +19063,14 @@ module.exports = TypeOverrides
 
 /***/ }),
 
-/***/ 6197:
+/***/ 36197:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const defaults = __webpack_require__(4512)
+const defaults = __webpack_require__(24512)
 
-const util = __webpack_require__(9023)
+const util = __webpack_require__(39023)
 const { isDate } = util.types || util // Node 8 doesn't have `util.types`
 
 function escapeElement(elementRepresentation) {
@@ -19287,7 +19287,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1642:
+/***/ 91642:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 (function(e, a) { for(var i in a) e[i] = a[i]; }(exports, /******/ (function(modules) { // webpackBootstrap
@@ -19380,7 +19380,7 @@ module.exports = {
 /* 0 */
 /***/ (function(module, exports) {
 
-module.exports = __webpack_require__(9504);
+module.exports = __webpack_require__(19504);
 
 /***/ }),
 /* 1 */
@@ -21255,7 +21255,7 @@ function _parse(sql, grammar, entry) {
 /* 9 */
 /***/ (function(module, exports) {
 
-module.exports = __webpack_require__(1400);
+module.exports = __webpack_require__(41400);
 
 /***/ }),
 /* 10 */
@@ -25746,7 +25746,7 @@ exports.locationOf = locationOf;
 
 /***/ }),
 
-/***/ 117:
+/***/ 40117:
 /***/ ((module) => {
 
 /**
@@ -25821,13 +25821,13 @@ module.exports = PromiseAdapter;
 
 /***/ }),
 
-/***/ 5544:
+/***/ 65544:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const npm = {
-    u: __webpack_require__(9023),
-    os: __webpack_require__(857),
-    utils: __webpack_require__(2596)
+    u: __webpack_require__(39023),
+    os: __webpack_require__(70857),
+    utils: __webpack_require__(12596)
 };
 
 /**
@@ -26000,12 +26000,12 @@ module.exports = {BatchError};
 
 /***/ }),
 
-/***/ 1176:
+/***/ 81176:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const {BatchError} = __webpack_require__(5544);
+const {BatchError} = __webpack_require__(65544);
 const {PageError} = __webpack_require__(4169);
-const {SequenceError} = __webpack_require__(6663);
+const {SequenceError} = __webpack_require__(66663);
 
 
 /**
@@ -26047,9 +26047,9 @@ Object.freeze(module.exports);
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const npm = {
-    u: __webpack_require__(9023),
-    os: __webpack_require__(857),
-    utils: __webpack_require__(2596)
+    u: __webpack_require__(39023),
+    os: __webpack_require__(70857),
+    utils: __webpack_require__(12596)
 };
 
 const errorReasons = {
@@ -26185,13 +26185,13 @@ module.exports = {PageError};
 
 /***/ }),
 
-/***/ 6663:
+/***/ 66663:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const npm = {
-    u: __webpack_require__(9023),
-    os: __webpack_require__(857),
-    utils: __webpack_require__(2596)
+    u: __webpack_require__(39023),
+    os: __webpack_require__(70857),
+    utils: __webpack_require__(12596)
 };
 
 const errorReasons = {
@@ -26317,10 +26317,10 @@ module.exports = {SequenceError};
 
 /***/ }),
 
-/***/ 4998:
+/***/ 34998:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const {BatchError} = __webpack_require__(5544);
+const {BatchError} = __webpack_require__(65544);
 
 /**
  * @method batch
@@ -26475,7 +26475,7 @@ module.exports = function (config) {
 
 /***/ }),
 
-/***/ 3399:
+/***/ 33399:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const {PageError} = __webpack_require__(4169);
@@ -26662,10 +26662,10 @@ module.exports = function (config) {
 
 /***/ }),
 
-/***/ 6109:
+/***/ 26109:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const {SequenceError} = __webpack_require__(6663);
+const {SequenceError} = __webpack_require__(66663);
 
 /**
  * @method sequence
@@ -26863,11 +26863,11 @@ module.exports = function (config) {
 
 /***/ }),
 
-/***/ 5263:
+/***/ 75263:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const npm = {
-    read: __webpack_require__(6519)
+    read: __webpack_require__(46519)
 };
 
 /**
@@ -26935,7 +26935,7 @@ module.exports = function (config) {
 
 /***/ }),
 
-/***/ 6519:
+/***/ 46519:
 /***/ ((module) => {
 
 /**
@@ -27148,16 +27148,16 @@ module.exports = function (config) {
 
 /***/ }),
 
-/***/ 938:
+/***/ 90938:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const npm = {
-    utils: __webpack_require__(9924),
-    batch: __webpack_require__(4998),
-    page: __webpack_require__(3399),
-    sequence: __webpack_require__(6109),
-    stream: __webpack_require__(5263),
-    errors: __webpack_require__(1176)
+    utils: __webpack_require__(79924),
+    batch: __webpack_require__(34998),
+    page: __webpack_require__(33399),
+    sequence: __webpack_require__(26109),
+    stream: __webpack_require__(75263),
+    errors: __webpack_require__(81176)
 };
 
 /**
@@ -27253,7 +27253,7 @@ function parsePromiseLib(lib) {
     throw new TypeError('Invalid promise library specified.');
 }
 
-main.PromiseAdapter = __webpack_require__(117);
+main.PromiseAdapter = __webpack_require__(40117);
 main.errors = npm.errors;
 
 Object.freeze(main);
@@ -27278,11 +27278,11 @@ module.exports = main;
 
 /***/ }),
 
-/***/ 9924:
+/***/ 79924:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const npm = {
-    stat: __webpack_require__(2596)
+    stat: __webpack_require__(12596)
 };
 
 module.exports = function ($p) {
@@ -27375,12 +27375,12 @@ module.exports = function ($p) {
 
 /***/ }),
 
-/***/ 2596:
+/***/ 12596:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const npm = {
     stream: __webpack_require__(2203),
-    util: __webpack_require__(9023)
+    util: __webpack_require__(39023)
 };
 
 /////////////////////////////////////
@@ -27515,7 +27515,7 @@ function addCompletions(program, completion) {
 
 /***/ }),
 
-/***/ 6258:
+/***/ 36258:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -27539,7 +27539,7 @@ exports.FailedToExitError = FailedToExitError;
 
 /***/ }),
 
-/***/ 4013:
+/***/ 84013:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -27583,25 +27583,25 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.CliValidationError = exports.FailedToExitError = exports.trpcCli = exports.parseRouter = exports.Command = exports.trpcServer = exports.zod = exports.z = void 0;
 exports.createCli = createCli;
 /* eslint-disable @typescript-eslint/no-unsafe-assignment */
-const trpcServer11 = __importStar(__webpack_require__(1559));
-const commander_1 = __webpack_require__(8261);
-const util_1 = __webpack_require__(9023);
+const trpcServer11 = __importStar(__webpack_require__(81559));
+const commander_1 = __webpack_require__(58261);
+const util_1 = __webpack_require__(39023);
 const completions_1 = __webpack_require__(2902);
-const errors_1 = __webpack_require__(6258);
-const json_1 = __webpack_require__(8527);
-const json_schema_1 = __webpack_require__(4855);
-const logging_1 = __webpack_require__(9268);
-const parse_procedure_1 = __webpack_require__(5850);
-const prompts_1 = __webpack_require__(8078);
-const errors_2 = __webpack_require__(6873);
-const utils_1 = __webpack_require__(6380);
-const trpc_compat_1 = __webpack_require__(4685);
-const util_2 = __webpack_require__(5357);
+const errors_1 = __webpack_require__(36258);
+const json_1 = __webpack_require__(88527);
+const json_schema_1 = __webpack_require__(34855);
+const logging_1 = __webpack_require__(99268);
+const parse_procedure_1 = __webpack_require__(75850);
+const prompts_1 = __webpack_require__(18078);
+const errors_2 = __webpack_require__(92902);
+const utils_1 = __webpack_require__(96380);
+const trpc_compat_1 = __webpack_require__(34685);
+const util_2 = __webpack_require__(95357);
 __exportStar(__webpack_require__(8692), exports);
-var v4_1 = __webpack_require__(919);
+var v4_1 = __webpack_require__(30919);
 Object.defineProperty(exports, "z", ({ enumerable: true, get: function () { return v4_1.z; } }));
-exports.zod = __importStar(__webpack_require__(924));
-exports.trpcServer = __importStar(__webpack_require__(1559));
+exports.zod = __importStar(__webpack_require__(50924));
+exports.trpcServer = __importStar(__webpack_require__(81559));
 class Command extends commander_1.Command {
     /** @internal track the commands that have been run, so that we can find the `__result` of the last command */
     __ran = [];
@@ -28077,7 +28077,7 @@ function transformError(err, command) {
     }
     return err;
 }
-var errors_3 = __webpack_require__(6258);
+var errors_3 = __webpack_require__(36258);
 Object.defineProperty(exports, "FailedToExitError", ({ enumerable: true, get: function () { return errors_3.FailedToExitError; } }));
 Object.defineProperty(exports, "CliValidationError", ({ enumerable: true, get: function () { return errors_3.CliValidationError; } }));
 const numberParser = (val, { fallback = val } = {}) => {
@@ -28144,7 +28144,7 @@ const parseJson = (value, ErrorClass = commander_1.InvalidArgumentError, hint = 
 
 /***/ }),
 
-/***/ 4855:
+/***/ 34855:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -28344,7 +28344,7 @@ exports.getEnumChoices = getEnumChoices;
 
 /***/ }),
 
-/***/ 8527:
+/***/ 88527:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -28417,7 +28417,7 @@ exports.commandToJSON = commandToJSON;
 
 /***/ }),
 
-/***/ 9268:
+/***/ 99268:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -28469,7 +28469,7 @@ exports.lineByLineConsoleLogger = (0, exports.lineByLineLogger)(console);
 
 /***/ }),
 
-/***/ 5850:
+/***/ 75850:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -28511,11 +28511,11 @@ var __importDefault = (this && this.__importDefault) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseProcedureInputs = parseProcedureInputs;
-const util_1 = __webpack_require__(9023);
-const zod4 = __importStar(__webpack_require__(8117));
-const zod_to_json_schema_1 = __importDefault(__webpack_require__(6885));
-const errors_1 = __webpack_require__(6258);
-const json_schema_1 = __webpack_require__(4855);
+const util_1 = __webpack_require__(39023);
+const zod4 = __importStar(__webpack_require__(18117));
+const zod_to_json_schema_1 = __importDefault(__webpack_require__(76885));
+const errors_1 = __webpack_require__(36258);
+const json_schema_1 = __webpack_require__(34855);
 // We're going to use eval to require some optional dependencies. It's hard-coded, so safe, but some bundlers like tsdown will emit warnings unless we disguise it.
 const disguisedEval = eval;
 /**
@@ -29074,14 +29074,14 @@ function prepareArktypeType(type) {
 
 /***/ }),
 
-/***/ 8078:
+/***/ 18078:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.promptify = exports.createShadowCommand = void 0;
 /* eslint-disable import-x/order */
-const commander_1 = __webpack_require__(8261);
+const commander_1 = __webpack_require__(58261);
 const parseUpstreamOptionInfo = (value) => {
     if (typeof value !== 'string' || !value.startsWith('{'))
         return null;
@@ -29619,14 +29619,14 @@ exports.promptify = promptify;
 
 /***/ }),
 
-/***/ 6873:
+/***/ 92902:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.StandardSchemaV1Error = exports.prettifyStandardSchemaError = void 0;
 exports.toDotPath = toDotPath;
-const utils_1 = __webpack_require__(6380);
+const utils_1 = __webpack_require__(96380);
 const prettifyStandardSchemaError = (error) => {
     if (!(0, utils_1.looksLikeStandardSchemaFailure)(error))
         return null;
@@ -29686,7 +29686,7 @@ exports.StandardSchemaV1Error = StandardSchemaV1Error;
 
 /***/ }),
 
-/***/ 6380:
+/***/ 96380:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -29704,7 +29704,7 @@ exports.looksLikeStandardSchema = looksLikeStandardSchema;
 
 /***/ }),
 
-/***/ 4685:
+/***/ 34685:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -29740,7 +29740,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 
 /***/ }),
 
-/***/ 5357:
+/***/ 95357:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -29769,14 +29769,14 @@ exports.looksLikeInstanceof = looksLikeInstanceof;
 
 /***/ }),
 
-/***/ 8261:
+/***/ 58261:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 const { Argument } = __webpack_require__(9066);
-const { Command } = __webpack_require__(5572);
-const { CommanderError, InvalidArgumentError } = __webpack_require__(7399);
-const { Help } = __webpack_require__(4482);
-const { Option } = __webpack_require__(2448);
+const { Command } = __webpack_require__(85572);
+const { CommanderError, InvalidArgumentError } = __webpack_require__(57399);
+const { Help } = __webpack_require__(34482);
+const { Option } = __webpack_require__(12448);
 
 exports.program = new Command();
 
@@ -29803,7 +29803,7 @@ exports.InvalidOptionArgumentError = InvalidArgumentError; // Deprecated
 /***/ 9066:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-const { InvalidArgumentError } = __webpack_require__(7399);
+const { InvalidArgumentError } = __webpack_require__(57399);
 
 class Argument {
   /**
@@ -29957,20 +29957,20 @@ exports.humanReadableArgName = humanReadableArgName;
 
 /***/ }),
 
-/***/ 5572:
+/***/ 85572:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-const EventEmitter = (__webpack_require__(8474).EventEmitter);
-const childProcess = __webpack_require__(1421);
-const path = __webpack_require__(6760);
-const fs = __webpack_require__(3024);
+const EventEmitter = (__webpack_require__(78474).EventEmitter);
+const childProcess = __webpack_require__(31421);
+const path = __webpack_require__(76760);
+const fs = __webpack_require__(73024);
 const process = __webpack_require__(1708);
 
 const { Argument, humanReadableArgName } = __webpack_require__(9066);
-const { CommanderError } = __webpack_require__(7399);
-const { Help, stripColor } = __webpack_require__(4482);
-const { Option, DualOptions } = __webpack_require__(2448);
-const { suggestSimilar } = __webpack_require__(5470);
+const { CommanderError } = __webpack_require__(57399);
+const { Help, stripColor } = __webpack_require__(34482);
+const { Option, DualOptions } = __webpack_require__(12448);
+const { suggestSimilar } = __webpack_require__(75470);
 
 class Command extends EventEmitter {
   /**
@@ -32741,7 +32741,7 @@ exports.useColor = useColor; // exporting for tests
 
 /***/ }),
 
-/***/ 7399:
+/***/ 57399:
 /***/ ((__unused_webpack_module, exports) => {
 
 /**
@@ -32787,7 +32787,7 @@ exports.InvalidArgumentError = InvalidArgumentError;
 
 /***/ }),
 
-/***/ 4482:
+/***/ 34482:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 const { humanReadableArgName } = __webpack_require__(9066);
@@ -33541,10 +33541,10 @@ exports.stripColor = stripColor;
 
 /***/ }),
 
-/***/ 2448:
+/***/ 12448:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-const { InvalidArgumentError } = __webpack_require__(7399);
+const { InvalidArgumentError } = __webpack_require__(57399);
 
 class Option {
   /**
@@ -33928,7 +33928,7 @@ exports.DualOptions = DualOptions;
 
 /***/ }),
 
-/***/ 5470:
+/***/ 75470:
 /***/ ((__unused_webpack_module, exports) => {
 
 const maxDistance = 3;
@@ -34036,7 +34036,7 @@ exports.suggestSimilar = suggestSimilar;
 
 /***/ }),
 
-/***/ 199:
+/***/ 50199:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -34094,13 +34094,13 @@ exports.getDefaultOptions = getDefaultOptions;
 
 /***/ }),
 
-/***/ 9195:
+/***/ 29195:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getRefs = void 0;
-const Options_js_1 = __webpack_require__(199);
+const Options_js_1 = __webpack_require__(50199);
 const getRefs = (options) => {
     const _options = (0, Options_js_1.getDefaultOptions)(options);
     const currentPath = _options.name !== undefined
@@ -34127,7 +34127,7 @@ exports.getRefs = getRefs;
 
 /***/ }),
 
-/***/ 2691:
+/***/ 22691:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -34153,7 +34153,7 @@ exports.setResponseValueAndErrors = setResponseValueAndErrors;
 
 /***/ }),
 
-/***/ 946:
+/***/ 90946:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -34172,7 +34172,7 @@ exports.getRelativePath = getRelativePath;
 
 /***/ }),
 
-/***/ 6885:
+/***/ 76885:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -34191,60 +34191,60 @@ var __exportStar = (this && this.__exportStar) || function(m, exports) {
     for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports, p)) __createBinding(exports, m, p);
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-__exportStar(__webpack_require__(199), exports);
-__exportStar(__webpack_require__(9195), exports);
-__exportStar(__webpack_require__(2691), exports);
-__exportStar(__webpack_require__(946), exports);
-__exportStar(__webpack_require__(1607), exports);
-__exportStar(__webpack_require__(3361), exports);
-__exportStar(__webpack_require__(9624), exports);
-__exportStar(__webpack_require__(5663), exports);
-__exportStar(__webpack_require__(1107), exports);
-__exportStar(__webpack_require__(7901), exports);
-__exportStar(__webpack_require__(3406), exports);
+__exportStar(__webpack_require__(50199), exports);
+__exportStar(__webpack_require__(29195), exports);
+__exportStar(__webpack_require__(22691), exports);
+__exportStar(__webpack_require__(90946), exports);
+__exportStar(__webpack_require__(41607), exports);
+__exportStar(__webpack_require__(23361), exports);
+__exportStar(__webpack_require__(59624), exports);
+__exportStar(__webpack_require__(95663), exports);
+__exportStar(__webpack_require__(41107), exports);
+__exportStar(__webpack_require__(10282), exports);
+__exportStar(__webpack_require__(93406), exports);
 __exportStar(__webpack_require__(2201), exports);
-__exportStar(__webpack_require__(3148), exports);
-__exportStar(__webpack_require__(5635), exports);
-__exportStar(__webpack_require__(3468), exports);
-__exportStar(__webpack_require__(3981), exports);
-__exportStar(__webpack_require__(1057), exports);
-__exportStar(__webpack_require__(9197), exports);
-__exportStar(__webpack_require__(2136), exports);
-__exportStar(__webpack_require__(2302), exports);
-__exportStar(__webpack_require__(108), exports);
-__exportStar(__webpack_require__(8465), exports);
-__exportStar(__webpack_require__(1930), exports);
-__exportStar(__webpack_require__(7717), exports);
-__exportStar(__webpack_require__(9935), exports);
-__exportStar(__webpack_require__(7488), exports);
-__exportStar(__webpack_require__(865), exports);
-__exportStar(__webpack_require__(1119), exports);
-__exportStar(__webpack_require__(4394), exports);
-__exportStar(__webpack_require__(9549), exports);
-__exportStar(__webpack_require__(2706), exports);
-__exportStar(__webpack_require__(3481), exports);
+__exportStar(__webpack_require__(13148), exports);
+__exportStar(__webpack_require__(45635), exports);
+__exportStar(__webpack_require__(23468), exports);
+__exportStar(__webpack_require__(53981), exports);
+__exportStar(__webpack_require__(51057), exports);
+__exportStar(__webpack_require__(49197), exports);
+__exportStar(__webpack_require__(12136), exports);
+__exportStar(__webpack_require__(92302), exports);
+__exportStar(__webpack_require__(90108), exports);
+__exportStar(__webpack_require__(58465), exports);
+__exportStar(__webpack_require__(99549), exports);
+__exportStar(__webpack_require__(57717), exports);
+__exportStar(__webpack_require__(29935), exports);
+__exportStar(__webpack_require__(77488), exports);
+__exportStar(__webpack_require__(93246), exports);
+__exportStar(__webpack_require__(91119), exports);
+__exportStar(__webpack_require__(44394), exports);
+__exportStar(__webpack_require__(69549), exports);
+__exportStar(__webpack_require__(22706), exports);
+__exportStar(__webpack_require__(63481), exports);
 __exportStar(__webpack_require__(8448), exports);
 __exportStar(__webpack_require__(8426), exports);
 __exportStar(__webpack_require__(8013), exports);
 __exportStar(__webpack_require__(6960), exports);
-__exportStar(__webpack_require__(402), exports);
-__exportStar(__webpack_require__(1484), exports);
-const zodToJsonSchema_js_1 = __webpack_require__(1484);
+__exportStar(__webpack_require__(40402), exports);
+__exportStar(__webpack_require__(71484), exports);
+const zodToJsonSchema_js_1 = __webpack_require__(71484);
 exports["default"] = zodToJsonSchema_js_1.zodToJsonSchema;
 
 
 /***/ }),
 
-/***/ 1607:
+/***/ 41607:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseDef = void 0;
-const Options_js_1 = __webpack_require__(199);
-const selectParser_js_1 = __webpack_require__(402);
-const getRelativePath_js_1 = __webpack_require__(946);
-const any_js_1 = __webpack_require__(9624);
+const Options_js_1 = __webpack_require__(50199);
+const selectParser_js_1 = __webpack_require__(40402);
+const getRelativePath_js_1 = __webpack_require__(90946);
+const any_js_1 = __webpack_require__(59624);
 function parseDef(def, refs, forceResolution = false) {
     const seenItem = refs.seen.get(def);
     if (refs.override) {
@@ -34308,7 +34308,7 @@ const addMeta = (def, refs, jsonSchema) => {
 
 /***/ }),
 
-/***/ 3361:
+/***/ 23361:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -34317,13 +34317,13 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 
 /***/ }),
 
-/***/ 9624:
+/***/ 59624:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseAnyDef = void 0;
-const getRelativePath_js_1 = __webpack_require__(946);
+const getRelativePath_js_1 = __webpack_require__(90946);
 function parseAnyDef(refs) {
     if (refs.target !== "openAi") {
         return {};
@@ -34345,15 +34345,15 @@ exports.parseAnyDef = parseAnyDef;
 
 /***/ }),
 
-/***/ 5663:
+/***/ 95663:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseArrayDef = void 0;
-const v3_1 = __webpack_require__(9968);
-const errorMessages_js_1 = __webpack_require__(2691);
-const parseDef_js_1 = __webpack_require__(1607);
+const v3_1 = __webpack_require__(19968);
+const errorMessages_js_1 = __webpack_require__(22691);
+const parseDef_js_1 = __webpack_require__(41607);
 function parseArrayDef(def, refs) {
     const res = {
         type: "array",
@@ -34382,13 +34382,13 @@ exports.parseArrayDef = parseArrayDef;
 
 /***/ }),
 
-/***/ 1107:
+/***/ 41107:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseBigintDef = void 0;
-const errorMessages_js_1 = __webpack_require__(2691);
+const errorMessages_js_1 = __webpack_require__(22691);
 function parseBigintDef(def, refs) {
     const res = {
         type: "integer",
@@ -34442,7 +34442,7 @@ exports.parseBigintDef = parseBigintDef;
 
 /***/ }),
 
-/***/ 7901:
+/***/ 10282:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -34458,13 +34458,13 @@ exports.parseBooleanDef = parseBooleanDef;
 
 /***/ }),
 
-/***/ 3406:
+/***/ 93406:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseBrandedDef = void 0;
-const parseDef_js_1 = __webpack_require__(1607);
+const parseDef_js_1 = __webpack_require__(41607);
 function parseBrandedDef(_def, refs) {
     return (0, parseDef_js_1.parseDef)(_def.type._def, refs);
 }
@@ -34479,7 +34479,7 @@ exports.parseBrandedDef = parseBrandedDef;
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseCatchDef = void 0;
-const parseDef_js_1 = __webpack_require__(1607);
+const parseDef_js_1 = __webpack_require__(41607);
 const parseCatchDef = (def, refs) => {
     return (0, parseDef_js_1.parseDef)(def.innerType._def, refs);
 };
@@ -34488,13 +34488,13 @@ exports.parseCatchDef = parseCatchDef;
 
 /***/ }),
 
-/***/ 3148:
+/***/ 13148:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseDateDef = void 0;
-const errorMessages_js_1 = __webpack_require__(2691);
+const errorMessages_js_1 = __webpack_require__(22691);
 function parseDateDef(def, refs, overrideDateStrategy) {
     const strategy = overrideDateStrategy ?? refs.dateStrategy;
     if (Array.isArray(strategy)) {
@@ -34545,13 +34545,13 @@ const integerDateParser = (def, refs) => {
 
 /***/ }),
 
-/***/ 5635:
+/***/ 45635:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseDefaultDef = void 0;
-const parseDef_js_1 = __webpack_require__(1607);
+const parseDef_js_1 = __webpack_require__(41607);
 function parseDefaultDef(_def, refs) {
     return {
         ...(0, parseDef_js_1.parseDef)(_def.innerType._def, refs),
@@ -34563,14 +34563,14 @@ exports.parseDefaultDef = parseDefaultDef;
 
 /***/ }),
 
-/***/ 3468:
+/***/ 23468:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseEffectsDef = void 0;
-const parseDef_js_1 = __webpack_require__(1607);
-const any_js_1 = __webpack_require__(9624);
+const parseDef_js_1 = __webpack_require__(41607);
+const any_js_1 = __webpack_require__(59624);
 function parseEffectsDef(_def, refs) {
     return refs.effectStrategy === "input"
         ? (0, parseDef_js_1.parseDef)(_def.schema._def, refs)
@@ -34581,7 +34581,7 @@ exports.parseEffectsDef = parseEffectsDef;
 
 /***/ }),
 
-/***/ 3981:
+/***/ 53981:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -34598,13 +34598,13 @@ exports.parseEnumDef = parseEnumDef;
 
 /***/ }),
 
-/***/ 1057:
+/***/ 51057:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseIntersectionDef = void 0;
-const parseDef_js_1 = __webpack_require__(1607);
+const parseDef_js_1 = __webpack_require__(41607);
 const isJsonSchema7AllOfType = (type) => {
     if ("type" in type && type.type === "string")
         return false;
@@ -34661,7 +34661,7 @@ exports.parseIntersectionDef = parseIntersectionDef;
 
 /***/ }),
 
-/***/ 9197:
+/***/ 49197:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -34693,15 +34693,15 @@ exports.parseLiteralDef = parseLiteralDef;
 
 /***/ }),
 
-/***/ 2136:
+/***/ 12136:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseMapDef = void 0;
-const parseDef_js_1 = __webpack_require__(1607);
-const record_js_1 = __webpack_require__(9549);
-const any_js_1 = __webpack_require__(9624);
+const parseDef_js_1 = __webpack_require__(41607);
+const record_js_1 = __webpack_require__(69549);
+const any_js_1 = __webpack_require__(59624);
 function parseMapDef(def, refs) {
     if (refs.mapStrategy === "record") {
         return (0, record_js_1.parseRecordDef)(def, refs);
@@ -34730,7 +34730,7 @@ exports.parseMapDef = parseMapDef;
 
 /***/ }),
 
-/***/ 2302:
+/***/ 92302:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -34757,13 +34757,13 @@ exports.parseNativeEnumDef = parseNativeEnumDef;
 
 /***/ }),
 
-/***/ 108:
+/***/ 90108:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseNeverDef = void 0;
-const any_js_1 = __webpack_require__(9624);
+const any_js_1 = __webpack_require__(59624);
 function parseNeverDef(refs) {
     return refs.target === "openAi"
         ? undefined
@@ -34779,7 +34779,7 @@ exports.parseNeverDef = parseNeverDef;
 
 /***/ }),
 
-/***/ 8465:
+/***/ 58465:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -34800,13 +34800,13 @@ exports.parseNullDef = parseNullDef;
 
 /***/ }),
 
-/***/ 1930:
+/***/ 99549:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseNullableDef = void 0;
-const parseDef_js_1 = __webpack_require__(1607);
+const parseDef_js_1 = __webpack_require__(41607);
 const union_js_1 = __webpack_require__(8013);
 function parseNullableDef(def, refs) {
     if (["ZodString", "ZodNumber", "ZodBigInt", "ZodBoolean", "ZodNull"].includes(def.innerType._def.typeName) &&
@@ -34844,13 +34844,13 @@ exports.parseNullableDef = parseNullableDef;
 
 /***/ }),
 
-/***/ 7717:
+/***/ 57717:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseNumberDef = void 0;
-const errorMessages_js_1 = __webpack_require__(2691);
+const errorMessages_js_1 = __webpack_require__(22691);
 function parseNumberDef(def, refs) {
     const res = {
         type: "number",
@@ -34907,13 +34907,13 @@ exports.parseNumberDef = parseNumberDef;
 
 /***/ }),
 
-/***/ 9935:
+/***/ 29935:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseObjectDef = void 0;
-const parseDef_js_1 = __webpack_require__(1607);
+const parseDef_js_1 = __webpack_require__(41607);
 function parseObjectDef(def, refs) {
     const forceOptionalIntoNullable = refs.target === "openAi";
     const result = {
@@ -34990,14 +34990,14 @@ function safeIsOptional(schema) {
 
 /***/ }),
 
-/***/ 7488:
+/***/ 77488:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseOptionalDef = void 0;
-const parseDef_js_1 = __webpack_require__(1607);
-const any_js_1 = __webpack_require__(9624);
+const parseDef_js_1 = __webpack_require__(41607);
+const any_js_1 = __webpack_require__(59624);
 const parseOptionalDef = (def, refs) => {
     if (refs.currentPath.toString() === refs.propertyPath?.toString()) {
         return (0, parseDef_js_1.parseDef)(def.innerType._def, refs);
@@ -35022,13 +35022,13 @@ exports.parseOptionalDef = parseOptionalDef;
 
 /***/ }),
 
-/***/ 865:
+/***/ 93246:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parsePipelineDef = void 0;
-const parseDef_js_1 = __webpack_require__(1607);
+const parseDef_js_1 = __webpack_require__(41607);
 const parsePipelineDef = (def, refs) => {
     if (refs.pipeStrategy === "input") {
         return (0, parseDef_js_1.parseDef)(def.in._def, refs);
@@ -35053,13 +35053,13 @@ exports.parsePipelineDef = parsePipelineDef;
 
 /***/ }),
 
-/***/ 1119:
+/***/ 91119:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parsePromiseDef = void 0;
-const parseDef_js_1 = __webpack_require__(1607);
+const parseDef_js_1 = __webpack_require__(41607);
 function parsePromiseDef(def, refs) {
     return (0, parseDef_js_1.parseDef)(def.type._def, refs);
 }
@@ -35068,13 +35068,13 @@ exports.parsePromiseDef = parsePromiseDef;
 
 /***/ }),
 
-/***/ 4394:
+/***/ 44394:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseReadonlyDef = void 0;
-const parseDef_js_1 = __webpack_require__(1607);
+const parseDef_js_1 = __webpack_require__(41607);
 const parseReadonlyDef = (def, refs) => {
     return (0, parseDef_js_1.parseDef)(def.innerType._def, refs);
 };
@@ -35083,17 +35083,17 @@ exports.parseReadonlyDef = parseReadonlyDef;
 
 /***/ }),
 
-/***/ 9549:
+/***/ 69549:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseRecordDef = void 0;
-const v3_1 = __webpack_require__(9968);
-const parseDef_js_1 = __webpack_require__(1607);
-const string_js_1 = __webpack_require__(3481);
-const branded_js_1 = __webpack_require__(3406);
-const any_js_1 = __webpack_require__(9624);
+const v3_1 = __webpack_require__(19968);
+const parseDef_js_1 = __webpack_require__(41607);
+const string_js_1 = __webpack_require__(63481);
+const branded_js_1 = __webpack_require__(93406);
+const any_js_1 = __webpack_require__(59624);
 function parseRecordDef(def, refs) {
     if (refs.target === "openAi") {
         console.warn("Warning: OpenAI may not support records in schemas! Try an array of key-value pairs instead.");
@@ -35155,14 +35155,14 @@ exports.parseRecordDef = parseRecordDef;
 
 /***/ }),
 
-/***/ 2706:
+/***/ 22706:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseSetDef = void 0;
-const errorMessages_js_1 = __webpack_require__(2691);
-const parseDef_js_1 = __webpack_require__(1607);
+const errorMessages_js_1 = __webpack_require__(22691);
+const parseDef_js_1 = __webpack_require__(41607);
 function parseSetDef(def, refs) {
     const items = (0, parseDef_js_1.parseDef)(def.valueType._def, {
         ...refs,
@@ -35186,13 +35186,13 @@ exports.parseSetDef = parseSetDef;
 
 /***/ }),
 
-/***/ 3481:
+/***/ 63481:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseStringDef = exports.zodPatterns = void 0;
-const errorMessages_js_1 = __webpack_require__(2691);
+const errorMessages_js_1 = __webpack_require__(22691);
 let emojiRegex = undefined;
 /**
  * Generated from the regular expressions found here as of 2024-05-22:
@@ -35555,7 +35555,7 @@ function stringifyRegExpWithFlags(regex, refs) {
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseTupleDef = void 0;
-const parseDef_js_1 = __webpack_require__(1607);
+const parseDef_js_1 = __webpack_require__(41607);
 function parseTupleDef(def, refs) {
     if (def.rest) {
         return {
@@ -35598,7 +35598,7 @@ exports.parseTupleDef = parseTupleDef;
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseUndefinedDef = void 0;
-const any_js_1 = __webpack_require__(9624);
+const any_js_1 = __webpack_require__(59624);
 function parseUndefinedDef(refs) {
     return {
         not: (0, any_js_1.parseAnyDef)(refs),
@@ -35615,7 +35615,7 @@ exports.parseUndefinedDef = parseUndefinedDef;
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseUnionDef = exports.primitiveMappings = void 0;
-const parseDef_js_1 = __webpack_require__(1607);
+const parseDef_js_1 = __webpack_require__(41607);
 exports.primitiveMappings = {
     ZodString: "string",
     ZodNumber: "number",
@@ -35706,7 +35706,7 @@ const asAnyOf = (def, refs) => {
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseUnknownDef = void 0;
-const any_js_1 = __webpack_require__(9624);
+const any_js_1 = __webpack_require__(59624);
 function parseUnknownDef(refs) {
     return (0, any_js_1.parseAnyDef)(refs);
 }
@@ -35715,43 +35715,43 @@ exports.parseUnknownDef = parseUnknownDef;
 
 /***/ }),
 
-/***/ 402:
+/***/ 40402:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.selectParser = void 0;
-const v3_1 = __webpack_require__(9968);
-const any_js_1 = __webpack_require__(9624);
-const array_js_1 = __webpack_require__(5663);
-const bigint_js_1 = __webpack_require__(1107);
-const boolean_js_1 = __webpack_require__(7901);
-const branded_js_1 = __webpack_require__(3406);
+const v3_1 = __webpack_require__(19968);
+const any_js_1 = __webpack_require__(59624);
+const array_js_1 = __webpack_require__(95663);
+const bigint_js_1 = __webpack_require__(41107);
+const boolean_js_1 = __webpack_require__(10282);
+const branded_js_1 = __webpack_require__(93406);
 const catch_js_1 = __webpack_require__(2201);
-const date_js_1 = __webpack_require__(3148);
-const default_js_1 = __webpack_require__(5635);
-const effects_js_1 = __webpack_require__(3468);
-const enum_js_1 = __webpack_require__(3981);
-const intersection_js_1 = __webpack_require__(1057);
-const literal_js_1 = __webpack_require__(9197);
-const map_js_1 = __webpack_require__(2136);
-const nativeEnum_js_1 = __webpack_require__(2302);
-const never_js_1 = __webpack_require__(108);
-const null_js_1 = __webpack_require__(8465);
-const nullable_js_1 = __webpack_require__(1930);
-const number_js_1 = __webpack_require__(7717);
-const object_js_1 = __webpack_require__(9935);
-const optional_js_1 = __webpack_require__(7488);
-const pipeline_js_1 = __webpack_require__(865);
-const promise_js_1 = __webpack_require__(1119);
-const record_js_1 = __webpack_require__(9549);
-const set_js_1 = __webpack_require__(2706);
-const string_js_1 = __webpack_require__(3481);
+const date_js_1 = __webpack_require__(13148);
+const default_js_1 = __webpack_require__(45635);
+const effects_js_1 = __webpack_require__(23468);
+const enum_js_1 = __webpack_require__(53981);
+const intersection_js_1 = __webpack_require__(51057);
+const literal_js_1 = __webpack_require__(49197);
+const map_js_1 = __webpack_require__(12136);
+const nativeEnum_js_1 = __webpack_require__(92302);
+const never_js_1 = __webpack_require__(90108);
+const null_js_1 = __webpack_require__(58465);
+const nullable_js_1 = __webpack_require__(99549);
+const number_js_1 = __webpack_require__(57717);
+const object_js_1 = __webpack_require__(29935);
+const optional_js_1 = __webpack_require__(77488);
+const pipeline_js_1 = __webpack_require__(93246);
+const promise_js_1 = __webpack_require__(91119);
+const record_js_1 = __webpack_require__(69549);
+const set_js_1 = __webpack_require__(22706);
+const string_js_1 = __webpack_require__(63481);
 const tuple_js_1 = __webpack_require__(8448);
 const undefined_js_1 = __webpack_require__(8426);
 const union_js_1 = __webpack_require__(8013);
 const unknown_js_1 = __webpack_require__(6960);
-const readonly_js_1 = __webpack_require__(4394);
+const readonly_js_1 = __webpack_require__(44394);
 const selectParser = (def, typeName, refs) => {
     switch (typeName) {
         case v3_1.ZodFirstPartyTypeKind.ZodString:
@@ -35831,15 +35831,15 @@ exports.selectParser = selectParser;
 
 /***/ }),
 
-/***/ 1484:
+/***/ 71484:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.zodToJsonSchema = void 0;
-const parseDef_js_1 = __webpack_require__(1607);
-const Refs_js_1 = __webpack_require__(9195);
-const any_js_1 = __webpack_require__(9624);
+const parseDef_js_1 = __webpack_require__(41607);
+const Refs_js_1 = __webpack_require__(29195);
+const any_js_1 = __webpack_require__(59624);
 const zodToJsonSchema = (schema, options) => {
     const refs = (0, Refs_js_1.getRefs)(options);
     let definitions = typeof options === "object" && options.definitions
@@ -35928,11 +35928,11 @@ exports.zodToJsonSchema = zodToJsonSchema;
 
 /***/ }),
 
-/***/ 3359:
+/***/ 73359:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-const require_codes = __webpack_require__(9178);
-const require_getErrorShape = __webpack_require__(45);
+const require_codes = __webpack_require__(19178);
+const require_getErrorShape = __webpack_require__(52426);
 //#region src/unstable-core-do-not-import/error/TRPCError.ts
 var UnknownCauseError = class extends Error {
 	constructor(cause) {
@@ -36655,7 +36655,7 @@ Object.defineProperty(exports, "urlPathToProcedurePath", ({
 
 /***/ }),
 
-/***/ 9178:
+/***/ 19178:
 /***/ ((__unused_webpack_module, exports) => {
 
 //#region src/unstable-core-do-not-import/utils.ts
@@ -36902,10 +36902,10 @@ Object.defineProperty(exports, "sleep", ({
 
 /***/ }),
 
-/***/ 45:
+/***/ 52426:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-const require_codes = __webpack_require__(9178);
+const require_codes = __webpack_require__(19178);
 //#region src/unstable-core-do-not-import/createProxy.ts
 const noop = () => {};
 const freezeIfAvailable = (obj) => {
@@ -37262,12 +37262,12 @@ Object.defineProperty(exports, "setFormattedErrorShape", ({
 
 /***/ }),
 
-/***/ 1559:
+/***/ 81559:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 Object.defineProperty(exports, Symbol.toStringTag, { value: "Module" });
-const require_getErrorShape = __webpack_require__(45);
-const require_asyncGeneratorDelegate = __webpack_require__(3359);
+const require_getErrorShape = __webpack_require__(52426);
+const require_asyncGeneratorDelegate = __webpack_require__(73359);
 const require_initTRPC = __webpack_require__(9140);
 exports.StandardSchemaV1Error = require_initTRPC.StandardSchemaV1Error;
 exports.TRPCError = require_asyncGeneratorDelegate.TRPCError;
@@ -37294,10 +37294,10 @@ exports.transformTRPCResponse = require_asyncGeneratorDelegate.transformTRPCResp
 /***/ 9140:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-const require_codes = __webpack_require__(9178);
-const require_getErrorShape = __webpack_require__(45);
-const require_asyncGeneratorDelegate = __webpack_require__(3359);
-const require_observable = __webpack_require__(6979);
+const require_codes = __webpack_require__(19178);
+const require_getErrorShape = __webpack_require__(52426);
+const require_asyncGeneratorDelegate = __webpack_require__(73359);
+const require_observable = __webpack_require__(36979);
 //#region src/unstable-core-do-not-import/middleware.ts
 /** @internal */
 const middlewareMarker = "middlewareMarker";
@@ -37828,7 +37828,7 @@ Object.defineProperty(exports, "middlewareMarker", ({
 
 /***/ }),
 
-/***/ 6979:
+/***/ 36979:
 /***/ ((__unused_webpack_module, exports) => {
 
 //#region src/observable/observable.ts
@@ -38092,7 +38092,7 @@ Object.defineProperty(exports, "observableToPromise", ({
 
 /***/ }),
 
-/***/ 924:
+/***/ 50924:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -38124,21 +38124,21 @@ var __exportStar = (this && this.__exportStar) || function(m, exports) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.z = void 0;
-const z = __importStar(__webpack_require__(8953));
+const z = __importStar(__webpack_require__(68953));
 exports.z = z;
-__exportStar(__webpack_require__(8953), exports);
+__exportStar(__webpack_require__(68953), exports);
 exports["default"] = z;
 
 
 /***/ }),
 
-/***/ 1087:
+/***/ 91087:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ZodError = exports.quotelessJson = exports.ZodIssueCode = void 0;
-const util_js_1 = __webpack_require__(2046);
+const util_js_1 = __webpack_require__(22046);
 exports.ZodIssueCode = util_js_1.util.arrayToEnum([
     "invalid_type",
     "invalid_literal",
@@ -38277,7 +38277,7 @@ ZodError.create = (issues) => {
 
 /***/ }),
 
-/***/ 1977:
+/***/ 11977:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -38288,7 +38288,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.defaultErrorMap = void 0;
 exports.setErrorMap = setErrorMap;
 exports.getErrorMap = getErrorMap;
-const en_js_1 = __importDefault(__webpack_require__(4097));
+const en_js_1 = __importDefault(__webpack_require__(44097));
 exports.defaultErrorMap = en_js_1.default;
 let overrideErrorMap = en_js_1.default;
 function setErrorMap(map) {
@@ -38301,7 +38301,7 @@ function getErrorMap() {
 
 /***/ }),
 
-/***/ 8953:
+/***/ 68953:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -38320,17 +38320,17 @@ var __exportStar = (this && this.__exportStar) || function(m, exports) {
     for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports, p)) __createBinding(exports, m, p);
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-__exportStar(__webpack_require__(1977), exports);
+__exportStar(__webpack_require__(11977), exports);
 __exportStar(__webpack_require__(991), exports);
-__exportStar(__webpack_require__(3006), exports);
-__exportStar(__webpack_require__(2046), exports);
-__exportStar(__webpack_require__(5063), exports);
-__exportStar(__webpack_require__(1087), exports);
+__exportStar(__webpack_require__(43006), exports);
+__exportStar(__webpack_require__(22046), exports);
+__exportStar(__webpack_require__(15063), exports);
+__exportStar(__webpack_require__(91087), exports);
 
 
 /***/ }),
 
-/***/ 8508:
+/***/ 58508:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -38356,8 +38356,8 @@ var __importDefault = (this && this.__importDefault) || function (mod) {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.isAsync = exports.isValid = exports.isDirty = exports.isAborted = exports.OK = exports.DIRTY = exports.INVALID = exports.ParseStatus = exports.EMPTY_PATH = exports.makeIssue = void 0;
 exports.addIssueToContext = addIssueToContext;
-const errors_js_1 = __webpack_require__(1977);
-const en_js_1 = __importDefault(__webpack_require__(4097));
+const errors_js_1 = __webpack_require__(11977);
+const en_js_1 = __importDefault(__webpack_require__(44097));
 const makeIssue = (params) => {
     const { data, path, errorMaps, issueData } = params;
     const fullPath = [...path, ...(issueData.path || [])];
@@ -38477,7 +38477,7 @@ exports.isAsync = isAsync;
 
 /***/ }),
 
-/***/ 3006:
+/***/ 43006:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -38486,7 +38486,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 
 /***/ }),
 
-/***/ 2046:
+/***/ 22046:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -38630,7 +38630,7 @@ exports.getParsedType = getParsedType;
 
 /***/ }),
 
-/***/ 9968:
+/***/ 19968:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -38662,21 +38662,21 @@ var __exportStar = (this && this.__exportStar) || function(m, exports) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.z = void 0;
-const z = __importStar(__webpack_require__(8953));
+const z = __importStar(__webpack_require__(68953));
 exports.z = z;
-__exportStar(__webpack_require__(8953), exports);
+__exportStar(__webpack_require__(68953), exports);
 exports["default"] = z;
 
 
 /***/ }),
 
-/***/ 4097:
+/***/ 44097:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const ZodError_js_1 = __webpack_require__(1087);
-const util_js_1 = __webpack_require__(2046);
+const ZodError_js_1 = __webpack_require__(91087);
+const util_js_1 = __webpack_require__(22046);
 const errorMap = (issue, _ctx) => {
     let message;
     switch (issue.code) {
@@ -38788,7 +38788,7 @@ exports["default"] = errorMap;
 
 /***/ }),
 
-/***/ 5063:
+/***/ 15063:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -38797,11 +38797,11 @@ exports.discriminatedUnion = exports.date = exports.boolean = exports.bigint = e
 exports.NEVER = exports["void"] = exports.unknown = exports.union = exports.undefined = exports.tuple = exports.transformer = exports.symbol = exports.string = exports.strictObject = exports.set = exports.record = exports.promise = exports.preprocess = exports.pipeline = exports.ostring = exports.optional = exports.onumber = exports.oboolean = exports.object = exports.number = exports.nullable = exports["null"] = exports.never = exports.nativeEnum = exports.nan = exports.map = exports.literal = exports.lazy = exports.intersection = exports["instanceof"] = exports["function"] = exports["enum"] = exports.effect = void 0;
 exports.datetimeRegex = datetimeRegex;
 exports.custom = custom;
-const ZodError_js_1 = __webpack_require__(1087);
-const errors_js_1 = __webpack_require__(1977);
-const errorUtil_js_1 = __webpack_require__(8508);
+const ZodError_js_1 = __webpack_require__(91087);
+const errors_js_1 = __webpack_require__(11977);
+const errorUtil_js_1 = __webpack_require__(58508);
 const parseUtil_js_1 = __webpack_require__(991);
-const util_js_1 = __webpack_require__(2046);
+const util_js_1 = __webpack_require__(22046);
 class ParseInputLazyPath {
     constructor(parent, value, path, key) {
         this._cachedPath = [];
@@ -42570,13 +42570,13 @@ exports.NEVER = parseUtil_js_1.INVALID;
 
 /***/ }),
 
-/***/ 4937:
+/***/ 24937:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.toUpperCase = exports.toLowerCase = exports.trim = exports.normalize = exports.overwrite = exports.mime = exports.property = exports.endsWith = exports.startsWith = exports.includes = exports.uppercase = exports.lowercase = exports.regex = exports.length = exports.minLength = exports.maxLength = exports.size = exports.minSize = exports.maxSize = exports.multipleOf = exports.nonnegative = exports.nonpositive = exports.negative = exports.positive = exports.gte = exports.gt = exports.lte = exports.lt = void 0;
-var index_js_1 = __webpack_require__(8117);
+var index_js_1 = __webpack_require__(18117);
 Object.defineProperty(exports, "lt", ({ enumerable: true, get: function () { return index_js_1._lt; } }));
 Object.defineProperty(exports, "lte", ({ enumerable: true, get: function () { return index_js_1._lte; } }));
 Object.defineProperty(exports, "gt", ({ enumerable: true, get: function () { return index_js_1._gt; } }));
@@ -42609,7 +42609,7 @@ Object.defineProperty(exports, "toUpperCase", ({ enumerable: true, get: function
 
 /***/ }),
 
-/***/ 4133:
+/***/ 64133:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -42642,8 +42642,8 @@ exports.number = number;
 exports.boolean = boolean;
 exports.bigint = bigint;
 exports.date = date;
-const core = __importStar(__webpack_require__(8117));
-const schemas = __importStar(__webpack_require__(5622));
+const core = __importStar(__webpack_require__(18117));
+const schemas = __importStar(__webpack_require__(85622));
 function string(params) {
     return core._coercedString(schemas.ZodString, params);
 }
@@ -42663,7 +42663,7 @@ function date(params) {
 
 /***/ }),
 
-/***/ 8652:
+/***/ 88652:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -42695,7 +42695,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.config = exports.$brand = exports.ZodIssueCode = void 0;
 exports.setErrorMap = setErrorMap;
 exports.getErrorMap = getErrorMap;
-const core = __importStar(__webpack_require__(8117));
+const core = __importStar(__webpack_require__(18117));
 /** @deprecated Use the raw string literal codes instead, e.g. "invalid_type". */
 exports.ZodIssueCode = {
     invalid_type: "invalid_type",
@@ -42710,7 +42710,7 @@ exports.ZodIssueCode = {
     invalid_value: "invalid_value",
     custom: "custom",
 };
-var index_js_1 = __webpack_require__(8117);
+var index_js_1 = __webpack_require__(18117);
 Object.defineProperty(exports, "$brand", ({ enumerable: true, get: function () { return index_js_1.$brand; } }));
 Object.defineProperty(exports, "config", ({ enumerable: true, get: function () { return index_js_1.config; } }));
 /** @deprecated Use `z.config(params)` instead. */
@@ -42727,7 +42727,7 @@ function getErrorMap() {
 
 /***/ }),
 
-/***/ 9295:
+/***/ 59295:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -42756,8 +42756,8 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ZodRealError = exports.ZodError = void 0;
-const core = __importStar(__webpack_require__(8117));
-const index_js_1 = __webpack_require__(8117);
+const core = __importStar(__webpack_require__(18117));
+const index_js_1 = __webpack_require__(18117);
 const initializer = (inst, issues) => {
     index_js_1.$ZodError.init(inst, issues);
     inst.name = "ZodError";
@@ -42836,17 +42836,17 @@ var __importDefault = (this && this.__importDefault) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.coerce = exports.iso = exports.ZodISODuration = exports.ZodISOTime = exports.ZodISODate = exports.ZodISODateTime = exports.locales = exports.NEVER = exports.TimePrecision = exports.toJSONSchema = exports.flattenError = exports.formatError = exports.prettifyError = exports.treeifyError = exports.regexes = exports.clone = exports.$brand = exports.$input = exports.$output = exports["function"] = exports.config = exports.registry = exports.globalRegistry = exports.core = void 0;
-exports.core = __importStar(__webpack_require__(8117));
-__exportStar(__webpack_require__(5622), exports);
-__exportStar(__webpack_require__(4937), exports);
-__exportStar(__webpack_require__(9295), exports);
-__exportStar(__webpack_require__(2463), exports);
-__exportStar(__webpack_require__(8652), exports);
+exports.core = __importStar(__webpack_require__(18117));
+__exportStar(__webpack_require__(85622), exports);
+__exportStar(__webpack_require__(24937), exports);
+__exportStar(__webpack_require__(59295), exports);
+__exportStar(__webpack_require__(52463), exports);
+__exportStar(__webpack_require__(88652), exports);
 // zod-specified
-const index_js_1 = __webpack_require__(8117);
-const en_js_1 = __importDefault(__webpack_require__(4948));
+const index_js_1 = __webpack_require__(18117);
+const en_js_1 = __importDefault(__webpack_require__(34948));
 (0, index_js_1.config)((0, en_js_1.default)());
-var index_js_2 = __webpack_require__(8117);
+var index_js_2 = __webpack_require__(18117);
 Object.defineProperty(exports, "globalRegistry", ({ enumerable: true, get: function () { return index_js_2.globalRegistry; } }));
 Object.defineProperty(exports, "registry", ({ enumerable: true, get: function () { return index_js_2.registry; } }));
 Object.defineProperty(exports, "config", ({ enumerable: true, get: function () { return index_js_2.config; } }));
@@ -42863,22 +42863,22 @@ Object.defineProperty(exports, "flattenError", ({ enumerable: true, get: functio
 Object.defineProperty(exports, "toJSONSchema", ({ enumerable: true, get: function () { return index_js_2.toJSONSchema; } }));
 Object.defineProperty(exports, "TimePrecision", ({ enumerable: true, get: function () { return index_js_2.TimePrecision; } }));
 Object.defineProperty(exports, "NEVER", ({ enumerable: true, get: function () { return index_js_2.NEVER; } }));
-exports.locales = __importStar(__webpack_require__(995));
+exports.locales = __importStar(__webpack_require__(90995));
 // iso
 // must be exported from top-level
 // https://github.com/colinhacks/zod/issues/4491
-var iso_js_1 = __webpack_require__(2081);
+var iso_js_1 = __webpack_require__(22081);
 Object.defineProperty(exports, "ZodISODateTime", ({ enumerable: true, get: function () { return iso_js_1.ZodISODateTime; } }));
 Object.defineProperty(exports, "ZodISODate", ({ enumerable: true, get: function () { return iso_js_1.ZodISODate; } }));
 Object.defineProperty(exports, "ZodISOTime", ({ enumerable: true, get: function () { return iso_js_1.ZodISOTime; } }));
 Object.defineProperty(exports, "ZodISODuration", ({ enumerable: true, get: function () { return iso_js_1.ZodISODuration; } }));
-exports.iso = __importStar(__webpack_require__(2081));
-exports.coerce = __importStar(__webpack_require__(4133));
+exports.iso = __importStar(__webpack_require__(22081));
+exports.coerce = __importStar(__webpack_require__(64133));
 
 
 /***/ }),
 
-/***/ 4402:
+/***/ 84402:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -42918,7 +42918,7 @@ exports["default"] = z;
 
 /***/ }),
 
-/***/ 2081:
+/***/ 22081:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -42951,8 +42951,8 @@ exports.datetime = datetime;
 exports.date = date;
 exports.time = time;
 exports.duration = duration;
-const core = __importStar(__webpack_require__(8117));
-const schemas = __importStar(__webpack_require__(5622));
+const core = __importStar(__webpack_require__(18117));
+const schemas = __importStar(__webpack_require__(85622));
 exports.ZodISODateTime = core.$constructor("ZodISODateTime", (inst, def) => {
     core.$ZodISODateTime.init(inst, def);
     schemas.ZodStringFormat.init(inst, def);
@@ -42985,7 +42985,7 @@ function duration(params) {
 
 /***/ }),
 
-/***/ 2463:
+/***/ 52463:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -43014,8 +43014,8 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.safeParseAsync = exports.safeParse = exports.parseAsync = exports.parse = void 0;
-const core = __importStar(__webpack_require__(8117));
-const errors_js_1 = __webpack_require__(9295);
+const core = __importStar(__webpack_require__(18117));
+const errors_js_1 = __webpack_require__(59295);
 exports.parse = core._parse(errors_js_1.ZodRealError);
 exports.parseAsync = core._parseAsync(errors_js_1.ZodRealError);
 exports.safeParse = core._safeParse(errors_js_1.ZodRealError);
@@ -43024,7 +43024,7 @@ exports.safeParseAsync = core._safeParseAsync(errors_js_1.ZodRealError);
 
 /***/ }),
 
-/***/ 5622:
+/***/ 85622:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -43135,11 +43135,11 @@ exports.superRefine = superRefine;
 exports["instanceof"] = _instanceof;
 exports.json = json;
 exports.preprocess = preprocess;
-const core = __importStar(__webpack_require__(8117));
-const index_js_1 = __webpack_require__(8117);
-const checks = __importStar(__webpack_require__(4937));
-const iso = __importStar(__webpack_require__(2081));
-const parse = __importStar(__webpack_require__(2463));
+const core = __importStar(__webpack_require__(18117));
+const index_js_1 = __webpack_require__(18117);
+const checks = __importStar(__webpack_require__(24937));
+const iso = __importStar(__webpack_require__(22081));
+const parse = __importStar(__webpack_require__(52463));
 exports.ZodType = core.$constructor("ZodType", (inst, def) => {
     core.$ZodType.init(inst, def);
     inst.def = def;
@@ -44140,7 +44140,7 @@ function preprocess(fn, schema) {
 
 /***/ }),
 
-/***/ 6377:
+/***/ 26377:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -44282,9 +44282,9 @@ exports._custom = _custom;
 exports._refine = _refine;
 exports._stringbool = _stringbool;
 exports._stringFormat = _stringFormat;
-const checks = __importStar(__webpack_require__(5880));
-const schemas = __importStar(__webpack_require__(4433));
-const util = __importStar(__webpack_require__(1327));
+const checks = __importStar(__webpack_require__(45880));
+const schemas = __importStar(__webpack_require__(64433));
+const util = __importStar(__webpack_require__(61327));
 function _string(Class, params) {
     return new Class({
         type: "string",
@@ -45186,7 +45186,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
 
 /***/ }),
 
-/***/ 5880:
+/***/ 45880:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -45216,9 +45216,9 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.$ZodCheckOverwrite = exports.$ZodCheckMimeType = exports.$ZodCheckProperty = exports.$ZodCheckEndsWith = exports.$ZodCheckStartsWith = exports.$ZodCheckIncludes = exports.$ZodCheckUpperCase = exports.$ZodCheckLowerCase = exports.$ZodCheckRegex = exports.$ZodCheckStringFormat = exports.$ZodCheckLengthEquals = exports.$ZodCheckMinLength = exports.$ZodCheckMaxLength = exports.$ZodCheckSizeEquals = exports.$ZodCheckMinSize = exports.$ZodCheckMaxSize = exports.$ZodCheckBigIntFormat = exports.$ZodCheckNumberFormat = exports.$ZodCheckMultipleOf = exports.$ZodCheckGreaterThan = exports.$ZodCheckLessThan = exports.$ZodCheck = void 0;
-const core = __importStar(__webpack_require__(2990));
-const regexes = __importStar(__webpack_require__(5592));
-const util = __importStar(__webpack_require__(1327));
+const core = __importStar(__webpack_require__(72990));
+const regexes = __importStar(__webpack_require__(15592));
+const util = __importStar(__webpack_require__(61327));
 exports.$ZodCheck = core.$constructor("$ZodCheck", (inst, def) => {
     var _a;
     inst._zod ?? (inst._zod = {});
@@ -45784,7 +45784,7 @@ exports.$ZodCheckOverwrite = core.$constructor("$ZodCheckOverwrite", (inst, def)
 
 /***/ }),
 
-/***/ 2990:
+/***/ 72990:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -45858,7 +45858,7 @@ function config(newConfig) {
 
 /***/ }),
 
-/***/ 5563:
+/***/ 25563:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -45904,7 +45904,7 @@ exports.Doc = Doc;
 
 /***/ }),
 
-/***/ 9686:
+/***/ 89686:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -45938,8 +45938,8 @@ exports.formatError = formatError;
 exports.treeifyError = treeifyError;
 exports.toDotPath = toDotPath;
 exports.prettifyError = prettifyError;
-const core_js_1 = __webpack_require__(2990);
-const util = __importStar(__webpack_require__(1327));
+const core_js_1 = __webpack_require__(72990);
+const util = __importStar(__webpack_require__(61327));
 const initializer = (inst, def) => {
     inst.name = "$ZodError";
     Object.defineProperty(inst, "_zod", {
@@ -46137,7 +46137,7 @@ function prettifyError(error) {
 
 /***/ }),
 
-/***/ 3991:
+/***/ 33991:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -46167,10 +46167,10 @@ var __importStar = (this && this.__importStar) || function (mod) {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.$ZodFunction = void 0;
 exports["function"] = _function;
-const api_js_1 = __webpack_require__(6377);
-const parse_js_1 = __webpack_require__(7360);
-const schemas = __importStar(__webpack_require__(4433));
-const schemas_js_1 = __webpack_require__(4433);
+const api_js_1 = __webpack_require__(26377);
+const parse_js_1 = __webpack_require__(17360);
+const schemas = __importStar(__webpack_require__(64433));
+const schemas_js_1 = __webpack_require__(64433);
 class $ZodFunction {
     constructor(def) {
         this._def = def;
@@ -46246,7 +46246,7 @@ function _function(params) {
 
 /***/ }),
 
-/***/ 8117:
+/***/ 18117:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -46278,26 +46278,26 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.JSONSchema = exports.locales = exports.regexes = exports.util = void 0;
-__exportStar(__webpack_require__(2990), exports);
-__exportStar(__webpack_require__(7360), exports);
-__exportStar(__webpack_require__(9686), exports);
-__exportStar(__webpack_require__(4433), exports);
-__exportStar(__webpack_require__(5880), exports);
+__exportStar(__webpack_require__(72990), exports);
+__exportStar(__webpack_require__(17360), exports);
+__exportStar(__webpack_require__(89686), exports);
+__exportStar(__webpack_require__(64433), exports);
+__exportStar(__webpack_require__(45880), exports);
 __exportStar(__webpack_require__(6864), exports);
-exports.util = __importStar(__webpack_require__(1327));
-exports.regexes = __importStar(__webpack_require__(5592));
-exports.locales = __importStar(__webpack_require__(995));
-__exportStar(__webpack_require__(1446), exports);
-__exportStar(__webpack_require__(5563), exports);
-__exportStar(__webpack_require__(3991), exports);
-__exportStar(__webpack_require__(6377), exports);
+exports.util = __importStar(__webpack_require__(61327));
+exports.regexes = __importStar(__webpack_require__(15592));
+exports.locales = __importStar(__webpack_require__(90995));
+__exportStar(__webpack_require__(61446), exports);
+__exportStar(__webpack_require__(25563), exports);
+__exportStar(__webpack_require__(33991), exports);
+__exportStar(__webpack_require__(26377), exports);
 __exportStar(__webpack_require__(7633), exports);
-exports.JSONSchema = __importStar(__webpack_require__(9539));
+exports.JSONSchema = __importStar(__webpack_require__(49539));
 
 
 /***/ }),
 
-/***/ 9539:
+/***/ 49539:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -46306,7 +46306,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 
 /***/ }),
 
-/***/ 7360:
+/***/ 17360:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -46335,9 +46335,9 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.safeParseAsync = exports._safeParseAsync = exports.safeParse = exports._safeParse = exports.parseAsync = exports._parseAsync = exports.parse = exports._parse = void 0;
-const core = __importStar(__webpack_require__(2990));
-const errors = __importStar(__webpack_require__(9686));
-const util = __importStar(__webpack_require__(1327));
+const core = __importStar(__webpack_require__(72990));
+const errors = __importStar(__webpack_require__(89686));
+const util = __importStar(__webpack_require__(61327));
 const _parse = (_Err) => (schema, value, _ctx, _params) => {
     const ctx = _ctx ? Object.assign(_ctx, { async: false }) : { async: false };
     const result = schema._zod.run({ value, issues: [] }, ctx);
@@ -46400,7 +46400,7 @@ exports.safeParseAsync = (0, exports._safeParseAsync)(errors.$ZodRealError);
 
 /***/ }),
 
-/***/ 5592:
+/***/ 15592:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -46510,7 +46510,7 @@ exports.uppercase = /^[^a-z]*$/;
 
 /***/ }),
 
-/***/ 1446:
+/***/ 61446:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -46573,7 +46573,7 @@ exports.globalRegistry = registry();
 
 /***/ }),
 
-/***/ 4433:
+/***/ 64433:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -46606,12 +46606,12 @@ exports.$ZodCustom = exports.$ZodLazy = exports.$ZodPromise = exports.$ZodTempla
 exports.isValidBase64 = isValidBase64;
 exports.isValidBase64URL = isValidBase64URL;
 exports.isValidJWT = isValidJWT;
-const checks = __importStar(__webpack_require__(5880));
-const core = __importStar(__webpack_require__(2990));
-const doc_js_1 = __webpack_require__(5563);
-const parse_js_1 = __webpack_require__(7360);
-const regexes = __importStar(__webpack_require__(5592));
-const util = __importStar(__webpack_require__(1327));
+const checks = __importStar(__webpack_require__(45880));
+const core = __importStar(__webpack_require__(72990));
+const doc_js_1 = __webpack_require__(25563);
+const parse_js_1 = __webpack_require__(17360);
+const regexes = __importStar(__webpack_require__(15592));
+const util = __importStar(__webpack_require__(61327));
 const versions_js_1 = __webpack_require__(6864);
 exports.$ZodType = core.$constructor("$ZodType", (inst, def) => {
     var _a;
@@ -46705,7 +46705,7 @@ exports.$ZodType = core.$constructor("$ZodType", (inst, def) => {
         version: 1,
     };
 });
-var util_js_1 = __webpack_require__(1327);
+var util_js_1 = __webpack_require__(61327);
 Object.defineProperty(exports, "clone", ({ enumerable: true, get: function () { return util_js_1.clone; } }));
 exports.$ZodString = core.$constructor("$ZodString", (inst, def) => {
     exports.$ZodType.init(inst, def);
@@ -48335,8 +48335,8 @@ function handleRefineResult(result, payload, input, inst) {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.JSONSchemaGenerator = void 0;
 exports.toJSONSchema = toJSONSchema;
-const registries_js_1 = __webpack_require__(1446);
-const util_js_1 = __webpack_require__(1327);
+const registries_js_1 = __webpack_require__(61446);
+const util_js_1 = __webpack_require__(61327);
 class JSONSchemaGenerator {
     constructor(params) {
         this.counter = 0;
@@ -49189,7 +49189,7 @@ function isTransforming(_schema, _ctx) {
 
 /***/ }),
 
-/***/ 1327:
+/***/ 61327:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -49750,7 +49750,7 @@ exports.version = {
 
 /***/ }),
 
-/***/ 919:
+/***/ 30919:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -49772,14 +49772,14 @@ var __importDefault = (this && this.__importDefault) || function (mod) {
     return (mod && mod.__esModule) ? mod : { "default": mod };
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const index_js_1 = __importDefault(__webpack_require__(4402));
-__exportStar(__webpack_require__(4402), exports);
+const index_js_1 = __importDefault(__webpack_require__(84402));
+__exportStar(__webpack_require__(84402), exports);
 exports["default"] = index_js_1.default;
 
 
 /***/ }),
 
-/***/ 2284:
+/***/ 32284:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -49808,7 +49808,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "حرف", verb: "أن يحوي" },
@@ -49928,7 +49928,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 6964:
+/***/ 56964:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -49957,7 +49957,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "simvol", verb: "olmalıdır" },
@@ -50076,7 +50076,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 6302:
+/***/ 56302:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -50105,7 +50105,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 function getBelarusianPlural(count, one, few, many) {
     const absCount = Math.abs(count);
     const lastDigit = absCount % 10;
@@ -50273,7 +50273,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 3561:
+/***/ 13561:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -50302,7 +50302,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "caràcters", verb: "contenir" },
@@ -50424,7 +50424,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 5747:
+/***/ 75747:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -50453,7 +50453,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "znaků", verb: "mít" },
@@ -50621,7 +50621,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "Zeichen", verb: "zu haben" },
@@ -50741,7 +50741,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 4948:
+/***/ 34948:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -50771,7 +50771,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parsedType = void 0;
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const parsedType = (data) => {
     const t = typeof data;
     switch (t) {
@@ -50893,7 +50893,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 5389:
+/***/ 75389:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -50923,7 +50923,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parsedType = void 0;
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const parsedType = (data) => {
     const t = typeof data;
     switch (t) {
@@ -51044,7 +51044,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 1433:
+/***/ 41433:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -51073,7 +51073,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "caracteres", verb: "tener" },
@@ -51194,7 +51194,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 7894:
+/***/ 87894:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -51223,7 +51223,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "کاراکتر", verb: "داشته باشد" },
@@ -51349,7 +51349,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 5966:
+/***/ 45966:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -51378,7 +51378,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "merkkiä", subject: "merkkijonon" },
@@ -51533,7 +51533,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "caractères", verb: "avoir" },
@@ -51654,7 +51654,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 1453:
+/***/ 41453:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -51683,7 +51683,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "caractères", verb: "avoir" },
@@ -51803,7 +51803,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 8268:
+/***/ 58268:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -51832,7 +51832,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "אותיות", verb: "לכלול" },
@@ -51953,7 +51953,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 124:
+/***/ 30124:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -51982,7 +51982,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "karakter", verb: "legyen" },
@@ -52103,7 +52103,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 4602:
+/***/ 24602:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -52132,7 +52132,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "karakter", verb: "memiliki" },
@@ -52252,7 +52252,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 995:
+/***/ 90995:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -52261,89 +52261,89 @@ var __importDefault = (this && this.__importDefault) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.zhTW = exports.zhCN = exports.vi = exports.ur = exports.ua = exports.tr = exports.th = exports.ta = exports.sv = exports.sl = exports.ru = exports.pt = exports.pl = exports.ps = exports.ota = exports.no = exports.nl = exports.ms = exports.mk = exports.ko = exports.kh = exports.ja = exports.it = exports.id = exports.hu = exports.he = exports.frCA = exports.fr = exports.fi = exports.fa = exports.es = exports.eo = exports.en = exports.de = exports.cs = exports.ca = exports.be = exports.az = exports.ar = void 0;
-var ar_js_1 = __webpack_require__(2284);
+var ar_js_1 = __webpack_require__(32284);
 Object.defineProperty(exports, "ar", ({ enumerable: true, get: function () { return __importDefault(ar_js_1).default; } }));
-var az_js_1 = __webpack_require__(6964);
+var az_js_1 = __webpack_require__(56964);
 Object.defineProperty(exports, "az", ({ enumerable: true, get: function () { return __importDefault(az_js_1).default; } }));
-var be_js_1 = __webpack_require__(6302);
+var be_js_1 = __webpack_require__(56302);
 Object.defineProperty(exports, "be", ({ enumerable: true, get: function () { return __importDefault(be_js_1).default; } }));
-var ca_js_1 = __webpack_require__(3561);
+var ca_js_1 = __webpack_require__(13561);
 Object.defineProperty(exports, "ca", ({ enumerable: true, get: function () { return __importDefault(ca_js_1).default; } }));
-var cs_js_1 = __webpack_require__(5747);
+var cs_js_1 = __webpack_require__(75747);
 Object.defineProperty(exports, "cs", ({ enumerable: true, get: function () { return __importDefault(cs_js_1).default; } }));
 var de_js_1 = __webpack_require__(6992);
 Object.defineProperty(exports, "de", ({ enumerable: true, get: function () { return __importDefault(de_js_1).default; } }));
-var en_js_1 = __webpack_require__(4948);
+var en_js_1 = __webpack_require__(34948);
 Object.defineProperty(exports, "en", ({ enumerable: true, get: function () { return __importDefault(en_js_1).default; } }));
-var eo_js_1 = __webpack_require__(5389);
+var eo_js_1 = __webpack_require__(75389);
 Object.defineProperty(exports, "eo", ({ enumerable: true, get: function () { return __importDefault(eo_js_1).default; } }));
-var es_js_1 = __webpack_require__(1433);
+var es_js_1 = __webpack_require__(41433);
 Object.defineProperty(exports, "es", ({ enumerable: true, get: function () { return __importDefault(es_js_1).default; } }));
-var fa_js_1 = __webpack_require__(7894);
+var fa_js_1 = __webpack_require__(87894);
 Object.defineProperty(exports, "fa", ({ enumerable: true, get: function () { return __importDefault(fa_js_1).default; } }));
-var fi_js_1 = __webpack_require__(5966);
+var fi_js_1 = __webpack_require__(45966);
 Object.defineProperty(exports, "fi", ({ enumerable: true, get: function () { return __importDefault(fi_js_1).default; } }));
-var fr_js_1 = __webpack_require__(1453);
+var fr_js_1 = __webpack_require__(41453);
 Object.defineProperty(exports, "fr", ({ enumerable: true, get: function () { return __importDefault(fr_js_1).default; } }));
 var fr_CA_js_1 = __webpack_require__(9646);
 Object.defineProperty(exports, "frCA", ({ enumerable: true, get: function () { return __importDefault(fr_CA_js_1).default; } }));
-var he_js_1 = __webpack_require__(8268);
+var he_js_1 = __webpack_require__(58268);
 Object.defineProperty(exports, "he", ({ enumerable: true, get: function () { return __importDefault(he_js_1).default; } }));
-var hu_js_1 = __webpack_require__(124);
+var hu_js_1 = __webpack_require__(30124);
 Object.defineProperty(exports, "hu", ({ enumerable: true, get: function () { return __importDefault(hu_js_1).default; } }));
-var id_js_1 = __webpack_require__(4602);
+var id_js_1 = __webpack_require__(24602);
 Object.defineProperty(exports, "id", ({ enumerable: true, get: function () { return __importDefault(id_js_1).default; } }));
-var it_js_1 = __webpack_require__(8570);
+var it_js_1 = __webpack_require__(58570);
 Object.defineProperty(exports, "it", ({ enumerable: true, get: function () { return __importDefault(it_js_1).default; } }));
-var ja_js_1 = __webpack_require__(986);
+var ja_js_1 = __webpack_require__(10986);
 Object.defineProperty(exports, "ja", ({ enumerable: true, get: function () { return __importDefault(ja_js_1).default; } }));
-var kh_js_1 = __webpack_require__(5968);
+var kh_js_1 = __webpack_require__(55968);
 Object.defineProperty(exports, "kh", ({ enumerable: true, get: function () { return __importDefault(kh_js_1).default; } }));
-var ko_js_1 = __webpack_require__(7215);
+var ko_js_1 = __webpack_require__(57215);
 Object.defineProperty(exports, "ko", ({ enumerable: true, get: function () { return __importDefault(ko_js_1).default; } }));
-var mk_js_1 = __webpack_require__(6614);
+var mk_js_1 = __webpack_require__(94233);
 Object.defineProperty(exports, "mk", ({ enumerable: true, get: function () { return __importDefault(mk_js_1).default; } }));
-var ms_js_1 = __webpack_require__(4417);
+var ms_js_1 = __webpack_require__(94417);
 Object.defineProperty(exports, "ms", ({ enumerable: true, get: function () { return __importDefault(ms_js_1).default; } }));
-var nl_js_1 = __webpack_require__(1019);
+var nl_js_1 = __webpack_require__(71019);
 Object.defineProperty(exports, "nl", ({ enumerable: true, get: function () { return __importDefault(nl_js_1).default; } }));
-var no_js_1 = __webpack_require__(8808);
+var no_js_1 = __webpack_require__(68808);
 Object.defineProperty(exports, "no", ({ enumerable: true, get: function () { return __importDefault(no_js_1).default; } }));
-var ota_js_1 = __webpack_require__(3385);
+var ota_js_1 = __webpack_require__(13385);
 Object.defineProperty(exports, "ota", ({ enumerable: true, get: function () { return __importDefault(ota_js_1).default; } }));
-var ps_js_1 = __webpack_require__(282);
+var ps_js_1 = __webpack_require__(40282);
 Object.defineProperty(exports, "ps", ({ enumerable: true, get: function () { return __importDefault(ps_js_1).default; } }));
-var pl_js_1 = __webpack_require__(9205);
+var pl_js_1 = __webpack_require__(39205);
 Object.defineProperty(exports, "pl", ({ enumerable: true, get: function () { return __importDefault(pl_js_1).default; } }));
 var pt_js_1 = __webpack_require__(8477);
 Object.defineProperty(exports, "pt", ({ enumerable: true, get: function () { return __importDefault(pt_js_1).default; } }));
-var ru_js_1 = __webpack_require__(1470);
+var ru_js_1 = __webpack_require__(31470);
 Object.defineProperty(exports, "ru", ({ enumerable: true, get: function () { return __importDefault(ru_js_1).default; } }));
-var sl_js_1 = __webpack_require__(7636);
+var sl_js_1 = __webpack_require__(37636);
 Object.defineProperty(exports, "sl", ({ enumerable: true, get: function () { return __importDefault(sl_js_1).default; } }));
-var sv_js_1 = __webpack_require__(8750);
+var sv_js_1 = __webpack_require__(38750);
 Object.defineProperty(exports, "sv", ({ enumerable: true, get: function () { return __importDefault(sv_js_1).default; } }));
 var ta_js_1 = __webpack_require__(3292);
 Object.defineProperty(exports, "ta", ({ enumerable: true, get: function () { return __importDefault(ta_js_1).default; } }));
-var th_js_1 = __webpack_require__(5117);
+var th_js_1 = __webpack_require__(45117);
 Object.defineProperty(exports, "th", ({ enumerable: true, get: function () { return __importDefault(th_js_1).default; } }));
-var tr_js_1 = __webpack_require__(847);
+var tr_js_1 = __webpack_require__(20847);
 Object.defineProperty(exports, "tr", ({ enumerable: true, get: function () { return __importDefault(tr_js_1).default; } }));
-var ua_js_1 = __webpack_require__(2723);
+var ua_js_1 = __webpack_require__(32723);
 Object.defineProperty(exports, "ua", ({ enumerable: true, get: function () { return __importDefault(ua_js_1).default; } }));
-var ur_js_1 = __webpack_require__(2144);
+var ur_js_1 = __webpack_require__(82144);
 Object.defineProperty(exports, "ur", ({ enumerable: true, get: function () { return __importDefault(ur_js_1).default; } }));
-var vi_js_1 = __webpack_require__(5390);
+var vi_js_1 = __webpack_require__(35390);
 Object.defineProperty(exports, "vi", ({ enumerable: true, get: function () { return __importDefault(vi_js_1).default; } }));
-var zh_CN_js_1 = __webpack_require__(9331);
+var zh_CN_js_1 = __webpack_require__(39331);
 Object.defineProperty(exports, "zhCN", ({ enumerable: true, get: function () { return __importDefault(zh_CN_js_1).default; } }));
-var zh_TW_js_1 = __webpack_require__(183);
+var zh_TW_js_1 = __webpack_require__(90183);
 Object.defineProperty(exports, "zhTW", ({ enumerable: true, get: function () { return __importDefault(zh_TW_js_1).default; } }));
 
 
 /***/ }),
 
-/***/ 8570:
+/***/ 58570:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -52372,7 +52372,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "caratteri", verb: "avere" },
@@ -52493,7 +52493,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 986:
+/***/ 10986:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -52522,7 +52522,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "文字", verb: "である" },
@@ -52641,7 +52641,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 5968:
+/***/ 55968:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -52670,7 +52670,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "តួអក្សរ", verb: "គួរមាន" },
@@ -52791,7 +52791,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 7215:
+/***/ 57215:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -52820,7 +52820,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "문자", verb: "to have" },
@@ -52945,7 +52945,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 6614:
+/***/ 94233:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -52974,7 +52974,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "знаци", verb: "да имаат" },
@@ -53096,7 +53096,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 4417:
+/***/ 94417:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -53125,7 +53125,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "aksara", verb: "mempunyai" },
@@ -53245,7 +53245,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 1019:
+/***/ 71019:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -53274,7 +53274,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "tekens" },
@@ -53395,7 +53395,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 8808:
+/***/ 68808:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -53424,7 +53424,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "tegn", verb: "å ha" },
@@ -53544,7 +53544,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 3385:
+/***/ 13385:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -53573,7 +53573,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "harf", verb: "olmalıdır" },
@@ -53694,7 +53694,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 9205:
+/***/ 39205:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -53723,7 +53723,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "znaków", verb: "mieć" },
@@ -53844,7 +53844,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 282:
+/***/ 40282:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -53873,7 +53873,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "توکي", verb: "ولري" },
@@ -54028,7 +54028,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "caracteres", verb: "ter" },
@@ -54148,7 +54148,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 1470:
+/***/ 31470:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -54177,7 +54177,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 function getRussianPlural(count, one, few, many) {
     const absCount = Math.abs(count);
     const lastDigit = absCount % 10;
@@ -54345,7 +54345,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 7636:
+/***/ 37636:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -54374,7 +54374,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "znakov", verb: "imeti" },
@@ -54495,7 +54495,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 8750:
+/***/ 38750:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -54524,7 +54524,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "tecken", verb: "att ha" },
@@ -54675,7 +54675,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "எழுத்துக்கள்", verb: "கொண்டிருக்க வேண்டும்" },
@@ -54796,7 +54796,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 5117:
+/***/ 45117:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -54825,7 +54825,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "ตัวอักษร", verb: "ควรมี" },
@@ -54946,7 +54946,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 847:
+/***/ 20847:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -54976,7 +54976,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parsedType = void 0;
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const parsedType = (data) => {
     const t = typeof data;
     switch (t) {
@@ -55096,7 +55096,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 2723:
+/***/ 32723:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -55125,7 +55125,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "символів", verb: "матиме" },
@@ -55246,7 +55246,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 2144:
+/***/ 82144:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -55275,7 +55275,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "حروف", verb: "ہونا" },
@@ -55396,7 +55396,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 5390:
+/***/ 35390:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -55425,7 +55425,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "ký tự", verb: "có" },
@@ -55545,7 +55545,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 9331:
+/***/ 39331:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -55574,7 +55574,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "字符", verb: "包含" },
@@ -55694,7 +55694,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 183:
+/***/ 90183:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -55723,7 +55723,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = default_1;
-const util = __importStar(__webpack_require__(1327));
+const util = __importStar(__webpack_require__(61327));
 const error = () => {
     const Sizable = {
         string: { unit: "字元", verb: "擁有" },
@@ -55844,7 +55844,7 @@ function default_1() {
 
 /***/ }),
 
-/***/ 2319:
+/***/ 62319:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"name":"pg-promise","version":"11.15.0","description":"PostgreSQL interface for Node.js","main":"lib/index.js","typings":"typescript/pg-promise.d.ts","scripts":{"spelling":"cspell --config=.cspell.json \\"**/*.{md,ts,js}\\" --no-progress","coverage":"istanbul cover ./node_modules/jasmine-node/bin/jasmine-node --captureExceptions test","doc":"jsdoc -c ./jsdoc/jsdoc.js ./jsdoc/README.md -t ./jsdoc/templates/custom","lint":"eslint ./lib ./test/*.js ./test/db --fix","test":"jasmine-node --captureExceptions test","test:init":"node test/db/init.js","test:native":"jasmine-node test --config PG_NATIVE true","tslint":"tslint ./typescript/*.ts"},"files":["lib","typescript"],"homepage":"https://github.com/vitaly-t/pg-promise","repository":{"type":"git","url":"https://github.com/vitaly-t/pg-promise.git"},"bugs":{"url":"https://github.com/vitaly-t/pg-promise/issues","email":"vitaly.tomilov@gmail.com"},"keywords":["pg","promise","postgres"],"author":{"name":"Vitaly Tomilov","email":"vitaly.tomilov@gmail.com"},"license":"MIT","engines":{"node":">=16.0"},"dependencies":{"assert-options":"0.8.3","pg":"8.16.3","pg-minify":"1.8.0","spex":"3.4.1"},"peerDependencies":{"pg-query-stream":"4.10.3"},"devDependencies":{"@eslint/js":"9.30.1","@types/node":"24.0.10","bluebird":"3.7.2","coveralls":"3.1.1","cspell":"9.1.3","eslint":"9.30.1","globals":"16.3.0","istanbul":"0.4.5","jasmine-node":"3.0.0","jsdoc":"4.0.4","JSONStream":"1.3.5","tslint":"6.1.3","typescript":"5.8.3"}}');

@@ -6,6 +6,7 @@
  * summary and the PR comment it posted.
  */
 import { startEmulator } from './index.js'
+import { exitOnStartError } from './child.js'
 import { applyMasks, type RunResult } from './runner.js'
 
 const REPO = 'acme/shop'
@@ -34,7 +35,8 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   process.exitCode = 0
 })
 
-const emu = await startEmulator()
+// PostgreSQL that cannot start: its one line (cause and fix), exit 1.
+const emu = await startEmulator().catch(exitOnStartError)
 let failed = false
 try {
   emu.github.openPullRequest(REPO, PR)

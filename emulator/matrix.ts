@@ -30,6 +30,7 @@ import { NODE_24, type RunResult } from './runner.js'
 import { lifecycleCases } from './matrix-lifecycle.js'
 import { concurrentFailedCancelled } from './matrix-runs.js'
 import { apiContract } from './matrix-api.js'
+import { anonymizedCases } from './matrix-anonymized.js'
 import { REPO, SEED_TABLES, type CaseResult, type Ctx, type Case, outcome, checker, count, INSTANT_CREATE, BRANCHES, OPERATIONS, succeeded, failed } from './matrix-kit.js'
 
 export { REPO } from './matrix-kit.js'
@@ -424,7 +425,9 @@ export const CASES: Case[] = [
   // issue 12: the platform's published spec and the live instant service
   ...apiContract(),
   // issue 14: the preview lifecycle (emulator/matrix-lifecycle.ts)
-  ...lifecycleCases({ checker, succeeded, failed, outcome, badInputCase })
+  ...lifecycleCases({ checker, succeeded, failed, outcome, badInputCase }),
+  // issue 25: anonymized previews (emulator/matrix-anonymized.ts)
+  ...anonymizedCases()
 ]
 
 /** Every secret form the emulator handed out so far (instant passwords and URLs, platform API keys and passwords). */

@@ -29,6 +29,7 @@ import type { PostgresServer } from './postgres.js'
 import { branchView as specBranchView, databaseView, endpointView, listBranches } from './platform-views.js'
 import { REGION } from './instant.js'
 import { type BranchLifecycle, type EndpointSettings, PlatformLifecycle } from './platform-lifecycle.js'
+import { PlatformAnonymized } from './platform-anonymized.js'
 
 type Status = 'scheduling' | 'running' | 'finished' | 'failed' | 'error' | 'cancelling' | 'cancelled' | 'skipped'
 const TERMINAL: readonly Status[] = ['finished', 'skipped', 'cancelled', 'error']
@@ -79,6 +80,9 @@ export interface Project {
   operations: OperationRecord[]
 }
 
+/** A create-branch request body (platform spec, BranchCreateRequest, with `annotation_value`). */
+type CreateBranchBody = { branch?: { parent_id?: string; name?: string; expires_at?: unknown; init_source?: unknown }; endpoints?: { type?: string }[]; annotation_value?: unknown }
+
 /** Durations of the emulated operations, in milliseconds. */
 export interface Timing {
   createBranchMs: number
@@ -107,11 +111,14 @@ export class PlatformService {
   readonly scripts = new Map<string, Step[][]>()
   /** Expiry, annotations, update and restore branch, schema-only (issue 14). */
   readonly lifecycle: PlatformLifecycle
+  /** Anonymized branches: branch_anonymized, anonymized_status, masking_rules, anonymize (issue 25). */
+  readonly anonymized: PlatformAnonymized
   private lastCreated = 0
   private readonly timers = new Set<NodeJS.Timeout>()
 
   constructor(private readonly pg: PostgresServer) {
     this.lifecycle = new PlatformLifecycle(this, pg)
+    this.anonymized = new PlatformAnonymized(this, pg)
     const p = '^/api/v2/projects/([^/]+)'
     this.server
       .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => listBranches(project, req, this.branchPageSize, (b) => this.branchView(project, b))))
@@ -218,6 +225,7 @@ export class PlatformService {
   async close(): Promise<void> {
     for (const t of this.timers) clearTimeout(t)
     this.lifecycle.stop()
+    this.anonymized.stop()
     await this.server.close()
   }
 
@@ -266,7 +274,7 @@ export class PlatformService {
 
   /** A branch as the API shows it: the spec's view (platform-views.ts) with the lifecycle fields (platform-lifecycle.ts). */
   branchView(project: Project, b: BranchRecord): Record<string, unknown> {
-    return specBranchView(project, b, this.lifecycle.view(b))
+    return specBranchView(project, b, { ...this.lifecycle.view(b), ...this.anonymized.view(b) })
   }
 
   private current(op: OperationRecord, now = Date.now()): Step {
@@ -335,12 +343,17 @@ export class PlatformService {
   }
 
   private async createBranch(project: Project, req: Request): Promise<Reply> {
-    let body: { branch?: { parent_id?: string; name?: string; expires_at?: unknown; init_source?: unknown }; endpoints?: { type?: string }[]; annotation_value?: unknown }
+    let body: CreateBranchBody
     try {
       body = JSON.parse(req.text)
     } catch {
       return { status: 400, body: { code: '', message: 'request body is not valid JSON' } }
     }
+    return this.createBranchFrom(project, body)
+  }
+
+  /** @internal Create branch from a parsed BranchCreateRequest; shared with platform-anonymized.ts (branch_anonymized's `branch_create`). */
+  async createBranchFrom(project: Project, body: CreateBranchBody): Promise<Reply> {
     if (this.busy(project)) return LOCKED
     const refused = this.lifecycle.refuseCreate(project, body)
     if (refused) return refused

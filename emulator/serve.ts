@@ -24,6 +24,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { exitOnStartError } from './child.js'
 import { APP_TOKEN, startEmulator } from './index.js'
 import { ROOT } from './runner.js'
 
@@ -46,7 +47,7 @@ const arg = (name: string): string | undefined => {
 
 /** Starts the emulator and a platform project, prints and exports the variables, and stops on SIGINT/SIGTERM. */
 async function serve(): Promise<void> {
-  const emu = await startEmulator()
+  const emu = await startEmulator().catch(exitOnStartError)
   let stopping = false
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return

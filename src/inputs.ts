@@ -4,6 +4,8 @@
  * {@link InputError} that names the input and the values it accepts.
  */
 import * as core from '@actions/core'
+import { ENV_NAME, envVariables, type EnvNames } from './publish/env-file.js'
+import { type MaskingRuleInput, MaskingRulesError, parseMaskingRules, ruleSecrets } from './platform/masking-rules.js'
 
 export type Mode = 'instant' | 'branch'
 export type Command = 'create' | 'delete' | 'cleanup' | 'reset'
@@ -39,6 +41,8 @@ export interface Settings {
   /** Seconds before any single HTTP request is abandoned. */
   requestTimeoutSeconds: number
   envFile: string
+  /** `env-key` and `env-prefix`: the env file's variable names (seed 001, the CLI's `--key` and `--prefix`). */
+  envNames: EnvNames
   /** Show what the run's seed and migrations did to the schema (issue 15). */
   compareSchema: boolean
   /** Fail the step (and undo, like a failed seed) when the schema change is destructive. */
@@ -56,6 +60,8 @@ export interface Settings {
   maxCu?: number
   /** `schema-only`: create the branch with `init_source: schema-only`. */
   schemaOnly: boolean
+  /** `masking-rules` (issue 25): non-empty makes the branch anonymized (platform spec, createProjectBranchAnonymized). */
+  maskingRules: MaskingRuleInput[]
 }
 
 /** A wrong input value. The message names the input and what it accepts. */
@@ -166,6 +172,29 @@ function computeUnits(name: string): number | undefined {
   return n
 }
 
+/**
+ * `env-key` (default `DATABASE_URL`) and `env-prefix` (default `PUBLIC_`),
+ * named as the instant service's CLI names its variables (seed 001): `<key>`,
+ * `<key>_DIRECT`, `<prefix>POSTGRES_CLAIM_URL`. Each must make a valid
+ * environment variable name ({@link ENV_NAME}), and the three must differ.
+ * @throws InputError
+ */
+function envNames(): EnvNames {
+  const names: EnvNames = { key: text('env-key') || 'DATABASE_URL', prefix: text('env-prefix') || 'PUBLIC_' }
+  const rule = 'letters A-Z or a-z, digits and _, not starting with a digit'
+  if (!ENV_NAME.test(names.key)) {
+    throw new InputError(`Input \`env-key\` must be an environment variable name (${rule}), for example DATABASE_URL; got "${names.key}".`)
+  }
+  if (!ENV_NAME.test(names.prefix)) {
+    throw new InputError(`Input \`env-prefix\` must be the start of an environment variable name (${rule}), for example PUBLIC_, VITE_ or NEXT_PUBLIC_; got "${names.prefix}".`)
+  }
+  const v = envVariables(names)
+  if (v.url === v.claim) {
+    throw new InputError(`Inputs \`env-key\` and \`env-prefix\` name the same variable, ${v.url}, for the connection string and the claim URL: change one of them.`)
+  }
+  return names
+}
+
 /** Inputs that only mean something for a branch the action creates, refused in instant mode. */
 const BRANCH_ONLY = ['expires-in', 'suspend-timeout', 'min-cu', 'max-cu', 'schema-only'] as const
 
@@ -181,6 +210,36 @@ function checkLifecycle(s: Settings): void {
       throw new InputError(`Input${given.length > 1 ? 's' : ''} ${given.map((n) => `\`${n}\``).join(', ')} appl${given.length > 1 ? 'y' : 'ies'} to branch mode only (set \`project-id\`), not to the instant service.`)
     }
   }
+}
+
+/**
+ * Reads `masking-rules` (YAML, JSON or `@file`, relative to the workspace),
+ * masks the rules' values in the log, and refuses it with `schema-only` or in
+ * instant mode. @throws InputError
+ */
+function maskingRules(mode: Mode, schemaOnly: boolean): MaskingRuleInput[] {
+  let rules: MaskingRuleInput[]
+  try {
+    rules = parseMaskingRules(core.getInput('masking-rules'), process.env.GITHUB_WORKSPACE || process.cwd())
+  } catch (err) {
+    if (err instanceof MaskingRulesError) throw new InputError(err.message)
+    throw err
+  }
+  for (const secret of ruleSecrets(rules)) core.setSecret(secret)
+  if (rules.length === 0) return rules
+  if (mode === 'instant') {
+    throw new InputError(
+      'Input `masking-rules` needs branch mode (set `project-id`): masking runs on a platform branch copied from its parent, ' +
+        'and an instant database is new and empty, holding only what `seed` puts in it, so there is nothing to mask.'
+    )
+  }
+  if (schemaOnly) {
+    throw new InputError(
+      'Inputs `masking-rules` and `schema-only` cannot be combined: a schema-only branch has none of the parent\'s rows, so there is nothing to mask. ' +
+        'Use `masking-rules` for production-like rows with personal data masked, or `schema-only` for an empty copy of the schema.'
+    )
+  }
+  return rules
 }
 
 /**
@@ -223,6 +282,7 @@ export function readSettings(): Settings {
     waitTimeoutSeconds: seconds('wait-timeout', 600, 1),
     requestTimeoutSeconds: seconds('request-timeout', 30, 0.1),
     envFile: text('env-file'),
+    envNames: envNames(),
     compareSchema: bool('compare-schema', true),
     failOnDestructive: bool('fail-on-destructive', false),
     expiresInSeconds: duration('expires-in'),
@@ -231,8 +291,10 @@ export function readSettings(): Settings {
     suspendTimeoutSeconds: suspendTimeout(),
     minCu: computeUnits('min-cu'),
     maxCu: computeUnits('max-cu'),
-    schemaOnly: bool('schema-only', false)
+    schemaOnly: bool('schema-only', false),
+    maskingRules: []
   }
+  settings.maskingRules = maskingRules(mode, settings.schemaOnly)
   checkLifecycle(settings)
   if (mode === 'branch') {
     if (!projectId) throw new InputError('Input `project-id` is required when `mode` is branch.')

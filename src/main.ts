@@ -15,6 +15,7 @@ import { defaultBranchName, deleteBranchAndWait, findPreviewBranches, markSeeded
 import { type LifecycleClient, lifecycleClientOf } from './platform/lifecycle-client.js'
 import { createExtras, explainCreateRefusal } from './platform/create-options.js'
 import { ownerOfRun } from './platform/annotations.js'
+import { anonymizedBranch } from './platform/anonymized.js'
 import { extendExpiry } from './platform/expiry.js'
 import { runCleanup } from './commands/cleanup.js'
 import { resetBranch } from './commands/reset.js'
@@ -24,7 +25,7 @@ import { resolveSeedFiles } from './seed/files.js'
 import { type SeedPlan, SeedError, checkSeed, loadSeed } from './seed/loader.js'
 import { runSeedCommand } from './seed/command.js'
 import { maskConnection, setOutputs } from './publish/outputs.js'
-import { writeEnvFile } from './publish/env-file.js'
+import { envVariables, writeEnvFile } from './publish/env-file.js'
 import type { Report } from './publish/report.js'
 import { type Publication, forgetReusable, openPublication, publish, releaseLock } from './publish/publication.js'
 import type { SchemaDiff } from './schema/diff.js'
@@ -131,13 +132,13 @@ async function createInstant(settings: Settings, seed: SeedPlan | null, pub: Pub
     schema: schema.outputs
   })
   if (settings.envFile) {
-    await writeEnvFile(settings.envFile, {
-      databaseUrl: connection.pooledUrl,
-      databaseUrlDirect: connection.directUrl,
-      claimUrl: db.claimUrl,
-      expiresAt: db.expiresAt
-    })
-    core.info(`Wrote DATABASE_URL, DATABASE_URL_DIRECT and PUBLIC_POSTGRES_CLAIM_URL to ${settings.envFile}.`)
+    await writeEnvFile(
+      settings.envFile,
+      { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl, claimUrl: db.claimUrl, expiresAt: db.expiresAt },
+      settings.envNames
+    )
+    const v = envVariables(settings.envNames)
+    core.info(`Wrote ${v.url}, ${v.direct} and ${v.claim} to ${settings.envFile}.`)
   }
   await publish(pub, report, { mode: 'instant', databaseId: db.id, expiresAt: db.expiresAt })
 }
@@ -185,8 +186,9 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
   const client = platformClient(settings)
   const branchName = branchNameOf(settings, pub)
   const extras = createExtras(settings, ownerOfRun())
+  const anonymized = settings.maskingRules.length ? anonymizedBranch(settings, settings.maskingRules) : undefined
   const outcome = await core
-    .group(`Provision branch "${branchName}"`, () => provisionBranch(client, { ...settings, branchName, createExtras: extras }))
+    .group(`Provision branch "${branchName}"`, () => provisionBranch(client, { ...settings, branchName, createExtras: extras, anonymized }))
     .catch((err: unknown) => Promise.reject(explainCreateRefusal(err, settings)))
   // issue 14: a reused branch's expiry moves to `expires-in` from now
   const expiresAt = outcome.created ? (outcome.branch.expires_at ?? extras.branch?.expires_at) : await extendExpiry(client, outcome.branch, settings)
@@ -203,7 +205,8 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     host: connection.directHost,
     operations: outcome.operations.map(summarise),
     expiresAt,
-    schemaOnly: outcome.created && settings.schemaOnly
+    schemaOnly: outcome.created && settings.schemaOnly,
+    anonymized: anonymized?.columns()
   }
   let diff: SchemaDiff | SchemaUnavailable | null = null
   if (outcome.created) {
@@ -239,11 +242,13 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     branchId: outcome.branch.id,
     branchName: outcome.branch.name,
     schema: schema.outputs,
-    expiresAt
+    expiresAt,
+    anonymized: !!anonymized
   })
   if (settings.envFile) {
-    await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl })
-    core.info(`Wrote DATABASE_URL and DATABASE_URL_DIRECT to ${settings.envFile}.`)
+    await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)
+    const v = envVariables(settings.envNames)
+    core.info(`Wrote ${v.url} and ${v.direct} to ${settings.envFile}.`)
   }
   await publish(pub, report, { mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name })
 }

@@ -37,8 +37,15 @@ const USED = [
   'getConnectionURI',
   'getProjectOperation',
   'listProjectOperations',
-  'getProjectBranchSchemaComparison'
+  'getProjectBranchSchemaComparison',
+  // issue 25: anonymized branches
+  'createProjectBranchAnonymized',
+  'getAnonymizedBranchStatus',
+  'getMaskingRules'
 ]
+
+/** Issue 25's endpoints the action does not call, exercised directly so their requests and answers are checked too. */
+const ANONYMIZED_DIRECT = ['updateMaskingRules', 'startAnonymization']
 
 async function run(pr: number, inputs: Record<string, string> = {}): Promise<RunResult> {
   emu.platform.server.log.length = 0
@@ -86,7 +93,34 @@ beforeAll(async () => {
   expect((await run(2, { command: 'delete' })).code).toBe(0)
   // A bad API key: the 401 body.
   expect((await run(4, { 'api-key': 'napi_wrong' })).code).toBe(1)
+  await anonymizedRuns()
 }, 300_000)
+
+/** Issue 25: an anonymized branch created, reused, its rules replaced and masking run again; one that ends in `error`. */
+async function anonymizedRuns(): Promise<void> {
+  const main = [...project.branches.values()].find((b) => b.default)!
+  await emu.pg.query(main.database, `CREATE TABLE people (id int PRIMARY KEY, email text, phone text); ALTER TABLE people OWNER TO "${project.role}"`)
+  await emu.pg.query(main.database, "INSERT INTO people VALUES (1, 'a@real.test', '555-0101'), (2, 'b@real.test', '555-0102')")
+  const rules = '- {schema: public, table: people, column: email, function: anon.fake_email()}\n- {schema: public, table: people, column: phone, value: "000"}'
+  for (const n of [5, 6]) emu.github.openPullRequest(REPO, n)
+  const created = await run(5, { 'masking-rules': rules })
+  expect(created.outputs).toMatchObject({ created: 'true', anonymized: 'true' })
+  expect((await run(5, { 'masking-rules': rules })).outputs.created).toBe('false')
+  emu.platform.anonymized.faults.push({ phase: 'anonymize', message: 'Anonymizing table public.people failed' })
+  expect((await run(6, { 'masking-rules': rules })).code).toBe(1)
+  // The two endpoints the action leaves to people: PATCH masking_rules, then POST anonymize (from `anonymized`).
+  emu.platform.server.log.length = 0
+  const base = `${emu.platform.url}/projects/${project.id}/branches/${created.outputs['branch-id']}`
+  const headers = { Authorization: `Bearer ${project.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' }
+  const patch = await fetch(`${base}/masking_rules`, {
+    method: 'PATCH',
+    headers,
+    body: JSON.stringify({ masking_rules: [{ database_name: main.database, schema_name: 'public', table_name: 'people', column_name: 'email', masking_function: 'anon.hash(email)' }] })
+  })
+  expect(patch.status).toBe(200)
+  expect((await fetch(`${base}/anonymize`, { method: 'POST', headers })).status).toBe(200)
+  log.push(...emu.platform.server.log.filter((q) => API.test(q.path)))
+}
 
 afterAll(async () => {
   await emu?.stop()
@@ -95,7 +129,10 @@ afterAll(async () => {
 describe(`the contract: ${SPEC_VERSION.package}, ${SPEC_VERSION.file} (API ${SPEC_VERSION.api})`, () => {
   it('the runs touched every endpoint the action uses, with the statuses that matter', () => {
     const seen = new Set(log.map((q) => findOperation(q.method, q.path.replace(API, ''))?.operationId))
-    expect(USED.filter((id) => !seen.has(id))).toEqual([])
+    expect([...USED, ...ANONYMIZED_DIRECT].filter((id) => !seen.has(id))).toEqual([])
+    // anonymized_status answered both `anonymized` and `error`
+    const states = log.filter((q) => /anonymized_status$/.test(q.path)).map((q) => JSON.parse(q.responseText ?? '{}').state)
+    expect(states).toEqual(expect.arrayContaining(['anonymizing', 'anonymized', 'error']))
     const statuses = new Set(log.map((q) => `${q.method} ${q.status}`))
     for (const s of ['DELETE 204', 'POST 423', 'POST 201', 'PATCH 200', 'GET 401']) expect(statuses).toContain(s)
     expect(log.some((q) => /"status":"error"/.test(q.responseText ?? ''))).toBe(true)
@@ -118,7 +155,8 @@ describe(`the contract: ${SPEC_VERSION.package}, ${SPEC_VERSION.file} (API ${SPE
 
   it('the action quoted the request_id of the refused request', () => {
     const refused = log.find((q) => q.status === 401)!
-    expect(runs.at(-1)!.errors.join('\n')).toContain(`request_id ${refused.requestId}`)
+    const badKeyRun = runs.find((r) => /refused the API key/.test(r.errors.join('\n')))!
+    expect(badKeyRun.errors.join('\n')).toContain(`request_id ${refused.requestId}`)
   })
 })
 
@@ -138,6 +176,8 @@ describe('the validator fails what breaks the spec', () => {
       /total_duration_ms/
     ],
     ['an unknown operation status', () => validateResponse('GET', `${P}/operations`, 200, '{"operations":[{"status":"waiting"}]}'), /allowed values/],
+    ['a masking rule without column_name', () => validateRequest('POST', `${P}/branch_anonymized`, '', '{"masking_rules":[{"database_name":"d","schema_name":"s","table_name":"t"}]}'), /column_name/],
+    ['an anonymized status without state', () => validateResponse('GET', `${P}/branches/br-a/anonymized_status`, 200, '{"project_id":"p","branch_id":"br-a","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}'), /required property 'state'/],
     ['a path the spec lacks', () => validateRequest('GET', `${P}/branches/br-a/widgets`, '', ''), /no such operation/]
   ])('%s', (_what, check, message) => {
     const problems = check()

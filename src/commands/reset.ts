@@ -12,6 +12,7 @@ import { HttpError } from '../http.js'
 import type { Settings } from '../inputs.js'
 import { type Connection, describeConnection } from '../connection.js'
 import { BranchRefusedError, connectionOf, deleteBranchAndWait } from '../platform/lifecycle.js'
+import type { Branch } from '../platform/client.js'
 import { lifecycleClientOf } from '../platform/lifecycle-client.js'
 import { extendExpiry } from '../platform/expiry.js'
 import { retryLocked } from '../platform/locked.js'
@@ -40,6 +41,21 @@ function explainRestoreRefusal(err: unknown, name: string): unknown {
 }
 
 /**
+ * issue 25: the platform lists `restore` among an anonymized branch's
+ * `restricted_actions` (platform spec, Branch.restricted_actions): a reset
+ * would bring back the parent's unmasked rows. Refused before any change.
+ * @throws BranchRefusedError
+ */
+function refuseRestricted(branch: Branch): void {
+  const restore = branch.restricted_actions?.find((a) => a.name === 'restore')
+  if (!restore) return
+  throw new BranchRefusedError(
+    `Cannot reset branch "${branch.name}" (${branch.id}): the platform does not allow restoring it ("${restore.reason}"); an anonymized branch cannot be reset. ` +
+      'Nothing was changed. Delete it with `command: delete` and create it again with `command: create`, which copies the parent afresh and masks it again.'
+  )
+}
+
+/**
  * Resets the branch named `branchName` and seeds it again.
  * @throws BranchRefusedError (no such branch, default or protected, no parent, children), ProjectBusyError, OperationError, HttpError, SeedError.
  */
@@ -52,6 +68,7 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
   if (branch.default || branch.protected) {
     throw new BranchRefusedError(`Refusing to reset branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. Set \`branch-name\` to a preview branch name.`)
   }
+  refuseRestricted(branch)
   const parent = branch.parent_id ? await client.getBranch(branch.parent_id) : null
   if (!parent) {
     throw new BranchRefusedError(
@@ -98,7 +115,7 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
   })
   clearUnseeded()
   setOutputs({ mode: 'branch', created: false, connection, projectId: settings.projectId, branchId: branch.id, branchName: branch.name, expiresAt })
-  if (settings.envFile) await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl })
+  if (settings.envFile) await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)
   core.info(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`)
   await hooks.publish(report, { mode: 'branch', branchId: branch.id, branchName: branch.name })
 }

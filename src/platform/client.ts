@@ -29,6 +29,8 @@ export interface Branch {
   expires_at?: string
   /** Platform spec, Branch: `schema-only` or `parent-data`. */
   init_source?: string
+  /** Platform spec, Branch: actions restricted on this branch and why (an anonymized branch restricts `restore`). */
+  restricted_actions?: { name: string; reason: string }[]
 }
 
 export interface Endpoint {
@@ -83,6 +85,20 @@ function operationsOf(v: unknown, label: string): Operation[] {
     need(o.action, '`operations[].action`', label, isString)
   }
   return ops as Operation[]
+}
+
+/**
+ * A create-branch answer (platform spec, CreatedBranch: `branch`, `endpoints`,
+ * `operations`, `connection_uris`), checked. Shared by create branch and create anonymized branch.
+ * @throws PlatformResponseError when a required part is missing.
+ */
+export function createdBranchOf(body: Record<string, unknown>, label: string): CreatedBranch {
+  return {
+    branch: branchOf(body.branch, label),
+    endpoints: need<Endpoint[]>(body.endpoints ?? [], '`endpoints` array', label, Array.isArray),
+    operations: operationsOf(body.operations, label),
+    connection_uris: need<ConnectionUri[]>(body.connection_uris ?? [], '`connection_uris` array', label, Array.isArray)
+  }
 }
 
 /** Branches asked for per page of List branches (the spec allows 1 to 10000). */
@@ -254,12 +270,7 @@ export class PlatformClient {
       idempotent: false,
       retryOn503: true
     })
-    return {
-      branch: branchOf(body.branch, label),
-      endpoints: need<Endpoint[]>(body.endpoints ?? [], '`endpoints` array', label, Array.isArray),
-      operations: operationsOf(body.operations, label),
-      connection_uris: need<ConnectionUri[]>(body.connection_uris ?? [], '`connection_uris` array', label, Array.isArray)
-    }
+    return createdBranchOf(body, label)
   }
 
   /**

@@ -14,7 +14,7 @@
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'
 import { replaceHost } from '../connection.js'
-import { type Branch, type ConnectionUri, PlatformClient, PlatformResponseError } from './client.js'
+import { type Branch, type ConnectionUri, type CreatedBranch, PlatformClient, PlatformResponseError } from './client.js'
 import { UNSEEDED_BRANCH, isCancelled, offCancel, onCancel } from '../cancel.js'
 import { retryLocked } from './locked.js'
 import { type Operation, waitForOperations } from './operations.js'
@@ -32,6 +32,22 @@ export interface BranchOptions {
   waitTimeoutSeconds: number
   /** Lifecycle fields of a create request (expiry, annotations, init source, endpoint settings). */
   createExtras?: CreateBranchExtras
+  /** Issue 25: make (or reuse) an anonymized branch through these (platform/anonymized.ts). */
+  anonymized?: AnonymizedHooks
+}
+
+/**
+ * What the lifecycle needs for an anonymized branch (issue 25; implemented
+ * in platform/anonymized.ts): its create request, the wait for its masking,
+ * and whether a seeded branch may be reused.
+ */
+export interface AnonymizedHooks {
+  /** Creates the branch with its masking rules and `start_anonymization: true`. @throws HttpError as createBranch. */
+  create(parent: Branch, name: string, extras?: CreateBranchExtras): Promise<CreatedBranch>
+  /** Polls until masking ended in `anonymized`. @param deadline ms since the epoch. @throws on an error state or at the deadline. */
+  waitUntilMasked(branch: Branch, deadline: number): Promise<void>
+  /** Why `branch` must not be reused (not anonymized, masking not finished, other rules), or null when it may. */
+  unreusable(branch: Branch, parent: Branch): Promise<string | null>
 }
 
 /** A usable branch and how this run came by it. */
@@ -207,11 +223,13 @@ async function createProvisional(
   client: PlatformClient,
   parent: Branch,
   name: string,
-  extras?: CreateBranchExtras
+  extras?: CreateBranchExtras,
+  anonymized?: AnonymizedHooks
 ): Promise<{ branch: Branch; operations: Operation[]; uris: ConnectionUri[] }> {
   const since = new Date(Date.now() - 60_000).toISOString()
   try {
-    const created = await retryLocked(`Create branch "${name}"`, () => client.createBranch(parent.id, name, extras))
+    const create = () => (anonymized ? anonymized.create(parent, name, extras) : client.createBranch(parent.id, name, extras))
+    const created = await retryLocked(`Create branch "${name}"`, create)
     return { branch: created.branch, operations: created.operations, uris: created.connection_uris }
   } catch (err) {
     if (!unanswered(err)) throw err
@@ -249,18 +267,21 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
   const existing = found.seeded
   if (existing) {
     refuseProtected(existing, o.reuse ? 'reuse' : 'delete and recreate')
-    if (o.reuse) return { ...(await reuse(client, existing, o)), parent }
-    core.info(`reuse is false: deleting branch "${existing.name}" (${existing.id}) to recreate it.`)
+    // issue 25: an anonymized branch is reused only when masked, under the same rules
+    const unreusable = o.reuse && o.anonymized ? await o.anonymized.unreusable(existing, parent) : null
+    if (o.reuse && !unreusable) return { ...(await reuse(client, existing, o)), parent }
+    if (unreusable) core.warning(`Not reusing branch "${existing.name}" (${existing.id}): ${unreusable}. Deleting it to create it again.`)
+    else core.info(`reuse is false: deleting branch "${existing.name}" (${existing.id}) to recreate it.`)
     await deleteBranchAndWait(client, existing, o)
   }
   const provisional = provisionalName(o.branchName)
   let created
   try {
-    created = await createProvisional(client, parent, provisional, o.createExtras)
+    created = await createProvisional(client, parent, provisional, o.createExtras, o.anonymized)
   } catch (err) {
     if (err instanceof HttpError && err.status === 409) {
       const now = await findPreviewBranches(client, o.branchName)
-      if (now.seeded && o.reuse) {
+      if (now.seeded && o.reuse && !(o.anonymized && (await o.anonymized.unreusable(now.seeded, parent)))) {
         core.info(`Branch "${o.branchName}" was created and seeded by another run first (HTTP 409); reusing it.`)
         return { ...(await reuse(client, now.seeded, o)), parent }
       }
@@ -288,7 +309,10 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
   })
   core.info(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`)
   try {
+    const waitStart = Date.now()
     const operations = await waitForOperations(pending, waitOptions(client, o))
+    // issue 25: nothing is handed out before masking finished; `wait-timeout` covers both waits
+    if (o.anonymized) await o.anonymized.waitUntilMasked(branch, waitStart + o.waitTimeoutSeconds * 1000)
     const uri = chooseUri(created.uris, o.database, o.role)
     const connection = uri
       ? { directUrl: uri.connection_uri, pooledUrl: pooledOf(uri.connection_uri, uri.connection_parameters.pooler_host) }

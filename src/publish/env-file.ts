@@ -1,6 +1,8 @@
 /**
  * The env file the instant service's CLI writes (seed 001, "Command-line
  * output"), kept idempotent: earlier values are replaced, not appended.
+ * Its variable names follow the CLI's `--key` and `--prefix` (inputs
+ * `env-key` and `env-prefix`).
  */
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
@@ -14,12 +16,40 @@ export interface EnvFileValues {
   expiresAt?: string
 }
 
+/**
+ * The two names a workflow chooses (seed 001, command-line client): `key`
+ * (`--key`, default `DATABASE_URL`) names the pooled connection string and,
+ * with `_DIRECT` appended, the direct one; `prefix` (`--prefix`, default
+ * `PUBLIC_`) goes before `POSTGRES_CLAIM_URL`, the claim URL's variable.
+ */
+export interface EnvNames {
+  key: string
+  prefix: string
+}
+
+/** The CLI's defaults (seed 001). */
+export const DEFAULT_ENV_NAMES: EnvNames = { key: 'DATABASE_URL', prefix: 'PUBLIC_' }
+
+/**
+ * A name a shell can `export` and `source .env` can set (POSIX, "Name"):
+ * ASCII letters, digits and `_`, not starting with a digit.
+ */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+/** The variables the file gets: pooled URL, direct URL, claim URL. */
+export function envVariables(names: EnvNames): { url: string; direct: string; claim: string } {
+  return { url: names.key, direct: `${names.key}_DIRECT`, claim: `${names.prefix}POSTGRES_CLAIM_URL` }
+}
+
 const MANAGED_COMMENT = /^# (Claimable Postgres database expires at|Claim it to keep it|preview-postgres)/
 
 /**
- * Writes `DATABASE_URL`, `DATABASE_URL_DIRECT`, `PUBLIC_POSTGRES_CLAIM_URL`
- * and the expiry comment lines into `file`, replacing those variables and
- * comment lines where the file already has them and keeping every other line.
+ * Writes the variables of {@link envVariables} (by default `DATABASE_URL`,
+ * `DATABASE_URL_DIRECT`, `PUBLIC_POSTGRES_CLAIM_URL`; the claim URL only
+ * when `v.claimUrl` is given) and the expiry comment lines into `file`,
+ * replacing those variables and comment lines where the file already has
+ * them and keeping every other line. `names` must be valid ({@link ENV_NAME};
+ * inputs.ts checks them before any network call).
  * The comment lines never contain a secret.
  *
  * The file ends up mode 0600 even when it existed with wider permissions,
@@ -29,7 +59,8 @@ const MANAGED_COMMENT = /^# (Claimable Postgres database expires at|Claim it to 
  * POSIX). A reader sees the old file or the new one, never half of it.
  * @throws the file system error (the temporary file is removed).
  */
-export async function writeEnvFile(file: string, v: EnvFileValues): Promise<void> {
+export async function writeEnvFile(file: string, v: EnvFileValues, names: EnvNames = DEFAULT_ENV_NAMES): Promise<void> {
+  const n = envVariables(names)
   let existing = ''
   try {
     existing = await readFile(file, 'utf8')
@@ -37,22 +68,22 @@ export async function writeEnvFile(file: string, v: EnvFileValues): Promise<void
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
   }
   const vars: [string, string][] = [
-    ['DATABASE_URL', v.databaseUrl],
-    ['DATABASE_URL_DIRECT', v.databaseUrlDirect]
+    [n.url, v.databaseUrl],
+    [n.direct, v.databaseUrlDirect]
   ]
-  if (v.claimUrl) vars.push(['PUBLIC_POSTGRES_CLAIM_URL', v.claimUrl])
-  const names = new Set(vars.map(([k]) => k).concat('PUBLIC_POSTGRES_CLAIM_URL'))
+  if (v.claimUrl) vars.push([n.claim, v.claimUrl])
+  const managed = new Set([n.url, n.direct, n.claim])
   const kept = existing
     .split('\n')
     .filter((line) => {
       const key = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1]
-      return !(key && names.has(key)) && !MANAGED_COMMENT.test(line)
+      return !(key && managed.has(key)) && !MANAGED_COMMENT.test(line)
     })
   while (kept.length && kept[kept.length - 1] === '') kept.pop()
   const block: string[] = ['# preview-postgres: written by the Preview Postgres action']
   if (v.expiresAt) {
     block.push(`# Claimable Postgres database expires at: ${new Date(v.expiresAt).toUTCString()}`)
-    block.push('# Claim it to keep it: open the link in PUBLIC_POSTGRES_CLAIM_URL')
+    block.push(`# Claim it to keep it: open the link in ${n.claim}`)
   }
   for (const [k, value] of vars) block.push(`${k}="${value.replace(/(["\\$`])/g, '\\$1')}"`)
   const content = [...kept, ...(kept.length ? [''] : []), ...block].join('\n') + '\n'

@@ -27,6 +27,8 @@ export interface ActionOutputs {
   branchName?: string
   /** The run's schema diff: whether it changed anything, the file with the diff, whether it is destructive. */
   schema?: { changed: boolean; file: string; destructive: boolean }
+  /** Branch mode: the branch is anonymized and its masking finished (issue 25). */
+  anonymized?: boolean
 }
 
 /**
@@ -53,7 +55,8 @@ export function setOutputs(o: ActionOutputs): void {
     mode: o.mode,
     'schema-changed': String(o.schema?.changed ?? false),
     'schema-diff': o.schema?.file ?? '',
-    'schema-destructive': String(o.schema?.destructive ?? false)
+    'schema-destructive': String(o.schema?.destructive ?? false),
+    anonymized: String(o.anonymized ?? false)
   }
   for (const [name, value] of Object.entries(values)) core.setOutput(name, value)
 }

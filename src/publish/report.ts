@@ -24,6 +24,8 @@ export interface Report {
   seedFiles?: number
   /** Operations the platform ran for this run (branch mode). */
   operations?: { name: string; status: string; durationSeconds: number }[]
+  /** Branch mode, issue 25: the branch is anonymized; its masked columns (names and function names, never a value). */
+  anonymized?: { schema: string; table: string; column: string; masking: string }[]
   /** Branch mode: created with `init_source: schema-only` (the parent's schema, none of its rows). */
   schemaOnly?: boolean
   /** Branch mode, `command: reset`: when the branch was restored from its parent (ISO 8601 UTC). */
@@ -90,6 +92,26 @@ export function renderSchema(r: Report, diffBudget = Infinity): string[] {
   return lines
 }
 
+/** The platform's docs on anonymized branches. */
+const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization'
+
+/** The masked columns of an anonymized branch (issue 25): schema.table.column and the function's name, never a value. */
+export function renderMasked(r: Report): string[] {
+  if (!r.anonymized?.length || r.state === 'seed-failed') return []
+  const n = r.anonymized.length
+  const code = (s: string): string => `\`${s.replace(/`/g, "'")}\``
+  return [
+    '#### Anonymized',
+    '',
+    `**anonymized: ${n} column${n === 1 ? '' : 's'} masked** before the branch was handed out ([anonymized branches](${ANONYMIZATION_DOCS})).`,
+    '',
+    '| Column | Masked with |',
+    '| --- | --- |',
+    ...r.anonymized.map((c) => `| ${code(`${c.schema}.${c.table}.${c.column}`).replace(/\|/g, '\\|')} | ${c.masking === 'value' ? 'a fixed value' : code(c.masking).replace(/\|/g, '\\|')} |`),
+    ''
+  ]
+}
+
 /** "in 71 hours", "in 40 minutes", or "expired" for a time `iso` relative to `now` (milliseconds since the epoch). */
 export function relativeExpiry(iso: string, now = Date.now()): string {
   const ms = Date.parse(iso) - now
@@ -152,6 +174,7 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
   if (r.branchName) rows.push(['Branch', `\`${r.branchName}\`${r.branchId ? ` (\`${r.branchId}\`)` : ''}`])
   if (r.parentBranch) rows.push([r.schemaOnly ? 'Schema from' : 'Parent branch', `\`${r.parentBranch}\``])
   if (r.schemaOnly) rows.push(['Data', "schema only: the parent's tables without their rows (`schema-only`)"])
+  if (r.anonymized && r.state !== 'seed-failed') rows.push(['Data', `anonymized: ${r.anonymized.length} column${r.anonymized.length === 1 ? '' : 's'} masked (see below)`])
   if (r.resetAt) rows.push(['Reset', `${utc(r.resetAt)}: restored from the parent's latest state`])
   if (r.projectId) rows.push(['Project', `\`${r.projectId}\``])
   if (r.host) rows.push(['Host', `\`${r.host}\``])
@@ -181,6 +204,7 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
     '<sub>Connection strings are in the step outputs `database-url` and `database-url-direct` (masked); they are never posted here.</sub>',
     ...(r.runUrl ? [`<sub>Last updated by [this run](${r.runUrl}).</sub>`] : [])
   ]
+  lines.push(...renderMasked(r))
   const head = lines.join('\n')
   const full = [head, ...renderSchema(r), ...tail].join('\n')
   if (full.length <= limit) return full

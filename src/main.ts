@@ -29,7 +29,7 @@ import { envVariables, writeEnvFile } from './publish/env-file.js'
 import type { Report } from './publish/report.js'
 import { type Publication, forgetReusable, openPublication, publish, releaseLock } from './publish/publication.js'
 import type { SchemaDiff } from './schema/diff.js'
-import { type SchemaUnavailable, SchemaTracker, schemaResult } from './schema/track.js'
+import { type SchemaUnavailable, SchemaTracker, preloadSchemaTools, schemaResult } from './schema/track.js'
 
 /**
  * Starts the seed's check pass (no database needed). Awaited before the PR
@@ -89,6 +89,7 @@ async function seedOrUndo(
 
 /** Instant mode, `command: create`. */
 async function createInstant(settings: Settings, seed: SeedPlan | null, pub: Publication): Promise<void> {
+  preloadSchemaTools('instant', settings)
   const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 }
   const previous = pub.existing?.record.mode === 'instant' ? pub.existing.record.databaseId : undefined
   const outcome = await core.group('Provision the instant database', () =>
@@ -183,6 +184,7 @@ function branchNameOf(settings: Settings, pub: Publication): string {
 
 /** Branch mode, `command: create`. */
 async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publication): Promise<void> {
+  preloadSchemaTools('branch', settings)
   const client = platformClient(settings)
   const branchName = branchNameOf(settings, pub)
   const extras = createExtras(settings, ownerOfRun())

@@ -30,7 +30,18 @@ import type { CatalogRows, CatalogSession, SchemaSnapshot } from './inspect.js'
  * chunk of the bundle), so runs that compare nothing, and everything a run
  * does before its seed, do not pay for loading them.
  */
-const schemaTools = (): Promise<typeof import('./lazy.js')> => import('./lazy.js')
+let loading: Promise<typeof import('./lazy.js')> | undefined
+const schemaTools = (): Promise<typeof import('./lazy.js')> => (loading ??= import('./lazy.js'))
+
+/**
+ * Starts loading the schema tools while the database is provisioned (a
+ * branch's operations are awaited), so the first snapshot does not wait for
+ * them. Reads nothing. Only where the run will compare: `compare-schema` on
+ * and, in instant mode, a `seed-command`.
+ */
+export function preloadSchemaTools(mode: 'instant' | 'branch', settings: Pick<Settings, 'compareSchema' | 'seedCommand'>): void {
+  if (settings.compareSchema && (mode === 'branch' || settings.seedCommand)) schemaTools().catch(() => undefined)
+}
 
 /** `fail-on-destructive` is true and the schema change is destructive. */
 export class DestructiveSchemaError extends Error {}

@@ -1,7 +1,7 @@
 /**
  * The seed loader against psql on real-world SQL (issue 13):
  *
- *   npm run corpus -- DIR
+ *   npm run corpus -- DIR            (npm run corpus -- DIR --schema: bench/corpus-schema.ts)
  *
  * Every folder of DIR with a SOURCE file is a set: its files load in the
  * order its LOAD file lists (one name a line), else its *.sql files sorted.
@@ -72,6 +72,8 @@ async function main(): Promise<number> {
     return 2
   }
   const sets = readdirSync(root).filter((d) => existsSync(path.join(root, d, 'SOURCE'))).sort()
+  // issue 19: `-- DIR --schema` checks the schema diff instead (bench/corpus-schema.ts)
+  if (process.argv[3] === '--schema') return (await import('./corpus-schema.js')).schemaMode(sets.map((s) => path.resolve(root, s)), (d) => setFiles(d))
   const emu = await startEmulator().catch(exitOnStartError)
   const psqlServer = await PostgresServer.start({ hostPattern: '*.psql.localhost' }).catch(exitOnStartError)
   const rows: Row[] = []

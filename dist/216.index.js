@@ -1378,8 +1378,12 @@ function renderSchema(r, diffBudget = Infinity) {
     const s = r.schema;
     if (!s)
         return [];
-    const against = s.source === 'platform' ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by the platform)` : s.source === 'migra' ? (r.mode === 'instant' ? ' (made by `seed-command`)' : ' (made by the seed and `seed-command`)') : '';
+    const against = s.source === 'platform' ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by the platform)` : s.source === 'migra' || s.source === 'listing' ? (r.mode === 'instant' ? ' (made by `seed-command`)' : ' (made by the seed and `seed-command`)') : '';
+    if (s.unavailable)
+        return ['#### Schema', '', `**schema diff unavailable**: ${s.unavailable.replace(/\n/g, ' ')}. The database is seeded; only the diff is missing.`, ''];
     const lines = ['#### Schema', '', `**${s.summary}**${against}`, ''];
+    if (s.note)
+        lines.push(`_The diff below lists the changed objects: ${s.note.replace(/\n/g, ' ')}._`, '');
     if (s.destructive.length > 0) {
         lines.push('> [!WARNING]', `> ${s.destructive.length} destructive change${s.destructive.length === 1 ? '' : 's'}${s.failOnDestructive ? ' (the step failed: `fail-on-destructive` is true)' : ''}:`);
         for (const d of s.destructive)

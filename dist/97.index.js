@@ -2878,9 +2878,13 @@ var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_
  *   and shows the platform's compare_schema diff against the parent;
  * - instant mode snapshots after the SQL seed, so the diff is what
  *   `seed-command` (the PR's migrations) changed.
- * A snapshot that fails is a warning: the diff is information, the database
- * is fine. With `fail-on-destructive`, destructive changes throw
- * {@link DestructiveSchemaError}, which the caller treats like a failed seed.
+ * Instant mode without `seed-command` inspects nothing: nothing can have
+ * changed the schema after the seed.
+ * Never fatal (issue 19): a snapshot, comparison or rendering that fails is a
+ * warning and "schema diff unavailable"; the database is kept. With
+ * `fail-on-destructive`, destructive changes, or a change that could not be
+ * checked, throw {@link DestructiveSchemaError}, which the caller treats like
+ * a failed seed (fails closed).
  */
 
 
@@ -2891,7 +2895,18 @@ var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_
  * chunk of the bundle), so runs that compare nothing, and everything a run
  * does before its seed, do not pay for loading them.
  */
-const schemaTools = () => Promise.all(/* import() */[__webpack_require__.e(7), __webpack_require__.e(814)]).then(__webpack_require__.bind(__webpack_require__, 50814));
+let loading;
+const schemaTools = () => (loading ??= Promise.all(/* import() */[__webpack_require__.e(7), __webpack_require__.e(490)]).then(__webpack_require__.bind(__webpack_require__, 47490)));
+/**
+ * Starts loading the schema tools while the database is provisioned (a
+ * branch's operations are awaited), so the first snapshot does not wait for
+ * them. Reads nothing. Only where the run will compare: `compare-schema` on
+ * and, in instant mode, a `seed-command`.
+ */
+function preloadSchemaTools(mode, settings) {
+    if (settings.compareSchema && (mode === 'branch' || settings.seedCommand))
+        schemaTools().catch(() => undefined);
+}
 /** `fail-on-destructive` is true and the schema change is destructive. */
 class DestructiveSchemaError extends Error {
 }
@@ -2906,66 +2921,159 @@ class SchemaTracker {
     connection;
     enabled;
     failOnDestructive;
+    seedCommand;
     before;
-    failed = false;
+    failure;
+    tools;
+    session;
     /**
      * @param enabled the `compare-schema` input
      * @param failOnDestructive the `fail-on-destructive` input
+     * @param seedCommand whether `seed-command` runs: without it, instant mode has nothing to compare (the answer is empty by construction)
      */
-    constructor(mode, connection, enabled, failOnDestructive) {
+    constructor(mode, connection, enabled, failOnDestructive, seedCommand = true) {
         this.mode = mode;
         this.connection = connection;
         this.enabled = enabled;
         this.failOnDestructive = failOnDestructive;
+        this.seedCommand = seedCommand;
     }
-    async snapshot(when) {
+    /** Whether this run inspects anything: off, or instant mode without `seed-command`, does not. */
+    get inspects() {
+        return this.enabled && (this.mode === 'branch' || this.seedCommand);
+    }
+    /** Loads the inspector and differ chunk once, in the background from the first call. */
+    loadTools() {
+        this.tools ??= schemaTools();
+        this.tools.catch(() => undefined); // awaited later
+        return this.tools;
+    }
+    /** The catalog connection, opened on first use and kept until {@link close} (one handshake a run, not one a snapshot). */
+    async catalog() {
+        // A connection closed while seed-command ran (a terminated backend, an idle timeout) is opened again, once a use.
+        if (this.session && (await this.session.catch(() => undefined))?.ended)
+            this.session = undefined;
+        this.session ??= this.loadTools().then(({ CatalogSession }) => CatalogSession.open(this.connection));
+        return this.session;
+    }
+    /** Closes the catalog connection, if one was opened; never throws. */
+    async close() {
+        const session = this.session;
+        this.session = undefined;
+        await session?.then((s) => s.close()).catch(() => undefined);
+    }
+    /** The catalog's rows now; a connection lost since the last use (or during this one) is opened again, once. */
+    async readRows() {
+        const session = await this.catalog();
         try {
-            const started = Date.now();
-            const s = await (await schemaTools()).inspectSchema(this.connection);
-            core/* info */.pq(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-            return s;
+            return await session.read();
         }
         catch (err) {
-            this.failed = true;
-            core/* warning */.$e(`Could not inspect the schema ${when}, so there is no schema diff: ${err.message}`);
-            return undefined;
+            if (!session.ended && !/terminat|Connection (?:terminated|ended)|ECONNRESET|EPIPE/i.test(err.message))
+                throw err;
+            await session.close();
+            this.session = undefined;
+            return (await this.catalog()).read();
         }
+    }
+    /**
+     * Reads the catalog now (awaited: the database must not change meanwhile)
+     * and builds the snapshot from its rows in the background (CPU only), so
+     * building "before" overlaps the seed or `seed-command`.
+     * @returns the snapshot being built; it resolves to undefined on failure (recorded in `failure`)
+     */
+    async snapshot(when) {
+        const started = Date.now();
+        let rows;
+        try {
+            rows = await this.readRows();
+        }
+        catch (err) {
+            this.failure ??= `could not inspect the schema ${when}: ${err.message}`;
+            return { built: Promise.resolve(undefined) };
+        }
+        const read = (Date.now() - started) / 1000;
+        const built = this.loadTools()
+            .then(({ buildSnapshot }) => buildSnapshot(rows))
+            .then((s) => {
+            core/* info */.pq(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(2)} s (${read.toFixed(2)} s reading the catalog).`);
+            return s;
+        }, (err) => {
+            this.failure ??= `could not inspect the schema ${when}: ${err.message}`;
+            return undefined;
+        });
+        return { built };
     }
     /** Before the SQL seed (branch mode: the parent's schema as copied). */
     async atStart() {
-        if (this.enabled && this.mode === 'branch')
-            this.before = await this.snapshot('of the new branch before seeding');
+        if (!this.inspects)
+            return;
+        // Loads the tools and opens the catalog connection while the seed runs (instant mode); a failure shows when it is used.
+        this.catalog().catch(() => undefined);
+        if (this.mode === 'branch')
+            this.before = (await this.snapshot('of the new branch before seeding')).built;
     }
     /** Between the SQL seed and `seed-command` (instant mode). */
     async afterSeedFiles() {
-        if (this.enabled && this.mode === 'instant')
-            this.before = await this.snapshot('after the SQL seed');
+        if (this.inspects && this.mode === 'instant')
+            this.before = (await this.snapshot('after the SQL seed')).built;
     }
     /**
-     * After `seed-command`: compares, logs, writes the diff file.
+     * After `seed-command`: compares, logs, writes the diff file. Never fatal
+     * (issue 19): a failure to inspect, compare or render is a warning and
+     * "schema diff unavailable", except under `fail-on-destructive`, which
+     * fails closed.
      * @param platformDiff fetches the platform's compare_schema text (branch mode); a failure is a warning
-     * @returns null when the diff is off or a snapshot failed
-     * @throws DestructiveSchemaError when `fail-on-destructive` and the change is destructive
+     * @returns null when the diff is off; {@link SchemaUnavailable} when it could not be made
+     * @throws DestructiveSchemaError when `fail-on-destructive` and the change is destructive, or could not be checked
      */
     async finish(platformDiff) {
-        if (!this.enabled || this.failed || !this.before)
+        if (!this.enabled)
             return null;
-        const after = await this.snapshot('after seeding');
-        if (!after)
-            return null;
-        let platform;
-        if (platformDiff) {
+        if (!this.inspects) {
+            core/* info */.pq('No seed-command ran after the SQL seed, so nothing changed the schema; nothing was inspected.');
+            return { changed: false, objects: [], summary: 'no schema change', diff: '', source: 'migra', destructive: [] };
+        }
+        let diff;
+        const comparing = Date.now();
+        // The platform's compare_schema runs while we take our own snapshot (both read the seeded database).
+        const platformText = this.failure === undefined && platformDiff ? platformDiff() : undefined;
+        platformText?.catch(() => undefined); // awaited below
+        const after = this.failure === undefined ? await (await this.snapshot('after seeding')).built : undefined;
+        const before = await this.before;
+        if (before && after && this.failure === undefined) {
+            let platform;
+            if (platformText) {
+                try {
+                    platform = await platformText;
+                }
+                catch (err) {
+                    core/* warning */.$e(`The platform's compare_schema failed, so the diff shown is the action's own: ${err.message}`);
+                }
+            }
             try {
-                platform = await platformDiff();
+                const { diffSchemas } = await this.loadTools();
+                const session = await this.catalog();
+                diff = await diffSchemas(before, after, (tables) => session.tablesWithRows(tables), platform);
             }
             catch (err) {
-                core/* warning */.$e(`The platform's compare_schema failed, so the diff shown is the action's own: ${err.message}`);
+                this.failure = `could not compare the schemas: ${err.message}`;
             }
         }
-        const { diffSchemas, tablesWithRows } = await schemaTools();
-        const diff = await diffSchemas(this.before, after, (tables) => tablesWithRows(this.connection, tables), platform);
+        await this.close();
+        if (!diff) {
+            const reason = this.failure ?? 'no snapshot';
+            (0,external_node_fs_.writeFileSync)(schemaDiffPath(), '');
+            if (this.failOnDestructive) {
+                throw new DestructiveSchemaError(`The schema change could not be checked for destructive changes (${reason}). \`fail-on-destructive\` is true, so the step fails closed; set \`fail-on-destructive: false\` to let such a run pass with a warning.`);
+            }
+            core/* warning */.$e(`Schema diff unavailable: ${reason}. The database is seeded and kept; only the diff is missing.`);
+            return { unavailable: reason };
+        }
+        if (diff.note)
+            core/* warning */.$e(`The schema diff shown is a listing of the changed objects: ${diff.note}.`);
         (0,external_node_fs_.writeFileSync)(schemaDiffPath(), diff.diff ? `${diff.diff}\n` : '');
-        core/* info */.pq(`Schema change: ${diff.summary}.`);
+        core/* info */.pq(`Schema change: ${diff.summary} (compared in ${((Date.now() - comparing) / 1000).toFixed(2)} s after seed-command).`);
         for (const d of diff.destructive)
             core/* warning */.$e(`Destructive schema change: ${d}`);
         if (diff.destructive.length > 0 && this.failOnDestructive) {
@@ -2992,8 +3100,14 @@ function schemaResult(settings, diff, created) {
     }
     if (!diff)
         return {};
+    if ('unavailable' in diff) {
+        return {
+            report: { summary: 'schema diff unavailable', unavailable: diff.unavailable, diff: '', source: 'none', destructive: [] },
+            outputs: { changed: false, file: schemaDiffPath(), destructive: false }
+        };
+    }
     return {
-        report: { summary: diff.summary, diff: diff.diff, source: diff.source, destructive: diff.destructive, failOnDestructive: settings.failOnDestructive },
+        report: { summary: diff.summary, diff: diff.diff, source: diff.source, note: diff.note, destructive: diff.destructive, failOnDestructive: settings.failOnDestructive },
         outputs: { changed: diff.changed, file: schemaDiffPath(), destructive: diff.destructive.length > 0 }
     };
 }
@@ -3056,7 +3170,7 @@ function startSeedCheck(files) {
  * @throws CancelledError at once when the run is cancelled (the seed is not waited for).
  */
 async function seedOrUndo(settings, seed, connection, report, undo, platformDiff) {
-    const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive);
+    const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive, !!settings.seedCommand);
     try {
         await tracker.atStart();
         if (seed) {
@@ -3075,6 +3189,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
         return await core/* group */.Os('Compare the schema', () => (0,cancel/* unlessCancelled */.MS)(tracker.finish(platformDiff)));
     }
     catch (err) {
+        await tracker.close();
         // A cancel leaves the undo to the cancel's own steps (cancel.ts), which run after this flow stopped.
         if (!(0,cancel/* isCancelled */.mm)()) {
             await (0,session/* endSessions */.v)(); // nothing of ours stays connected to what the undo deletes
@@ -3085,6 +3200,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
 }
 /** Instant mode, `command: create`. */
 async function createInstant(settings, seed, pub) {
+    preloadSchemaTools('instant', settings);
     const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 };
     const previous = pub.existing?.record.mode === 'instant' ? pub.existing.record.databaseId : undefined;
     const outcome = await core/* group */.Os('Provision the instant database', () => provisionInstant(endpoint, { ...settings, previousId: previous }));
@@ -3165,6 +3281,7 @@ function branchNameOf(settings, pub) {
 }
 /** Branch mode, `command: create`. */
 async function createBranch(settings, seed, pub) {
+    preloadSchemaTools('branch', settings);
     const client = platformClient(settings);
     const branchName = branchNameOf(settings, pub);
     const extras = createExtras(settings, ownerOfRun());
@@ -3441,6 +3558,12 @@ async function leaseSession(connection) {
     // An idle client's socket error would otherwise be an uncaught 'error' event.
     client.on('error', () => (session.broken = true));
     client.on('end', () => (session.broken = true));
+    // pg keeps ParameterStatus to itself; the catalog reader needs server_version without a round trip.
+    const wire = client.connection;
+    wire?.on('parameterStatus', (m) => {
+        if (m.parameterName === 'server_version')
+            session.serverVersion = m.parameterValue;
+    });
     sessions.set(key, session);
     const lease = (await lend(session));
     try {
@@ -3474,7 +3597,8 @@ async function lend(session) {
                 session.dirty = true;
             session.leased = false;
             free();
-        }
+        },
+        serverVersion: () => session.serverVersion
     };
     if (session.dirty) {
         try {

@@ -31,6 +31,7 @@ import { lifecycleCases } from './matrix-lifecycle.js'
 import { concurrentFailedCancelled } from './matrix-runs.js'
 import { apiContract } from './matrix-api.js'
 import { anonymizedCases } from './matrix-anonymized.js'
+import { schemaDiffCases } from './matrix-schema.js'
 import { REPO, SEED_TABLES, type CaseResult, type Ctx, type Case, outcome, checker, count, INSTANT_CREATE, BRANCHES, OPERATIONS, succeeded, failed } from './matrix-kit.js'
 
 export { REPO } from './matrix-kit.js'
@@ -427,7 +428,9 @@ export const CASES: Case[] = [
   // issue 14: the preview lifecycle (emulator/matrix-lifecycle.ts)
   ...lifecycleCases({ checker, succeeded, failed, outcome, badInputCase }),
   // issue 25: anonymized previews (emulator/matrix-anonymized.ts)
-  ...anonymizedCases()
+  ...anonymizedCases(),
+  // issue 19: the schema diff never costs a preview (emulator/matrix-schema.ts)
+  ...schemaDiffCases()
 ]
 
 /** Every secret form the emulator handed out so far (instant passwords and URLs, platform API keys and passwords). */

@@ -9,8 +9,8 @@
  */
 import { createTwoFilesPatch } from 'diff'
 import { Migration } from '@pgkit/migra'
-import { PostgreSQL } from '@pgkit/schemainspect'
-import { queryable } from '../src/schema/inspect.js'
+import type { PostgreSQL } from '@pgkit/schemainspect'
+import { inspectOver } from '../src/schema/inspect.js'
 import type { PostgresServer } from './postgres.js'
 
 const EMPTY = 'emulator_empty_schema'
@@ -18,10 +18,25 @@ const EMPTY = 'emulator_empty_schema'
 async function inspect(pg: PostgresServer, database: string): Promise<PostgreSQL> {
   const client = await pg.connect(database)
   try {
-    return await PostgreSQL.create(queryable(client))
+    return await inspectOver(client) // one batch of catalog queries
   } finally {
     await client.end().catch(() => undefined)
   }
+}
+
+/** The empty database's schema, read once a server (it never changes). */
+const empties = new WeakMap<PostgresServer, Promise<PostgreSQL>>()
+function emptySchema(pg: PostgresServer): Promise<PostgreSQL> {
+  let empty = empties.get(pg)
+  if (!empty) {
+    empty = (async () => {
+      if (!(await pg.databases()).includes(EMPTY)) await pg.createDatabase(EMPTY, 'emulator_admin').catch(() => undefined)
+      return inspect(pg, EMPTY)
+    })()
+    empty.catch(() => empties.delete(pg))
+    empties.set(pg, empty)
+  }
+  return empty
 }
 
 /** The DDL that creates `schema` from an empty database. */
@@ -34,8 +49,7 @@ async function script(empty: PostgreSQL, schema: PostgreSQL): Promise<string> {
 
 /** Diffs the schemas of two databases of `pg` as the platform's compare_schema does. */
 export async function compareSchemas(pg: PostgresServer, base: { name: string; database: string }, branch: { name: string; database: string }): Promise<string> {
-  if (!(await pg.databases()).includes(EMPTY)) await pg.createDatabase(EMPTY, 'emulator_admin').catch(() => undefined)
-  const [empty, a, b] = await Promise.all([inspect(pg, EMPTY), inspect(pg, base.database), inspect(pg, branch.database)])
+  const [empty, a, b] = await Promise.all([emptySchema(pg), inspect(pg, base.database), inspect(pg, branch.database)])
   const [before, after] = await Promise.all([script(empty, a), script(empty, b)])
   if (before === after) return ''
   return createTwoFilesPatch(`a/${base.name}`, `b/${branch.name}`, before, after, undefined, undefined, { context: 3 })

@@ -30,7 +30,7 @@ import { envVariables, writeEnvFile } from './publish/env-file.js'
 import type { Report } from './publish/report.js'
 import { type Publication, forgetReusable, openPublication, publish, releaseLock } from './publish/publication.js'
 import type { SchemaDiff } from './schema/diff.js'
-import { SchemaTracker, schemaResult } from './schema/track.js'
+import { type SchemaUnavailable, SchemaTracker, preloadSchemaTools, schemaResult } from './schema/track.js'
 
 /**
  * Starts the seed's check pass (no database needed). Awaited before the PR
@@ -64,8 +64,8 @@ async function seedOrUndo(
   report: Report,
   undo: () => Promise<void>,
   platformDiff?: () => Promise<string>
-): Promise<SchemaDiff | null> {
-  const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive)
+): Promise<SchemaDiff | SchemaUnavailable | null> {
+  const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive, !!settings.seedCommand)
   try {
     await tracker.atStart()
     if (seed) {
@@ -84,6 +84,7 @@ async function seedOrUndo(
     if (!settings.compareSchema) return null
     return await core.group('Compare the schema', () => unlessCancelled(tracker.finish(platformDiff)))
   } catch (err) {
+    await tracker.close()
     // A cancel leaves the undo to the cancel's own steps (cancel.ts), which run after this flow stopped.
     if (!isCancelled()) {
       await endSessions() // nothing of ours stays connected to what the undo deletes
@@ -95,6 +96,7 @@ async function seedOrUndo(
 
 /** Instant mode, `command: create`. */
 async function createInstant(settings: Settings, seed: SeedPlan | null, pub: Publication): Promise<void> {
+  preloadSchemaTools('instant', settings)
   const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 }
   const previous = pub.existing?.record.mode === 'instant' ? pub.existing.record.databaseId : undefined
   const outcome = await core.group('Provision the instant database', () =>
@@ -116,7 +118,7 @@ async function createInstant(settings: Settings, seed: SeedPlan | null, pub: Pub
     projectId: db.projectId,
     replacedBecause: outcome.replacedBecause
   }
-  let diff: SchemaDiff | null = null
+  let diff: SchemaDiff | SchemaUnavailable | null = null
   if (outcome.created) {
     diff = await seedOrUndo(settings, seed, connection, report, async () => {
       // The instant service has no delete: record nothing reusable instead.
@@ -189,6 +191,7 @@ function branchNameOf(settings: Settings, pub: Publication): string {
 
 /** Branch mode, `command: create`. */
 async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publication): Promise<void> {
+  preloadSchemaTools('branch', settings)
   const client = platformClient(settings)
   const branchName = branchNameOf(settings, pub)
   const extras = createExtras(settings, ownerOfRun())
@@ -214,7 +217,7 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     schemaOnly: outcome.created && settings.schemaOnly,
     anonymized: anonymized?.columns()
   }
-  let diff: SchemaDiff | null = null
+  let diff: SchemaDiff | SchemaUnavailable | null = null
   if (outcome.created) {
     // provisionBranch registered the UNSEEDED_BRANCH undo step when it created the branch; it stays until seeded.
     const parent = outcome.parent

@@ -30,6 +30,8 @@ export interface SessionLease {
    * Idempotent; never throws.
    */
   release(dirty?: boolean): void
+  /** `server_version` as the server reported it at startup ("17.2"; PostgreSQL protocol, ParameterStatus), when it did. */
+  serverVersion(): string | undefined
 }
 
 interface Session {
@@ -40,6 +42,8 @@ interface Session {
   dirty: boolean
   /** Settles when the current user releases the session. */
   idle: Promise<void>
+  /** From the startup ParameterStatus messages. */
+  serverVersion?: string
 }
 
 /** Open sessions by direct connection string. */
@@ -76,6 +80,11 @@ export async function leaseSession(connection: Connection): Promise<SessionLease
   // An idle client's socket error would otherwise be an uncaught 'error' event.
   client.on('error', () => (session.broken = true))
   client.on('end', () => (session.broken = true))
+  // pg keeps ParameterStatus to itself; the catalog reader needs server_version without a round trip.
+  const wire = (client as unknown as { connection?: { on(e: string, f: (m: { parameterName: string; parameterValue: string }) => void): void } }).connection
+  wire?.on('parameterStatus', (m) => {
+    if (m.parameterName === 'server_version') session.serverVersion = m.parameterValue
+  })
   sessions.set(key, session)
   const lease = (await lend(session))!
   try {
@@ -107,7 +116,8 @@ async function lend(session: Session): Promise<SessionLease | null> {
       if (dirty) session.dirty = true
       session.leased = false
       free()
-    }
+    },
+    serverVersion: () => session.serverVersion
   }
   if (session.dirty) {
     try {

@@ -212,3 +212,81 @@ describe('schema diff, branch mode: the platform compares with the parent', () =
     expect(comment(pr)).toContain('not ready: seeding failed')
   })
 })
+
+describe('schema diff never costs a preview (issue 19)', () => {
+  const DOMAIN =
+    "CREATE DOMAIN public.email_address AS text CHECK (VALUE ~ '^[^@\\s]+@[^@\\s]+$');\nCREATE TABLE public.subscriber (id int PRIMARY KEY, email public.email_address NOT NULL);\n"
+  // A seed-command that leaves the database unreadable for the inspector: it ends the inspector's open
+  // connection, and on the new one every statement times out after 1 ms.
+  const BREAK_INSPECTOR = `node migrate.mjs break-inspector.sql`
+  beforeAll(() => {
+    writeFileSync(path.join(work, 'domain.sql'), DOMAIN)
+    writeFileSync(path.join(work, 'break-inspector.sql'), "DO $$BEGIN EXECUTE format('ALTER DATABASE %I SET statement_timeout = 1', current_database()); END$$;\n" +
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'preview-postgres schema diff';\n")
+  })
+
+  it('instant mode: a domain made by seed-command is shown, repaired (its `;`), before the table that uses it', async () => {
+    const pr = newPr()
+    const r = await instant({ 'seed-command': migrate('domain.sql') }, { pr: { number: pr } })
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    expect(r.warnings).toEqual([])
+    const diff = readFileSync(r.outputs['schema-diff'], 'utf8')
+    expect(diff).toMatch(/^\+ CHECK \(VALUE ~ .*::text\);$/m)
+    expect(diff.indexOf('create domain "public"."email_address"')).toBeLessThan(diff.indexOf('create table "public"."subscriber"'))
+    expect(comment(pr)).toContain('**1 table added, 1 type added** (made by `seed-command`)')
+  })
+
+  it('branch mode: a domain in the seed loads, the branch is kept, and the summary counts objects', async () => {
+    const pr = newPr()
+    const before = project.branches.size
+    const r = await branch({ seed: 'domain.sql' }, { pr: { number: pr } })
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    expect(r.outputs.created).toBe('true')
+    expect(project.branches.size).toBe(before + 1)
+    expect(r.outputs['schema-changed']).toBe('true')
+    expect(comment(pr)).toMatch(/\*\*1 table added, 1 type added\*\* \(compared with the parent branch `main` by the platform\)/)
+    expect(readFileSync(r.outputs['schema-diff'], 'utf8')).toMatch(/^\+.*create domain "public"\."email_address"/m)
+  })
+
+  it('instant mode without seed-command inspects nothing and says "no schema change"', async () => {
+    const pr = newPr()
+    const r = await instant({ seed: 'domain.sql' }, { pr: { number: pr } })
+    expect(r.code).toBe(0)
+    expect(r.stdout).not.toMatch(/Inspected the schema/)
+    expect(r.stdout).toMatch(/nothing was inspected/)
+    expect(r.outputs).toMatchObject({ 'schema-changed': 'false', 'schema-destructive': 'false' })
+    expect(comment(pr)).toContain('**no schema change**')
+  })
+
+  it('a failed inspection is a warning: the run succeeds, the branch is kept, and the comment and summary say "schema diff unavailable"', async () => {
+    const pr = newPr()
+    const before = project.branches.size
+    const r = await branch({ seed: 'domain.sql', 'seed-command': BREAK_INSPECTOR }, { pr: { number: pr } })
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    expect(r.outputs.created).toBe('true')
+    expect(r.warnings).toEqual([expect.stringMatching(/^Schema diff unavailable: could not inspect the schema after seeding: canceling statement.*The database is seeded and kept/)])
+    expect(project.branches.size).toBe(before + 1)
+    const kept = [...project.branches.values()].find((b) => b.id === r.outputs['branch-id'])!
+    const client = await emu.pg.connect(kept.database)
+    try {
+      await client.query('SET statement_timeout = 0')
+      expect((await client.query("SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'subscriber'")).rows[0].n).toBe(1)
+    } finally {
+      await client.end()
+    }
+    expect(comment(pr)).toContain('**schema diff unavailable**: could not inspect the schema after seeding')
+    expect(r.summary).toContain('**schema diff unavailable**')
+    expect(r.outputs).toMatchObject({ 'schema-changed': 'false', 'schema-destructive': 'false' })
+  })
+
+  it('with fail-on-destructive: true, a change that could not be checked fails closed and says why', async () => {
+    const pr = newPr()
+    const r = await instant({ 'seed-command': BREAK_INSPECTOR, 'fail-on-destructive': 'true' }, { pr: { number: pr } })
+    expect(r.code).toBe(1)
+    expect(r.errors[0]).toMatch(/could not be checked for destructive changes \(could not inspect the schema after seeding: canceling statement[^)]*\)\. `fail-on-destructive` is true, so the step fails closed/)
+    expect(comment(pr)).toContain('not ready: seeding failed')
+  })
+})

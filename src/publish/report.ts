@@ -44,7 +44,11 @@ export interface SchemaReport {
   /** Body of the ```diff block ('' when nothing changed). */
   diff: string
   /** Where the diff comes from: the platform's compare_schema against `parentBranch`, or the action's own comparison. */
-  source: 'migra' | 'platform' | 'none'
+  source: 'migra' | 'platform' | 'listing' | 'none'
+  /** Why the diff is a listing of the snapshots' objects instead of migra's script. */
+  note?: string
+  /** The diff could not be made (issue 19): why. The run succeeded; only the diff is missing. */
+  unavailable?: string
   destructive: string[]
   failOnDestructive?: boolean
 }
@@ -66,8 +70,10 @@ export function renderSchema(r: Report, diffBudget = Infinity): string[] {
   const s = r.schema
   if (!s) return []
   const against =
-    s.source === 'platform' ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by the platform)` : s.source === 'migra' ? (r.mode === 'instant' ? ' (made by `seed-command`)' : ' (made by the seed and `seed-command`)') : ''
+    s.source === 'platform' ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by the platform)` : s.source === 'migra' || s.source === 'listing' ? (r.mode === 'instant' ? ' (made by `seed-command`)' : ' (made by the seed and `seed-command`)') : ''
+  if (s.unavailable) return ['#### Schema', '', `**schema diff unavailable**: ${s.unavailable.replace(/\n/g, ' ')}. The database is seeded; only the diff is missing.`, '']
   const lines = ['#### Schema', '', `**${s.summary}**${against}`, '']
+  if (s.note) lines.push(`_The diff below lists the changed objects: ${s.note.replace(/\n/g, ' ')}._`, '')
   if (s.destructive.length > 0) {
     lines.push('> [!WARNING]', `> ${s.destructive.length} destructive change${s.destructive.length === 1 ? '' : 's'}${s.failOnDestructive ? ' (the step failed: `fail-on-destructive` is true)' : ''}:`)
     for (const d of s.destructive) lines.push(`> - ${d.replace(/\n/g, ' ')}`)

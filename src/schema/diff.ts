@@ -1,80 +1,86 @@
 /**
- * What a pull request does to the database's schema (issue 15): two schema
- * snapshots compared with `@pgkit/migra` (a port of the maintained migra),
- * its statements classified with the PostgreSQL grammar, summarised in one
- * line and shown as a diff.
+ * What a pull request does to the database's schema (issues 15, 19): two
+ * schema snapshots compared object by object (classify.ts), summarised in
+ * one line, with destructive changes flagged, and shown as a diff.
  *
  * Instant mode compares the schema after `seed` with the schema after
  * `seed-command` (what the PR's migrations changed). Branch mode compares the
  * new branch as created (its parent's schema) with the branch after `seed`
  * and `seed-command`, and shows the platform's own compare_schema diff
  * against the parent.
+ *
+ * The diff shown is, in order of preference: the platform's compare_schema
+ * text (branch mode); migra's script, repaired (render.ts); a listing made
+ * from the snapshots, with a note saying why migra's script is not shown.
  */
-import { Migration } from '@pgkit/migra'
-import { type ChangeKind, type ClassifiedStatement, type ObjectKind, NOT_NULL_ON_ROWS, classifyScript } from './classify.js'
+import { type ChangeKind, type ObjectChange, type ObjectKind, NOT_NULL_ON_ROWS, compareSnapshots } from './classify.js'
 import type { SchemaSnapshot } from './inspect.js'
+import { checkParses, migraStatements, renderListing, renderStatements } from './render.js'
 
 /** The schema change of one run. */
 export interface SchemaDiff {
   changed: boolean
-  statements: ClassifiedStatement[]
+  /** The objects that differ, from the catalog snapshots. */
+  objects: ObjectChange[]
   /** One line: "1 table added, 2 columns added, 1 column dropped" or "no schema change". */
   summary: string
   /** The diff shown to reviewers (body of a ```diff block), whole. */
   diff: string
-  /** Where `diff` comes from: our comparison, or the platform's compare_schema endpoint. */
-  source: 'migra' | 'platform'
-  /** One line per destructive statement: what it does and why it is destructive. */
+  /** Where `diff` comes from: migra's script, the platform's compare_schema endpoint, or a listing of the snapshots' objects. */
+  source: 'migra' | 'platform' | 'listing'
+  /** Why migra's script is not shown (it threw, or did not parse); set with `source: 'listing'` or when the platform's diff stood in. */
+  note?: string
+  /** One line per destructive change: what it does and why it is destructive. */
   destructive: string[]
 }
 
-const PLURAL: Record<ObjectKind, [string, string]> = {
-  table: ['table', 'tables'],
-  column: ['column', 'columns'],
-  index: ['index', 'indexes'],
-  constraint: ['constraint', 'constraints'],
-  function: ['function', 'functions'],
-  view: ['view', 'views'],
-  other: ['other statement', 'other statements']
+const PLURAL: Record<ObjectKind, string> = {
+  table: 'tables',
+  column: 'columns',
+  index: 'indexes',
+  constraint: 'constraints',
+  view: 'views',
+  'materialized view': 'materialized views',
+  function: 'functions',
+  trigger: 'triggers',
+  type: 'types',
+  sequence: 'sequences',
+  policy: 'policies',
+  extension: 'extensions'
 }
 
-/** "2 tables added, 1 column dropped" (kinds in a fixed order; follow-up statements not counted). */
-export function summarise(statements: ClassifiedStatement[]): string {
+/** "2 tables added, 1 column dropped": objects, not statements, kinds in a fixed order. */
+export function summarise(objects: ObjectChange[]): string {
   const parts: string[] = []
   for (const kind of Object.keys(PLURAL) as ObjectKind[]) {
     for (const change of ['added', 'changed', 'dropped'] as ChangeKind[]) {
-      const n = statements.filter((s) => s.kind === kind && s.change === change && !s.followUp).length
-      if (n > 0) parts.push(`${n} ${PLURAL[kind][n === 1 ? 0 : 1]} ${change}`)
+      const n = objects.filter((s) => s.kind === kind && s.change === change).length
+      if (n > 0) parts.push(`${n} ${n === 1 ? kind : PLURAL[kind]} ${change}`)
     }
   }
   return parts.length ? parts.join(', ') : 'no schema change'
 }
 
-/** The statements as diff lines: `+` adds, `-` drops, `~` changes; each statement's lines kept together. */
-export function renderStatements(statements: ClassifiedStatement[]): string {
-  const mark: Record<ChangeKind, string> = { added: '+', dropped: '-', changed: '~' }
-  const seen = new Set<string>()
-  const lines: string[] = []
-  for (const s of statements) {
-    if (seen.has(s.sql)) continue // one ALTER TABLE with several commands is one statement
-    seen.add(s.sql)
-    const m = mark[s.change]
-    for (const line of s.sql.split('\n')) if (line.trim()) lines.push(`${m} ${line.replace(/^ {2}/, '')}`)
+/** migra's script as diff lines, or why it cannot be shown. */
+async function migraRendering(before: SchemaSnapshot, after: SchemaSnapshot): Promise<{ diff: string } | { note: string }> {
+  try {
+    const statements = await migraStatements(before, after)
+    try {
+      await checkParses(statements.join('\n\n'))
+    } catch (err) {
+      return { note: `the generated migration script is not valid SQL (${(err as Error).message})` }
+    }
+    return { diff: renderStatements(statements) }
+  } catch (err) {
+    return { note: `the migration script could not be generated (${(err as Error).message})` }
   }
-  return lines.join('\n')
-}
-
-type Columns = Record<string, string>
-function columnTypes(snapshot: SchemaSnapshot, table: string): Columns | undefined {
-  const t = snapshot.tables[table] as unknown as { columns?: Record<string, { dbtypestr?: string }> } | undefined
-  if (!t?.columns) return undefined
-  return Object.fromEntries(Object.entries(t.columns).map(([name, c]) => [name, String(c.dbtypestr ?? '')]))
 }
 
 /**
  * Compares two snapshots of one database.
  * @param rowsIn returns which of the given tables (quoted names) have rows after the change
  * @param platformDiff the platform's compare_schema text, shown instead of ours when given
+ * @throws what `rowsIn` throws (the caller turns it into "schema diff unavailable")
  */
 export async function diffSchemas(
   before: SchemaSnapshot,
@@ -82,26 +88,19 @@ export async function diffSchemas(
   rowsIn: (tables: string[]) => Promise<Set<string>>,
   platformDiff?: string
 ): Promise<SchemaDiff> {
-  const migration = await Migration.create(before, after, {})
-  migration.set_safety(false)
-  migration.add_all_changes()
-  const statements = await classifyScript(migration.sql, {
-    columnTypes: (t) => columnTypes(before, t),
-    newColumnTypes: (t) => columnTypes(after, t),
-    functionExisted: (name) => Object.keys(before.functions).some((k) => k.startsWith(`${name}(`))
-  })
-  const notNull = statements.filter((s) => s.notNull && s.table)
-  const rows = await rowsIn([...new Set(notNull.map((s) => s.table!))])
-  for (const s of notNull) if (rows.has(s.table!)) s.destructive = NOT_NULL_ON_ROWS
-  const destructive = statements.filter((s) => s.destructive).map((s) => `${s.table ?? s.name ?? ''}${s.name && s.table ? `.${s.name}` : ''}: ${s.destructive}`)
-  const ours = renderStatements(statements)
+  const objects = compareSnapshots(before, after)
+  const notNull = objects.filter((o) => o.notNull && o.table)
+  const rows = await rowsIn([...new Set(notNull.map((o) => o.table!))])
+  const label = (o: ObjectChange): string => (o.table && !o.name.startsWith(o.table) ? `${o.table}.${o.name}` : o.name)
+  const destructive = objects.flatMap((o) => [
+    ...(o.destructive ? [`${label(o)}: ${o.destructive}`] : []),
+    ...(o.notNull && rows.has(o.table!) ? [`${label(o)}: ${NOT_NULL_ON_ROWS}`] : [])
+  ])
   const usePlatform = platformDiff !== undefined && platformDiff.trim() !== ''
-  return {
-    changed: statements.length > 0 || usePlatform,
-    statements,
-    summary: summarise(statements),
-    diff: usePlatform ? platformDiff!.trimEnd() : ours,
-    source: usePlatform ? 'platform' : 'migra',
-    destructive
-  }
+  const base = { changed: objects.length > 0 || usePlatform, objects, summary: summarise(objects), destructive }
+  if (usePlatform) return { ...base, diff: platformDiff!.trimEnd(), source: 'platform' }
+  if (objects.length === 0) return { ...base, diff: '', source: 'migra' }
+  const rendered = await migraRendering(before, after)
+  if ('diff' in rendered) return { ...base, diff: rendered.diff, source: 'migra' }
+  return { ...base, diff: renderListing(objects), source: 'listing', note: rendered.note }
 }

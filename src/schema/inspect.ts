@@ -1,7 +1,13 @@
 /**
  * Schema snapshots of a preview database: `@pgkit/schemainspect` (a port of
  * the maintained Python schemainspect) reads the catalog over our own `pg`
- * client (the run's one session, shared with the seed loader: session.ts).
+ * client: the run's one session, shared with the seed loader (session.ts).
+ *
+ * Nearly free (issue 19): schemainspect runs its ~15 catalog queries one
+ * after another, a round trip each. We send them all as one simple-protocol
+ * batch (one round trip; the server version comes from the startup
+ * ParameterStatus, PostgreSQL protocol docs, "server_version" is reported at
+ * startup) and answer schemainspect's calls from those results.
  */
 import type { Queryable } from '@pgkit/client'
 import { PostgreSQL } from '@pgkit/schemainspect'
@@ -12,11 +18,16 @@ import { leaseSession } from '../session.js'
 /** The schema of one database at one moment (tables, columns, indexes, constraints, functions, views, …). */
 export type SchemaSnapshot = PostgreSQL
 
-/** The query methods schemainspect calls (`any`, `oneFirst`, …), over a `pg` client. */
-export function queryable(client: pg.Client): Queryable {
-  type Q = { sql: string; values?: unknown[] }
-  const any = async (q: Q): Promise<Record<string, unknown>[]> => (await client.query(q.sql, (q.values ?? []) as unknown[])).rows
-  const first = (row: Record<string, unknown>): unknown => Object.values(row)[0]
+type Row = Record<string, unknown>
+type Q = { sql: string; values?: unknown[] }
+
+/**
+ * The query methods schemainspect calls (`any`, `oneFirst`, …), over a `pg`
+ * client. `answered` maps a query's text to rows already fetched (the batch).
+ */
+export function queryable(client: pg.Client, answered: Map<string, Row[]> = new Map()): Queryable {
+  const any = async (q: Q): Promise<Row[]> => answered.get(q.sql) ?? (await client.query(q.sql, (q.values ?? []) as unknown[])).rows
+  const first = (row: Row): unknown => Object.values(row)[0]
   const maybeOne = async (q: Q) => (await any(q))[0] ?? null
   const one = async (q: Q) => {
     const row = await maybeOne(q)
@@ -40,34 +51,103 @@ export function queryable(client: pg.Client): Queryable {
   return methods as unknown as Queryable
 }
 
+/** The catalog queries schemainspect runs (`PostgreSQL#execute` names). */
+const QUERIES = [
+  'SCHEMAS_QUERY', 'ENUMS_QUERY', 'ALL_RELATIONS_QUERY', 'INDEXES_QUERY', 'SEQUENCES_QUERY', 'CONSTRAINTS_QUERY', 'EXTENSIONS_QUERY',
+  'FUNCTIONS_QUERY', 'PRIVILEGES_QUERY', 'TRIGGERS_QUERY', 'COLLATIONS_QUERY', 'RLSPOLICIES_QUERY', 'TYPES_QUERY', 'DOMAINS_QUERY', 'DEPS_QUERY'
+] as const
+const VERSION_QUERY = "select current_setting('server_version') server_version"
+
+/** The catalog's rows for one snapshot, read but not yet built into objects. */
+export type CatalogRows = Map<string, Row[]>
+
 /**
- * Inspects the database's schema over its direct connection.
- * @throws the driver's error when the database cannot be reached or read
+ * Reads the catalog rows of a whole snapshot over `client` in one batch (one round trip).
+ * @param serverVersion `server_version` as the server reported it ("17.2"); read with a query when absent
+ * @throws the driver's error when a catalog query fails
  */
-export async function inspectSchema(connection: Connection): Promise<SchemaSnapshot> {
-  const lease = await leaseSession(connection) // the run's one session (session.ts)
-  try {
-    return await PostgreSQL.create(queryable(lease.client))
-  } finally {
-    lease.release()
-  }
+export async function readCatalog(client: pg.Client, serverVersion?: string): Promise<CatalogRows> {
+  const version = serverVersion ?? String((await client.query<{ server_version: string }>(VERSION_QUERY)).rows[0]?.server_version)
+  // The constructor only builds the version's query texts; it reads nothing.
+  const Inspector = PostgreSQL as unknown as new (c: Queryable, version: string) => Record<string, string | null>
+  const texts = new Inspector(queryable(client), version)
+  const batch = QUERIES.map((name) => texts[name]).filter((q): q is string => typeof q === 'string')
+  const results = (await client.query(batch.join('\n;\n'))) as unknown as pg.QueryResult[] | pg.QueryResult
+  const list = Array.isArray(results) ? results : [results]
+  if (list.length !== batch.length) throw new Error(`schema inspection: ${batch.length} catalog queries gave ${list.length} results`)
+  const answered: CatalogRows = new Map(batch.map((q, i) => [q, list[i]!.rows as Row[]]))
+  answered.set(VERSION_QUERY, [{ server_version: version }])
+  return answered
 }
 
 /**
- * Whether `table` (a quoted `"schema"."name"`) has at least one row now.
- * Used to flag `SET NOT NULL` on a table with rows as destructive.
+ * Builds the snapshot's objects from rows {@link readCatalog} read: CPU only,
+ * no database access, so it can run while the database changes.
+ * @throws Error from schemainspect when the rows are not what it expects
  */
-export async function tablesWithRows(connection: Connection, tables: string[]): Promise<Set<string>> {
-  const found = new Set<string>()
-  if (tables.length === 0) return found
-  const lease = await leaseSession(connection)
-  try {
-    for (const table of tables) {
-      const { rows } = await lease.client.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${table}) AS any`)
-      if (rows[0]?.any) found.add(table)
-    }
-  } finally {
-    lease.release()
+export function buildSnapshot(rows: CatalogRows): Promise<SchemaSnapshot> {
+  const offline = {
+    query: () => Promise.reject(new Error('schema inspection: a catalog query outside the batch'))
+  } as unknown as pg.Client
+  return PostgreSQL.create(queryable(offline, rows))
+}
+
+/**
+ * Reads and builds a whole snapshot over `client` (one round trip).
+ * @throws the driver's error when a catalog query fails
+ */
+export async function inspectOver(client: pg.Client, serverVersion?: string): Promise<SchemaSnapshot> {
+  return buildSnapshot(await readCatalog(client, serverVersion))
+}
+
+/**
+ * The catalog's view of the run's one PostgreSQL session (session.ts, shared
+ * with the seed loader: one handshake a run, issue 24). Each use leases the
+ * session and gives it back, so it holds no connection of its own; a session
+ * the server ended (say, while `seed-command` ran) is replaced at the next lease.
+ */
+export class CatalogSession {
+  private constructor(private readonly connection: Connection) {}
+
+  /** Never connects by itself: the first {@link read} leases the session. */
+  static open(connection: Connection): Promise<CatalogSession> {
+    return Promise.resolve(new CatalogSession(connection))
   }
-  return found
+
+  /** Always false: session.ts opens a new connection when the last one ended. */
+  readonly ended = false
+
+  /** The catalog rows of the schema now, in one batch of catalog queries ({@link buildSnapshot} makes the snapshot). @throws the driver's error */
+  async read(): Promise<CatalogRows> {
+    const lease = await leaseSession(this.connection)
+    try {
+      return await readCatalog(lease.client, lease.serverVersion())
+    } finally {
+      lease.release()
+    }
+  }
+
+  /**
+   * Which of `tables` (quoted `"schema"."name"`) have at least one row now,
+   * in one query. Used to flag `SET NOT NULL` on a table with rows as destructive.
+   * @throws the driver's error
+   */
+  async tablesWithRows(tables: string[]): Promise<Set<string>> {
+    const found = new Set<string>()
+    if (tables.length === 0) return found
+    const select = tables.map((t, i) => `EXISTS (SELECT 1 FROM ${t}) AS "${i}"`).join(', ')
+    const lease = await leaseSession(this.connection)
+    try {
+      const row = (await lease.client.query<Record<string, boolean>>(`SELECT ${select}`)).rows[0] ?? {}
+      tables.forEach((t, i) => {
+        if (row[String(i)]) found.add(t)
+      })
+    } finally {
+      lease.release()
+    }
+    return found
+  }
+
+  /** Nothing to close: main.ts ends the run's sessions (session.ts endSessions). Never throws. */
+  async close(): Promise<void> {}
 }

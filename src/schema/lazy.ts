@@ -3,5 +3,5 @@
  * and the differ in a single bundle chunk (two dynamic imports made ncc put
  * the shared classifier into two chunks).
  */
-export { inspectSchema, tablesWithRows } from './inspect.js'
+export { CatalogSession, buildSnapshot } from './inspect.js'
 export { diffSchemas } from './diff.js'

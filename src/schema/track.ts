@@ -7,9 +7,13 @@
  *   and shows the platform's compare_schema diff against the parent;
  * - instant mode snapshots after the SQL seed, so the diff is what
  *   `seed-command` (the PR's migrations) changed.
- * A snapshot that fails is a warning: the diff is information, the database
- * is fine. With `fail-on-destructive`, destructive changes throw
- * {@link DestructiveSchemaError}, which the caller treats like a failed seed.
+ * Instant mode without `seed-command` inspects nothing: nothing can have
+ * changed the schema after the seed.
+ * Never fatal (issue 19): a snapshot, comparison or rendering that fails is a
+ * warning and "schema diff unavailable"; the database is kept. With
+ * `fail-on-destructive`, destructive changes, or a change that could not be
+ * checked, throw {@link DestructiveSchemaError}, which the caller treats like
+ * a failed seed (fails closed).
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -19,14 +23,25 @@ import type { Connection } from '../connection.js'
 import type { Settings } from '../inputs.js'
 import type { SchemaReport } from '../publish/report.js'
 import type { SchemaDiff } from './diff.js'
-import type { SchemaSnapshot } from './inspect.js'
+import type { CatalogRows, CatalogSession, SchemaSnapshot } from './inspect.js'
 
 /**
  * The inspector, differ and grammar are loaded on first use (a separate
  * chunk of the bundle), so runs that compare nothing, and everything a run
  * does before its seed, do not pay for loading them.
  */
-const schemaTools = (): Promise<typeof import('./lazy.js')> => import('./lazy.js')
+let loading: Promise<typeof import('./lazy.js')> | undefined
+const schemaTools = (): Promise<typeof import('./lazy.js')> => (loading ??= import('./lazy.js'))
+
+/**
+ * Starts loading the schema tools while the database is provisioned (a
+ * branch's operations are awaited), so the first snapshot does not wait for
+ * them. Reads nothing. Only where the run will compare: `compare-schema` on
+ * and, in instant mode, a `seed-command`.
+ */
+export function preloadSchemaTools(mode: 'instant' | 'branch', settings: Pick<Settings, 'compareSchema' | 'seedCommand'>): void {
+  if (settings.compareSchema && (mode === 'branch' || settings.seedCommand)) schemaTools().catch(() => undefined)
+}
 
 /** `fail-on-destructive` is true and the schema change is destructive. */
 export class DestructiveSchemaError extends Error {}
@@ -38,66 +53,168 @@ export function schemaDiffPath(): string {
   return path.join(dir, 'preview-postgres-schema.diff')
 }
 
+/** The diff could not be made: why, for the warning, the comment and the job summary. */
+export interface SchemaUnavailable {
+  unavailable: string
+}
+
 export class SchemaTracker {
-  private before: SchemaSnapshot | undefined
-  private failed = false
+  private before: Promise<SchemaSnapshot | undefined> | undefined
+  private failure: string | undefined
+  private tools: Promise<typeof import('./lazy.js')> | undefined
+  private session: Promise<CatalogSession> | undefined
 
   /**
    * @param enabled the `compare-schema` input
    * @param failOnDestructive the `fail-on-destructive` input
+   * @param seedCommand whether `seed-command` runs: without it, instant mode has nothing to compare (the answer is empty by construction)
    */
   constructor(
     private readonly mode: 'instant' | 'branch',
     private readonly connection: Connection,
     private readonly enabled: boolean,
-    private readonly failOnDestructive: boolean
+    private readonly failOnDestructive: boolean,
+    private readonly seedCommand = true
   ) {}
 
-  private async snapshot(when: string): Promise<SchemaSnapshot | undefined> {
+  /** Whether this run inspects anything: off, or instant mode without `seed-command`, does not. */
+  get inspects(): boolean {
+    return this.enabled && (this.mode === 'branch' || this.seedCommand)
+  }
+
+  /** Loads the inspector and differ chunk once, in the background from the first call. */
+  private loadTools(): Promise<typeof import('./lazy.js')> {
+    this.tools ??= schemaTools()
+    this.tools.catch(() => undefined) // awaited later
+    return this.tools
+  }
+
+  /** The catalog connection, opened on first use and kept until {@link close} (one handshake a run, not one a snapshot). */
+  private async catalog(): Promise<CatalogSession> {
+    // A connection closed while seed-command ran (a terminated backend, an idle timeout) is opened again, once a use.
+    if (this.session && (await this.session.catch(() => undefined))?.ended) this.session = undefined
+    this.session ??= this.loadTools().then(({ CatalogSession }) => CatalogSession.open(this.connection))
+    return this.session
+  }
+
+  /** Closes the catalog connection, if one was opened; never throws. */
+  async close(): Promise<void> {
+    const session = this.session
+    this.session = undefined
+    await session?.then((s) => s.close()).catch(() => undefined)
+  }
+
+  /** The catalog's rows now; a connection lost since the last use (or during this one) is opened again, once. */
+  private async readRows(): Promise<CatalogRows> {
+    const session = await this.catalog()
     try {
-      const started = Date.now()
-      const s = await (await schemaTools()).inspectSchema(this.connection)
-      core.info(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(1)} s.`)
-      return s
+      return await session.read()
     } catch (err) {
-      this.failed = true
-      core.warning(`Could not inspect the schema ${when}, so there is no schema diff: ${(err as Error).message}`)
-      return undefined
+      if (!session.ended && !/terminat|Connection (?:terminated|ended)|ECONNRESET|EPIPE/i.test((err as Error).message)) throw err
+      await session.close()
+      this.session = undefined
+      return (await this.catalog()).read()
     }
+  }
+
+  /**
+   * Reads the catalog now (awaited: the database must not change meanwhile)
+   * and builds the snapshot from its rows in the background (CPU only), so
+   * building "before" overlaps the seed or `seed-command`.
+   * @returns the snapshot being built; it resolves to undefined on failure (recorded in `failure`)
+   */
+  private async snapshot(when: string): Promise<{ built: Promise<SchemaSnapshot | undefined> }> {
+    const started = Date.now()
+    let rows: CatalogRows
+    try {
+      rows = await this.readRows()
+    } catch (err) {
+      this.failure ??= `could not inspect the schema ${when}: ${(err as Error).message}`
+      return { built: Promise.resolve(undefined) }
+    }
+    const read = (Date.now() - started) / 1000
+    const built = this.loadTools()
+      .then(({ buildSnapshot }) => buildSnapshot(rows))
+      .then(
+        (s) => {
+          core.info(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(2)} s (${read.toFixed(2)} s reading the catalog).`)
+          return s
+        },
+        (err: unknown) => {
+          this.failure ??= `could not inspect the schema ${when}: ${(err as Error).message}`
+          return undefined
+        }
+      )
+    return { built }
   }
 
   /** Before the SQL seed (branch mode: the parent's schema as copied). */
   async atStart(): Promise<void> {
-    if (this.enabled && this.mode === 'branch') this.before = await this.snapshot('of the new branch before seeding')
+    if (!this.inspects) return
+    // Loads the tools and opens the catalog connection while the seed runs (instant mode); a failure shows when it is used.
+    this.catalog().catch(() => undefined)
+    if (this.mode === 'branch') this.before = (await this.snapshot('of the new branch before seeding')).built
   }
 
   /** Between the SQL seed and `seed-command` (instant mode). */
   async afterSeedFiles(): Promise<void> {
-    if (this.enabled && this.mode === 'instant') this.before = await this.snapshot('after the SQL seed')
+    if (this.inspects && this.mode === 'instant') this.before = (await this.snapshot('after the SQL seed')).built
   }
 
   /**
-   * After `seed-command`: compares, logs, writes the diff file.
+   * After `seed-command`: compares, logs, writes the diff file. Never fatal
+   * (issue 19): a failure to inspect, compare or render is a warning and
+   * "schema diff unavailable", except under `fail-on-destructive`, which
+   * fails closed.
    * @param platformDiff fetches the platform's compare_schema text (branch mode); a failure is a warning
-   * @returns null when the diff is off or a snapshot failed
-   * @throws DestructiveSchemaError when `fail-on-destructive` and the change is destructive
+   * @returns null when the diff is off; {@link SchemaUnavailable} when it could not be made
+   * @throws DestructiveSchemaError when `fail-on-destructive` and the change is destructive, or could not be checked
    */
-  async finish(platformDiff?: () => Promise<string>): Promise<SchemaDiff | null> {
-    if (!this.enabled || this.failed || !this.before) return null
-    const after = await this.snapshot('after seeding')
-    if (!after) return null
-    let platform: string | undefined
-    if (platformDiff) {
+  async finish(platformDiff?: () => Promise<string>): Promise<SchemaDiff | SchemaUnavailable | null> {
+    if (!this.enabled) return null
+    if (!this.inspects) {
+      core.info('No seed-command ran after the SQL seed, so nothing changed the schema; nothing was inspected.')
+      return { changed: false, objects: [], summary: 'no schema change', diff: '', source: 'migra', destructive: [] }
+    }
+    let diff: SchemaDiff | undefined
+    const comparing = Date.now()
+    // The platform's compare_schema runs while we take our own snapshot (both read the seeded database).
+    const platformText = this.failure === undefined && platformDiff ? platformDiff() : undefined
+    platformText?.catch(() => undefined) // awaited below
+    const after = this.failure === undefined ? await (await this.snapshot('after seeding')).built : undefined
+    const before = await this.before
+    if (before && after && this.failure === undefined) {
+      let platform: string | undefined
+      if (platformText) {
+        try {
+          platform = await platformText
+        } catch (err) {
+          core.warning(`The platform's compare_schema failed, so the diff shown is the action's own: ${(err as Error).message}`)
+        }
+      }
       try {
-        platform = await platformDiff()
+        const { diffSchemas } = await this.loadTools()
+        const session = await this.catalog()
+        diff = await diffSchemas(before, after, (tables) => session.tablesWithRows(tables), platform)
       } catch (err) {
-        core.warning(`The platform's compare_schema failed, so the diff shown is the action's own: ${(err as Error).message}`)
+        this.failure = `could not compare the schemas: ${(err as Error).message}`
       }
     }
-    const { diffSchemas, tablesWithRows } = await schemaTools()
-    const diff = await diffSchemas(this.before, after, (tables) => tablesWithRows(this.connection, tables), platform)
+    await this.close()
+    if (!diff) {
+      const reason = this.failure ?? 'no snapshot'
+      writeFileSync(schemaDiffPath(), '')
+      if (this.failOnDestructive) {
+        throw new DestructiveSchemaError(
+          `The schema change could not be checked for destructive changes (${reason}). \`fail-on-destructive\` is true, so the step fails closed; set \`fail-on-destructive: false\` to let such a run pass with a warning.`
+        )
+      }
+      core.warning(`Schema diff unavailable: ${reason}. The database is seeded and kept; only the diff is missing.`)
+      return { unavailable: reason }
+    }
+    if (diff.note) core.warning(`The schema diff shown is a listing of the changed objects: ${diff.note}.`)
     writeFileSync(schemaDiffPath(), diff.diff ? `${diff.diff}\n` : '')
-    core.info(`Schema change: ${diff.summary}.`)
+    core.info(`Schema change: ${diff.summary} (compared in ${((Date.now() - comparing) / 1000).toFixed(2)} s after seed-command).`)
     for (const d of diff.destructive) core.warning(`Destructive schema change: ${d}`)
     if (diff.destructive.length > 0 && this.failOnDestructive) {
       throw new DestructiveSchemaError(
@@ -114,7 +231,7 @@ export class SchemaTracker {
  * not compared). A reused database ran nothing: "no schema change in this
  * run", with an empty diff file.
  */
-export function schemaResult(settings: Pick<Settings, 'compareSchema' | 'failOnDestructive'>, diff: SchemaDiff | null, created: boolean): { report?: SchemaReport; outputs?: { changed: boolean; file: string; destructive: boolean } } {
+export function schemaResult(settings: Pick<Settings, 'compareSchema' | 'failOnDestructive'>, diff: SchemaDiff | SchemaUnavailable | null, created: boolean): { report?: SchemaReport; outputs?: { changed: boolean; file: string; destructive: boolean } } {
   if (!settings.compareSchema) return {}
   if (!created) {
     writeFileSync(schemaDiffPath(), '')
@@ -124,8 +241,14 @@ export function schemaResult(settings: Pick<Settings, 'compareSchema' | 'failOnD
     }
   }
   if (!diff) return {}
+  if ('unavailable' in diff) {
+    return {
+      report: { summary: 'schema diff unavailable', unavailable: diff.unavailable, diff: '', source: 'none', destructive: [] },
+      outputs: { changed: false, file: schemaDiffPath(), destructive: false }
+    }
+  }
   return {
-    report: { summary: diff.summary, diff: diff.diff, source: diff.source, destructive: diff.destructive, failOnDestructive: settings.failOnDestructive },
+    report: { summary: diff.summary, diff: diff.diff, source: diff.source, note: diff.note, destructive: diff.destructive, failOnDestructive: settings.failOnDestructive },
     outputs: { changed: diff.changed, file: schemaDiffPath(), destructive: diff.destructive.length > 0 }
   }
 }

@@ -88,11 +88,15 @@ describe('expires-in', () => {
   it('sends nothing without expires-in: no expires_at, the reuse records its use without an expiry, an empty expires-at output', async () => {
     const pr = newPr()
     const first = await run({}, { pr: { number: pr } })
+    await new Promise((r) => setTimeout(r, 1100))
+    const before = project.branches.get(first.outputs['branch-id'])!.updated_at
     await run({}, { pr: { number: pr } })
+    expect(Date.parse(project.branches.get(first.outputs['branch-id'])!.updated_at)).toBeGreaterThan(Date.parse(before))
     expect(project.branches.get(first.outputs['branch-id'])!.expires_at).toBeUndefined()
     expect(first.outputs['expires-at']).toBe('')
     expect(expiryPatches()).toHaveLength(0)
-    const uses = emu.platform.server.requests('PATCH', new RegExp(`/branches/${first.outputs['branch-id']}$`)).filter((q) => !/seeding|expires_at/.test(q.requestText ?? ''))
+    // The reuse's update records its use (cleanup's max-age reads it): the branch's own name again, no expiry.
+    const uses = emu.platform.server.requests('PATCH', new RegExp(`/branches/${first.outputs['branch-id']}$`)).filter((q) => q.at > first.endedAt)
     expect(uses.map((q) => [q.status, JSON.parse(q.requestText)])).toEqual([[200, { branch: { name: first.outputs['branch-name'] } }]])
   })
 

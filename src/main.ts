@@ -11,7 +11,7 @@ import { UNSEEDED_BRANCH, cancelSignal, isCancelled, offCancel, throwIfCancelled
 import { INSTANT_PG_VERSION, INSTANT_REGION, getDatabase } from './instant/client.js'
 import { provisionInstant } from './instant/lifecycle.js'
 import { type Connection, describeConnection } from './connection.js'
-import { defaultBranchName, deleteBranchAndWait, findPreviewBranches, markSeeded, provisionBranch } from './platform/lifecycle.js'
+import { defaultBranchName, deleteBranchAndWait, findPreviewBranches, markSeeded, provisionBranch, waitForPendingOf } from './platform/lifecycle.js'
 import { type LifecycleClient, lifecycleClientOf } from './platform/lifecycle-client.js'
 import { createExtras, explainCreateRefusal } from './platform/create-options.js'
 import { ownerOfRun } from './platform/annotations.js'
@@ -255,6 +255,7 @@ async function removeBranch(settings: Settings, pub: Publication): Promise<void>
   const found = await findPreviewBranches(client, branchName)
   if (found.provisional) {
     core.info(`Deleting branch "${found.provisional.name}", left by a run whose seed did not complete.`)
+    await waitForPendingOf(client, found.provisional, settings) // issue 20: a cancelled run's compute start may still run on it
     await deleteBranchAndWait(client, found.provisional, settings)
   }
   const branch = found.seeded

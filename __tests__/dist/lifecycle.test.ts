@@ -316,6 +316,20 @@ describe('issue 20: reset, cleanup and cancel keep the promise', () => {
     expect(next.outputs).toMatchObject({ created: 'false', 'branch-id': created.outputs['branch-id'] })
   })
 
+  it('1. a restore the platform refuses outright (HTTP 4xx: nothing changed) gives the branch its name back; it stays reusable', async () => {
+    const pr = newPr()
+    const created = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
+    emu.platform.server.inject({ method: 'POST', path: /\/restore$/, kind: 'status', status: 422, body: { message: 'injected refusal' } })
+    const r = await run({ command: 'reset', seed: 'seed.sql' }, { pr: { number: pr } })
+    expect(r.code).toBe(1)
+    expect(r.stdout).toMatch(new RegExp(`The restore was refused, so branch "${nameOf(pr)}~seeding" is unchanged: renamed it back to "${nameOf(pr)}"`))
+    expect(r.post?.stdout.trim()).toBe('')
+    expect(project.branches.get(created.outputs['branch-id'])?.name).toBe(nameOf(pr))
+    const next = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
+    expect(next.outputs).toMatchObject({ created: 'false', 'branch-id': created.outputs['branch-id'] })
+    expect(await count(next, 'items')).toBe(5)
+  })
+
   it('2. a cancelled reset: the create run waiting on the lock gets a new, seeded branch, and the cancelled run undoes only its own', async () => {
     writeFileSync(path.join(work, 'slow.sql'), 'SELECT pg_sleep(2);\n')
     const pr = newPr()

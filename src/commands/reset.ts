@@ -21,7 +21,7 @@ import { BranchRefusedError, connectionOf, deleteBranchAndWait, markProvisional,
 import { UNSEEDED_BRANCH, isCancelled, offCancel, throwIfCancelled } from '../cancel.js'
 import { type LifecycleClient, lifecycleClientOf } from '../platform/lifecycle-client.js'
 import { recordUse } from '../platform/expiry.js'
-import { retryLocked } from '../platform/locked.js'
+import { ProjectBusyError, retryLocked } from '../platform/locked.js'
 import { summarise, waitForOperations } from '../platform/operations.js'
 import { maskConnection, setOutputs } from '../publish/outputs.js'
 import { writeEnvFile } from '../publish/env-file.js'
@@ -52,8 +52,8 @@ function explainRestoreRefusal(err: unknown, name: string): unknown {
   return childrenRefusal(name, `"${err.serviceMessage}"`)
 }
 
-/** An answer that says the restore did not happen: a 4xx (not a lost answer, a timeout or a 5xx). */
-const refused = (err: unknown): boolean => err instanceof HttpError && err.status >= 400 && err.status < 500
+/** An answer that says the restore did not happen: a 4xx, or 423 Locked to the last retry (not a lost answer, a timeout or a 5xx). */
+const refused = (err: unknown): boolean => (err instanceof HttpError && err.status >= 400 && err.status < 500) || err instanceof ProjectBusyError
 
 /**
  * Resets the branch named `branchName` and seeds it again.
@@ -94,7 +94,8 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
   const { pooledUrl, directUrl } = await connectionOf(client, branch, settings)
   const connection = describeConnection(pooledUrl, directUrl)
   maskConnection(connection)
-  const expiresAt = await recordUse(client, restored.branch, settings)
+  // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
+  const expiresAt = settings.expiresInSeconds > 0 ? await recordUse(client, restored.branch, settings) : restored.branch.expires_at
   const report: Report = {
     mode: 'branch',
     state: 'reset',

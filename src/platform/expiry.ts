@@ -43,7 +43,8 @@ export function expiresAtFrom(seconds: number, now = Date.now()): string {
  * with `expires-in` the update pushes `expires_at` to `expires-in` from now;
  * without it, it sets the branch's own name again and the expiry stays as it is.
  * @returns the branch's `expires_at` afterwards, if it has one.
- * @throws HttpError, explained by {@link explainExpiryRefusal} when the platform refuses the expiry.
+ * @throws HttpError (explained by {@link explainExpiryRefusal} when the platform refuses the expiry), ProjectBusyError,
+ *   only with `expires-in`; without it a failed update is a warning.
  */
 export async function recordUse(
   client: LifecycleClient,
@@ -60,7 +61,10 @@ export async function recordUse(
     core.info(`Branch "${branch.name}" now expires at ${updated.branch.expires_at ?? expiresAt} (expires-in from this run).`)
     return updated.branch.expires_at ?? expiresAt
   } catch (err) {
-    throw explainExpiryRefusal(err, o.expiresInSeconds)
+    if (expiresAt) throw explainExpiryRefusal(err, o.expiresInSeconds)
+    // Without expires-in the update only records the use: the branch is still usable, so a warning.
+    core.warning(`Could not record this use of branch "${branch.name}" (${(err as Error).message}); \`command: cleanup\` with \`max-age\` counts from its earlier use.`)
+    return branch.expires_at
   }
 }
 

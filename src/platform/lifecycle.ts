@@ -8,8 +8,15 @@
  * it to `<name>` (platform spec, updateProjectBranch) only once it is seeded.
  * So a branch found under the PR's name was seeded, and one found under the
  * provisional name (a run that was cancelled, crashed, or lost the create's
- * answer) is never reused: it is deleted and made again. Annotations would
- * not do: the spec sets them only on create.
+ * answer) is never reused: it is deleted and made again, after waiting for
+ * the operations still running on it. Annotations would not do: the spec
+ * sets them only on create.
+ *
+ * Issue 20: the rule holds for every command that changes a branch under the
+ * PR's name. `command: reset` first takes the branch back to the provisional
+ * name ({@link markProvisional}) and gives it the PR's name again only after
+ * its seed ({@link markSeeded}); the post step deletes a branch only while it
+ * still has the id and provisional name this run left it with.
  */
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'

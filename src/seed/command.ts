@@ -47,10 +47,11 @@ export async function runSeedCommand(command: string, c: Connection, signal?: Ab
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v
   if (signal?.aborted) throw signal.reason as Error
-  const child = spawn('bash', ['-eo', 'pipefail', '-c', command], { env: { ...env, ...seedEnvironment(c) }, stdio: ['ignore', 'inherit', 'inherit'], detached: true })
+  const child = spawn('bash', ['-eo', 'pipefail', '-c', command], { env: { ...env, ...seedEnvironment(c) }, stdio: ['ignore', 'inherit', 'inherit'], detached: GROUPS })
   const group = (sig: NodeJS.Signals): void => {
     try {
-      if (child.pid) process.kill(-child.pid, sig)
+      if (!GROUPS) child.kill(sig)
+      else if (child.pid) process.kill(-child.pid, sig)
     } catch {
       // the group has already exited
     }
@@ -74,3 +75,5 @@ export async function runSeedCommand(command: string, c: Connection, signal?: Ab
 }
 
 const osSignals = os.constants.signals as Record<string, number>
+/** Process groups (POSIX): the command runs in one of its own, which a cancel signals as a whole. On Windows only the shell is signalled. */
+const GROUPS = process.platform !== 'win32'

@@ -198,7 +198,7 @@ function promise(h: MatrixHelpers): Case[] {
         const first = await ctx.run('branch')
         const b = ctx.project.branches.get(first.outputs['branch-id'])
         if (b) b.created_at = b.updated_at = new Date(Date.now() - 3 * 86400_000).toISOString().replace(/\.\d{3}Z$/, 'Z')
-        ctx.emu.platform.server.inject({ method: 'GET', path: /\/connection_uri$/, kind: 'delay', delayMs: 3000 })
+        ctx.emu.platform.server.inject({ method: 'GET', path: /\/connection_uri$/, kind: 'delay', delayMs: 6000 })
         const reusing = ctx.run('branch')
         await untilTrue(() => ctx.emu.platform.server.requests('GET', /\/connection_uri$/).some((q) => q.at > first.endedAt))
         const r = await sweep(ctx, { 'max-age': '2d' })

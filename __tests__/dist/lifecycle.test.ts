@@ -331,10 +331,14 @@ describe('issue 20: reset, cleanup and cancel keep the promise', () => {
   })
 
   it('2. a cancelled reset: the create run waiting on the lock gets a new, seeded branch, and the cancelled run undoes only its own', async () => {
-    writeFileSync(path.join(work, 'slow.sql'), 'SELECT pg_sleep(2);\n')
+    writeFileSync(path.join(work, 'slow.sql'), 'SELECT pg_sleep(5);\n')
     const pr = newPr()
     const created = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
-    const resetting = run({ command: 'reset', seed: 'slow.sql\nseed.sql' }, { pr: { number: pr }, cancelOn: /Seed the database/ })
+    // Cancelled once the restore was sent and the create run has posted its claim (the first run's, the reset's, the create's): it waits for the lock.
+    const resetting = run({ command: 'reset', seed: 'slow.sql\nseed.sql' }, {
+      pr: { number: pr },
+      cancelWhen: () => emu.platform.server.requests('POST', /\/restore$/).length > 0 && postedBodies(pr).length >= 3
+    })
     await until(() => emu.platform.server.requests('POST', /\/restore$/).length > 0)
     const waiting = run({ seed: 'seed.sql' }, { pr: { number: pr } })
     const [reset, next] = await Promise.all([resetting, waiting])
@@ -368,8 +372,8 @@ describe('issue 20: reset, cleanup and cancel keep the promise', () => {
     const first = await run({}, { pr: { number: pr } })
     const b = project.branches.get(first.outputs['branch-id'])!
     b.created_at = b.updated_at = ago(3 * 86400_000)
-    // The reusing run holds the lock for 3 s before it records its use.
-    emu.platform.server.inject({ method: 'GET', path: /\/connection_uri$/, kind: 'delay', delayMs: 3000 })
+    // The reusing run holds the lock for 6 s before it records its use.
+    emu.platform.server.inject({ method: 'GET', path: /\/connection_uri$/, kind: 'delay', delayMs: 6000 })
     const reusing = run({}, { pr: { number: pr } })
     await until(() => emu.platform.server.requests('GET', /\/connection_uri$/).some((q) => q.at > first.endedAt))
     const r = await sweep({ 'max-age': '2d' })

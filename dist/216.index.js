@@ -120,222 +120,6 @@ function directClientConfig(c, applicationName) {
 
 /***/ }),
 
-/***/ 76803:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   SS: () => (/* binding */ requestJson),
-/* harmony export */   j$: () => (/* binding */ HttpError),
-/* harmony export */   yy: () => (/* binding */ sleep)
-/* harmony export */ });
-/* unused harmony export MAX_RETRY_AFTER_S */
-/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(90833);
-/**
- * JSON over HTTP for the service clients: one timeout per request, error
- * bodies quoted, and a bounded retry only where retrying cannot do harm.
- * Requests and waits made from the main flow stop when the run is cancelled
- * (cancel.ts): they reject with CancelledError, except a request that
- * creates something (not idempotent), which is let finish; none is sent
- * after the cancel.
- */
-
-/** Failure of one HTTP request. `status` is 0 when no response arrived. */
-class HttpError extends Error {
-    status;
-    serviceMessage;
-    hint;
-    timedOut;
-    retryAfterSeconds;
-    requestId;
-    constructor(message, 
-    /** HTTP status, or 0 for a timeout or network error. */
-    status, 
-    /** The service's own message from the error body, if it sent one. */
-    serviceMessage, 
-    /** The service's `hint`, if it sent one (seed 001: 400 Missing referrer). */
-    hint, 
-    /** True when the request timed out. */
-    timedOut = false, 
-    /** Seconds the service asked us to wait (`Retry-After`), on 429 and 503. */
-    retryAfterSeconds, 
-    /** The platform's `request_id` of the failed request (error body, or the `X-Request-ID` header), for its support. */
-    requestId) {
-        super(message);
-        this.status = status;
-        this.serviceMessage = serviceMessage;
-        this.hint = hint;
-        this.timedOut = timedOut;
-        this.retryAfterSeconds = retryAfterSeconds;
-        this.requestId = requestId;
-        this.name = 'HttpError';
-    }
-}
-/** Attempts for idempotent requests on 5xx, network errors and timeouts. */
-const IDEMPOTENT_ATTEMPTS = 3;
-/** Attempts for HTTP 429, which means the request was refused unprocessed. */
-const RATE_LIMIT_ATTEMPTS = 4;
-/**
- * Longest `Retry-After` the run spends on one wait, in seconds. A longer one
- * fails the request at once, saying how long the service asked for: waiting
- * it out would hold the job (and the PR's comment lock) for longer than a
- * preview database is worth, so the user re-runs later instead.
- */
-const MAX_RETRY_AFTER_S = 60;
-/**
- * Sleeps `ms` milliseconds. From the main flow, rejects with CancelledError
- * as soon as the run is cancelled (cancel.ts).
- */
-const sleep = (ms) => new Promise((resolve, reject) => {
-    const signal = (0,_cancel_js__WEBPACK_IMPORTED_MODULE_0__/* .cancelSignal */ .Bj)();
-    if (signal?.aborted)
-        return reject(signal.reason);
-    const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-});
-/**
- * Extracts `{message, hint, requestId}` from an error body: `{code, message,
- * request_id}` (platform spec, GeneralError) or `{error, hint}` (instant service).
- */
-function describeErrorBody(body, raw) {
-    if (body && typeof body === 'object') {
-        const b = body;
-        const message = typeof b.message === 'string' ? b.message : typeof b.error === 'string' ? b.error : undefined;
-        const hint = typeof b.hint === 'string' ? b.hint : undefined;
-        const requestId = typeof b.request_id === 'string' && b.request_id ? b.request_id : undefined;
-        return { message, hint, requestId };
-    }
-    const trimmed = raw.trim();
-    return trimmed ? { message: trimmed.slice(0, 200) } : {};
-}
-/** Retry-After in seconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
-function retryAfterSeconds(headers) {
-    const value = headers.get('retry-after') ?? '';
-    const n = Number(value);
-    if (Number.isFinite(n))
-        return Math.max(0, n);
-    const date = Date.parse(value);
-    return Number.isFinite(date) ? Math.max(0, (date - Date.now()) / 1000) : 1;
-}
-async function once(req) {
-    const where = `${req.method} ${new URL(req.url).origin}${new URL(req.url).pathname}`;
-    // A request that changes nothing is abandoned on a cancel; one that creates something is let finish
-    // (cancel.ts waits for it), since what it made must be known to be undone.
-    const cancel = req.idempotent ? (0,_cancel_js__WEBPACK_IMPORTED_MODULE_0__/* .cancelSignal */ .Bj)() : undefined;
-    let res;
-    try {
-        res = await fetch(req.url, {
-            method: req.method,
-            headers: {
-                Accept: 'application/json',
-                ...(req.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-                ...req.headers
-            },
-            body: req.body !== undefined ? JSON.stringify(req.body) : undefined,
-            signal: cancel ? AbortSignal.any([AbortSignal.timeout(req.timeoutMs), cancel]) : AbortSignal.timeout(req.timeoutMs)
-        });
-    }
-    catch (err) {
-        if (cancel?.aborted)
-            throw cancel.reason;
-        const e = err;
-        if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-            throw new HttpError(`${req.label} timed out after ${req.timeoutMs / 1000} s (${where}).`, 0, undefined, undefined, true);
-        }
-        const reason = e.cause?.code ?? e.cause?.message ?? e.message;
-        throw new HttpError(`${req.label} failed: could not reach the service (${where}): ${reason}.`, 0);
-    }
-    let raw;
-    try {
-        raw = await res.text();
-    }
-    catch (err) {
-        if (cancel?.aborted)
-            throw cancel.reason;
-        const e = err;
-        const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError';
-        throw new HttpError(timedOut
-            ? `${req.label} timed out after ${req.timeoutMs / 1000} s while reading the response (${where}).`
-            : `${req.label} failed while reading the response (${where}): ${e.message}.`, 0, undefined, undefined, timedOut);
-    }
-    let body = undefined;
-    let parsed = false;
-    if (raw.trim() !== '') {
-        try {
-            body = JSON.parse(raw);
-            parsed = true;
-        }
-        catch {
-            parsed = false;
-        }
-    }
-    if (!res.ok) {
-        const { message, hint, requestId: fromBody } = describeErrorBody(parsed ? body : undefined, parsed ? '' : raw);
-        const requestId = fromBody ?? (res.headers.get('x-request-id') || undefined);
-        const quoted = message ? `: "${message}"` : '';
-        throw new HttpError(`${req.label} failed with HTTP ${res.status}${quoted}${hint ? ` (hint: ${hint})` : ''} (${where}${requestId ? `, request_id ${requestId}` : ''}).`, res.status, message, hint, false, res.headers.has('retry-after') ? retryAfterSeconds(res.headers) : undefined, requestId);
-    }
-    if (!parsed && raw.trim() === '' && req.emptyBodyStatuses?.includes(res.status)) {
-        return { status: res.status, body: undefined, headers: res.headers };
-    }
-    if (!parsed) {
-        throw new HttpError(`${req.label} returned HTTP ${res.status} with a body that is not JSON (${where}): "${raw.trim().slice(0, 120)}".`, res.status);
-    }
-    return { status: res.status, body, headers: res.headers };
-}
-/**
- * Sends one JSON request and returns the parsed body.
- *
- * Retries: HTTP 429 up to 4 attempts in all, waiting `Retry-After` (1 s when
- * absent); a 429 is a refusal, so this is safe even for a create. A
- * `Retry-After` over 60 s (on 429 or 503) fails at once with a message giving the wait the
- * service asked for (RFC 9110 §10.2.3: delta-seconds or an HTTP date). Idempotent
- * requests are also retried on 5xx, network errors and timeouts, 3 attempts
- * in all, waiting 1 s then 2 s; a request with `retryOn503` is retried so on
- * HTTP 503 only (platform spec: a 503 "is always safe to retry").
- *
- * @throws HttpError with a message naming the request, the status and the
- *   service's own message and hint.
- */
-async function requestJson(req) {
-    let rateLimited = 0;
-    let transient = 0;
-    for (;;) {
-        try {
-            (0,_cancel_js__WEBPACK_IMPORTED_MODULE_0__/* .throwIfCancelled */ .dZ)();
-            return await (req.idempotent ? once(req) : (0,_cancel_js__WEBPACK_IMPORTED_MODULE_0__/* .finishBeforeUndo */ .JZ)(once(req)));
-        }
-        catch (err) {
-            if (!(err instanceof HttpError))
-                throw err;
-            if ((err.status === 429 || err.status === 503) && (err.retryAfterSeconds ?? 0) > MAX_RETRY_AFTER_S) {
-                throw new HttpError(`${err.message} The service asked to wait ${Math.round(err.retryAfterSeconds)} s (Retry-After) before retrying, ` +
-                    `longer than this action waits (${MAX_RETRY_AFTER_S} s): re-run the job later.`, err.status, err.serviceMessage, err.hint, false, err.retryAfterSeconds);
-            }
-            if (err.status === 429 && ++rateLimited < RATE_LIMIT_ATTEMPTS) {
-                await sleep((err.retryAfterSeconds ?? 1) * 1000);
-                continue;
-            }
-            const transientFailure = err.status === 0 || err.status >= 500;
-            const retryable = req.idempotent ? transientFailure : err.status === 503 && req.retryOn503 === true;
-            if (retryable && ++transient < IDEMPOTENT_ATTEMPTS) {
-                await sleep(1000 * transient);
-                continue;
-            }
-            throw err;
-        }
-    }
-}
-
-
-/***/ }),
-
 /***/ 91480:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -733,15 +517,18 @@ function lifecycleClientOf(s) {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   CR: () => (/* binding */ deleteBranchAndWait),
+/* harmony export */   HK: () => (/* binding */ PROVISIONAL_SUFFIX),
 /* harmony export */   PK: () => (/* binding */ BranchRefusedError),
+/* harmony export */   QQ: () => (/* binding */ markProvisional),
 /* harmony export */   WU: () => (/* binding */ markSeeded),
 /* harmony export */   ao: () => (/* binding */ connectionOf),
+/* harmony export */   fS: () => (/* binding */ waitForPendingOf),
 /* harmony export */   gx: () => (/* binding */ provisionBranch),
 /* harmony export */   pe: () => (/* binding */ defaultBranchName),
 /* harmony export */   wE: () => (/* binding */ findPreviewBranches)
 /* harmony export */ });
-/* unused harmony exports PROVISIONAL_SUFFIX, provisionalName */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(57264);
+/* unused harmony exports provisionalName, undoOnCancel */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
 /* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(87199);
 /* harmony import */ var _client_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(91480);
@@ -759,8 +546,15 @@ function lifecycleClientOf(s) {
  * it to `<name>` (platform spec, updateProjectBranch) only once it is seeded.
  * So a branch found under the PR's name was seeded, and one found under the
  * provisional name (a run that was cancelled, crashed, or lost the create's
- * answer) is never reused: it is deleted and made again. Annotations would
- * not do: the spec sets them only on create.
+ * answer) is never reused: it is deleted and made again, after waiting for
+ * the operations still running on it. Annotations would not do: the spec
+ * sets them only on create.
+ *
+ * Issue 20: the rule holds for every command that changes a branch under the
+ * PR's name. `command: reset` first takes the branch back to the provisional
+ * name ({@link markProvisional}) and gives it the PR's name again only after
+ * its seed ({@link markSeeded}); the post step deletes a branch only while it
+ * still has the id and provisional name this run left it with.
  */
 
 
@@ -862,15 +656,25 @@ async function connectionOf(client, branch, o) {
     ]);
     return { pooledUrl, directUrl };
 }
-/** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
-async function reuse(client, branch, o) {
+/**
+ * Waits for the operations still running on `branch` (started within the
+ * last hour and since it was created): another run's create, a compute start
+ * a cancelled run left, a restore. A DELETE or PATCH meets 423 until they end
+ * (seed 000), so every path waits for them first.
+ * @returns those operations, in their terminal state (empty when none ran).
+ * @throws OperationError, or Error after `waitTimeoutSeconds`.
+ */
+async function waitForPendingOf(client, branch, o) {
     const since = new Date(Math.max(Date.parse(branch.created_at) || 0, Date.now() - 3600_000)).toISOString();
     const pending = await client.pendingOperationsOf(branch.id, since);
-    let operations = [];
-    if (pending.length) {
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Waiting for ${pending.length} operation(s) still running on branch "${branch.name}".`);
-        operations = await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, waitOptions(client, o));
-    }
+    if (!pending.length)
+        return [];
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Waiting for ${pending.length} operation(s) still running on branch "${branch.name}".`);
+    return await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, waitOptions(client, o));
+}
+/** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
+async function reuse(client, branch, o) {
+    const operations = await waitForPendingOf(client, branch, o);
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Reusing branch "${branch.name}" (${branch.id}).`);
     return { branch, created: false, operations, ...(await connectionOf(client, branch, o)) };
 }
@@ -933,6 +737,21 @@ async function createProvisional(client, parent, name, extras, anonymized) {
     }
 }
 /**
+ * Registers the cancel's undo step for `branch`, which this run holds under
+ * its provisional name: wait for `pending` (its operations hold the project,
+ * a DELETE meets 423 until they end) until shortly before the cancel's
+ * deadline (cancel.ts), polling every 0.2 s, then delete it with the 423
+ * retry, and clear the post step's state.
+ */
+function undoOnCancel(client, branch, pending, o) {
+    (0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .onCancel */ .Ao)(_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .UNSEEDED_BRANCH */ .dV, async (deadline) => {
+        const waitSeconds = Math.max(0.1, (deadline - CANCEL_DELETE_RESERVE_MS - Date.now()) / 1000);
+        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, { ...waitOptions(client, o), pollIntervalSeconds: 0.2, waitTimeoutSeconds: waitSeconds }).catch(() => undefined);
+        await (0,_locked_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
+        (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .clearUnseeded */ .nH)();
+    });
+}
+/**
  * Finds the PR's seeded branch and reuses it, or creates it under its
  * provisional name from the parent with a read-write compute and waits for
  * the operations the create started. A provisional branch found (a run whose
@@ -945,6 +764,8 @@ async function provisionBranch(client, o) {
     const parent = await resolveParent(client, o.parentBranch);
     if (found.provisional) {
         _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Branch "${found.provisional.name}" (${found.provisional.id}) was left by a run whose seed did not complete: deleting it and starting again.`);
+        // issue 20: a cancelled run's compute start may still run on it; a DELETE before it ends meets 423.
+        await waitForPendingOf(client, found.provisional, o);
         await deleteBranchAndWait(client, found.provisional, o);
     }
     const existing = found.seeded;
@@ -984,14 +805,7 @@ async function provisionBranch(client, o) {
     const { branch } = created;
     const pending = created.operations;
     (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .markUnseeded */ .NX)(branch); // issue 14: the post step deletes it if this run ends before it is seeded
-    (0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .onCancel */ .Ao)(_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .UNSEEDED_BRANCH */ .dV, async (deadline) => {
-        // The create's operations hold the project (a DELETE meets 423) until they end: wait for them
-        // until shortly before the cancel's deadline (cancel.ts), polling every 0.2 s, then delete with the 423 retry.
-        const waitSeconds = Math.max(0.1, (deadline - CANCEL_DELETE_RESERVE_MS - Date.now()) / 1000);
-        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, { ...waitOptions(client, o), pollIntervalSeconds: 0.2, waitTimeoutSeconds: waitSeconds }).catch(() => undefined);
-        await (0,_locked_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
-        (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .clearUnseeded */ .nH)();
-    });
+    undoOnCancel(client, branch, pending, o);
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`);
     try {
         const waitStart = Date.now();
@@ -1018,6 +832,27 @@ async function provisionBranch(client, o) {
     }
 }
 /**
+ * Takes the seeded branch `branch` out of reuse before a command changes it
+ * (issue 20: `command: reset`): saves the post step's state first (so a kill
+ * or a lost answer from here on is undone by the post step, which deletes
+ * the branch only while it still has the provisional name), then renames it
+ * to `<name>~seeding` (PATCH, 423 retried, its operations waited on), and
+ * registers the cancel's undo step. From then on no run reuses it, and the
+ * next run deletes it if this one does not finish; {@link markSeeded} gives
+ * the name back after the seed.
+ * @returns the branch under its provisional name.
+ * @throws HttpError, ProjectBusyError, OperationError (the branch may then carry either name; both cases are handled as above).
+ */
+async function markProvisional(client, branch, o) {
+    const provisional = provisionalName(branch.name);
+    (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .markUnseeded */ .NX)({ id: branch.id, name: provisional });
+    const renamed = await (0,_locked_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, provisional));
+    undoOnCancel(client, renamed.branch, renamed.operations, o);
+    await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(renamed.operations, waitOptions(client, o));
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Renamed branch "${branch.name}" to "${provisional}" until it is seeded again: no run reuses it meanwhile.`);
+    return renamed.branch;
+}
+/**
  * Records on the branch that its seed completed: renames the provisional
  * branch to `name` (PATCH, 423 retried) and waits for any operation the
  * update started. On failure deletes the branch (a later run would delete it
@@ -1036,187 +871,6 @@ async function markSeeded(client, branch, name, o) {
         await deleteBranchAndWait(client, branch, o).catch((e) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it.`));
         throw err;
     }
-}
-
-
-/***/ }),
-
-/***/ 58677:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   rU: () => (/* binding */ retryLocked)
-/* harmony export */ });
-/* unused harmony exports LOCKED_RETRY, ProjectBusyError */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(57264);
-/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
-/**
- * HTTP 423 Locked handling (seed 000, Errors): a request that starts work
- * while the project is busy with conflicting operations is refused with 423;
- * resend the same request after a wait that starts at 0.1 s and doubles each
- * time, for at most five attempts in all, then give up.
- */
-
-
-/** Attempts in all, first wait in milliseconds, and factor (seed 000, Limits: 0.1 s / 2 / 5). */
-const LOCKED_RETRY = { attempts: 5, firstWaitMs: 100, factor: 2 };
-/** The project stayed locked through every attempt. */
-class ProjectBusyError extends Error {
-    attempts;
-    requestId;
-    /** @param requestId the platform's `request_id` of the last 423, if it sent one */
-    constructor(label, attempts, requestId) {
-        super(`${label}: the project is busy with other operations (HTTP 423 Locked on all ${attempts} attempts, waiting 0.1 s doubling between them` +
-            `${requestId ? `; last request_id ${requestId}` : ''}). ` +
-            'Another run, or a system operation such as an availability check, is changing the project; re-run the job in a minute.');
-        this.attempts = attempts;
-        this.requestId = requestId;
-        this.name = 'ProjectBusyError';
-    }
-}
-/**
- * Sends `request` and resends it on HTTP 423 per the seed's rule; any other
- * outcome is returned or thrown as is. `sleepMs` is injectable for tests.
- * @throws ProjectBusyError after the fifth 423.
- */
-async function retryLocked(label, request, sleepMs = _http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy) {
-    let wait = LOCKED_RETRY.firstWaitMs;
-    for (let attempt = 1;; attempt++) {
-        try {
-            return await request();
-        }
-        catch (err) {
-            if (!(err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$) || err.status !== 423)
-                throw err;
-            if (attempt >= LOCKED_RETRY.attempts)
-                throw new ProjectBusyError(label, attempt, err.requestId);
-            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${label}: HTTP 423 Locked (project busy), attempt ${attempt} of ${LOCKED_RETRY.attempts}; retrying in ${wait / 1000} s.`);
-            await sleepMs(wait);
-            wait *= LOCKED_RETRY.factor;
-        }
-    }
-}
-
-
-/***/ }),
-
-/***/ 59085:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   fS: () => (/* binding */ summarise),
-/* harmony export */   ft: () => (/* binding */ waitForOperations)
-/* harmony export */ });
-/* unused harmony exports displayName, OperationError */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(57264);
-/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
-/**
- * Platform operations (seed 000, and the platform's OpenAPI spec where the
- * seed is silent): their shape, their display names, and waiting until the
- * operations a request started are terminal.
- */
-
-
-/**
- * Terminal statuses that count as success. `cancelled` and `error` are
- * terminal failures; `failed` is NOT terminal (seed 000: it can still be
- * retried). `error` is terminal because the spec lists it beside `failed`
- * (which is the retried state) and gives it the error text: nothing moves an
- * operation out of it, so waiting on it could only end at `wait-timeout`.
- */
-const SUCCESS = ['finished', 'skipped'];
-const FAILED_TERMINAL = ['cancelled', 'error'];
-/** Display names of seed 000's table; other actions are shown in sentence case. */
-const DISPLAY = {
-    apply_config: 'Apply config',
-    apply_storage_config: 'Apply storage config',
-    check_availability: 'Check availability',
-    create_branch: 'Create branch',
-    // seed 000 spells the display name so
-    create_timeline: 'Create timelime',
-    delete_tenant: 'Delete tenant',
-    start_compute: 'Start compute',
-    suspend_compute: 'Suspend compute',
-    tenant_attach: 'Tenant attach',
-    tenant_detach: 'Tenant detach',
-    tenant_reattach: 'Tenant reattach',
-    timeline_archive: 'Timeline archive',
-    timeline_unarchive: 'Timeline unarchive'
-};
-/** "Create branch" for `create_branch`; unknown actions in sentence case. */
-function displayName(action) {
-    return DISPLAY[action] ?? action.charAt(0).toUpperCase() + action.slice(1).replace(/_/g, ' ');
-}
-/** An operation that ended `cancelled` or `error`, or operations still pending at `wait-timeout`. */
-class OperationError extends Error {
-    operations;
-    constructor(message, operations) {
-        super(message);
-        this.operations = operations;
-        this.name = 'OperationError';
-    }
-}
-/** The report's row of an operation; the duration is `total_duration_ms` when given, else `updated_at` − `created_at`. */
-function summarise(op) {
-    const seconds = typeof op.total_duration_ms === 'number' ? op.total_duration_ms / 1000 : (Date.parse(op.updated_at) - Date.parse(op.created_at)) / 1000;
-    return { name: displayName(op.action), status: op.status, durationSeconds: Number.isFinite(seconds) ? Math.max(0, seconds) : 0 };
-}
-function table(ops) {
-    const rows = ops.map((op) => `  ${displayName(op.action).padEnd(20)} ${op.status.padEnd(11)} failures ${op.failures_count}  id ${op.id}`);
-    return rows.join('\n');
-}
-/**
- * Waits until every operation in `operations` is terminal (seed 000, Polling
- * rule): all pending ones are polled together every `pollIntervalSeconds`.
- * `finished` and `skipped` are success; `cancelled` and `error` fail at once
- * (the message quotes the operation's own `error` text); `failed` is not
- * terminal, so it is waited on and its `failures_count` reported. 5xx,
- * resets and timeouts while polling are logged and polled again.
- * @returns the operations in their terminal state, in the given order.
- * @throws OperationError when one ends `cancelled` or `error`, or when
- *   `waitTimeoutSeconds` pass with some still pending (the message tables them).
- */
-async function waitForOperations(operations, options) {
-    const latest = new Map(operations.map((op) => [op.id, op]));
-    const deadline = Date.now() + options.waitTimeoutSeconds * 1000;
-    const pending = () => [...latest.values()].filter((op) => !SUCCESS.includes(op.status) && !FAILED_TERMINAL.includes(op.status));
-    const check = () => {
-        const errored = [...latest.values()].filter((op) => op.status === 'error');
-        if (errored.length) {
-            const what = errored.map((op) => `"${displayName(op.action)}" (${op.id}) ended in error: ${op.error ? `"${op.error}"` : 'the platform gave no error text'}`);
-            throw new OperationError(`The platform's operation ${what.join('; ')}${errored[0].branch_id ? ` (branch ${errored[0].branch_id})` : ''}.`, errored);
-        }
-        const cancelled = [...latest.values()].filter((op) => op.status === 'cancelled');
-        if (cancelled.length) {
-            throw new OperationError(`The platform cancelled ${cancelled.map((op) => `"${displayName(op.action)}" (${op.id})`).join(', ')}${cancelled[0].branch_id ? ` on branch ${cancelled[0].branch_id}` : ''}.`, cancelled);
-        }
-    };
-    check();
-    while (pending().length) {
-        const left = deadline - Date.now();
-        if (left <= 0) {
-            throw new OperationError(`Timed out after ${options.waitTimeoutSeconds} s (wait-timeout) waiting for the platform's operations; still pending:\n${table(pending())}`, pending());
-        }
-        await (0,_http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy)(Math.min(options.pollIntervalSeconds * 1000, left));
-        await Promise.all(pending().map(async (op) => {
-            try {
-                const now = await options.get(op.id);
-                if (now.status === 'failed' && (op.status !== 'failed' || now.failures_count !== op.failures_count)) {
-                    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; the platform retries it, still waiting.`);
-                }
-                latest.set(op.id, now);
-            }
-            catch (err) {
-                if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || err.status === 429)) {
-                    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Polling "${displayName(op.action)}" failed for now (${err.message}); polling again.`);
-                    return;
-                }
-                throw err;
-            }
-        }));
-        check();
-    }
-    return operations.map((op) => latest.get(op.id));
 }
 
 
@@ -1444,6 +1098,8 @@ const HEADLINES = {
     'seed-failed': 'not ready: seeding failed',
     provisioning: 'being provisioned',
     closing: 'being closed: the pull request closed',
+    resetting: 'being reset to its parent and seeded again',
+    sweeping: 'being swept by the scheduled cleanup',
     failed: 'not ready: the run failed',
     cancelled: 'not ready: the run was cancelled',
     swept: 'deleted by the scheduled cleanup',
@@ -1466,6 +1122,10 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
         lines.push(`The scheduled cleanup swept this branch: ${r.sweptBecause}.`, '');
     if (r.state === 'closing')
         lines.push('A run of this pull request is closing its database; this comment is updated when it is done.', '');
+    if (r.state === 'resetting')
+        lines.push('A run of this pull request is resetting its branch and seeding it again; no run uses the branch until that is done. This comment is updated when it is.', '');
+    if (r.state === 'sweeping')
+        lines.push('The scheduled cleanup (`command: cleanup`) is sweeping this branch once it has checked again that no run uses it; this comment is updated when it is done.', '');
     if (r.state === 'failed') {
         lines.push('The run failed before it handed anything out; nothing it made is recorded for reuse. See the job log for what to fix.', '');
     }
@@ -1510,6 +1170,8 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
         'seed-failed': 'created, seed rolled back',
         provisioning: 'provisioning',
         closing: 'closing',
+        resetting: 'resetting',
+        sweeping: 'being swept by `command: cleanup`',
         failed: 'failed',
         cancelled: 'cancelled',
         swept: 'deleted by `command: cleanup`',

@@ -75,6 +75,7 @@ function badInput(h: MatrixHelpers): Case[] {
     ['min-cu: 0.1', 'branch', { 'min-cu': '0.1' }, /`min-cu` must be a number of compute units, at least 0.25/],
     ['min-cu above max-cu', 'branch', { 'min-cu': '2', 'max-cu': '1' }, /`min-cu` \(2\) must not be larger than `max-cu` \(1\)/],
     ['schema-only: yes', 'branch', { 'schema-only': 'yes' }, /`schema-only` must be true or false; got "yes"/],
+    ['expires-in: 45d (over the platform\'s 30 days)', 'branch', { 'expires-in': '45d' }, /`expires-in` must be at most 30d \(2592000 seconds\), the platform's longest branch expiry/],
     ['expires-in in instant mode', 'instant', { 'expires-in': '7d' }, /`expires-in` applies to branch mode only/],
     ['command: reset in instant mode', 'instant', { command: 'reset' }, /`command: reset` needs branch mode/]
   ]
@@ -141,9 +142,126 @@ function resets(h: MatrixHelpers): Case[] {
   ]
 }
 
+const untilTrue = async (cond: () => boolean, ms = 20_000): Promise<void> => {
+  const deadline = Date.now() + ms
+  while (!cond() && Date.now() < deadline) await sleep(20)
+}
+const previewName = (pr: number): string => `preview/pr-${pr}-feature-login`
+
+/** Issue 20: no run hands out an unseeded branch, and the sweep never deletes one in use. */
+function promise(h: MatrixHelpers): Case[] {
+  const group = 'lifecycle'
+  return [
+    {
+      group,
+      name: 'branch: a reset whose restore answer is lost (connection reset after the restore took effect)',
+      expected: 'the reset fails; the branch is under <name>~seeding, which no run reuses; the post step deletes it; the next run creates and seeds a new branch',
+      body: async (ctx) => {
+        const first = await ctx.run('branch')
+        ctx.emu.platform.server.inject({ method: 'POST', path: /\/restore$/, kind: 'lost-reset' })
+        const r = await ctx.run('branch', { command: 'reset' })
+        const goneAfterPost = !ctx.project.branches.has(first.outputs['branch-id'])
+        const again = await ctx.run('branch')
+        const c = h.checker()
+        c.expect(r.code === 1, `reset exit ${r.code}`)
+        c.expect(/Deleted branch "[^"]+~seeding"/.test(r.post?.stdout ?? ''), 'the post step did not delete the provisional branch')
+        c.expect(goneAfterPost, 'the restored, unseeded branch is left')
+        h.succeeded(again, c)
+        c.expect(again.outputs.created === 'true', `the next run reused (created=${again.outputs.created})`)
+        return { observed: `${h.outcome(r)}; post ${goneAfterPost ? 'deleted' : 'left'} it / ${h.outcome(again)}, created=${again.outputs.created}`, problems: c.problems }
+      }
+    },
+    {
+      group,
+      name: 'branch: a reset cancelled (SIGINT) mid-seed while a create run of the PR waits for the lock',
+      expected: 'the cancel deletes the provisional branch before it frees the lock; the waiting run creates and seeds a new branch, which the cancelled run\'s post step leaves alone',
+      body: async (ctx) => {
+        const first = await ctx.run('branch')
+        const resetting = ctx.run('branch', { command: 'reset', seed: 'matrix-seed.sql\nmatrix-slow.sql\nmatrix-more.sql' }, { cancelOn: /Seed the database/ })
+        await untilTrue(() => ctx.emu.platform.server.requests('POST', /\/restore$/).length > 0)
+        const waiting = ctx.run('branch')
+        const [reset, next] = await Promise.all([resetting, waiting])
+        const c = h.checker()
+        c.expect(reset.code === 1, `reset exit ${reset.code}`)
+        h.succeeded(next, c)
+        c.expect(next.outputs.created === 'true' && next.outputs['branch-id'] !== first.outputs['branch-id'], `the waiting run reused (created=${next.outputs.created})`)
+        c.expect(ctx.project.branches.get(next.outputs['branch-id'])?.name === previewName(ctx.pr), "the waiting run's branch is gone or misnamed")
+        c.expect(/Seeded 2 file/.test(next.stdout), 'the waiting run did not seed')
+        return { observed: `${h.outcome(reset)} / ${h.outcome(next)}, created=${next.outputs.created}`, problems: c.problems }
+      }
+    },
+    {
+      group,
+      name: "branch: cleanup max-age while a run of the PR holds its lock and reuses the branch",
+      expected: "the sweep waits for the PR's lock, reads the branch again (the reuse recorded its use) and keeps it; the run's outputs point at a live branch",
+      body: async (ctx) => {
+        const first = await ctx.run('branch')
+        const b = ctx.project.branches.get(first.outputs['branch-id'])
+        if (b) b.created_at = b.updated_at = new Date(Date.now() - 3 * 86400_000).toISOString().replace(/\.\d{3}Z$/, 'Z')
+        ctx.emu.platform.server.inject({ method: 'GET', path: /\/connection_uri$/, kind: 'delay', delayMs: 6000 })
+        const reusing = ctx.run('branch')
+        await untilTrue(() => ctx.emu.platform.server.requests('GET', /\/connection_uri$/).some((q) => q.at > first.endedAt))
+        const r = await sweep(ctx, { 'max-age': '2d' })
+        const u = await reusing
+        const c = h.checker()
+        h.succeeded(u, c)
+        c.expect(r.code === 0, `cleanup exit ${r.code}`)
+        c.expect(!!b && ctx.project.branches.has(b.id), 'the branch in use was deleted')
+        c.expect(/read again before the delete, under the PR's lock/.test(r.summary), 'the summary does not say it was read again under the lock')
+        return { observed: `${h.outcome(r)}; branch ${b && ctx.project.branches.has(b.id) ? 'kept' : 'deleted'} / ${h.outcome(u)}`, problems: c.problems }
+      }
+    },
+    {
+      group,
+      name: 'branch: cleanup meets a branch whose GET answers 500, and a closed PR\'s branch with a child not made by the action',
+      expected: 'the unreadable branch is reported and counted (exit 1 after the sweep), the merged PR\'s branch is still deleted, the parent of a stranger\'s child is kept with the reason; the summary is written',
+      body: async (ctx) => {
+        const broken = await otherPr(ctx)
+        const merged = await otherPr(ctx, 'merged')
+        const parent = await otherPr(ctx, 'closed')
+        await plantBranch(ctx, 'someones-child', parent.run.outputs['branch-id'])
+        ctx.emu.platform.server.inject({ method: 'GET', path: new RegExp(`/branches/${broken.run.outputs['branch-id']}$`), kind: 'status', status: 500, times: 50 })
+        const r = await sweep(ctx)
+        const has = (id: string): boolean => ctx.project.branches.has(id)
+        const c = h.checker()
+        c.expect(r.code === 1 && /could not handle 1 branch/.test(r.errors[0] ?? ''), `cleanup exit ${r.code} (${r.errors[0] ?? ''})`)
+        c.expect(!has(merged.run.outputs['branch-id']), "the merged PR's branch is left")
+        c.expect(has(broken.run.outputs['branch-id']) && has(parent.run.outputs['branch-id']), 'a kept branch was deleted')
+        c.expect(/\| failed \| kept: it could not be read/.test(r.summary), 'no row for the unreadable branch')
+        c.expect(/has child branch "someones-child", and the platform does not delete a branch with children/.test(r.summary), 'no reason for the parent kept')
+        return { observed: `${h.outcome(r)}; merged ${has(merged.run.outputs['branch-id']) ? 'left' : 'deleted'}, unreadable and parent kept`, problems: c.problems }
+      }
+    },
+    {
+      group,
+      name: "branch: the run after a cancel finds <name>~seeding with its compute start still running",
+      expected: 'waits for the leftover\'s operations, deletes it (no 423), creates and seeds a new branch',
+      body: async (ctx) => {
+        const timing = { ...ctx.emu.platform.timing }
+        ctx.emu.platform.timing = { ...timing, startComputeMs: 6000 }
+        const res = await fetch(`${ctx.emu.platform.url}/projects/${ctx.project.id}/branches`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ctx.project.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ branch: { name: `${previewName(ctx.pr)}~seeding` }, endpoints: [{ type: 'read_write' }] })
+        })
+        ctx.emu.platform.timing = timing
+        const leftover = ((await res.json()) as { branch: { id: string } }).branch.id
+        const r = await ctx.run('branch')
+        const c = h.checker()
+        h.succeeded(r, c)
+        const deletes = ctx.emu.platform.server.requests('DELETE', new RegExp(`/branches/${leftover}$`)).map((q) => q.status)
+        c.expect(deletes.join(',') === '200', `DELETE statuses ${deletes.join(',')}`)
+        c.expect(!ctx.project.branches.has(leftover), 'the leftover is still there')
+        c.expect(r.outputs.created === 'true', `created=${r.outputs.created}`)
+        return { observed: `${h.outcome(r)}; DELETE statuses ${deletes.join(', ')}`, problems: c.problems }
+      }
+    }
+  ]
+}
+
 /** Every lifecycle case, in table order. */
 export function lifecycleCases(h: MatrixHelpers): Case[] {
-  return [...expiry(h), ...sweeps(h), ...resets(h), ...postStep(h), ...badInput(h)]
+  return [...expiry(h), ...sweeps(h), ...resets(h), ...promise(h), ...postStep(h), ...badInput(h)]
 }
 
 /**

@@ -13,7 +13,9 @@
  * - `POST …/branches/{id}/restore` (BranchRestoreRequest), which replaces the
  *   branch's data with its source's head and keeps its id, endpoint and
  *   database, so its connection strings stay the same;
- * - a background job that deletes branches whose `expires_at` has passed.
+ * - a background job that deletes branches whose `expires_at` has passed;
+ * - `expires_at` at most 30 days ahead (platform docs, branch expiration:
+ *   "the maximum expiration period is 30 days").
  *
  * Choices where the spec says nothing: error messages; a restore runs
  * `suspend_compute`, `create_timeline` and `start_compute`;
@@ -47,6 +49,8 @@ interface CreateBody {
   annotation_value?: unknown
 }
 
+/** The platform's longest branch expiry (platform docs, branch expiration): 30 days, in milliseconds. */
+export const MAX_EXPIRY_MS = 30 * 86400_000
 const RFC3339_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 const bad = (message: string): Reply => ({ status: 400, body: { code: '', message } })
@@ -58,6 +62,7 @@ function refuseExpiresAt(v: unknown, nullable: boolean): Reply | null {
     return bad('expires_at must be an RFC 3339 timestamp with precision up to seconds, such as 2025-06-09T18:02:16Z')
   }
   if (Date.parse(v) <= Date.now()) return bad('expires_at must be in the future')
+  if (Date.parse(v) > Date.now() + MAX_EXPIRY_MS) return bad('expires_at must not be more than 30 days in the future')
   return null
 }
 

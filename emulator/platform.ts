@@ -403,6 +403,9 @@ export class PlatformService {
 
   private deleteBranch(project: Project, b: BranchRecord): Reply {
     if (b.default || b.protected) return { status: 422, body: { code: '', message: 'cannot delete a default or protected branch' } }
+    // The platform does not delete a branch with children (issue 20); status and wording are our choice, the spec does not say.
+    const children = [...project.branches.values()].filter((x) => x.parent_id === b.id)
+    if (children.length) return { status: 422, body: { code: '', message: `branch ${b.id} has child branches (${children.map((c) => c.name).join(', ')}); delete them first` } }
     if (this.busy(project)) return LOCKED
     project.branches.delete(b.id)
     const { deleteMs } = this.timing

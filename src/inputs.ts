@@ -6,6 +6,7 @@
 import * as core from '@actions/core'
 import { ENV_NAME, envVariables, type EnvNames } from './publish/env-file.js'
 import { type MaskingRuleInput, MaskingRulesError, parseMaskingRules, ruleSecrets } from './platform/masking-rules.js'
+import { MAX_EXPIRES_IN_SECONDS } from './platform/expiry.js'
 
 export type Mode = 'instant' | 'branch'
 export type Command = 'create' | 'delete' | 'cleanup' | 'reset'
@@ -202,6 +203,12 @@ const BRANCH_ONLY = ['expires-in', 'suspend-timeout', 'min-cu', 'max-cu', 'schem
 function checkLifecycle(s: Settings): void {
   if (s.minCu !== undefined && s.maxCu !== undefined && s.minCu > s.maxCu) {
     throw new InputError(`Input \`min-cu\` (${s.minCu}) must not be larger than \`max-cu\` (${s.maxCu}).`)
+  }
+  if (s.expiresInSeconds > MAX_EXPIRES_IN_SECONDS) {
+    throw new InputError(
+      `Input \`expires-in\` must be at most 30d (${MAX_EXPIRES_IN_SECONDS} seconds), the platform's longest branch expiry (platform docs, branch expiration); got "${text('expires-in')}". ` +
+        'Use 30d or less; an active PR keeps its branch anyway, since every run that uses it pushes the expiry forward.'
+    )
   }
   if (s.mode === 'instant') {
     if (s.command === 'reset') throw new InputError('`command: reset` needs branch mode (set `project-id`): the instant service cannot restore a database.')

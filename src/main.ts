@@ -7,16 +7,16 @@
 import * as core from '@actions/core'
 import * as github from '@actions/github'
 import { type Settings, readSettings } from './inputs.js'
-import { UNSEEDED_BRANCH, isCancelled, offCancel, throwIfCancelled, unlessCancelled } from './cancel.js'
+import { UNSEEDED_BRANCH, cancelSignal, isCancelled, offCancel, throwIfCancelled, unlessCancelled } from './cancel.js'
 import { INSTANT_PG_VERSION, INSTANT_REGION, getDatabase } from './instant/client.js'
 import { provisionInstant } from './instant/lifecycle.js'
 import { type Connection, describeConnection } from './connection.js'
-import { defaultBranchName, deleteBranchAndWait, findPreviewBranches, markSeeded, provisionBranch } from './platform/lifecycle.js'
+import { defaultBranchName, deleteBranchAndWait, findPreviewBranches, markSeeded, provisionBranch, waitForPendingOf } from './platform/lifecycle.js'
 import { type LifecycleClient, lifecycleClientOf } from './platform/lifecycle-client.js'
 import { createExtras, explainCreateRefusal } from './platform/create-options.js'
 import { ownerOfRun } from './platform/annotations.js'
 import { anonymizedBranch } from './platform/anonymized.js'
-import { extendExpiry } from './platform/expiry.js'
+import { recordUse } from './platform/expiry.js'
 import { runCleanup } from './commands/cleanup.js'
 import { resetBranch } from './commands/reset.js'
 import { clearUnseeded } from './post-state.js'
@@ -55,7 +55,8 @@ function startSeedCheck(files: string[]): Promise<SeedPlan | null> {
  * runs `undo` (so nothing unseeded is left for reuse) and rethrows. Sets
  * `report.seedFiles`.
  * @param platformDiff branch mode: fetches the platform's compare_schema diff against the parent
- * @throws CancelledError at once when the run is cancelled (the seed is not waited for).
+ * @throws CancelledError at once when the run is cancelled: the seed's session is ended (its
+ *   transaction rolled back, never committed) and `seed-command`'s process group is killed.
  */
 async function seedOrUndo(
   settings: Settings,
@@ -70,7 +71,7 @@ async function seedOrUndo(
     await tracker.atStart()
     if (seed) {
       const n = seed.sources.length
-      const result = await core.group(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => unlessCancelled(loadSeed(connection, seed)))
+      const result = await core.group(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => unlessCancelled(loadSeed(connection, seed, cancelSignal())))
       core.info(
         `Seeded ${result.files} file(s): ${result.statements} statement(s), ${result.copyRows} COPY row(s) in ${(result.durationMs / 1000).toFixed(2)} s.`
       )
@@ -79,7 +80,7 @@ async function seedOrUndo(
     await tracker.afterSeedFiles()
     if (settings.seedCommand) {
       await endSessions() // a migration tool may need the database to itself
-      await core.group('Run seed-command', () => unlessCancelled(runSeedCommand(settings.seedCommand, connection)))
+      await core.group('Run seed-command', () => unlessCancelled(runSeedCommand(settings.seedCommand, connection, cancelSignal())))
     }
     if (!settings.compareSchema) return null
     return await core.group('Compare the schema', () => unlessCancelled(tracker.finish(platformDiff)))
@@ -199,8 +200,8 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
   const outcome = await core
     .group(`Provision branch "${branchName}"`, () => provisionBranch(client, { ...settings, branchName, createExtras: extras, anonymized }))
     .catch((err: unknown) => Promise.reject(explainCreateRefusal(err, settings)))
-  // issue 14: a reused branch's expiry moves to `expires-in` from now
-  const expiresAt = outcome.created ? (outcome.branch.expires_at ?? extras.branch?.expires_at) : await extendExpiry(client, outcome.branch, settings)
+  // issue 14: a reused branch's expiry moves to `expires-in` from now; issue 20: every reuse is recorded as the branch's last use (max-age)
+  const expiresAt = outcome.created ? (outcome.branch.expires_at ?? extras.branch?.expires_at) : await recordUse(client, outcome.branch, settings)
   if (outcome.created) forgetReusable(pub, 'branch')
   const connection = describeConnection(outcome.pooledUrl, outcome.directUrl)
   maskConnection(connection)
@@ -269,6 +270,7 @@ async function removeBranch(settings: Settings, pub: Publication): Promise<void>
   const found = await findPreviewBranches(client, branchName)
   if (found.provisional) {
     core.info(`Deleting branch "${found.provisional.name}", left by a run whose seed did not complete.`)
+    await waitForPendingOf(client, found.provisional, settings) // issue 20: a cancelled run's compute start may still run on it
     await deleteBranchAndWait(client, found.provisional, settings)
   }
   const branch = found.seeded

@@ -10,13 +10,17 @@ import * as core from '@actions/core'
 export const STATE = {
   /** Set first thing in main: the post step knows it is the post step. */
   isPost: 'isPost',
-  /** `{id, name}` of a branch this run created and has not finished seeding. */
+  /**
+   * `{id, name}` of a branch this run holds under its provisional name
+   * (`<name>~seeding`) and has not finished seeding: created, or renamed for
+   * a reset. The post step deletes it only while it has that id and name.
+   */
   unseededBranch: 'unseededBranch',
   /** `{comment, reaction}`: the PR comment and the lock reaction on it this run holds (publish/lock.ts); older versions saved the comment id alone. */
   lockComment: 'lockComment'
 } as const
 
-/** The branch this run created; the post step deletes it unless {@link clearUnseeded} ran. */
+/** The branch this run holds under the provisional name `branch.name`; the post step deletes it unless {@link clearUnseeded} ran (and only while it keeps that name). */
 export function markUnseeded(branch: { id: string; name: string }): void {
   core.saveState(STATE.unseededBranch, JSON.stringify({ id: branch.id, name: branch.name }))
 }

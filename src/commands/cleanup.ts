@@ -3,10 +3,19 @@
  * project, recognises the ones this action made by their annotations alone
  * (platform annotations, see annotations.ts), and deletes those whose pull
  * request is closed or merged (GitHub's pulls API), or, with `max-age`, those
- * not used (platform `updated_at`) for longer than that. It never touches the
- * default branch or a protected branch. Deletes retry 423 and wait for their
- * operations (deleteBranchAndWait). The job summary tables every branch
- * looked at with the decision and the reason; each swept PR's comment says so.
+ * not used for longer than that: the branch's `updated_at`, which every run
+ * that reuses it moves (expiry.ts, recordUse). It never touches the default
+ * branch or a protected branch.
+ *
+ * Issue 20: before it deletes a PR's branch it takes that PR's comment lock
+ * (publish/lock.ts), so it waits for a run of the PR that holds it, and then
+ * reads the branch again and decides again under the lock: a branch used
+ * meanwhile is kept. A branch with child branches is kept (the platform does
+ * not delete it) unless its children are deleted first in the same sweep.
+ * A branch or PR that cannot be read is reported and counted, and the sweep
+ * goes on. Deletes retry 423 and wait for their operations
+ * (deleteBranchAndWait). The job summary tables every branch looked at with
+ * the decision and the true reason; each swept PR's comment says so.
  * `dry-run: true` decides the same and deletes nothing.
  */
 import * as core from '@actions/core'
@@ -19,7 +28,7 @@ import { lifecycleClientOf, type LifecycleClient } from '../platform/lifecycle-c
 import { summarise } from '../platform/operations.js'
 import { renderReport } from '../publish/report.js'
 import { describeGitHubError, githubClient } from '../publish/comment.js'
-import { acquireLock } from '../publish/lock.js'
+import { type CommentLock, acquireLock } from '../publish/lock.js'
 
 type Octokit = ReturnType<typeof githubClient>
 
@@ -65,10 +74,14 @@ async function decide(client: LifecycleClient, branch: Branch, settings: Setting
   const repo = `${github.context.repo.owner}/${github.context.repo.repo}`
   if (owner.repository !== repo) return { branch, pr: owner.pr, decision: 'keep', reason: `made for another repository (${owner.repository})` }
   const row = (decision: SweepRow['decision'], reason: string): SweepRow => ({ branch: found.branch, pr: owner.pr, decision, reason })
+  let unread: string | null = null
   if (owner.pr) {
     const pr = await pulls(owner.pr)
     if (pr.state === 'merged' || pr.state === 'closed') return row('delete', `pull request #${owner.pr} is ${pr.state}`)
-    if (pr.state === null) core.warning(`Could not read pull request #${owner.pr} of branch "${branch.name}": ${pr.why}. Keeping the branch unless max-age applies.`)
+    if (pr.state === null) {
+      unread = `pull request #${owner.pr} could not be read (${pr.why})`
+      core.warning(`Could not read pull request #${owner.pr} of branch "${branch.name}": ${pr.why}. Keeping the branch unless max-age applies.`)
+    }
   }
   if (settings.maxAgeSeconds > 0) {
     const lastUsed = Date.parse(found.branch.updated_at ?? found.branch.created_at)
@@ -78,7 +91,9 @@ async function decide(client: LifecycleClient, branch: Branch, settings: Setting
     }
   }
   if (!owner.pr) return row('keep', settings.maxAgeSeconds > 0 ? 'made outside a pull request, used within max-age' : 'made outside a pull request; set `max-age` to sweep it')
-  return row('keep', `pull request #${owner.pr} is open${settings.maxAgeSeconds > 0 ? ' and the branch was used within max-age' : ''}`)
+  const within = settings.maxAgeSeconds > 0 ? ' and the branch was used within max-age' : ''
+  if (unread) return row('keep', `${unread}${within}: kept`)
+  return row('keep', `pull request #${owner.pr} is open${within}`)
 }
 
 /** The job summary: every branch looked at, with the decision and the reason. */
@@ -98,37 +113,84 @@ export function renderSweep(rows: SweepRow[], settings: Pick<Settings, 'dryRun' 
   return lines.join('\n')
 }
 
-/** Tells a swept PR's comment that its branch was deleted by the cleanup. A GitHub error is a warning. */
-async function tellPullRequest(octokit: Octokit, row: SweepRow, settings: Settings, operations: ReturnType<typeof summarise>[]): Promise<void> {
+/** The PR's comment lock for the sweep of `row`'s branch (its placeholder says "being swept by the scheduled cleanup"). */
+async function lockOf(octokit: Octokit, row: SweepRow, settings: Settings): Promise<CommentLock> {
   const pr = { ...github.context.repo, number: row.pr!, headRef: '' }
   try {
-    // Through the PR's comment lock (publish/lock.ts): it waits for a run of that PR that holds it,
-    // and it learns which comment is ours from the claim it posts, for any kind of token.
-    const lock = await acquireLock(octokit, pr, {
+    return await acquireLock(octokit, pr, {
       mode: 'branch',
-      placeholder: renderReport({ mode: 'branch', state: 'closing' }),
+      placeholder: renderReport({ mode: 'branch', state: 'sweeping', branchName: row.branch.name, branchId: row.branch.id, sweptBecause: row.reason }),
       pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
       timeoutSeconds: Math.min(settings.waitTimeoutSeconds, 120)
     })
-    const markdown = renderReport({
-      mode: 'branch',
-      state: 'swept',
-      projectId: settings.projectId,
-      branchId: row.branch.id,
-      branchName: row.branch.name,
-      sweptBecause: row.reason,
-      operations
-    })
-    await lock.finish(markdown, { mode: 'branch' })
   } catch (err) {
-    core.warning(`Could not update the comment of pull request #${row.pr}: ${describeGitHubError(err)}.`)
+    throw new Error(`could not take the comment lock of pull request #${row.pr}, so a run of it may be using the branch (${describeGitHubError(err)})`, { cause: err })
   }
+}
+
+/** What a sweep needs to delete one branch. */
+interface SweepContext {
+  client: LifecycleClient
+  octokit: Octokit
+  settings: Settings
+  pulls: (n: number) => Promise<PullState>
+  /** Every branch of the project when the sweep began. */
+  branches: Branch[]
+  /** Ids deleted (or found gone) so far in this sweep. */
+  gone: Set<string>
+}
+
+/**
+ * Deletes `row`'s branch: under its PR's comment lock when it has a PR and
+ * `comment` is on, after reading it again and deciding again (a branch used
+ * meanwhile is kept), unless child branches are left. Updates `row`.
+ * @throws Error when the branch cannot be read, the lock cannot be taken, or the delete fails.
+ */
+async function sweepOne(row: SweepRow, x: SweepContext): Promise<void> {
+  const lock = row.pr && x.settings.comment ? await lockOf(x.octokit, row, x.settings) : null
+  let markdown: string | null = null
+  try {
+    const again = await decide(x.client, row.branch, x.settings, x.pulls, Date.now())
+    if (again.reason === 'gone before it could be read') {
+      row.decision = 'already gone'
+      return
+    }
+    if (again.decision !== 'delete') {
+      Object.assign(row, { decision: 'keep', reason: `${again.reason} (read again before the delete${lock ? ", under the PR's lock" : ''})` })
+      return
+    }
+    row.branch = again.branch
+    const children = x.branches.filter((b) => b.parent_id === row.branch.id && !x.gone.has(b.id))
+    if (children.length) {
+      Object.assign(row, {
+        decision: 'keep',
+        reason: `${again.reason}, but it has child branch${children.length === 1 ? '' : 'es'} ${children.map((c) => `"${c.name}"`).join(', ')}, and the platform does not delete a branch with children: delete them first`
+      })
+      return
+    }
+    const ops = await deleteBranchAndWait(x.client, row.branch, x.settings)
+    x.gone.add(row.branch.id)
+    row.decision = ops === null ? 'already gone' : 'deleted'
+    core.info(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`)
+    const operations = (ops ?? []).map(summarise)
+    markdown = renderReport({ mode: 'branch', state: 'swept', projectId: x.settings.projectId, branchId: row.branch.id, branchName: row.branch.name, sweptBecause: row.reason, operations })
+  } finally {
+    // Kept: only the claim goes, the PR's comment stays as its last run wrote it. Deleted: the comment says swept.
+    await lock?.finish(markdown, markdown ? { mode: 'branch' } : (lock.home?.record ?? { mode: 'branch' }))
+  }
+}
+
+/** Children before their parents: deepest first, so a parent the sweep deletes has no child of ours left. */
+function depthOf(b: Branch, byId: Map<string, Branch>): number {
+  let depth = 0
+  for (let p = b.parent_id; p && byId.has(p) && depth < 1000; p = byId.get(p)!.parent_id) depth++
+  return depth
 }
 
 /**
  * Runs the sweep. In instant mode a notice and nothing else (the instant
  * service has no delete; its databases lapse by themselves).
- * @throws Error after every branch was looked at, when some delete failed.
+ * @throws Error after every branch was looked at and the summary written, when some branch could not be read or deleted.
  */
 export async function runCleanup(settings: Settings): Promise<void> {
   if (settings.mode === 'instant') {
@@ -143,33 +205,42 @@ export async function runCleanup(settings: Settings): Promise<void> {
   const now = Date.now()
   const branches = await client.listBranches()
   const rows: SweepRow[] = []
+  const failures: string[] = []
   await core.group(`Look at the project's ${branches.length} branches`, async () => {
     for (const b of branches) {
-      const row = await decide(client, b, settings, pulls, now)
+      let row: SweepRow
+      try {
+        row = await decide(client, b, settings, pulls, now)
+      } catch (err) {
+        row = { branch: b, decision: 'failed', reason: `kept: it could not be read (${(err as Error).message})` }
+        failures.push(`"${b.name}" could not be read: ${(err as Error).message}`)
+      }
       core.info(`${b.name} (${b.id}): ${row.decision}, ${row.reason}.`)
       rows.push(row)
     }
   })
-  const failures: string[] = []
-  for (const row of rows.filter((r) => r.decision === 'delete')) {
+  const byId = new Map(branches.map((b) => [b.id, b]))
+  const doomed = rows.filter((r) => r.decision === 'delete').sort((a, b) => depthOf(b.branch, byId) - depthOf(a.branch, byId))
+  const x: SweepContext = { client, octokit, settings, pulls, branches, gone: new Set() }
+  for (const row of doomed) {
     if (settings.dryRun) {
       row.decision = 'would delete'
       continue
     }
     await core.group(`Delete branch "${row.branch.name}"`, async () => {
       try {
-        const ops = await deleteBranchAndWait(client, row.branch, settings)
-        row.decision = ops === null ? 'already gone' : 'deleted'
-        core.info(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`)
-        if (row.pr && settings.comment) await tellPullRequest(octokit, row, settings, (ops ?? []).map(summarise))
+        await sweepOne(row, x)
       } catch (err) {
         row.decision = 'failed'
-        row.reason += `; the delete failed: ${(err as Error).message}`
+        row.reason += `; kept: ${(err as Error).message}`
         failures.push(`"${row.branch.name}": ${(err as Error).message}`)
+        core.warning(`Branch "${row.branch.name}" (${row.branch.id}) was not deleted: ${(err as Error).message}`)
       }
     })
   }
   const markdown = renderSweep(rows, settings)
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown, true).write()
-  if (failures.length) throw new Error(`The cleanup could not delete ${failures.length} branch(es): ${failures.join('; ')} The other branches were handled; re-run to retry.`)
+  if (failures.length) {
+    throw new Error(`The cleanup could not handle ${failures.length} branch(es): ${failures.join('; ')}. The other branches were handled (see the job summary); re-run to retry.`)
+  }
 }

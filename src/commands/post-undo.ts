@@ -1,34 +1,39 @@
 /**
  * What the post step undoes (commands/post.ts loads this module only when
  * there is something to undo). When main created a branch it did not
- * finish seeding, the post step deletes it, waiting first for the branch's
+ * finish seeding (created, or taken out of reuse for a reset) and that is
+ * still under its provisional name, the post step deletes it, waiting first for the branch's
  * own operations and retrying 423, which the SIGINT handler has no time for;
  * when main still held the PR comment's provisioning lock, it marks the
  * comment failed. After a successful main both are cleared, and it does nothing.
  */
 import * as core from '@actions/core'
 import { readSettings } from '../inputs.js'
-import { deleteBranchAndWait } from '../platform/lifecycle.js'
+import { PROVISIONAL_SUFFIX, deleteBranchAndWait, waitForPendingOf } from '../platform/lifecycle.js'
 import { lifecycleClientOf } from '../platform/lifecycle-client.js'
-import { waitForOperations } from '../platform/operations.js'
 import { renderReport } from '../publish/report.js'
 import { githubClient, markerOf, pullRequestOfEvent, recordOf, withoutLock } from '../publish/comment.js'
 import { savedLock } from '../post-state.js'
 
-/** Deletes the unseeded branch named in the state. @throws on a failed delete. */
+/**
+ * Deletes the unseeded branch named in the state, but only while it is still
+ * as the main step left it (issue 20): the same id under the provisional name
+ * `<name>~seeding` the state names. A branch renamed since (its seed
+ * completed, or a reset's rename never happened) is in use or usable: kept.
+ * A branch that another run deleted and made again has another id: kept.
+ * @throws on a failed delete.
+ */
 export async function deleteUnseeded(saved: string): Promise<void> {
   const { id, name } = JSON.parse(saved) as { id: string; name: string }
   const settings = readSettings()
   const client = lifecycleClientOf(settings)
-  await core.group(`Delete branch "${name}", which the main step created but did not finish seeding`, async () => {
+  await core.group(`Delete branch "${name}", which the main step did not finish seeding`, async () => {
     const branch = await client.getBranch(id)
     if (!branch) return core.info(`Branch "${name}" (${id}) is already gone.`)
-    const since = new Date(Math.max(Date.parse(branch.created_at) || 0, Date.now() - 3600_000)).toISOString()
-    const pending = await client.pendingOperationsOf(id, since)
-    if (pending.length) {
-      core.info(`Waiting for ${pending.length} operation(s) still running on branch "${name}".`)
-      await waitForOperations(pending, { ...settings, get: (op) => client.getOperation(op) })
+    if (branch.name !== name || !name.endsWith(PROVISIONAL_SUFFIX)) {
+      return core.info(`Branch ${id} is now named "${branch.name}", not "${name}" as the main step left it: it is seeded or in use, so it is kept.`)
     }
+    await waitForPendingOf(client, branch, settings)
     const ops = await deleteBranchAndWait(client, branch, settings)
     core.info(`Deleted branch "${name}" (${id})${ops === null ? ': it was already gone' : ''}, so the next run starts clean.`)
   })

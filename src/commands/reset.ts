@@ -3,25 +3,32 @@
  * latest state (platform spec, `POST /projects/{project_id}/branches/{branch_id}/restore`
  * with `source_branch_id` the parent), so the branch id, its compute and the
  * connection strings stay the same; the restore's 423 is retried and its
- * operations waited on. Then `seed` and `seed-command` run again. Until the
- * seed is done the branch is marked for the post step, and a failed seed
- * deletes it (a reset branch without its seed must not be reused).
+ * operations waited on. Then `seed` and `seed-command` run again.
+ *
+ * Issue 20: a branch under the PR's name is a seeded one (platform/lifecycle.ts),
+ * so before the restore the branch leaves that name: it is renamed to
+ * `<name>~seeding` (markProvisional, with the post step's state saved first
+ * and the cancel's undo step registered), and renamed back only after the
+ * seed (markSeeded). A lost restore answer, a cancel or a kill at any point
+ * leaves a provisional branch, which no run reuses and which the post step,
+ * the cancel's undo step or the next run deletes. A failed seed deletes it.
  */
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'
 import type { Settings } from '../inputs.js'
 import { type Connection, describeConnection } from '../connection.js'
-import { BranchRefusedError, connectionOf, deleteBranchAndWait } from '../platform/lifecycle.js'
-import type { Branch } from '../platform/client.js'
-import { lifecycleClientOf } from '../platform/lifecycle-client.js'
-import { extendExpiry } from '../platform/expiry.js'
-import { retryLocked } from '../platform/locked.js'
+import { BranchRefusedError, connectionOf, deleteBranchAndWait, markProvisional, markSeeded } from '../platform/lifecycle.js'
+import { UNSEEDED_BRANCH, isCancelled, offCancel, throwIfCancelled } from '../cancel.js'
+import { type LifecycleClient, lifecycleClientOf } from '../platform/lifecycle-client.js'
+import { recordUse } from '../platform/expiry.js'
+import { ProjectBusyError, retryLocked } from '../platform/locked.js'
 import { summarise, waitForOperations } from '../platform/operations.js'
 import { maskConnection, setOutputs } from '../publish/outputs.js'
 import { writeEnvFile } from '../publish/env-file.js'
 import type { Report } from '../publish/report.js'
 import type { CommentRecord } from '../publish/comment.js'
-import { clearUnseeded, markUnseeded } from '../post-state.js'
+import { clearUnseeded } from '../post-state.js'
+import type { Branch } from '../platform/client.js'
 
 /** What main.ts lends the reset: publishing (PR comment and summary) and seeding with an undo. */
 export interface ResetHooks {
@@ -30,15 +37,23 @@ export interface ResetHooks {
   seed(connection: Connection, report: Report, undo: () => Promise<void>): Promise<void>
 }
 
-/** The restore refused because the branch has children (platform spec, BranchRestoreRequest.preserve_under_name). */
-function explainRestoreRefusal(err: unknown, name: string): unknown {
-  if (!(err instanceof HttpError) || err.status !== 400 || !/preserve_under_name/i.test(err.serviceMessage ?? '')) return err
+/** The refusal of a reset of a branch with children (platform spec, BranchRestoreRequest.preserve_under_name). */
+function childrenRefusal(name: string, detail: string): BranchRefusedError {
   return new BranchRefusedError(
-    `Cannot reset branch "${name}": the platform requires \`preserve_under_name\` to restore it ("${err.serviceMessage}"), because it has child branches. ` +
+    `Cannot reset branch "${name}": the platform requires \`preserve_under_name\` to restore it (${detail}), because it has child branches. ` +
       `A reset keeps the branch's id and connection strings, so the action does not move the children aside: delete the child branches of "${name}" ` +
       '(or restore it by hand in the console, keeping its old state under a new name), then run the reset again.'
   )
 }
+
+/** The restore refused because the branch has children (a child made after the check). */
+function explainRestoreRefusal(err: unknown, name: string): unknown {
+  if (!(err instanceof HttpError) || err.status !== 400 || !/preserve_under_name/i.test(err.serviceMessage ?? '')) return err
+  return childrenRefusal(name, `"${err.serviceMessage}"`)
+}
+
+/** An answer that says the restore did not happen: a 4xx, or 423 Locked to the last retry (not a lost answer, a timeout or a 5xx). */
+const refused = (err: unknown): boolean => (err instanceof HttpError && err.status >= 400 && err.status < 500) || err instanceof ProjectBusyError
 
 /**
  * issue 25: the platform lists `restore` among an anonymized branch's
@@ -61,7 +76,8 @@ function refuseRestricted(branch: Branch): void {
  */
 export async function resetBranch(settings: Settings, branchName: string, hooks: ResetHooks): Promise<void> {
   const client = lifecycleClientOf(settings)
-  const branch = (await client.listBranches()).find((b) => b.name === branchName)
+  const branches = await client.listBranches()
+  const branch = branches.find((b) => b.name === branchName)
   if (!branch) {
     throw new BranchRefusedError(`Branch "${branchName}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`)
   }
@@ -76,19 +92,26 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
         'Delete it with `command: delete` and create it again instead.'
     )
   }
+  const children = branches.filter((b) => b.parent_id === branch.id)
+  if (children.length) throw childrenRefusal(branch.name, `children: ${children.map((c) => `"${c.name}"`).join(', ')}`)
   const wait = { ...settings, get: (id: string) => client.getOperation(id) }
+  const provisional = await core.group(`Take branch "${branch.name}" out of reuse until it is seeded again`, () => markProvisional(client, branch, settings))
   const restored = await core.group(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
-    const res = await retryLocked(`Restore branch "${branch.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id })).catch((err: unknown) =>
-      Promise.reject(explainRestoreRefusal(err, branch.name))
-    )
-    markUnseeded(branch)
-    core.info(`Restoring branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`)
+    let res
+    try {
+      res = await retryLocked(`Restore branch "${provisional.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }))
+    } catch (err) {
+      if (refused(err) && !isCancelled()) await giveNameBack(client, provisional, branchName)
+      throw explainRestoreRefusal(err, branch.name)
+    }
+    core.info(`Restoring branch "${provisional.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`)
     return { ...res, operations: await waitForOperations(res.operations, wait) }
   })
   const { pooledUrl, directUrl } = await connectionOf(client, branch, settings)
   const connection = describeConnection(pooledUrl, directUrl)
   maskConnection(connection)
-  const expiresAt = await extendExpiry(client, restored.branch, settings)
+  // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
+  const expiresAt = settings.expiresInSeconds > 0 ? await recordUse(client, restored.branch, settings) : restored.branch.expires_at
   const report: Report = {
     mode: 'branch',
     state: 'reset',
@@ -102,20 +125,37 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
     expiresAt
   }
   await hooks.seed(connection, report, async () => {
-    await core.group(`Delete the reset branch "${branch.name}", whose seed failed`, async () => {
+    offCancel(UNSEEDED_BRANCH)
+    await core.group(`Delete the reset branch "${provisional.name}", whose seed failed`, async () => {
       try {
-        await deleteBranchAndWait(client, branch, settings)
+        await deleteBranchAndWait(client, provisional, settings)
         clearUnseeded()
-        core.info(`Deleted branch "${branch.name}" so the next run creates it fresh.`)
+        core.info(`Deleted branch "${provisional.name}" so the next run creates "${branch.name}" fresh.`)
       } catch (err) {
-        core.warning(`Could not delete branch "${branch.name}" (${branch.id}): ${(err as Error).message} Delete it by hand.`)
+        core.warning(`Could not delete branch "${provisional.name}" (${branch.id}): ${(err as Error).message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`)
       }
     })
     await hooks.publish({ ...report, state: 'seed-failed' }, { mode: 'branch' })
   })
+  // Only now does the branch carry the PR's name again, which is what later runs reuse.
+  await core.group(`Mark branch "${branch.name}" seeded`, () => markSeeded(client, provisional, branchName, settings))
+  offCancel(UNSEEDED_BRANCH)
   clearUnseeded()
+  throwIfCancelled()
   setOutputs({ mode: 'branch', created: false, connection, projectId: settings.projectId, branchId: branch.id, branchName: branch.name, expiresAt })
   if (settings.envFile) await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)
   core.info(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`)
   await hooks.publish(report, { mode: 'branch', branchId: branch.id, branchName: branch.name })
+}
+
+/** After a restore the platform refused (it changed nothing), the branch gets the PR's name back; on failure the post step deletes it. */
+async function giveNameBack(client: LifecycleClient, provisional: Branch, name: string): Promise<void> {
+  try {
+    await retryLocked(`Rename branch "${provisional.name}"`, () => client.renameBranch(provisional.id, name))
+    offCancel(UNSEEDED_BRANCH)
+    clearUnseeded()
+    core.info(`The restore was refused, so branch "${provisional.name}" is unchanged: renamed it back to "${name}".`)
+  } catch (err) {
+    core.warning(`Could not rename branch "${provisional.name}" back to "${name}" (${(err as Error).message}); the post step deletes it, and the next run creates it fresh.`)
+  }
 }

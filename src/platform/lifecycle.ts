@@ -8,8 +8,15 @@
  * it to `<name>` (platform spec, updateProjectBranch) only once it is seeded.
  * So a branch found under the PR's name was seeded, and one found under the
  * provisional name (a run that was cancelled, crashed, or lost the create's
- * answer) is never reused: it is deleted and made again. Annotations would
- * not do: the spec sets them only on create.
+ * answer) is never reused: it is deleted and made again, after waiting for
+ * the operations still running on it. Annotations would not do: the spec
+ * sets them only on create.
+ *
+ * Issue 20: the rule holds for every command that changes a branch under the
+ * PR's name. `command: reset` first takes the branch back to the provisional
+ * name ({@link markProvisional}) and gives it the PR's name again only after
+ * its seed ({@link markSeeded}); the post step deletes a branch only while it
+ * still has the id and provisional name this run left it with.
  */
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'
@@ -172,15 +179,25 @@ export async function connectionOf(client: PlatformClient, branch: Branch, o: Br
   return { pooledUrl, directUrl }
 }
 
-/** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
-async function reuse(client: PlatformClient, branch: Branch, o: BranchOptions): Promise<BranchOutcome> {
+/**
+ * Waits for the operations still running on `branch` (started within the
+ * last hour and since it was created): another run's create, a compute start
+ * a cancelled run left, a restore. A DELETE or PATCH meets 423 until they end
+ * (seed 000), so every path waits for them first.
+ * @returns those operations, in their terminal state (empty when none ran).
+ * @throws OperationError, or Error after `waitTimeoutSeconds`.
+ */
+export async function waitForPendingOf(client: PlatformClient, branch: Branch, o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>): Promise<Operation[]> {
   const since = new Date(Math.max(Date.parse(branch.created_at) || 0, Date.now() - 3600_000)).toISOString()
   const pending = await client.pendingOperationsOf(branch.id, since)
-  let operations: Operation[] = []
-  if (pending.length) {
-    core.info(`Waiting for ${pending.length} operation(s) still running on branch "${branch.name}".`)
-    operations = await waitForOperations(pending, waitOptions(client, o))
-  }
+  if (!pending.length) return []
+  core.info(`Waiting for ${pending.length} operation(s) still running on branch "${branch.name}".`)
+  return await waitForOperations(pending, waitOptions(client, o as BranchOptions))
+}
+
+/** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
+async function reuse(client: PlatformClient, branch: Branch, o: BranchOptions): Promise<BranchOutcome> {
+  const operations = await waitForPendingOf(client, branch, o)
   core.info(`Reusing branch "${branch.name}" (${branch.id}).`)
   return { branch, created: false, operations, ...(await connectionOf(client, branch, o)) }
 }
@@ -250,6 +267,22 @@ async function createProvisional(
 }
 
 /**
+ * Registers the cancel's undo step for `branch`, which this run holds under
+ * its provisional name: wait for `pending` (its operations hold the project,
+ * a DELETE meets 423 until they end) until shortly before the cancel's
+ * deadline (cancel.ts), polling every 0.2 s, then delete it with the 423
+ * retry, and clear the post step's state.
+ */
+export function undoOnCancel(client: PlatformClient, branch: Branch, pending: Operation[], o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>): void {
+  onCancel(UNSEEDED_BRANCH, async (deadline) => {
+    const waitSeconds = Math.max(0.1, (deadline - CANCEL_DELETE_RESERVE_MS - Date.now()) / 1000)
+    await waitForOperations(pending, { ...waitOptions(client, o as BranchOptions), pollIntervalSeconds: 0.2, waitTimeoutSeconds: waitSeconds }).catch(() => undefined)
+    await retryLocked(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id))
+    clearUnseeded()
+  })
+}
+
+/**
  * Finds the PR's seeded branch and reuses it, or creates it under its
  * provisional name from the parent with a read-write compute and waits for
  * the operations the create started. A provisional branch found (a run whose
@@ -262,6 +295,8 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
   const parent = await resolveParent(client, o.parentBranch)
   if (found.provisional) {
     core.warning(`Branch "${found.provisional.name}" (${found.provisional.id}) was left by a run whose seed did not complete: deleting it and starting again.`)
+    // issue 20: a cancelled run's compute start may still run on it; a DELETE before it ends meets 423.
+    await waitForPendingOf(client, found.provisional, o)
     await deleteBranchAndWait(client, found.provisional, o)
   }
   const existing = found.seeded
@@ -299,14 +334,7 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
   const { branch } = created
   const pending = created.operations
   markUnseeded(branch) // issue 14: the post step deletes it if this run ends before it is seeded
-  onCancel(UNSEEDED_BRANCH, async (deadline) => {
-    // The create's operations hold the project (a DELETE meets 423) until they end: wait for them
-    // until shortly before the cancel's deadline (cancel.ts), polling every 0.2 s, then delete with the 423 retry.
-    const waitSeconds = Math.max(0.1, (deadline - CANCEL_DELETE_RESERVE_MS - Date.now()) / 1000)
-    await waitForOperations(pending, { ...waitOptions(client, o), pollIntervalSeconds: 0.2, waitTimeoutSeconds: waitSeconds }).catch(() => undefined)
-    await retryLocked(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id))
-    clearUnseeded()
-  })
+  undoOnCancel(client, branch, pending, o)
   core.info(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`)
   try {
     const waitStart = Date.now()
@@ -330,6 +358,28 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
     )
     throw err
   }
+}
+
+/**
+ * Takes the seeded branch `branch` out of reuse before a command changes it
+ * (issue 20: `command: reset`): saves the post step's state first (so a kill
+ * or a lost answer from here on is undone by the post step, which deletes
+ * the branch only while it still has the provisional name), then renames it
+ * to `<name>~seeding` (PATCH, 423 retried, its operations waited on), and
+ * registers the cancel's undo step. From then on no run reuses it, and the
+ * next run deletes it if this one does not finish; {@link markSeeded} gives
+ * the name back after the seed.
+ * @returns the branch under its provisional name.
+ * @throws HttpError, ProjectBusyError, OperationError (the branch may then carry either name; both cases are handled as above).
+ */
+export async function markProvisional(client: PlatformClient, branch: Branch, o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>): Promise<Branch> {
+  const provisional = provisionalName(branch.name)
+  markUnseeded({ id: branch.id, name: provisional })
+  const renamed = await retryLocked(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, provisional))
+  undoOnCancel(client, renamed.branch, renamed.operations, o)
+  await waitForOperations(renamed.operations, waitOptions(client, o as BranchOptions))
+  core.info(`Renamed branch "${branch.name}" to "${provisional}" until it is seeded again: no run reuses it meanwhile.`)
+  return renamed.branch
 }
 
 /**

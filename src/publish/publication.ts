@@ -71,7 +71,7 @@ export async function openPublication(settings: Settings, seedCheck: Promise<unk
     try {
       lock = await acquireLock(octokit, pr, {
         mode: settings.mode,
-        placeholder: renderReport({ mode: settings.mode, state: settings.command === 'create' ? 'provisioning' : 'closing', runUrl: runUrl() }),
+        placeholder: renderReport({ mode: settings.mode, state: settings.command === 'create' ? 'provisioning' : settings.command === 'reset' ? 'resetting' : 'closing', runUrl: runUrl() }),
         pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
         timeoutSeconds: settings.waitTimeoutSeconds,
         // As soon as the lock's reaction exists (issue 20, item 6): a cancel, or a kill before the post step, releases it.

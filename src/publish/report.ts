@@ -7,7 +7,7 @@
 export interface Report {
   mode: 'instant' | 'branch'
   /** What happened to the database or branch in this run. */
-  state: 'provisioning' | 'closing' | 'created' | 'reused' | 'closed' | 'deleted' | 'seed-failed' | 'failed' | 'cancelled' | 'swept' | 'reset'
+  state: 'provisioning' | 'closing' | 'resetting' | 'sweeping' | 'created' | 'reused' | 'closed' | 'deleted' | 'seed-failed' | 'failed' | 'cancelled' | 'swept' | 'reset'
   databaseId?: string
   claimUrl?: string
   expiresAt?: string
@@ -135,6 +135,8 @@ const HEADLINES: Record<Report['state'], string> = {
   'seed-failed': 'not ready: seeding failed',
   provisioning: 'being provisioned',
   closing: 'being closed: the pull request closed',
+  resetting: 'being reset to its parent and seeded again',
+  sweeping: 'being swept by the scheduled cleanup',
   failed: 'not ready: the run failed',
   cancelled: 'not ready: the run was cancelled',
   swept: 'deleted by the scheduled cleanup',
@@ -155,6 +157,8 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
   }
   if (r.state === 'swept' && r.sweptBecause) lines.push(`The scheduled cleanup swept this branch: ${r.sweptBecause}.`, '')
   if (r.state === 'closing') lines.push('A run of this pull request is closing its database; this comment is updated when it is done.', '')
+  if (r.state === 'resetting') lines.push('A run of this pull request is resetting its branch and seeding it again; no run uses the branch until that is done. This comment is updated when it is.', '')
+  if (r.state === 'sweeping') lines.push('The scheduled cleanup (`command: cleanup`) is sweeping this branch once it has checked again that no run uses it; this comment is updated when it is done.', '')
   if (r.state === 'failed') {
     lines.push('The run failed before it handed anything out; nothing it made is recorded for reuse. See the job log for what to fix.', '')
   }
@@ -188,6 +192,8 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
     'seed-failed': 'created, seed rolled back',
     provisioning: 'provisioning',
     closing: 'closing',
+    resetting: 'resetting',
+    sweeping: 'being swept by `command: cleanup`',
     failed: 'failed',
     cancelled: 'cancelled',
     swept: 'deleted by `command: cleanup`',

@@ -3,7 +3,8 @@
  * with the connection in the environment, so psql, `prisma migrate deploy`,
  * `drizzle-kit migrate` and the like work unchanged.
  */
-import * as exec from '@actions/exec'
+import { spawn } from 'node:child_process'
+import os from 'node:os'
 import type { Connection } from '../connection.js'
 
 /** A seed command that exited non-zero. */
@@ -29,18 +30,50 @@ export function seedEnvironment(c: Connection): Record<string, string> {
   }
 }
 
+/** How long `seed-command`'s process group has after SIGTERM before SIGKILL, in milliseconds (within the cancel's budget, cancel.ts). */
+export const SEED_COMMAND_KILL_GRACE_MS = 2000
+
 /**
  * Runs `command` with `bash -eo pipefail -c`. The command text is passed as
  * one argument, never interpolated with input values; secrets reach it only
- * through the environment. Its output streams to the log (masked by the runner).
- * @throws SeedCommandError with the exit code.
+ * through the environment. Its output goes straight to the log (masked by
+ * the runner). It runs in a process group of its own, so that `signal` (a
+ * cancel, issue 20) stops all of it: SIGTERM to the group, then SIGKILL after
+ * {@link SEED_COMMAND_KILL_GRACE_MS}; no process of it goes on writing to the
+ * database after the run stopped.
+ * @throws SeedCommandError with the exit code (128 + the signal's number when a signal ended it).
  */
-export async function runSeedCommand(command: string, c: Connection): Promise<void> {
+export async function runSeedCommand(command: string, c: Connection, signal?: AbortSignal): Promise<void> {
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v
-  const code = await exec.exec('bash', ['-eo', 'pipefail', '-c', command], {
-    env: { ...env, ...seedEnvironment(c) },
-    ignoreReturnCode: true
-  })
-  if (code !== 0) throw new SeedCommandError(code)
+  if (signal?.aborted) throw signal.reason as Error
+  const child = spawn('bash', ['-eo', 'pipefail', '-c', command], { env: { ...env, ...seedEnvironment(c) }, stdio: ['ignore', 'inherit', 'inherit'], detached: GROUPS })
+  const group = (sig: NodeJS.Signals): void => {
+    try {
+      if (!GROUPS) child.kill(sig)
+      else if (child.pid) process.kill(-child.pid, sig)
+    } catch {
+      // the group has already exited
+    }
+  }
+  let killer: NodeJS.Timeout | undefined
+  const stop = (): void => {
+    group('SIGTERM')
+    killer = setTimeout(() => group('SIGKILL'), SEED_COMMAND_KILL_GRACE_MS)
+  }
+  signal?.addEventListener('abort', stop, { once: true })
+  try {
+    const code = await new Promise<number>((resolve, reject) => {
+      child.on('error', reject)
+      child.on('exit', (status, sig) => resolve(status ?? 128 + (sig ? (osSignals[sig] ?? 0) : 0)))
+    })
+    if (code !== 0) throw new SeedCommandError(code)
+  } finally {
+    signal?.removeEventListener('abort', stop)
+    if (killer) killer.unref()
+  }
 }
+
+const osSignals = os.constants.signals as Record<string, number>
+/** Process groups (POSIX): the command runs in one of its own, which a cancel signals as a whole. On Windows only the shell is signalled. */
+const GROUPS = process.platform !== 'win32'

@@ -117,16 +117,20 @@ interface Target {
  * COMMIT and END (the seed is one transaction already); COMMENT ON EXTENSION
  * for an extension another role owns (plpgsql on a managed database: psql
  * stops there with "must be owner of extension").
+ * @param signal a cancel (issue 20): ends the session, so the server rolls the transaction back and it is never committed
  * @returns counts, and `durationMs`: from this call to COMMIT (the check pass not included)
  * @throws SeedError naming file:line:column, the server's message, detail and
  *   hint, and the statement's first line; the database is left as it was.
  */
-export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<SeedResult> {
+export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: AbortSignal): Promise<SeedResult> {
   const started = Date.now()
   const { sources } = plan
   // the run's one session (session.ts), shared with the schema snapshots: a connection costs 5-6 round trips
   const lease = await leaseSession(connection).catch((err: Error) => Promise.reject(new SeedError(`Seeding could not connect to the new database: ${err.message}`)))
   const { client } = lease
+  const stop = (): void => void client.end().catch(() => undefined) // a cancel: COMMIT is never sent
+  if (signal?.aborted) stop()
+  else signal?.addEventListener('abort', stop, { once: true })
   let target: Target
   try {
     target = await openTransaction(client)

@@ -1,8 +1,8 @@
-export const id = 97;
-export const ids = [97];
+export const id = 488;
+export const ids = [488];
 export const modules = {
 
-/***/ 4097:
+/***/ 26488:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -11,8 +11,8 @@ __webpack_require__.d(__webpack_exports__, {
   run: () => (/* binding */ run)
 });
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 10 modules
-var core = __webpack_require__(57264);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 16 modules
+var core = __webpack_require__(88179);
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
 var github = __webpack_require__(11758);
 // EXTERNAL MODULE: ./src/inputs.ts
@@ -236,65 +236,8 @@ function ownerOfRun() {
     return { repository: `${owner}/${repo}`, pr: typeof pr?.number === 'number' ? pr.number : undefined, headSha: pr?.head?.sha ?? github/* context */._.sha ?? '' };
 }
 
-// EXTERNAL MODULE: ./src/platform/locked.ts
-var locked = __webpack_require__(58677);
-// EXTERNAL MODULE: ./src/platform/operations.ts
-var operations = __webpack_require__(59085);
-;// CONCATENATED MODULE: ./src/platform/expiry.ts
-/**
- * Branch expiry (`expires-in`): the platform deletes a branch whose
- * `expires_at` has passed (platform spec, Branch.expires_at: RFC 3339 with
- * at most whole seconds; "Deletion is performed by a background job"). It is
- * set on create and pushed forward on every run that reuses the branch, so an
- * active PR keeps its branch and an abandoned one disappears by itself.
- */
-
-
-
-
-/** RFC 3339 UTC, whole seconds: `now` (milliseconds since the epoch) plus `seconds`. */
-function expiresAtFrom(seconds, now = Date.now()) {
-    return new Date(now + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-/**
- * Pushes the expiry of a reused `branch` to `expires-in` from now
- * (`PATCH …/branches/{id}` with `{branch: {expires_at}}`, 423 retried, its
- * operations waited on). Without `expires-in` the branch keeps what it has.
- * @returns the branch's `expires_at` afterwards, if it has one.
- * @throws HttpError, explained by {@link explainExpiryRefusal} when the platform refuses the field.
- */
-async function extendExpiry(client, branch, o) {
-    if (o.expiresInSeconds <= 0)
-        return branch.expires_at;
-    const expiresAt = expiresAtFrom(o.expiresInSeconds);
-    try {
-        const updated = await (0,locked/* retryLocked */.rU)(`Update branch "${branch.name}"`, () => client.updateBranch(branch.id, { expires_at: expiresAt }));
-        if (updated.operations.length) {
-            await (0,operations/* waitForOperations */.ft)(updated.operations, { ...o, get: (id) => client.getOperation(id) });
-        }
-        core/* info */.pq(`Branch "${branch.name}" now expires at ${updated.branch.expires_at ?? expiresAt} (expires-in from this run).`);
-        return updated.branch.expires_at ?? expiresAt;
-    }
-    catch (err) {
-        throw explainExpiryRefusal(err, o.expiresInSeconds);
-    }
-}
-/**
- * A 400 or 422 whose message is about the expiry, on a request that carried
- * `expires_at`, becomes an error that names `expires-in` (the field is in
- * early access on the platform, so a project may refuse it). Other errors are
- * returned as they are.
- */
-function explainExpiryRefusal(err, expiresInSeconds) {
-    if (expiresInSeconds <= 0 || !(err instanceof http/* HttpError */.j$) || ![400, 422].includes(err.status))
-        return err;
-    if (!/expir|ttl/i.test(err.serviceMessage ?? ''))
-        return err;
-    const why = err.serviceMessage ? `: "${err.serviceMessage}"` : '';
-    return new http/* HttpError */.j$(`The platform refused the branch expiry that input \`expires-in\` asks for (sent as \`branch.expires_at\`; HTTP ${err.status}${why}). ` +
-        'Branch expiry is an early-access feature on some projects: remove `expires-in` (and sweep with `command: cleanup` instead), or enable it for the project.', err.status, err.serviceMessage);
-}
-
+// EXTERNAL MODULE: ./src/platform/expiry.ts
+var platform_expiry = __webpack_require__(51288);
 ;// CONCATENATED MODULE: ./src/platform/create-options.ts
 /**
  * The optional parts of a create-branch request that the lifecycle inputs
@@ -315,7 +258,7 @@ function explainExpiryRefusal(err, expiresInSeconds) {
 function createExtras(s, owner, now = Date.now()) {
     const branch = {};
     if (s.expiresInSeconds > 0)
-        branch.expires_at = expiresAtFrom(s.expiresInSeconds, now);
+        branch.expires_at = (0,platform_expiry/* expiresAtFrom */.aP)(s.expiresInSeconds, now);
     if (s.schemaOnly)
         branch.init_source = 'schema-only';
     const endpoint = {};
@@ -337,7 +280,7 @@ function createExtras(s, owner, now = Date.now()) {
  * `schema-only`, `suspend-timeout`, `min-cu`/`max-cu`. Others are returned as they are.
  */
 function explainCreateRefusal(err, s) {
-    const expiry = explainExpiryRefusal(err, s.expiresInSeconds);
+    const expiry = (0,platform_expiry/* explainExpiryRefusal */.zZ)(err, s.expiresInSeconds);
     if (expiry !== err || !(err instanceof http/* HttpError */.j$) || ![400, 422].includes(err.status))
         return expiry;
     const message = err.serviceMessage ?? '';
@@ -517,6 +460,8 @@ function anonymizedBranch(settings, rules) {
     };
 }
 
+// EXTERNAL MODULE: ./src/platform/operations.ts
+var platform_operations = __webpack_require__(59085);
 // EXTERNAL MODULE: ./src/publish/report.ts
 var publish_report = __webpack_require__(24585);
 // EXTERNAL MODULE: ./src/publish/comment.ts
@@ -971,10 +916,19 @@ async function acquireLock(octokit, pr, o) {
  * project, recognises the ones this action made by their annotations alone
  * (platform annotations, see annotations.ts), and deletes those whose pull
  * request is closed or merged (GitHub's pulls API), or, with `max-age`, those
- * not used (platform `updated_at`) for longer than that. It never touches the
- * default branch or a protected branch. Deletes retry 423 and wait for their
- * operations (deleteBranchAndWait). The job summary tables every branch
- * looked at with the decision and the reason; each swept PR's comment says so.
+ * not used for longer than that: the branch's `updated_at`, which every run
+ * that reuses it moves (expiry.ts, recordUse). It never touches the default
+ * branch or a protected branch.
+ *
+ * Issue 20: before it deletes a PR's branch it takes that PR's comment lock
+ * (publish/lock.ts), so it waits for a run of the PR that holds it, and then
+ * reads the branch again and decides again under the lock: a branch used
+ * meanwhile is kept. A branch with child branches is kept (the platform does
+ * not delete it) unless its children are deleted first in the same sweep.
+ * A branch or PR that cannot be read is reported and counted, and the sweep
+ * goes on. Deletes retry 423 and wait for their operations
+ * (deleteBranchAndWait). The job summary tables every branch looked at with
+ * the decision and the true reason; each swept PR's comment says so.
  * `dry-run: true` decides the same and deletes nothing.
  */
 
@@ -1021,12 +975,15 @@ async function decide(client, branch, settings, pulls, now) {
     if (owner.repository !== repo)
         return { branch, pr: owner.pr, decision: 'keep', reason: `made for another repository (${owner.repository})` };
     const row = (decision, reason) => ({ branch: found.branch, pr: owner.pr, decision, reason });
+    let unread = null;
     if (owner.pr) {
         const pr = await pulls(owner.pr);
         if (pr.state === 'merged' || pr.state === 'closed')
             return row('delete', `pull request #${owner.pr} is ${pr.state}`);
-        if (pr.state === null)
+        if (pr.state === null) {
+            unread = `pull request #${owner.pr} could not be read (${pr.why})`;
             core/* warning */.$e(`Could not read pull request #${owner.pr} of branch "${branch.name}": ${pr.why}. Keeping the branch unless max-age applies.`);
+        }
     }
     if (settings.maxAgeSeconds > 0) {
         const lastUsed = Date.parse(found.branch.updated_at ?? found.branch.created_at);
@@ -1037,7 +994,10 @@ async function decide(client, branch, settings, pulls, now) {
     }
     if (!owner.pr)
         return row('keep', settings.maxAgeSeconds > 0 ? 'made outside a pull request, used within max-age' : 'made outside a pull request; set `max-age` to sweep it');
-    return row('keep', `pull request #${owner.pr} is open${settings.maxAgeSeconds > 0 ? ' and the branch was used within max-age' : ''}`);
+    const within = settings.maxAgeSeconds > 0 ? ' and the branch was used within max-age' : '';
+    if (unread)
+        return row('keep', `${unread}${within}: kept`);
+    return row('keep', `pull request #${owner.pr} is open${within}`);
 }
 /** The job summary: every branch looked at, with the decision and the reason. */
 function renderSweep(rows, settings) {
@@ -1055,37 +1015,72 @@ function renderSweep(rows, settings) {
     ];
     return lines.join('\n');
 }
-/** Tells a swept PR's comment that its branch was deleted by the cleanup. A GitHub error is a warning. */
-async function tellPullRequest(octokit, row, settings, operations) {
+/** The PR's comment lock for the sweep of `row`'s branch (its placeholder says "being swept by the scheduled cleanup"). */
+async function lockOf(octokit, row, settings) {
     const pr = { ...github/* context */._.repo, number: row.pr, headRef: '' };
     try {
-        // Through the PR's comment lock (publish/lock.ts): it waits for a run of that PR that holds it,
-        // and it learns which comment is ours from the claim it posts, for any kind of token.
-        const lock = await acquireLock(octokit, pr, {
+        return await acquireLock(octokit, pr, {
             mode: 'branch',
-            placeholder: (0,publish_report/* renderReport */.B1)({ mode: 'branch', state: 'closing' }),
+            placeholder: (0,publish_report/* renderReport */.B1)({ mode: 'branch', state: 'sweeping', branchName: row.branch.name, branchId: row.branch.id, sweptBecause: row.reason }),
             pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
             timeoutSeconds: Math.min(settings.waitTimeoutSeconds, 120)
         });
-        const markdown = (0,publish_report/* renderReport */.B1)({
-            mode: 'branch',
-            state: 'swept',
-            projectId: settings.projectId,
-            branchId: row.branch.id,
-            branchName: row.branch.name,
-            sweptBecause: row.reason,
-            operations
-        });
-        await lock.finish(markdown, { mode: 'branch' });
     }
     catch (err) {
-        core/* warning */.$e(`Could not update the comment of pull request #${row.pr}: ${(0,publish_comment/* describeGitHubError */.dZ)(err)}.`);
+        throw new Error(`could not take the comment lock of pull request #${row.pr}, so a run of it may be using the branch (${(0,publish_comment/* describeGitHubError */.dZ)(err)})`, { cause: err });
     }
+}
+/**
+ * Deletes `row`'s branch: under its PR's comment lock when it has a PR and
+ * `comment` is on, after reading it again and deciding again (a branch used
+ * meanwhile is kept), unless child branches are left. Updates `row`.
+ * @throws Error when the branch cannot be read, the lock cannot be taken, or the delete fails.
+ */
+async function sweepOne(row, x) {
+    const lock = row.pr && x.settings.comment ? await lockOf(x.octokit, row, x.settings) : null;
+    let markdown = null;
+    try {
+        const again = await decide(x.client, row.branch, x.settings, x.pulls, Date.now());
+        if (again.reason === 'gone before it could be read') {
+            row.decision = 'already gone';
+            return;
+        }
+        if (again.decision !== 'delete') {
+            Object.assign(row, { decision: 'keep', reason: `${again.reason} (read again before the delete${lock ? ", under the PR's lock" : ''})` });
+            return;
+        }
+        row.branch = again.branch;
+        const children = x.branches.filter((b) => b.parent_id === row.branch.id && !x.gone.has(b.id));
+        if (children.length) {
+            Object.assign(row, {
+                decision: 'keep',
+                reason: `${again.reason}, but it has child branch${children.length === 1 ? '' : 'es'} ${children.map((c) => `"${c.name}"`).join(', ')}, and the platform does not delete a branch with children: delete them first`
+            });
+            return;
+        }
+        const ops = await (0,lifecycle/* deleteBranchAndWait */.CR)(x.client, row.branch, x.settings);
+        x.gone.add(row.branch.id);
+        row.decision = ops === null ? 'already gone' : 'deleted';
+        core/* info */.pq(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`);
+        const operations = (ops ?? []).map(platform_operations/* summarise */.fS);
+        markdown = (0,publish_report/* renderReport */.B1)({ mode: 'branch', state: 'swept', projectId: x.settings.projectId, branchId: row.branch.id, branchName: row.branch.name, sweptBecause: row.reason, operations });
+    }
+    finally {
+        // Kept: only the claim goes, the PR's comment stays as its last run wrote it. Deleted: the comment says swept.
+        await lock?.finish(markdown, markdown ? { mode: 'branch' } : (lock.home?.record ?? { mode: 'branch' }));
+    }
+}
+/** Children before their parents: deepest first, so a parent the sweep deletes has no child of ours left. */
+function depthOf(b, byId) {
+    let depth = 0;
+    for (let p = b.parent_id; p && byId.has(p) && depth < 1000; p = byId.get(p).parent_id)
+        depth++;
+    return depth;
 }
 /**
  * Runs the sweep. In instant mode a notice and nothing else (the instant
  * service has no delete; its databases lapse by themselves).
- * @throws Error after every branch was looked at, when some delete failed.
+ * @throws Error after every branch was looked at and the summary written, when some branch could not be read or deleted.
  */
 async function runCleanup(settings) {
     if (settings.mode === 'instant') {
@@ -1101,41 +1096,51 @@ async function runCleanup(settings) {
     const now = Date.now();
     const branches = await client.listBranches();
     const rows = [];
+    const failures = [];
     await core/* group */.Os(`Look at the project's ${branches.length} branches`, async () => {
         for (const b of branches) {
-            const row = await decide(client, b, settings, pulls, now);
+            let row;
+            try {
+                row = await decide(client, b, settings, pulls, now);
+            }
+            catch (err) {
+                row = { branch: b, decision: 'failed', reason: `kept: it could not be read (${err.message})` };
+                failures.push(`"${b.name}" could not be read: ${err.message}`);
+            }
             core/* info */.pq(`${b.name} (${b.id}): ${row.decision}, ${row.reason}.`);
             rows.push(row);
         }
     });
-    const failures = [];
-    for (const row of rows.filter((r) => r.decision === 'delete')) {
+    const byId = new Map(branches.map((b) => [b.id, b]));
+    const doomed = rows.filter((r) => r.decision === 'delete').sort((a, b) => depthOf(b.branch, byId) - depthOf(a.branch, byId));
+    const x = { client, octokit, settings, pulls, branches, gone: new Set() };
+    for (const row of doomed) {
         if (settings.dryRun) {
             row.decision = 'would delete';
             continue;
         }
         await core/* group */.Os(`Delete branch "${row.branch.name}"`, async () => {
             try {
-                const ops = await (0,lifecycle/* deleteBranchAndWait */.CR)(client, row.branch, settings);
-                row.decision = ops === null ? 'already gone' : 'deleted';
-                core/* info */.pq(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`);
-                if (row.pr && settings.comment)
-                    await tellPullRequest(octokit, row, settings, (ops ?? []).map(operations/* summarise */.fS));
+                await sweepOne(row, x);
             }
             catch (err) {
                 row.decision = 'failed';
-                row.reason += `; the delete failed: ${err.message}`;
+                row.reason += `; kept: ${err.message}`;
                 failures.push(`"${row.branch.name}": ${err.message}`);
+                core/* warning */.$e(`Branch "${row.branch.name}" (${row.branch.id}) was not deleted: ${err.message}`);
             }
         });
     }
     const markdown = renderSweep(rows, settings);
     if (process.env.GITHUB_STEP_SUMMARY)
         await core/* summary */.z.addRaw(markdown, true).write();
-    if (failures.length)
-        throw new Error(`The cleanup could not delete ${failures.length} branch(es): ${failures.join('; ')} The other branches were handled; re-run to retry.`);
+    if (failures.length) {
+        throw new Error(`The cleanup could not handle ${failures.length} branch(es): ${failures.join('; ')}. The other branches were handled (see the job summary); re-run to retry.`);
+    }
 }
 
+// EXTERNAL MODULE: ./src/platform/locked.ts
+var locked = __webpack_require__(58677);
 ;// CONCATENATED MODULE: ./src/publish/outputs.ts
 /**
  * Masking and step outputs.
@@ -1192,9 +1197,15 @@ var post_state = __webpack_require__(38653);
  * latest state (platform spec, `POST /projects/{project_id}/branches/{branch_id}/restore`
  * with `source_branch_id` the parent), so the branch id, its compute and the
  * connection strings stay the same; the restore's 423 is retried and its
- * operations waited on. Then `seed` and `seed-command` run again. Until the
- * seed is done the branch is marked for the post step, and a failed seed
- * deletes it (a reset branch without its seed must not be reused).
+ * operations waited on. Then `seed` and `seed-command` run again.
+ *
+ * Issue 20: a branch under the PR's name is a seeded one (platform/lifecycle.ts),
+ * so before the restore the branch leaves that name: it is renamed to
+ * `<name>~seeding` (markProvisional, with the post step's state saved first
+ * and the cancel's undo step registered), and renamed back only after the
+ * seed (markSeeded). A lost restore answer, a cancel or a kill at any point
+ * leaves a provisional branch, which no run reuses and which the post step,
+ * the cancel's undo step or the next run deletes. A failed seed deletes it.
  */
 
 
@@ -1207,14 +1218,21 @@ var post_state = __webpack_require__(38653);
 
 
 
-/** The restore refused because the branch has children (platform spec, BranchRestoreRequest.preserve_under_name). */
-function explainRestoreRefusal(err, name) {
-    if (!(err instanceof http/* HttpError */.j$) || err.status !== 400 || !/preserve_under_name/i.test(err.serviceMessage ?? ''))
-        return err;
-    return new lifecycle/* BranchRefusedError */.PK(`Cannot reset branch "${name}": the platform requires \`preserve_under_name\` to restore it ("${err.serviceMessage}"), because it has child branches. ` +
+
+/** The refusal of a reset of a branch with children (platform spec, BranchRestoreRequest.preserve_under_name). */
+function childrenRefusal(name, detail) {
+    return new lifecycle/* BranchRefusedError */.PK(`Cannot reset branch "${name}": the platform requires \`preserve_under_name\` to restore it (${detail}), because it has child branches. ` +
         `A reset keeps the branch's id and connection strings, so the action does not move the children aside: delete the child branches of "${name}" ` +
         '(or restore it by hand in the console, keeping its old state under a new name), then run the reset again.');
 }
+/** The restore refused because the branch has children (a child made after the check). */
+function explainRestoreRefusal(err, name) {
+    if (!(err instanceof http/* HttpError */.j$) || err.status !== 400 || !/preserve_under_name/i.test(err.serviceMessage ?? ''))
+        return err;
+    return childrenRefusal(name, `"${err.serviceMessage}"`);
+}
+/** An answer that says the restore did not happen: a 4xx, or 423 Locked to the last retry (not a lost answer, a timeout or a 5xx). */
+const refused = (err) => (err instanceof http/* HttpError */.j$ && err.status >= 400 && err.status < 500) || err instanceof locked/* ProjectBusyError */.P;
 /**
  * issue 25: the platform lists `restore` among an anonymized branch's
  * `restricted_actions` (platform spec, Branch.restricted_actions): a reset
@@ -1234,7 +1252,8 @@ function refuseRestricted(branch) {
  */
 async function resetBranch(settings, branchName, hooks) {
     const client = (0,lifecycle_client/* lifecycleClientOf */.b)(settings);
-    const branch = (await client.listBranches()).find((b) => b.name === branchName);
+    const branches = await client.listBranches();
+    const branch = branches.find((b) => b.name === branchName);
     if (!branch) {
         throw new lifecycle/* BranchRefusedError */.PK(`Branch "${branchName}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`);
     }
@@ -1247,17 +1266,29 @@ async function resetBranch(settings, branchName, hooks) {
         throw new lifecycle/* BranchRefusedError */.PK(`Branch "${branch.name}" has no parent to reset from (${branch.init_source === 'schema-only' ? 'a schema-only branch is a root branch' : 'its parent was deleted'}). ` +
             'Delete it with `command: delete` and create it again instead.');
     }
+    const children = branches.filter((b) => b.parent_id === branch.id);
+    if (children.length)
+        throw childrenRefusal(branch.name, `children: ${children.map((c) => `"${c.name}"`).join(', ')}`);
     const wait = { ...settings, get: (id) => client.getOperation(id) };
+    const provisional = await core/* group */.Os(`Take branch "${branch.name}" out of reuse until it is seeded again`, () => (0,lifecycle/* markProvisional */.QQ)(client, branch, settings));
     const restored = await core/* group */.Os(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
-        const res = await (0,locked/* retryLocked */.rU)(`Restore branch "${branch.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id })).catch((err) => Promise.reject(explainRestoreRefusal(err, branch.name)));
-        (0,post_state/* markUnseeded */.NX)(branch);
-        core/* info */.pq(`Restoring branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`);
-        return { ...res, operations: await (0,operations/* waitForOperations */.ft)(res.operations, wait) };
+        let res;
+        try {
+            res = await (0,locked/* retryLocked */.rU)(`Restore branch "${provisional.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }));
+        }
+        catch (err) {
+            if (refused(err) && !(0,cancel/* isCancelled */.mm)())
+                await giveNameBack(client, provisional, branchName);
+            throw explainRestoreRefusal(err, branch.name);
+        }
+        core/* info */.pq(`Restoring branch "${provisional.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`);
+        return { ...res, operations: await (0,platform_operations/* waitForOperations */.ft)(res.operations, wait) };
     });
     const { pooledUrl, directUrl } = await (0,lifecycle/* connectionOf */.ao)(client, branch, settings);
     const connection = (0,src_connection/* describeConnection */.If)(pooledUrl, directUrl);
     maskConnection(connection);
-    const expiresAt = await extendExpiry(client, restored.branch, settings);
+    // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
+    const expiresAt = settings.expiresInSeconds > 0 ? await (0,platform_expiry/* recordUse */.zk)(client, restored.branch, settings) : restored.branch.expires_at;
     const report = {
         mode: 'branch',
         state: 'reset',
@@ -1266,29 +1297,46 @@ async function resetBranch(settings, branchName, hooks) {
         branchName: branch.name,
         parentBranch: parent.name,
         host: connection.directHost,
-        operations: restored.operations.map(operations/* summarise */.fS),
+        operations: restored.operations.map(platform_operations/* summarise */.fS),
         resetAt: restored.branch.last_reset_at ?? new Date().toISOString(),
         expiresAt
     };
     await hooks.seed(connection, report, async () => {
-        await core/* group */.Os(`Delete the reset branch "${branch.name}", whose seed failed`, async () => {
+        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+        await core/* group */.Os(`Delete the reset branch "${provisional.name}", whose seed failed`, async () => {
             try {
-                await (0,lifecycle/* deleteBranchAndWait */.CR)(client, branch, settings);
+                await (0,lifecycle/* deleteBranchAndWait */.CR)(client, provisional, settings);
                 (0,post_state/* clearUnseeded */.nH)();
-                core/* info */.pq(`Deleted branch "${branch.name}" so the next run creates it fresh.`);
+                core/* info */.pq(`Deleted branch "${provisional.name}" so the next run creates "${branch.name}" fresh.`);
             }
             catch (err) {
-                core/* warning */.$e(`Could not delete branch "${branch.name}" (${branch.id}): ${err.message} Delete it by hand.`);
+                core/* warning */.$e(`Could not delete branch "${provisional.name}" (${branch.id}): ${err.message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`);
             }
         });
         await hooks.publish({ ...report, state: 'seed-failed' }, { mode: 'branch' });
     });
+    // Only now does the branch carry the PR's name again, which is what later runs reuse.
+    await core/* group */.Os(`Mark branch "${branch.name}" seeded`, () => (0,lifecycle/* markSeeded */.WU)(client, provisional, branchName, settings));
+    (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
     (0,post_state/* clearUnseeded */.nH)();
+    (0,cancel/* throwIfCancelled */.dZ)();
     setOutputs({ mode: 'branch', created: false, connection, projectId: settings.projectId, branchId: branch.id, branchName: branch.name, expiresAt });
     if (settings.envFile)
         await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames);
     core/* info */.pq(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`);
     await hooks.publish(report, { mode: 'branch', branchId: branch.id, branchName: branch.name });
+}
+/** After a restore the platform refused (it changed nothing), the branch gets the PR's name back; on failure the post step deletes it. */
+async function giveNameBack(client, provisional, name) {
+    try {
+        await (0,locked/* retryLocked */.rU)(`Rename branch "${provisional.name}"`, () => client.renameBranch(provisional.id, name));
+        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+        (0,post_state/* clearUnseeded */.nH)();
+        core/* info */.pq(`The restore was refused, so branch "${provisional.name}" is unchanged: renamed it back to "${name}".`);
+    }
+    catch (err) {
+        core/* warning */.$e(`Could not rename branch "${provisional.name}" back to "${name}" (${err.message}); the post step deletes it, and the next run creates it fresh.`);
+    }
 }
 
 // EXTERNAL MODULE: ./node_modules/@actions/glob/lib/glob.js + 17 modules
@@ -2517,16 +2565,22 @@ function describe(err, redact) {
  * COMMIT and END (the seed is one transaction already); COMMENT ON EXTENSION
  * for an extension another role owns (plpgsql on a managed database: psql
  * stops there with "must be owner of extension").
+ * @param signal a cancel (issue 20): ends the session, so the server rolls the transaction back and it is never committed
  * @returns counts, and `durationMs`: from this call to COMMIT (the check pass not included)
  * @throws SeedError naming file:line:column, the server's message, detail and
  *   hint, and the statement's first line; the database is left as it was.
  */
-async function loadSeed(connection, plan) {
+async function loadSeed(connection, plan, signal) {
     const started = Date.now();
     const { sources } = plan;
     // the run's one session (session.ts), shared with the schema snapshots: a connection costs 5-6 round trips
     const lease = await (0,session/* leaseSession */.f)(connection).catch((err) => Promise.reject(new SeedError(`Seeding could not connect to the new database: ${err.message}`)));
     const { client } = lease;
+    const stop = () => void client.end().catch(() => undefined); // a cancel: COMMIT is never sent
+    if (signal?.aborted)
+        stop();
+    else
+        signal?.addEventListener('abort', stop, { once: true });
     let target;
     try {
         target = await openTransaction(client);
@@ -2693,14 +2747,18 @@ async function failBatch(client, batch, prefixLength, err) {
         'Nothing was kept: the whole seed was rolled back.', culprit.src.shown, where.line, where.column);
 }
 
-// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 5 modules
-var exec = __webpack_require__(22876);
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __webpack_require__(31421);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(48161);
+var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_os_);
 ;// CONCATENATED MODULE: ./src/seed/command.ts
 /**
  * `seed-command`: the workflow author's own command, run after the SQL seed
  * with the connection in the environment, so psql, `prisma migrate deploy`,
  * `drizzle-kit migrate` and the like work unchanged.
  */
+
 
 /** A seed command that exited non-zero. */
 class SeedCommandError extends Error {
@@ -2725,24 +2783,60 @@ function seedEnvironment(c) {
         ...(c.channelBinding ? { PGCHANNELBINDING: 'require' } : {})
     };
 }
+/** How long `seed-command`'s process group has after SIGTERM before SIGKILL, in milliseconds (within the cancel's budget, cancel.ts). */
+const SEED_COMMAND_KILL_GRACE_MS = 2000;
 /**
  * Runs `command` with `bash -eo pipefail -c`. The command text is passed as
  * one argument, never interpolated with input values; secrets reach it only
- * through the environment. Its output streams to the log (masked by the runner).
- * @throws SeedCommandError with the exit code.
+ * through the environment. Its output goes straight to the log (masked by
+ * the runner). It runs in a process group of its own, so that `signal` (a
+ * cancel, issue 20) stops all of it: SIGTERM to the group, then SIGKILL after
+ * {@link SEED_COMMAND_KILL_GRACE_MS}; no process of it goes on writing to the
+ * database after the run stopped.
+ * @throws SeedCommandError with the exit code (128 + the signal's number when a signal ended it).
  */
-async function runSeedCommand(command, c) {
+async function runSeedCommand(command, c, signal) {
     const env = {};
     for (const [k, v] of Object.entries(process.env))
         if (v !== undefined)
             env[k] = v;
-    const code = await exec/* exec */.m('bash', ['-eo', 'pipefail', '-c', command], {
-        env: { ...env, ...seedEnvironment(c) },
-        ignoreReturnCode: true
-    });
-    if (code !== 0)
-        throw new SeedCommandError(code);
+    if (signal?.aborted)
+        throw signal.reason;
+    const child = (0,external_node_child_process_.spawn)('bash', ['-eo', 'pipefail', '-c', command], { env: { ...env, ...seedEnvironment(c) }, stdio: ['ignore', 'inherit', 'inherit'], detached: GROUPS });
+    const group = (sig) => {
+        try {
+            if (!GROUPS)
+                child.kill(sig);
+            else if (child.pid)
+                process.kill(-child.pid, sig);
+        }
+        catch {
+            // the group has already exited
+        }
+    };
+    let killer;
+    const stop = () => {
+        group('SIGTERM');
+        killer = setTimeout(() => group('SIGKILL'), SEED_COMMAND_KILL_GRACE_MS);
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+        const code = await new Promise((resolve, reject) => {
+            child.on('error', reject);
+            child.on('exit', (status, sig) => resolve(status ?? 128 + (sig ? (osSignals[sig] ?? 0) : 0)));
+        });
+        if (code !== 0)
+            throw new SeedCommandError(code);
+    }
+    finally {
+        signal?.removeEventListener('abort', stop);
+        if (killer)
+            killer.unref();
+    }
 }
+const osSignals = (external_node_os_default()).constants.signals;
+/** Process groups (POSIX): the command runs in one of its own, which a cancel signals as a whole. On Windows only the shell is signalled. */
+const GROUPS = process.platform !== 'win32';
 
 ;// CONCATENATED MODULE: ./src/publish/publication.ts
 /**
@@ -2801,7 +2895,7 @@ async function openPublication(settings, seedCheck) {
         try {
             lock = await acquireLock(octokit, pr, {
                 mode: settings.mode,
-                placeholder: (0,publish_report/* renderReport */.B1)({ mode: settings.mode, state: settings.command === 'create' ? 'provisioning' : 'closing', runUrl: runUrl() }),
+                placeholder: (0,publish_report/* renderReport */.B1)({ mode: settings.mode, state: settings.command === 'create' ? 'provisioning' : settings.command === 'reset' ? 'resetting' : 'closing', runUrl: runUrl() }),
                 pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
                 timeoutSeconds: settings.waitTimeoutSeconds,
                 // As soon as the lock's reaction exists (issue 20, item 6): a cancel, or a kill before the post step, releases it.
@@ -2865,9 +2959,6 @@ async function releaseLock(pub, mode, failed) {
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(73024);
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __webpack_require__(48161);
-var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_os_);
 ;// CONCATENATED MODULE: ./src/schema/track.ts
 /**
  * The schema diff through one run's seeding (issue 15). main.ts calls
@@ -3167,7 +3258,8 @@ function startSeedCheck(files) {
  * runs `undo` (so nothing unseeded is left for reuse) and rethrows. Sets
  * `report.seedFiles`.
  * @param platformDiff branch mode: fetches the platform's compare_schema diff against the parent
- * @throws CancelledError at once when the run is cancelled (the seed is not waited for).
+ * @throws CancelledError at once when the run is cancelled: the seed's session is ended (its
+ *   transaction rolled back, never committed) and `seed-command`'s process group is killed.
  */
 async function seedOrUndo(settings, seed, connection, report, undo, platformDiff) {
     const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive, !!settings.seedCommand);
@@ -3175,14 +3267,14 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
         await tracker.atStart();
         if (seed) {
             const n = seed.sources.length;
-            const result = await core/* group */.Os(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => (0,cancel/* unlessCancelled */.MS)(loadSeed(connection, seed)));
+            const result = await core/* group */.Os(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => (0,cancel/* unlessCancelled */.MS)(loadSeed(connection, seed, (0,cancel/* cancelSignal */.Bj)())));
             core/* info */.pq(`Seeded ${result.files} file(s): ${result.statements} statement(s), ${result.copyRows} COPY row(s) in ${(result.durationMs / 1000).toFixed(2)} s.`);
             report.seedFiles = result.files;
         }
         await tracker.afterSeedFiles();
         if (settings.seedCommand) {
             await (0,session/* endSessions */.v)(); // a migration tool may need the database to itself
-            await core/* group */.Os('Run seed-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(settings.seedCommand, connection)));
+            await core/* group */.Os('Run seed-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(settings.seedCommand, connection, (0,cancel/* cancelSignal */.Bj)())));
         }
         if (!settings.compareSchema)
             return null;
@@ -3288,8 +3380,8 @@ async function createBranch(settings, seed, pub) {
     const anonymized = settings.maskingRules.length ? anonymizedBranch(settings, settings.maskingRules) : undefined;
     const outcome = await core/* group */.Os(`Provision branch "${branchName}"`, () => (0,lifecycle/* provisionBranch */.gx)(client, { ...settings, branchName, createExtras: extras, anonymized }))
         .catch((err) => Promise.reject(explainCreateRefusal(err, settings)));
-    // issue 14: a reused branch's expiry moves to `expires-in` from now
-    const expiresAt = outcome.created ? (outcome.branch.expires_at ?? extras.branch?.expires_at) : await extendExpiry(client, outcome.branch, settings);
+    // issue 14: a reused branch's expiry moves to `expires-in` from now; issue 20: every reuse is recorded as the branch's last use (max-age)
+    const expiresAt = outcome.created ? (outcome.branch.expires_at ?? extras.branch?.expires_at) : await (0,platform_expiry/* recordUse */.zk)(client, outcome.branch, settings);
     if (outcome.created)
         forgetReusable(pub, 'branch');
     const connection = (0,src_connection/* describeConnection */.If)(outcome.pooledUrl, outcome.directUrl);
@@ -3302,7 +3394,7 @@ async function createBranch(settings, seed, pub) {
         branchName,
         parentBranch: outcome.parent?.name,
         host: connection.directHost,
-        operations: outcome.operations.map(operations/* summarise */.fS),
+        operations: outcome.operations.map(platform_operations/* summarise */.fS),
         expiresAt,
         schemaOnly: outcome.created && settings.schemaOnly,
         anonymized: anonymized?.columns()
@@ -3359,6 +3451,7 @@ async function removeBranch(settings, pub) {
     const found = await (0,lifecycle/* findPreviewBranches */.wE)(client, branchName);
     if (found.provisional) {
         core/* info */.pq(`Deleting branch "${found.provisional.name}", left by a run whose seed did not complete.`);
+        await (0,lifecycle/* waitForPendingOf */.fS)(client, found.provisional, settings); // issue 20: a cancelled run's compute start may still run on it
         await (0,lifecycle/* deleteBranchAndWait */.CR)(client, found.provisional, settings);
     }
     const branch = found.seeded;
@@ -3374,7 +3467,7 @@ async function removeBranch(settings, pub) {
         core/* notice */.lm(`Branch "${branchName}" was already gone.`);
     else
         core/* info */.pq(`Deleted branch "${branchName}" (${branch.id}).`);
-    await publish(pub, { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchId: branch.id, branchName, operations: (ops ?? []).map(operations/* summarise */.fS) }, { mode: 'branch' });
+    await publish(pub, { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchId: branch.id, branchName, operations: (ops ?? []).map(platform_operations/* summarise */.fS) }, { mode: 'branch' });
 }
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message

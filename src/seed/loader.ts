@@ -22,9 +22,13 @@ import * as core from '@actions/core'
 import pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import { type Connection, directClientConfig } from '../connection.js'
-import { type SeedPlan, type SeedSource, SeedError, firstLine, locate, rescanOptions, scanAll, startOf } from './check.js'
-import { rawCopy, rawQuery } from './raw-query.js'
-import { type StatementEvent, exactStatement } from './scanner.js'
+import path from 'node:path'
+import { type SeedPlan, type SeedSource, SeedError, firstLine, locate, place, rescanOptions, startOf, statementRefusal, walkSeed, withVariables } from './check.js'
+import { classify } from './grammar.js'
+import { copyFromFile, gexecCells, gset } from './meta-run.js'
+import { type RowSet, rawCopy, rawQuery, rawRows } from './raw-query.js'
+import { type MetaEvent, type StatementEvent, exactMetaLine, exactStatement, statementHead } from './scanner.js'
+import { type Directive, MetaRefusal, PsqlSession } from './session.js'
 
 export { type SeedPlan, type SeedSource, SeedError, checkSeed, locate } from './check.js'
 
@@ -40,6 +44,12 @@ export interface SeedResult {
   /** `COMMENT ON EXTENSION` for an extension another role owns (a managed database's built-ins, such as plpgsql). */
   skippedExtensionComments: number
   durationMs: number
+}
+
+/** The variables psql sets itself for a connection (psql docs, "Variables"), which `:DBNAME` and the like fill in. */
+function psqlVariables(client: pg.Client): Record<string, string> {
+  const p = client as unknown as { database?: string; user?: string; host?: string; port?: number }
+  return { DBNAME: p.database ?? '', USER: p.user ?? '', HOST: p.host ?? '', PORT: String(p.port ?? ''), ENCODING: 'UTF8', ON_ERROR_STOP: 'on' }
 }
 
 /** Role names that always exist. */
@@ -138,7 +148,7 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
   const firstTransactionControl: string[] = []
   try {
     const existing = new Set([...target.roles, ...plan.created])
-    const missing = new Set([...plan.needed].filter((r) => !existing.has(r) && !BUILTIN_ROLES.has(r)))
+    const missing = new Set<string>()
     let batch = new Batch()
     const flush = async (): Promise<void> => {
       if (!batch.items.length) return
@@ -151,33 +161,117 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
         await failBatch(client, current, NEXT_SAVEPOINT.length, err as pg.DatabaseError)
       }
     }
-    let copy: { stream: ReturnType<typeof copyFrom>; src: SeedSource; ev: StatementEvent; failed?: Error } | null = null
-    for await (const [src, ev] of scanAll(sources, { copyData: 'bytes' })) {
-      if (ev.kind === 'meta') continue
+    let copy: { stream: ReturnType<typeof copyFrom>; src: SeedSource; ev: StatementEvent | MetaEvent; failed?: Error } | null = null
+    const session = new PsqlSession(false)
+    for (const [name, value] of Object.entries(psqlVariables(client))) session.variables.set(name, value)
+    /** A statement sent by \gset or \gexec: its meta event comes next. */
+    let query: { src: SeedSource; ev: StatementEvent } | null = null
+    const failed = async (src: SeedSource, ev: MetaEvent, why: string): Promise<never> => {
+      const line = await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))
+      throw new SeedError(`Seed failed at ${place(src, line)}: ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line)
+    }
+    /** Applies the seed's rules to a statement; false when it is skipped. @throws SeedError for one that cannot run */
+    const admit = (src: SeedSource, ev: StatementEvent, line: () => number, text: string, origin = ''): boolean => {
+      const c = ev.classified!
+      const why = statementRefusal(c)
+      if (why) throw new SeedError(`Seed failed at ${place(src, line())}: "${text}"${origin} ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line())
+      if (c.roles.some((r) => !existing.has(r) && !BUILTIN_ROLES.has(r))) {
+        for (const r of c.roles) if (!existing.has(r) && !BUILTIN_ROLES.has(r)) missing.add(r)
+        result.skippedForRoles++
+        return false
+      }
+      if (c.kind === 'begin' || c.kind === 'commit') {
+        if (result.skippedTransactionControl++ === 0) firstTransactionControl.push(place(src, line()), text)
+        return false
+      }
+      if (c.extensionComment !== undefined && target.foreignExtensions.has(c.extensionComment)) {
+        result.skippedExtensionComments++
+        core.info(`Skipped ${place(src, line())} "${text}": extension ${c.extensionComment} belongs to the database's platform role, not to this seed's.`)
+        return false
+      }
+      return true
+    }
+    const runQuery = async (src: SeedSource, ev: MetaEvent, q: { src: SeedSource; ev: StatementEvent }, directive: Directive): Promise<void> => {
+      let rows: RowSet
+      try {
+        rows = await rawRows(client, q.ev.raw)
+        result.statements++
+      } catch (err) {
+        const one = new Batch()
+        one.add(q.src, q.ev)
+        return failBatch(client, one, 0, err as pg.DatabaseError)
+      }
+      if (directive.kind === 'gset') return gset(session, rows, directive.prefix)
+      for (const cell of gexecCells(rows)) {
+        const generated: StatementEvent = { ...q.ev, sql: cell, raw: Buffer.from(cell), classified: classify(cell, statementHead(cell).split(/[\s;(]/)[0].toLowerCase()) }
+        const shown = firstLine(cell)
+        const line = await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))
+        if (!admit(src, generated, () => line, shown, ' (generated by \\gexec)')) continue
+        try {
+          await rawQuery(client, generated.raw)
+          result.statements++
+        } catch (err) {
+          throw new SeedError(
+            `Seed failed at ${place(src, line)}: ${describe(err as pg.DatabaseError, false)}. Statement generated by \\gexec: "${shown}". Nothing was kept: the whole seed was rolled back.`,
+            src.shown,
+            line
+          )
+        }
+      }
+    }
+    for await (const [src, ev] of walkSeed(sources, { copyData: 'bytes' }, session)) {
+      if (ev.kind === 'meta') {
+        let directive: Directive
+        try {
+          directive = session.meta(src, ev)
+          if (query && (directive.kind === 'gset' || directive.kind === 'gexec')) {
+            const q = query
+            query = null
+            await flush()
+            await runQuery(src, ev, q, directive)
+            continue
+          }
+        } catch (err) {
+          if (err instanceof MetaRefusal) await failed(src, ev, err.message)
+          throw err
+        }
+        if (directive.kind === 'print') core.info(directive.text)
+        if (directive.kind !== 'copy') continue
+        await flush()
+        if (directive.file) {
+          try {
+            result.copyRows += await copyFromFile(client, directive.sql, directive.file)
+            result.statements++
+          } catch (err) {
+            const e = err as pg.DatabaseError
+            const row = /line (\d+)/.exec(e.where ?? '')?.[1]
+            await failed(src, ev, `${describe(e, true)} (\\copy from ${path.relative(process.cwd(), directive.file)}${row ? `, line ${row}` : ''}).`)
+          }
+          continue
+        }
+        const stream = client.query(rawCopy(copyFrom(directive.sql), Buffer.from(directive.sql)))
+        copy = { stream, src, ev }
+        stream.on('error', (e: Error) => { if (copy) copy.failed = e })
+        continue
+      }
       if (ev.kind === 'statement') {
-        const c = ev.classified!
-        if (c.roles.some((r) => missing.has(r))) {
-          result.skippedForRoles++
+        if (session.activity !== 'yes') continue
+        const st = withVariables(ev, session.lookup)
+        if (st.endedBy === 'gset' || st.endedBy === 'gexec') {
+          query = { src, ev: st }
           continue
         }
-        if (c.kind === 'begin' || c.kind === 'commit') {
-          if (result.skippedTransactionControl++ === 0) firstTransactionControl.push(`${src.shown}:${startOf(ev).line}`, firstLine(ev.sql))
-          continue
-        }
-        if (c.extensionComment !== undefined && target.foreignExtensions.has(c.extensionComment)) {
-          result.skippedExtensionComments++
-          core.info(`Skipped ${src.shown}:${startOf(ev).line} "${firstLine(ev.sql)}": extension ${c.extensionComment} belongs to the database's platform role, not to this seed's.`)
-          continue
-        }
-        if (!ev.copyFromStdin) {
-          batch.add(src, ev)
+        if (!admit(src, st, () => startOf(st).line, firstLine(st.sql))) continue
+        const c = st.classified!
+        if (!st.copyFromStdin) {
+          batch.add(src, st)
           // The server parses a whole batch before running it: end it where the way text is read changes, or where a file ends without `;`.
-          if (batch.bytes >= MAX_BATCH_BYTES || c.changesLexing || !ev.terminated) await flush()
+          if (batch.bytes >= MAX_BATCH_BYTES || c.changesLexing || !st.terminated || st.endedBy) await flush()
           continue
         }
         await flush()
-        const stream = client.query(rawCopy(copyFrom(ev.sql), ev.raw))
-        copy = { stream, src, ev }
+        const stream = client.query(rawCopy(copyFrom(st.sql), st.raw))
+        copy = { stream, src, ev: st }
         stream.on('error', (e: Error) => { if (copy) copy.failed = e })
         continue
       }
@@ -194,7 +288,13 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
         c.stream.end()
         await once(c.stream, 'finish').catch((e: Error) => { c.failed = e })
       }
-      if (c.failed) await failCopy(c.src, c.ev, c.failed as pg.DatabaseError)
+      if (c.failed) {
+        if (c.ev.kind === 'meta') {
+          const e = c.failed as pg.DatabaseError
+          const row = /line (\d+)/.exec(e.where ?? '')?.[1]
+          await failed(c.src, c.ev, `${describe(e, true)} (in the data of \\copy${row ? `, its line ${row}` : ''}).`)
+        } else await failCopy(c.src, c.ev as StatementEvent, c.failed as pg.DatabaseError)
+      }
       result.copyRows += c.stream.rowCount
       result.statements++
     }

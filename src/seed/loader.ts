@@ -351,7 +351,7 @@ async function failCopy(src: SeedSource, ev: StatementEvent, err: pg.DatabaseErr
   const rowLine = /line (\d+)/.exec(err.where ?? '')?.[1]
   const line = rowLine && exact.copyDataLine ? exact.copyDataLine + Number(rowLine) - 1 : startOf(exact.statement).line
   throw new SeedError(
-    `Seed failed at ${src.shown}:${line}: ${describe(err, true)} (in the data of "${firstLine(ev.sql)}"). Nothing was kept: the whole seed was rolled back.`,
+    `Seed failed at ${place(src, line)}: ${describe(err, true)} (in the data of "${firstLine(ev.sql)}"). Nothing was kept: the whole seed was rolled back.`,
     src.shown,
     line
   )
@@ -383,7 +383,7 @@ async function failBatch(client: pg.Client, batch: Batch, prefixLength: number, 
   const { statement } = await exactStatement(culprit.src.file, culprit.ev.index, rescanOptions(culprit.src))
   const where = position ? locate(statement.sql, position, statement.line, statement.column) : startOf(statement)
   throw new SeedError(
-    `Seed failed at ${culprit.src.shown}:${where.line}:${where.column}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
+    `Seed failed at ${place(culprit.src, where.line, where.column)}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
       'Nothing was kept: the whole seed was rolled back.',
     culprit.src.shown,
     where.line,

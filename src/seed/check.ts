@@ -28,6 +28,8 @@ export interface SeedPlan {
   needed: Set<string>
   /** Roles the seed creates itself (`CREATE ROLE/USER/GROUP`). */
   created: Set<string>
+  /** Files that `\\i`/`\\ir` pull in, counted where the check pass read them. */
+  included: number
   /** How long the check pass took, milliseconds. */
   checkMs: number
 }
@@ -147,7 +149,7 @@ export async function checkSeed(files: string[], cwd = process.cwd()): Promise<S
   const started = Date.now()
   await loadGrammar()
   const sources = files.map((file) => ({ file, shown: path.relative(cwd, file) || file }))
-  let found: { needed: Set<string>; created: Set<string> }
+  let found: { needed: Set<string>; created: Set<string>; included: number }
   try {
     found = await checkEvents(sources, { copyData: 'skip' }, cwd)
   } catch (err) {
@@ -161,7 +163,8 @@ export async function checkSeed(files: string[], cwd = process.cwd()): Promise<S
 /** Commands that send the statement before them, which must be there. */
 const SENDS_BUFFER = new Set(['g', 'gx', 'gset', 'gexec'])
 
-async function checkEvents(sources: SeedSource[], options: ScanOptions, cwd: string): Promise<{ needed: Set<string>; created: Set<string> }> {
+async function checkEvents(sources: SeedSource[], options: ScanOptions, cwd: string): Promise<{ needed: Set<string>; created: Set<string>; included: number }> {
+  let included = 0
   const needed = new Set<string>()
   const created = new Set<string>()
   const session = new PsqlSession(true, cwd)
@@ -179,6 +182,7 @@ async function checkEvents(sources: SeedSource[], options: ScanOptions, cwd: str
             refuse(`\\${ev.command} has no query before it: write the query on the lines before \\${ev.command}, without a semicolon.`)
           }
           session.meta(from, ev)
+          if (session.include) included++
         } catch (err) {
           if (err instanceof MetaRefusal) refuse(err.message)
           throw err
@@ -200,5 +204,5 @@ async function checkEvents(sources: SeedSource[], options: ScanOptions, cwd: str
     if (err instanceof UnclosedIf) throw new SeedError(`Seed refused at ${place(err.src, err.ifLine)}: ${err.message} Nothing was run.`, err.src.shown, err.ifLine)
     throw err
   }
-  return { needed, created }
+  return { needed, created, included }
 }

@@ -258,6 +258,9 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
         if (session.activity !== 'yes') continue
         const st = withVariables(ev, session.lookup)
         if (st.endedBy === 'gset' || st.endedBy === 'gexec') {
+          // the same rules as any statement; one that is skipped leaves nothing for \gset or \gexec to use
+          const why = statementRefusal(st.classified!)
+          if (why) throw new SeedError(`Seed failed at ${place(src, startOf(st).line)}: "${firstLine(st.sql)}" ${why} Nothing was kept: the whole seed was rolled back.`, src.shown)
           query = { src, ev: st }
           continue
         }

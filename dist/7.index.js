@@ -17786,7 +17786,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9256:
+/***/ 6875:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const nodeCrypto = __webpack_require__(6982)
@@ -17892,7 +17892,7 @@ if (useLegacyCrypto) {
   // We are on an old version of Node.js that requires legacy crypto utilities.
   module.exports = __webpack_require__(241)
 } else {
-  module.exports = __webpack_require__(9256)
+  module.exports = __webpack_require__(6875)
 }
 
 

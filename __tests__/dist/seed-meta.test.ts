@@ -82,6 +82,29 @@ describe('psql meta-commands run as psql runs them, in the seed transaction', ()
     expect((await q(both, 'SELECT t FROM tag ORDER BY t')).map((r) => r.t)).toEqual(['blue', 'green', 'red'])
   })
 
+  it('a bad row in a \\copy file fails the seed at the \\copy line, values hidden; a missing \\copy file is refused before any database exists', async () => {
+    const bad = await loadBoth([
+      ['main.sql', lines('CREATE TABLE n (v int);', 'COPY n FROM stdin;', '1', '\\.', "\\copy n from 'n.csv' csv")],
+      ['n.csv', '2\nsecret-value\n']
+    ], {}, ['main.sql'])
+    expect(bad.psql.ok).toBe(false)
+    expect(bad.ours.code).toBe(1)
+    expect(bad.ours.errors[0]).toMatch(/Seed failed at main\.sql:5: invalid input syntax for type integer: "…".*\(\\copy from n\.csv, line 2\)\. Nothing was kept/)
+    expect(bad.ours.stdout + bad.ours.stderr).not.toContain('secret-value')
+    const databases = emulator().instant.databases.size
+    const missing = await loadBoth([['main.sql', lines('CREATE TABLE n (v int);', "\\copy n from 'nowhere.csv'")]])
+    expect(missing.psql.ok).toBe(false)
+    expect(missing.ours.errors[0]).toMatch(/Seed refused at main\.sql:2: \\copy … from 'nowhere\.csv': no such file/)
+    expect(emulator().instant.databases.size).toBe(databases)
+  })
+
+  it('\\gset on a query that returns no row fails the seed as psql fails it, at its line', async () => {
+    const both = await loadBoth([['g.sql', lines('CREATE TABLE e (v int);', 'COPY e FROM stdin;', '1', '\\.', 'SELECT v FROM e WHERE v > 5 \\gset')]])
+    expect(both.psql.ok).toBe(false)
+    expect(both.psql.stderr).toContain('no rows returned for \\gset')
+    expect(both.ours.errors[0]).toMatch(/Seed failed at g\.sql:5: no rows returned for \\gset.*Nothing was kept/)
+  })
+
   it('variables: \\set and \\unset, :name, :\'name\' and :"name" in identifiers and literals, and an undefined variable left as written', async () => {
     const both = await expectSameAsPsql([
       [

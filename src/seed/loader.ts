@@ -27,7 +27,8 @@ import { type SeedPlan, type SeedSource, SeedError, firstLine, locate, place, re
 import { classify } from './grammar.js'
 import { copyFromFile, gexecCells, gset } from './meta-run.js'
 import { type RowSet, rawCopy, rawQuery, rawRows } from './raw-query.js'
-import { type MetaEvent, type StatementEvent, exactMetaLine, exactStatement, statementHead } from './scanner.js'
+import { exactMetaLine, exactStatement } from './exact.js'
+import { type MetaEvent, type StatementEvent, statementHead } from './scanner.js'
 import { type Directive, MetaRefusal, PsqlSession } from './session.js'
 
 export { type SeedPlan, type SeedSource, SeedError, checkSeed, locate } from './check.js'

@@ -34,7 +34,7 @@ export interface StatementEvent {
   column: number
   /** A `COPY … FROM stdin` statement: `copy-data` events follow until `copy-end`. */
   copyFromStdin: boolean
-  /** 0-based ordinal among the file's statements, the same in every {@link CopyDataMode}: see {@link exactStatement}. */
+  /** 0-based ordinal among the file's statements, the same in every {@link CopyDataMode}: see exactStatement (exact.ts). */
   index: number
   /** The backslash command that sent it instead of a `;` (`g`, `gx`, `gset`, `gexec`); its meta event follows. */
   endedBy?: string
@@ -68,7 +68,7 @@ export interface MetaEvent {
   command: string
   /** Its argument text as written (read with psqlslash.ts's slashOptions or parseSlashCopy). */
   args: string
-  /** Its line (lags after a COPY block in `bytes` and `skip` modes: see {@link exactMetaLine}). */
+  /** Its line (lags after a COPY block in `bytes` and `skip` modes: see exactMetaLine, exact.ts). */
   line: number
   /** 0-based ordinal among the file's meta-commands. */
   index: number
@@ -115,7 +115,7 @@ const COPY_FROM_STDIN = /^COPY\b[\s\S]*\bFROM\s+STDIN\b/i
  * - `skip`: not handed on at all (the check pass).
  *
  * In `bytes` and `skip` modes, lines after a file's first COPY block lag (its
- * data lines are not counted); {@link exactStatement} finds the exact ones.
+ * data lines are not counted); exactStatement (exact.ts) finds the exact ones.
  */
 export type CopyDataMode = 'lines' | 'bytes' | 'skip'
 
@@ -410,42 +410,4 @@ function codePoints(b: Buffer, start: number, end: number): number {
   let n = 0
   for (let i = start; i < end; i++) if ((b[i] & 0xc0) !== 0x80) n++
   return n
-}
-
-/** A statement at its exact place, and where its COPY data starts. */
-export interface ExactStatement {
-  statement: StatementEvent
-  /** For a `COPY … FROM stdin`: file line of its first data line (what the server calls "line 1"). */
-  copyDataLine?: number
-}
-
-/**
- * Rescans `file` in `lines` mode for the statement with ordinal `index` (as
- * yielded in any mode), to report its exact line and column after a pass that
- * did not count COPY data lines. Reads the file up to that statement.
- * @throws Error if the file has fewer statements (it changed since).
- */
-export async function exactStatement(file: string, index: number, options: Omit<ScanOptions, 'copyData'> = {}): Promise<ExactStatement> {
-  let found: StatementEvent | undefined
-  for await (const ev of scanFile(file, { ...options, copyData: 'lines' })) {
-    if (found) {
-      // the event after a COPY statement: its first data line, or the `\.` line that follows it directly
-      return { statement: found, copyDataLine: ev.kind === 'copy-data' ? ev.firstLine : ev.kind === 'copy-end' ? ev.line : undefined }
-    }
-    if (ev.kind !== 'statement' || ev.index !== index) continue
-    if (!ev.copyFromStdin) return { statement: ev }
-    found = ev
-  }
-  if (found) return { statement: found }
-  throw new Error(`${file}: statement ${index + 1} not found on rescan (did the file change while seeding?)`)
-}
-
-/**
- * Rescans `file` in `lines` mode for the meta-command with ordinal `index`,
- * for its exact line after a pass that did not count COPY data lines.
- * @returns its line, or `fallback` if the file has fewer (it changed since)
- */
-export async function exactMetaLine(file: string, index: number, fallback: number, options: Omit<ScanOptions, 'copyData'> = {}): Promise<number> {
-  for await (const ev of scanFile(file, { ...options, copyData: 'lines' })) if (ev.kind === 'meta' && ev.index === index) return ev.line
-  return fallback
 }

@@ -141,7 +141,7 @@ describe('psql meta-commands run as psql runs them, in the seed transaction', ()
         'cond.sql',
         lines(
           'CREATE TABLE flags (name text, on_ boolean);',
-          "SELECT current_setting('server_version_num')::int >= 170000 AS is17, 'x' AS label \\gset",
+          "SELECT :SERVER_VERSION_NUM >= 170000 AS is17, 'x' AS label \\gset",
           '\\if :is17',
           "  INSERT INTO flags VALUES ('seventeen', true);",
           '  \\if false',

@@ -48,9 +48,12 @@ export interface SeedResult {
 }
 
 /** The variables psql sets itself for a connection (psql docs, "Variables"), which `:DBNAME` and the like fill in. */
-function psqlVariables(client: pg.Client): Record<string, string> {
+function psqlVariables(client: pg.Client, target: Target): Record<string, string> {
   const p = client as unknown as { database?: string; user?: string; host?: string; port?: number }
-  return { DBNAME: p.database ?? '', USER: p.user ?? '', HOST: p.host ?? '', PORT: String(p.port ?? ''), ENCODING: 'UTF8', ON_ERROR_STOP: 'on' }
+  return {
+    DBNAME: p.database ?? '', USER: p.user ?? '', HOST: p.host ?? '', PORT: String(p.port ?? ''), ENCODING: 'UTF8', ON_ERROR_STOP: 'on',
+    SERVER_VERSION_NUM: target.version[0], SERVER_VERSION_NAME: target.version[1]
+  }
 }
 
 /** Role names that always exist. */
@@ -116,6 +119,8 @@ interface Target {
   roles: string[]
   /** Extensions owned by a role the loading user is not a member of (a managed database's built-ins). */
   foreignExtensions: Set<string>
+  /** server_version_num and server_version, for psql's SERVER_VERSION_NUM and SERVER_VERSION_NAME. */
+  version: [string, string]
 }
 
 /**
@@ -164,7 +169,7 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
     }
     let copy: { stream: ReturnType<typeof copyFrom>; src: SeedSource; ev: StatementEvent | MetaEvent; failed?: Error } | null = null
     const session = new PsqlSession(false)
-    for (const [name, value] of Object.entries(psqlVariables(client))) session.variables.set(name, value)
+    for (const [name, value] of Object.entries(psqlVariables(client, target))) session.variables.set(name, value)
     /** A statement sent by \gset or \gexec: its meta event comes next. */
     let query: { src: SeedSource; ev: StatementEvent } | null = null
     const failed = async (src: SeedSource, ev: MetaEvent, why: string): Promise<never> => {
@@ -341,9 +346,11 @@ async function openTransaction(client: pg.Client): Promise<Target> {
     await client.connect()
     // A simple-protocol query with several statements answers with one result per statement.
     const results = (await client.query(
-      "BEGIN; SAVEPOINT preview_postgres_seed; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE')"
+      "BEGIN; SAVEPOINT preview_postgres_seed; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE'); " +
+        "SELECT current_setting('server_version_num') AS num, current_setting('server_version') AS name"
     )) as unknown as pg.QueryResult<Record<string, string>>[]
-    return { roles: results[2].rows.map((r) => r.rolname), foreignExtensions: new Set(results[3].rows.map((r) => r.extname)) }
+    const v = results[4].rows[0]
+    return { roles: results[2].rows.map((r) => r.rolname), foreignExtensions: new Set(results[3].rows.map((r) => r.extname)), version: [v.num, v.name] }
   } catch (err) {
     throw new SeedError(`Seeding could not connect to the new database: ${(err as Error).message}`)
   }

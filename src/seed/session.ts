@@ -85,7 +85,7 @@ export class PsqlSession {
    */
   constructor(readonly checking: boolean, readonly cwd = process.cwd()) {
     // the load sets psql's own connection variables; the check pass has no connection yet
-    if (checking) for (const name of ['DBNAME', 'USER', 'HOST', 'PORT', 'ENCODING']) this.unknown.add(name)
+    if (checking) for (const name of ['DBNAME', 'USER', 'HOST', 'PORT', 'ENCODING', 'SERVER_VERSION_NUM', 'SERVER_VERSION_NAME']) this.unknown.add(name)
   }
 
   /** A variable's value: undefined when unset; {@link UNKNOWN} in the check pass for what a `\gset` may set. */

@@ -201,10 +201,12 @@ export class PsqlSession {
         return { kind: 'print', text: words.join(' ') }
       }
       case 'set':
-        return this.set(o.options, o.unknown)
+        // in a block the check pass cannot decide, the value afterwards is only known when the seed runs
+        return this.set(o.options, o.unknown || activity === 'maybe')
       case 'unset':
         if (o.options[0] === 'ON_ERROR_STOP') throw new MetaRefusal(ON_ERROR_STOP_OFF)
         if (o.options[0] !== undefined) this.variables.delete(o.options[0])
+        if (o.options[0] !== undefined && activity === 'maybe') this.unknown.add(o.options[0])
         return { kind: 'none' }
       case 'i':
       case 'include':
@@ -232,6 +234,7 @@ export class PsqlSession {
     if (name === undefined) return { kind: 'none' } // psql lists the variables
     if (!validVariableName(name)) throw new MetaRefusal(`\\set: invalid variable name: "${name}" (psql's error; it stops the seed).`)
     const value = values.join('')
+    if (name === 'ON_ERROR_STOP' && parseBool(value) === false) throw new MetaRefusal(ON_ERROR_STOP_OFF)
     if (unknown) {
       this.variables.delete(name)
       this.unknown.add(name)

@@ -192,6 +192,31 @@ describe('psql meta-commands run as psql runs them, in the seed transaction', ()
     ])
   })
 
+  it('\\gexec, \\gset and \\g on a line of their own send the file\'s previous query again, as psql does', async () => {
+    const both = await expectSameAsPsql([
+      [
+        'again.sql',
+        lines(
+          'CREATE TABLE hits (n int);',
+          'INSERT INTO hits VALUES (1);',
+          '\\g',
+          "SELECT 'INSERT INTO hits VALUES (' || count(*) + 10 || ')' FROM hits;",
+          '\\gexec',
+          'SELECT count(*) AS c FROM hits;',
+          '\\gset',
+          "INSERT INTO hits VALUES (100 + :c);"
+        )
+      ]
+    ])
+    expect((await q(both, 'SELECT n FROM hits ORDER BY n')).map((r) => r.n)).toEqual([1, 1, 12, 103])
+  })
+
+  it('\\gexec with no query before it in its file sends nothing, as psql sends an empty query', async () => {
+    const both = await expectSameAsPsql([['first.sql', lines('CREATE TABLE t (id int);', 'INSERT INTO t VALUES (1);')], ['alone.sql', lines('\\gexec', '\\gset')]])
+    expect(both.ours.stdout).toContain('\\gexec at alone.sql:1 has no query before it in its file: nothing sent')
+    expect(await q(both, 'SELECT count(*)::int AS n FROM t')).toEqual([{ n: 1 }])
+  })
+
   it('a \\gexec statement that cannot run in a transaction fails the seed and rolls it back, with file:line and the generated text', async () => {
     const both = await loadBoth([['gx.sql', lines('CREATE TABLE a (id int);', "SELECT 'CREATE INDEX CONCURRENTLY a_id ON a (id)' \\gexec")]])
     expect(both.psql.ok).toBe(false)
@@ -209,6 +234,7 @@ describe('psql meta-commands run as psql runs them, in the seed transaction', ()
     expect(connect.ours.errors[0]).toMatch(/Seed refused at conn\.sql:2: psql meta-command \\connect is not supported: it connects to another database.*`seed-command`/)
     const copyTo = await loadBoth([['to.sql', lines('CREATE TABLE t (id int);', "\\copy t TO 'out.csv'")]])
     expect(copyTo.ours.errors[0]).toMatch(/Seed refused at to\.sql:2: psql meta-command \\copy … to is not supported/)
+
     expect(emulator().instant.databases.size).toBe(databases)
   })
 })

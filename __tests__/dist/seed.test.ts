@@ -128,7 +128,7 @@ describe('seeding through the bundle', () => {
     ["PREPARE TRANSACTION 'x';", /"PREPARE TRANSACTION 'x';" would change the outcome of the seed/],
     ['SELECT 1; \\o out.txt', /copy-me\.sql:7: psql meta-command \\o is not supported: it writes query output to a file on the runner/],
     ["\\lo_import '/etc/hostname'", /copy-me\.sql:7: psql meta-command \\lo_import is not supported/],
-    ['\\gset', /copy-me\.sql:7: \\gset has no query before it/],
+    ["\\copy t from program 'cat ids.txt'", /copy-me\.sql:7: psql meta-command \\copy … from program is not supported: it runs a shell command/],
     ['\\if maybe', /copy-me\.sql:7: \\if: unrecognized value "maybe"/],
     ['\\setenv PGHOST elsewhere', /copy-me\.sql:7: psql meta-command \\setenv is not supported/],
     ['\\crosstabview', /copy-me\.sql:7: psql meta-command \\crosstabview is not supported: the loader runs \\echo/],

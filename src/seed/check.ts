@@ -160,27 +160,18 @@ export async function checkSeed(files: string[], cwd = process.cwd()): Promise<S
   return { sources, ...found, checkMs: Date.now() - started }
 }
 
-/** Commands that send the statement before them, which must be there. */
-const SENDS_BUFFER = new Set(['g', 'gx', 'gset', 'gexec'])
-
 async function checkEvents(sources: SeedSource[], options: ScanOptions, cwd: string): Promise<{ needed: Set<string>; created: Set<string>; included: number }> {
   let included = 0
   const needed = new Set<string>()
   const created = new Set<string>()
   const session = new PsqlSession(true, cwd)
-  let previous: ScanEvent | undefined
   try {
     for await (const [from, ev] of walkSeed(sources, options, session)) {
-      const after = previous
-      previous = ev
       if (ev.kind === 'meta') {
         const refuse = (why: string): never => {
           throw new SeedError(`Seed refused at ${place(from, ev.line)}: ${why} Nothing was run.`, from.shown, ev.line)
         }
         try {
-          if (SENDS_BUFFER.has(ev.command) && session.activity !== 'no' && !(after?.kind === 'statement' && after.endedBy === ev.command)) {
-            refuse(`\\${ev.command} has no query before it: write the query on the lines before \\${ev.command}, without a semicolon.`)
-          }
           session.meta(from, ev)
           if (session.include) included++
         } catch (err) {

@@ -14,7 +14,7 @@
  *    a whole batch at once. COPY data streams through `pg-copy-streams`
  *    exactly as written, without being split into rows (the server counts them).
  * Neither pass counts COPY data lines, so an error found after a COPY block
- * is located by an exact rescan ({@link exactStatement}).
+ * is located by an exact rescan (exact.ts).
  * Errors name the file, line and column; COPY data values are never logged.
  */
 import { once } from 'node:events'
@@ -23,11 +23,12 @@ import pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import { type Connection, directClientConfig } from '../connection.js'
 import path from 'node:path'
-import { type SeedPlan, type SeedSource, SeedError, firstLine, locate, place, rescanOptions, startOf, statementRefusal, walkSeed, withVariables } from './check.js'
+import { type SeedPlan, type SeedSource, SeedError, firstLine, place, rescanOptions, startOf, statementRefusal, walkSeed, withVariables } from './check.js'
 import { classify } from './grammar.js'
 import { copyFromFile, gexecCells, gset } from './meta-run.js'
 import { type RowSet, rawCopy, rawQuery, rawRows } from './raw-query.js'
-import { exactMetaLine, exactStatement } from './exact.js'
+import { exactMetaLine } from './exact.js'
+import { describe, failBatch, failCopy } from './failure.js'
 import { type MetaEvent, type StatementEvent, statementHead } from './scanner.js'
 import { type Directive, MetaRefusal, PsqlSession } from './session.js'
 
@@ -58,11 +59,6 @@ function psqlVariables(client: pg.Client, target: Target): Record<string, string
 
 /** Role names that always exist. */
 const BUILTIN_ROLES = new Set(['public', 'current_user', 'session_user', 'current_role'])
-
-/** Keeps PostgreSQL's message but hides quoted values (COPY data must not reach the log). */
-function redactValues(text: string | undefined): string | undefined {
-  return text?.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/=\([^)]*\)/g, '=(…)')
-}
 
 /** Resolves when `stream` drains or fails, removing both listeners either way. */
 function drained(stream: NodeJS.WritableStream): Promise<void> {
@@ -107,12 +103,6 @@ const MAX_BATCH_BYTES = 1 << 20
  * encoding: it converts the text before parsing) leaves the previous one.
  */
 const NEXT_SAVEPOINT = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; SAVEPOINT preview_postgres_seed;\n')
-
-function describe(err: pg.DatabaseError, redact: boolean): string {
-  const message = redact ? redactValues(err.message) : err.message
-  const detail = redact ? redactValues(err.detail) : err.detail
-  return [message, detail && `detail: ${detail}`, err.hint && `hint: ${err.hint}`].filter(Boolean).join('; ')
-}
 
 /** What the database has, read when the seed's transaction opens. */
 interface Target {
@@ -172,6 +162,10 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
     for (const [name, value] of Object.entries(psqlVariables(client, target))) session.variables.set(name, value)
     /** A statement sent by \gset or \gexec: its meta event comes next. */
     let query: { src: SeedSource; ev: StatementEvent } | null = null
+    /** Each file's last statement, which \gset or \gexec on a line of its own sends again. */
+    const previous = new Map<SeedSource, { src: SeedSource; ev: StatementEvent }>()
+    /** The statement just before was sent by \g or \gx itself. */
+    let sentByG = false
     const failed = async (src: SeedSource, ev: MetaEvent, why: string): Promise<never> => {
       const line = await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))
       throw new SeedError(`Seed failed at ${place(src, line)}: ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line)
@@ -239,9 +233,14 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
         let directive: Directive
         try {
           directive = session.meta(src, ev)
-          if (query && (directive.kind === 'gset' || directive.kind === 'gexec')) {
-            const q = query
+          if (directive.kind === 'gset' || directive.kind === 'gexec') {
+            // without a query of its own, psql sends the file's previous one again (mainloop.c: previous_buf)
+            const q = query ?? previous.get(src)
             query = null
+            if (!q) {
+              core.info(`\\${ev.command} at ${place(src, ev.line)} has no query before it in its file: nothing sent (psql sends an empty query).`)
+              continue
+            }
             await flush()
             await runQuery(src, ev, q, directive)
             continue
@@ -249,6 +248,19 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
         } catch (err) {
           if (err instanceof MetaRefusal) await failed(src, ev, err.message)
           throw err
+        }
+        if ((ev.command === 'g' || ev.command === 'gx') && session.activity === 'yes') {
+          // \g with a query of its own sent it as `;` does; alone, psql sends the file's previous query again
+          const again = sentByG ? undefined : previous.get(src)
+          sentByG = false
+          if (again) {
+            await flush()
+            await rawQuery(client, again.ev.raw).catch(async (err: unknown) => {
+              await failed(src, ev, `${describe(err as pg.DatabaseError, false)} (the query \\${ev.command} sent again: "${firstLine(again.ev.sql)}").`)
+            })
+            result.statements++
+          }
+          continue
         }
         if (directive.kind === 'print') core.info(directive.text)
         if (directive.kind !== 'copy') continue
@@ -272,6 +284,8 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
       if (ev.kind === 'statement') {
         if (session.activity !== 'yes') continue
         const st = withVariables(ev, session.lookup)
+        previous.set(src, { src, ev: st })
+        sentByG = st.endedBy === 'g' || st.endedBy === 'gx'
         if (st.endedBy === 'gset' || st.endedBy === 'gexec') {
           // the same rules as any statement; one that is skipped leaves nothing for \gset or \gexec to use
           const why = statementRefusal(st.classified!)
@@ -363,50 +377,4 @@ async function openTransaction(client: pg.Client): Promise<Target> {
   } catch (err) {
     throw new SeedError(`Seeding could not connect to the new database: ${(err as Error).message}`)
   }
-}
-
-/** Throws the SeedError of a failed COPY: the file line of the bad row (from the server's "COPY t, line N"), values hidden. */
-async function failCopy(src: SeedSource, ev: StatementEvent, err: pg.DatabaseError): Promise<never> {
-  const exact = await exactStatement(src.file, ev.index, rescanOptions(src))
-  const rowLine = /line (\d+)/.exec(err.where ?? '')?.[1]
-  const line = rowLine && exact.copyDataLine ? exact.copyDataLine + Number(rowLine) - 1 : startOf(exact.statement).line
-  throw new SeedError(
-    `Seed failed at ${place(src, line)}: ${describe(err, true)} (in the data of "${firstLine(ev.sql)}"). Nothing was kept: the whole seed was rolled back.`,
-    src.shown,
-    line
-  )
-}
-
-/** Finds which statement of a failed batch failed, and throws its SeedError. */
-async function failBatch(client: pg.Client, batch: Batch, prefixLength: number, err: pg.DatabaseError): Promise<never> {
-  let culprit: (typeof batch.items)[number] | undefined
-  let error = err
-  let position = err.position ? Number(err.position) - prefixLength : undefined
-  if (position !== undefined && position > 0) {
-    culprit = [...batch.items].reverse().find((it) => it.offset < position!)
-    if (culprit) position -= culprit.offset
-  } else {
-    // No position (a runtime error): replay the batch one statement at a time to find it.
-    await client.query('ROLLBACK TO SAVEPOINT preview_postgres_seed')
-    for (const it of batch.items) {
-      try {
-        await rawQuery(client, it.ev.raw)
-      } catch (e) {
-        culprit = it
-        error = e as pg.DatabaseError
-        position = error.position ? Number(error.position) : undefined
-        break
-      }
-    }
-  }
-  if (!culprit) throw new SeedError(`Seeding failed: ${describe(err, false)}. Nothing was kept: the whole seed was rolled back.`)
-  const { statement } = await exactStatement(culprit.src.file, culprit.ev.index, rescanOptions(culprit.src))
-  const where = position ? locate(statement.sql, position, statement.line, statement.column) : startOf(statement)
-  throw new SeedError(
-    `Seed failed at ${place(culprit.src, where.line, where.column)}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
-      'Nothing was kept: the whole seed was rolled back.',
-    culprit.src.shown,
-    where.line,
-    where.column
-  )
 }

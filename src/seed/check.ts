@@ -3,7 +3,9 @@
  * refuses what cannot run, before any database is touched. Needs no
  * connection, so the action runs it before it creates a database: a refused
  * seed creates nothing. Statement kinds come from PostgreSQL's grammar
- * (grammar.ts); splitting follows psql's lexer (psqlscan.ts).
+ * (grammar.ts); splitting follows psql's lexer (psqlscan.ts); included
+ * files are read where `\i`/`\ir` stand (walkSeed), and meta-commands are
+ * judged by the same PsqlSession the load keeps (session.ts).
  */
 import path from 'node:path'
 import { type Classified, asciiSafeEncoding, classify, loadGrammar } from './grammar.js'

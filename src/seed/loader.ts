@@ -13,6 +13,10 @@
  *    (client_encoding, standard_conforming_strings), since the server parses
  *    a whole batch at once. COPY data streams through `pg-copy-streams`
  *    exactly as written, without being split into rows (the server counts them).
+ * psql's meta-commands run as psql runs them, through one PsqlSession
+ * (session.ts: variables, `\if` blocks, includes, which walkSeed follows),
+ * meta-run.ts (`\copy … from` a file, `\gset`, `\gexec`) and the scanner
+ * (`\copy … from stdin` data, statements `\g*` sends).
  * Neither pass counts COPY data lines, so an error found after a COPY block
  * is located by an exact rescan (exact.ts).
  * Errors name the file, line and column; COPY data values are never logged.

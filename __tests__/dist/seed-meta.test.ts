@@ -82,7 +82,7 @@ describe('psql meta-commands run as psql runs them, in the seed transaction', ()
     expect((await q(both, 'SELECT t FROM tag ORDER BY t')).map((r) => r.t)).toEqual(['blue', 'green', 'red'])
   })
 
-  it('a bad row in a \\copy file fails the seed at the \\copy line, values hidden; a missing \\copy file is refused before any database exists', async () => {
+  it('a bad row in a \\copy file fails the seed at the \\copy line (the file\'s line named), a bad inline row at its own line, values hidden; a missing \\copy file is refused before any database exists', async () => {
     const bad = await loadBoth([
       ['main.sql', lines('CREATE TABLE n (v int);', 'COPY n FROM stdin;', '1', '\\.', "\\copy n from 'n.csv' csv")],
       ['n.csv', '2\nsecret-value\n']
@@ -91,6 +91,10 @@ describe('psql meta-commands run as psql runs them, in the seed transaction', ()
     expect(bad.ours.code).toBe(1)
     expect(bad.ours.errors[0]).toMatch(/Seed failed at main\.sql:5: invalid input syntax for type integer: "…".*\(\\copy from n\.csv, line 2\)\. Nothing was kept/)
     expect(bad.ours.stdout + bad.ours.stderr).not.toContain('secret-value')
+    const inline = await loadBoth([['in.sql', lines('CREATE TABLE n (v int);', 'COPY n FROM stdin;', '1', '\\.', '\\copy n from stdin', '2', '3', 'secret-value', '\\.')]])
+    expect(inline.psql.ok).toBe(false)
+    expect(inline.ours.errors[0]).toMatch(/Seed failed at in\.sql:8: invalid input syntax for type integer: "…" \(in the data of \\copy n from stdin\)\. Nothing was kept/)
+    expect(inline.ours.stdout + inline.ours.stderr).not.toContain('secret-value')
     const databases = emulator().instant.databases.size
     const missing = await loadBoth([['main.sql', lines('CREATE TABLE n (v int);', "\\copy n from 'nowhere.csv'")]])
     expect(missing.psql.ok).toBe(false)

@@ -170,8 +170,9 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
     const previous = new Map<SeedSource, { src: SeedSource; ev: StatementEvent }>()
     /** The statement just before was sent by \g or \gx itself. */
     let sentByG = false
-    const failed = async (src: SeedSource, ev: MetaEvent, why: string): Promise<never> => {
-      const line = await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))
+    /** Fails the seed at a meta-command's exact line, or `below` lines under it (a row of its inline data). */
+    const failed = async (src: SeedSource, ev: MetaEvent, why: string, below = 0): Promise<never> => {
+      const line = (await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))) + below
       throw new SeedError(`Seed failed at ${place(src, line)}: ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line)
     }
     /**
@@ -328,7 +329,8 @@ export async function loadSeed(connection: Connection, plan: SeedPlan): Promise<
         if (c.ev.kind === 'meta') {
           const e = c.failed as pg.DatabaseError
           const row = /line (\d+)/.exec(e.where ?? '')?.[1]
-          await failed(c.src, c.ev, `${describe(e, true)} (in the data of \\copy${row ? `, its line ${row}` : ''}).`)
+          // the data starts on the line after the \copy: the server's "line N" is N lines below it
+          await failed(c.src, c.ev, `${describe(e, true)} (in the data of \\copy ${c.ev.args}).`, row ? Number(row) : 0)
         } else await failCopy(c.src, c.ev as StatementEvent, c.failed as pg.DatabaseError)
       }
       result.copyRows += c.stream.rowCount

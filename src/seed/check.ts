@@ -70,21 +70,38 @@ export const rescanOptions = (src: SeedSource): Omit<ScanOptions, 'copyData'> =>
  */
 export async function* walkSeed(sources: SeedSource[], options: ScanOptions, session: PsqlSession): AsyncGenerator<[SeedSource, ScanEvent]> {
   const lexing = { standardConformingStrings: true }
-  async function* walk(src: SeedSource): AsyncGenerator<[SeedSource, ScanEvent]> {
+  // One generator over a stack of open files (not one generator per file: each level of
+  // `yield*` would add a hop to every event of a dump of INSERTs).
+  const open: { src: SeedSource; events: AsyncGenerator<ScanEvent> }[] = []
+  const start = (src: SeedSource): void => {
     session.enterFile(src)
     src.startStandardConformingStrings = lexing.standardConformingStrings
-    for await (const ev of scanFile(src.file, { ...options, classify, lexing })) {
-      yield [src, ev]
-      const include = session.include
-      if (include) {
-        session.include = null
-        yield* walk(include)
+    open.push({ src, events: scanFile(src.file, { ...options, classify, lexing }) })
+  }
+  try {
+    for (const first of sources) {
+      start(first)
+      while (open.length) {
+        const top = open[open.length - 1]
+        const next = await top.events.next()
+        if (next.done) {
+          open.pop()
+          const unclosed = session.leaveFile()
+          if (unclosed !== undefined) throw new UnclosedIf(top.src, unclosed)
+          continue
+        }
+        yield [top.src, next.value]
+        const include = session.include
+        if (include) {
+          session.include = null
+          start(include)
+        }
       }
     }
-    const open = session.leaveFile()
-    if (open !== undefined) throw new UnclosedIf(src, open)
+  } finally {
+    // a refusal or error ends the walk: close the files still open
+    for (const f of open.reverse()) await f.events.return(undefined)
   }
-  for (const src of sources) yield* walk(src)
 }
 
 /** An `\if` with no `\endif` before its file ended. */

@@ -41,7 +41,6 @@ const DOCUMENTED: { ours?: RegExp; psql?: RegExp; name: string }[] = [
   { ours: /cannot run inside a transaction block/, name: 'refused: not in a transaction block' },
   { ours: /would change the outcome of the seed/, name: 'refused: transaction control' },
   { ours: /sets client encoding/, name: 'refused: client encoding' },
-  { ours: /uses the psql variable/, name: 'refused: psql variable' },
   { psql: /must be owner of extension/, name: "skipped: managed database's extension" },
   { psql: /role "[^"]+" does not exist/, name: 'skipped: statement naming a missing role' }
 ]

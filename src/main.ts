@@ -311,8 +311,9 @@ export async function run(checked?: Settings): Promise<void> {
     const seed = seedFiles.length === 0 ? null : await core.group('Check the seed files', async () => {
       const plan = (await seedCheck)!
       core.info(
-        `Checked ${plan.sources.length} seed file(s) in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
-          'no meta-command besides \\restrict and \\unrestrict, no statement that needs another database or its own transaction.'
+        `Checked ${plan.sources.length} seed file(s)${plan.included ? ` and ${plan.included} included one(s)` : ''} in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
+          'only the psql meta-commands the loader runs (\\echo, \\i, \\ir, \\set, \\if, \\copy … from, \\gset, \\gexec, …), ' +
+          'no statement that needs another database or its own transaction.'
       )
       return plan
     })

@@ -7,63 +7,10 @@
  * types and defaults, function bodies, views, indexes, constraints, triggers,
  * sequences, comments, extensions).
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
-import { PostgresServer } from '../../emulator/postgres.js'
-import { NODE_24, type RunResult } from '../../emulator/runner.js'
-import { type PsqlLoad, type PsqlOptions, compareSnapshots, psqlLoad, snapshot, snapshotSize } from '../../bench/snapshot.js'
+import { describe, expect, it } from '@jest/globals'
+import { psqlComparison } from '../psql-compare.js'
 
-let emu: Emulator
-let psqlServer: PostgresServer
-let n = 0
-
-beforeAll(async () => {
-  emu = await startEmulator()
-  psqlServer = await PostgresServer.start({ hostPattern: '*.psql.localhost' })
-})
-afterAll(async () => {
-  await emu?.stop()
-  await psqlServer?.stop()
-})
-
-interface Both {
-  ours: RunResult
-  psql: PsqlLoad
-  /** Differences between our database and psql's (empty when they agree). */
-  differences: string[]
-  /** Our database's name on the emulator's server (undefined if none was made). */
-  database?: string
-}
-
-/** Writes `files` (name → text or bytes, in load order) to a fresh folder and loads them both ways. */
-async function loadBoth(files: [string, string | Buffer][], psqlOptions: PsqlOptions = {}): Promise<Both> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'seed-psql-'))
-  for (const [name, text] of files) writeFileSync(path.join(dir, name), text)
-  const names = files.map(([name]) => name)
-  const before = new Set(emu.instant.databases.keys())
-  const ours = await emu.run({ inputs: { 'instant-url': emu.instant.url, 'github-token': APP_TOKEN, seed: names.join('\n') }, cwd: dir, node: NODE_24 })
-  const record = [...emu.instant.databases.entries()].find(([id]) => !before.has(id))?.[1]
-  const psqlDb = `psql_class_${++n}`
-  const psql = await psqlLoad(psqlServer, psqlDb, names, dir, psqlOptions)
-  const differences = record ? compareSnapshots(await snapshot(psqlServer, psqlDb), await snapshot(emu.pg, record.database)) : ['no database was created']
-  return { ours, psql, differences, database: record?.database }
-}
-
-/** Loads both ways and expects both to succeed with equal databases that hold something. */
-async function expectSameAsPsql(files: [string, string | Buffer][], psqlOptions: PsqlOptions = {}): Promise<Both> {
-  const both = await loadBoth(files, psqlOptions)
-  expect(both.ours.errors).toEqual([])
-  expect(both.ours.code).toBe(0)
-  expect(both.psql).toMatchObject({ ok: true })
-  expect(both.differences).toEqual([])
-  expect(snapshotSize(await snapshot(emu.pg, both.database!))).toBeGreaterThan(2)
-  return both
-}
-
-const q = async (both: Both, sql: string) => emu.pg.query(both.database!, sql)
+const { loadBoth, expectSameAsPsql, q } = psqlComparison()
 
 describe('the loader loads what psql loads, byte for byte', () => {
   it('1. a file that declares SET client_encoding = LATIN1: defaults, function bodies, comments, INSERT and COPY keep every character', async () => {
@@ -175,13 +122,9 @@ describe('the loader loads what psql loads, byte for byte', () => {
     expect((await q(both, 'SELECT v FROM m ORDER BY v')).length).toBe(5)
   })
 
-  it('5. a meta-command after a statement on the same line is found before any database is made (psql runs it; we refuse it, as documented)', async () => {
-    const databases = emu.instant.databases.size
-    const both = await loadBoth([['meta.sql', "CREATE TABLE t (id int);\nSELECT 'CREATE TABLE u (id int)' \\gexec\n"]])
-    expect(both.psql.ok).toBe(true)
-    expect(both.ours.code).toBe(1)
-    expect(both.ours.errors[0]).toMatch(/Seed refused at meta\.sql:2: psql meta-command \\gexec is not supported.*No database was created or changed\./)
-    expect(emu.instant.databases.size).toBe(databases)
+  it('5. a meta-command after a statement on the same line sends it, as psql does (\\gexec runs the rows it returns)', async () => {
+    const both = await expectSameAsPsql([['meta.sql', "CREATE TABLE t (id int);\nSELECT 'CREATE TABLE u (id int)' \\gexec\n"]])
+    expect(await q(both, "SELECT count(*)::int AS n FROM pg_tables WHERE tablename IN ('t', 'u')")).toEqual([{ n: 2 }])
   })
 
   it('6. BEGIN … COMMIT wrappers, START TRANSACTION … END and a lone trailing COMMIT are ignored with a notice; the seed stays all or nothing', async () => {

@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { classify, loadGrammar } from '../../src/seed/grammar.js'
-import { type CopyDataMode, type ScanEvent, type StatementEvent, exactStatement, scanFile, statementHead } from '../../src/seed/scanner.js'
+import { exactStatement } from '../../src/seed/exact.js'
+import { type CopyDataMode, type ScanEvent, type StatementEvent, scanFile, statementHead } from '../../src/seed/scanner.js'
 import { TABLES_QUERY, generateDump } from '../fixtures/generate.js'
 import { DumpSource } from '../pg-dump-source.js'
 
@@ -154,7 +155,7 @@ describe('scanFile', () => {
       const lastCopy = fast.filter((ev) => ev.copyFromStdin).at(-1)?.index ?? 0
       const sample = file === LARGE ? fast.filter((ev) => ev.copyFromStdin || ev.index > lastCopy || ev.index % 10 === 0) : fast
       for (const ev of sample) {
-        const at = exact.findIndex((e) => (e as StatementEvent).index === ev.index)
+        const at = exact.findIndex((e) => (e as StatementEvent).kind === 'statement' && (e as StatementEvent).index === ev.index)
         const next = exact[at + 1] as { kind: string; firstLine?: number; line?: number }
         const found = await exactStatement(file, ev.index)
         expect(found.statement).toEqual(exact[at])
@@ -221,9 +222,10 @@ describe('splitting as psql splits (psqlscan.l rules)', () => {
 
   it('finds meta-commands anywhere outside quotes and comments, and not inside them', async () => {
     expect(await split("SELECT 1 \\gset\nSELECT 'x\\y', $$\\z$$ /* \\c */ -- \\d\n;\nSELECT 2; \\echo a \\\\ SELECT 3;\nSELECT 4 \\; SELECT 5;\n")).toEqual([
+      // \\gset sends the statement before it, as `;` would
+      'SELECT 1',
       '\\gset',
-      // (psql would send "SELECT 1" with \\gset; the loader refuses every such seed before it runs)
-      "SELECT 1 SELECT 'x\\y', $$\\z$$ /* \\c */ -- \\d\n;",
+      "SELECT 'x\\y', $$\\z$$ /* \\c */ -- \\d\n;",
       'SELECT 2;',
       '\\echo a',
       'SELECT 3;',

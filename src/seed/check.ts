@@ -3,11 +3,17 @@
  * refuses what cannot run, before any database is touched. Needs no
  * connection, so the action runs it before it creates a database: a refused
  * seed creates nothing. Statement kinds come from PostgreSQL's grammar
- * (grammar.ts); splitting follows psql's lexer (psqlscan.ts).
+ * (grammar.ts); splitting follows psql's lexer (psqlscan.ts); included
+ * files are read where `\i`/`\ir` stand (walkSeed), and meta-commands are
+ * judged by the same PsqlSession the load keeps (session.ts).
  */
 import path from 'node:path'
-import { asciiSafeEncoding, classify, loadGrammar } from './grammar.js'
+import { type Classified, asciiSafeEncoding, classify, loadGrammar } from './grammar.js'
+import { type Lookup, interpolate } from './psqlslash.js'
 import { type ScanEvent, type ScanOptions, type StatementEvent, scanFile, statementHead } from './scanner.js'
+import { MetaRefusal, PsqlSession, type SeedSource, place } from './psql-session.js'
+
+export { type SeedSource, place } from './psql-session.js'
 
 /** A seed that failed; the database is as it was before seeding (rolled back, or never started). */
 export class SeedError extends Error {
@@ -17,14 +23,6 @@ export class SeedError extends Error {
   }
 }
 
-/** A seed file: its path, and the name errors show (relative to the working directory). */
-export interface SeedSource {
-  file: string
-  shown: string
-  /** standard_conforming_strings when the file starts (an earlier file may have changed it), for exact rescans. */
-  startStandardConformingStrings?: boolean
-}
-
 /** A seed the check pass accepted: what loadSeed loads. */
 export interface SeedPlan {
   sources: SeedSource[]
@@ -32,24 +30,11 @@ export interface SeedPlan {
   needed: Set<string>
   /** Roles the seed creates itself (`CREATE ROLE/USER/GROUP`). */
   created: Set<string>
+  /** Files that `\\i`/`\\ir` pull in, counted where the check pass read them. */
+  included: number
   /** How long the check pass took, milliseconds. */
   checkMs: number
 }
-
-/**
- * Variables psql sets itself (psql docs, "Variables"), which `:NAME` in a
- * statement fills in on the client; the loader sends SQL as written.
- */
-const PSQL_VARIABLES = new Set([
-  'AUTOCOMMIT', 'COMP_KEYWORD_CASE', 'DBNAME', 'ECHO', 'ECHO_HIDDEN', 'ENCODING', 'ERROR', 'FETCH_COUNT', 'HIDE_TABLEAM',
-  'HIDE_TOAST_COMPRESSION', 'HISTCONTROL', 'HISTFILE', 'HISTSIZE', 'HOST', 'IGNOREEOF', 'LASTOID', 'LAST_ERROR_MESSAGE',
-  'LAST_ERROR_SQLSTATE', 'ON_ERROR_ROLLBACK', 'ON_ERROR_STOP', 'PORT', 'PROMPT1', 'PROMPT2', 'PROMPT3', 'QUIET', 'ROW_COUNT',
-  'SERVER_VERSION_NAME', 'SERVER_VERSION_NUM', 'SHELL_ERROR', 'SHELL_EXIT_CODE', 'SHOW_ALL_RESULTS', 'SHOW_CONTEXT', 'SINGLELINE',
-  'SINGLESTEP', 'SQLSTATE', 'USER', 'VERBOSITY', 'VERSION', 'VERSION_NAME', 'VERSION_NUM'
-])
-
-/** Meta-commands psql honours that we honour too (pg_dump 17.6+, 16.10+, 15.14+, 14.19+, 13.22+ emit them). */
-const ALLOWED_META = new Set(['restrict', 'unrestrict'])
 
 /** 1-based line and column of 1-based character `position` in `text`, which starts at `line`:`column` of its file. */
 export function locate(text: string, position: number, line = 1, column = 1): { line: number; column: number } {
@@ -75,30 +60,106 @@ export const rescanOptions = (src: SeedSource): Omit<ScanOptions, 'copyData'> =>
 })
 
 /**
- * Streams every event of every file, with the file it came from, lexed as
- * one psql session reads them: standard_conforming_strings carries from file
- * to file; each file's statements are its own (a last statement without `;`
- * ends with its file). Needs {@link loadGrammar}.
+ * Streams every event of every file, with the file it came from, as one psql
+ * session reads them: standard_conforming_strings carries from file to file;
+ * each file's statements and `\if` blocks are its own (a last statement
+ * without `;` ends with its file); after a `\i`/`\ir` meta event that
+ * `session` accepted (its {@link PsqlSession.include}), the included file's
+ * events come next. Needs {@link loadGrammar}.
+ * @throws UnclosedIf for an `\if` left open at the end of a file
  */
-export async function* scanAll(sources: SeedSource[], options: ScanOptions = {}): AsyncGenerator<[SeedSource, ScanEvent]> {
+export async function* walkSeed(sources: SeedSource[], options: ScanOptions, session: PsqlSession): AsyncGenerator<[SeedSource, ScanEvent]> {
   const lexing = { standardConformingStrings: true }
-  for (const src of sources) {
+  // One generator over a stack of open files (not one generator per file: each level of
+  // `yield*` would add a hop to every event of a dump of INSERTs).
+  const open: { src: SeedSource; events: AsyncGenerator<ScanEvent> }[] = []
+  const start = (src: SeedSource): void => {
+    session.enterFile(src)
     src.startStandardConformingStrings = lexing.standardConformingStrings
-    for await (const ev of scanFile(src.file, { ...options, classify, lexing })) yield [src, ev]
+    open.push({ src, events: scanFile(src.file, { ...options, classify, lexing }) })
+  }
+  try {
+    for (const first of sources) {
+      start(first)
+      while (open.length) {
+        const top = open[open.length - 1]
+        const next = await top.events.next()
+        if (next.done) {
+          open.pop()
+          const unclosed = session.leaveFile()
+          if (unclosed !== undefined) throw new UnclosedIf(top.src, unclosed)
+          continue
+        }
+        yield [top.src, next.value]
+        const include = session.include
+        if (include) {
+          session.include = null
+          start(include)
+        }
+      }
+    }
+  } finally {
+    // a refusal or error ends the walk: close the files still open
+    for (const f of open.reverse()) await f.events.return(undefined)
+  }
+}
+
+/** An `\if` with no `\endif` before its file ended. */
+export class UnclosedIf extends MetaRefusal {
+  constructor(readonly src: SeedSource, readonly ifLine: number) {
+    super(`the \\if at line ${ifLine} has no \\endif before the end of ${src.shown} (psql: "reached EOF without finding closing \\endif(s)"). Balance every \\if with \\endif in the same file.`)
   }
 }
 
 /**
- * Pass 1: refuses, before any database is touched: psql meta-commands other
- * than `\restrict`/`\unrestrict` (or an `\unrestrict` whose key does not
- * match), wherever they stand outside quotes; `CREATE/DROP/ALTER DATABASE`;
- * transaction control that would change the outcome (ROLLBACK, SAVEPOINT,
- * PREPARE TRANSACTION, …; BEGIN/START TRANSACTION/COMMIT/END pass: the load
- * drops them); statements that cannot run inside a transaction block; a
- * client encoding psql would lex with multibyte tables (SJIS, BIG5, …);
- * psql variables psql would fill in (`:'name'`, `:"name"`, and `:NAME` for
- * a variable psql sets itself, such as `:DBNAME`).
- * @param files paths in load order; `cwd` makes the names errors show
+ * Why a statement of this kind cannot run in the seed, or undefined: the
+ * same rules for a file's statements (check pass and load) and for those
+ * `\gexec` generates (at load time).
+ */
+export function statementRefusal(c: Classified): string | undefined {
+  if (c.kind === 'database') return 'cannot work on a provisioned database (it already exists, and you are connected to it).'
+  if (c.kind === 'transaction') {
+    return (
+      'would change the outcome of the seed, which runs in one transaction, all or nothing (BEGIN, START TRANSACTION, COMMIT and END are ignored; ' +
+      'ROLLBACK, SAVEPOINT, RELEASE and PREPARE TRANSACTION are not). Remove it.'
+    )
+  }
+  if (c.kind === 'no-transaction') return 'cannot run inside a transaction block, and the whole seed runs in one. Drop CONCURRENTLY, or run it from `seed-command`.'
+  if (c.clientEncoding !== undefined && !asciiSafeEncoding(c.clientEncoding)) {
+    return (
+      `sets client encoding ${c.clientEncoding}, in which a quote or backslash byte can be part of a character; the loader reads files byte by byte ` +
+      'and supports UTF8 and the single-byte and EUC encodings. Convert the file to UTF-8 (iconv) and set client_encoding to UTF8.'
+    )
+  }
+  return undefined
+}
+
+/**
+ * A statement with psql variables filled in from `lookup` (as psql fills
+ * them in when it reads the statement), classified again if its text
+ * changed; the same event when it has none.
+ */
+export function withVariables(ev: StatementEvent, lookup: Lookup): StatementEvent {
+  if (!ev.psqlVariables) return ev
+  const raw = interpolate(ev.raw, ev.standardConformingStrings ?? true, lookup)
+  if (raw === ev.raw) return ev
+  const sql = raw.toString('utf8')
+  return { ...ev, raw, sql, classified: classify(sql, ev.firstWord) }
+}
+
+/**
+ * Pass 1: refuses, before any database is touched, what cannot run: psql
+ * meta-commands the loader does not run (`\connect`, `\!`, `\o`, `\copy … to`,
+ * …; session.ts), an `\unrestrict` whose key does not match, unbalanced `\if`
+ * blocks, include cycles, a missing `\i` or `\copy` file; `CREATE/DROP/ALTER
+ * DATABASE`; transaction control that would change the outcome (ROLLBACK,
+ * SAVEPOINT, PREPARE TRANSACTION, …; BEGIN/START TRANSACTION/COMMIT/END pass:
+ * the load drops them); statements that cannot run inside a transaction
+ * block; a client encoding psql would lex with multibyte tables (SJIS, BIG5,
+ * …). Included files are read and checked where they are included. What
+ * depends on a `\gset` value (an `\if` on it, `\gexec`'s statements) is
+ * checked by the load, with the same rules.
+ * @param files paths in load order; `cwd` makes the names errors show, and is where `\i` and `\copy` files are found
  * @throws SeedError "Seed refused at file:line[:column]: …" (exact line, found
  *   by a rescan that counts COPY data lines); Error if a file cannot be read
  *   or has a COPY block without its `\.` line
@@ -107,75 +168,51 @@ export async function checkSeed(files: string[], cwd = process.cwd()): Promise<S
   const started = Date.now()
   await loadGrammar()
   const sources = files.map((file) => ({ file, shown: path.relative(cwd, file) || file }))
-  let found: { needed: Set<string>; created: Set<string> }
+  let found: { needed: Set<string>; created: Set<string>; included: number }
   try {
-    found = await checkEvents(sources, { copyData: 'skip' })
+    found = await checkEvents(sources, { copyData: 'skip' }, cwd)
   } catch (err) {
     // COPY data was skipped unread, so lines after a COPY block lag: find the refusal's exact line
     if (!(err instanceof SeedError)) throw err
-    found = await checkEvents(sources, {})
+    found = await checkEvents(sources, {}, cwd)
   }
   return { sources, ...found, checkMs: Date.now() - started }
 }
 
-const META_ADVICE =
-  'Nothing was run. Produce the dump with `pg_dump --no-owner --no-privileges --format=plain`, or move client-side steps to `seed-command`.'
-
-async function checkEvents(sources: SeedSource[], options: ScanOptions): Promise<{ needed: Set<string>; created: Set<string> }> {
+async function checkEvents(sources: SeedSource[], options: ScanOptions, cwd: string): Promise<{ needed: Set<string>; created: Set<string>; included: number }> {
+  let included = 0
   const needed = new Set<string>()
   const created = new Set<string>()
-  let restrictKey: string | null = null
-  for await (const [src, ev] of scanAll(sources, options)) {
-    const at = (line: number, column?: number): string => `${src.shown}:${line}${column ? `:${column}` : ''}`
-    if (ev.kind === 'meta') {
-      const refuse = (why: string): never => {
-        throw new SeedError(`Seed refused at ${at(ev.line)}: ${why}`, src.shown, ev.line)
+  const session = new PsqlSession(true, cwd)
+  try {
+    for await (const [from, ev] of walkSeed(sources, options, session)) {
+      if (ev.kind === 'meta') {
+        const refuse = (why: string): never => {
+          throw new SeedError(`Seed refused at ${place(from, ev.line)}: ${why} Nothing was run.`, from.shown, ev.line)
+        }
+        try {
+          session.meta(from, ev)
+          if (session.include) included++
+        } catch (err) {
+          if (err instanceof MetaRefusal) refuse(err.message)
+          throw err
+        }
+        continue
       }
-      if (ev.command === 'gexec') {
-        refuse(
-          'psql meta-command \\gexec is not supported: it runs the rows a query returns as statements, which cannot be checked before the database exists. ' +
-            'Write those statements out, use a DO block with EXECUTE, or run it from `seed-command`. Nothing was run.'
-        )
+      if (ev.kind !== 'statement' || session.activity !== 'yes') continue
+      const stmt = withVariables(ev, session.lookup)
+      const c = stmt.classified!
+      const why = statementRefusal(c)
+      if (why) {
+        const start = startOf(ev)
+        throw new SeedError(`Seed refused at ${place(from, start.line, start.column)}: "${firstLine(stmt.sql)}" ${why} Nothing was run.`, from.shown, start.line, start.column)
       }
-      if (!ALLOWED_META.has(ev.command)) {
-        refuse(`psql meta-command \\${ev.command} is not supported (only \\restrict and \\unrestrict, which pg_dump emits, are). ${META_ADVICE}`)
-      }
-      if (ev.command === 'restrict') restrictKey = ev.args
-      else if (ev.args !== restrictKey) refuse('\\unrestrict key does not match the \\restrict key (as psql would refuse it). Nothing was run.')
-      else restrictKey = null
-      continue
+      for (const r of c.roles) needed.add(r)
+      if (c.createdRole) created.add(c.createdRole)
     }
-    if (ev.kind !== 'statement') continue
-    const c = ev.classified!
-    const refuse = (why: string): never => {
-      const start = startOf(ev)
-      throw new SeedError(`Seed refused at ${at(start.line, start.column)}: "${firstLine(ev.sql)}" ${why}`, src.shown, start.line, start.column)
-    }
-    const variable = ev.psqlVariables?.find((v) => v[1] === "'" || v[1] === '"' || PSQL_VARIABLES.has(v.slice(1)))
-    if (variable) {
-      refuse(
-        `uses the psql variable ${variable}, which psql fills in on the client; the loader sends SQL as written. ` +
-          'Write the value out (or use current_database(), current_user), or run psql from `seed-command`. Nothing was run.'
-      )
-    }
-    if (c.kind === 'database') refuse('cannot work on a provisioned database (it already exists, and you are connected to it). Nothing was run.')
-    if (c.kind === 'transaction') {
-      refuse(
-        'would change the outcome of the seed, which runs in one transaction, all or nothing (BEGIN, START TRANSACTION, COMMIT and END are ignored; ' +
-          'ROLLBACK, SAVEPOINT, RELEASE and PREPARE TRANSACTION are not). Remove it. Nothing was run.'
-      )
-    }
-    if (c.kind === 'no-transaction') {
-      refuse('cannot run inside a transaction block, and the whole seed runs in one. Nothing was run. Drop CONCURRENTLY, or run it from `seed-command`.')
-    }
-    if (c.clientEncoding !== undefined && !asciiSafeEncoding(c.clientEncoding)) {
-      refuse(
-        `sets client encoding ${c.clientEncoding}, in which a quote or backslash byte can be part of a character; the loader reads files byte by byte ` +
-          'and supports UTF8 and the single-byte and EUC encodings. Convert the file to UTF-8 (iconv) and set client_encoding to UTF8. Nothing was run.'
-      )
-    }
-    for (const r of c.roles) needed.add(r)
-    if (c.createdRole) created.add(c.createdRole)
+  } catch (err) {
+    if (err instanceof UnclosedIf) throw new SeedError(`Seed refused at ${place(err.src, err.ifLine)}: ${err.message} Nothing was run.`, err.src.shown, err.ifLine)
+    throw err
   }
-  return { needed, created }
+  return { needed, created, included }
 }

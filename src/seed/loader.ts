@@ -13,8 +13,12 @@
  *    (client_encoding, standard_conforming_strings), since the server parses
  *    a whole batch at once. COPY data streams through `pg-copy-streams`
  *    exactly as written, without being split into rows (the server counts them).
+ * psql's meta-commands run as psql runs them, through one PsqlSession
+ * (session.ts: variables, `\if` blocks, includes, which walkSeed follows),
+ * meta-run.ts (`\copy … from` a file, `\gset`, `\gexec`) and the scanner
+ * (`\copy … from stdin` data, statements `\g*` sends).
  * Neither pass counts COPY data lines, so an error found after a COPY block
- * is located by an exact rescan ({@link exactStatement}).
+ * is located by an exact rescan (exact.ts).
  * Errors name the file, line and column; COPY data values are never logged.
  */
 import { once } from 'node:events'
@@ -23,9 +27,15 @@ import pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import type { Connection } from '../connection.js'
 import { leaseSession } from '../session.js'
-import { type SeedPlan, type SeedSource, SeedError, firstLine, locate, rescanOptions, scanAll, startOf } from './check.js'
-import { rawCopy, rawQuery } from './raw-query.js'
-import { type StatementEvent, exactStatement } from './scanner.js'
+import path from 'node:path'
+import { type SeedPlan, type SeedSource, SeedError, firstLine, place, rescanOptions, startOf, statementRefusal, walkSeed, withVariables } from './check.js'
+import { classify } from './grammar.js'
+import { copyFromFile, gexecCells, gset } from './meta-run.js'
+import { type RowSet, rawCopy, rawQuery, rawRows } from './raw-query.js'
+import { exactMetaLine } from './exact.js'
+import { describe, failBatch, failCopy } from './failure.js'
+import { type MetaEvent, type StatementEvent, statementHead } from './scanner.js'
+import { type Directive, MetaRefusal, PsqlSession } from './psql-session.js'
 
 export { type SeedPlan, type SeedSource, SeedError, checkSeed, locate } from './check.js'
 
@@ -43,13 +53,17 @@ export interface SeedResult {
   durationMs: number
 }
 
+/** The variables psql sets itself for a connection (psql docs, "Variables"), which `:DBNAME` and the like fill in. */
+function psqlVariables(client: pg.Client, target: Target): Record<string, string> {
+  const p = client as unknown as { database?: string; user?: string; host?: string; port?: number }
+  return {
+    DBNAME: p.database ?? '', USER: p.user ?? '', HOST: p.host ?? '', PORT: String(p.port ?? ''), ENCODING: 'UTF8', ON_ERROR_STOP: 'on',
+    SERVER_VERSION_NUM: target.version[0], SERVER_VERSION_NAME: target.version[1]
+  }
+}
+
 /** Role names that always exist. */
 const BUILTIN_ROLES = new Set(['public', 'current_user', 'session_user', 'current_role'])
-
-/** Keeps PostgreSQL's message but hides quoted values (COPY data must not reach the log). */
-function redactValues(text: string | undefined): string | undefined {
-  return text?.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/=\([^)]*\)/g, '=(…)')
-}
 
 /** Resolves when `stream` drains or fails, removing both listeners either way. */
 function drained(stream: NodeJS.WritableStream): Promise<void> {
@@ -95,17 +109,13 @@ const MAX_BATCH_BYTES = 1 << 20
  */
 const NEXT_SAVEPOINT = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; SAVEPOINT preview_postgres_seed;\n')
 
-function describe(err: pg.DatabaseError, redact: boolean): string {
-  const message = redact ? redactValues(err.message) : err.message
-  const detail = redact ? redactValues(err.detail) : err.detail
-  return [message, detail && `detail: ${detail}`, err.hint && `hint: ${err.hint}`].filter(Boolean).join('; ')
-}
-
 /** What the database has, read when the seed's transaction opens. */
 interface Target {
   roles: string[]
   /** Extensions owned by a role the loading user is not a member of (a managed database's built-ins). */
   foreignExtensions: Set<string>
+  /** server_version_num and server_version, for psql's SERVER_VERSION_NUM and SERVER_VERSION_NAME. */
+  version: [string, string]
 }
 
 /**
@@ -144,7 +154,7 @@ export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: 
   const firstTransactionControl: string[] = []
   try {
     const existing = new Set([...target.roles, ...plan.created])
-    const missing = new Set([...plan.needed].filter((r) => !existing.has(r) && !BUILTIN_ROLES.has(r)))
+    const missing = new Set<string>()
     let batch = new Batch()
     const flush = async (): Promise<void> => {
       if (!batch.items.length) return
@@ -157,33 +167,154 @@ export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: 
         await failBatch(client, current, NEXT_SAVEPOINT.length, err as pg.DatabaseError)
       }
     }
-    let copy: { stream: ReturnType<typeof copyFrom>; src: SeedSource; ev: StatementEvent; failed?: Error } | null = null
-    for await (const [src, ev] of scanAll(sources, { copyData: 'bytes' })) {
-      if (ev.kind === 'meta') continue
+    let copy: { stream: ReturnType<typeof copyFrom>; src: SeedSource; ev: StatementEvent | MetaEvent; failed?: Error } | null = null
+    const session = new PsqlSession(false)
+    for (const [name, value] of Object.entries(psqlVariables(client, target))) session.variables.set(name, value)
+    /** A statement sent by \gset or \gexec: its meta event comes next. */
+    let query: { src: SeedSource; ev: StatementEvent } | null = null
+    /** Each file's last statement, which \gset or \gexec on a line of its own sends again. */
+    const previous = new Map<SeedSource, { src: SeedSource; ev: StatementEvent }>()
+    /** The statement just before was sent by \g or \gx itself. */
+    let sentByG = false
+    /** Fails the seed at a meta-command's exact line, or `below` lines under it (a row of its inline data). */
+    const failed = async (src: SeedSource, ev: MetaEvent, why: string, below = 0): Promise<never> => {
+      const line = (await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))) + below
+      throw new SeedError(`Seed failed at ${place(src, line)}: ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line)
+    }
+    /**
+     * Applies the seed's rules to a statement; false when it is skipped.
+     * `generatedAt`: the `\gexec` line of a statement it generated (else the statement's own line).
+     * Its line and text are worked out only for a message (once per statement would cost the --inserts load).
+     * @throws SeedError for one that cannot run
+     */
+    const admit = (src: SeedSource, ev: StatementEvent, generatedAt?: number): boolean => {
+      const c = ev.classified!
+      const line = (): number => generatedAt ?? startOf(ev).line
+      const text = (): string => `"${firstLine(ev.sql)}"${generatedAt === undefined ? '' : ' (generated by \\gexec)'}`
+      const why = statementRefusal(c)
+      if (why) throw new SeedError(`Seed failed at ${place(src, line())}: ${text()} ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line())
+      if (c.roles.some((r) => !existing.has(r) && !BUILTIN_ROLES.has(r))) {
+        for (const r of c.roles) if (!existing.has(r) && !BUILTIN_ROLES.has(r)) missing.add(r)
+        result.skippedForRoles++
+        return false
+      }
+      if (c.kind === 'begin' || c.kind === 'commit') {
+        if (result.skippedTransactionControl++ === 0) firstTransactionControl.push(place(src, line()), firstLine(ev.sql))
+        return false
+      }
+      if (c.extensionComment !== undefined && target.foreignExtensions.has(c.extensionComment)) {
+        result.skippedExtensionComments++
+        core.info(`Skipped ${place(src, line())} ${text()}: extension ${c.extensionComment} belongs to the database's platform role, not to this seed's.`)
+        return false
+      }
+      return true
+    }
+    const runQuery = async (src: SeedSource, ev: MetaEvent, q: { src: SeedSource; ev: StatementEvent }, directive: Directive): Promise<void> => {
+      let rows: RowSet
+      try {
+        rows = await rawRows(client, q.ev.raw)
+        result.statements++
+      } catch (err) {
+        const one = new Batch()
+        one.add(q.src, q.ev)
+        return failBatch(client, one, 0, err as pg.DatabaseError)
+      }
+      if (directive.kind === 'gset') return gset(session, rows, directive.prefix)
+      let line: number | undefined
+      for (const cell of gexecCells(rows)) {
+        const generated: StatementEvent = { ...q.ev, sql: cell, raw: Buffer.from(cell), classified: classify(cell, statementHead(cell).split(/[\s;(]/)[0].toLowerCase()) }
+        const shown = firstLine(cell)
+        // the \gexec line, found once (a rescan of its file) for all the statements it generates
+        line ??= await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))
+        if (!admit(src, generated, line)) continue
+        try {
+          await rawQuery(client, generated.raw)
+          result.statements++
+        } catch (err) {
+          throw new SeedError(
+            `Seed failed at ${place(src, line)}: ${describe(err as pg.DatabaseError, false)}. Statement generated by \\gexec: "${shown}". Nothing was kept: the whole seed was rolled back.`,
+            src.shown,
+            line
+          )
+        }
+      }
+    }
+    for await (const [src, ev] of walkSeed(sources, { copyData: 'bytes' }, session)) {
+      if (ev.kind === 'meta') {
+        let directive: Directive
+        try {
+          directive = session.meta(src, ev)
+          if (directive.kind === 'gset' || directive.kind === 'gexec') {
+            // without a query of its own, psql sends the file's previous one again (mainloop.c: previous_buf)
+            const q = query ?? previous.get(src)
+            query = null
+            if (!q) {
+              core.info(`\\${ev.command} at ${place(src, ev.line)} has no query before it in its file: nothing sent (psql sends an empty query).`)
+              continue
+            }
+            await flush()
+            await runQuery(src, ev, q, directive)
+            continue
+          }
+        } catch (err) {
+          if (err instanceof MetaRefusal) await failed(src, ev, err.message)
+          throw err
+        }
+        if ((ev.command === 'g' || ev.command === 'gx') && session.activity === 'yes') {
+          // \g with a query of its own sent it as `;` does; alone, psql sends the file's previous query again
+          const again = sentByG ? undefined : previous.get(src)
+          sentByG = false
+          if (again) {
+            await flush()
+            await rawQuery(client, again.ev.raw).catch(async (err: unknown) => {
+              await failed(src, ev, `${describe(err as pg.DatabaseError, false)} (the query \\${ev.command} sent again: "${firstLine(again.ev.sql)}").`)
+            })
+            result.statements++
+          }
+          continue
+        }
+        if (directive.kind === 'print') core.info(directive.text)
+        if (directive.kind !== 'copy') continue
+        await flush()
+        if (directive.file) {
+          try {
+            result.copyRows += await copyFromFile(client, directive.sql, directive.file)
+            result.statements++
+          } catch (err) {
+            const e = err as pg.DatabaseError
+            const row = /line (\d+)/.exec(e.where ?? '')?.[1]
+            await failed(src, ev, `${describe(e, true)} (\\copy from ${path.relative(process.cwd(), directive.file)}${row ? `, line ${row}` : ''}).`)
+          }
+          continue
+        }
+        const stream = client.query(rawCopy(copyFrom(directive.sql), Buffer.from(directive.sql)))
+        copy = { stream, src, ev }
+        stream.on('error', (e: Error) => { if (copy) copy.failed = e })
+        continue
+      }
       if (ev.kind === 'statement') {
-        const c = ev.classified!
-        if (c.roles.some((r) => missing.has(r))) {
-          result.skippedForRoles++
+        if (session.activity !== 'yes') continue
+        const st = withVariables(ev, session.lookup)
+        previous.set(src, { src, ev: st })
+        sentByG = st.endedBy === 'g' || st.endedBy === 'gx'
+        if (st.endedBy === 'gset' || st.endedBy === 'gexec') {
+          // the same rules as any statement; one that is skipped leaves nothing for \gset or \gexec to use
+          const why = statementRefusal(st.classified!)
+          if (why) throw new SeedError(`Seed failed at ${place(src, startOf(st).line)}: "${firstLine(st.sql)}" ${why} Nothing was kept: the whole seed was rolled back.`, src.shown)
+          query = { src, ev: st }
           continue
         }
-        if (c.kind === 'begin' || c.kind === 'commit') {
-          if (result.skippedTransactionControl++ === 0) firstTransactionControl.push(`${src.shown}:${startOf(ev).line}`, firstLine(ev.sql))
-          continue
-        }
-        if (c.extensionComment !== undefined && target.foreignExtensions.has(c.extensionComment)) {
-          result.skippedExtensionComments++
-          core.info(`Skipped ${src.shown}:${startOf(ev).line} "${firstLine(ev.sql)}": extension ${c.extensionComment} belongs to the database's platform role, not to this seed's.`)
-          continue
-        }
-        if (!ev.copyFromStdin) {
-          batch.add(src, ev)
+        if (!admit(src, st)) continue
+        const c = st.classified!
+        if (!st.copyFromStdin) {
+          batch.add(src, st)
           // The server parses a whole batch before running it: end it where the way text is read changes, or where a file ends without `;`.
-          if (batch.bytes >= MAX_BATCH_BYTES || c.changesLexing || !ev.terminated) await flush()
+          if (batch.bytes >= MAX_BATCH_BYTES || c.changesLexing || !st.terminated || st.endedBy) await flush()
           continue
         }
         await flush()
-        const stream = client.query(rawCopy(copyFrom(ev.sql), ev.raw))
-        copy = { stream, src, ev }
+        const stream = client.query(rawCopy(copyFrom(st.sql), st.raw))
+        copy = { stream, src, ev: st }
         stream.on('error', (e: Error) => { if (copy) copy.failed = e })
         continue
       }
@@ -200,7 +331,14 @@ export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: 
         c.stream.end()
         await once(c.stream, 'finish').catch((e: Error) => { c.failed = e })
       }
-      if (c.failed) await failCopy(c.src, c.ev, c.failed as pg.DatabaseError)
+      if (c.failed) {
+        if (c.ev.kind === 'meta') {
+          const e = c.failed as pg.DatabaseError
+          const row = /line (\d+)/.exec(e.where ?? '')?.[1]
+          // the data starts on the line after the \copy: the server's "line N" is N lines below it
+          await failed(c.src, c.ev, `${describe(e, true)} (in the data of \\copy ${c.ev.args}).`, row ? Number(row) : 0)
+        } else await failCopy(c.src, c.ev as StatementEvent, c.failed as pg.DatabaseError)
+      }
       result.copyRows += c.stream.rowCount
       result.statements++
     }
@@ -242,56 +380,12 @@ async function openTransaction(client: pg.Client): Promise<Target> {
   try {
     // A simple-protocol query with several statements answers with one result per statement.
     const results = (await client.query(
-      "BEGIN; SAVEPOINT preview_postgres_seed; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE')"
+      "BEGIN; SAVEPOINT preview_postgres_seed; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE'); " +
+        "SELECT current_setting('server_version_num') AS num, current_setting('server_version') AS name"
     )) as unknown as pg.QueryResult<Record<string, string>>[]
-    return { roles: results[2].rows.map((r) => r.rolname), foreignExtensions: new Set(results[3].rows.map((r) => r.extname)) }
+    const v = results[4].rows[0]
+    return { roles: results[2].rows.map((r) => r.rolname), foreignExtensions: new Set(results[3].rows.map((r) => r.extname)), version: [v.num, v.name] }
   } catch (err) {
     throw new SeedError(`Seeding could not connect to the new database: ${(err as Error).message}`)
   }
-}
-
-/** Throws the SeedError of a failed COPY: the file line of the bad row (from the server's "COPY t, line N"), values hidden. */
-async function failCopy(src: SeedSource, ev: StatementEvent, err: pg.DatabaseError): Promise<never> {
-  const exact = await exactStatement(src.file, ev.index, rescanOptions(src))
-  const rowLine = /line (\d+)/.exec(err.where ?? '')?.[1]
-  const line = rowLine && exact.copyDataLine ? exact.copyDataLine + Number(rowLine) - 1 : startOf(exact.statement).line
-  throw new SeedError(
-    `Seed failed at ${src.shown}:${line}: ${describe(err, true)} (in the data of "${firstLine(ev.sql)}"). Nothing was kept: the whole seed was rolled back.`,
-    src.shown,
-    line
-  )
-}
-
-/** Finds which statement of a failed batch failed, and throws its SeedError. */
-async function failBatch(client: pg.Client, batch: Batch, prefixLength: number, err: pg.DatabaseError): Promise<never> {
-  let culprit: (typeof batch.items)[number] | undefined
-  let error = err
-  let position = err.position ? Number(err.position) - prefixLength : undefined
-  if (position !== undefined && position > 0) {
-    culprit = [...batch.items].reverse().find((it) => it.offset < position!)
-    if (culprit) position -= culprit.offset
-  } else {
-    // No position (a runtime error): replay the batch one statement at a time to find it.
-    await client.query('ROLLBACK TO SAVEPOINT preview_postgres_seed')
-    for (const it of batch.items) {
-      try {
-        await rawQuery(client, it.ev.raw)
-      } catch (e) {
-        culprit = it
-        error = e as pg.DatabaseError
-        position = error.position ? Number(error.position) : undefined
-        break
-      }
-    }
-  }
-  if (!culprit) throw new SeedError(`Seeding failed: ${describe(err, false)}. Nothing was kept: the whole seed was rolled back.`)
-  const { statement } = await exactStatement(culprit.src.file, culprit.ev.index, rescanOptions(culprit.src))
-  const where = position ? locate(statement.sql, position, statement.line, statement.column) : startOf(statement)
-  throw new SeedError(
-    `Seed failed at ${culprit.src.shown}:${where.line}:${where.column}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
-      'Nothing was kept: the whole seed was rolled back.',
-    culprit.src.shown,
-    where.line,
-    where.column
-  )
 }

@@ -81,6 +81,8 @@ export class PsqlLexer {
   variables: string[] = []
   /** Where scan() stopped: the index of the `;` or backslash. */
   at = -1
+  /** When set, each variable reference's [start, end) byte indexes are appended (for filling variables in). */
+  variableSpans: number[] | null = null
 
   /** Back to the start of a statement (psql_scan_reset), keeping standard_conforming_strings. */
   reset(): void {
@@ -315,6 +317,7 @@ export class PsqlLexer {
     if (quoted ? j > i + 2 && b[j] === n : j > i + 1) {
       const stop = quoted ? j + 1 : j
       this.variables.push(b.toString('latin1', i, stop))
+      this.variableSpans?.push(i, stop)
       return stop
     }
     return i + 1

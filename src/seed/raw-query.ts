@@ -27,14 +27,22 @@ export function queryMessage(text: Buffer): Buffer {
   return m
 }
 
+/** The last result set a {@link RawQuery} collected: column names, and rows of text values (null for NULL). */
+export interface RowSet {
+  fields: string[]
+  rows: (string | null)[][]
+}
+
 /**
  * One simple-protocol query of raw bytes (any number of statements). Rows
- * are discarded. `done` resolves at ReadyForQuery, or rejects with the
+ * are discarded, unless {@link collect} is set (then the last result set is kept). `done` resolves at ReadyForQuery, or rejects with the
  * server's error (the first: the server skips the rest of the query) (a pg.DatabaseError, with its position in `text`).
  */
 export class RawQuery {
   readonly done: Promise<void>
   private settle!: (err?: Error) => void
+  /** When set, the last result set's columns and rows (`\\gset`, `\\gexec`). */
+  collect: RowSet | null = null
 
   constructor(private readonly text: Buffer) {
     this.done = new Promise((resolve, reject) => {
@@ -46,8 +54,12 @@ export class RawQuery {
     connection._send(queryMessage(this.text))
   }
 
-  handleRowDescription(): void {}
-  handleDataRow(): void {}
+  handleRowDescription(msg: { fields: { name: string }[] }): void {
+    if (this.collect) this.collect = { fields: msg.fields.map((f) => f.name), rows: [] }
+  }
+  handleDataRow(msg: { fields: (string | null)[] }): void {
+    this.collect?.rows.push(msg.fields)
+  }
   handleCommandComplete(): void {}
   handleEmptyQuery(): void {}
   handlePortalSuspended(): void {}
@@ -73,6 +85,15 @@ export async function rawQuery(client: pg.Client, text: Buffer): Promise<void> {
   const q = new RawQuery(text)
   client.query(q as unknown as pg.QueryConfig)
   await q.done
+}
+
+/** Runs `text` (bytes) on `client` and keeps its last result set (empty when it returns none). @throws pg.DatabaseError */
+export async function rawRows(client: pg.Client, text: Buffer): Promise<RowSet> {
+  const q = new RawQuery(text)
+  q.collect = { fields: [], rows: [] }
+  client.query(q as unknown as pg.QueryConfig)
+  await q.done
+  return q.collect
 }
 
 /** A pg-copy-streams COPY FROM STDIN whose statement text is sent as the file's bytes. */

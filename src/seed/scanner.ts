@@ -10,6 +10,10 @@
 import { open } from 'node:fs/promises'
 import type { Classified } from './grammar.js'
 import { PsqlLexer, Stop } from './psqlscan.js'
+import { parseSlashCopy, slashCommand } from './psqlslash.js'
+
+/** Backslash commands that send the query buffer (psql: \\g and its kin). */
+const SENDS_BUFFER = new Set(['g', 'gx', 'gset', 'gexec'])
 
 /** A statement with the 1-based line and column of its first character (which may be whitespace or a comment). */
 export interface StatementEvent {
@@ -30,8 +34,12 @@ export interface StatementEvent {
   column: number
   /** A `COPY … FROM stdin` statement: `copy-data` events follow until `copy-end`. */
   copyFromStdin: boolean
-  /** 0-based ordinal among the file's statements, the same in every {@link CopyDataMode}: see {@link exactStatement}. */
+  /** 0-based ordinal among the file's statements, the same in every {@link CopyDataMode}: see exactStatement (exact.ts). */
   index: number
+  /** The backslash command that sent it instead of a `;` (`g`, `gx`, `gset`, `gexec`); its meta event follows. */
+  endedBy?: string
+  /** standard_conforming_strings as the statement was lexed; set when it has {@link psqlVariables}. */
+  standardConformingStrings?: boolean
 }
 
 /**
@@ -56,9 +64,14 @@ export interface CopyEndEvent {
 /** A psql meta-command such as `\restrict KEY`. */
 export interface MetaEvent {
   kind: 'meta'
+  /** Its name, without the backslash. */
   command: string
+  /** Its argument text as written (read with psqlslash.ts's slashOptions or parseSlashCopy). */
   args: string
+  /** Its line (lags after a COPY block in `bytes` and `skip` modes: see exactMetaLine, exact.ts). */
   line: number
+  /** 0-based ordinal among the file's meta-commands. */
+  index: number
 }
 
 export type ScanEvent = StatementEvent | CopyDataEvent | CopyEndEvent | MetaEvent
@@ -104,7 +117,7 @@ const COPY_FROM_STDIN = /^COPY\b[\s\S]*\bFROM\s+STDIN\b/i
  * - `skip`: not handed on at all (the check pass).
  *
  * In `bytes` and `skip` modes, lines after a file's first COPY block lag (its
- * data lines are not counted); {@link exactStatement} finds the exact ones.
+ * data lines are not counted); exactStatement (exact.ts) finds the exact ones.
  */
 export type CopyDataMode = 'lines' | 'bytes' | 'skip'
 
@@ -197,6 +210,7 @@ class Scanner {
   /** An open COPY block: data bytes gathered but not handed on yet. */
   private copy: { parts: Buffer[]; bytes: number; first: number; lines: number; openedAt: number } | null = null
   private statements = 0
+  private metas = 0
   private readonly lexer = new PsqlLexer()
   private readonly lexing: { standardConformingStrings: boolean }
 
@@ -346,20 +360,29 @@ class Scanner {
         if (this.emitStatement(true)) return // COPY data starts on the next line
         continue
       }
-      // A meta-command: from the backslash to the end of the line, or to a `\\` after which SQL goes on.
+      // A meta-command: to the end of the line, or to where psql's lexer goes on after it.
       if (at > pos) this.pending.push(Buffer.from(b.subarray(pos, at)))
       const text = b.toString('utf8', at, end).replace(/\r?\n$/, '')
-      const sep = text.indexOf('\\\\', 1)
-      const m = /^\\([^\s\\]*)\s*([\s\S]*)$/.exec(sep < 0 ? text : text.slice(0, sep))!
-      this.out.push({ kind: 'meta', command: m[1], args: m[2].trim(), line: this.lineNo })
+      const cmd = slashCommand(text)
+      // \g, \gx, \gset and \gexec send what the buffer holds, as `;` does
+      const copyData = SENDS_BUFFER.has(cmd.command) && this.lexer.hasContent && this.emitStatement(true, cmd.command)
+      this.out.push({ kind: 'meta', command: cmd.command, args: cmd.args, line: this.lineNo, index: this.metas++ })
       if (!this.lexer.hasContent) this.pending = []
-      if (sep < 0) return
-      pos = at + Buffer.byteLength(text.slice(0, sep + 2))
+      if (copyData) return
+      if (cmd.command === 'copy') {
+        const copy = parseSlashCopy(cmd.args)
+        // `\copy … from stdin` reads the lines that follow, up to `\.`, as a COPY block does
+        if (copy?.direction === 'from' && (copy.target === 'stdin' || copy.target === 'pstdin')) {
+          this.copy = { parts: [], bytes: 0, first: this.lineNo + 1, lines: 0, openedAt: this.lineNo }
+        }
+      }
+      if (cmd.resume < 0) return
+      pos = at + Buffer.byteLength(text.slice(0, cmd.resume))
     }
   }
 
   /** Hands on the pending statement. @returns true when it is a `COPY … FROM stdin` (its data follows). */
-  private emitStatement(terminated: boolean): boolean {
+  private emitStatement(terminated: boolean, endedBy?: string): boolean {
     const raw = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending)
     const sql = raw.toString('utf8')
     const firstWord = this.lexer.firstWord
@@ -371,7 +394,11 @@ class Scanner {
     const ev: StatementEvent = {
       kind: 'statement', sql, raw, terminated, firstWord, line: this.pendingLine, column: this.pendingCol, copyFromStdin: isCopy, index: this.statements++
     }
-    if (variables.length) ev.psqlVariables = variables
+    if (variables.length) {
+      ev.psqlVariables = variables
+      ev.standardConformingStrings = this.lexer.standardConformingStrings
+    }
+    if (endedBy) ev.endedBy = endedBy
     if (this.options.classify) {
       ev.classified = this.options.classify(sql, firstWord)
       const std = ev.classified.standardConformingStrings
@@ -388,32 +415,4 @@ function codePoints(b: Buffer, start: number, end: number): number {
   let n = 0
   for (let i = start; i < end; i++) if ((b[i] & 0xc0) !== 0x80) n++
   return n
-}
-
-/** A statement at its exact place, and where its COPY data starts. */
-export interface ExactStatement {
-  statement: StatementEvent
-  /** For a `COPY … FROM stdin`: file line of its first data line (what the server calls "line 1"). */
-  copyDataLine?: number
-}
-
-/**
- * Rescans `file` in `lines` mode for the statement with ordinal `index` (as
- * yielded in any mode), to report its exact line and column after a pass that
- * did not count COPY data lines. Reads the file up to that statement.
- * @throws Error if the file has fewer statements (it changed since).
- */
-export async function exactStatement(file: string, index: number, options: Omit<ScanOptions, 'copyData'> = {}): Promise<ExactStatement> {
-  let found: StatementEvent | undefined
-  for await (const ev of scanFile(file, { ...options, copyData: 'lines' })) {
-    if (found) {
-      // the event after a COPY statement: its first data line, or the `\.` line that follows it directly
-      return { statement: found, copyDataLine: ev.kind === 'copy-data' ? ev.firstLine : ev.kind === 'copy-end' ? ev.line : undefined }
-    }
-    if (ev.kind !== 'statement' || ev.index !== index) continue
-    if (!ev.copyFromStdin) return { statement: ev }
-    found = ev
-  }
-  if (found) return { statement: found }
-  throw new Error(`${file}: statement ${index + 1} not found on rescan (did the file change while seeding?)`)
 }

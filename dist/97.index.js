@@ -1,8 +1,8 @@
-export const id = 488;
-export const ids = [488];
+export const id = 97;
+export const ids = [97];
 export const modules = {
 
-/***/ 26488:
+/***/ 1097:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1551,8 +1551,6 @@ function asciiSafeEncoding(name) {
     return !NOT_ASCII_SAFE.has(name.toLowerCase().replace(/[^a-z0-9]/g, ''));
 }
 
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __webpack_require__(51455);
 ;// CONCATENATED MODULE: ./src/seed/psqlscan.ts
 /**
  * psql's lexer, over bytes: where a statement ends and where a meta-command
@@ -1634,6 +1632,8 @@ class PsqlLexer {
     variables = [];
     /** Where scan() stopped: the index of the `;` or backslash. */
     at = -1;
+    /** When set, each variable reference's [start, end) byte indexes are appended (for filling variables in). */
+    variableSpans = null;
     /** Back to the start of a statement (psql_scan_reset), keeping standard_conforming_strings. */
     reset() {
         this.state = State.Normal;
@@ -1892,12 +1892,313 @@ class PsqlLexer {
         if (quoted ? j > i + 2 && b[j] === n : j > i + 1) {
             const stop = quoted ? j + 1 : j;
             this.variables.push(b.toString('latin1', i, stop));
+            this.variableSpans?.push(i, stop);
             return stop;
         }
         return i + 1;
     }
 }
 
+;// CONCATENATED MODULE: ./src/seed/psqlslash.ts
+/**
+ * psql's backslash commands as text: where one ends, how its arguments are
+ * read, how variables are filled in, and psql's boolean values. The rules
+ * are psql 17's (src/bin/psql: psqlscanslash.l for the arguments,
+ * psqlscan.l for variables in SQL, variables.c for booleans, copy.c for
+ * `\copy`), written here from their documented behaviour.
+ */
+
+/** A variable's value is not known before the database exists (set by `\gset`). */
+const UNKNOWN = Symbol('unknown');
+/** Commands whose argument is the rest of the line, unparsed (psql's OT_WHOLE_LINE). */
+const WHOLE_LINE = new Set(['copy', '!', 'h', 'help', 'sf', 'sf+', 'sv', 'sv+', 'ef', 'ev']);
+const isVarChar = (c) => /[A-Za-z0-9_\u0080-\uffff]/.test(c);
+/** The end of `:'name'` or `:"name"` at `i` (psql variable syntax, not a quote), or -1. */
+function quotedVariableEnd(text, i) {
+    const q = text[i + 1];
+    if (text[i] !== ':' || (q !== "'" && q !== '"'))
+        return -1;
+    let j = i + 2;
+    while (j < text.length && isVarChar(text[j]))
+        j++;
+    return j > i + 2 && text[j] === q ? j + 1 : -1;
+}
+/**
+ * Reads the backslash command at the start of `text` (one line, without its
+ * newline): the name ends at whitespace or a backslash; the arguments end at
+ * an unquoted backslash (`\\` is eaten, any other starts the next command),
+ * or at the end of the line (psqlscanslash.l: xslashcmd, xslasharg, xslashend).
+ */
+function slashCommand(text) {
+    let i = 1;
+    while (i < text.length && !/\s/.test(text[i]) && text[i] !== '\\')
+        i++;
+    const command = text.slice(1, i);
+    if (WHOLE_LINE.has(command))
+        return { command, args: text.slice(i).trim(), resume: -1 };
+    const start = i;
+    while (i < text.length) {
+        const c = text[i];
+        if (c === '\\') {
+            const resume = text[i + 1] === '\\' ? i + 2 : i;
+            return { command, args: text.slice(start, i).trim(), resume };
+        }
+        const v = quotedVariableEnd(text, i);
+        if (v > 0) {
+            i = v;
+            continue;
+        }
+        if (c === "'" || c === '"' || c === '`') {
+            i++;
+            while (i < text.length && text[i] !== c)
+                i += c === "'" && text[i] === '\\' ? 2 : 1;
+        }
+        i++;
+    }
+    return { command, args: text.slice(start).trim(), resume: -1 };
+}
+/** PQescapeLiteral's form: `'…'` with quotes doubled; with backslashes, ` E'…'` and backslashes doubled. */
+function quoteLiteral(value) {
+    const body = value.replace(/'/g, "''");
+    return value.includes('\\') ? ` E'${body.replace(/\\/g, '\\\\')}'` : `'${body}'`;
+}
+/** PQescapeIdentifier's form: `"…"` with double quotes doubled. */
+const quoteIdentifier = (value) => `"${value.replace(/"/g, '""')}"`;
+/**
+ * Splits a command's argument text into options as psql does (psqlscanslash.l,
+ * xslasharg): unquoted whitespace separates; `'…'` loses its quotes, `''` is a
+ * quote and `\n \t \b \r \f`, octal `\ooo`, hex `\xHH` and `\c` are escapes;
+ * `"…"` keeps its quotes; `:name` is the variable's value (as written when
+ * unset), `:'name'` and `:"name"` its quoted forms, `:{?name}` TRUE or FALSE.
+ */
+function slashOptions(args, lookup) {
+    const out = { options: [], unquotedTail: [], backtick: false, unknown: false };
+    let i = 0;
+    const n = args.length;
+    while (i < n) {
+        while (i < n && /\s/.test(args[i]))
+            i++;
+        if (i >= n)
+            break;
+        let opt = '';
+        let tail = 0;
+        let quoted = false;
+        while (i < n && !/\s/.test(args[i])) {
+            const c = args[i];
+            if (c === ':') {
+                const m = /^:(?:([A-Za-z0-9_\u0080-\uffff]+)|'([A-Za-z0-9_\u0080-\uffff]+)'|"([A-Za-z0-9_\u0080-\uffff]+)"|\{\?([A-Za-z0-9_\u0080-\uffff]+)\})/.exec(args.slice(i));
+                if (m) {
+                    const name = m[1] ?? m[2] ?? m[3] ?? m[4];
+                    const value = lookup(name);
+                    if (value === UNKNOWN)
+                        out.unknown = true;
+                    if (m[4] !== undefined)
+                        opt += value !== undefined ? 'TRUE' : 'FALSE';
+                    else if (value === undefined || value === UNKNOWN)
+                        opt += m[0];
+                    else
+                        opt += m[1] !== undefined ? value : m[2] !== undefined ? quoteLiteral(value) : quoteIdentifier(value);
+                    quoted = true;
+                    tail = 0;
+                    i += m[0].length;
+                    continue;
+                }
+            }
+            if (c === "'") {
+                quoted = true;
+                tail = 0;
+                i++;
+                while (i < n && args[i] !== "'") {
+                    if (args[i] === '\\' && i + 1 < n) {
+                        const e = args[i + 1];
+                        const simple = { n: '\n', t: '\t', b: '\b', r: '\r', f: '\f' };
+                        const oct = /^[0-7]{1,3}/.exec(args.slice(i + 1));
+                        const hex = /^x([0-9A-Fa-f]{1,2})/.exec(args.slice(i + 1));
+                        if (simple[e]) {
+                            opt += simple[e];
+                            i += 2;
+                        }
+                        else if (oct) {
+                            opt += String.fromCharCode(parseInt(oct[0], 8) & 0xff);
+                            i += 1 + oct[0].length;
+                        }
+                        else if (hex) {
+                            opt += String.fromCharCode(parseInt(hex[1], 16));
+                            i += 1 + hex[0].length;
+                        }
+                        else {
+                            opt += e;
+                            i += 2;
+                        }
+                        continue;
+                    }
+                    opt += args[i++];
+                }
+                i++;
+                if (args[i] === "'")
+                    opt += "'"; // '' inside: the closing quote and a reopening one
+                continue;
+            }
+            if (c === '"' || c === '`') {
+                const close = args.indexOf(c, i + 1);
+                const end = close < 0 ? n : close + 1;
+                if (c === '`')
+                    out.backtick = true;
+                opt += args.slice(i, end);
+                quoted = true;
+                tail = 0;
+                i = end;
+                continue;
+            }
+            opt += c;
+            tail++;
+            i++;
+        }
+        if (opt.length || quoted) {
+            out.options.push(opt);
+            out.unquotedTail.push(tail);
+        }
+    }
+    return out;
+}
+/** Removes unquoted trailing semicolons from option `k` (psql does it for file names: `\i a.sql;`). */
+function withoutSemicolons(o, k) {
+    let s = o.options[k];
+    let tail = o.unquotedTail[k];
+    while (tail-- > 0 && s.endsWith(';'))
+        s = s.slice(0, -1);
+    return s;
+}
+/**
+ * psql's ParseVariableBool (variables.c): case-insensitive prefixes of
+ * `true`, `false`, `yes`, `no`; `on` and `off` (at least two letters); `1`, `0`.
+ * @returns undefined when the value is none of them
+ */
+function parseBool(value) {
+    const v = value.toLowerCase();
+    const prefixOf = (word, min = 1) => v.length >= min && word.startsWith(v);
+    if (prefixOf('true'))
+        return true;
+    if (prefixOf('false'))
+        return false;
+    if (prefixOf('yes'))
+        return true;
+    if (prefixOf('no'))
+        return false;
+    if (prefixOf('on', 2))
+        return true;
+    if (prefixOf('off', 2))
+        return false;
+    if (v === '1')
+        return true;
+    if (v === '0')
+        return false;
+    return undefined;
+}
+/** A valid psql variable name (variables.c, valid_variable_name): letters, digits, underscores, non-ASCII. */
+const validVariableName = (name) => /^[A-Za-z0-9_\u0080-\uffff]+$/.test(name);
+/**
+ * Fills psql variables into one statement's bytes, as psql's SQL lexer does
+ * (psqlscan.l): `:name` becomes the value, `:'name'` and `:"name"` its quoted
+ * forms; an unset variable (or one not known yet) stays as written. Quotes,
+ * comments and dollar quotes are left alone.
+ * @param standardConformingStrings the setting when the statement started
+ * @returns the same buffer when nothing was filled in
+ */
+function interpolate(raw, standardConformingStrings, lookup) {
+    const lexer = new PsqlLexer();
+    lexer.standardConformingStrings = standardConformingStrings;
+    lexer.variableSpans = [];
+    let pos = 0;
+    while (pos < raw.length) {
+        const stop = lexer.scan(raw, pos, raw.length);
+        if (stop === undefined)
+            break;
+        pos = lexer.at + (stop === Stop.Backslash ? 2 : 1);
+    }
+    const parts = [];
+    let last = 0;
+    const spans = lexer.variableSpans;
+    for (let k = 0; k < spans.length; k += 2) {
+        const text = raw.toString('utf8', spans[k], spans[k + 1]);
+        const quote = text[1] === "'" || text[1] === '"' ? text[1] : '';
+        const value = lookup(quote ? text.slice(2, -1) : text.slice(1));
+        if (value === undefined || value === UNKNOWN)
+            continue;
+        parts.push(raw.subarray(last, spans[k]), Buffer.from(quote === "'" ? quoteLiteral(value) : quote ? quoteIdentifier(value) : value));
+        last = spans[k + 1];
+    }
+    if (!parts.length)
+        return raw;
+    parts.push(raw.subarray(last));
+    return Buffer.concat(parts);
+}
+/**
+ * Reads `\copy`'s argument text: the table (with columns) or query, `from` or
+ * `to`, the file (`'…'` or a bare word) or `stdin`/`pstdin`/`stdout`/`pstdout`/
+ * `program`, then the options, passed on as written.
+ * @returns undefined when there is no `from` or `to`
+ */
+function parseSlashCopy(args) {
+    let depth = 0;
+    let i = 0;
+    let keyword = -1;
+    while (i < args.length) {
+        const c = args[i];
+        if (c === '"' || c === "'") {
+            const close = args.indexOf(c, i + 1);
+            i = close < 0 ? args.length : close + 1;
+            continue;
+        }
+        if (c === '(')
+            depth++;
+        else if (c === ')')
+            depth--;
+        else if (depth === 0 && i > 0 && /\s/.test(args[i - 1])) {
+            const m = /^(from|to)(?=\s|$)/i.exec(args.slice(i));
+            if (m) {
+                keyword = i;
+                break;
+            }
+        }
+        i++;
+    }
+    if (keyword < 0)
+        return undefined;
+    const before = args.slice(0, keyword).trim();
+    const direction = args.slice(keyword, keyword + 4).toLowerCase().startsWith('from') ? 'from' : 'to';
+    let rest = args.slice(keyword + direction.length).replace(/^\s+/, '');
+    let token;
+    let quoted = false;
+    if (rest.startsWith("'")) {
+        let j = 1;
+        token = '';
+        while (j < rest.length) {
+            if (rest[j] === "'" && rest[j + 1] === "'") {
+                token += "'";
+                j += 2;
+                continue;
+            }
+            if (rest[j] === "'")
+                break;
+            token += rest[j++];
+        }
+        rest = rest.slice(j + 1);
+        quoted = true;
+    }
+    else {
+        const m = /^[^\s;]*/.exec(rest);
+        token = m[0];
+        rest = rest.slice(token.length);
+    }
+    const word = token.toLowerCase();
+    const target = !quoted && ['stdin', 'pstdin', 'stdout', 'pstdout', 'program'].includes(word) ? word : 'file';
+    const sql = `COPY ${before} ${direction === 'from' ? 'FROM STDIN' : 'TO STDOUT'} ${rest.trim()}`.trimEnd();
+    return { direction, target, file: target === 'file' ? token : undefined, sql };
+}
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(51455);
 ;// CONCATENATED MODULE: ./src/seed/scanner.ts
 /**
  * Streams a SQL file into what psql would act on: statements split where
@@ -1910,6 +2211,9 @@ class PsqlLexer {
  */
 
 
+
+/** Backslash commands that send the query buffer (psql: \\g and its kin). */
+const SENDS_BUFFER = new Set(['g', 'gx', 'gset', 'gexec']);
 /** Bytes read from the file at a time: events of `lines` and `bytes` mode hold slices of each read. */
 const READ_CHUNK_BYTES = 1 << 20;
 /** The same in `skip` mode, which keeps nothing of a read, so two buffers serve every read. */
@@ -2024,6 +2328,7 @@ class Scanner {
     /** An open COPY block: data bytes gathered but not handed on yet. */
     copy = null;
     statements = 0;
+    metas = 0;
     lexer = new PsqlLexer();
     lexing;
     constructor(file, options, copyData) {
@@ -2180,22 +2485,32 @@ class Scanner {
                     return; // COPY data starts on the next line
                 continue;
             }
-            // A meta-command: from the backslash to the end of the line, or to a `\\` after which SQL goes on.
+            // A meta-command: to the end of the line, or to where psql's lexer goes on after it.
             if (at > pos)
                 this.pending.push(Buffer.from(b.subarray(pos, at)));
             const text = b.toString('utf8', at, end).replace(/\r?\n$/, '');
-            const sep = text.indexOf('\\\\', 1);
-            const m = /^\\([^\s\\]*)\s*([\s\S]*)$/.exec(sep < 0 ? text : text.slice(0, sep));
-            this.out.push({ kind: 'meta', command: m[1], args: m[2].trim(), line: this.lineNo });
+            const cmd = slashCommand(text);
+            // \g, \gx, \gset and \gexec send what the buffer holds, as `;` does
+            const copyData = SENDS_BUFFER.has(cmd.command) && this.lexer.hasContent && this.emitStatement(true, cmd.command);
+            this.out.push({ kind: 'meta', command: cmd.command, args: cmd.args, line: this.lineNo, index: this.metas++ });
             if (!this.lexer.hasContent)
                 this.pending = [];
-            if (sep < 0)
+            if (copyData)
                 return;
-            pos = at + Buffer.byteLength(text.slice(0, sep + 2));
+            if (cmd.command === 'copy') {
+                const copy = parseSlashCopy(cmd.args);
+                // `\copy … from stdin` reads the lines that follow, up to `\.`, as a COPY block does
+                if (copy?.direction === 'from' && (copy.target === 'stdin' || copy.target === 'pstdin')) {
+                    this.copy = { parts: [], bytes: 0, first: this.lineNo + 1, lines: 0, openedAt: this.lineNo };
+                }
+            }
+            if (cmd.resume < 0)
+                return;
+            pos = at + Buffer.byteLength(text.slice(0, cmd.resume));
         }
     }
     /** Hands on the pending statement. @returns true when it is a `COPY … FROM stdin` (its data follows). */
-    emitStatement(terminated) {
+    emitStatement(terminated, endedBy) {
         const raw = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
         const sql = raw.toString('utf8');
         const firstWord = this.lexer.firstWord;
@@ -2207,8 +2522,12 @@ class Scanner {
         const ev = {
             kind: 'statement', sql, raw, terminated, firstWord, line: this.pendingLine, column: this.pendingCol, copyFromStdin: isCopy, index: this.statements++
         };
-        if (variables.length)
+        if (variables.length) {
             ev.psqlVariables = variables;
+            ev.standardConformingStrings = this.lexer.standardConformingStrings;
+        }
+        if (endedBy)
+            ev.endedBy = endedBy;
         if (this.options.classify) {
             ev.classified = this.options.classify(sql, firstWord);
             const std = ev.classified.standardConformingStrings;
@@ -2229,6 +2548,655 @@ function codePoints(b, start, end) {
             n++;
     return n;
 }
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(48161);
+var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_os_);
+;// CONCATENATED MODULE: ./src/seed/psql-session.ts
+/**
+ * One psql session over the seed's files: its variables, its `\if` blocks
+ * and its includes, shared by the check pass (no database: values a `\gset`
+ * will set are unknown, so blocks that depend on them are "maybe") and the
+ * load (every value known). psql 17's rules (psql reference: meta-commands,
+ * variables, conditionals; src/bin/psql/command.c): `\if` blocks belong to
+ * one file and must close in it; variables live for the whole session.
+ */
+
+
+
+
+/** `file:line[:column]`, with ` (included from a.sql:12)` for an included file. */
+const place = (src, line, column) => `${src.shown}:${line}${column ? `:${column}` : ''}${src.includedFrom ? ` (included from ${src.includedFrom})` : ''}`;
+/** A meta-command the session will not run; `why` completes "psql meta-command …". */
+class MetaRefusal extends Error {
+    why;
+    constructor(why) {
+        super(why);
+        this.why = why;
+        this.name = 'MetaRefusal';
+    }
+}
+const REFUSED = {
+    c: 'connects to another database; the seed runs in the database the action made',
+    connect: 'connects to another database; the seed runs in the database the action made',
+    '!': 'runs a shell command on the runner',
+    setenv: 'sets an environment variable on the runner',
+    o: 'writes query output to a file on the runner',
+    out: 'writes query output to a file on the runner',
+    w: 'writes the query buffer to a file on the runner',
+    write: 'writes the query buffer to a file on the runner'
+};
+const IGNORED = new Set(['timing', 'pset', 'x']);
+const ALTERNATIVE = 'Run it from `seed-command`, which runs after the SQL seed with the connection in the environment (psql works there).';
+/** The session state that the check pass and the load each keep. */
+class PsqlSession {
+    checking;
+    cwd;
+    variables = new Map();
+    /** Check pass: variables whose value only the load knows (set from a `\gset` value). */
+    unknown = new Set();
+    gsetSeen = false;
+    /** One stack of `\if` branches per open file, innermost file last. */
+    branches = [];
+    /** Files being read, outermost first (for include cycles). */
+    reading = [];
+    /** The file the last `\i`/`\ir` asked for: the walker reads it next. */
+    include = null;
+    restrictKey = null;
+    /**
+     * @param checking true in the check pass (no database: `\gset` values unknown)
+     * @param cwd where `\i` and `\copy` files are found, as psql finds them from the workspace
+     */
+    constructor(checking, cwd = process.cwd()) {
+        this.checking = checking;
+        this.cwd = cwd;
+        // the load sets psql's own connection variables; the check pass has no connection yet
+        if (checking)
+            for (const name of ['DBNAME', 'USER', 'HOST', 'PORT', 'ENCODING', 'SERVER_VERSION_NUM', 'SERVER_VERSION_NAME'])
+                this.unknown.add(name);
+    }
+    /** A variable's value: undefined when unset; {@link UNKNOWN} in the check pass for what a `\gset` may set. */
+    lookup = (name) => {
+        const v = this.variables.get(name);
+        if (v !== undefined)
+            return v;
+        return this.checking && (this.gsetSeen || this.unknown.has(name)) ? UNKNOWN : undefined;
+    };
+    /** Whether statements and meta-commands here run. */
+    get activity() {
+        let maybe = false;
+        for (const stack of this.branches) {
+            for (const b of stack) {
+                if (b.state === 'false' || b.state === 'ignored' || b.state === 'else-false')
+                    return 'no';
+                if (b.state === 'maybe' || b.state === 'else-maybe')
+                    maybe = true;
+            }
+        }
+        return maybe ? 'maybe' : 'yes';
+    }
+    /** A file starts (the walker calls it). */
+    enterFile(src) {
+        this.reading.push(src);
+        this.branches.push([]);
+    }
+    /** A file ended. @returns the line of an `\if` left open in it, or undefined */
+    leaveFile() {
+        this.reading.pop();
+        const open = this.branches.pop();
+        return open.length ? open[0].line : undefined;
+    }
+    /** The value of an `\if`/`\elif` expression: true, false, or undefined when it depends on a `\gset` value (check pass). @throws MetaRefusal */
+    condition(ev) {
+        const o = slashOptions(ev.args, this.lookup);
+        if (o.backtick)
+            throw new MetaRefusal(`\\${ev.command} with a backtick expression runs a shell command on the runner. ${ALTERNATIVE}`);
+        if (o.unknown)
+            return undefined;
+        const expr = o.options.join(' ');
+        const value = parseBool(expr);
+        if (value === undefined) {
+            throw new MetaRefusal(`\\${ev.command}: unrecognized value "${expr}" for "\\${ev.command} expression": Boolean expected (psql's error; it stops the seed).`);
+        }
+        return value;
+    }
+    /** `\if`, `\elif`, `\else`, `\endif`, by psql's rules (command.c, exec_command_if and its kin). @throws MetaRefusal */
+    conditional(ev) {
+        const stack = this.branches.at(-1);
+        const top = stack.at(-1);
+        const refuse = (what) => {
+            throw new MetaRefusal(`\\${ev.command}: ${what} (as psql refuses it). Balance every \\if with \\endif in the same file.`);
+        };
+        if (ev.command === 'if') {
+            if (this.activity === 'no')
+                stack.push({ state: 'ignored', line: ev.line });
+            else {
+                const v = this.condition(ev);
+                stack.push({ state: v === undefined ? 'maybe' : v ? 'true' : 'false', line: ev.line });
+            }
+            return;
+        }
+        if (!top)
+            refuse('no matching \\if');
+        if (ev.command === 'endif') {
+            stack.pop();
+            return;
+        }
+        if (top.state.startsWith('else-'))
+            refuse(`cannot occur after \\else`);
+        if (ev.command === 'else') {
+            top.state = top.state === 'false' ? 'else-true' : top.state === 'maybe' ? 'else-maybe' : 'else-false';
+            return;
+        }
+        // elif
+        if (top.state === 'false') {
+            const v = this.condition(ev);
+            top.state = v === undefined ? 'maybe' : v ? 'true' : 'false';
+        }
+        else if (top.state === 'true')
+            top.state = 'ignored';
+        else if (top.state === 'maybe')
+            this.condition(ev);
+    }
+    /**
+     * Acts on one meta-command as psql would, as far as the session goes; the
+     * rest (output, COPY, queries) is the returned {@link Directive}.
+     * @throws MetaRefusal for what the loader does not run, and for psql's own errors
+     */
+    meta(src, ev) {
+        const c = ev.command;
+        if (c === 'if' || c === 'elif' || c === 'else' || c === 'endif') {
+            this.conditional(ev);
+            return { kind: 'none' };
+        }
+        const activity = this.activity;
+        if (activity === 'no')
+            return { kind: 'none' };
+        if (REFUSED[c] || c.startsWith('lo_')) {
+            const why = REFUSED[c] ?? 'moves a large object between a file on the runner and the server';
+            throw new MetaRefusal(`psql meta-command \\${c} is not supported: it ${why}. ${ALTERNATIVE}`);
+        }
+        if (c === 'restrict' || c === 'unrestrict') {
+            if (c === 'restrict')
+                this.restrictKey = ev.args;
+            else if (ev.args !== this.restrictKey)
+                throw new MetaRefusal('\\unrestrict key does not match the \\restrict key (as psql would refuse it).');
+            else
+                this.restrictKey = null;
+            return { kind: 'none' };
+        }
+        if (IGNORED.has(c))
+            return { kind: 'print', text: `Ignored \\${c}${ev.args ? ` ${ev.args}` : ''}: it only changes how psql shows results, and a seed shows none.` };
+        if (c === 'copy')
+            return this.copy(ev, activity);
+        const o = slashOptions(ev.args, this.lookup);
+        if (o.backtick)
+            throw new MetaRefusal(`psql meta-command \\${c} with a backtick argument runs a shell command on the runner. ${ALTERNATIVE}`);
+        switch (c) {
+            case 'echo':
+            case 'qecho':
+            case 'warn': {
+                const words = o.options[0] === '-n' ? o.options.slice(1) : o.options;
+                return { kind: 'print', text: words.join(' ') };
+            }
+            case 'set':
+                // in a block the check pass cannot decide, the value afterwards is only known when the seed runs
+                return this.set(o.options, o.unknown || activity === 'maybe');
+            case 'unset':
+                if (o.options[0] === 'ON_ERROR_STOP')
+                    throw new MetaRefusal(ON_ERROR_STOP_OFF);
+                if (o.options[0] !== undefined)
+                    this.variables.delete(o.options[0]);
+                if (o.options[0] !== undefined && activity === 'maybe')
+                    this.unknown.add(o.options[0]);
+                return { kind: 'none' };
+            case 'i':
+            case 'include':
+            case 'ir':
+            case 'include_relative':
+                return this.includeFile(src, ev, o.options.length ? withoutSemicolons(o, 0) : undefined, o.unknown, activity);
+            case 'g':
+            case 'gx':
+                if (o.options.length)
+                    throw new MetaRefusal(`psql meta-command \\${c} with an argument sends query output to a file or a command on the runner. ${ALTERNATIVE}`);
+                return { kind: 'none' };
+            case 'gset':
+                this.gsetSeen = true;
+                return { kind: 'gset', prefix: o.options[0] ?? '' };
+            case 'gexec':
+                return { kind: 'gexec' };
+        }
+        throw new MetaRefusal(`psql meta-command \\${c} is not supported: the loader runs \\echo, \\qecho, \\warn, \\set, \\unset, \\i, \\ir, \\copy … from, \\if, \\elif, \\else, \\endif, ` +
+            `\\g, \\gset, \\gexec, \\restrict and \\unrestrict, and ignores \\timing, \\pset and \\x. ${ALTERNATIVE}`);
+    }
+    set(options, unknown) {
+        const [name, ...values] = options;
+        if (name === undefined)
+            return { kind: 'none' }; // psql lists the variables
+        if (!validVariableName(name))
+            throw new MetaRefusal(`\\set: invalid variable name: "${name}" (psql's error; it stops the seed).`);
+        const value = values.join('');
+        if (name === 'ON_ERROR_STOP' && parseBool(value) === false)
+            throw new MetaRefusal(ON_ERROR_STOP_OFF);
+        if (unknown) {
+            this.variables.delete(name);
+            this.unknown.add(name);
+            return { kind: 'none' };
+        }
+        if (name === 'ON_ERROR_STOP') {
+            const on = parseBool(value);
+            if (on === undefined)
+                throw new MetaRefusal(`\\set: unrecognized value "${value}" for "ON_ERROR_STOP": Boolean expected (psql's error; it stops the seed).`);
+            if (!on)
+                throw new MetaRefusal(ON_ERROR_STOP_OFF);
+        }
+        this.unknown.delete(name);
+        this.variables.set(name, value);
+        return { kind: 'none' };
+    }
+    includeFile(src, ev, name, unknown, activity) {
+        if (name === undefined)
+            throw new MetaRefusal(`\\${ev.command}: missing required argument (psql's error; it stops the seed).`);
+        if (unknown)
+            return { kind: 'none' }; // the check pass cannot know the name; the load reads it
+        const relative = ev.command === 'ir' || ev.command === 'include_relative';
+        const file = external_node_path_default().resolve(relative ? external_node_path_default().dirname(src.file) : this.cwd, expandTilde(name));
+        if (!(0,external_node_fs_.existsSync)(file) || !(0,external_node_fs_.statSync)(file).isFile()) {
+            // in a block that may not run, only the load knows whether psql would read it
+            if (activity === 'maybe')
+                return { kind: 'none' };
+            throw new MetaRefusal(`\\${ev.command} ${name}: no such file (${file}; \\i is relative to the working directory, \\ir to the including file). Add it to the repository, or fix the name.`);
+        }
+        const cycle = this.reading.findIndex((s) => s.file === file);
+        if (cycle >= 0) {
+            const chain = [...this.reading.slice(cycle).map((s) => s.shown), external_node_path_default().relative(this.cwd, file) || file].join(' → ');
+            throw new MetaRefusal(`include cycle: ${chain}. psql would read these files again and again until it runs out of file handles. Remove the include that closes the loop.`);
+        }
+        this.include = { file, shown: external_node_path_default().relative(this.cwd, file) || file, includedFrom: place(src, ev.line) };
+        return { kind: 'none' };
+    }
+    copy(ev, activity) {
+        const copy = parseSlashCopy(ev.args);
+        if (!copy)
+            throw new MetaRefusal(`\\copy: parse error at "${ev.args}" (psql's error: \\copy needs "from" or "to").`);
+        if (copy.direction === 'to')
+            throw new MetaRefusal(`psql meta-command \\copy … to is not supported: it writes to the runner, and a seed writes nothing there. ${ALTERNATIVE}`);
+        if (copy.target === 'program')
+            throw new MetaRefusal(`psql meta-command \\copy … from program is not supported: it runs a shell command on the runner. ${ALTERNATIVE}`);
+        if (copy.target === 'stdin' || copy.target === 'pstdin')
+            return { kind: 'copy', sql: copy.sql };
+        if (copy.target !== 'file')
+            throw new MetaRefusal(`\\copy … from ${copy.target}: psql reads nothing from ${copy.target}. Use stdin, or a file.`);
+        const file = external_node_path_default().resolve(this.cwd, expandTilde(copy.file));
+        if (activity === 'yes' && (!(0,external_node_fs_.existsSync)(file) || !(0,external_node_fs_.statSync)(file).isFile())) {
+            throw new MetaRefusal(`\\copy … from '${copy.file}': no such file (${file}; relative to the working directory, as psql reads it). Add it to the repository, or fix the name.`);
+        }
+        return { kind: 'copy', sql: copy.sql, file };
+    }
+}
+const ON_ERROR_STOP_OFF = 'ON_ERROR_STOP is always on: the seed runs in one transaction and stops at its first error, so nothing is half loaded. ' +
+    'Remove `\\set ON_ERROR_STOP off` (or `\\unset ON_ERROR_STOP`); to go on past errors, run psql from `seed-command`.';
+/** psql's expand_tilde: a leading `~/` is the home directory. */
+const expandTilde = (name) => (name === '~' || name.startsWith('~/') ? external_node_path_default().join(external_node_os_default().homedir(), name.slice(1)) : name);
+
+;// CONCATENATED MODULE: ./src/seed/check.ts
+/**
+ * The seed's check pass: reads every file (COPY data skipped unread) and
+ * refuses what cannot run, before any database is touched. Needs no
+ * connection, so the action runs it before it creates a database: a refused
+ * seed creates nothing. Statement kinds come from PostgreSQL's grammar
+ * (grammar.ts); splitting follows psql's lexer (psqlscan.ts); included
+ * files are read where `\i`/`\ir` stand (walkSeed), and meta-commands are
+ * judged by the same PsqlSession the load keeps (session.ts).
+ */
+
+
+
+
+
+
+/** A seed that failed; the database is as it was before seeding (rolled back, or never started). */
+class SeedError extends Error {
+    file;
+    line;
+    column;
+    constructor(message, file, line, column) {
+        super(message);
+        this.file = file;
+        this.line = line;
+        this.column = column;
+        this.name = 'SeedError';
+    }
+}
+/** 1-based line and column of 1-based character `position` in `text`, which starts at `line`:`column` of its file. */
+function locate(text, position, line = 1, column = 1) {
+    const before = text.slice(0, Math.max(0, position - 1)).split('\n');
+    return before.length === 1 ? { line, column: column + before[0].length } : { line: line + before.length - 1, column: before.at(-1).length + 1 };
+}
+/** A statement's first line, for messages (at most 120 characters). */
+const firstLine = (sql) => {
+    const head = statementHead(sql).split('\n')[0].replace(/\r$/, '');
+    return head.length > 120 ? `${head.slice(0, 117)}...` : head;
+};
+/** File line and column of a statement's first keyword (its raw text may start with blank lines and comments). */
+function startOf(ev) {
+    return locate(ev.sql, ev.sql.length - statementHead(ev.sql).length + 1, ev.line, ev.column);
+}
+/** Scan options for `src` alone, lexed as it was in the whole seed (for exact rescans). */
+const rescanOptions = (src) => ({
+    classify: classify,
+    lexing: { standardConformingStrings: src.startStandardConformingStrings ?? true }
+});
+/**
+ * Streams every event of every file, with the file it came from, as one psql
+ * session reads them: standard_conforming_strings carries from file to file;
+ * each file's statements and `\if` blocks are its own (a last statement
+ * without `;` ends with its file); after a `\i`/`\ir` meta event that
+ * `session` accepted (its {@link PsqlSession.include}), the included file's
+ * events come next. Needs {@link loadGrammar}.
+ * @throws UnclosedIf for an `\if` left open at the end of a file
+ */
+async function* walkSeed(sources, options, session) {
+    const lexing = { standardConformingStrings: true };
+    // One generator over a stack of open files (not one generator per file: each level of
+    // `yield*` would add a hop to every event of a dump of INSERTs).
+    const open = [];
+    const start = (src) => {
+        session.enterFile(src);
+        src.startStandardConformingStrings = lexing.standardConformingStrings;
+        open.push({ src, events: scanFile(src.file, { ...options, classify: classify, lexing }) });
+    };
+    try {
+        for (const first of sources) {
+            start(first);
+            while (open.length) {
+                const top = open[open.length - 1];
+                const next = await top.events.next();
+                if (next.done) {
+                    open.pop();
+                    const unclosed = session.leaveFile();
+                    if (unclosed !== undefined)
+                        throw new UnclosedIf(top.src, unclosed);
+                    continue;
+                }
+                yield [top.src, next.value];
+                const include = session.include;
+                if (include) {
+                    session.include = null;
+                    start(include);
+                }
+            }
+        }
+    }
+    finally {
+        // a refusal or error ends the walk: close the files still open
+        for (const f of open.reverse())
+            await f.events.return(undefined);
+    }
+}
+/** An `\if` with no `\endif` before its file ended. */
+class UnclosedIf extends MetaRefusal {
+    src;
+    ifLine;
+    constructor(src, ifLine) {
+        super(`the \\if at line ${ifLine} has no \\endif before the end of ${src.shown} (psql: "reached EOF without finding closing \\endif(s)"). Balance every \\if with \\endif in the same file.`);
+        this.src = src;
+        this.ifLine = ifLine;
+    }
+}
+/**
+ * Why a statement of this kind cannot run in the seed, or undefined: the
+ * same rules for a file's statements (check pass and load) and for those
+ * `\gexec` generates (at load time).
+ */
+function statementRefusal(c) {
+    if (c.kind === 'database')
+        return 'cannot work on a provisioned database (it already exists, and you are connected to it).';
+    if (c.kind === 'transaction') {
+        return ('would change the outcome of the seed, which runs in one transaction, all or nothing (BEGIN, START TRANSACTION, COMMIT and END are ignored; ' +
+            'ROLLBACK, SAVEPOINT, RELEASE and PREPARE TRANSACTION are not). Remove it.');
+    }
+    if (c.kind === 'no-transaction')
+        return 'cannot run inside a transaction block, and the whole seed runs in one. Drop CONCURRENTLY, or run it from `seed-command`.';
+    if (c.clientEncoding !== undefined && !asciiSafeEncoding(c.clientEncoding)) {
+        return (`sets client encoding ${c.clientEncoding}, in which a quote or backslash byte can be part of a character; the loader reads files byte by byte ` +
+            'and supports UTF8 and the single-byte and EUC encodings. Convert the file to UTF-8 (iconv) and set client_encoding to UTF8.');
+    }
+    return undefined;
+}
+/**
+ * A statement with psql variables filled in from `lookup` (as psql fills
+ * them in when it reads the statement), classified again if its text
+ * changed; the same event when it has none.
+ */
+function withVariables(ev, lookup) {
+    if (!ev.psqlVariables)
+        return ev;
+    const raw = interpolate(ev.raw, ev.standardConformingStrings ?? true, lookup);
+    if (raw === ev.raw)
+        return ev;
+    const sql = raw.toString('utf8');
+    return { ...ev, raw, sql, classified: classify(sql, ev.firstWord) };
+}
+/**
+ * Pass 1: refuses, before any database is touched, what cannot run: psql
+ * meta-commands the loader does not run (`\connect`, `\!`, `\o`, `\copy … to`,
+ * …; session.ts), an `\unrestrict` whose key does not match, unbalanced `\if`
+ * blocks, include cycles, a missing `\i` or `\copy` file; `CREATE/DROP/ALTER
+ * DATABASE`; transaction control that would change the outcome (ROLLBACK,
+ * SAVEPOINT, PREPARE TRANSACTION, …; BEGIN/START TRANSACTION/COMMIT/END pass:
+ * the load drops them); statements that cannot run inside a transaction
+ * block; a client encoding psql would lex with multibyte tables (SJIS, BIG5,
+ * …). Included files are read and checked where they are included. What
+ * depends on a `\gset` value (an `\if` on it, `\gexec`'s statements) is
+ * checked by the load, with the same rules.
+ * @param files paths in load order; `cwd` makes the names errors show, and is where `\i` and `\copy` files are found
+ * @throws SeedError "Seed refused at file:line[:column]: …" (exact line, found
+ *   by a rescan that counts COPY data lines); Error if a file cannot be read
+ *   or has a COPY block without its `\.` line
+ */
+async function checkSeed(files, cwd = process.cwd()) {
+    const started = Date.now();
+    await loadGrammar();
+    const sources = files.map((file) => ({ file, shown: external_node_path_default().relative(cwd, file) || file }));
+    let found;
+    try {
+        found = await checkEvents(sources, { copyData: 'skip' }, cwd);
+    }
+    catch (err) {
+        // COPY data was skipped unread, so lines after a COPY block lag: find the refusal's exact line
+        if (!(err instanceof SeedError))
+            throw err;
+        found = await checkEvents(sources, {}, cwd);
+    }
+    return { sources, ...found, checkMs: Date.now() - started };
+}
+async function checkEvents(sources, options, cwd) {
+    let included = 0;
+    const needed = new Set();
+    const created = new Set();
+    const session = new PsqlSession(true, cwd);
+    try {
+        for await (const [from, ev] of walkSeed(sources, options, session)) {
+            if (ev.kind === 'meta') {
+                const refuse = (why) => {
+                    throw new SeedError(`Seed refused at ${place(from, ev.line)}: ${why} Nothing was run.`, from.shown, ev.line);
+                };
+                try {
+                    session.meta(from, ev);
+                    if (session.include)
+                        included++;
+                }
+                catch (err) {
+                    if (err instanceof MetaRefusal)
+                        refuse(err.message);
+                    throw err;
+                }
+                continue;
+            }
+            if (ev.kind !== 'statement' || session.activity !== 'yes')
+                continue;
+            const stmt = withVariables(ev, session.lookup);
+            const c = stmt.classified;
+            const why = statementRefusal(c);
+            if (why) {
+                const start = startOf(ev);
+                throw new SeedError(`Seed refused at ${place(from, start.line, start.column)}: "${firstLine(stmt.sql)}" ${why} Nothing was run.`, from.shown, start.line, start.column);
+            }
+            for (const r of c.roles)
+                needed.add(r);
+            if (c.createdRole)
+                created.add(c.createdRole);
+        }
+    }
+    catch (err) {
+        if (err instanceof UnclosedIf)
+            throw new SeedError(`Seed refused at ${place(err.src, err.ifLine)}: ${err.message} Nothing was run.`, err.src.shown, err.ifLine);
+        throw err;
+    }
+    return { needed, created, included };
+}
+
+// EXTERNAL MODULE: external "node:stream/promises"
+var external_node_stream_promises_ = __webpack_require__(46466);
+;// CONCATENATED MODULE: ./src/seed/raw-query.ts
+/** A Query message holding `text` as it is. */
+function queryMessage(text) {
+    const m = Buffer.allocUnsafe(text.length + 6);
+    m[0] = 0x51; // 'Q'
+    m.writeInt32BE(text.length + 5, 1);
+    text.copy(m, 5);
+    m[m.length - 1] = 0;
+    return m;
+}
+/**
+ * One simple-protocol query of raw bytes (any number of statements). Rows
+ * are discarded, unless {@link collect} is set (then the last result set is kept). `done` resolves at ReadyForQuery, or rejects with the
+ * server's error (the first: the server skips the rest of the query) (a pg.DatabaseError, with its position in `text`).
+ */
+class RawQuery {
+    text;
+    done;
+    settle;
+    /** When set, the last result set's columns and rows (`\\gset`, `\\gexec`). */
+    collect = null;
+    constructor(text) {
+        this.text = text;
+        this.done = new Promise((resolve, reject) => {
+            this.settle = (err) => (err ? reject(err) : resolve());
+        });
+    }
+    submit(connection) {
+        connection._send(queryMessage(this.text));
+    }
+    handleRowDescription(msg) {
+        if (this.collect)
+            this.collect = { fields: msg.fields.map((f) => f.name), rows: [] };
+    }
+    handleDataRow(msg) {
+        this.collect?.rows.push(msg.fields);
+    }
+    handleCommandComplete() { }
+    handleEmptyQuery() { }
+    handlePortalSuspended() { }
+    handleCopyData() { }
+    /** A `COPY … FROM STDIN` reached here has no data to send: the loader sends those with {@link rawCopy}. */
+    handleCopyInResponse(connection) {
+        connection.sendCopyFail('COPY FROM STDIN is not expected in this statement batch');
+    }
+    /** node-postgres drops the query on an error (ReadyForQuery then goes to no query), so it settles here. */
+    handleError(err) {
+        this.settle(err);
+    }
+    handleReadyForQuery() {
+        this.settle();
+    }
+}
+/** Runs `text` (bytes) on `client`. @throws pg.DatabaseError as the server reported it. */
+async function rawQuery(client, text) {
+    const q = new RawQuery(text);
+    client.query(q);
+    await q.done;
+}
+/** Runs `text` (bytes) on `client` and keeps its last result set (empty when it returns none). @throws pg.DatabaseError */
+async function rawRows(client, text) {
+    const q = new RawQuery(text);
+    q.collect = { fields: [], rows: [] };
+    client.query(q);
+    await q.done;
+    return q.collect;
+}
+/** A pg-copy-streams COPY FROM STDIN whose statement text is sent as the file's bytes. */
+function rawCopy(stream, text) {
+    const s = stream;
+    s.submit = (connection) => {
+        s.connection = connection;
+        connection._send(queryMessage(text));
+    };
+    return stream;
+}
+
+;// CONCATENATED MODULE: ./src/seed/meta-run.ts
+/**
+ * The load's side of psql's meta-commands that need the database: `\copy …
+ * from 'file'` (streamed), `\gset` (variables from a row) and the cells
+ * `\gexec` runs. psql 17's rules (psql reference; src/bin/psql/common.c:
+ * StoreQueryTuple, ExecQueryTuples; copy.c).
+ */
+
+
+
+
+
+/**
+ * Streams `file` to the server as `sql` (`COPY … FROM STDIN …`, the `\copy`
+ * command's own options), through pg-copy-streams with backpressure: memory
+ * holds one read chunk (64 KiB), whatever the file's size.
+ * @returns the rows the server copied
+ * @throws pg.DatabaseError from the server (its `where` names the data line); Error if the file cannot be read
+ */
+async function copyFromFile(client, sql, file) {
+    const stream = client.query(rawCopy((0,pg_copy_streams/* from */.H)(sql), Buffer.from(sql)));
+    await (0,external_node_stream_promises_.pipeline)((0,external_node_fs_.createReadStream)(file), stream);
+    return stream.rowCount;
+}
+/**
+ * `\gset [prefix]`: sets prefix + column name to each value of the one row
+ * `result` holds; a NULL unsets it (psql: StoreQueryTuple).
+ * @throws MetaRefusal when there is not exactly one row (psql's errors, which stop the seed)
+ */
+function gset(session, result, prefix) {
+    if (result.rows.length === 0)
+        throw new MetaRefusal('no rows returned for \\gset (psql\'s error; it stops the seed).');
+    if (result.rows.length > 1)
+        throw new MetaRefusal('more than one row returned for \\gset (psql\'s error; it stops the seed).');
+    result.fields.forEach((name, k) => {
+        const value = result.rows[0][k];
+        if (value === null)
+            session.variables.delete(prefix + name);
+        else
+            session.variables.set(prefix + name, value);
+    });
+}
+/** `\gexec`'s statements: each non-null cell, row by row, then column by column (psql: ExecQueryTuples). */
+function* gexecCells(result) {
+    for (const row of result.rows)
+        for (const cell of row)
+            if (cell !== null)
+                yield cell;
+}
+
+;// CONCATENATED MODULE: ./src/seed/exact.ts
+/**
+ * Exact places after a fast pass: the load and the check pass do not count
+ * COPY data lines (scanFile's `bytes` and `skip` modes), so lines after a
+ * COPY block lag; these rescans of one file in `lines` mode find a
+ * statement's or meta-command's exact line by its ordinal, when an error
+ * needs it.
+ */
+
 /**
  * Rescans `file` in `lines` mode for the statement with ordinal `index` (as
  * yielded in any mode), to report its exact line and column after a pass that
@@ -2252,227 +3220,70 @@ async function exactStatement(file, index, options = {}) {
         return { statement: found };
     throw new Error(`${file}: statement ${index + 1} not found on rescan (did the file change while seeding?)`);
 }
-
-;// CONCATENATED MODULE: ./src/seed/check.ts
 /**
- * The seed's check pass: reads every file (COPY data skipped unread) and
- * refuses what cannot run, before any database is touched. Needs no
- * connection, so the action runs it before it creates a database: a refused
- * seed creates nothing. Statement kinds come from PostgreSQL's grammar
- * (grammar.ts); splitting follows psql's lexer (psqlscan.ts).
+ * Rescans `file` in `lines` mode for the meta-command with ordinal `index`,
+ * for its exact line after a pass that did not count COPY data lines.
+ * @returns its line, or `fallback` if the file has fewer (it changed since)
  */
+async function exactMetaLine(file, index, fallback, options = {}) {
+    for await (const ev of scanFile(file, { ...options, copyData: 'lines' }))
+        if (ev.kind === 'meta' && ev.index === index)
+            return ev.line;
+    return fallback;
+}
+
+;// CONCATENATED MODULE: ./src/seed/failure.ts
 
 
 
-/** A seed that failed; the database is as it was before seeding (rolled back, or never started). */
-class SeedError extends Error {
-    file;
-    line;
-    column;
-    constructor(message, file, line, column) {
-        super(message);
-        this.file = file;
-        this.line = line;
-        this.column = column;
-        this.name = 'SeedError';
+/** Keeps PostgreSQL's message but hides quoted values (COPY data must not reach the log). */
+function redactValues(text) {
+    return text?.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/=\([^)]*\)/g, '=(…)');
+}
+/** The server's message, detail and hint in one line; `redact` hides quoted values (for COPY data). */
+function describe(err, redact) {
+    const message = redact ? redactValues(err.message) : err.message;
+    const detail = redact ? redactValues(err.detail) : err.detail;
+    return [message, detail && `detail: ${detail}`, err.hint && `hint: ${err.hint}`].filter(Boolean).join('; ');
+}
+/** Throws the SeedError of a failed COPY: the file line of the bad row (from the server's "COPY t, line N"), values hidden. */
+async function failCopy(src, ev, err) {
+    const exact = await exactStatement(src.file, ev.index, rescanOptions(src));
+    const rowLine = /line (\d+)/.exec(err.where ?? '')?.[1];
+    const line = rowLine && exact.copyDataLine ? exact.copyDataLine + Number(rowLine) - 1 : startOf(exact.statement).line;
+    throw new SeedError(`Seed failed at ${place(src, line)}: ${describe(err, true)} (in the data of "${firstLine(ev.sql)}"). Nothing was kept: the whole seed was rolled back.`, src.shown, line);
+}
+/** Finds which statement of a failed batch failed, and throws its SeedError. */
+async function failBatch(client, batch, prefixLength, err) {
+    let culprit;
+    let error = err;
+    let position = err.position ? Number(err.position) - prefixLength : undefined;
+    if (position !== undefined && position > 0) {
+        culprit = [...batch.items].reverse().find((it) => it.offset < position);
+        if (culprit)
+            position -= culprit.offset;
     }
-}
-/**
- * Variables psql sets itself (psql docs, "Variables"), which `:NAME` in a
- * statement fills in on the client; the loader sends SQL as written.
- */
-const PSQL_VARIABLES = new Set([
-    'AUTOCOMMIT', 'COMP_KEYWORD_CASE', 'DBNAME', 'ECHO', 'ECHO_HIDDEN', 'ENCODING', 'ERROR', 'FETCH_COUNT', 'HIDE_TABLEAM',
-    'HIDE_TOAST_COMPRESSION', 'HISTCONTROL', 'HISTFILE', 'HISTSIZE', 'HOST', 'IGNOREEOF', 'LASTOID', 'LAST_ERROR_MESSAGE',
-    'LAST_ERROR_SQLSTATE', 'ON_ERROR_ROLLBACK', 'ON_ERROR_STOP', 'PORT', 'PROMPT1', 'PROMPT2', 'PROMPT3', 'QUIET', 'ROW_COUNT',
-    'SERVER_VERSION_NAME', 'SERVER_VERSION_NUM', 'SHELL_ERROR', 'SHELL_EXIT_CODE', 'SHOW_ALL_RESULTS', 'SHOW_CONTEXT', 'SINGLELINE',
-    'SINGLESTEP', 'SQLSTATE', 'USER', 'VERBOSITY', 'VERSION', 'VERSION_NAME', 'VERSION_NUM'
-]);
-/** Meta-commands psql honours that we honour too (pg_dump 17.6+, 16.10+, 15.14+, 14.19+, 13.22+ emit them). */
-const ALLOWED_META = new Set(['restrict', 'unrestrict']);
-/** 1-based line and column of 1-based character `position` in `text`, which starts at `line`:`column` of its file. */
-function locate(text, position, line = 1, column = 1) {
-    const before = text.slice(0, Math.max(0, position - 1)).split('\n');
-    return before.length === 1 ? { line, column: column + before[0].length } : { line: line + before.length - 1, column: before.at(-1).length + 1 };
-}
-/** A statement's first line, for messages (at most 120 characters). */
-const firstLine = (sql) => {
-    const head = statementHead(sql).split('\n')[0].replace(/\r$/, '');
-    return head.length > 120 ? `${head.slice(0, 117)}...` : head;
-};
-/** File line and column of a statement's first keyword (its raw text may start with blank lines and comments). */
-function startOf(ev) {
-    return locate(ev.sql, ev.sql.length - statementHead(ev.sql).length + 1, ev.line, ev.column);
-}
-/** Scan options for `src` alone, lexed as it was in the whole seed (for exact rescans). */
-const rescanOptions = (src) => ({
-    classify: classify,
-    lexing: { standardConformingStrings: src.startStandardConformingStrings ?? true }
-});
-/**
- * Streams every event of every file, with the file it came from, lexed as
- * one psql session reads them: standard_conforming_strings carries from file
- * to file; each file's statements are its own (a last statement without `;`
- * ends with its file). Needs {@link loadGrammar}.
- */
-async function* scanAll(sources, options = {}) {
-    const lexing = { standardConformingStrings: true };
-    for (const src of sources) {
-        src.startStandardConformingStrings = lexing.standardConformingStrings;
-        for await (const ev of scanFile(src.file, { ...options, classify: classify, lexing }))
-            yield [src, ev];
-    }
-}
-/**
- * Pass 1: refuses, before any database is touched: psql meta-commands other
- * than `\restrict`/`\unrestrict` (or an `\unrestrict` whose key does not
- * match), wherever they stand outside quotes; `CREATE/DROP/ALTER DATABASE`;
- * transaction control that would change the outcome (ROLLBACK, SAVEPOINT,
- * PREPARE TRANSACTION, …; BEGIN/START TRANSACTION/COMMIT/END pass: the load
- * drops them); statements that cannot run inside a transaction block; a
- * client encoding psql would lex with multibyte tables (SJIS, BIG5, …);
- * psql variables psql would fill in (`:'name'`, `:"name"`, and `:NAME` for
- * a variable psql sets itself, such as `:DBNAME`).
- * @param files paths in load order; `cwd` makes the names errors show
- * @throws SeedError "Seed refused at file:line[:column]: …" (exact line, found
- *   by a rescan that counts COPY data lines); Error if a file cannot be read
- *   or has a COPY block without its `\.` line
- */
-async function checkSeed(files, cwd = process.cwd()) {
-    const started = Date.now();
-    await loadGrammar();
-    const sources = files.map((file) => ({ file, shown: external_node_path_default().relative(cwd, file) || file }));
-    let found;
-    try {
-        found = await checkEvents(sources, { copyData: 'skip' });
-    }
-    catch (err) {
-        // COPY data was skipped unread, so lines after a COPY block lag: find the refusal's exact line
-        if (!(err instanceof SeedError))
-            throw err;
-        found = await checkEvents(sources, {});
-    }
-    return { sources, ...found, checkMs: Date.now() - started };
-}
-const META_ADVICE = 'Nothing was run. Produce the dump with `pg_dump --no-owner --no-privileges --format=plain`, or move client-side steps to `seed-command`.';
-async function checkEvents(sources, options) {
-    const needed = new Set();
-    const created = new Set();
-    let restrictKey = null;
-    for await (const [src, ev] of scanAll(sources, options)) {
-        const at = (line, column) => `${src.shown}:${line}${column ? `:${column}` : ''}`;
-        if (ev.kind === 'meta') {
-            const refuse = (why) => {
-                throw new SeedError(`Seed refused at ${at(ev.line)}: ${why}`, src.shown, ev.line);
-            };
-            if (ev.command === 'gexec') {
-                refuse('psql meta-command \\gexec is not supported: it runs the rows a query returns as statements, which cannot be checked before the database exists. ' +
-                    'Write those statements out, use a DO block with EXECUTE, or run it from `seed-command`. Nothing was run.');
+    else {
+        // No position (a runtime error): replay the batch one statement at a time to find it.
+        await client.query('ROLLBACK TO SAVEPOINT preview_postgres_seed');
+        for (const it of batch.items) {
+            try {
+                await rawQuery(client, it.ev.raw);
             }
-            if (!ALLOWED_META.has(ev.command)) {
-                refuse(`psql meta-command \\${ev.command} is not supported (only \\restrict and \\unrestrict, which pg_dump emits, are). ${META_ADVICE}`);
+            catch (e) {
+                culprit = it;
+                error = e;
+                position = error.position ? Number(error.position) : undefined;
+                break;
             }
-            if (ev.command === 'restrict')
-                restrictKey = ev.args;
-            else if (ev.args !== restrictKey)
-                refuse('\\unrestrict key does not match the \\restrict key (as psql would refuse it). Nothing was run.');
-            else
-                restrictKey = null;
-            continue;
         }
-        if (ev.kind !== 'statement')
-            continue;
-        const c = ev.classified;
-        const refuse = (why) => {
-            const start = startOf(ev);
-            throw new SeedError(`Seed refused at ${at(start.line, start.column)}: "${firstLine(ev.sql)}" ${why}`, src.shown, start.line, start.column);
-        };
-        const variable = ev.psqlVariables?.find((v) => v[1] === "'" || v[1] === '"' || PSQL_VARIABLES.has(v.slice(1)));
-        if (variable) {
-            refuse(`uses the psql variable ${variable}, which psql fills in on the client; the loader sends SQL as written. ` +
-                'Write the value out (or use current_database(), current_user), or run psql from `seed-command`. Nothing was run.');
-        }
-        if (c.kind === 'database')
-            refuse('cannot work on a provisioned database (it already exists, and you are connected to it). Nothing was run.');
-        if (c.kind === 'transaction') {
-            refuse('would change the outcome of the seed, which runs in one transaction, all or nothing (BEGIN, START TRANSACTION, COMMIT and END are ignored; ' +
-                'ROLLBACK, SAVEPOINT, RELEASE and PREPARE TRANSACTION are not). Remove it. Nothing was run.');
-        }
-        if (c.kind === 'no-transaction') {
-            refuse('cannot run inside a transaction block, and the whole seed runs in one. Nothing was run. Drop CONCURRENTLY, or run it from `seed-command`.');
-        }
-        if (c.clientEncoding !== undefined && !asciiSafeEncoding(c.clientEncoding)) {
-            refuse(`sets client encoding ${c.clientEncoding}, in which a quote or backslash byte can be part of a character; the loader reads files byte by byte ` +
-                'and supports UTF8 and the single-byte and EUC encodings. Convert the file to UTF-8 (iconv) and set client_encoding to UTF8. Nothing was run.');
-        }
-        for (const r of c.roles)
-            needed.add(r);
-        if (c.createdRole)
-            created.add(c.createdRole);
     }
-    return { needed, created };
-}
-
-;// CONCATENATED MODULE: ./src/seed/raw-query.ts
-/** A Query message holding `text` as it is. */
-function queryMessage(text) {
-    const m = Buffer.allocUnsafe(text.length + 6);
-    m[0] = 0x51; // 'Q'
-    m.writeInt32BE(text.length + 5, 1);
-    text.copy(m, 5);
-    m[m.length - 1] = 0;
-    return m;
-}
-/**
- * One simple-protocol query of raw bytes (any number of statements). Rows
- * are discarded. `done` resolves at ReadyForQuery, or rejects with the
- * server's error (the first: the server skips the rest of the query) (a pg.DatabaseError, with its position in `text`).
- */
-class RawQuery {
-    text;
-    done;
-    settle;
-    constructor(text) {
-        this.text = text;
-        this.done = new Promise((resolve, reject) => {
-            this.settle = (err) => (err ? reject(err) : resolve());
-        });
-    }
-    submit(connection) {
-        connection._send(queryMessage(this.text));
-    }
-    handleRowDescription() { }
-    handleDataRow() { }
-    handleCommandComplete() { }
-    handleEmptyQuery() { }
-    handlePortalSuspended() { }
-    handleCopyData() { }
-    /** A `COPY … FROM STDIN` reached here has no data to send: the loader sends those with {@link rawCopy}. */
-    handleCopyInResponse(connection) {
-        connection.sendCopyFail('COPY FROM STDIN is not expected in this statement batch');
-    }
-    /** node-postgres drops the query on an error (ReadyForQuery then goes to no query), so it settles here. */
-    handleError(err) {
-        this.settle(err);
-    }
-    handleReadyForQuery() {
-        this.settle();
-    }
-}
-/** Runs `text` (bytes) on `client`. @throws pg.DatabaseError as the server reported it. */
-async function rawQuery(client, text) {
-    const q = new RawQuery(text);
-    client.query(q);
-    await q.done;
-}
-/** A pg-copy-streams COPY FROM STDIN whose statement text is sent as the file's bytes. */
-function rawCopy(stream, text) {
-    const s = stream;
-    s.submit = (connection) => {
-        s.connection = connection;
-        connection._send(queryMessage(text));
-    };
-    return stream;
+    if (!culprit)
+        throw new SeedError(`Seeding failed: ${describe(err, false)}. Nothing was kept: the whole seed was rolled back.`);
+    const { statement } = await exactStatement(culprit.src.file, culprit.ev.index, rescanOptions(culprit.src));
+    const where = position ? locate(statement.sql, position, statement.line, statement.column) : startOf(statement);
+    throw new SeedError(`Seed failed at ${place(culprit.src, where.line, where.column)}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
+        'Nothing was kept: the whole seed was rolled back.', culprit.src.shown, where.line, where.column);
 }
 
 ;// CONCATENATED MODULE: ./src/seed/loader.ts
@@ -2491,8 +3302,12 @@ function rawCopy(stream, text) {
  *    (client_encoding, standard_conforming_strings), since the server parses
  *    a whole batch at once. COPY data streams through `pg-copy-streams`
  *    exactly as written, without being split into rows (the server counts them).
+ * psql's meta-commands run as psql runs them, through one PsqlSession
+ * (session.ts: variables, `\if` blocks, includes, which walkSeed follows),
+ * meta-run.ts (`\copy … from` a file, `\gset`, `\gexec`) and the scanner
+ * (`\copy … from stdin` data, statements `\g*` sends).
  * Neither pass counts COPY data lines, so an error found after a COPY block
- * is located by an exact rescan ({@link exactStatement}).
+ * is located by an exact rescan (exact.ts).
  * Errors name the file, line and column; COPY data values are never logged.
  */
 
@@ -2503,12 +3318,22 @@ function rawCopy(stream, text) {
 
 
 
+
+
+
+
+
+
+/** The variables psql sets itself for a connection (psql docs, "Variables"), which `:DBNAME` and the like fill in. */
+function psqlVariables(client, target) {
+    const p = client;
+    return {
+        DBNAME: p.database ?? '', USER: p.user ?? '', HOST: p.host ?? '', PORT: String(p.port ?? ''), ENCODING: 'UTF8', ON_ERROR_STOP: 'on',
+        SERVER_VERSION_NUM: target.version[0], SERVER_VERSION_NAME: target.version[1]
+    };
+}
 /** Role names that always exist. */
 const BUILTIN_ROLES = new Set(['public', 'current_user', 'session_user', 'current_role']);
-/** Keeps PostgreSQL's message but hides quoted values (COPY data must not reach the log). */
-function redactValues(text) {
-    return text?.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/=\([^)]*\)/g, '=(…)');
-}
 /** Resolves when `stream` drains or fails, removing both listeners either way. */
 function drained(stream) {
     return new Promise((resolve) => {
@@ -2551,11 +3376,6 @@ const MAX_BATCH_BYTES = 1 << 20;
  * encoding: it converts the text before parsing) leaves the previous one.
  */
 const NEXT_SAVEPOINT = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; SAVEPOINT preview_postgres_seed;\n');
-function describe(err, redact) {
-    const message = redact ? redactValues(err.message) : err.message;
-    const detail = redact ? redactValues(err.detail) : err.detail;
-    return [message, detail && `detail: ${detail}`, err.hint && `hint: ${err.hint}`].filter(Boolean).join('; ');
-}
 /**
  * Pass 2: loads a seed that {@link checkSeed} accepted into the database of
  * `connection` (its direct URL) in one session and one transaction.
@@ -2595,7 +3415,7 @@ async function loadSeed(connection, plan, signal) {
     const firstTransactionControl = [];
     try {
         const existing = new Set([...target.roles, ...plan.created]);
-        const missing = new Set([...plan.needed].filter((r) => !existing.has(r) && !BUILTIN_ROLES.has(r)));
+        const missing = new Set();
         let batch = new Batch();
         const flush = async () => {
             if (!batch.items.length)
@@ -2611,35 +3431,168 @@ async function loadSeed(connection, plan, signal) {
             }
         };
         let copy = null;
-        for await (const [src, ev] of scanAll(sources, { copyData: 'bytes' })) {
-            if (ev.kind === 'meta')
+        const session = new PsqlSession(false);
+        for (const [name, value] of Object.entries(psqlVariables(client, target)))
+            session.variables.set(name, value);
+        /** A statement sent by \gset or \gexec: its meta event comes next. */
+        let query = null;
+        /** Each file's last statement, which \gset or \gexec on a line of its own sends again. */
+        const previous = new Map();
+        /** The statement just before was sent by \g or \gx itself. */
+        let sentByG = false;
+        /** Fails the seed at a meta-command's exact line, or `below` lines under it (a row of its inline data). */
+        const failed = async (src, ev, why, below = 0) => {
+            const line = (await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))) + below;
+            throw new SeedError(`Seed failed at ${place(src, line)}: ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line);
+        };
+        /**
+         * Applies the seed's rules to a statement; false when it is skipped.
+         * `generatedAt`: the `\gexec` line of a statement it generated (else the statement's own line).
+         * Its line and text are worked out only for a message (once per statement would cost the --inserts load).
+         * @throws SeedError for one that cannot run
+         */
+        const admit = (src, ev, generatedAt) => {
+            const c = ev.classified;
+            const line = () => generatedAt ?? startOf(ev).line;
+            const text = () => `"${firstLine(ev.sql)}"${generatedAt === undefined ? '' : ' (generated by \\gexec)'}`;
+            const why = statementRefusal(c);
+            if (why)
+                throw new SeedError(`Seed failed at ${place(src, line())}: ${text()} ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line());
+            if (c.roles.some((r) => !existing.has(r) && !BUILTIN_ROLES.has(r))) {
+                for (const r of c.roles)
+                    if (!existing.has(r) && !BUILTIN_ROLES.has(r))
+                        missing.add(r);
+                result.skippedForRoles++;
+                return false;
+            }
+            if (c.kind === 'begin' || c.kind === 'commit') {
+                if (result.skippedTransactionControl++ === 0)
+                    firstTransactionControl.push(place(src, line()), firstLine(ev.sql));
+                return false;
+            }
+            if (c.extensionComment !== undefined && target.foreignExtensions.has(c.extensionComment)) {
+                result.skippedExtensionComments++;
+                core/* info */.pq(`Skipped ${place(src, line())} ${text()}: extension ${c.extensionComment} belongs to the database's platform role, not to this seed's.`);
+                return false;
+            }
+            return true;
+        };
+        const runQuery = async (src, ev, q, directive) => {
+            let rows;
+            try {
+                rows = await rawRows(client, q.ev.raw);
+                result.statements++;
+            }
+            catch (err) {
+                const one = new Batch();
+                one.add(q.src, q.ev);
+                return failBatch(client, one, 0, err);
+            }
+            if (directive.kind === 'gset')
+                return gset(session, rows, directive.prefix);
+            let line;
+            for (const cell of gexecCells(rows)) {
+                const generated = { ...q.ev, sql: cell, raw: Buffer.from(cell), classified: classify(cell, statementHead(cell).split(/[\s;(]/)[0].toLowerCase()) };
+                const shown = firstLine(cell);
+                // the \gexec line, found once (a rescan of its file) for all the statements it generates
+                line ??= await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src));
+                if (!admit(src, generated, line))
+                    continue;
+                try {
+                    await rawQuery(client, generated.raw);
+                    result.statements++;
+                }
+                catch (err) {
+                    throw new SeedError(`Seed failed at ${place(src, line)}: ${describe(err, false)}. Statement generated by \\gexec: "${shown}". Nothing was kept: the whole seed was rolled back.`, src.shown, line);
+                }
+            }
+        };
+        for await (const [src, ev] of walkSeed(sources, { copyData: 'bytes' }, session)) {
+            if (ev.kind === 'meta') {
+                let directive;
+                try {
+                    directive = session.meta(src, ev);
+                    if (directive.kind === 'gset' || directive.kind === 'gexec') {
+                        // without a query of its own, psql sends the file's previous one again (mainloop.c: previous_buf)
+                        const q = query ?? previous.get(src);
+                        query = null;
+                        if (!q) {
+                            core/* info */.pq(`\\${ev.command} at ${place(src, ev.line)} has no query before it in its file: nothing sent (psql sends an empty query).`);
+                            continue;
+                        }
+                        await flush();
+                        await runQuery(src, ev, q, directive);
+                        continue;
+                    }
+                }
+                catch (err) {
+                    if (err instanceof MetaRefusal)
+                        await failed(src, ev, err.message);
+                    throw err;
+                }
+                if ((ev.command === 'g' || ev.command === 'gx') && session.activity === 'yes') {
+                    // \g with a query of its own sent it as `;` does; alone, psql sends the file's previous query again
+                    const again = sentByG ? undefined : previous.get(src);
+                    sentByG = false;
+                    if (again) {
+                        await flush();
+                        await rawQuery(client, again.ev.raw).catch(async (err) => {
+                            await failed(src, ev, `${describe(err, false)} (the query \\${ev.command} sent again: "${firstLine(again.ev.sql)}").`);
+                        });
+                        result.statements++;
+                    }
+                    continue;
+                }
+                if (directive.kind === 'print')
+                    core/* info */.pq(directive.text);
+                if (directive.kind !== 'copy')
+                    continue;
+                await flush();
+                if (directive.file) {
+                    try {
+                        result.copyRows += await copyFromFile(client, directive.sql, directive.file);
+                        result.statements++;
+                    }
+                    catch (err) {
+                        const e = err;
+                        const row = /line (\d+)/.exec(e.where ?? '')?.[1];
+                        await failed(src, ev, `${describe(e, true)} (\\copy from ${external_node_path_default().relative(process.cwd(), directive.file)}${row ? `, line ${row}` : ''}).`);
+                    }
+                    continue;
+                }
+                const stream = client.query(rawCopy((0,pg_copy_streams/* from */.H)(directive.sql), Buffer.from(directive.sql)));
+                copy = { stream, src, ev };
+                stream.on('error', (e) => { if (copy)
+                    copy.failed = e; });
                 continue;
+            }
             if (ev.kind === 'statement') {
-                const c = ev.classified;
-                if (c.roles.some((r) => missing.has(r))) {
-                    result.skippedForRoles++;
+                if (session.activity !== 'yes')
+                    continue;
+                const st = withVariables(ev, session.lookup);
+                previous.set(src, { src, ev: st });
+                sentByG = st.endedBy === 'g' || st.endedBy === 'gx';
+                if (st.endedBy === 'gset' || st.endedBy === 'gexec') {
+                    // the same rules as any statement; one that is skipped leaves nothing for \gset or \gexec to use
+                    const why = statementRefusal(st.classified);
+                    if (why)
+                        throw new SeedError(`Seed failed at ${place(src, startOf(st).line)}: "${firstLine(st.sql)}" ${why} Nothing was kept: the whole seed was rolled back.`, src.shown);
+                    query = { src, ev: st };
                     continue;
                 }
-                if (c.kind === 'begin' || c.kind === 'commit') {
-                    if (result.skippedTransactionControl++ === 0)
-                        firstTransactionControl.push(`${src.shown}:${startOf(ev).line}`, firstLine(ev.sql));
+                if (!admit(src, st))
                     continue;
-                }
-                if (c.extensionComment !== undefined && target.foreignExtensions.has(c.extensionComment)) {
-                    result.skippedExtensionComments++;
-                    core/* info */.pq(`Skipped ${src.shown}:${startOf(ev).line} "${firstLine(ev.sql)}": extension ${c.extensionComment} belongs to the database's platform role, not to this seed's.`);
-                    continue;
-                }
-                if (!ev.copyFromStdin) {
-                    batch.add(src, ev);
+                const c = st.classified;
+                if (!st.copyFromStdin) {
+                    batch.add(src, st);
                     // The server parses a whole batch before running it: end it where the way text is read changes, or where a file ends without `;`.
-                    if (batch.bytes >= MAX_BATCH_BYTES || c.changesLexing || !ev.terminated)
+                    if (batch.bytes >= MAX_BATCH_BYTES || c.changesLexing || !st.terminated || st.endedBy)
                         await flush();
                     continue;
                 }
                 await flush();
-                const stream = client.query(rawCopy((0,pg_copy_streams/* from */.H)(ev.sql), ev.raw));
-                copy = { stream, src, ev };
+                const stream = client.query(rawCopy((0,pg_copy_streams/* from */.H)(st.sql), st.raw));
+                copy = { stream, src, ev: st };
                 stream.on('error', (e) => { if (copy)
                     copy.failed = e; });
                 continue;
@@ -2660,8 +3613,16 @@ async function loadSeed(connection, plan, signal) {
                 c.stream.end();
                 await (0,external_node_events_.once)(c.stream, 'finish').catch((e) => { c.failed = e; });
             }
-            if (c.failed)
-                await failCopy(c.src, c.ev, c.failed);
+            if (c.failed) {
+                if (c.ev.kind === 'meta') {
+                    const e = c.failed;
+                    const row = /line (\d+)/.exec(e.where ?? '')?.[1];
+                    // the data starts on the line after the \copy: the server's "line N" is N lines below it
+                    await failed(c.src, c.ev, `${describe(e, true)} (in the data of \\copy ${c.ev.args}).`, row ? Number(row) : 0);
+                }
+                else
+                    await failCopy(c.src, c.ev, c.failed);
+            }
             result.copyRows += c.stream.rowCount;
             result.statements++;
         }
@@ -2700,58 +3661,18 @@ async function loadSeed(connection, plan, signal) {
 async function openTransaction(client) {
     try {
         // A simple-protocol query with several statements answers with one result per statement.
-        const results = (await client.query("BEGIN; SAVEPOINT preview_postgres_seed; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE')"));
-        return { roles: results[2].rows.map((r) => r.rolname), foreignExtensions: new Set(results[3].rows.map((r) => r.extname)) };
+        const results = (await client.query("BEGIN; SAVEPOINT preview_postgres_seed; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE'); " +
+            "SELECT current_setting('server_version_num') AS num, current_setting('server_version') AS name"));
+        const v = results[4].rows[0];
+        return { roles: results[2].rows.map((r) => r.rolname), foreignExtensions: new Set(results[3].rows.map((r) => r.extname)), version: [v.num, v.name] };
     }
     catch (err) {
         throw new SeedError(`Seeding could not connect to the new database: ${err.message}`);
     }
 }
-/** Throws the SeedError of a failed COPY: the file line of the bad row (from the server's "COPY t, line N"), values hidden. */
-async function failCopy(src, ev, err) {
-    const exact = await exactStatement(src.file, ev.index, rescanOptions(src));
-    const rowLine = /line (\d+)/.exec(err.where ?? '')?.[1];
-    const line = rowLine && exact.copyDataLine ? exact.copyDataLine + Number(rowLine) - 1 : startOf(exact.statement).line;
-    throw new SeedError(`Seed failed at ${src.shown}:${line}: ${describe(err, true)} (in the data of "${firstLine(ev.sql)}"). Nothing was kept: the whole seed was rolled back.`, src.shown, line);
-}
-/** Finds which statement of a failed batch failed, and throws its SeedError. */
-async function failBatch(client, batch, prefixLength, err) {
-    let culprit;
-    let error = err;
-    let position = err.position ? Number(err.position) - prefixLength : undefined;
-    if (position !== undefined && position > 0) {
-        culprit = [...batch.items].reverse().find((it) => it.offset < position);
-        if (culprit)
-            position -= culprit.offset;
-    }
-    else {
-        // No position (a runtime error): replay the batch one statement at a time to find it.
-        await client.query('ROLLBACK TO SAVEPOINT preview_postgres_seed');
-        for (const it of batch.items) {
-            try {
-                await rawQuery(client, it.ev.raw);
-            }
-            catch (e) {
-                culprit = it;
-                error = e;
-                position = error.position ? Number(error.position) : undefined;
-                break;
-            }
-        }
-    }
-    if (!culprit)
-        throw new SeedError(`Seeding failed: ${describe(err, false)}. Nothing was kept: the whole seed was rolled back.`);
-    const { statement } = await exactStatement(culprit.src.file, culprit.ev.index, rescanOptions(culprit.src));
-    const where = position ? locate(statement.sql, position, statement.line, statement.column) : startOf(statement);
-    throw new SeedError(`Seed failed at ${culprit.src.shown}:${where.line}:${where.column}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
-        'Nothing was kept: the whole seed was rolled back.', culprit.src.shown, where.line, where.column);
-}
 
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __webpack_require__(31421);
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __webpack_require__(48161);
-var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_os_);
 ;// CONCATENATED MODULE: ./src/seed/command.ts
 /**
  * `seed-command`: the workflow author's own command, run after the SQL seed
@@ -2957,8 +3878,6 @@ async function releaseLock(pub, mode, failed) {
     (0,post_state/* clearLock */.Nq)();
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(73024);
 ;// CONCATENATED MODULE: ./src/schema/track.ts
 /**
  * The schema diff through one run's seeding (issue 15). main.ts calls
@@ -3490,8 +4409,9 @@ async function run(checked) {
         pub = await openPublication(settings, seedCheck);
         const seed = seedFiles.length === 0 ? null : await core/* group */.Os('Check the seed files', async () => {
             const plan = (await seedCheck);
-            core/* info */.pq(`Checked ${plan.sources.length} seed file(s) in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
-                'no meta-command besides \\restrict and \\unrestrict, no statement that needs another database or its own transaction.');
+            core/* info */.pq(`Checked ${plan.sources.length} seed file(s)${plan.included ? ` and ${plan.included} included one(s)` : ''} in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
+                'only the psql meta-commands the loader runs (\\echo, \\i, \\ir, \\set, \\if, \\copy … from, \\gset, \\gexec, …), ' +
+                'no statement that needs another database or its own transaction.');
             return plan;
         });
         if (settings.mode === 'instant') {

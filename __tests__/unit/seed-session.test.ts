@@ -1,0 +1,74 @@
+/**
+ * The psql session the check pass and the load keep (src/seed/psql-session.ts):
+ * `\if` blocks by psql's rules, values a `\gset` sets unknown before the
+ * database exists, and refusals.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { MetaRefusal, PsqlSession, type SeedSource } from '../../src/seed/psql-session.js'
+import type { MetaEvent } from '../../src/seed/scanner.js'
+
+const src: SeedSource = { file: '/nowhere/a.sql', shown: 'a.sql' }
+let n = 0
+const meta = (text: string): MetaEvent => {
+  const m = /^\\(\S+)\s*(.*)$/.exec(text)!
+  return { kind: 'meta', command: m[1], args: m[2], line: ++n, index: n }
+}
+/** Runs meta-commands in one file; returns the activity after each. */
+function run(session: PsqlSession, ...texts: string[]): string[] {
+  return texts.map((t) => {
+    session.meta(src, meta(t))
+    return session.activity
+  })
+}
+
+describe('PsqlSession', () => {
+  it('follows \\if / \\elif / \\else / \\endif as psql does, nested blocks under a false one ignored', () => {
+    const s = new PsqlSession(false)
+    s.enterFile(src)
+    expect(run(s, '\\if false', '\\if true', '\\endif', '\\elif yes', '\\else', '\\endif')).toEqual(['no', 'no', 'no', 'yes', 'no', 'yes'])
+    expect(run(s, '\\set v 0', '\\if :v', '\\elif off', '\\else', '\\endif')).toEqual(['yes', 'no', 'no', 'yes', 'yes'])
+    expect(s.leaveFile()).toBeUndefined()
+  })
+
+  it('refuses psql’s conditional errors', () => {
+    const s = new PsqlSession(false)
+    s.enterFile(src)
+    expect(() => run(s, '\\endif')).toThrow(/\\endif: no matching \\if/)
+    expect(() => run(s, '\\if true', '\\else', '\\elif true')).toThrow(/\\elif: cannot occur after \\else/)
+    run(s, '\\endif')
+    expect(() => run(s, '\\if perhaps')).toThrow(/unrecognized value "perhaps" for "\\if expression": Boolean expected/)
+    // in a branch that does not run, psql does not evaluate a nested \if
+    expect(run(s, '\\if false', '\\if perhaps', '\\endif', '\\endif', '\\if true')).toEqual(['no', 'no', 'no', 'yes', 'yes'])
+    expect(s.leaveFile()).toBe(n)
+  })
+
+  it('in the check pass, a block on a value \\gset sets is "maybe": neither run nor skipped, and \\set inside it makes the value unknown', () => {
+    const s = new PsqlSession(true)
+    s.enterFile(src)
+    s.variables.set('mode', 'on')
+    expect(s.meta(src, meta('\\gset p_'))).toEqual({ kind: 'gset', prefix: 'p_' })
+    expect(run(s, '\\if :p_flag', '\\set mode off', '\\else', '\\endif', '\\if :mode')).toEqual(['maybe', 'maybe', 'maybe', 'yes', 'maybe'])
+  })
+
+  it('refuses \\set ON_ERROR_STOP off, \\unset ON_ERROR_STOP, the shell, other databases, files on the runner, and unnamed commands', () => {
+    const s = new PsqlSession(false)
+    s.enterFile(src)
+    expect(() => run(s, '\\set ON_ERROR_STOP on')).not.toThrow()
+    for (const [text, why] of [
+      ['\\set ON_ERROR_STOP off', /ON_ERROR_STOP is always on/],
+      ['\\unset ON_ERROR_STOP', /ON_ERROR_STOP is always on/],
+      ['\\c other', /\\c is not supported: it connects to another database/],
+      ['\\! ls', /runs a shell command on the runner/],
+      ['\\echo `date`', /backtick/],
+      ['\\w out.sql', /writes the query buffer to a file/],
+      ['\\g out.txt', /\\g with an argument/],
+      ['\\lo_export 1 /tmp/x', /large object/],
+      ['\\dt', /\\dt is not supported/]
+    ] as const) {
+      expect(() => run(s, text)).toThrow(MetaRefusal)
+      expect(() => run(s, text)).toThrow(why)
+    }
+    expect(s.meta(src, meta("\\echo -n 'a  b' c"))).toEqual({ kind: 'print', text: 'a  b c' })
+    expect(s.meta(src, meta('\\pset border 2'))).toMatchObject({ kind: 'print', text: expect.stringContaining('Ignored \\pset border 2') })
+  })
+})

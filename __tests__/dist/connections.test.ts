@@ -49,12 +49,12 @@ async function run(inputs: Record<string, string>): Promise<{ r: RunResult; conn
 }
 
 describe('connections per run', () => {
-  it('a seeded run with defaults opens one connection (the seed and both schema snapshots share it)', async () => {
+  it('a seeded run with defaults opens one connection (instant mode without seed-command inspects nothing: issue 19)', async () => {
     const { r, connections } = await run({ seed: 'seed.sql' })
     expect(r.errors).toEqual([])
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/Seeded 1 file\(s\): 4 statement\(s\)/)
-    expect(r.stdout).toMatch(/Inspected the schema after the SQL seed/)
+    expect(r.stdout).toMatch(/nothing was inspected/)
     expect(r.outputs['schema-changed']).toBe('false')
     expect(connections).toBe(1)
   })

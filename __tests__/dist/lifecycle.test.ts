@@ -261,8 +261,14 @@ describe('issue 20: reset, cleanup and cancel keep the promise', () => {
   const nameOf = (pr: number): string => `preview/pr-${pr}-feature-login`
   const ago = (ms: number): string => new Date(Date.now() - ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
   /** Bodies of the comments the action posted on `pr` (claims and placeholders included). */
-  const postedBodies = (pr: number): string[] =>
-    emu.github.server.requests('POST', new RegExp(`/issues/${pr}/comments$`)).map((q) => String((JSON.parse(q.requestText) as { body?: string }).body ?? ''))
+  /** Every body written to the PR's comment, created or edited, in order (after the first run the lock edits, never creates: issue 23). */
+  const writtenBodies = (pr: number): string[] => {
+    const ids = new Set(emu.github.comments(REPO, pr).map((c) => String(c.id)))
+    return emu.github.server
+      .requests()
+      .filter((q) => (q.method === 'POST' && q.path.endsWith(`/issues/${pr}/comments`)) || (q.method === 'PATCH' && ids.has(/\/issues\/comments\/(\d+)$/.exec(q.path)?.[1] ?? '')))
+      .map((q) => String((JSON.parse(q.requestText) as { body?: string }).body ?? ''))
+  }
   /** Creates a branch straight through the API, as a cancelled run's leftover would be. */
   const plant = async (name: string, parentId?: string): Promise<string> => {
     const res = await fetch(`${emu.platform.url}/projects/${project.id}/branches`, {
@@ -334,10 +340,13 @@ describe('issue 20: reset, cleanup and cancel keep the promise', () => {
     writeFileSync(path.join(work, 'slow.sql'), 'SELECT pg_sleep(5);\n')
     const pr = newPr()
     const created = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
-    // Cancelled once the restore was sent and the create run has posted its claim (the first run's, the reset's, the create's): it waits for the lock.
+    // Cancelled once the restore was sent and the create run has found the lock taken (its reaction answered 200, issue 23): it waits for the lock.
+    const reactions = emu.github.server.requests('POST', /\/reactions$/).length
     const resetting = run({ command: 'reset', seed: 'slow.sql\nseed.sql' }, {
       pr: { number: pr },
-      cancelWhen: () => emu.platform.server.requests('POST', /\/restore$/).length > 0 && postedBodies(pr).length >= 3
+      cancelWhen: () =>
+        emu.platform.server.requests('POST', /\/restore$/).length > 0 &&
+        emu.github.server.requests('POST', /\/reactions$/).slice(reactions).some((q) => q.status === 200)
     })
     await until(() => emu.platform.server.requests('POST', /\/restore$/).length > 0)
     const waiting = run({ seed: 'seed.sql' }, { pr: { number: pr } })
@@ -432,7 +441,7 @@ describe('issue 20: reset, cleanup and cancel keep the promise', () => {
     expect(project.branches.has(broken.outputs['branch-id'])).toBe(true)
     expect(r.summary).toMatch(new RegExp(`\`${broken.outputs['branch-id']}\`\\) \\|  \\| failed \\| kept: it could not be read \\(.*HTTP 500`))
     expect(r.summary).toMatch(new RegExp(`\\| #${closedPr} \\| deleted \\| pull request #${closedPr} is closed \\|`))
-    const placeholder = postedBodies(closedPr).at(-1)!
+    const placeholder = writtenBodies(closedPr).find((b) => b.includes('being swept'))
     expect(placeholder).toContain('being swept by the scheduled cleanup')
     expect(placeholder).not.toContain('the pull request closed')
     expect(emu.github.comments(REPO, closedPr)[0].body).toContain('deleted by the scheduled cleanup')
@@ -493,9 +502,10 @@ describe('issue 20: reset, cleanup and cancel keep the promise', () => {
   it('8. during a reset the PR comment says resetting, not that the pull request closed', async () => {
     const pr = newPr()
     await run({ seed: 'seed.sql' }, { pr: { number: pr } })
+    const before = writtenBodies(pr).length
     const r = await run({ command: 'reset', seed: 'seed.sql' }, { pr: { number: pr } })
     expect(r.errors).toEqual([])
-    const placeholder = postedBodies(pr).at(-1)!
+    const placeholder = writtenBodies(pr).slice(before).find((b) => b.includes('being'))
     expect(placeholder).toContain('Postgres branch being reset to its parent and seeded again')
     expect(placeholder).not.toContain('the pull request closed')
   })

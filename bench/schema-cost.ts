@@ -6,7 +6,10 @@
  * default and once with `compare-schema: false`, in alternating order, so the
  * two sides of a pair see the same machine load. PostgreSQL 17 is reached
  * through emulator/delay-proxy.ts, BENCH_DELAY_MS each way (default 10: a
- * 20 ms round trip; 0 for loopback). Prints each pair, the medians, the
+ * 20 ms round trip; 0 for loopback). BENCH_MODE=branch runs branch mode
+ * instead, against the emulator's platform on loopback (no proxy), with its
+ * compare_schema, and the seed only (`seed-command` makes no difference to
+ * what branch mode reads). Prints each pair, the medians, the
  * median of the pairs' differences (ms) and the load average. Not a test.
  *
  *   npm run bench:schema-cost -- [rounds] [folder]   (rounds default 5)
@@ -21,7 +24,8 @@ import { startDelayProxy, throughProxy } from '../emulator/delay-proxy.js'
 const args = process.argv.slice(2)
 const rounds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 5
 const dir = path.resolve(args[0] ?? path.join('..', 'shared', 'corpus', 'handwritten-quartz'))
-const delayMs = Number(process.env.BENCH_DELAY_MS ?? 10)
+const branchMode = process.env.BENCH_MODE === 'branch'
+const delayMs = branchMode ? 0 : Number(process.env.BENCH_DELAY_MS ?? 10)
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const loadavg = (): string => os.loadavg().map((x) => x.toFixed(2)).join(', ')
 
@@ -33,20 +37,27 @@ const work = mkdtempSync(path.join(os.tmpdir(), 'bench-schema-cost-'))
 const migration = path.join(work, 'migration.sql')
 writeFileSync(migration, 'CREATE TABLE bench_migration (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, note text NOT NULL);\nCREATE INDEX bench_migration_note ON bench_migration (note);\n')
 const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort().map((f) => path.join(dir, f))
+const project = branchMode ? await emu.platform.createProject() : undefined
+const modeInputs = (): Record<string, string> =>
+  project
+    ? { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': '0.2' }
+    : { 'instant-url': instant.url, 'seed-command': `PGHOSTADDR=127.0.0.1 psql -X -q -v ON_ERROR_STOP=1 -1 -f '${migration}'` }
 let pr = 5000
 const runs = { on: [] as number[], off: [] as number[] }
 try {
-  console.log(`${delayMs} ms each way (${2 * delayMs} ms RTT); seed ${dir} (${files.length} file(s)) + one migration by psql; ${rounds} round(s); load average ${loadavg()}`)
+  console.log(
+    `${branchMode ? 'branch mode, loopback' : `instant mode, ${delayMs} ms each way (${2 * delayMs} ms RTT)`}; seed ${dir} (${files.length} file(s))` +
+      `${branchMode ? '' : ' + one migration by psql'}; ${rounds} round(s); load average ${loadavg()}`
+  )
   for (let i = 0; i < rounds; i++) {
     const pair: Record<string, number> = {}
     for (const side of i % 2 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
       const r = await emu.run({
         inputs: {
-          'instant-url': instant.url,
+          ...modeInputs(),
           'github-token': APP_TOKEN,
           comment: 'false',
           seed: files.join('\n'),
-          'seed-command': `PGHOSTADDR=127.0.0.1 psql -X -q -v ON_ERROR_STOP=1 -1 -f '${migration}'`,
           'compare-schema': side === 'on' ? 'true' : 'false'
         },
         pr: { number: ++pr },

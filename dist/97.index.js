@@ -3916,8 +3916,9 @@ const schemaTools = () => (loading ??= Promise.all(/* import() */[__webpack_requ
  * branch's operations are awaited), so the first snapshot does not wait for
  * them. Reads nothing; starts once the caller's next HTTP request has gone
  * out (Node's fetch, undici's diagnostics channel `undici:client:sendHeaders`).
- * Nothing is lost if no request goes out: the tools load on first use. Only where the run will compare: `compare-schema` on
- * and, in instant mode, a `seed-command`.
+ * Nothing is lost if no request goes out: the tools load on first use. Only
+ * where the run will compare: `compare-schema` on and, in instant mode, a
+ * `seed-command`.
  */
 function preloadSchemaTools(mode, settings) {
     if (!settings.compareSchema || (mode === 'instant' && !settings.seedCommand))

@@ -39,8 +39,9 @@ const schemaTools = (): Promise<typeof import('./lazy.js')> => (loading ??= impo
  * branch's operations are awaited), so the first snapshot does not wait for
  * them. Reads nothing; starts once the caller's next HTTP request has gone
  * out (Node's fetch, undici's diagnostics channel `undici:client:sendHeaders`).
- * Nothing is lost if no request goes out: the tools load on first use. Only where the run will compare: `compare-schema` on
- * and, in instant mode, a `seed-command`.
+ * Nothing is lost if no request goes out: the tools load on first use. Only
+ * where the run will compare: `compare-schema` on and, in instant mode, a
+ * `seed-command`.
  */
 export function preloadSchemaTools(mode: 'instant' | 'branch', settings: Pick<Settings, 'compareSchema' | 'seedCommand'>): void {
   if (!settings.compareSchema || (mode === 'instant' && !settings.seedCommand)) return

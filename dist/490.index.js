@@ -15,11 +15,25 @@ __webpack_require__.d(__webpack_exports__, {
   diffSchemas: () => (/* reexport */ diffSchemas)
 });
 
+// EXTERNAL MODULE: ./node_modules/@pgkit/client/dist/index.js
+var dist = __webpack_require__(87660);
 // EXTERNAL MODULE: ./node_modules/@pgkit/schemainspect/dist/index.js
-var dist = __webpack_require__(21746);
+var schemainspect_dist = __webpack_require__(21746);
 // EXTERNAL MODULE: ./src/session.ts
 var session = __webpack_require__(92927);
 ;// CONCATENATED MODULE: ./src/schema/inspect.ts
+/**
+ * Schema snapshots of a preview database: `@pgkit/schemainspect` (a port of
+ * the maintained Python schemainspect) reads the catalog over our own `pg`
+ * client: the run's one session, shared with the seed loader (session.ts).
+ *
+ * Nearly free (issue 19): schemainspect runs its ~15 catalog queries one
+ * after another, a round trip each. We send them all as one simple-protocol
+ * batch (one round trip; the server version comes from the startup
+ * ParameterStatus, PostgreSQL protocol docs, "server_version" is reported at
+ * startup) and answer schemainspect's calls from those results.
+ */
+
 
 
 /**
@@ -66,7 +80,7 @@ const VERSION_QUERY = "select current_setting('server_version') server_version";
 async function readCatalog(client, serverVersion) {
     const version = serverVersion ?? String((await client.query(VERSION_QUERY)).rows[0]?.server_version);
     // The constructor only builds the version's query texts; it reads nothing.
-    const Inspector = dist.PostgreSQL;
+    const Inspector = schemainspect_dist.PostgreSQL;
     const texts = new Inspector(queryable(client), version);
     const batch = QUERIES.map((name) => texts[name]).filter((q) => typeof q === 'string');
     const results = (await client.query(batch.join('\n;\n')));
@@ -77,16 +91,38 @@ async function readCatalog(client, serverVersion) {
     answered.set(VERSION_QUERY, [{ server_version: version }]);
     return answered;
 }
+let lazyNames = false;
+/**
+ * Makes `@pgkit/client`'s `sql.raw` name its query on first read of `name`
+ * instead of at once. schemainspect wraps each of its ~15 catalog queries in
+ * `sql.raw` (`PostgreSQL#execute`), whose eager `name` (`nameQuery`) parses
+ * the query with pgsql-ast-parser's nearley grammar to make a nickname: about
+ * half the CPU of building a snapshot (issue 19, `node --cpu-prof`), for a name
+ * our {@link queryable} never reads. Anything that reads `name` gets the
+ * same value as before. Idempotent.
+ */
+function nameQueriesLazily() {
+    if (lazyNames)
+        return;
+    lazyNames = true;
+    const eager = dist.sql.raw;
+    dist.sql.raw = ((query, values = []) => {
+        let named;
+        const made = { sql: query, parse: (input) => input, token: 'sql', values, segments: () => [query], templateArgs: () => [[query]] };
+        return Object.defineProperty(made, 'name', { enumerable: true, configurable: true, get: () => (named ??= eager(query, values)).name });
+    });
+}
 /**
  * Builds the snapshot's objects from rows {@link readCatalog} read: CPU only,
  * no database access, so it can run while the database changes.
  * @throws Error from schemainspect when the rows are not what it expects
  */
 function buildSnapshot(rows) {
+    nameQueriesLazily();
     const offline = {
         query: () => Promise.reject(new Error('schema inspection: a catalog query outside the batch'))
     };
-    return dist.PostgreSQL.create(queryable(offline, rows));
+    return schemainspect_dist.PostgreSQL.create(queryable(offline, rows));
 }
 /**
  * Reads and builds a whole snapshot over `client` (one round trip).

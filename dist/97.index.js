@@ -3878,6 +3878,9 @@ async function releaseLock(pub, mode, failed) {
     (0,post_state/* clearLock */.Nq)();
 }
 
+// EXTERNAL MODULE: external "node:diagnostics_channel"
+var external_node_diagnostics_channel_ = __webpack_require__(53053);
+var external_node_diagnostics_channel_default = /*#__PURE__*/__webpack_require__.n(external_node_diagnostics_channel_);
 ;// CONCATENATED MODULE: ./src/schema/track.ts
 /**
  * The schema diff through one run's seeding (issue 15). main.ts calls
@@ -3900,6 +3903,7 @@ async function releaseLock(pub, mode, failed) {
 
 
 
+
 /**
  * The inspector, differ and grammar are loaded on first use (a separate
  * chunk of the bundle), so runs that compare nothing, and everything a run
@@ -3910,12 +3914,24 @@ const schemaTools = () => (loading ??= Promise.all(/* import() */[__webpack_requ
 /**
  * Starts loading the schema tools while the database is provisioned (a
  * branch's operations are awaited), so the first snapshot does not wait for
- * them. Reads nothing. Only where the run will compare: `compare-schema` on
- * and, in instant mode, a `seed-command`.
+ * them. Reads nothing; starts once the caller's next HTTP request has gone
+ * out (Node's fetch, undici's diagnostics channel `undici:client:sendHeaders`).
+ * Nothing is lost if no request goes out: the tools load on first use. Only
+ * where the run will compare: `compare-schema` on and, in instant mode, a
+ * `seed-command`.
  */
 function preloadSchemaTools(mode, settings) {
-    if (settings.compareSchema && (mode === 'branch' || settings.seedCommand))
-        schemaTools().catch(() => undefined);
+    if (!settings.compareSchema || (mode === 'instant' && !settings.seedCommand))
+        return;
+    // Loading the chunk compiles and runs it synchronously (~80 ms of CPU): it starts once the next
+    // HTTP request's headers are sent (fetch's undici reports it on this channel), so it overlaps
+    // the wait for the provisioning response instead of delaying the request.
+    const sent = external_node_diagnostics_channel_default().channel('undici:client:sendHeaders');
+    const load = () => {
+        sent.unsubscribe(load);
+        setImmediate(() => schemaTools().catch(() => undefined));
+    };
+    sent.subscribe(load);
 }
 /** `fail-on-destructive` is true and the schema change is destructive. */
 class DestructiveSchemaError extends Error {
@@ -3990,9 +4006,13 @@ class SchemaTracker {
      * Reads the catalog now (awaited: the database must not change meanwhile)
      * and builds the snapshot from its rows in the background (CPU only), so
      * building "before" overlaps the seed or `seed-command`.
+     * @param buildAfter building waits for it: schemainspect builds in one run
+     *   of microtasks, which holds the event loop, so it must not start before
+     *   the work it is meant to overlap has started (the seed's first query,
+     *   `seed-command`'s process)
      * @returns the snapshot being built; it resolves to undefined on failure (recorded in `failure`)
      */
-    async snapshot(when) {
+    async snapshot(when, buildAfter = Promise.resolve()) {
         const started = Date.now();
         let rows;
         try {
@@ -4003,8 +4023,8 @@ class SchemaTracker {
             return { built: Promise.resolve(undefined) };
         }
         const read = (Date.now() - started) / 1000;
-        const built = this.loadTools()
-            .then(({ buildSnapshot }) => buildSnapshot(rows))
+        const built = Promise.all([this.loadTools(), buildAfter])
+            .then(([{ buildSnapshot }]) => buildSnapshot(rows))
             .then((s) => {
             core/* info */.pq(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(2)} s (${read.toFixed(2)} s reading the catalog).`);
             return s;
@@ -4020,13 +4040,25 @@ class SchemaTracker {
             return;
         // Loads the tools and opens the catalog connection while the seed runs (instant mode); a failure shows when it is used.
         this.catalog().catch(() => undefined);
+        // Building waits a turn of the event loop, so the seed sends its first statement first.
         if (this.mode === 'branch')
-            this.before = (await this.snapshot('of the new branch before seeding')).built;
+            this.before = (await this.snapshot('of the new branch before seeding', new Promise((r) => setImmediate(r)))).built;
     }
-    /** Between the SQL seed and `seed-command` (instant mode). */
+    commandStarted;
+    /**
+     * Between the SQL seed and `seed-command` (instant mode): reads the catalog
+     * now; builds the snapshot once {@link seedCommandStarted} says the
+     * command's process runs (its CPU time is otherwise idle), or at {@link finish}.
+     */
     async afterSeedFiles() {
-        if (this.inspects && this.mode === 'instant')
-            this.before = (await this.snapshot('after the SQL seed')).built;
+        if (!this.inspects || this.mode !== 'instant')
+            return;
+        const started = new Promise((resolve) => (this.commandStarted = resolve));
+        this.before = (await this.snapshot('after the SQL seed', started)).built;
+    }
+    /** `seed-command`'s process has been spawned: the "before" snapshot is built while it runs. */
+    seedCommandStarted() {
+        this.commandStarted?.();
     }
     /**
      * After `seed-command`: compares, logs, writes the diff file. Never fatal
@@ -4044,6 +4076,7 @@ class SchemaTracker {
             core/* info */.pq('No seed-command ran after the SQL seed, so nothing changed the schema; nothing was inspected.');
             return { changed: false, objects: [], summary: 'no schema change', diff: '', source: 'migra', destructive: [] };
         }
+        this.seedCommandStarted(); // no command ran (or it did not say): build "before" now
         let diff;
         const comparing = Date.now();
         // The platform's compare_schema runs while we take our own snapshot (both read the seeded database).
@@ -4193,7 +4226,9 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
         await tracker.afterSeedFiles();
         if (settings.seedCommand) {
             await (0,session/* endSessions */.v)(); // a migration tool may need the database to itself
-            await core/* group */.Os('Run seed-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(settings.seedCommand, connection, (0,cancel/* cancelSignal */.Bj)())));
+            const running = core/* group */.Os('Run seed-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(settings.seedCommand, connection, (0,cancel/* cancelSignal */.Bj)())));
+            tracker.seedCommandStarted(); // its process runs (spawned synchronously): build "before" meanwhile
+            await running;
         }
         if (!settings.compareSchema)
             return null;

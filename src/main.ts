@@ -80,7 +80,9 @@ async function seedOrUndo(
     await tracker.afterSeedFiles()
     if (settings.seedCommand) {
       await endSessions() // a migration tool may need the database to itself
-      await core.group('Run seed-command', () => unlessCancelled(runSeedCommand(settings.seedCommand, connection, cancelSignal())))
+      const running = core.group('Run seed-command', () => unlessCancelled(runSeedCommand(settings.seedCommand, connection, cancelSignal())))
+      tracker.seedCommandStarted() // its process runs (spawned synchronously): build "before" meanwhile
+      await running
     }
     if (!settings.compareSchema) return null
     return await core.group('Compare the schema', () => unlessCancelled(tracker.finish(platformDiff)))

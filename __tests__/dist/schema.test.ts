@@ -250,6 +250,17 @@ describe('schema diff never costs a preview (issue 19)', () => {
     expect(readFileSync(r.outputs['schema-diff'], 'utf8')).toMatch(/^\+.*create domain "public"\."email_address"/m)
   })
 
+  it('instant mode: the "before" catalog is read before seed-command and built while it runs, not before it starts', async () => {
+    const r = await instant({ 'seed-command': migrate('widen.sql') }, { pr: { number: newPr() } })
+    expect(r.code).toBe(0)
+    const at = (text: string): number => r.stdout.indexOf(text)
+    const started = at('::group::Run seed-command')
+    const built = at('Inspected the schema after the SQL seed')
+    expect(started).toBeGreaterThan(-1)
+    expect(built).toBeGreaterThan(started) // building waited for the command's process
+    expect(at('Schema change: ')).toBeGreaterThan(built)
+  })
+
   it('instant mode without seed-command inspects nothing and says "no schema change"', async () => {
     const pr = newPr()
     const r = await instant({ seed: 'domain.sql' }, { pr: { number: pr } })

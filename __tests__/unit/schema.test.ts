@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
 import { compareSnapshots, isSafeWidening } from '../../src/schema/classify.js'
 import { summarise } from '../../src/schema/diff.js'
-import type { SchemaSnapshot } from '../../src/schema/inspect.js'
+import { type SchemaSnapshot, nameQueriesLazily } from '../../src/schema/inspect.js'
+import { sql } from '@pgkit/client'
 import { dropRepeatedNotNull, keepNotValid, renderListing, renderStatements, terminate } from '../../src/schema/render.js'
 import { COMMENT_LIMIT, renderReport } from '../../src/publish/report.js'
 
@@ -147,5 +148,22 @@ describe('renderReport with a schema diff', () => {
     expect(md).toContain('The diff is cut here (5000 lines in all)')
     expect(md).toMatch(/\+ create table "public"\."t\d+" \("id" integer\)\n```\n/)
     expect(renderReport({ ...base, schema: { summary: '', diff, source: 'migra', destructive: [] } })).toContain(diff)
+  })
+})
+
+describe('nameQueriesLazily: schemainspect\'s sql.raw names its query only when asked (issue 19: half of a snapshot\'s CPU)', () => {
+  it('keeps the query and its values, and gives the same name as before, computed on first read', () => {
+    const query = 'select n.nspname as schema from pg_catalog.pg_namespace n'
+    const eager = sql.raw(query, [1])
+    nameQueriesLazily()
+    nameQueriesLazily() // idempotent: wraps once
+    const lazy = sql.raw(query, [1])
+    expect(Object.getOwnPropertyDescriptor(lazy, 'name')?.get).toBeInstanceOf(Function)
+    expect(Object.getOwnPropertyDescriptor(eager, 'name')?.get).toBeUndefined()
+    expect({ sql: lazy.sql, values: lazy.values, token: lazy.token, segments: lazy.segments(), templateArgs: lazy.templateArgs() }).toEqual({
+      sql: eager.sql, values: eager.values, token: eager.token, segments: eager.segments(), templateArgs: eager.templateArgs()
+    })
+    expect(lazy.name).toBe(eager.name)
+    expect(lazy.name).toMatch(/^select.*_[0-9a-f]{7}$/)
   })
 })

@@ -15,6 +15,7 @@
  * checked, throw {@link DestructiveSchemaError}, which the caller treats like
  * a failed seed (fails closed).
  */
+import diagnostics from 'node:diagnostics_channel'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -36,11 +37,23 @@ const schemaTools = (): Promise<typeof import('./lazy.js')> => (loading ??= impo
 /**
  * Starts loading the schema tools while the database is provisioned (a
  * branch's operations are awaited), so the first snapshot does not wait for
- * them. Reads nothing. Only where the run will compare: `compare-schema` on
- * and, in instant mode, a `seed-command`.
+ * them. Reads nothing; starts once the caller's next HTTP request has gone
+ * out (Node's fetch, undici's diagnostics channel `undici:client:sendHeaders`).
+ * Nothing is lost if no request goes out: the tools load on first use. Only
+ * where the run will compare: `compare-schema` on and, in instant mode, a
+ * `seed-command`.
  */
 export function preloadSchemaTools(mode: 'instant' | 'branch', settings: Pick<Settings, 'compareSchema' | 'seedCommand'>): void {
-  if (settings.compareSchema && (mode === 'branch' || settings.seedCommand)) schemaTools().catch(() => undefined)
+  if (!settings.compareSchema || (mode === 'instant' && !settings.seedCommand)) return
+  // Loading the chunk compiles and runs it synchronously (~80 ms of CPU): it starts once the next
+  // HTTP request's headers are sent (fetch's undici reports it on this channel), so it overlaps
+  // the wait for the provisioning response instead of delaying the request.
+  const sent = diagnostics.channel('undici:client:sendHeaders')
+  const load = (): void => {
+    sent.unsubscribe(load)
+    setImmediate(() => schemaTools().catch(() => undefined))
+  }
+  sent.subscribe(load)
 }
 
 /** `fail-on-destructive` is true and the schema change is destructive. */
@@ -121,9 +134,13 @@ export class SchemaTracker {
    * Reads the catalog now (awaited: the database must not change meanwhile)
    * and builds the snapshot from its rows in the background (CPU only), so
    * building "before" overlaps the seed or `seed-command`.
+   * @param buildAfter building waits for it: schemainspect builds in one run
+   *   of microtasks, which holds the event loop, so it must not start before
+   *   the work it is meant to overlap has started (the seed's first query,
+   *   `seed-command`'s process)
    * @returns the snapshot being built; it resolves to undefined on failure (recorded in `failure`)
    */
-  private async snapshot(when: string): Promise<{ built: Promise<SchemaSnapshot | undefined> }> {
+  private async snapshot(when: string, buildAfter: Promise<void> = Promise.resolve()): Promise<{ built: Promise<SchemaSnapshot | undefined> }> {
     const started = Date.now()
     let rows: CatalogRows
     try {
@@ -133,8 +150,8 @@ export class SchemaTracker {
       return { built: Promise.resolve(undefined) }
     }
     const read = (Date.now() - started) / 1000
-    const built = this.loadTools()
-      .then(({ buildSnapshot }) => buildSnapshot(rows))
+    const built = Promise.all([this.loadTools(), buildAfter])
+      .then(([{ buildSnapshot }]) => buildSnapshot(rows))
       .then(
         (s) => {
           core.info(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(2)} s (${read.toFixed(2)} s reading the catalog).`)
@@ -153,12 +170,26 @@ export class SchemaTracker {
     if (!this.inspects) return
     // Loads the tools and opens the catalog connection while the seed runs (instant mode); a failure shows when it is used.
     this.catalog().catch(() => undefined)
-    if (this.mode === 'branch') this.before = (await this.snapshot('of the new branch before seeding')).built
+    // Building waits a turn of the event loop, so the seed sends its first statement first.
+    if (this.mode === 'branch') this.before = (await this.snapshot('of the new branch before seeding', new Promise((r) => setImmediate(r)))).built
   }
 
-  /** Between the SQL seed and `seed-command` (instant mode). */
+  private commandStarted: (() => void) | undefined
+
+  /**
+   * Between the SQL seed and `seed-command` (instant mode): reads the catalog
+   * now; builds the snapshot once {@link seedCommandStarted} says the
+   * command's process runs (its CPU time is otherwise idle), or at {@link finish}.
+   */
   async afterSeedFiles(): Promise<void> {
-    if (this.inspects && this.mode === 'instant') this.before = (await this.snapshot('after the SQL seed')).built
+    if (!this.inspects || this.mode !== 'instant') return
+    const started = new Promise<void>((resolve) => (this.commandStarted = resolve))
+    this.before = (await this.snapshot('after the SQL seed', started)).built
+  }
+
+  /** `seed-command`'s process has been spawned: the "before" snapshot is built while it runs. */
+  seedCommandStarted(): void {
+    this.commandStarted?.()
   }
 
   /**
@@ -176,6 +207,7 @@ export class SchemaTracker {
       core.info('No seed-command ran after the SQL seed, so nothing changed the schema; nothing was inspected.')
       return { changed: false, objects: [], summary: 'no schema change', diff: '', source: 'migra', destructive: [] }
     }
+    this.seedCommandStarted() // no command ran (or it did not say): build "before" now
     let diff: SchemaDiff | undefined
     const comparing = Date.now()
     // The platform's compare_schema runs while we take our own snapshot (both read the seeded database).

@@ -1,0 +1,79 @@
+/**
+ * What `compare-schema` (on by default) adds to an instant-mode run with a
+ * `seed-command` (issue 19, "nearly free"): the bundled action, a seed
+ * (the files of the folder given, default `../shared/corpus/handwritten-quartz`)
+ * and a one-migration `seed-command` run by psql, each round once with the
+ * default and once with `compare-schema: false`, in alternating order, so the
+ * two sides of a pair see the same machine load. PostgreSQL 17 is reached
+ * through emulator/delay-proxy.ts, BENCH_DELAY_MS each way (default 10: a
+ * 20 ms round trip; 0 for loopback). BENCH_MODE=branch runs branch mode
+ * instead, against the emulator's platform on loopback (no proxy), with its
+ * compare_schema, and the seed only (`seed-command` makes no difference to
+ * what branch mode reads). Prints each pair, the medians, the
+ * median of the pairs' differences (ms) and the load average. Not a test.
+ *
+ *   npm run bench:schema-cost -- [rounds] [folder]   (rounds default 5)
+ */
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { APP_TOKEN, startEmulator } from '../emulator/index.js'
+import { InstantService } from '../emulator/instant.js'
+import { startDelayProxy, throughProxy } from '../emulator/delay-proxy.js'
+
+const args = process.argv.slice(2)
+const rounds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 5
+const dir = path.resolve(args[0] ?? path.join('..', 'shared', 'corpus', 'handwritten-quartz'))
+const branchMode = process.env.BENCH_MODE === 'branch'
+const delayMs = branchMode ? 0 : Number(process.env.BENCH_DELAY_MS ?? 10)
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const loadavg = (): string => os.loadavg().map((x) => x.toFixed(2)).join(', ')
+
+const emu = await startEmulator()
+const proxy = delayMs > 0 ? await startDelayProxy(emu.pg.port, delayMs) : undefined
+const instant = new InstantService(proxy ? throughProxy(emu.pg, proxy.port) : emu.pg)
+await instant.server.listen()
+const work = mkdtempSync(path.join(os.tmpdir(), 'bench-schema-cost-'))
+const migration = path.join(work, 'migration.sql')
+writeFileSync(migration, 'CREATE TABLE bench_migration (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, note text NOT NULL);\nCREATE INDEX bench_migration_note ON bench_migration (note);\n')
+const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort().map((f) => path.join(dir, f))
+const project = branchMode ? await emu.platform.createProject() : undefined
+const modeInputs = (): Record<string, string> =>
+  project
+    ? { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': '0.2' }
+    : { 'instant-url': instant.url, 'seed-command': `PGHOSTADDR=127.0.0.1 psql -X -q -v ON_ERROR_STOP=1 -1 -f '${migration}'` }
+let pr = 5000
+const runs = { on: [] as number[], off: [] as number[] }
+try {
+  console.log(
+    `${branchMode ? 'branch mode, loopback' : `instant mode, ${delayMs} ms each way (${2 * delayMs} ms RTT)`}; seed ${dir} (${files.length} file(s))` +
+      `${branchMode ? '' : ' + one migration by psql'}; ${rounds} round(s); load average ${loadavg()}`
+  )
+  for (let i = 0; i < rounds; i++) {
+    const pair: Record<string, number> = {}
+    for (const side of i % 2 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+      const r = await emu.run({
+        inputs: {
+          ...modeInputs(),
+          'github-token': APP_TOKEN,
+          comment: 'false',
+          seed: files.join('\n'),
+          'compare-schema': side === 'on' ? 'true' : 'false'
+        },
+        pr: { number: ++pr },
+        cwd: work
+      })
+      if (r.code !== 0) throw new Error(`the action failed: ${r.errors.join('; ')}\n${r.stdout.slice(-2000)}`)
+      runs[side].push(r.durationMs)
+      pair[side] = r.durationMs
+    }
+    console.log(`  round ${i + 1}: default ${pair.on} ms, compare-schema: false ${pair.off} ms, difference ${pair.on - pair.off} ms`)
+  }
+  const diffs = runs.on.map((v, i) => v - runs.off[i])
+  console.log(`main step, medians: default ${median(runs.on)} ms, false ${median(runs.off)} ms; median difference of the pairs ${median(diffs)} ms; load average ${loadavg()}`)
+} finally {
+  await instant.server.close()
+  await proxy?.close()
+  await emu.stop()
+  rmSync(work, { recursive: true, force: true })
+}

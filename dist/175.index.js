@@ -1,8 +1,8 @@
-export const id = 97;
-export const ids = [97];
+export const id = 175;
+export const ids = [175];
 export const modules = {
 
-/***/ 1097:
+/***/ 21175:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1369,10 +1369,6 @@ async function resolveSeedFiles(patterns) {
     return files;
 }
 
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __webpack_require__(78474);
-// EXTERNAL MODULE: ./node_modules/pg-copy-streams/index.js
-var pg_copy_streams = __webpack_require__(26901);
 // EXTERNAL MODULE: ./src/session.ts
 var session = __webpack_require__(92927);
 // EXTERNAL MODULE: external "node:path"
@@ -3061,6 +3057,8 @@ async function checkEvents(sources, options, cwd) {
 
 // EXTERNAL MODULE: external "node:stream/promises"
 var external_node_stream_promises_ = __webpack_require__(46466);
+// EXTERNAL MODULE: ./node_modules/pg-copy-streams/index.js
+var pg_copy_streams = __webpack_require__(26901);
 ;// CONCATENATED MODULE: ./src/seed/raw-query.ts
 /** A Query message holding `text` as it is. */
 function queryMessage(text) {
@@ -3186,6 +3184,173 @@ function* gexecCells(result) {
         for (const cell of row)
             if (cell !== null)
                 yield cell;
+}
+
+;// CONCATENATED MODULE: ./src/seed/pipeline.ts
+
+const COPY_DONE = Buffer.from([0x63, 0, 0, 0, 4]); // 'c', Int32 4 (PostgreSQL docs, "Message Formats": CopyDone)
+/** Bytes of statements sent but not yet answered above which {@link Pipeline.room} waits (about two full batches). */
+const MAX_UNANSWERED_BYTES = 2 << 20;
+/**
+ * Queries and COPY blocks written without waiting, answered in order.
+ * Open with {@link Pipeline.open}; close with {@link Pipeline.settle} before
+ * the client runs any other query. `T`: what the caller needs to locate a
+ * failure (the failed message's tag).
+ */
+class Pipeline {
+    client;
+    /** COPY rows the server counted ("COPY n") so far. */
+    copyRows = 0;
+    /** Set by the first error; nothing sent after it takes effect. */
+    failure = null;
+    sent = [];
+    unansweredBytes = 0;
+    connection = null;
+    closing = false;
+    ended = false;
+    wake = null;
+    ready;
+    onReady;
+    done;
+    onDone;
+    constructor(client) {
+        this.client = client;
+        this.ready = new Promise((resolve) => (this.onReady = resolve));
+        this.done = new Promise((resolve) => (this.onDone = resolve));
+    }
+    /** Takes over `client` (connected, with no query running) for pipelined messages. */
+    static async open(client) {
+        const p = new Pipeline(client);
+        client.query(p);
+        await Promise.race([p.ready, p.done]); // done: the client could not run it (closed): every send is then a no-op
+        return p;
+    }
+    /** Sends `text` (bytes, any number of statements) as one Query message. */
+    query(text, tag) {
+        this.send(text, tag, false);
+    }
+    /** Sends a `COPY … FROM STDIN` statement; its data follows with {@link copyData} and {@link copyDone}. */
+    copy(text, tag) {
+        this.send(text, tag, true);
+    }
+    /** Sends COPY data as written (CopyData messages); resolves when the socket can take more. */
+    async copyData(data) {
+        const c = this.connection;
+        if (!c || this.failure)
+            return;
+        const head = Buffer.allocUnsafe(5);
+        head[0] = 0x64; // 'd'
+        head.writeInt32BE(data.length + 4, 1);
+        c._send(head);
+        if (!c._send(data) && c.stream.writable)
+            await this.waitFor(() => !c.stream.writableNeedDrain, 'drain');
+    }
+    /** Ends the current COPY's data (CopyDone). */
+    copyDone() {
+        if (this.connection && !this.failure)
+            this.connection._send(COPY_DONE);
+    }
+    /** Waits until few enough statements are unanswered (the bytes held for a failure's replay stay bounded). */
+    async room() {
+        await this.waitFor(() => this.unansweredBytes <= MAX_UNANSWERED_BYTES || this.failure !== null);
+    }
+    /**
+     * Waits until every message sent is answered and gives `client` back.
+     * @returns the first failure, or null
+     */
+    async settle() {
+        this.closing = true;
+        if (!this.sent.length && !this.ended) {
+            // nothing unanswered: no ReadyForQuery will hand the client back, so do what it would
+            const c = this.client;
+            if (c._activeQuery === this) {
+                c._activeQuery = null;
+                c.readyForQuery = true;
+            }
+            this.release();
+            c._pulseQueryQueue();
+        }
+        await this.done;
+        return this.failure;
+    }
+    send(text, tag, copy) {
+        if (!this.connection || this.failure)
+            return;
+        this.sent.push({ tag, copy, bytes: text.length });
+        this.unansweredBytes += text.length;
+        this.connection._send(queryMessage(text));
+    }
+    /** Resolves once `ok()` holds, checked after each answer (and at the socket's `event`). */
+    async waitFor(ok, event) {
+        const stream = this.connection?.stream;
+        while (!ok() && !this.ended) {
+            await new Promise((resolve) => {
+                const go = () => {
+                    this.wake = null;
+                    if (event)
+                        stream?.off(event, go);
+                    resolve();
+                };
+                this.wake = go;
+                if (event)
+                    stream?.once(event, go);
+            });
+        }
+    }
+    /** Lets node-postgres run its own queries again (it made this query inactive at the last ReadyForQuery). */
+    release() {
+        if (this.ended)
+            return;
+        this.ended = true;
+        this.wake?.();
+        this.onDone();
+    }
+    /** Keeps node-postgres routing the server's answers here after an ErrorResponse or a ReadyForQuery. */
+    stayActive() {
+        const c = this.client;
+        c._activeQuery = this;
+        c.readyForQuery = false;
+    }
+    submit(connection) {
+        this.connection = connection;
+        this.onReady();
+    }
+    handleRowDescription() { }
+    handleDataRow() { }
+    handleEmptyQuery() { }
+    handlePortalSuspended() { }
+    handleCopyData() { }
+    handleCommandComplete(msg) {
+        const m = /^COPY (\d+)/.exec(msg?.text ?? '');
+        if (m && this.sent[0]?.copy)
+            this.copyRows += Number(m[1]);
+    }
+    /** A batch never holds `COPY … FROM STDIN` (the scanner sends those as COPY blocks); refused if one does. */
+    handleCopyInResponse(connection) {
+        if (!this.sent[0]?.copy)
+            connection.sendCopyFail('COPY FROM STDIN is not expected in this statement batch');
+    }
+    handleError(err) {
+        this.failure ??= { tag: this.sent[0]?.tag, err };
+        if (err.severity === undefined) {
+            // the connection ended (a cancel, a lost link): no ReadyForQuery will come
+            this.sent.length = 0;
+            this.release();
+            return;
+        }
+        this.stayActive(); // its ReadyForQuery follows
+        this.wake?.();
+    }
+    handleReadyForQuery() {
+        const answered = this.sent.shift();
+        if (answered)
+            this.unansweredBytes -= answered.bytes;
+        if (this.sent.length || !this.closing)
+            this.stayActive();
+        else
+            this.release();
+        this.wake?.();
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/seed/exact.ts
@@ -3323,7 +3488,6 @@ async function failBatch(client, batch, prefixLength, err) {
 
 
 
-
 /** The variables psql sets itself for a connection (psql docs, "Variables"), which `:DBNAME` and the like fill in. */
 function psqlVariables(client, target) {
     const p = client;
@@ -3334,18 +3498,6 @@ function psqlVariables(client, target) {
 }
 /** Role names that always exist. */
 const BUILTIN_ROLES = new Set(['public', 'current_user', 'session_user', 'current_role']);
-/** Resolves when `stream` drains or fails, removing both listeners either way. */
-function drained(stream) {
-    return new Promise((resolve) => {
-        const done = () => {
-            stream.off('drain', done);
-            stream.off('error', done);
-            resolve();
-        };
-        stream.on('drain', done);
-        stream.on('error', done);
-    });
-}
 /** A batch of plain statements sent in one round trip, as the files' bytes. */
 class Batch {
     items = [];
@@ -3413,22 +3565,45 @@ async function loadSeed(connection, plan, signal) {
         files: sources.length, statements: 0, copyRows: 0, skippedForRoles: 0, skippedTransactionControl: 0, skippedExtensionComments: 0, durationMs: 0
     };
     const firstTransactionControl = [];
+    /** Batches and COPY blocks go out without waiting for the server (pipeline.ts); anything that reads an answer settles it first. */
+    let pipe = null;
     try {
         const existing = new Set([...target.roles, ...plan.created]);
         const missing = new Set();
         let batch = new Batch();
+        const pipeline = async () => (pipe ??= await Pipeline.open(client));
+        /** Waits for every answer; throws the SeedError of the first failure. */
+        const settle = async () => {
+            if (!pipe)
+                return;
+            const p = pipe;
+            pipe = null;
+            const failure = await p.settle();
+            result.copyRows += p.copyRows;
+            if (failure)
+                await locateFailure(failure);
+        };
+        /** Settles as soon as the server has failed a message (the messages after it take no effect). */
+        const check = async () => {
+            if (pipe?.failure)
+                await settle();
+        };
         const flush = async () => {
             if (!batch.items.length)
                 return;
             const current = batch;
             batch = new Batch();
-            try {
-                await rawQuery(client, Buffer.concat([NEXT_SAVEPOINT, ...current.parts]));
-                result.statements += current.items.length;
-            }
-            catch (err) {
-                await failBatch(client, current, NEXT_SAVEPOINT.length, err);
-            }
+            const p = await pipeline();
+            p.query(Buffer.concat([NEXT_SAVEPOINT, ...current.parts]), { batch: current });
+            current.parts = []; // the items stay, for a replay
+            result.statements += current.items.length;
+            await p.room();
+            await check();
+        };
+        /** flush, then wait for the answers: before the client runs a query of its own. */
+        const flushAll = async () => {
+            await flush();
+            await settle();
         };
         let copy = null;
         const session = new PsqlSession(false);
@@ -3444,6 +3619,20 @@ async function loadSeed(connection, plan, signal) {
         const failed = async (src, ev, why, below = 0) => {
             const line = (await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))) + below;
             throw new SeedError(`Seed failed at ${place(src, line)}: ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line);
+        };
+        /** Throws the SeedError of a pipelined message the server failed: its statement, or its COPY row. */
+        const locateFailure = async ({ tag, err }) => {
+            if (!tag)
+                throw err;
+            if ('batch' in tag)
+                return failBatch(client, tag.batch, NEXT_SAVEPOINT.length, err);
+            if (tag.ev.kind === 'meta') {
+                const e = err;
+                const row = /line (\d+)/.exec(e.where ?? '')?.[1];
+                // the data starts on the line after the \copy: the server's "line N" is N lines below it
+                return failed(tag.src, tag.ev, `${describe(e, true)} (in the data of \\copy ${tag.ev.args}).`, row ? Number(row) : 0);
+            }
+            return failCopy(tag.src, tag.ev, err);
         };
         /**
          * Applies the seed's rules to a statement; false when it is skipped.
@@ -3520,7 +3709,7 @@ async function loadSeed(connection, plan, signal) {
                             core/* info */.pq(`\\${ev.command} at ${place(src, ev.line)} has no query before it in its file: nothing sent (psql sends an empty query).`);
                             continue;
                         }
-                        await flush();
+                        await flushAll();
                         await runQuery(src, ev, q, directive);
                         continue;
                     }
@@ -3535,7 +3724,7 @@ async function loadSeed(connection, plan, signal) {
                     const again = sentByG ? undefined : previous.get(src);
                     sentByG = false;
                     if (again) {
-                        await flush();
+                        await flushAll();
                         await rawQuery(client, again.ev.raw).catch(async (err) => {
                             await failed(src, ev, `${describe(err, false)} (the query \\${ev.command} sent again: "${firstLine(again.ev.sql)}").`);
                         });
@@ -3547,8 +3736,8 @@ async function loadSeed(connection, plan, signal) {
                     core/* info */.pq(directive.text);
                 if (directive.kind !== 'copy')
                     continue;
-                await flush();
                 if (directive.file) {
+                    await flushAll();
                     try {
                         result.copyRows += await copyFromFile(client, directive.sql, directive.file);
                         result.statements++;
@@ -3560,10 +3749,9 @@ async function loadSeed(connection, plan, signal) {
                     }
                     continue;
                 }
-                const stream = client.query(rawCopy((0,pg_copy_streams/* from */.H)(directive.sql), Buffer.from(directive.sql)));
-                copy = { stream, src, ev };
-                stream.on('error', (e) => { if (copy)
-                    copy.failed = e; });
+                await flush();
+                copy = { src, ev };
+                (await pipeline()).copy(Buffer.from(directive.sql), copy);
                 continue;
             }
             if (ev.kind === 'statement') {
@@ -3591,42 +3779,23 @@ async function loadSeed(connection, plan, signal) {
                     continue;
                 }
                 await flush();
-                const stream = client.query(rawCopy((0,pg_copy_streams/* from */.H)(st.sql), st.raw));
-                copy = { stream, src, ev: st };
-                stream.on('error', (e) => { if (copy)
-                    copy.failed = e; });
+                copy = { src, ev: st };
+                (await pipeline()).copy(st.raw, copy);
                 continue;
             }
-            if (!copy)
+            if (!copy || !pipe)
                 continue;
-            if (ev.kind === 'copy-data') {
-                if (copy.failed)
-                    continue;
-                if (!copy.stream.write(ev.data))
-                    await drained(copy.stream);
-                continue;
+            if (ev.kind === 'copy-data')
+                await pipe.copyData(ev.data);
+            else {
+                // copy-end: its answer is read with the others
+                pipe.copyDone();
+                copy = null;
+                result.statements++;
             }
-            // copy-end
-            const c = copy;
-            copy = null;
-            if (!c.failed) {
-                c.stream.end();
-                await (0,external_node_events_.once)(c.stream, 'finish').catch((e) => { c.failed = e; });
-            }
-            if (c.failed) {
-                if (c.ev.kind === 'meta') {
-                    const e = c.failed;
-                    const row = /line (\d+)/.exec(e.where ?? '')?.[1];
-                    // the data starts on the line after the \copy: the server's "line N" is N lines below it
-                    await failed(c.src, c.ev, `${describe(e, true)} (in the data of \\copy ${c.ev.args}).`, row ? Number(row) : 0);
-                }
-                else
-                    await failCopy(c.src, c.ev, c.failed);
-            }
-            result.copyRows += c.stream.rowCount;
-            result.statements++;
+            await check();
         }
-        await flush();
+        await flushAll();
         await client.query('COMMIT');
         if (result.skippedForRoles) {
             core/* info */.pq(`Skipped ${result.skippedForRoles} statement(s) that name roles this database does not have (${[...missing].join(', ')}): ` +
@@ -3643,6 +3812,7 @@ async function loadSeed(connection, plan, signal) {
         return result;
     }
     catch (err) {
+        await pipe?.settle(); // the client must be ours again to roll back
         await client.query('ROLLBACK').catch(() => undefined);
         if (err instanceof SeedError)
             throw err;

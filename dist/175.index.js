@@ -3529,6 +3529,13 @@ const MAX_BATCH_BYTES = 1 << 20;
  */
 const NEXT_SAVEPOINT = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; SAVEPOINT preview_postgres_seed;\n');
 /**
+ * The seed's end, sent behind its last messages without waiting for them:
+ * after a failure, RELEASE fails too (the transaction is aborted) and the
+ * rest of the Query is skipped, so COMMIT never turns a failed seed into a
+ * rollback the failure's replay could not use.
+ */
+const END = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; COMMIT');
+/**
  * Pass 2: loads a seed that {@link checkSeed} accepted into the database of
  * `connection` (its direct URL) in one session and one transaction.
  * Skipped, counted and logged: statements naming a role the database lacks
@@ -3622,8 +3629,8 @@ async function loadSeed(connection, plan, signal) {
         };
         /** Throws the SeedError of a pipelined message the server failed: its statement, or its COPY row. */
         const locateFailure = async ({ tag, err }) => {
-            if (!tag)
-                throw err;
+            if (!tag || 'commit' in tag)
+                throw err; // COMMIT's own failure (a deferred constraint): the server rolled back
             if ('batch' in tag)
                 return failBatch(client, tag.batch, NEXT_SAVEPOINT.length, err);
             if (tag.ev.kind === 'meta') {
@@ -3795,8 +3802,9 @@ async function loadSeed(connection, plan, signal) {
             }
             await check();
         }
-        await flushAll();
-        await client.query('COMMIT');
+        await flush();
+        (await pipeline()).query(END, { commit: true });
+        await settle();
         if (result.skippedForRoles) {
             core/* info */.pq(`Skipped ${result.skippedForRoles} statement(s) that name roles this database does not have (${[...missing].join(', ')}): ` +
                 'OWNER TO, GRANT, REVOKE and ALTER DEFAULT PRIVILEGES from a dump made without --no-owner --no-privileges. Everything else ran as written.');

@@ -94,9 +94,16 @@ const MAX_BATCH_BYTES = 1 << 20
  * encoding: it converts the text before parsing) leaves the previous one.
  */
 const NEXT_SAVEPOINT = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; SAVEPOINT preview_postgres_seed;\n')
+/**
+ * The seed's end, sent behind its last messages without waiting for them:
+ * after a failure, RELEASE fails too (the transaction is aborted) and the
+ * rest of the Query is skipped, so COMMIT never turns a failed seed into a
+ * rollback the failure's replay could not use.
+ */
+const END = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; COMMIT')
 
 /** What a pipelined message was: a batch, or a COPY block (`\\copy … from stdin` for a meta event). */
-type Sent = { batch: Batch } | { src: SeedSource; ev: StatementEvent | MetaEvent }
+type Sent = { batch: Batch } | { src: SeedSource; ev: StatementEvent | MetaEvent } | { commit: true }
 
 /** What the database has, read when the seed's transaction opens. */
 interface Target {
@@ -193,7 +200,7 @@ export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: 
     }
     /** Throws the SeedError of a pipelined message the server failed: its statement, or its COPY row. */
     const locateFailure = async ({ tag, err }: PipelineFailure<Sent>): Promise<never> => {
-      if (!tag) throw err
+      if (!tag || 'commit' in tag) throw err // COMMIT's own failure (a deferred constraint): the server rolled back
       if ('batch' in tag) return failBatch(client, tag.batch, NEXT_SAVEPOINT.length, err as pg.DatabaseError)
       if (tag.ev.kind === 'meta') {
         const e = err as pg.DatabaseError
@@ -349,8 +356,9 @@ export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: 
       }
       await check()
     }
-    await flushAll()
-    await client.query('COMMIT')
+    await flush()
+    ;(await pipeline()).query(END, { commit: true })
+    await settle()
     if (result.skippedForRoles) {
       core.info(
         `Skipped ${result.skippedForRoles} statement(s) that name roles this database does not have (${[...missing].join(', ')}): ` +

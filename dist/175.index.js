@@ -3325,10 +3325,21 @@ class Pipeline {
         if (m && this.sent[0]?.copy)
             this.copyRows += Number(m[1]);
     }
-    /** A batch never holds `COPY … FROM STDIN` (the scanner sends those as COPY blocks); refused if one does. */
+    /**
+     * A batch never holds `COPY … FROM STDIN` (the scanner sends those as COPY
+     * blocks); refused if one does. When messages were sent behind that batch,
+     * the server would read them as COPY data and lose count of the answers:
+     * the session is then ended (the server rolls back) rather than left to hang.
+     */
     handleCopyInResponse(connection) {
-        if (!this.sent[0]?.copy)
-            connection.sendCopyFail('COPY FROM STDIN is not expected in this statement batch');
+        if (this.sent[0]?.copy)
+            return;
+        const why = 'COPY FROM STDIN is not expected in this statement batch';
+        connection.sendCopyFail(why);
+        if (this.sent.length > 1) {
+            this.failure ??= { tag: this.sent[0]?.tag, err: new Error(why) };
+            connection.stream.destroy();
+        }
     }
     handleError(err) {
         this.failure ??= { tag: this.sent[0]?.tag, err };
@@ -3631,8 +3642,12 @@ async function loadSeed(connection, plan, signal) {
         const locateFailure = async ({ tag, err }) => {
             if (!tag || 'commit' in tag)
                 throw err; // COMMIT's own failure (a deferred constraint): the server rolled back
-            if ('batch' in tag)
+            if ('batch' in tag) {
+                // not the server's error (the session ended): there is nothing to replay on
+                if (err.severity === undefined)
+                    throw err;
                 return failBatch(client, tag.batch, NEXT_SAVEPOINT.length, err);
+            }
             if (tag.ev.kind === 'meta') {
                 const e = err;
                 const row = /line (\d+)/.exec(e.where ?? '')?.[1];

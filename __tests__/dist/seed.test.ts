@@ -122,8 +122,13 @@ describe('seeding through the bundle', () => {
       'a deferred constraint that fails at COMMIT',
       'CREATE TABLE p (id int PRIMARY KEY);\nCREATE TABLE c (p int REFERENCES p DEFERRABLE INITIALLY DEFERRED);\nCOPY c (p) FROM stdin;\n7\n\\.\n',
       /Seeding failed: insert or update on table "c" violates foreign key constraint/
+    ],
+    [
+      'a COPY … FROM stdin that only a variable makes one, sent in a batch with more messages behind it',
+      'CREATE TABLE t (id int);\n\\set src stdin\nCOPY t FROM :src;\nCREATE TABLE after_it (id int);\nCOPY t FROM stdin;\n1\n\\.\n',
+      /COPY FROM STDIN is not expected in this statement batch/
     ]
-  ])('pipelined: %s is reported at its place, and nothing is kept', async (_name, text, message) => {
+  ])('pipelined: %s fails the seed with its own error (at its file:line where it has one), and nothing is kept', async (_name, text, message) => {
     const r = await run(write('pipe.sql', text))
     expect(r.code).toBe(1)
     expect(r.errors[0]).toMatch(message)

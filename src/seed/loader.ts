@@ -201,7 +201,11 @@ export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: 
     /** Throws the SeedError of a pipelined message the server failed: its statement, or its COPY row. */
     const locateFailure = async ({ tag, err }: PipelineFailure<Sent>): Promise<never> => {
       if (!tag || 'commit' in tag) throw err // COMMIT's own failure (a deferred constraint): the server rolled back
-      if ('batch' in tag) return failBatch(client, tag.batch, NEXT_SAVEPOINT.length, err as pg.DatabaseError)
+      if ('batch' in tag) {
+        // not the server's error (the session ended): there is nothing to replay on
+        if ((err as pg.DatabaseError).severity === undefined) throw err
+        return failBatch(client, tag.batch, NEXT_SAVEPOINT.length, err as pg.DatabaseError)
+      }
       if (tag.ev.kind === 'meta') {
         const e = err as pg.DatabaseError
         const row = /line (\d+)/.exec(e.where ?? '')?.[1]

@@ -198,9 +198,20 @@ export class Pipeline<T> {
     if (m && this.sent[0]?.copy) this.copyRows += Number(m[1])
   }
 
-  /** A batch never holds `COPY … FROM STDIN` (the scanner sends those as COPY blocks); refused if one does. */
+  /**
+   * A batch never holds `COPY … FROM STDIN` (the scanner sends those as COPY
+   * blocks); refused if one does. When messages were sent behind that batch,
+   * the server would read them as COPY data and lose count of the answers:
+   * the session is then ended (the server rolls back) rather than left to hang.
+   */
   handleCopyInResponse(connection: Connection): void {
-    if (!this.sent[0]?.copy) connection.sendCopyFail('COPY FROM STDIN is not expected in this statement batch')
+    if (this.sent[0]?.copy) return
+    const why = 'COPY FROM STDIN is not expected in this statement batch'
+    connection.sendCopyFail(why)
+    if (this.sent.length > 1) {
+      this.failure ??= { tag: this.sent[0]?.tag as T, err: new Error(why) }
+      ;(connection.stream as unknown as { destroy(): void }).destroy()
+    }
   }
 
   handleError(err: Error): void {

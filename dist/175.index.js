@@ -3188,6 +3188,9 @@ function* gexecCells(result) {
 
 ;// CONCATENATED MODULE: ./src/seed/pipeline.ts
 
+/** A batch the server answered with CopyInResponse while more messages were sent behind it (the session was ended). */
+class UnexpectedCopyIn extends Error {
+}
 const COPY_DONE = Buffer.from([0x63, 0, 0, 0, 4]); // 'c', Int32 4 (PostgreSQL docs, "Message Formats": CopyDone)
 /** Bytes of statements sent but not yet answered above which {@link Pipeline.room} waits (about two full batches). */
 const MAX_UNANSWERED_BYTES = 2 << 20;
@@ -3337,7 +3340,8 @@ class Pipeline {
         const why = 'COPY FROM STDIN is not expected in this statement batch';
         connection.sendCopyFail(why);
         if (this.sent.length > 1) {
-            this.failure ??= { tag: this.sent[0]?.tag, err: new Error(why) };
+            // (the server's own words when the CopyFail reaches it: "COPY from stdin failed: …")
+            this.failure ??= { tag: this.sent[0]?.tag, err: new UnexpectedCopyIn(`COPY from stdin failed: ${why}`) };
             connection.stream.destroy();
         }
     }
@@ -3643,6 +3647,12 @@ async function loadSeed(connection, plan, signal) {
             if (!tag || 'commit' in tag)
                 throw err; // COMMIT's own failure (a deferred constraint): the server rolled back
             if ('batch' in tag) {
+                if (err instanceof UnexpectedCopyIn) {
+                    // the statement that became `COPY … FROM stdin` (by a psql variable): located as a server error at its first character
+                    const it = tag.batch.items.find((i) => /^COPY\b[\s\S]*\bFROM\s+P?STDIN\b/i.test(statementHead(i.ev.sql)));
+                    if (it)
+                        return failBatch(client, tag.batch, 0, Object.assign(new Error(err.message), { position: String(it.offset + 1) }));
+                }
                 // not the server's error (the session ended): there is nothing to replay on
                 if (err.severity === undefined)
                     throw err;

@@ -126,7 +126,7 @@ describe('seeding through the bundle', () => {
     [
       'a COPY … FROM stdin that only a variable makes one, sent in a batch with more messages behind it',
       'CREATE TABLE t (id int);\n\\set src stdin\nCOPY t FROM :src;\nCREATE TABLE after_it (id int);\nCOPY t FROM stdin;\n1\n\\.\n',
-      /COPY FROM STDIN is not expected in this statement batch/
+      /Seed failed at pipe\.sql:3:1: COPY from stdin failed: COPY FROM STDIN is not expected in this statement batch\. Statement: "COPY t FROM stdin;"/
     ]
   ])('pipelined: %s fails the seed with its own error (at its file:line where it has one), and nothing is kept', async (_name, text, message) => {
     const r = await run(write('pipe.sql', text))

@@ -30,7 +30,7 @@ import { type SeedPlan, type SeedSource, SeedError, firstLine, place, rescanOpti
 import { classify } from './grammar.js'
 import { copyFromFile, gexecCells, gset } from './meta-run.js'
 import { type RowSet, rawQuery, rawRows } from './raw-query.js'
-import { Pipeline, type PipelineFailure } from './pipeline.js'
+import { Pipeline, type PipelineFailure, UnexpectedCopyIn } from './pipeline.js'
 import { exactMetaLine } from './exact.js'
 import { describe, failBatch, failCopy } from './failure.js'
 import { type MetaEvent, type StatementEvent, statementHead } from './scanner.js'
@@ -202,6 +202,11 @@ export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: 
     const locateFailure = async ({ tag, err }: PipelineFailure<Sent>): Promise<never> => {
       if (!tag || 'commit' in tag) throw err // COMMIT's own failure (a deferred constraint): the server rolled back
       if ('batch' in tag) {
+        if (err instanceof UnexpectedCopyIn) {
+          // the statement that became `COPY … FROM stdin` (by a psql variable): located as a server error at its first character
+          const it = tag.batch.items.find((i) => /^COPY\b[\s\S]*\bFROM\s+P?STDIN\b/i.test(statementHead(i.ev.sql)))
+          if (it) return failBatch(client, tag.batch, 0, Object.assign(new Error(err.message), { position: String(it.offset + 1) }) as unknown as pg.DatabaseError)
+        }
         // not the server's error (the session ended): there is nothing to replay on
         if ((err as pg.DatabaseError).severity === undefined) throw err
         return failBatch(client, tag.batch, NEXT_SAVEPOINT.length, err as pg.DatabaseError)

@@ -53,6 +53,9 @@ export interface PipelineFailure<T> {
   err: Error
 }
 
+/** A batch the server answered with CopyInResponse while more messages were sent behind it (the session was ended). */
+export class UnexpectedCopyIn extends Error {}
+
 const COPY_DONE = Buffer.from([0x63, 0, 0, 0, 4]) // 'c', Int32 4 (PostgreSQL docs, "Message Formats": CopyDone)
 
 /** Bytes of statements sent but not yet answered above which {@link Pipeline.room} waits (about two full batches). */
@@ -209,7 +212,8 @@ export class Pipeline<T> {
     const why = 'COPY FROM STDIN is not expected in this statement batch'
     connection.sendCopyFail(why)
     if (this.sent.length > 1) {
-      this.failure ??= { tag: this.sent[0]?.tag as T, err: new Error(why) }
+      // (the server's own words when the CopyFail reaches it: "COPY from stdin failed: …")
+      this.failure ??= { tag: this.sent[0]?.tag as T, err: new UnexpectedCopyIn(`COPY from stdin failed: ${why}`) }
       ;(connection.stream as unknown as { destroy(): void }).destroy()
     }
   }

@@ -3477,11 +3477,13 @@ async function failBatch(client, batch, prefixLength, err) {
  *    cannot run before anything runs;
  * 2. load ({@link loadSeed}): statements are sent as the file's bytes (in the
  *    client encoding the file declares, as psql sends them), batched between
- *    COPY blocks behind a savepoint (one round trip per batch); a batch ends
+ *    COPY blocks behind a savepoint; a batch ends
  *    after a statement that changes how the server reads text
  *    (client_encoding, standard_conforming_strings), since the server parses
- *    a whole batch at once. COPY data streams through `pg-copy-streams`
- *    exactly as written, without being split into rows (the server counts them).
+ *    a whole batch at once. COPY data goes out exactly as written, without
+ *    being split into rows (the server counts them). Batches, COPY blocks
+ *    and COMMIT are pipelined (pipeline.ts): the load waits for the server
+ *    only at its end and where a meta-command needs an answer.
  * psql's meta-commands run as psql runs them, through one PsqlSession
  * (session.ts: variables, `\if` blocks, includes, which walkSeed follows),
  * meta-run.ts (`\copy … from` a file, `\gset`, `\gexec`) and the scanner

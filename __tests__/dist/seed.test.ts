@@ -101,6 +101,41 @@ describe('seeding through the bundle', () => {
     expect(await publicTables(r)).toBe(0)
   })
 
+  // Issue 24: batches and COPY blocks are pipelined (src/seed/pipeline.ts): the messages sent after a failure must not move its place.
+  it.each([
+    [
+      'a runtime error in a batch, with COPY blocks and a \\copy already sent behind it',
+      'CREATE TABLE u (id int PRIMARY KEY);\nINSERT INTO u VALUES (1);\nINSERT INTO u VALUES (1);\nCOPY u (id) FROM stdin;\n2\n\\.\nCOPY u (id) FROM stdin;\n3\n\\.\n\\copy u (id) from stdin\n4\n\\.\nINSERT INTO u VALUES (5);\n',
+      /Seed failed at pipe\.sql:3:1: duplicate key value violates unique constraint "u_pkey"/
+    ],
+    [
+      'a COPY that fails at its start, between two that would load',
+      'CREATE TABLE u (id int);\nCOPY u (id) FROM stdin;\n1\n\\.\nCOPY missing (id) FROM stdin;\n2\n\\.\nCOPY u (id) FROM stdin;\n3\n\\.\n',
+      /Seed failed at pipe\.sql:5: relation "…" does not exist \(in the data of "COPY missing \(id\) FROM stdin;"\)/
+    ],
+    [
+      'a bad row in the first of three COPY blocks, with statements after them',
+      'CREATE TABLE u (id int);\nCOPY u (id) FROM stdin;\n1\nx\n\\.\nCOPY u (id) FROM stdin;\n2\n\\.\nINSERT INTO u VALUES (3);\nCOPY u (id) FROM stdin;\n4\n\\.\n',
+      /Seed failed at pipe\.sql:4: invalid input syntax for type integer: "…"/
+    ],
+    [
+      'a deferred constraint that fails at COMMIT',
+      'CREATE TABLE p (id int PRIMARY KEY);\nCREATE TABLE c (p int REFERENCES p DEFERRABLE INITIALLY DEFERRED);\nCOPY c (p) FROM stdin;\n7\n\\.\n',
+      /Seeding failed: insert or update on table "c" violates foreign key constraint/
+    ],
+    [
+      'a COPY … FROM stdin that only a variable makes one, sent in a batch with more messages behind it',
+      'CREATE TABLE t (id int);\n\\set src stdin\nCOPY t FROM :src;\nCREATE TABLE after_it (id int);\nCOPY t FROM stdin;\n1\n\\.\n',
+      /Seed failed at pipe\.sql:3:1: COPY from stdin failed: COPY FROM STDIN is not expected in this statement batch\. Statement: "COPY t FROM stdin;"/
+    ]
+  ])('pipelined: %s fails the seed with its own error (at its file:line where it has one), and nothing is kept', async (_name, text, message) => {
+    const r = await run(write('pipe.sql', text))
+    expect(r.code).toBe(1)
+    expect(r.errors[0]).toMatch(message)
+    expect(r.errors[0]).toMatch(/Nothing was kept|rolled back/)
+    expect(await publicTables(r)).toBe(0)
+  })
+
   it('a bad COPY row is reported at its line, without its values', async () => {
     const secretValue = 'sensitive-customer-value'
     const f = write(

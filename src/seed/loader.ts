@@ -8,11 +8,13 @@
  *    cannot run before anything runs;
  * 2. load ({@link loadSeed}): statements are sent as the file's bytes (in the
  *    client encoding the file declares, as psql sends them), batched between
- *    COPY blocks behind a savepoint (one round trip per batch); a batch ends
+ *    COPY blocks behind a savepoint; a batch ends
  *    after a statement that changes how the server reads text
  *    (client_encoding, standard_conforming_strings), since the server parses
- *    a whole batch at once. COPY data streams through `pg-copy-streams`
- *    exactly as written, without being split into rows (the server counts them).
+ *    a whole batch at once. COPY data goes out exactly as written, without
+ *    being split into rows (the server counts them). Batches, COPY blocks
+ *    and COMMIT are pipelined (pipeline.ts): the load waits for the server
+ *    only at its end and where a meta-command needs an answer.
  * psql's meta-commands run as psql runs them, through one PsqlSession
  * (session.ts: variables, `\if` blocks, includes, which walkSeed follows),
  * meta-run.ts (`\copy … from` a file, `\gset`, `\gexec`) and the scanner
@@ -21,17 +23,16 @@
  * is located by an exact rescan (exact.ts).
  * Errors name the file, line and column; COPY data values are never logged.
  */
-import { once } from 'node:events'
 import * as core from '@actions/core'
 import pg from 'pg'
-import { from as copyFrom } from 'pg-copy-streams'
 import type { Connection } from '../connection.js'
 import { leaseSession } from '../session.js'
 import path from 'node:path'
 import { type SeedPlan, type SeedSource, SeedError, firstLine, place, rescanOptions, startOf, statementRefusal, walkSeed, withVariables } from './check.js'
 import { classify } from './grammar.js'
 import { copyFromFile, gexecCells, gset } from './meta-run.js'
-import { type RowSet, rawCopy, rawQuery, rawRows } from './raw-query.js'
+import { type RowSet, rawQuery, rawRows } from './raw-query.js'
+import { Pipeline, type PipelineFailure, UnexpectedCopyIn } from './pipeline.js'
 import { exactMetaLine } from './exact.js'
 import { describe, failBatch, failCopy } from './failure.js'
 import { type MetaEvent, type StatementEvent, statementHead } from './scanner.js'
@@ -65,19 +66,6 @@ function psqlVariables(client: pg.Client, target: Target): Record<string, string
 /** Role names that always exist. */
 const BUILTIN_ROLES = new Set(['public', 'current_user', 'session_user', 'current_role'])
 
-/** Resolves when `stream` drains or fails, removing both listeners either way. */
-function drained(stream: NodeJS.WritableStream): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      stream.off('drain', done)
-      stream.off('error', done)
-      resolve()
-    }
-    stream.on('drain', done)
-    stream.on('error', done)
-  })
-}
-
 /** A batch of plain statements sent in one round trip, as the files' bytes. */
 class Batch {
   items: { src: SeedSource; ev: StatementEvent; offset: number }[] = []
@@ -108,6 +96,16 @@ const MAX_BATCH_BYTES = 1 << 20
  * encoding: it converts the text before parsing) leaves the previous one.
  */
 const NEXT_SAVEPOINT = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; SAVEPOINT preview_postgres_seed;\n')
+/**
+ * The seed's end, sent behind its last messages without waiting for them:
+ * after a failure, RELEASE fails too (the transaction is aborted) and the
+ * rest of the Query is skipped, so COMMIT never turns a failed seed into a
+ * rollback the failure's replay could not use.
+ */
+const END = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; COMMIT')
+
+/** What a pipelined message was: a batch, or a COPY block (`\\copy … from stdin` for a meta event). */
+type Sent = { batch: Batch } | { src: SeedSource; ev: StatementEvent | MetaEvent } | { commit: true }
 
 /** What the database has, read when the seed's transaction opens. */
 interface Target {
@@ -152,22 +150,43 @@ export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: 
     files: sources.length, statements: 0, copyRows: 0, skippedForRoles: 0, skippedTransactionControl: 0, skippedExtensionComments: 0, durationMs: 0
   }
   const firstTransactionControl: string[] = []
+  /** Batches and COPY blocks go out without waiting for the server (pipeline.ts); anything that reads an answer settles it first. */
+  let pipe = null as Pipeline<Sent> | null
   try {
     const existing = new Set([...target.roles, ...plan.created])
     const missing = new Set<string>()
     let batch = new Batch()
+    const pipeline = async (): Promise<Pipeline<Sent>> => (pipe ??= await Pipeline.open<Sent>(client))
+    /** Waits for every answer; throws the SeedError of the first failure. */
+    const settle = async (): Promise<void> => {
+      if (!pipe) return
+      const p = pipe
+      pipe = null
+      const failure = await p.settle()
+      result.copyRows += p.copyRows
+      if (failure) await locateFailure(failure)
+    }
+    /** Settles as soon as the server has failed a message (the messages after it take no effect). */
+    const check = async (): Promise<void> => {
+      if (pipe?.failure) await settle()
+    }
     const flush = async (): Promise<void> => {
       if (!batch.items.length) return
       const current = batch
       batch = new Batch()
-      try {
-        await rawQuery(client, Buffer.concat([NEXT_SAVEPOINT, ...current.parts]))
-        result.statements += current.items.length
-      } catch (err) {
-        await failBatch(client, current, NEXT_SAVEPOINT.length, err as pg.DatabaseError)
-      }
+      const p = await pipeline()
+      p.query(Buffer.concat([NEXT_SAVEPOINT, ...current.parts]), { batch: current })
+      current.parts = [] // the items stay, for a replay
+      result.statements += current.items.length
+      await p.room()
+      await check()
     }
-    let copy: { stream: ReturnType<typeof copyFrom>; src: SeedSource; ev: StatementEvent | MetaEvent; failed?: Error } | null = null
+    /** flush, then wait for the answers: before the client runs a query of its own. */
+    const flushAll = async (): Promise<void> => {
+      await flush()
+      await settle()
+    }
+    let copy: { src: SeedSource; ev: StatementEvent | MetaEvent } | null = null
     const session = new PsqlSession(false)
     for (const [name, value] of Object.entries(psqlVariables(client, target))) session.variables.set(name, value)
     /** A statement sent by \gset or \gexec: its meta event comes next. */
@@ -180,6 +199,27 @@ export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: 
     const failed = async (src: SeedSource, ev: MetaEvent, why: string, below = 0): Promise<never> => {
       const line = (await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))) + below
       throw new SeedError(`Seed failed at ${place(src, line)}: ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line)
+    }
+    /** Throws the SeedError of a pipelined message the server failed: its statement, or its COPY row. */
+    const locateFailure = async ({ tag, err }: PipelineFailure<Sent>): Promise<never> => {
+      if (!tag || 'commit' in tag) throw err // COMMIT's own failure (a deferred constraint): the server rolled back
+      if ('batch' in tag) {
+        if (err instanceof UnexpectedCopyIn) {
+          // the statement that became `COPY … FROM stdin` (by a psql variable): located as a server error at its first character
+          const it = tag.batch.items.find((i) => /^COPY\b[\s\S]*\bFROM\s+P?STDIN\b/i.test(statementHead(i.ev.sql)))
+          if (it) return failBatch(client, tag.batch, 0, Object.assign(new Error(err.message), { position: String(it.offset + 1) }) as unknown as pg.DatabaseError)
+        }
+        // not the server's error (the session ended): there is nothing to replay on
+        if ((err as pg.DatabaseError).severity === undefined) throw err
+        return failBatch(client, tag.batch, NEXT_SAVEPOINT.length, err as pg.DatabaseError)
+      }
+      if (tag.ev.kind === 'meta') {
+        const e = err as pg.DatabaseError
+        const row = /line (\d+)/.exec(e.where ?? '')?.[1]
+        // the data starts on the line after the \copy: the server's "line N" is N lines below it
+        return failed(tag.src, tag.ev, `${describe(e, true)} (in the data of \\copy ${tag.ev.args}).`, row ? Number(row) : 0)
+      }
+      return failCopy(tag.src, tag.ev, err as pg.DatabaseError)
     }
     /**
      * Applies the seed's rules to a statement; false when it is skipped.
@@ -252,7 +292,7 @@ export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: 
               core.info(`\\${ev.command} at ${place(src, ev.line)} has no query before it in its file: nothing sent (psql sends an empty query).`)
               continue
             }
-            await flush()
+            await flushAll()
             await runQuery(src, ev, q, directive)
             continue
           }
@@ -265,7 +305,7 @@ export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: 
           const again = sentByG ? undefined : previous.get(src)
           sentByG = false
           if (again) {
-            await flush()
+            await flushAll()
             await rawQuery(client, again.ev.raw).catch(async (err: unknown) => {
               await failed(src, ev, `${describe(err as pg.DatabaseError, false)} (the query \\${ev.command} sent again: "${firstLine(again.ev.sql)}").`)
             })
@@ -275,8 +315,8 @@ export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: 
         }
         if (directive.kind === 'print') core.info(directive.text)
         if (directive.kind !== 'copy') continue
-        await flush()
         if (directive.file) {
+          await flushAll()
           try {
             result.copyRows += await copyFromFile(client, directive.sql, directive.file)
             result.statements++
@@ -287,9 +327,9 @@ export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: 
           }
           continue
         }
-        const stream = client.query(rawCopy(copyFrom(directive.sql), Buffer.from(directive.sql)))
-        copy = { stream, src, ev }
-        stream.on('error', (e: Error) => { if (copy) copy.failed = e })
+        await flush()
+        copy = { src, ev }
+        ;(await pipeline()).copy(Buffer.from(directive.sql), copy)
         continue
       }
       if (ev.kind === 'statement') {
@@ -313,37 +353,23 @@ export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: 
           continue
         }
         await flush()
-        const stream = client.query(rawCopy(copyFrom(st.sql), st.raw))
-        copy = { stream, src, ev: st }
-        stream.on('error', (e: Error) => { if (copy) copy.failed = e })
+        copy = { src, ev: st }
+        ;(await pipeline()).copy(st.raw, copy)
         continue
       }
-      if (!copy) continue
-      if (ev.kind === 'copy-data') {
-        if (copy.failed) continue
-        if (!copy.stream.write(ev.data)) await drained(copy.stream)
-        continue
+      if (!copy || !pipe) continue
+      if (ev.kind === 'copy-data') await pipe.copyData(ev.data)
+      else {
+        // copy-end: its answer is read with the others
+        pipe.copyDone()
+        copy = null
+        result.statements++
       }
-      // copy-end
-      const c = copy
-      copy = null
-      if (!c.failed) {
-        c.stream.end()
-        await once(c.stream, 'finish').catch((e: Error) => { c.failed = e })
-      }
-      if (c.failed) {
-        if (c.ev.kind === 'meta') {
-          const e = c.failed as pg.DatabaseError
-          const row = /line (\d+)/.exec(e.where ?? '')?.[1]
-          // the data starts on the line after the \copy: the server's "line N" is N lines below it
-          await failed(c.src, c.ev, `${describe(e, true)} (in the data of \\copy ${c.ev.args}).`, row ? Number(row) : 0)
-        } else await failCopy(c.src, c.ev as StatementEvent, c.failed as pg.DatabaseError)
-      }
-      result.copyRows += c.stream.rowCount
-      result.statements++
+      await check()
     }
     await flush()
-    await client.query('COMMIT')
+    ;(await pipeline()).query(END, { commit: true })
+    await settle()
     if (result.skippedForRoles) {
       core.info(
         `Skipped ${result.skippedForRoles} statement(s) that name roles this database does not have (${[...missing].join(', ')}): ` +
@@ -362,6 +388,7 @@ export async function loadSeed(connection: Connection, plan: SeedPlan, signal?: 
     result.durationMs = Date.now() - started
     return result
   } catch (err) {
+    await pipe?.settle() // the client must be ours again to roll back
     await client.query('ROLLBACK').catch(() => undefined)
     if (err instanceof SeedError) throw err
     throw new SeedError(`Seeding failed: ${(err as Error).message}. Nothing was kept: the whole seed was rolled back.`)

@@ -1,8 +1,8 @@
-export const id = 97;
-export const ids = [97];
+export const id = 175;
+export const ids = [175];
 export const modules = {
 
-/***/ 1097:
+/***/ 21175:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1369,10 +1369,6 @@ async function resolveSeedFiles(patterns) {
     return files;
 }
 
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __webpack_require__(78474);
-// EXTERNAL MODULE: ./node_modules/pg-copy-streams/index.js
-var pg_copy_streams = __webpack_require__(26901);
 // EXTERNAL MODULE: ./src/session.ts
 var session = __webpack_require__(92927);
 // EXTERNAL MODULE: external "node:path"
@@ -3061,6 +3057,8 @@ async function checkEvents(sources, options, cwd) {
 
 // EXTERNAL MODULE: external "node:stream/promises"
 var external_node_stream_promises_ = __webpack_require__(46466);
+// EXTERNAL MODULE: ./node_modules/pg-copy-streams/index.js
+var pg_copy_streams = __webpack_require__(26901);
 ;// CONCATENATED MODULE: ./src/seed/raw-query.ts
 /** A Query message holding `text` as it is. */
 function queryMessage(text) {
@@ -3188,6 +3186,188 @@ function* gexecCells(result) {
                 yield cell;
 }
 
+;// CONCATENATED MODULE: ./src/seed/pipeline.ts
+
+/** A batch the server answered with CopyInResponse while more messages were sent behind it (the session was ended). */
+class UnexpectedCopyIn extends Error {
+}
+const COPY_DONE = Buffer.from([0x63, 0, 0, 0, 4]); // 'c', Int32 4 (PostgreSQL docs, "Message Formats": CopyDone)
+/** Bytes of statements sent but not yet answered above which {@link Pipeline.room} waits (about two full batches). */
+const MAX_UNANSWERED_BYTES = 2 << 20;
+/**
+ * Queries and COPY blocks written without waiting, answered in order.
+ * Open with {@link Pipeline.open}; close with {@link Pipeline.settle} before
+ * the client runs any other query. `T`: what the caller needs to locate a
+ * failure (the failed message's tag).
+ */
+class Pipeline {
+    client;
+    /** COPY rows the server counted ("COPY n") so far. */
+    copyRows = 0;
+    /** Set by the first error; nothing sent after it takes effect. */
+    failure = null;
+    sent = [];
+    unansweredBytes = 0;
+    connection = null;
+    closing = false;
+    ended = false;
+    wake = null;
+    ready;
+    onReady;
+    done;
+    onDone;
+    constructor(client) {
+        this.client = client;
+        this.ready = new Promise((resolve) => (this.onReady = resolve));
+        this.done = new Promise((resolve) => (this.onDone = resolve));
+    }
+    /** Takes over `client` (connected, with no query running) for pipelined messages. */
+    static async open(client) {
+        const p = new Pipeline(client);
+        client.query(p);
+        await Promise.race([p.ready, p.done]); // done: the client could not run it (closed): every send is then a no-op
+        return p;
+    }
+    /** Sends `text` (bytes, any number of statements) as one Query message. */
+    query(text, tag) {
+        this.send(text, tag, false);
+    }
+    /** Sends a `COPY … FROM STDIN` statement; its data follows with {@link copyData} and {@link copyDone}. */
+    copy(text, tag) {
+        this.send(text, tag, true);
+    }
+    /** Sends COPY data as written (CopyData messages); resolves when the socket can take more. */
+    async copyData(data) {
+        const c = this.connection;
+        if (!c || this.failure)
+            return;
+        const head = Buffer.allocUnsafe(5);
+        head[0] = 0x64; // 'd'
+        head.writeInt32BE(data.length + 4, 1);
+        c._send(head);
+        if (!c._send(data) && c.stream.writable)
+            await this.waitFor(() => !c.stream.writableNeedDrain, 'drain');
+    }
+    /** Ends the current COPY's data (CopyDone). */
+    copyDone() {
+        if (this.connection && !this.failure)
+            this.connection._send(COPY_DONE);
+    }
+    /** Waits until few enough statements are unanswered (the bytes held for a failure's replay stay bounded). */
+    async room() {
+        await this.waitFor(() => this.unansweredBytes <= MAX_UNANSWERED_BYTES || this.failure !== null);
+    }
+    /**
+     * Waits until every message sent is answered and gives `client` back.
+     * @returns the first failure, or null
+     */
+    async settle() {
+        this.closing = true;
+        if (!this.sent.length && !this.ended) {
+            // nothing unanswered: no ReadyForQuery will hand the client back, so do what it would
+            const c = this.client;
+            if (c._activeQuery === this) {
+                c._activeQuery = null;
+                c.readyForQuery = true;
+            }
+            this.release();
+            c._pulseQueryQueue();
+        }
+        await this.done;
+        return this.failure;
+    }
+    send(text, tag, copy) {
+        if (!this.connection || this.failure)
+            return;
+        this.sent.push({ tag, copy, bytes: text.length });
+        this.unansweredBytes += text.length;
+        this.connection._send(queryMessage(text));
+    }
+    /** Resolves once `ok()` holds, checked after each answer (and at the socket's `event`). */
+    async waitFor(ok, event) {
+        const stream = this.connection?.stream;
+        while (!ok() && !this.ended) {
+            await new Promise((resolve) => {
+                const go = () => {
+                    this.wake = null;
+                    if (event)
+                        stream?.off(event, go);
+                    resolve();
+                };
+                this.wake = go;
+                if (event)
+                    stream?.once(event, go);
+            });
+        }
+    }
+    /** Lets node-postgres run its own queries again (it made this query inactive at the last ReadyForQuery). */
+    release() {
+        if (this.ended)
+            return;
+        this.ended = true;
+        this.wake?.();
+        this.onDone();
+    }
+    /** Keeps node-postgres routing the server's answers here after an ErrorResponse or a ReadyForQuery. */
+    stayActive() {
+        const c = this.client;
+        c._activeQuery = this;
+        c.readyForQuery = false;
+    }
+    submit(connection) {
+        this.connection = connection;
+        this.onReady();
+    }
+    handleRowDescription() { }
+    handleDataRow() { }
+    handleEmptyQuery() { }
+    handlePortalSuspended() { }
+    handleCopyData() { }
+    handleCommandComplete(msg) {
+        const m = /^COPY (\d+)/.exec(msg?.text ?? '');
+        if (m && this.sent[0]?.copy)
+            this.copyRows += Number(m[1]);
+    }
+    /**
+     * A batch never holds `COPY … FROM STDIN` (the scanner sends those as COPY
+     * blocks); refused if one does. When messages were sent behind that batch,
+     * the server would read them as COPY data and lose count of the answers:
+     * the session is then ended (the server rolls back) rather than left to hang.
+     */
+    handleCopyInResponse(connection) {
+        if (this.sent[0]?.copy)
+            return;
+        const why = 'COPY FROM STDIN is not expected in this statement batch';
+        connection.sendCopyFail(why);
+        if (this.sent.length > 1) {
+            // (the server's own words when the CopyFail reaches it: "COPY from stdin failed: …")
+            this.failure ??= { tag: this.sent[0]?.tag, err: new UnexpectedCopyIn(`COPY from stdin failed: ${why}`) };
+            connection.stream.destroy();
+        }
+    }
+    handleError(err) {
+        this.failure ??= { tag: this.sent[0]?.tag, err };
+        if (err.severity === undefined) {
+            // the connection ended (a cancel, a lost link): no ReadyForQuery will come
+            this.sent.length = 0;
+            this.release();
+            return;
+        }
+        this.stayActive(); // its ReadyForQuery follows
+        this.wake?.();
+    }
+    handleReadyForQuery() {
+        const answered = this.sent.shift();
+        if (answered)
+            this.unansweredBytes -= answered.bytes;
+        if (this.sent.length || !this.closing)
+            this.stayActive();
+        else
+            this.release();
+        this.wake?.();
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/seed/exact.ts
 /**
  * Exact places after a fast pass: the load and the check pass do not count
@@ -3297,11 +3477,13 @@ async function failBatch(client, batch, prefixLength, err) {
  *    cannot run before anything runs;
  * 2. load ({@link loadSeed}): statements are sent as the file's bytes (in the
  *    client encoding the file declares, as psql sends them), batched between
- *    COPY blocks behind a savepoint (one round trip per batch); a batch ends
+ *    COPY blocks behind a savepoint; a batch ends
  *    after a statement that changes how the server reads text
  *    (client_encoding, standard_conforming_strings), since the server parses
- *    a whole batch at once. COPY data streams through `pg-copy-streams`
- *    exactly as written, without being split into rows (the server counts them).
+ *    a whole batch at once. COPY data goes out exactly as written, without
+ *    being split into rows (the server counts them). Batches, COPY blocks
+ *    and COMMIT are pipelined (pipeline.ts): the load waits for the server
+ *    only at its end and where a meta-command needs an answer.
  * psql's meta-commands run as psql runs them, through one PsqlSession
  * (session.ts: variables, `\if` blocks, includes, which walkSeed follows),
  * meta-run.ts (`\copy … from` a file, `\gset`, `\gexec`) and the scanner
@@ -3310,7 +3492,6 @@ async function failBatch(client, batch, prefixLength, err) {
  * is located by an exact rescan (exact.ts).
  * Errors name the file, line and column; COPY data values are never logged.
  */
-
 
 
 
@@ -3334,18 +3515,6 @@ function psqlVariables(client, target) {
 }
 /** Role names that always exist. */
 const BUILTIN_ROLES = new Set(['public', 'current_user', 'session_user', 'current_role']);
-/** Resolves when `stream` drains or fails, removing both listeners either way. */
-function drained(stream) {
-    return new Promise((resolve) => {
-        const done = () => {
-            stream.off('drain', done);
-            stream.off('error', done);
-            resolve();
-        };
-        stream.on('drain', done);
-        stream.on('error', done);
-    });
-}
 /** A batch of plain statements sent in one round trip, as the files' bytes. */
 class Batch {
     items = [];
@@ -3376,6 +3545,13 @@ const MAX_BATCH_BYTES = 1 << 20;
  * encoding: it converts the text before parsing) leaves the previous one.
  */
 const NEXT_SAVEPOINT = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; SAVEPOINT preview_postgres_seed;\n');
+/**
+ * The seed's end, sent behind its last messages without waiting for them:
+ * after a failure, RELEASE fails too (the transaction is aborted) and the
+ * rest of the Query is skipped, so COMMIT never turns a failed seed into a
+ * rollback the failure's replay could not use.
+ */
+const END = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; COMMIT');
 /**
  * Pass 2: loads a seed that {@link checkSeed} accepted into the database of
  * `connection` (its direct URL) in one session and one transaction.
@@ -3413,22 +3589,45 @@ async function loadSeed(connection, plan, signal) {
         files: sources.length, statements: 0, copyRows: 0, skippedForRoles: 0, skippedTransactionControl: 0, skippedExtensionComments: 0, durationMs: 0
     };
     const firstTransactionControl = [];
+    /** Batches and COPY blocks go out without waiting for the server (pipeline.ts); anything that reads an answer settles it first. */
+    let pipe = null;
     try {
         const existing = new Set([...target.roles, ...plan.created]);
         const missing = new Set();
         let batch = new Batch();
+        const pipeline = async () => (pipe ??= await Pipeline.open(client));
+        /** Waits for every answer; throws the SeedError of the first failure. */
+        const settle = async () => {
+            if (!pipe)
+                return;
+            const p = pipe;
+            pipe = null;
+            const failure = await p.settle();
+            result.copyRows += p.copyRows;
+            if (failure)
+                await locateFailure(failure);
+        };
+        /** Settles as soon as the server has failed a message (the messages after it take no effect). */
+        const check = async () => {
+            if (pipe?.failure)
+                await settle();
+        };
         const flush = async () => {
             if (!batch.items.length)
                 return;
             const current = batch;
             batch = new Batch();
-            try {
-                await rawQuery(client, Buffer.concat([NEXT_SAVEPOINT, ...current.parts]));
-                result.statements += current.items.length;
-            }
-            catch (err) {
-                await failBatch(client, current, NEXT_SAVEPOINT.length, err);
-            }
+            const p = await pipeline();
+            p.query(Buffer.concat([NEXT_SAVEPOINT, ...current.parts]), { batch: current });
+            current.parts = []; // the items stay, for a replay
+            result.statements += current.items.length;
+            await p.room();
+            await check();
+        };
+        /** flush, then wait for the answers: before the client runs a query of its own. */
+        const flushAll = async () => {
+            await flush();
+            await settle();
         };
         let copy = null;
         const session = new PsqlSession(false);
@@ -3444,6 +3643,30 @@ async function loadSeed(connection, plan, signal) {
         const failed = async (src, ev, why, below = 0) => {
             const line = (await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))) + below;
             throw new SeedError(`Seed failed at ${place(src, line)}: ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line);
+        };
+        /** Throws the SeedError of a pipelined message the server failed: its statement, or its COPY row. */
+        const locateFailure = async ({ tag, err }) => {
+            if (!tag || 'commit' in tag)
+                throw err; // COMMIT's own failure (a deferred constraint): the server rolled back
+            if ('batch' in tag) {
+                if (err instanceof UnexpectedCopyIn) {
+                    // the statement that became `COPY … FROM stdin` (by a psql variable): located as a server error at its first character
+                    const it = tag.batch.items.find((i) => /^COPY\b[\s\S]*\bFROM\s+P?STDIN\b/i.test(statementHead(i.ev.sql)));
+                    if (it)
+                        return failBatch(client, tag.batch, 0, Object.assign(new Error(err.message), { position: String(it.offset + 1) }));
+                }
+                // not the server's error (the session ended): there is nothing to replay on
+                if (err.severity === undefined)
+                    throw err;
+                return failBatch(client, tag.batch, NEXT_SAVEPOINT.length, err);
+            }
+            if (tag.ev.kind === 'meta') {
+                const e = err;
+                const row = /line (\d+)/.exec(e.where ?? '')?.[1];
+                // the data starts on the line after the \copy: the server's "line N" is N lines below it
+                return failed(tag.src, tag.ev, `${describe(e, true)} (in the data of \\copy ${tag.ev.args}).`, row ? Number(row) : 0);
+            }
+            return failCopy(tag.src, tag.ev, err);
         };
         /**
          * Applies the seed's rules to a statement; false when it is skipped.
@@ -3520,7 +3743,7 @@ async function loadSeed(connection, plan, signal) {
                             core/* info */.pq(`\\${ev.command} at ${place(src, ev.line)} has no query before it in its file: nothing sent (psql sends an empty query).`);
                             continue;
                         }
-                        await flush();
+                        await flushAll();
                         await runQuery(src, ev, q, directive);
                         continue;
                     }
@@ -3535,7 +3758,7 @@ async function loadSeed(connection, plan, signal) {
                     const again = sentByG ? undefined : previous.get(src);
                     sentByG = false;
                     if (again) {
-                        await flush();
+                        await flushAll();
                         await rawQuery(client, again.ev.raw).catch(async (err) => {
                             await failed(src, ev, `${describe(err, false)} (the query \\${ev.command} sent again: "${firstLine(again.ev.sql)}").`);
                         });
@@ -3547,8 +3770,8 @@ async function loadSeed(connection, plan, signal) {
                     core/* info */.pq(directive.text);
                 if (directive.kind !== 'copy')
                     continue;
-                await flush();
                 if (directive.file) {
+                    await flushAll();
                     try {
                         result.copyRows += await copyFromFile(client, directive.sql, directive.file);
                         result.statements++;
@@ -3560,10 +3783,9 @@ async function loadSeed(connection, plan, signal) {
                     }
                     continue;
                 }
-                const stream = client.query(rawCopy((0,pg_copy_streams/* from */.H)(directive.sql), Buffer.from(directive.sql)));
-                copy = { stream, src, ev };
-                stream.on('error', (e) => { if (copy)
-                    copy.failed = e; });
+                await flush();
+                copy = { src, ev };
+                (await pipeline()).copy(Buffer.from(directive.sql), copy);
                 continue;
             }
             if (ev.kind === 'statement') {
@@ -3591,43 +3813,25 @@ async function loadSeed(connection, plan, signal) {
                     continue;
                 }
                 await flush();
-                const stream = client.query(rawCopy((0,pg_copy_streams/* from */.H)(st.sql), st.raw));
-                copy = { stream, src, ev: st };
-                stream.on('error', (e) => { if (copy)
-                    copy.failed = e; });
+                copy = { src, ev: st };
+                (await pipeline()).copy(st.raw, copy);
                 continue;
             }
-            if (!copy)
+            if (!copy || !pipe)
                 continue;
-            if (ev.kind === 'copy-data') {
-                if (copy.failed)
-                    continue;
-                if (!copy.stream.write(ev.data))
-                    await drained(copy.stream);
-                continue;
+            if (ev.kind === 'copy-data')
+                await pipe.copyData(ev.data);
+            else {
+                // copy-end: its answer is read with the others
+                pipe.copyDone();
+                copy = null;
+                result.statements++;
             }
-            // copy-end
-            const c = copy;
-            copy = null;
-            if (!c.failed) {
-                c.stream.end();
-                await (0,external_node_events_.once)(c.stream, 'finish').catch((e) => { c.failed = e; });
-            }
-            if (c.failed) {
-                if (c.ev.kind === 'meta') {
-                    const e = c.failed;
-                    const row = /line (\d+)/.exec(e.where ?? '')?.[1];
-                    // the data starts on the line after the \copy: the server's "line N" is N lines below it
-                    await failed(c.src, c.ev, `${describe(e, true)} (in the data of \\copy ${c.ev.args}).`, row ? Number(row) : 0);
-                }
-                else
-                    await failCopy(c.src, c.ev, c.failed);
-            }
-            result.copyRows += c.stream.rowCount;
-            result.statements++;
+            await check();
         }
         await flush();
-        await client.query('COMMIT');
+        (await pipeline()).query(END, { commit: true });
+        await settle();
         if (result.skippedForRoles) {
             core/* info */.pq(`Skipped ${result.skippedForRoles} statement(s) that name roles this database does not have (${[...missing].join(', ')}): ` +
                 'OWNER TO, GRANT, REVOKE and ALTER DEFAULT PRIVILEGES from a dump made without --no-owner --no-privileges. Everything else ran as written.');
@@ -3643,6 +3847,7 @@ async function loadSeed(connection, plan, signal) {
         return result;
     }
     catch (err) {
+        await pipe?.settle(); // the client must be ours again to roll back
         await client.query('ROLLBACK').catch(() => undefined);
         if (err instanceof SeedError)
             throw err;

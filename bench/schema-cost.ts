@@ -1,7 +1,9 @@
 /**
  * What `compare-schema` (on by default) adds to an instant-mode run with a
  * `seed-command` (issue 19, "nearly free"): the bundled action, a seed
- * (the files of the folder given, default `../shared/corpus/handwritten-quartz`)
+ * (the files of the folder given; by default a schema of 11 tables it
+ * generates, with keys, foreign keys and indexes, as large as the quartz
+ * scheduler's: nothing outside the repository is read unless given)
  * and a one-migration `seed-command` run by psql, each round once with the
  * default and once with `compare-schema: false`, in alternating order, so the
  * two sides of a pair see the same machine load. PostgreSQL 17 is reached
@@ -14,7 +16,7 @@
  *
  *   npm run bench:schema-cost -- [rounds] [folder]   (rounds default 5)
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, startEmulator } from '../emulator/index.js'
@@ -23,11 +25,27 @@ import { startDelayProxy, throughProxy } from '../emulator/delay-proxy.js'
 
 const args = process.argv.slice(2)
 const rounds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 5
-const dir = path.resolve(args[0] ?? path.join('..', 'shared', 'corpus', 'handwritten-quartz'))
 const branchMode = process.env.BENCH_MODE === 'branch'
 const delayMs = branchMode ? 0 : Number(process.env.BENCH_DELAY_MS ?? 10)
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const loadavg = (): string => os.loadavg().map((x) => x.toFixed(2)).join(', ')
+
+/** Writes a seed of 11 related tables into `work`/generated and returns that folder. */
+function generatedSchema(root: string): string {
+  const folder = path.join(root, 'generated')
+  const tables = Array.from({ length: 11 }, (_, i) => {
+    const parent = i > 0 ? `,\n  parent_id bigint REFERENCES bench_t${i - 1} (id) ON DELETE CASCADE` : ''
+    return (
+      `CREATE TABLE bench_t${i} (\n  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,\n  name varchar(200) NOT NULL,\n` +
+      `  state varchar(16) NOT NULL DEFAULT 'WAITING' CHECK (state IN ('WAITING', 'RUNNING', 'DONE')),\n  fired_at timestamptz,\n  data bytea${parent}\n);\n` +
+      `CREATE INDEX bench_t${i}_state ON bench_t${i} (state, fired_at);\n`
+    )
+  })
+  rmSync(folder, { recursive: true, force: true })
+  mkdirSync(folder)
+  writeFileSync(path.join(folder, 'schema.sql'), tables.join('\n'))
+  return folder
+}
 
 const emu = await startEmulator()
 const proxy = delayMs > 0 ? await startDelayProxy(emu.pg.port, delayMs) : undefined
@@ -36,6 +54,7 @@ await instant.server.listen()
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-schema-cost-'))
 const migration = path.join(work, 'migration.sql')
 writeFileSync(migration, 'CREATE TABLE bench_migration (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, note text NOT NULL);\nCREATE INDEX bench_migration_note ON bench_migration (note);\n')
+const dir = args[0] ? path.resolve(args[0]) : generatedSchema(work)
 const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort().map((f) => path.join(dir, f))
 const project = branchMode ? await emu.platform.createProject() : undefined
 const modeInputs = (): Record<string, string> =>

@@ -660,7 +660,10 @@ class CommentLock {
     constructor(octokit, pr, commentId, 
     /** This run's lock reaction. */
     reaction, 
-    /** True when this run created the comment (the PR's first run). */
+    /**
+     * True when this run created the comment (the PR's first run) and no
+     * other run has written into it since (checked when the lock is named).
+     */
     createdComment, placeholder, runId, heartbeatMs = HEARTBEAT_MS) {
         this.octokit = octokit;
         this.pr = pr;
@@ -682,30 +685,35 @@ class CommentLock {
     }
     /**
      * Names this run's reaction in the marker (see the module comment): reads
-     * the comment (unless this run just created it), keeps what it records,
-     * writes the placeholder with the lock's fields.
+     * the comment (even one this run created: a racing run may have held the
+     * lock on it and recorded a database before this run's reaction), keeps
+     * what it records, writes the placeholder with the lock's fields.
      * @returns 'named'; 'slow' when answered after {@link NAME_WITHIN_MS} from `sentAt` (the take is unsafe); 'gone' on 404.
      * @throws the GitHub error of the read or the edit.
      */
     name(mode, sentAt, fresh) {
         return this.step(async () => {
-            let earlier = { mode };
-            if (!this.createdComment) {
-                const got = await this.octokit.rest.issues.getComment(this.where).catch((err) => {
-                    if (lock_statusOf(err) === 404)
-                        return null;
-                    throw err;
-                });
-                if (!got)
-                    return 'gone';
-                const text = got.data.body ?? '';
-                const record = (0,publish_comment/* recordOf */.zv)(text);
-                earlier = record ? (0,publish_comment/* withoutLock */.OY)(record) : { mode };
-                this.home = { id: this.claim.id, record: earlier };
-                this.earlierBody = record ? text.replace((0,publish_comment/* markerOf */.we)(record), (0,publish_comment/* markerOf */.we)(earlier)) : text;
-            }
-            else if (fresh) {
+            let earlier;
+            // Read even a comment this run created: another run may have held the lock on it, and
+            // recorded a database, between this run's post and its reaction (a racing first run
+            // whose reaction came first). Only a marker still naming this run is untouched.
+            const got = await this.octokit.rest.issues.getComment(this.where).catch((err) => {
+                if (lock_statusOf(err) === 404)
+                    return null;
+                throw err;
+            });
+            if (!got)
+                return 'gone';
+            const text = got.data.body ?? '';
+            const found = (0,publish_comment/* recordOf */.zv)(text);
+            if (this.createdComment && fresh && found?.run === this.runId && !found.reaction) {
                 earlier = (0,publish_comment/* withoutLock */.OY)(fresh.record);
+            }
+            else {
+                this.createdComment = false;
+                earlier = found ? (0,publish_comment/* withoutLock */.OY)(found) : { mode };
+                this.home = { id: this.claim.id, record: earlier };
+                this.earlierBody = found ? text.replace((0,publish_comment/* markerOf */.we)(found), (0,publish_comment/* markerOf */.we)(earlier)) : text;
             }
             const since = new Date().toISOString();
             const record = { ...earlier, mode: earlier.mode ?? mode, provisioningSince: since, heartbeatAt: since, run: this.runId, reaction: this.reaction.id };

@@ -87,6 +87,24 @@ describe('acquireLock and finish', () => {
     expect(reactionsOn(comments()[0].id)).toEqual([])
   })
 
+  it('a first run whose reaction lands after another run held its comment and recorded a database reads that record (no second database)', async () => {
+    // The first run posts the comment, then its reaction POST is held back 1.5 s; meanwhile a second
+    // run finds the comment, takes the lock, records db-r2 and releases it. Then the first run's reaction lands (201).
+    github.server.inject({ method: 'POST', path: /\/reactions$/, kind: 'delay', delayMs: 1500 })
+    const first = lockModule.acquireLock(client(), pr, options)
+    while (github.comments(REPO, pr.number).length === 0) await new Promise((r) => setTimeout(r, 20))
+    const second = await lockModule.acquireLock(client(), pr, options)
+    expect(second.home).not.toBeNull()
+    await second.finish('two', { mode: 'instant', databaseId: 'db-r2' })
+    const lock = await first
+    expect(lock.home?.record.databaseId).toBe('db-r2')
+    expect(lock.createdComment).toBe(false)
+    await lock.finish(null, { mode: 'instant' })
+    expect(comments()).toEqual([{ id: lock.claim.id, login: expect.any(String), record: { mode: 'instant', databaseId: 'db-r2' } }])
+    expect(reactionsOn(lock.claim.id)).toEqual([])
+    expect(commentPosts()).toBe(1)
+  })
+
   it('waits while the marker names a live lock, and takes the lock once its run has released it', async () => {
     const { markerOf } = commentModule
     const first = await lockModule.acquireLock(client(), pr, options)

@@ -92,8 +92,11 @@ export class CommentLock {
     commentId: number,
     /** This run's lock reaction. */
     readonly reaction: LockReaction,
-    /** True when this run created the comment (the PR's first run). */
-    readonly createdComment: boolean,
+    /**
+     * True when this run created the comment (the PR's first run) and no
+     * other run has written into it since (checked when the lock is named).
+     */
+    public createdComment: boolean,
     private readonly placeholder: string,
     private readonly runId: string,
     private readonly heartbeatMs = HEARTBEAT_MS
@@ -114,27 +117,32 @@ export class CommentLock {
 
   /**
    * Names this run's reaction in the marker (see the module comment): reads
-   * the comment (unless this run just created it), keeps what it records,
-   * writes the placeholder with the lock's fields.
+   * the comment (even one this run created: a racing run may have held the
+   * lock on it and recorded a database before this run's reaction), keeps
+   * what it records, writes the placeholder with the lock's fields.
    * @returns 'named'; 'slow' when answered after {@link NAME_WITHIN_MS} from `sentAt` (the take is unsafe); 'gone' on 404.
    * @throws the GitHub error of the read or the edit.
    */
   name(mode: CommentRecord['mode'], sentAt: number, fresh: FoundComment | null): Promise<'named' | 'slow' | 'gone'> {
     return this.step(async () => {
-      let earlier: CommentRecord = { mode }
-      if (!this.createdComment) {
-        const got = await this.octokit.rest.issues.getComment(this.where).catch((err: unknown) => {
-          if (statusOf(err) === 404) return null
-          throw err
-        })
-        if (!got) return 'gone'
-        const text = got.data.body ?? ''
-        const record = recordOf(text)
-        earlier = record ? withoutLock(record) : { mode }
-        this.home = { id: this.claim.id, record: earlier }
-        this.earlierBody = record ? text.replace(markerOf(record), markerOf(earlier)) : text
-      } else if (fresh) {
+      let earlier: CommentRecord
+      // Read even a comment this run created: another run may have held the lock on it, and
+      // recorded a database, between this run's post and its reaction (a racing first run
+      // whose reaction came first). Only a marker still naming this run is untouched.
+      const got = await this.octokit.rest.issues.getComment(this.where).catch((err: unknown) => {
+        if (statusOf(err) === 404) return null
+        throw err
+      })
+      if (!got) return 'gone'
+      const text = got.data.body ?? ''
+      const found = recordOf(text)
+      if (this.createdComment && fresh && found?.run === this.runId && !found.reaction) {
         earlier = withoutLock(fresh.record)
+      } else {
+        this.createdComment = false
+        earlier = found ? withoutLock(found) : { mode }
+        this.home = { id: this.claim.id, record: earlier }
+        this.earlierBody = found ? text.replace(markerOf(found), markerOf(earlier)) : text
       }
       const since = new Date().toISOString()
       const record: CommentRecord = { ...earlier, mode: earlier.mode ?? mode, provisioningSince: since, heartbeatAt: since, run: this.runId, reaction: this.reaction.id }

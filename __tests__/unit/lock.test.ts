@@ -88,11 +88,14 @@ describe('acquireLock and finish', () => {
   })
 
   it('a first run whose reaction lands after another run held its comment and recorded a database reads that record (no second database)', async () => {
-    // The first run posts the comment, then its reaction POST is held back 1.5 s; meanwhile a second
+    // The first run posts the comment, then its reaction POST is held back 3 s; meanwhile a second
     // run finds the comment, takes the lock, records db-r2 and releases it. Then the first run's reaction lands (201).
-    github.server.inject({ method: 'POST', path: /\/reactions$/, kind: 'delay', delayMs: 1500 })
+    github.server.inject({ method: 'POST', path: /\/reactions$/, kind: 'delay', delayMs: 3000 })
+    const reactionPosts = () => github.server.requests('POST', /\/reactions$/).length
+    const before = reactionPosts()
     const first = lockModule.acquireLock(client(), pr, options)
-    while (github.comments(REPO, pr.number).length === 0) await new Promise((r) => setTimeout(r, 20))
+    // The second run starts only once the first run's reaction POST has arrived (logged on arrival) and is held back.
+    while (reactionPosts() === before) await new Promise((r) => setTimeout(r, 10))
     const second = await lockModule.acquireLock(client(), pr, options)
     expect(second.home).not.toBeNull()
     await second.finish('two', { mode: 'instant', databaseId: 'db-r2' })

@@ -32,9 +32,10 @@
  * after BENCH_PSQL_TIMEOUT_S seconds (default 300), every run after 120 s.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { folderFiles } from './folder-files.js'
 import { APP_TOKEN, startEmulator } from '../emulator/index.js'
 import { InstantService } from '../emulator/instant.js'
 import { generateDump, generateDumpOfSize } from '../__tests__/fixtures/generate.js'
@@ -54,15 +55,6 @@ const extraInputs = JSON.parse(process.env.BENCH_INPUTS ?? '{}') as Record<strin
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const loadavg = (): string => os.loadavg().map((x) => x.toFixed(2)).join(', ')
 
-/** The files of a folder given on the command line: its LOAD file's list, else its *.sql sorted. */
-function folderFiles(dir: string): string[] {
-  if (!statSync(dir).isDirectory()) return [path.resolve(dir)]
-  const load = path.join(dir, 'LOAD')
-  const names = existsSync(load)
-    ? readFileSync(load, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
-    : readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()
-  return names.map((f) => path.resolve(dir, f))
-}
 
 interface Load {
   name: string

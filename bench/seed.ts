@@ -38,7 +38,7 @@
  * the whole process. Both ratios are printed: load alone, and check + load.
  */
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, createWriteStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { copyFileSync, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { once } from 'node:events'
@@ -47,6 +47,7 @@ import { ADMIN_USER, PostgresServer } from '../emulator/postgres.js'
 import { NODE_24, ROOT } from '../emulator/runner.js'
 import { generateDumpOfSize } from '../__tests__/fixtures/generate.js'
 import { DumpSource } from '../__tests__/pg-dump-source.js'
+import { folderFiles } from './folder-files.js'
 
 const args = process.argv.slice(2)
 const rounds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 9
@@ -54,14 +55,7 @@ const seedMiB = Number(process.env.BENCH_SEED_MB ?? 6)
 const bigMiB = Number(process.env.BENCH_BIG_MB ?? 200)
 const bigRounds = Number(process.env.BENCH_BIG_ROUNDS ?? 5)
 /** The extra seed given on the command line: files in order, a folder as its LOAD file lists or its *.sql sorted. */
-const extra = args.flatMap((arg) => {
-  if (!statSync(arg).isDirectory()) return [path.resolve(arg)]
-  const load = path.join(arg, 'LOAD')
-  const names = existsSync(load)
-    ? readFileSync(load, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
-    : readdirSync(arg).filter((f) => f.endsWith('.sql')).sort()
-  return names.map((f) => path.resolve(arg, f))
-})
+const extra = args.flatMap((arg) => folderFiles(arg))
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const bundle = mkdtempSync(path.join(os.tmpdir(), 'bench-loader-'))

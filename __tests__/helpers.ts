@@ -18,6 +18,9 @@ export function emulatorSecrets(emu: Emulator): string[] {
 
 /** Where a secret must never appear: the run's public text (runPlaces) and every comment. */
 export function publicText(emu: Emulator, run: RunResult, envFile?: string): Record<string, string> {
-  const comments = [...emu.github.issues.values()].flat().map((c) => c.body).join('\n')
+  const comments = [...emu.github.issues.values()]
+    .flat()
+    .map((c) => c.body)
+    .join('\n')
   return { ...runPlaces(run, envFile), comments }
 }

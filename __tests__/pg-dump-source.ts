@@ -101,9 +101,13 @@ export class DumpSource {
   /** Creates database `db` (dropping one of that name first). */
   createDatabase(db: string): void {
     const q = `"${db.replace(/"/g, '""')}"`
-    execFileSync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', ...this.args('postgres'), '-c', `DROP DATABASE IF EXISTS ${q}`, '-c', `CREATE DATABASE ${q}`], {
-      stdio: ['ignore', 'ignore', 'pipe']
-    })
+    execFileSync(
+      'psql',
+      ['-X', '-q', '-v', 'ON_ERROR_STOP=1', ...this.args('postgres'), '-c', `DROP DATABASE IF EXISTS ${q}`, '-c', `CREATE DATABASE ${q}`],
+      {
+        stdio: ['ignore', 'ignore', 'pipe']
+      }
+    )
   }
 
   /** `pg_dump` to `file`: plain SQL with its defaults (owners and privileges kept), plus `extra` options. */

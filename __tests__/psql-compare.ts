@@ -54,11 +54,17 @@ export function psqlComparison() {
     }
     const names = seed ?? files.map(([name]) => name)
     const before = new Set(emu.instant.databases.keys())
-    const ours = await emu.run({ inputs: { 'instant-url': emu.instant.url, 'github-token': APP_TOKEN, seed: names.join('\n') }, cwd: dir, node: NODE_24 })
+    const ours = await emu.run({
+      inputs: { 'instant-url': emu.instant.url, 'github-token': APP_TOKEN, seed: names.join('\n') },
+      cwd: dir,
+      node: NODE_24
+    })
     const record = [...emu.instant.databases.entries()].find(([id]) => !before.has(id))?.[1]
     const psqlDb = `psql_class_${process.pid}_${++n}`
     const psql = await psqlLoad(psqlServer, psqlDb, names, dir, psqlOptions)
-    const differences = record ? compareSnapshots(await snapshot(psqlServer, psqlDb), await snapshot(emu.pg, record.database)) : ['no database was created']
+    const differences = record
+      ? compareSnapshots(await snapshot(psqlServer, psqlDb), await snapshot(emu.pg, record.database))
+      : ['no database was created']
     return { ours, psql, differences, database: record?.database, dir }
   }
 

@@ -17,7 +17,9 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 const emu = await startEmulator().catch(exitOnStartError)
 try {
-  console.log(`operations: create_branch ${createMs} ms, start_compute ${computeMs} ms; ${rounds} round(s) per poll interval; Node ${process.version}`)
+  console.log(
+    `operations: create_branch ${createMs} ms, start_compute ${computeMs} ms; ${rounds} round(s) per poll interval; Node ${process.version}`
+  )
   console.log('poll-interval | last op finished → outputs set (median, min–max) | API requests per provision | wall time (median)')
   for (const interval of [5, 1]) {
     const lag: number[] = []
@@ -28,7 +30,14 @@ try {
       emu.platform.timing = { createBranchMs: createMs, startComputeMs: computeMs, deleteMs: 500 }
       const before = emu.platform.server.log.length
       const r = await emu.run({
-        inputs: { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': String(interval), 'github-token': APP_TOKEN, comment: 'false' },
+        inputs: {
+          'api-url': emu.platform.url,
+          'api-key': project.apiKey,
+          'project-id': project.id,
+          'poll-interval': String(interval),
+          'github-token': APP_TOKEN,
+          comment: 'false'
+        },
         timeOutputs: true
       })
       if (r.code !== 0 || r.outputsAt === undefined) throw new Error(`run failed: ${r.errors.join('; ')}`)
@@ -40,7 +49,8 @@ try {
     const fmt = (ms: number): string => `${(ms / 1000).toFixed(2)} s`
     console.log(
       `${String(interval).padStart(4)} s        | ${fmt(median(lag))} (${fmt(Math.min(...lag))}–${fmt(Math.max(...lag))})`.padEnd(66) +
-        `| ${median(requests)}`.padEnd(29) + `| ${fmt(median(wall))}`
+        `| ${median(requests)}`.padEnd(29) +
+        `| ${fmt(median(wall))}`
     )
   }
 } finally {

@@ -22,13 +22,21 @@ const emu = await startEmulator()
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-comment-'))
 writeFileSync(path.join(work, 'seed.sql'), 'CREATE TABLE items (id int PRIMARY KEY);\nINSERT INTO items SELECT generate_series(1, 5);\n')
 try {
-  console.log(`${rounds} round(s); Node ${process.version}; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}${actionYml ? `; action ${actionYml}` : ''}`)
+  console.log(
+    `${rounds} round(s); Node ${process.version}; load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}${actionYml ? `; action ${actionYml}` : ''}`
+  )
   console.log('mode    | run      | GitHub requests (writes, comments created) | wall time (median, min–max)')
   emu.platform.timing = { createBranchMs: 200, startComputeMs: 400, deleteMs: 200 }
   let pr = 5000
   for (const mode of ['instant', 'branch'] as const) {
     const project = await emu.platform.createProject()
-    const figures = { first: { wall: [] as number[], req: [] as number[], writes: [] as number[], created: [] as number[] }, rerun: { wall: [] as number[], req: [] as number[], writes: [] as number[], created: [] as number[] } }
+    const figures = {
+      first: { wall: [] as number[], req: [] as number[], writes: [] as number[], created: [] as number[] },
+      rerun: { wall: [] as number[], req: [] as number[], writes: [] as number[], created: [] as number[] }
+    }
     for (let i = 0; i < rounds; i++) {
       const number = ++pr
       emu.github.openPullRequest(REPO, number)
@@ -37,7 +45,9 @@ try {
         const r = await emu.run({
           inputs: {
             mode,
-            ...(mode === 'instant' ? { 'instant-url': emu.instant.url } : { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': '0.2' }),
+            ...(mode === 'instant'
+              ? { 'instant-url': emu.instant.url }
+              : { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': '0.2' }),
             'github-token': APP_TOKEN,
             seed: 'seed.sql'
           },

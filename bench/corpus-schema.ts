@@ -62,7 +62,8 @@ async function runBranch(emu: Emulator, dir: string, files: string[], compare: b
   return { r, database: branch?.database }
 }
 
-const outcome = (r: RunResult): string => (r.code === 0 ? `loaded ${(r.durationMs / 1000).toFixed(1)} s` : `failed: ${(r.errors[0] ?? `exit ${r.code}`).slice(0, 60)}`)
+const outcome = (r: RunResult): string =>
+  r.code === 0 ? `loaded ${(r.durationMs / 1000).toFixed(1)} s` : `failed: ${(r.errors[0] ?? `exit ${r.code}`).slice(0, 60)}`
 
 /**
  * Runs schema mode over `sets` (absolute folders) with their files (`filesOf`).
@@ -80,7 +81,8 @@ export async function schemaMode(sets: string[], filesOf: (dir: string) => strin
       const problems: string[] = []
       const summary = /#### Schema\s+\*\*([^*]+)\*\*/.exec(on.r.summary)?.[1] ?? ''
       const inspected = [...on.r.stdout.matchAll(/Inspected the schema .* in ([\d.]+) s/g)].map((m) => m[1]).join(' + ')
-      if ((on.r.code === 0) !== (off.r.code === 0)) problems.push(`ends differ: default ${outcome(on.r)}; compare-schema false ${outcome(off.r)}`)
+      if ((on.r.code === 0) !== (off.r.code === 0))
+        problems.push(`ends differ: default ${outcome(on.r)}; compare-schema false ${outcome(off.r)}`)
       if (on.r.code === 0 && off.r.code === 0 && on.database && off.database) {
         const diff = compareSnapshots(await snapshot(emu.pg, on.database), await snapshot(emu.pg, off.database))
         if (diff.length) problems.push(`the two branches differ: ${diff.join('; ')}`)
@@ -96,7 +98,15 @@ export async function schemaMode(sets: string[], filesOf: (dir: string) => strin
         if (unnamed.length) problems.push(`the diff does not name ${unnamed.length} table(s): ${unnamed.slice(0, 5).join(', ')}`)
       }
       for (const w of on.r.warnings) problems.push(`warning: ${w.slice(0, 200)}`)
-      rows.push({ set, on: outcome(on.r), off: outcome(off.r), summary: summary || '-', inspectS: inspected || '-', result: problems.length ? 'FAIL' : 'ok', problems })
+      rows.push({
+        set,
+        on: outcome(on.r),
+        off: outcome(off.r),
+        summary: summary || '-',
+        inspectS: inspected || '-',
+        result: problems.length ? 'FAIL' : 'ok',
+        problems
+      })
       console.error(`${set}: ${problems.length ? 'FAIL' : 'ok'}`)
     }
   } finally {

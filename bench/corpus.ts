@@ -56,12 +56,19 @@ interface Row {
 
 const shorten = (s: string, n = 70): string => (s.length > n ? `${s.slice(0, n - 3)}...` : s)
 /** psql's first ERROR line, without the file prefix. */
-const psqlError = (stderr: string): string => /ERROR: {2}(.*)|FATAL: {2}(.*)|psql: error: (.*)/.exec(stderr)?.slice(1).find(Boolean) ?? stderr.trim().split('\n')[0] ?? ''
+const psqlError = (stderr: string): string =>
+  /ERROR: {2}(.*)|FATAL: {2}(.*)|psql: error: (.*)/.exec(stderr)?.slice(1).find(Boolean) ?? stderr.trim().split('\n')[0] ?? ''
 
 function setFiles(dir: string): string[] {
   const load = path.join(dir, 'LOAD')
-  if (existsSync(load)) return readFileSync(load, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
-  return readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()
+  if (existsSync(load))
+    return readFileSync(load, 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'))
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
 }
 
 async function main(): Promise<number> {
@@ -70,9 +77,15 @@ async function main(): Promise<number> {
     console.error('usage: npm run corpus -- DIR   (DIR holds one folder per set, each with SOURCE and an optional LOAD)')
     return 2
   }
-  const sets = readdirSync(root).filter((d) => existsSync(path.join(root, d, 'SOURCE'))).sort()
+  const sets = readdirSync(root)
+    .filter((d) => existsSync(path.join(root, d, 'SOURCE')))
+    .sort()
   // issue 19: `-- DIR --schema` checks the schema diff instead (bench/corpus-schema.ts)
-  if (process.argv[3] === '--schema') return (await import('./corpus-schema.js')).schemaMode(sets.map((s) => path.resolve(root, s)), (d) => setFiles(d))
+  if (process.argv[3] === '--schema')
+    return (await import('./corpus-schema.js')).schemaMode(
+      sets.map((s) => path.resolve(root, s)),
+      (d) => setFiles(d)
+    )
   const emu = await startEmulator().catch(exitOnStartError)
   const psqlServer = await PostgresServer.start({ hostPattern: '*.psql.localhost' }).catch(exitOnStartError)
   const rows: Row[] = []
@@ -81,7 +94,11 @@ async function main(): Promise<number> {
       const dir = path.resolve(root, set)
       const files = setFiles(dir)
       const before = new Set(emu.instant.databases.keys())
-      const ours = await emu.run({ inputs: { 'instant-url': emu.instant.url, 'github-token': APP_TOKEN, seed: files.join('\n') }, cwd: dir, node: NODE_24 })
+      const ours = await emu.run({
+        inputs: { 'instant-url': emu.instant.url, 'github-token': APP_TOKEN, seed: files.join('\n') },
+        cwd: dir,
+        node: NODE_24
+      })
       const record = [...emu.instant.databases.entries()].find(([id]) => !before.has(id))?.[1]
       const psqlDb = `corpus_${i}`
       // psql as a managed database's owner would run it; where it stops at what the action skips on
@@ -89,7 +106,8 @@ async function main(): Promise<number> {
       const psql = await psqlLoad(psqlServer, psqlDb, files, dir)
       const skipped = !psql.ok && ours.code === 0 ? DOCUMENTED.find((d) => d.psql?.test(psql.stderr)) : undefined
       const reference = skipped ? await psqlLoad(psqlServer, psqlDb, files, dir, { superuser: true, createRoles: true }) : psql
-      const oursText = ours.code === 0 ? 'loaded' : shorten(ours.errors[0]?.replace(/^Seed (refused|failed) at /, '$1 at ') ?? `exit ${ours.code}`)
+      const oursText =
+        ours.code === 0 ? 'loaded' : shorten(ours.errors[0]?.replace(/^Seed (refused|failed) at /, '$1 at ') ?? `exit ${ours.code}`)
       const psqlText = psql.ok ? 'loaded' : shorten(`failed: ${psqlError(psql.stderr)}`)
       const row: Row = { set, files: files.length, psql: psqlText, ours: oursText, result: 'agree', detail: [] }
       if (reference.ok && ours.code === 0 && record) {
@@ -97,12 +115,19 @@ async function main(): Promise<number> {
         if (row.detail.length) row.result = 'differ'
         else if (skipped) {
           row.result = 'differ (documented)'
-          row.detail = [skipped.name, `psql: ${psqlError(psql.stderr)}`, `the rest equals psql's load as the superuser${reference.rolesCreated.length ? ` with roles ${reference.rolesCreated.join(', ')}` : ''}`]
+          row.detail = [
+            skipped.name,
+            `psql: ${psqlError(psql.stderr)}`,
+            `the rest equals psql's load as the superuser${reference.rolesCreated.length ? ` with roles ${reference.rolesCreated.join(', ')}` : ''}`
+          ]
         }
       } else if (psql.ok !== (ours.code === 0)) {
         const documented = DOCUMENTED.find((d) => (psql.ok ? d.ours?.test(ours.errors[0] ?? '') : d.psql?.test(psql.stderr)))
         row.result = documented ? 'differ (documented)' : 'differ'
-        row.detail = [documented ? documented.name : 'undocumented', psql.ok ? `ours: ${ours.errors[0]}` : `psql: ${psqlError(psql.stderr)}`]
+        row.detail = [
+          documented ? documented.name : 'undocumented',
+          psql.ok ? `ours: ${ours.errors[0]}` : `psql: ${psqlError(psql.stderr)}`
+        ]
       }
       rows.push(row)
       // roles are the cluster's: drop the ones made for this set, so the next set meets a cluster without them
@@ -117,7 +142,13 @@ async function main(): Promise<number> {
   const header = ['set', 'files', 'psql', 'ours (the action)', 'result']
   const table = [header, ...rows.map((r) => [r.set, String(r.files), r.psql, r.ours, r.result])]
   const widths = header.map((_, c) => Math.max(...table.map((r) => r[c].length)))
-  for (const r of table) console.log(r.map((cell, c) => cell.padEnd(widths[c])).join(' | ').trimEnd())
+  for (const r of table)
+    console.log(
+      r
+        .map((cell, c) => cell.padEnd(widths[c]))
+        .join(' | ')
+        .trimEnd()
+    )
   for (const r of rows.filter((x) => x.detail.length && x.result !== 'agree')) {
     console.log(`\n${r.set} (${r.result}):`)
     for (const d of r.detail) console.log(`  ${d}`)

@@ -11,7 +11,12 @@ export function folderFiles(arg: string): string[] {
   if (!statSync(arg).isDirectory()) return [path.resolve(arg)]
   const load = path.join(arg, 'LOAD')
   const names = existsSync(load)
-    ? readFileSync(load, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
-    : readdirSync(arg).filter((f) => f.endsWith('.sql')).sort()
+    ? readFileSync(load, 'utf8')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#'))
+    : readdirSync(arg)
+        .filter((f) => f.endsWith('.sql'))
+        .sort()
   return names.map((f) => path.resolve(arg, f))
 }

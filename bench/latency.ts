@@ -53,8 +53,11 @@ const psqlTimeoutMs = Number(process.env.BENCH_PSQL_TIMEOUT_S ?? 300) * 1000
 /** More inputs for every run of the action, e.g. `{"compare-schema": "false"}`. */
 const extraInputs = JSON.parse(process.env.BENCH_INPUTS ?? '{}') as Record<string, string>
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const loadavg = (): string => os.loadavg().map((x) => x.toFixed(2)).join(', ')
-
+const loadavg = (): string =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ')
 
 interface Load {
   name: string
@@ -106,7 +109,9 @@ async function psql(files: string[]): Promise<{ ms: number; connections: number 
   await emu.pg.admin.query('CHECKPOINT')
   const before = pgProxy.accepted
   const started = process.hrtime.bigint()
-  const child = spawn('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-1', ...files.flatMap((f) => ['-f', f]), url], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-1', ...files.flatMap((f) => ['-f', f]), url], {
+    stdio: ['ignore', 'ignore', 'pipe']
+  })
   let stderr = ''
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
   const timer = setTimeout(() => child.kill('SIGKILL'), psqlTimeoutMs)
@@ -181,7 +186,7 @@ async function measure(load: Load, withCommand: boolean, migrationMs: number): P
   console.log(
     `  action: main step ${s(main)} (${ours.map((o) => s(o.mainMs)).join(', ')}) = ${(main / psqlMs).toFixed(2)}× psql; ` +
       `main + post ${s(total)} = ${(total / psqlMs).toFixed(2)}×; seed phase ${s(seed)} = ${(seed / psqlMs).toFixed(2)}×; ` +
-      `${conns} connection(s) to PostgreSQL${withCommand ? ' (seed-command\'s psql included)' : ''}`
+      `${conns} connection(s) to PostgreSQL${withCommand ? " (seed-command's psql included)" : ''}`
   )
   rows.push(
     `| ${label} | ${s(psqlMs)} | ${s(main)} (${(main / psqlMs).toFixed(2)}×) | ${s(total)} (${(total / psqlMs).toFixed(2)}×) | ${s(seed)} (${(seed / psqlMs).toFixed(2)}×) | ${conns} |`
@@ -199,12 +204,20 @@ try {
     if (seedMiB > 0) {
       generateDumpOfSize(source, 'bench', seedMiB, generated)
       source.dump('bench', generated, plain)
-      loads.push({ name: `generated pg_dump, ${(statSync(generated).size / 1048576).toFixed(1)} MiB`, files: [generated], psqlRounds: rounds })
+      loads.push({
+        name: `generated pg_dump, ${(statSync(generated).size / 1048576).toFixed(1)} MiB`,
+        files: [generated],
+        psqlRounds: rounds
+      })
     }
     generateDump(source, 'small', smallScale, small, plain)
     loads.push({ name: `small pg_dump, ${(statSync(small).size / 1024).toFixed(0)} KiB`, files: [small], psqlRounds: rounds })
     source.dump('small', inserts, [...plain, '--inserts'])
-    loads.push({ name: `small pg_dump --inserts, ${(statSync(inserts).size / 1024).toFixed(0)} KiB`, files: [inserts], psqlRounds: Math.min(rounds, insertsPsqlRounds) })
+    loads.push({
+      name: `small pg_dump --inserts, ${(statSync(inserts).size / 1024).toFixed(0)} KiB`,
+      files: [inserts],
+      psqlRounds: Math.min(rounds, insertsPsqlRounds)
+    })
   } finally {
     await source.stop()
   }

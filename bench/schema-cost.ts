@@ -28,7 +28,11 @@ const rounds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 5
 const branchMode = process.env.BENCH_MODE === 'branch'
 const delayMs = branchMode ? 0 : Number(process.env.BENCH_DELAY_MS ?? 10)
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const loadavg = (): string => os.loadavg().map((x) => x.toFixed(2)).join(', ')
+const loadavg = (): string =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ')
 
 /** Writes a seed of 11 related tables into `work`/generated and returns that folder. */
 function generatedSchema(root: string): string {
@@ -53,9 +57,15 @@ const instant = new InstantService(proxy ? throughProxy(emu.pg, proxy.port) : em
 await instant.server.listen()
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-schema-cost-'))
 const migration = path.join(work, 'migration.sql')
-writeFileSync(migration, 'CREATE TABLE bench_migration (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, note text NOT NULL);\nCREATE INDEX bench_migration_note ON bench_migration (note);\n')
+writeFileSync(
+  migration,
+  'CREATE TABLE bench_migration (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, note text NOT NULL);\nCREATE INDEX bench_migration_note ON bench_migration (note);\n'
+)
 const dir = args[0] ? path.resolve(args[0]) : generatedSchema(work)
-const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort().map((f) => path.join(dir, f))
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.sql'))
+  .sort()
+  .map((f) => path.join(dir, f))
 const project = branchMode ? await emu.platform.createProject() : undefined
 const modeInputs = (): Record<string, string> =>
   project
@@ -89,7 +99,9 @@ try {
     console.log(`  round ${i + 1}: default ${pair.on} ms, compare-schema: false ${pair.off} ms, difference ${pair.on - pair.off} ms`)
   }
   const diffs = runs.on.map((v, i) => v - runs.off[i])
-  console.log(`main step, medians: default ${median(runs.on)} ms, false ${median(runs.off)} ms; median difference of the pairs ${median(diffs)} ms; load average ${loadavg()}`)
+  console.log(
+    `main step, medians: default ${median(runs.on)} ms, false ${median(runs.off)} ms; median difference of the pairs ${median(diffs)} ms; load average ${loadavg()}`
+  )
 } finally {
   await instant.server.close()
   await proxy?.close()

@@ -59,7 +59,11 @@ const extra = args.flatMap((arg) => folderFiles(arg))
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const bundle = mkdtempSync(path.join(os.tmpdir(), 'bench-loader-'))
-execFileSync(path.join(ROOT, 'node_modules', '.bin', 'ncc'), ['build', path.join(ROOT, 'bench', 'load-child.ts'), '-o', bundle, '--quiet'], { stdio: 'inherit' })
+execFileSync(
+  path.join(ROOT, 'node_modules', '.bin', 'ncc'),
+  ['build', path.join(ROOT, 'bench', 'load-child.ts'), '-o', bundle, '--quiet'],
+  { stdio: 'inherit' }
+)
 // the grammar's WebAssembly goes next to the bundle, as `npm run package` puts it next to dist/index.js
 copyFileSync(path.join(ROOT, 'node_modules', 'libpg-query', 'wasm', 'libpg-query.wasm'), path.join(bundle, 'libpg-query.wasm'))
 const server = await PostgresServer.start({ hostPattern: '*.us-east-2.localhost' }).catch(exitOnStartError)
@@ -94,9 +98,13 @@ function ours(db: string, files: string[]): Load {
 
 function psql(db: string, files: string[]): Load {
   const started = process.hrtime.bigint()
-  const r = runSync('/usr/bin/time', ['-f', '%U %S %M', 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-1', ...files.flatMap((f) => ['-f', f]), url(db)], {
-    stdio: ['ignore', 'ignore', 'pipe']
-  })
+  const r = runSync(
+    '/usr/bin/time',
+    ['-f', '%U %S %M', 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-1', ...files.flatMap((f) => ['-f', f]), url(db)],
+    {
+      stdio: ['ignore', 'ignore', 'pipe']
+    }
+  )
   const ms = Number(process.hrtime.bigint() - started) / 1e6
   if (r.errorCode) throw new Error(`cannot run /usr/bin/time (${r.errorCode}): install GNU time (apt-get install time)`)
   if (r.status !== 0) throw new Error(`psql failed: ${r.stderr.slice(0, 500)}`)
@@ -108,7 +116,8 @@ async function bigDump(mib: number): Promise<{ file: string; rows: number }> {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-dump-')), 'big.sql')
   const out = createWriteStream(file)
   out.write('CREATE TABLE big (id bigint, name text, note text, amount numeric);\nCOPY big (id, name, note, amount) FROM stdin;\n')
-  const line = (i: number): string => `${i}\tname ${i}\tsome note text with a \\t tab and a \\\\ backslash ${i % 997}\t${(i % 10000) / 100}\n`
+  const line = (i: number): string =>
+    `${i}\tname ${i}\tsome note text with a \\t tab and a \\\\ backslash ${i % 997}\t${(i % 10000) / 100}\n`
   let rows = 0
   let bytes = 0
   while (bytes < mib * 1024 * 1024) {
@@ -147,7 +156,9 @@ async function compare(files: string[], times: number): Promise<void> {
   const psqlMs = runs.psql.map((r) => r.ms)
   const rows = runs.ours[0].rows!
   console.log(`  ours: load median ${median(loadMs).toFixed(0)} ms (${list(loadMs)}), ${Math.round(rows / (median(loadMs) / 1000))} rows/s`)
-  console.log(`        check pass median ${median(runs.ours.map((r) => r.checkMs!)).toFixed(0)} ms; check + load median ${median(withCheck).toFixed(0)} ms (${list(withCheck)}); ${resources(runs.ours)}`)
+  console.log(
+    `        check pass median ${median(runs.ours.map((r) => r.checkMs!)).toFixed(0)} ms; check + load median ${median(withCheck).toFixed(0)} ms (${list(withCheck)}); ${resources(runs.ours)}`
+  )
   console.log(`  psql: median ${median(psqlMs).toFixed(0)} ms (${list(psqlMs)}), ${resources(runs.psql)}`)
   const ratios = (xs: number[]): string => {
     const paired = xs.map((x, i) => x / psqlMs[i])
@@ -189,7 +200,9 @@ try {
   }
   if (bigMiB > 0) {
     const big = await bigDump(bigMiB)
-    console.log(`generated dump: ${(statSync(big.file).size / 1048576).toFixed(0)} MiB, ${big.rows} rows in one COPY block; ${bigRounds} rounds, alternating`)
+    console.log(
+      `generated dump: ${(statSync(big.file).size / 1048576).toFixed(0)} MiB, ${big.rows} rows in one COPY block; ${bigRounds} rounds, alternating`
+    )
     await compare([big.file], bigRounds)
     rmSync(path.dirname(big.file), { recursive: true, force: true })
   }

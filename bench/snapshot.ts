@@ -99,8 +99,15 @@ export function compareSnapshots(a: Snapshot, b: Snapshot, limit = 5): string[] 
   for (const name of new Set([...a.keys(), ...b.keys()])) {
     const left = new Set(a.get(name) ?? [])
     const right = new Set(b.get(name) ?? [])
-    const diff = [...[...left].filter((l) => !right.has(l)).map((l) => `- ${l}`), ...[...right].filter((l) => !left.has(l)).map((l) => `+ ${l}`)]
-    if (diff.length) out.push(`${name}: ${diff.length} line(s) differ`, ...diff.slice(0, limit).map((l) => `    ${l.length > 200 ? `${l.slice(0, 197)}...` : l}`))
+    const diff = [
+      ...[...left].filter((l) => !right.has(l)).map((l) => `- ${l}`),
+      ...[...right].filter((l) => !left.has(l)).map((l) => `+ ${l}`)
+    ]
+    if (diff.length)
+      out.push(
+        `${name}: ${diff.length} line(s) differ`,
+        ...diff.slice(0, limit).map((l) => `    ${l.length > 200 ? `${l.slice(0, 197)}...` : l}`)
+      )
   }
   return out
 }
@@ -138,7 +145,13 @@ let loaders = 0
  * `database` of `server`, owned by a fresh non-superuser login role, as a
  * managed database is (or as the superuser: {@link PsqlOptions}).
  */
-export async function psqlLoad(server: PostgresServer, database: string, files: string[], cwd: string, options: PsqlOptions = {}): Promise<PsqlLoad> {
+export async function psqlLoad(
+  server: PostgresServer,
+  database: string,
+  files: string[],
+  cwd: string,
+  options: PsqlOptions = {}
+): Promise<PsqlLoad> {
   const role = `psql_loader_${process.pid}_${++loaders}`
   const password = `pw_${Math.random().toString(36).slice(2)}`
   await server.createRole(role, password)

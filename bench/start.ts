@@ -18,7 +18,12 @@ import { NODE_24, ROOT } from '../emulator/runner.js'
 const rounds = Number(process.argv[2] ?? 10)
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-start-'))
-const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', GITHUB_STATE: path.join(dir, 'state'), GITHUB_OUTPUT: path.join(dir, 'output'), INPUT_COMMAND: 'nope' }
+const env = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  GITHUB_STATE: path.join(dir, 'state'),
+  GITHUB_OUTPUT: path.join(dir, 'output'),
+  INPUT_COMMAND: 'nope'
+}
 writeFileSync(env.GITHUB_STATE, '')
 writeFileSync(env.GITHUB_OUTPUT, '')
 
@@ -50,7 +55,12 @@ try {
   const list = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ')
   const files = readdirSync(path.join(ROOT, 'dist')).map((f) => ({ f, size: statSync(path.join(ROOT, 'dist', f)).size }))
   const mb = (n: number): string => `${(n / 1048576).toFixed(2)} MiB`
-  console.log(`${rounds} rounds, alternating; load average ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}`)
+  console.log(
+    `${rounds} rounds, alternating; load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')}`
+  )
   for (const k of ['wall', 'cpu'] as const) {
     const [b, a] = [bare.map((x) => x[k]), action.map((x) => x[k])]
     console.log(`${k === 'wall' ? 'wall time' : 'CPU time (user + system)'}:`)
@@ -60,7 +70,10 @@ try {
   }
   console.log(
     `dist/: ${mb(files.reduce((a, b) => a + b.size, 0))}; index.js ${mb(statSync(entry).size)}; ` +
-      files.filter((x) => x.f !== 'index.js').map((x) => `${x.f} ${mb(x.size)}`).join(', ')
+      files
+        .filter((x) => x.f !== 'index.js')
+        .map((x) => `${x.f} ${mb(x.size)}`)
+        .join(', ')
   )
 } finally {
   rmSync(dir, { recursive: true, force: true })

@@ -233,7 +233,11 @@ function ownerOf(value) {
 function ownerOfRun() {
     const { owner, repo } = github/* context */._.repo;
     const pr = github/* context */._.payload.pull_request;
-    return { repository: `${owner}/${repo}`, pr: typeof pr?.number === 'number' ? pr.number : undefined, headSha: pr?.head?.sha ?? github/* context */._.sha ?? '' };
+    return {
+        repository: `${owner}/${repo}`,
+        pr: typeof pr?.number === 'number' ? pr.number : undefined,
+        headSha: pr?.head?.sha ?? github/* context */._.sha ?? ''
+    };
 }
 
 // EXTERNAL MODULE: ./src/platform/expiry.ts
@@ -286,8 +290,12 @@ function explainCreateRefusal(err, s) {
     const message = err.serviceMessage ?? '';
     const inputs = [
         [s.schemaOnly, /init_source|schema/i, '`schema-only` (sent as `branch.init_source: schema-only`)'],
-        [s.suspendTimeoutSeconds !== undefined, /suspend/i, '`suspend-timeout` (sent as the endpoint\'s `suspend_timeout_seconds`)'],
-        [s.minCu !== undefined || s.maxCu !== undefined, /autoscaling|compute unit|\bcu\b/i, '`min-cu`/`max-cu` (sent as the endpoint\'s `autoscaling_limit_min_cu`/`autoscaling_limit_max_cu`)']
+        [s.suspendTimeoutSeconds !== undefined, /suspend/i, "`suspend-timeout` (sent as the endpoint's `suspend_timeout_seconds`)"],
+        [
+            s.minCu !== undefined || s.maxCu !== undefined,
+            /autoscaling|compute unit|\bcu\b/i,
+            "`min-cu`/`max-cu` (sent as the endpoint's `autoscaling_limit_min_cu`/`autoscaling_limit_max_cu`)"
+        ]
     ];
     const hit = inputs.find(([given, pattern]) => given && pattern.test(message));
     if (!hit)
@@ -507,7 +515,13 @@ async function deleteReaction(octokit, pr, commentId, reactionId) {
 }
 /** The lock reactions of `login` on a comment. @throws the GitHub error. */
 async function lockReactions(octokit, pr, commentId, login) {
-    const { data } = await octokit.rest.reactions.listForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId, content: LOCK_REACTION, per_page: 100 });
+    const { data } = await octokit.rest.reactions.listForIssueComment({
+        owner: pr.owner,
+        repo: pr.repo,
+        comment_id: commentId,
+        content: LOCK_REACTION,
+        per_page: 100
+    });
     return data.filter((r) => r.user?.login === login).map((r) => r.id);
 }
 /**
@@ -716,7 +730,14 @@ class CommentLock {
                 this.earlierBody = found ? text.replace((0,publish_comment/* markerOf */.we)(found), (0,publish_comment/* markerOf */.we)(earlier)) : text;
             }
             const since = new Date().toISOString();
-            const record = { ...earlier, mode: earlier.mode ?? mode, provisioningSince: since, heartbeatAt: since, run: this.runId, reaction: this.reaction.id };
+            const record = {
+                ...earlier,
+                mode: earlier.mode ?? mode,
+                provisioningSince: since,
+                heartbeatAt: since,
+                run: this.runId,
+                reaction: this.reaction.id
+            };
             await this.octokit.rest.issues.updateComment({ ...this.where, body: body(this.placeholder, record) });
             this.claim = { id: this.claim.id, record };
             this.named = true;
@@ -823,7 +844,12 @@ class ClaimNotPostedError extends Error {
 }
 /** Every marker comment on the PR, oldest first (all pages). @throws the GitHub error. */
 async function listMarkerComments(octokit, pr) {
-    const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner: pr.owner, repo: pr.repo, issue_number: pr.number, per_page: 100 });
+    const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+        owner: pr.owner,
+        repo: pr.repo,
+        issue_number: pr.number,
+        per_page: 100
+    });
     const found = [];
     for (const c of comments) {
         const record = (0,publish_comment/* recordOf */.zv)(c.body ?? '');
@@ -852,7 +878,7 @@ async function acquireLock(octokit, pr, o) {
     };
     let login = null;
     let created = null;
-    let comments = await listMarkerComments(octokit, pr).catch((err) => fail(err, "read the comments"));
+    let comments = await listMarkerComments(octokit, pr).catch((err) => fail(err, 'read the comments'));
     for (;;) {
         const home = comments.find((c) => login === null || c.login === login);
         if (!home) {
@@ -1001,7 +1027,9 @@ async function decide(client, branch, settings, pulls, now) {
         }
     }
     if (!owner.pr)
-        return row('keep', settings.maxAgeSeconds > 0 ? 'made outside a pull request, used within max-age' : 'made outside a pull request; set `max-age` to sweep it');
+        return row('keep', settings.maxAgeSeconds > 0
+            ? 'made outside a pull request, used within max-age'
+            : 'made outside a pull request; set `max-age` to sweep it');
     const within = settings.maxAgeSeconds > 0 ? ' and the branch was used within max-age' : '';
     if (unread)
         return row('keep', `${unread}${within}: kept`);
@@ -1029,7 +1057,13 @@ async function lockOf(octokit, row, settings) {
     try {
         return await acquireLock(octokit, pr, {
             mode: 'branch',
-            placeholder: (0,publish_report/* renderReport */.B1)({ mode: 'branch', state: 'sweeping', branchName: row.branch.name, branchId: row.branch.id, sweptBecause: row.reason }),
+            placeholder: (0,publish_report/* renderReport */.B1)({
+                mode: 'branch',
+                state: 'sweeping',
+                branchName: row.branch.name,
+                branchId: row.branch.id,
+                sweptBecause: row.reason
+            }),
             pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
             timeoutSeconds: Math.min(settings.waitTimeoutSeconds, 120)
         });
@@ -1054,7 +1088,10 @@ async function sweepOne(row, x) {
             return;
         }
         if (again.decision !== 'delete') {
-            Object.assign(row, { decision: 'keep', reason: `${again.reason} (read again before the delete${lock ? ", under the PR's lock" : ''})` });
+            Object.assign(row, {
+                decision: 'keep',
+                reason: `${again.reason} (read again before the delete${lock ? ", under the PR's lock" : ''})`
+            });
             return;
         }
         row.branch = again.branch;
@@ -1071,7 +1108,15 @@ async function sweepOne(row, x) {
         row.decision = ops === null ? 'already gone' : 'deleted';
         core/* info */.pq(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`);
         const operations = (ops ?? []).map(platform_operations/* summarise */.fS);
-        markdown = (0,publish_report/* renderReport */.B1)({ mode: 'branch', state: 'swept', projectId: x.settings.projectId, branchId: row.branch.id, branchName: row.branch.name, sweptBecause: row.reason, operations });
+        markdown = (0,publish_report/* renderReport */.B1)({
+            mode: 'branch',
+            state: 'swept',
+            projectId: x.settings.projectId,
+            branchId: row.branch.id,
+            branchName: row.branch.name,
+            sweptBecause: row.reason,
+            operations
+        });
     }
     finally {
         // Kept: only the claim goes, the PR's comment stays as its last run wrote it. Deleted: the comment says swept.
@@ -1328,7 +1373,15 @@ async function resetBranch(settings, branchName, hooks) {
     (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
     (0,post_state/* clearUnseeded */.nH)();
     (0,cancel/* throwIfCancelled */.dZ)();
-    setOutputs({ mode: 'branch', created: false, connection, projectId: settings.projectId, branchId: branch.id, branchName: branch.name, expiresAt });
+    setOutputs({
+        mode: 'branch',
+        created: false,
+        connection,
+        projectId: settings.projectId,
+        branchId: branch.id,
+        branchName: branch.name,
+        expiresAt
+    });
     if (settings.envFile)
         await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames);
     core/* info */.pq(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`);
@@ -1404,8 +1457,27 @@ function loadGrammar() {
 }
 /** First words of statements whose kind can matter. Others (INSERT, COPY, SELECT, UPDATE, …) are not parsed: 30 µs each adds up over a dump of INSERTs. */
 const WORTH_PARSING = new Set([
-    'abort', 'alter', 'analyze', 'begin', 'cluster', 'comment', 'commit', 'create', 'drop', 'end', 'grant', 'prepare', 'reindex', 'release',
-    'reset', 'revoke', 'rollback', 'savepoint', 'set', 'start', 'vacuum'
+    'abort',
+    'alter',
+    'analyze',
+    'begin',
+    'cluster',
+    'comment',
+    'commit',
+    'create',
+    'drop',
+    'end',
+    'grant',
+    'prepare',
+    'reindex',
+    'release',
+    'reset',
+    'revoke',
+    'rollback',
+    'savepoint',
+    'set',
+    'start',
+    'vacuum'
 ]);
 /** Settings that change how the server reads statement text (and, for the second, how psql lexes it); `SET NAMES` is found by parsing. */
 const LEXING = /client_encoding|standard_conforming_strings/i;
@@ -1549,7 +1621,27 @@ function classify(sql, firstWord) {
  * backslash byte could be misread. Normalized: lower case, letters and digits only.
  * Source: PostgreSQL docs, "Character Set Support", client-only encodings.
  */
-const NOT_ASCII_SAFE = new Set(['sjis', 'shiftjis', 'mskanji', 'win932', 'windows932', 'shiftjis2004', 'big5', 'win950', 'windows950', 'gbk', 'win936', 'windows936', 'cp936', 'uhc', 'win949', 'windows949', 'cp949', 'gb18030', 'johab']);
+const NOT_ASCII_SAFE = new Set([
+    'sjis',
+    'shiftjis',
+    'mskanji',
+    'win932',
+    'windows932',
+    'shiftjis2004',
+    'big5',
+    'win950',
+    'windows950',
+    'gbk',
+    'win936',
+    'windows936',
+    'cp936',
+    'uhc',
+    'win949',
+    'windows949',
+    'cp949',
+    'gb18030',
+    'johab'
+]);
 /** True for a client encoding whose bytes below 0x80 are always ASCII (every server encoding, UTF8 and LATIN1 among them). */
 function asciiSafeEncoding(name) {
     return !NOT_ASCII_SAFE.has(name.toLowerCase().replace(/[^a-z0-9]/g, ''));
@@ -1859,7 +1951,9 @@ class PsqlLexer {
         }
         this.identCount++;
         const id = this.idents;
-        if (id[0] === 'c' && (id[1] === 'f' || id[1] === 'p' || (id[1] === 'o' && id[2] === 'r' && (id[3] === 'f' || id[3] === 'p'))) && this.parenDepth === 0) {
+        if (id[0] === 'c' &&
+            (id[1] === 'f' || id[1] === 'p' || (id[1] === 'o' && id[2] === 'r' && (id[3] === 'f' || id[3] === 'p'))) &&
+            this.parenDepth === 0) {
             if (is('begin'))
                 this.beginDepth++;
             else if (is('case')) {
@@ -2170,7 +2264,12 @@ function parseSlashCopy(args) {
     if (keyword < 0)
         return undefined;
     const before = args.slice(0, keyword).trim();
-    const direction = args.slice(keyword, keyword + 4).toLowerCase().startsWith('from') ? 'from' : 'to';
+    const direction = args
+        .slice(keyword, keyword + 4)
+        .toLowerCase()
+        .startsWith('from')
+        ? 'from'
+        : 'to';
     let rest = args.slice(keyword + direction.length).replace(/^\s+/, '');
     let token;
     let quoted = false;
@@ -2524,7 +2623,15 @@ class Scanner {
         // (an unterminated one at the end of a file has no data: it goes to the server as a plain statement)
         const isCopy = terminated && firstWord === 'copy' && COPY_FROM_STDIN.test(statementHead(sql));
         const ev = {
-            kind: 'statement', sql, raw, terminated, firstWord, line: this.pendingLine, column: this.pendingCol, copyFromStdin: isCopy, index: this.statements++
+            kind: 'statement',
+            sql,
+            raw,
+            terminated,
+            firstWord,
+            line: this.pendingLine,
+            column: this.pendingCol,
+            copyFromStdin: isCopy,
+            index: this.statements++
         };
         if (variables.length) {
             ev.psqlVariables = variables;
@@ -2732,7 +2839,10 @@ class PsqlSession {
             return { kind: 'none' };
         }
         if (IGNORED.has(c))
-            return { kind: 'print', text: `Ignored \\${c}${ev.args ? ` ${ev.args}` : ''}: it only changes how psql shows results, and a seed shows none.` };
+            return {
+                kind: 'print',
+                text: `Ignored \\${c}${ev.args ? ` ${ev.args}` : ''}: it only changes how psql shows results, and a seed shows none.`
+            };
         if (c === 'copy')
             return this.copy(ev, activity);
         const o = slashOptions(ev.args, this.lookup);
@@ -2877,7 +2987,9 @@ class SeedError extends Error {
 /** 1-based line and column of 1-based character `position` in `text`, which starts at `line`:`column` of its file. */
 function locate(text, position, line = 1, column = 1) {
     const before = text.slice(0, Math.max(0, position - 1)).split('\n');
-    return before.length === 1 ? { line, column: column + before[0].length } : { line: line + before.length - 1, column: before.at(-1).length + 1 };
+    return before.length === 1
+        ? { line, column: column + before[0].length }
+        : { line: line + before.length - 1, column: before.at(-1).length + 1 };
 }
 /** A statement's first line, for messages (at most 120 characters). */
 const firstLine = (sql) => {
@@ -3175,9 +3287,9 @@ async function copyFromFile(client, sql, file) {
  */
 function gset(session, result, prefix) {
     if (result.rows.length === 0)
-        throw new MetaRefusal('no rows returned for \\gset (psql\'s error; it stops the seed).');
+        throw new MetaRefusal("no rows returned for \\gset (psql's error; it stops the seed).");
     if (result.rows.length > 1)
-        throw new MetaRefusal('more than one row returned for \\gset (psql\'s error; it stops the seed).');
+        throw new MetaRefusal("more than one row returned for \\gset (psql's error; it stops the seed).");
     result.fields.forEach((name, k) => {
         const value = result.rows[0][k];
         if (value === null)
@@ -3517,8 +3629,14 @@ async function failBatch(client, batch, prefixLength, err) {
 function psqlVariables(client, target) {
     const p = client;
     return {
-        DBNAME: p.database ?? '', USER: p.user ?? '', HOST: p.host ?? '', PORT: String(p.port ?? ''), ENCODING: 'UTF8', ON_ERROR_STOP: 'on',
-        SERVER_VERSION_NUM: target.version[0], SERVER_VERSION_NAME: target.version[1]
+        DBNAME: p.database ?? '',
+        USER: p.user ?? '',
+        HOST: p.host ?? '',
+        PORT: String(p.port ?? ''),
+        ENCODING: 'UTF8',
+        ON_ERROR_STOP: 'on',
+        SERVER_VERSION_NUM: target.version[0],
+        SERVER_VERSION_NAME: target.version[1]
     };
 }
 /** Role names that always exist. */
@@ -3594,7 +3712,13 @@ async function loadSeed(connection, plan, signal) {
         throw err;
     }
     const result = {
-        files: sources.length, statements: 0, copyRows: 0, skippedForRoles: 0, skippedTransactionControl: 0, skippedExtensionComments: 0, durationMs: 0
+        files: sources.length,
+        statements: 0,
+        copyRows: 0,
+        skippedForRoles: 0,
+        skippedTransactionControl: 0,
+        skippedExtensionComments: 0,
+        durationMs: 0
     };
     const firstTransactionControl = [];
     /** Batches and COPY blocks go out without waiting for the server (pipeline.ts); anything that reads an answer settles it first. */
@@ -3723,7 +3847,14 @@ async function loadSeed(connection, plan, signal) {
                 return gset(session, rows, directive.prefix);
             let line;
             for (const cell of gexecCells(rows)) {
-                const generated = { ...q.ev, sql: cell, raw: Buffer.from(cell), classified: classify(cell, statementHead(cell).split(/[\s;(]/)[0].toLowerCase()) };
+                const generated = {
+                    ...q.ev,
+                    sql: cell,
+                    raw: Buffer.from(cell),
+                    classified: classify(cell, statementHead(cell)
+                        .split(/[\s;(]/)[0]
+                        .toLowerCase())
+                };
                 const shown = firstLine(cell);
                 // the \gexec line, found once (a rescan of its file) for all the statements it generates
                 line ??= await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src));
@@ -3877,7 +4008,11 @@ async function openTransaction(client) {
         const results = (await client.query("BEGIN; SAVEPOINT preview_postgres_seed; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE'); " +
             "SELECT current_setting('server_version_num') AS num, current_setting('server_version') AS name"));
         const v = results[4].rows[0];
-        return { roles: results[2].rows.map((r) => r.rolname), foreignExtensions: new Set(results[3].rows.map((r) => r.extname)), version: [v.num, v.name] };
+        return {
+            roles: results[2].rows.map((r) => r.rolname),
+            foreignExtensions: new Set(results[3].rows.map((r) => r.extname)),
+            version: [v.num, v.name]
+        };
     }
     catch (err) {
         throw new SeedError(`Seeding could not connect to the new database: ${err.message}`);
@@ -3936,7 +4071,11 @@ async function runSeedCommand(command, c, signal) {
             env[k] = v;
     if (signal?.aborted)
         throw signal.reason;
-    const child = (0,external_node_child_process_.spawn)('bash', ['-eo', 'pipefail', '-c', command], { env: { ...env, ...seedEnvironment(c) }, stdio: ['ignore', 'inherit', 'inherit'], detached: GROUPS });
+    const child = (0,external_node_child_process_.spawn)('bash', ['-eo', 'pipefail', '-c', command], {
+        env: { ...env, ...seedEnvironment(c) },
+        stdio: ['ignore', 'inherit', 'inherit'],
+        detached: GROUPS
+    });
     const group = (sig) => {
         try {
             if (!GROUPS)
@@ -4029,7 +4168,11 @@ async function openPublication(settings, seedCheck) {
         try {
             lock = await acquireLock(octokit, pr, {
                 mode: settings.mode,
-                placeholder: (0,publish_report/* renderReport */.B1)({ mode: settings.mode, state: settings.command === 'create' ? 'provisioning' : settings.command === 'reset' ? 'resetting' : 'closing', runUrl: runUrl() }),
+                placeholder: (0,publish_report/* renderReport */.B1)({
+                    mode: settings.mode,
+                    state: settings.command === 'create' ? 'provisioning' : settings.command === 'reset' ? 'resetting' : 'closing',
+                    runUrl: runUrl()
+                }),
                 pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
                 timeoutSeconds: settings.waitTimeoutSeconds,
                 // As soon as the lock's reaction exists (issue 20, item 6): a cancel, or a kill before the post step, releases it.
@@ -4363,7 +4506,14 @@ function schemaResult(settings, diff, created) {
         };
     }
     return {
-        report: { summary: diff.summary, diff: diff.diff, source: diff.source, note: diff.note, destructive: diff.destructive, failOnDestructive: settings.failOnDestructive },
+        report: {
+            summary: diff.summary,
+            diff: diff.diff,
+            source: diff.source,
+            note: diff.note,
+            destructive: diff.destructive,
+            failOnDestructive: settings.failOnDestructive
+        },
         outputs: { changed: diff.changed, file: schemaDiffPath(), destructive: diff.destructive.length > 0 }
     };
 }
@@ -4410,7 +4560,9 @@ function startSeedCheck(files) {
     if (files.length === 0)
         return Promise.resolve(null);
     const checking = checkSeed(files).catch((err) => {
-        throw err instanceof SeedError ? new SeedError(`${err.message} No database was created or changed.`, err.file, err.line, err.column) : err;
+        throw err instanceof SeedError
+            ? new SeedError(`${err.message} No database was created or changed.`, err.file, err.line, err.column)
+            : err;
     });
     checking.catch(() => undefined); // awaited later; not an unhandled rejection meanwhile
     return checking;
@@ -4548,7 +4700,9 @@ async function createBranch(settings, seed, pub) {
     const outcome = await core/* group */.Os(`Provision branch "${branchName}"`, () => (0,lifecycle/* provisionBranch */.gx)(client, { ...settings, branchName, createExtras: extras, anonymized }))
         .catch((err) => Promise.reject(explainCreateRefusal(err, settings)));
     // issue 14: a reused branch's expiry moves to `expires-in` from now; issue 20: every reuse is recorded as the branch's last use (max-age)
-    const expiresAt = outcome.created ? (outcome.branch.expires_at ?? extras.branch?.expires_at) : await (0,platform_expiry/* recordUse */.zk)(client, outcome.branch, settings);
+    const expiresAt = outcome.created
+        ? (outcome.branch.expires_at ?? extras.branch?.expires_at)
+        : await (0,platform_expiry/* recordUse */.zk)(client, outcome.branch, settings);
     if (outcome.created)
         forgetReusable(pub, 'branch');
     const connection = (0,src_connection/* describeConnection */.If)(outcome.pooledUrl, outcome.directUrl);
@@ -4634,7 +4788,14 @@ async function removeBranch(settings, pub) {
         core/* notice */.lm(`Branch "${branchName}" was already gone.`);
     else
         core/* info */.pq(`Deleted branch "${branchName}" (${branch.id}).`);
-    await publish(pub, { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchId: branch.id, branchName, operations: (ops ?? []).map(platform_operations/* summarise */.fS) }, { mode: 'branch' });
+    await publish(pub, {
+        mode: 'branch',
+        state: 'deleted',
+        projectId: settings.projectId,
+        branchId: branch.id,
+        branchName,
+        operations: (ops ?? []).map(platform_operations/* summarise */.fS)
+    }, { mode: 'branch' });
 }
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
@@ -4655,13 +4816,15 @@ async function run(checked) {
         const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : [];
         const seedCheck = startSeedCheck(seedFiles);
         pub = await openPublication(settings, seedCheck);
-        const seed = seedFiles.length === 0 ? null : await core/* group */.Os('Check the seed files', async () => {
-            const plan = (await seedCheck);
-            core/* info */.pq(`Checked ${plan.sources.length} seed file(s)${plan.included ? ` and ${plan.included} included one(s)` : ''} in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
-                'only the psql meta-commands the loader runs (\\echo, \\i, \\ir, \\set, \\if, \\copy … from, \\gset, \\gexec, …), ' +
-                'no statement that needs another database or its own transaction.');
-            return plan;
-        });
+        const seed = seedFiles.length === 0
+            ? null
+            : await core/* group */.Os('Check the seed files', async () => {
+                const plan = (await seedCheck);
+                core/* info */.pq(`Checked ${plan.sources.length} seed file(s)${plan.included ? ` and ${plan.included} included one(s)` : ''} in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
+                    'only the psql meta-commands the loader runs (\\echo, \\i, \\ir, \\set, \\if, \\copy … from, \\gset, \\gexec, …), ' +
+                    'no statement that needs another database or its own transaction.');
+                return plan;
+            });
         if (settings.mode === 'instant') {
             if (settings.command === 'create')
                 await createInstant(settings, seed, pub);

@@ -342,7 +342,11 @@ class PlatformClient {
      */
     async renameBranch(branchId, name) {
         const label = `Rename branch ${branchId} to "${name}"`;
-        const body = await this.callJson(label, 'PATCH', `/branches/${encodeURIComponent(branchId)}`, { body: { branch: { name } }, idempotent: false, retryOn503: true });
+        const body = await this.callJson(label, 'PATCH', `/branches/${encodeURIComponent(branchId)}`, {
+            body: { branch: { name } },
+            idempotent: false,
+            retryOn503: true
+        });
         return { branch: branchOf(body.branch, label), operations: operationsOf(body.operations, label) };
     }
     /**
@@ -356,7 +360,10 @@ class PlatformClient {
     async deleteBranch(branchId) {
         const label = `Delete branch ${branchId}`;
         try {
-            const body = await this.call(label, 'DELETE', `/branches/${encodeURIComponent(branchId)}`, { idempotent: true, emptyBodyStatuses: [204] });
+            const body = await this.call(label, 'DELETE', `/branches/${encodeURIComponent(branchId)}`, {
+                idempotent: true,
+                emptyBodyStatuses: [204]
+            });
             return body === null ? null : operationsOf(body.operations, label);
         }
         catch (err) {
@@ -410,7 +417,10 @@ class PlatformClient {
         const q = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
         const body = await this.callJson(label, 'GET', `/operations?${q}`);
         const pagination = body.pagination;
-        return { operations: operationsOf(body.operations, label), cursor: typeof pagination?.cursor === 'string' ? pagination.cursor : undefined };
+        return {
+            operations: operationsOf(body.operations, label),
+            cursor: typeof pagination?.cursor === 'string' ? pagination.cursor : undefined
+        };
     }
     /**
      * Operations on `branchId` that are not terminal, from the newest pages of
@@ -472,7 +482,10 @@ class LifecycleClient extends _client_js__WEBPACK_IMPORTED_MODULE_1__/* .Platfor
      */
     async updateBranch(branchId, update) {
         const label = `Update branch ${branchId}`;
-        const body = await this.callJson(label, 'PATCH', `/branches/${encodeURIComponent(branchId)}`, { body: { branch: update }, idempotent: false });
+        const body = await this.callJson(label, 'PATCH', `/branches/${encodeURIComponent(branchId)}`, {
+            body: { branch: update },
+            idempotent: false
+        });
         return { branch: branchOf(body.branch, label), operations: asOperations(body.operations) };
     }
     /**
@@ -481,7 +494,10 @@ class LifecycleClient extends _client_js__WEBPACK_IMPORTED_MODULE_1__/* .Platfor
      */
     async restoreBranch(branchId, request) {
         const label = `Restore branch ${branchId}`;
-        const body = await this.callJson(label, 'POST', `/branches/${encodeURIComponent(branchId)}/restore`, { body: request, idempotent: false });
+        const body = await this.callJson(label, 'POST', `/branches/${encodeURIComponent(branchId)}/restore`, {
+            body: request,
+            idempotent: false
+        });
         return { branch: branchOf(body.branch, label), operations: asOperations(body.operations) };
     }
     /**
@@ -495,7 +511,10 @@ class LifecycleClient extends _client_js__WEBPACK_IMPORTED_MODULE_1__/* .Platfor
             const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}`);
             const annotation = body.annotation;
             const value = annotation?.value;
-            return { branch: branchOf(body.branch, label), annotations: value && typeof value === 'object' ? value : {} };
+            return {
+                branch: branchOf(body.branch, label),
+                annotations: value && typeof value === 'object' ? value : {}
+            };
         }
         catch (err) {
             if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ && err.status === 404)
@@ -572,12 +591,19 @@ class BranchRefusedError extends Error {
  * characters other than letters, digits, `.`, `_` and `-` become `-`, at most 256 characters.
  */
 function defaultBranchName(pr, sha) {
-    const clean = (s) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/-{2,}/g, '-').replace(/^-|-$/g, '');
+    const clean = (s) => s
+        .replace(/[^A-Za-z0-9._-]+/g, '-')
+        .replace(/-{2,}/g, '-')
+        .replace(/^-|-$/g, '');
     const name = pr ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}` : `preview/${clean(sha).slice(0, 7) || 'local'}`;
     return name.slice(0, 256);
 }
 function waitOptions(client, o) {
-    return { pollIntervalSeconds: o.pollIntervalSeconds, waitTimeoutSeconds: o.waitTimeoutSeconds, get: (id) => client.getOperation(id) };
+    return {
+        pollIntervalSeconds: o.pollIntervalSeconds,
+        waitTimeoutSeconds: o.waitTimeoutSeconds,
+        get: (id) => client.getOperation(id)
+    };
 }
 function refuseProtected(branch, what) {
     if (branch.default || branch.protected) {
@@ -700,7 +726,8 @@ const CANCEL_DELETE_RESERVE_MS = 1000;
  * have made the branch.
  */
 function unanswered(err) {
-    return err instanceof _client_js__WEBPACK_IMPORTED_MODULE_3__/* .PlatformResponseError */ .Jy || (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || (err.status >= 200 && err.status < 300)));
+    return (err instanceof _client_js__WEBPACK_IMPORTED_MODULE_3__/* .PlatformResponseError */ .Jy ||
+        (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || (err.status >= 200 && err.status < 300))));
 }
 /**
  * Creates the provisional branch. After an unanswered create (its answer
@@ -746,7 +773,11 @@ async function createProvisional(client, parent, name, extras, anonymized) {
 function undoOnCancel(client, branch, pending, o) {
     (0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .onCancel */ .Ao)(_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .UNSEEDED_BRANCH */ .dV, async (deadline) => {
         const waitSeconds = Math.max(0.1, (deadline - CANCEL_DELETE_RESERVE_MS - Date.now()) / 1000);
-        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, { ...waitOptions(client, o), pollIntervalSeconds: 0.2, waitTimeoutSeconds: waitSeconds }).catch(() => undefined);
+        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, {
+            ...waitOptions(client, o),
+            pollIntervalSeconds: 0.2,
+            waitTimeoutSeconds: waitSeconds
+        }).catch(() => undefined);
         await (0,_locked_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
         (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .clearUnseeded */ .nH)();
     });
@@ -826,7 +857,11 @@ async function provisionBranch(client, o) {
         // A branch whose creation did not finish (or whose connection could not be read) must not be left behind.
         _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Deleting branch "${branch.name}" again: ${err.message}`);
         // Its own operations hold the project (a DELETE meets 423 until they end, seed 000): give them a bounded while more.
-        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, { ...waitOptions(client, o), pollIntervalSeconds: Math.min(o.pollIntervalSeconds, 1), waitTimeoutSeconds: CLEANUP_WAIT_SECONDS }).catch(() => undefined);
+        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, {
+            ...waitOptions(client, o),
+            pollIntervalSeconds: Math.min(o.pollIntervalSeconds, 1),
+            waitTimeoutSeconds: CLEANUP_WAIT_SECONDS
+        }).catch(() => undefined);
         await deleteBranchAndWait(client, branch, o).then(_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .clearUnseeded */ .nH, (e) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it (its name says its seed did not complete), or delete it by hand.`));
         throw err;
     }
@@ -1032,9 +1067,20 @@ function renderSchema(r, diffBudget = Infinity) {
     const s = r.schema;
     if (!s)
         return [];
-    const against = s.source === 'platform' ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by the platform)` : s.source === 'migra' || s.source === 'listing' ? (r.mode === 'instant' ? ' (made by `seed-command`)' : ' (made by the seed and `seed-command`)') : '';
+    const against = s.source === 'platform'
+        ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by the platform)`
+        : s.source === 'migra' || s.source === 'listing'
+            ? r.mode === 'instant'
+                ? ' (made by `seed-command`)'
+                : ' (made by the seed and `seed-command`)'
+            : '';
     if (s.unavailable)
-        return ['#### Schema', '', `**schema diff unavailable**: ${s.unavailable.replace(/\n/g, ' ')}. The database is seeded; only the diff is missing.`, ''];
+        return [
+            '#### Schema',
+            '',
+            `**schema diff unavailable**: ${s.unavailable.replace(/\n/g, ' ')}. The database is seeded; only the diff is missing.`,
+            ''
+        ];
     const lines = ['#### Schema', '', `**${s.summary}**${against}`, ''];
     if (s.note)
         lines.push(`_The diff below lists the changed objects: ${s.note.replace(/\n/g, ' ')}._`, '');
@@ -1088,7 +1134,10 @@ function relativeExpiry(iso, now = Date.now()) {
 }
 /** "2026-11-25 10:17 UTC". */
 function utc(iso) {
-    return new Date(iso).toISOString().replace('T', ' ').replace(/:\d\d\.\d+Z$/, ' UTC');
+    return new Date(iso)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/:\d\d\.\d+Z$/, ' UTC');
 }
 const HEADLINES = {
     created: 'created for this pull request',
@@ -1139,7 +1188,11 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
     if (r.claimUrl && r.state !== 'seed-failed')
         rows.push(['Claim URL', `${r.claimUrl} (anyone with this link can claim the database)`]);
     if (r.expiresAt) {
-        const unless = r.mode === 'instant' ? ' unless claimed' : r.state === 'deleted' || r.state === 'swept' ? '' : ', pushed forward by every run that uses it';
+        const unless = r.mode === 'instant'
+            ? ' unless claimed'
+            : r.state === 'deleted' || r.state === 'swept'
+                ? ''
+                : ', pushed forward by every run that uses it';
         rows.push(['Expires', `${utc(r.expiresAt)} (${relativeExpiry(r.expiresAt, now)})${unless}`]);
     }
     if (r.databaseId)
@@ -1195,7 +1248,11 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
     if (full.length <= limit)
         return full;
     // Over the limit: cut the diff so the whole comment fits (headroom for the marker the comment adds).
-    const budget = limit - 2_000 - head.length - tail.join('\n').length - renderSchema({ ...r, schema: r.schema && { ...r.schema, diff: '' } }).join('\n').length;
+    const budget = limit -
+        2_000 -
+        head.length -
+        tail.join('\n').length -
+        renderSchema({ ...r, schema: r.schema && { ...r.schema, diff: '' } }).join('\n').length;
     return [head, ...renderSchema(r, Math.max(0, budget)), ...tail].join('\n');
 }
 

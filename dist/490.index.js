@@ -68,8 +68,21 @@ function queryable(client, answered = new Map()) {
 }
 /** The catalog queries schemainspect runs (`PostgreSQL#execute` names). */
 const QUERIES = [
-    'SCHEMAS_QUERY', 'ENUMS_QUERY', 'ALL_RELATIONS_QUERY', 'INDEXES_QUERY', 'SEQUENCES_QUERY', 'CONSTRAINTS_QUERY', 'EXTENSIONS_QUERY',
-    'FUNCTIONS_QUERY', 'PRIVILEGES_QUERY', 'TRIGGERS_QUERY', 'COLLATIONS_QUERY', 'RLSPOLICIES_QUERY', 'TYPES_QUERY', 'DOMAINS_QUERY', 'DEPS_QUERY'
+    'SCHEMAS_QUERY',
+    'ENUMS_QUERY',
+    'ALL_RELATIONS_QUERY',
+    'INDEXES_QUERY',
+    'SEQUENCES_QUERY',
+    'CONSTRAINTS_QUERY',
+    'EXTENSIONS_QUERY',
+    'FUNCTIONS_QUERY',
+    'PRIVILEGES_QUERY',
+    'TRIGGERS_QUERY',
+    'COLLATIONS_QUERY',
+    'RLSPOLICIES_QUERY',
+    'TYPES_QUERY',
+    'DOMAINS_QUERY',
+    'DEPS_QUERY'
 ];
 const VERSION_QUERY = "select current_setting('server_version') server_version";
 /**
@@ -108,8 +121,19 @@ function nameQueriesLazily() {
     const eager = dist.sql.raw;
     dist.sql.raw = ((query, values = []) => {
         let named;
-        const made = { sql: query, parse: (input) => input, token: 'sql', values, segments: () => [query], templateArgs: () => [[query]] };
-        return Object.defineProperty(made, 'name', { enumerable: true, configurable: true, get: () => (named ??= eager(query, values)).name });
+        const made = {
+            sql: query,
+            parse: (input) => input,
+            token: 'sql',
+            values,
+            segments: () => [query],
+            templateArgs: () => [[query]]
+        };
+        return Object.defineProperty(made, 'name', {
+            enumerable: true,
+            configurable: true,
+            get: () => (named ??= eager(query, values)).name
+        });
     });
 }
 /**
@@ -251,7 +275,15 @@ function columnChanges(table, before, after) {
             details.push(y.is_generated ? 'generated' : 'not generated');
         if (details.length === 0)
             continue;
-        out.push({ kind: 'column', change: 'changed', table, name: c, destructive, notNull: !x.not_null && !!y.not_null, detail: details.join(', ') });
+        out.push({
+            kind: 'column',
+            change: 'changed',
+            table,
+            name: c,
+            destructive,
+            notNull: !x.not_null && !!y.not_null,
+            detail: details.join(', ')
+        });
     }
     return out;
 }
@@ -329,7 +361,20 @@ function compareSnapshots(before, after) {
     plain('sequence', 'sequences', same, (s) => !!s.table_name); // owned by a column: part of it
     parts('policy', 'rlspolicies');
     plain('extension', 'extensions');
-    const order = ['table', 'column', 'index', 'constraint', 'view', 'materialized view', 'function', 'trigger', 'type', 'sequence', 'policy', 'extension'];
+    const order = [
+        'table',
+        'column',
+        'index',
+        'constraint',
+        'view',
+        'materialized view',
+        'function',
+        'trigger',
+        'type',
+        'sequence',
+        'policy',
+        'extension'
+    ];
     // A constraint dropped and re-added under the same name is a change, not a drop: `same` already says "changed".
     return out.sort((x, y) => order.indexOf(x.kind) - order.indexOf(y.kind));
 }
@@ -405,7 +450,9 @@ function terminate(statement) {
 }
 /** A `create domain` of migra's without the repeated NOT NULL of PostgreSQL 17's catalog; other statements as they are. */
 function dropRepeatedNotNull(statement) {
-    return /^create domain /.test(statement) ? statement.replace(/^not null\nNOT NULL(?: |;|$)/m, (m) => `not null\n${m.slice('not null\nNOT NULL'.length).trimStart()}`) : statement;
+    return /^create domain /.test(statement)
+        ? statement.replace(/^not null\nNOT NULL(?: |;|$)/m, (m) => `not null\n${m.slice('not null\nNOT NULL'.length).trimStart()}`)
+        : statement;
 }
 /**
  * Statements for constraints NOT VALID in "after": `… NOT VALID not valid;`
@@ -428,7 +475,9 @@ async function migraStatements(before, after) {
         m.add(changes[group].call(m.changes, options));
     const list = m.statements.array;
     const constraints = Object.values(after.constraints);
-    const notValid = constraints.filter((c) => /\bNOT VALID$/.test(c.definition ?? '')).map((c) => ({ table: `"${c.schema}"."${c.table_name}"`, name: c.name }));
+    const notValid = constraints
+        .filter((c) => /\bNOT VALID$/.test(c.definition ?? ''))
+        .map((c) => ({ table: `"${c.schema}"."${c.table_name}"`, name: c.name }));
     return keepNotValid(list.map((s) => dropRepeatedNotNull(terminate(s))), notValid).filter((s) => s.trim() !== '');
 }
 /**
@@ -454,7 +503,9 @@ function renderStatements(statements) {
 }
 /** A listing of the changed objects, one a line ("+ table "public"."items""), made from the snapshots' comparison. */
 function renderListing(changes) {
-    return changes.map((c) => `${MARK[c.change]} ${c.kind} ${c.table && !c.name.startsWith(c.table) ? `${c.table}.` : ''}${c.name}${c.detail ? ` (${c.detail})` : ''}`).join('\n');
+    return changes
+        .map((c) => `${MARK[c.change]} ${c.kind} ${c.table && !c.name.startsWith(c.table) ? `${c.table}.` : ''}${c.name}${c.detail ? ` (${c.detail})` : ''}`)
+        .join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/schema/diff.ts

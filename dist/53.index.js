@@ -83,9 +83,16 @@ async function releaseLock(saved) {
     }
     if (record?.reaction === lock.reaction) {
         const markdown = (0,_publish_report_js__WEBPACK_IMPORTED_MODULE_4__/* .renderReport */ .B1)({ mode: settings.mode, state: 'failed' });
-        await octokit.rest.issues.updateComment({ owner, repo, comment_id: lock.comment, body: `${markdown}\n\n${(0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .markerOf */ .we)((0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .withoutLock */ .OY)(record))}` });
+        await octokit.rest.issues.updateComment({
+            owner,
+            repo,
+            comment_id: lock.comment,
+            body: `${markdown}\n\n${(0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .markerOf */ .we)((0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .withoutLock */ .OY)(record))}`
+        });
     }
-    await octokit.rest.reactions.deleteForIssueComment({ owner, repo, comment_id: lock.comment, reaction_id: lock.reaction }).catch((err) => {
+    await octokit.rest.reactions
+        .deleteForIssueComment({ owner, repo, comment_id: lock.comment, reaction_id: lock.reaction })
+        .catch((err) => {
         if (err.status !== 404)
             throw err;
     });

@@ -44,7 +44,10 @@ export interface ActionManifest {
 
 /** action.yml is one GitHub would refuse. The message lists every problem with its line and column. */
 export class ActionManifestError extends Error {
-  constructor(readonly file: string, readonly problems: string[]) {
+  constructor(
+    readonly file: string,
+    readonly problems: string[]
+  ) {
     super(`${file} cannot be loaded as GitHub loads it:\n  ${problems.join('\n  ')}`)
     this.name = 'ActionManifestError'
   }
@@ -72,7 +75,8 @@ export function loadActionManifest(file: string): ActionManifest {
 
   const raw = rawInputs(parsed.value)
   for (const [name, keys] of raw) {
-    for (const key of keys) if (!INPUT_KEYS.has(key)) problems.push(`input \`${name}\`: unexpected key \`${key}\` (allowed: ${[...INPUT_KEYS].join(', ')})`)
+    for (const key of keys)
+      if (!INPUT_KEYS.has(key)) problems.push(`input \`${name}\`: unexpected key \`${key}\` (allowed: ${[...INPUT_KEYS].join(', ')})`)
   }
   const dir = path.dirname(file)
   const runs = template.runs as { using: string; main?: string; post?: string }
@@ -153,7 +157,9 @@ export function inputEnvironment(manifest: ActionManifest, given: Record<string,
   const declared = new Map(manifest.inputs.map((i) => [i.name.toLowerCase(), i]))
   const unknown = Object.keys(given).filter((name) => !declared.has(name.toLowerCase()))
   if (unknown.length > 0) {
-    throw new Error(`Unexpected input(s) ${unknown.map((n) => `'${n}'`).join(', ')}: ${path.basename(manifest.file)} declares ${manifest.inputs.map((i) => i.name).join(', ')}`)
+    throw new Error(
+      `Unexpected input(s) ${unknown.map((n) => `'${n}'`).join(', ')}: ${path.basename(manifest.file)} declares ${manifest.inputs.map((i) => i.name).join(', ')}`
+    )
   }
   const givenByName = new Map(Object.entries(given).map(([k, v]) => [k.toLowerCase(), v]))
   const env: Record<string, string> = {}

@@ -61,7 +61,11 @@ export interface ChildExit {
  * `spawn` with the 'error' listener attached before anything can emit it.
  * `exited` resolves (never rejects) once the child has ended or failed to start.
  */
-export function spawnWatched(file: string, args: string[], options: SpawnOptions = {}): { child: ChildProcess; exited: Promise<ChildExit> } {
+export function spawnWatched(
+  file: string,
+  args: string[],
+  options: SpawnOptions = {}
+): { child: ChildProcess; exited: Promise<ChildExit> } {
   const child = spawn(file, args, options)
   const exited = new Promise<ChildExit>((resolve) => {
     child.once('error', (err: NodeJS.ErrnoException) => resolve({ code: null, signal: null, errorCode: err.code ?? err.message }))

@@ -44,7 +44,7 @@ try {
     emu.run({
       inputs: { 'instant-url': emu.instant.url, seed: 'examples/seed.sql' },
       pr: { number: PR, headRef: 'feature/checkout' },
-      repository: REPO,
+      repository: REPO
     })
   console.log(`Emulator: instant service ${emu.instant.url}, GitHub API ${emu.github.url}, PostgreSQL 17 on 127.0.0.1:${emu.pg.port}`)
   for (const [i, title] of ['first run: pull request opened', 're-run: new commits pushed'].entries()) {

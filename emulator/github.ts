@@ -167,7 +167,8 @@ export class GitHubService {
     if (!subject) return notFound()
     if (!who.canWrite) return forbidden()
     const content = String((JSON.parse(req.text || '{}') as { content?: string }).content ?? '')
-    if (!(REACTION_CONTENTS as readonly string[]).includes(content)) return { status: 422, body: { message: 'Validation Failed', errors: [{ field: 'content', code: 'invalid' }] } }
+    if (!(REACTION_CONTENTS as readonly string[]).includes(content))
+      return { status: 422, body: { message: 'Validation Failed', errors: [{ field: 'content', code: 'invalid' }] } }
     const list = this.reactionsOf.get(subject) ?? []
     this.reactionsOf.set(subject, list)
     const had = list.find((r) => r.user.login === who.login && r.content === content)

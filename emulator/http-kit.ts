@@ -76,7 +76,8 @@ export class ServiceServer {
     req.on('error', () => undefined)
     res.on('error', () => undefined)
     this.handle(req, res).catch((err: Error) => {
-      if (!res.headersSent && !res.destroyed) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `emulator error: ${err.message}` }))
+      if (!res.headersSent && !res.destroyed)
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `emulator error: ${err.message}` }))
       else res.destroy()
     })
   })
@@ -91,7 +92,8 @@ export class ServiceServer {
    */
   constructor(
     readonly name: string,
-    private readonly errorBody: (message: string, requestId: string, body?: Record<string, unknown>) => unknown = (message, _id, body) => body ?? { message }
+    private readonly errorBody: (message: string, requestId: string, body?: Record<string, unknown>) => unknown = (message, _id, body) =>
+      body ?? { message }
   ) {
     this.server.on('connection', (s) => {
       this.sockets.add(s)
@@ -131,7 +133,9 @@ export class ServiceServer {
   }
 
   private takeFault(method: string, path: string, text: string): Fault | undefined {
-    const i = this.faults.findIndex((f) => (!f.method || f.method === method) && (!f.path || f.path.test(path)) && (!f.requestText || f.requestText.test(text)))
+    const i = this.faults.findIndex(
+      (f) => (!f.method || f.method === method) && (!f.path || f.path.test(path)) && (!f.requestText || f.requestText.test(text))
+    )
     if (i < 0) return undefined
     const fault = this.faults[i]
     if (--fault.times! <= 0) this.faults.splice(i, 1)
@@ -146,13 +150,25 @@ export class ServiceServer {
     const text = Buffer.concat(chunks).toString('utf8')
     const header = req.headers['x-request-id']
     const requestId = typeof header === 'string' && header ? header : randomUUID()
-    const entry: LoggedRequest = { method, path: url.pathname, at: Date.now(), status: 0, query: url.search.replace(/^\?/, ''), requestText: text, requestId }
+    const entry: LoggedRequest = {
+      method,
+      path: url.pathname,
+      at: Date.now(),
+      status: 0,
+      query: url.search.replace(/^\?/, ''),
+      requestText: text,
+      requestId
+    }
     this.log.push(entry)
     this.onRequest?.(entry)
     const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
       entry.status = status
       entry.responseText = body === undefined ? '' : JSON.stringify(body)
-      res.writeHead(status, { 'x-request-id': requestId, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers })
+      res.writeHead(status, {
+        'x-request-id': requestId,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers
+      })
       res.end(entry.responseText)
     }
     const fault = this.takeFault(method, url.pathname, text)
@@ -168,7 +184,11 @@ export class ServiceServer {
       if (fault.kind === 'status') {
         const status = fault.status ?? 500
         const body = fault.body ?? this.errorBody(`injected HTTP ${status}`, requestId)
-        return send(status, status >= 400 && isRecord(body) ? this.errorBody(String(body.message ?? body.error ?? ''), requestId, body) : body, fault.headers)
+        return send(
+          status,
+          status >= 400 && isRecord(body) ? this.errorBody(String(body.message ?? body.error ?? ''), requestId, body) : body,
+          fault.headers
+        )
       }
       if (fault.kind === 'delay') await new Promise((r) => setTimeout(r, fault.delayMs ?? 1000))
     }
@@ -177,7 +197,10 @@ export class ServiceServer {
       const m = r.method === method ? r.pattern.exec(url.pathname) : null
       if (!m) continue
       try {
-        reply = await r.handler({ method, path: url.pathname, query: url.searchParams, headers: req.headers, text, requestId }, m.slice(1).map(decodeURIComponent))
+        reply = await r.handler(
+          { method, path: url.pathname, query: url.searchParams, headers: req.headers, text, requestId },
+          m.slice(1).map(decodeURIComponent)
+        )
       } catch (err) {
         reply = { status: 500, body: this.errorBody(`emulator error: ${(err as Error).message}`, requestId) }
       }
@@ -191,7 +214,10 @@ export class ServiceServer {
       entry.status = reply.status
       return
     }
-    const body = reply.status >= 400 && isRecord(reply.body) ? this.errorBody(String(reply.body.message ?? reply.body.error ?? ''), requestId, reply.body) : reply.body
+    const body =
+      reply.status >= 400 && isRecord(reply.body)
+        ? this.errorBody(String(reply.body.message ?? reply.body.error ?? ''), requestId, reply.body)
+        : reply.body
     send(reply.status, body, reply.headers)
   }
 }

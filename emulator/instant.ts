@@ -68,7 +68,10 @@ export class InstantService {
   passwords: 'plain' | 'special'
   fieldNames: 'live' | 'seed'
 
-  constructor(private readonly pg: PostgresServer, options: InstantOptions = {}) {
+  constructor(
+    private readonly pg: PostgresServer,
+    options: InstantOptions = {}
+  ) {
     this.passwords = options.passwords ?? 'plain'
     this.fieldNames = options.fieldNames ?? 'live'
     this.server

@@ -17,16 +17,25 @@ export function leakForms(secret: string): string[] {
  */
 export function runPlaces(run: RunResult, envFile?: string, prefix = ''): Record<string, string> {
   const places: Record<string, string> = {
-    [`${prefix}stdout`]: run.stdout.split('\n').filter((l) => !l.startsWith('::add-mask::')).join('\n'),
+    [`${prefix}stdout`]: run.stdout
+      .split('\n')
+      .filter((l) => !l.startsWith('::add-mask::'))
+      .join('\n'),
     [`${prefix}stderr`]: run.stderr,
     [`${prefix}summary`]: run.summary
   }
   if (run.post) {
-    places[`${prefix}post stdout`] = run.post.stdout.split('\n').filter((l) => !l.startsWith('::add-mask::')).join('\n')
+    places[`${prefix}post stdout`] = run.post.stdout
+      .split('\n')
+      .filter((l) => !l.startsWith('::add-mask::'))
+      .join('\n')
     places[`${prefix}post stderr`] = run.post.stderr
   }
   if (envFile && existsSync(envFile)) {
-    places[`${prefix}env-file comments`] = readFileSync(envFile, 'utf8').split('\n').filter((l) => l.startsWith('#')).join('\n')
+    places[`${prefix}env-file comments`] = readFileSync(envFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('#'))
+      .join('\n')
   }
   return places
 }

@@ -19,7 +19,10 @@ const rules = (fn = 'anon.fake_email()'): string =>
 /** Gives the case's parent branch a `people` table with personal data, owned by the project's role. */
 async function parentWithPeople(ctx: Ctx): Promise<void> {
   const main = [...ctx.project.branches.values()].find((b) => b.default)!
-  await ctx.emu.pg.query(main.database, `CREATE TABLE people (id int PRIMARY KEY, email text, phone text); ALTER TABLE people OWNER TO "${ctx.project.role}"`)
+  await ctx.emu.pg.query(
+    main.database,
+    `CREATE TABLE people (id int PRIMARY KEY, email text, phone text); ALTER TABLE people OWNER TO "${ctx.project.role}"`
+  )
   await ctx.emu.pg.query(main.database, "INSERT INTO people VALUES (1, 'real@person.test', '555-0100')")
   ctx.emu.platform.anonymized.faults.length = 0
   ctx.emu.platform.anonymized.timing = { initializeMs: 200, anonymizeMs: 300 }
@@ -28,7 +31,12 @@ async function parentWithPeople(ctx: Ctx): Promise<void> {
 const previews = (ctx: Ctx) => [...ctx.project.branches.values()].filter((b) => !b.default && !b.protected && !ctx.fixtures.has(b.id))
 
 /** A run that must fail with `message`, leave no branch and no rule value anywhere. */
-function failing(name: string, expected: string, message: RegExp, setup: (ctx: Ctx) => { inputs?: Record<string, string>; fault?: AnonymizedFault; fn?: string }): Case {
+function failing(
+  name: string,
+  expected: string,
+  message: RegExp,
+  setup: (ctx: Ctx) => { inputs?: Record<string, string>; fault?: AnonymizedFault; fn?: string }
+): Case {
   return {
     group: 'anonymized',
     name,
@@ -54,7 +62,8 @@ export function anonymizedCases(): Case[] {
     {
       group: 'anonymized',
       name: 'branch: masking-rules, masked then reused under the same rules',
-      expected: 'the first run waits for `anonymized` and seeds; the re-run reuses it; anonymized=true on both; the masked column holds no parent value',
+      expected:
+        'the first run waits for `anonymized` and seeds; the re-run reuses it; anonymized=true on both; the masked column holds no parent value',
       body: async (ctx) => {
         await parentWithPeople(ctx)
         const first = await ctx.run('branch', { 'masking-rules': rules() })
@@ -62,7 +71,10 @@ export function anonymizedCases(): Case[] {
         const c = checker()
         succeeded(first, c)
         succeeded(again, c)
-        c.expect(first.outputs.anonymized === 'true' && again.outputs.anonymized === 'true', `anonymized=${first.outputs.anonymized},${again.outputs.anonymized}`)
+        c.expect(
+          first.outputs.anonymized === 'true' && again.outputs.anonymized === 'true',
+          `anonymized=${first.outputs.anonymized},${again.outputs.anonymized}`
+        )
         c.expect(again.outputs.created === 'false', `created=${again.outputs.created} on the re-run`)
         const b = ctx.project.branches.get(first.outputs['branch-id'])
         const rows = b ? await ctx.emu.pg.query<{ email: string; phone: string }>(b.database, 'SELECT email, phone FROM people') : []

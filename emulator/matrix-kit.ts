@@ -86,4 +86,3 @@ export function prComments(emu: Emulator, pr: number): { body: string; login: st
 
 /** Preview branches (not default, not protected) of the case's project. */
 export const previewBranches = (project: Project) => [...project.branches.values()].filter((b) => !b.default && !b.protected)
-

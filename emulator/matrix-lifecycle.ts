@@ -18,7 +18,8 @@ export interface MatrixHelpers {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
-export const previewBranches = (ctx: Ctx) => [...ctx.project.branches.values()].filter((b) => !b.default && !b.protected && !ctx.fixtures.has(b.id))
+export const previewBranches = (ctx: Ctx) =>
+  [...ctx.project.branches.values()].filter((b) => !b.default && !b.protected && !ctx.fixtures.has(b.id))
 
 function expiry(h: MatrixHelpers): Case[] {
   const group = 'lifecycle'
@@ -38,7 +39,10 @@ function expiry(h: MatrixHelpers): Case[] {
         h.succeeded(again, c)
         c.expect(again.outputs.created === 'false', `created=${again.outputs.created}`)
         c.expect(!!was && !!b?.expires_at && Date.parse(b.expires_at) > Date.parse(was), `expires_at ${was} -> ${b?.expires_at}`)
-        c.expect(first.outputs['expires-at'] === was && again.outputs['expires-at'] === b?.expires_at, 'expires-at outputs do not match the branch')
+        c.expect(
+          first.outputs['expires-at'] === was && again.outputs['expires-at'] === b?.expires_at,
+          'expires-at outputs do not match the branch'
+        )
         return { observed: `${h.outcome(again)}; expires_at ${was} -> ${b?.expires_at}`, problems: c.problems }
       }
     },
@@ -59,7 +63,10 @@ function expiry(h: MatrixHelpers): Case[] {
         c.expect(gone, 'the expired branch was not deleted')
         c.expect(again.outputs.created === 'true' && again.outputs['branch-id'] !== id, `created=${again.outputs.created}`)
         c.expect(/Seeded 2 file/.test(again.stdout), 'the new branch was not seeded')
-        return { observed: `${h.outcome(again)}; expired branch ${gone ? 'gone' : 'left'}, created=${again.outputs.created}`, problems: c.problems }
+        return {
+          observed: `${h.outcome(again)}; expired branch ${gone ? 'gone' : 'left'}, created=${again.outputs.created}`,
+          problems: c.problems
+        }
       }
     }
   ]
@@ -67,15 +74,30 @@ function expiry(h: MatrixHelpers): Case[] {
 
 function badInput(h: MatrixHelpers): Case[] {
   const bad: [string, 'instant' | 'branch', Record<string, string>, RegExp][] = [
-    ['expires-in: soon', 'branch', { 'expires-in': 'soon' }, /`expires-in` must be a duration such as 90m, 36h, 7d or a number of seconds \(at least 1\); got "soon"/],
+    [
+      'expires-in: soon',
+      'branch',
+      { 'expires-in': 'soon' },
+      /`expires-in` must be a duration such as 90m, 36h, 7d or a number of seconds \(at least 1\); got "soon"/
+    ],
     ['expires-in: 0', 'branch', { 'expires-in': '0' }, /`expires-in` must be a duration/],
     ['max-age: 2w', 'branch', { command: 'cleanup', 'max-age': '2w' }, /`max-age` must be a duration/],
     ['dry-run: perhaps', 'branch', { command: 'cleanup', 'dry-run': 'perhaps' }, /`dry-run` must be true or false; got "perhaps"/],
-    ['suspend-timeout: 30', 'branch', { 'suspend-timeout': '30' }, /`suspend-timeout` must be a whole number of seconds from 60 to 604800, or 0 .* or -1/],
+    [
+      'suspend-timeout: 30',
+      'branch',
+      { 'suspend-timeout': '30' },
+      /`suspend-timeout` must be a whole number of seconds from 60 to 604800, or 0 .* or -1/
+    ],
     ['min-cu: 0.1', 'branch', { 'min-cu': '0.1' }, /`min-cu` must be a number of compute units, at least 0.25/],
     ['min-cu above max-cu', 'branch', { 'min-cu': '2', 'max-cu': '1' }, /`min-cu` \(2\) must not be larger than `max-cu` \(1\)/],
     ['schema-only: yes', 'branch', { 'schema-only': 'yes' }, /`schema-only` must be true or false; got "yes"/],
-    ['expires-in: 45d (over the platform\'s 30 days)', 'branch', { 'expires-in': '45d' }, /`expires-in` must be at most 30d \(2592000 seconds\), the platform's longest branch expiry/],
+    [
+      "expires-in: 45d (over the platform's 30 days)",
+      'branch',
+      { 'expires-in': '45d' },
+      /`expires-in` must be at most 30d \(2592000 seconds\), the platform's longest branch expiry/
+    ],
     ['expires-in in instant mode', 'instant', { 'expires-in': '7d' }, /`expires-in` applies to branch mode only/],
     ['command: reset in instant mode', 'instant', { command: 'reset' }, /`command: reset` needs branch mode/]
   ]
@@ -87,22 +109,36 @@ function postStep(h: MatrixHelpers): Case[] {
     {
       group: 'lifecycle',
       name: 'branch: the main step is killed (SIGKILL) mid-seed; the post step deletes the branch, then the PR runs again',
-      expected: 'the post step waits, deletes the unseeded branch (423 retried) and releases the comment; the next run creates and seeds a new branch',
+      expected:
+        'the post step waits, deletes the unseeded branch (423 retried) and releases the comment; the next run creates and seeds a new branch',
       body: async (ctx) => {
-        const killed = await ctx.run('branch', { seed: 'matrix-seed.sql\nmatrix-slow.sql\nmatrix-more.sql' }, { killOn: /Seed the database/ })
+        const killed = await ctx.run(
+          'branch',
+          { seed: 'matrix-seed.sql\nmatrix-slow.sql\nmatrix-more.sql' },
+          { killOn: /Seed the database/ }
+        )
         const id = /Created branch "[^"]+" \((br-[^)]+)\)/.exec(killed.stdout)?.[1]
         const goneAfterPost = !!id && !ctx.project.branches.has(id)
         const again = await ctx.run('branch')
         const c = h.checker()
         c.expect(killed.code === null, `the killed run exited ${killed.code}`)
         c.expect(!!id, 'the killed run created no branch')
-        c.expect(killed.post?.code === 0 && /Deleted branch "[^"]+" \(br-/.test(killed.post.stdout), `post step: exit ${killed.post?.code}, ${killed.post?.warnings[1] ?? 'no delete logged'}`)
+        c.expect(
+          killed.post?.code === 0 && /Deleted branch "[^"]+" \(br-/.test(killed.post.stdout),
+          `post step: exit ${killed.post?.code}, ${killed.post?.warnings[1] ?? 'no delete logged'}`
+        )
         c.expect(goneAfterPost, 'the branch was still there after the post step')
-        c.expect(/Released the PR comment lock \(comment \d+\)/.test(killed.post?.stdout ?? ''), 'the post step did not release the comment lock')
+        c.expect(
+          /Released the PR comment lock \(comment \d+\)/.test(killed.post?.stdout ?? ''),
+          'the post step did not release the comment lock'
+        )
         h.succeeded(again, c)
         c.expect(again.outputs.created === 'true', `the next run reused (created=${again.outputs.created})`)
         c.expect(!again.post?.stdout.includes('undoing'), 'the post step of a successful run did something')
-        return { observed: `killed (exit ${killed.code}), post exit ${killed.post?.code}, branch ${goneAfterPost ? 'deleted' : 'left'} / ${h.outcome(again)}`, problems: c.problems }
+        return {
+          observed: `killed (exit ${killed.code}), post exit ${killed.post?.code}, branch ${goneAfterPost ? 'deleted' : 'left'} / ${h.outcome(again)}`,
+          problems: c.problems
+        }
       }
     }
   ]
@@ -113,7 +149,8 @@ function resets(h: MatrixHelpers): Case[] {
     {
       group: 'lifecycle',
       name: 'branch: a reset during a system operation',
-      expected: 'the restore meets 423, is retried at 0.1 s doubling, its operations are waited on; same branch and connection strings, drift gone, seeded again',
+      expected:
+        'the restore meets 423, is retried at 0.1 s doubling, its operations are waited on; same branch and connection strings, drift gone, seeded again',
       body: async (ctx) => {
         const first = await ctx.run('branch')
         const b = ctx.project.branches.get(first.outputs['branch-id'])
@@ -129,9 +166,13 @@ function resets(h: MatrixHelpers): Case[] {
         const c = h.checker()
         h.succeeded(first, c)
         h.succeeded(r, c)
-        for (const k of ['branch-id', 'database-url', 'database-url-direct']) c.expect(r.outputs[k] === first.outputs[k], `output ${k} changed`)
+        for (const k of ['branch-id', 'database-url', 'database-url-direct'])
+          c.expect(r.outputs[k] === first.outputs[k], `output ${k} changed`)
         const restores = ctx.emu.platform.server.requests('POST', /\/restore$/).map((q) => q.status)
-        c.expect(restores.length >= 2 && restores.at(-1) === 200 && restores.slice(0, -1).every((s) => s === 423), `restore statuses ${restores.join(',')}`)
+        c.expect(
+          restores.length >= 2 && restores.at(-1) === 200 && restores.slice(0, -1).every((s) => s === 423),
+          `restore statuses ${restores.join(',')}`
+        )
         const rows = b ? Number((await ctx.emu.pg.query<{ n: string }>(b.database, 'SELECT count(*) AS n FROM matrix_seed'))[0].n) : -1
         c.expect(rows === 3, `matrix_seed has ${rows} rows after the reset`)
         const body = ctx.emu.github.comments(REPO_OF_MATRIX, ctx.pr)[0]?.body ?? ''
@@ -155,7 +196,8 @@ function promise(h: MatrixHelpers): Case[] {
     {
       group,
       name: 'branch: a reset whose restore answer is lost (connection reset after the restore took effect)',
-      expected: 'the reset fails; the branch is under <name>~seeding, which no run reuses; the post step deletes it; the next run creates and seeds a new branch',
+      expected:
+        'the reset fails; the branch is under <name>~seeding, which no run reuses; the post step deletes it; the next run creates and seeds a new branch',
       body: async (ctx) => {
         const first = await ctx.run('branch')
         ctx.emu.platform.server.inject({ method: 'POST', path: /\/restore$/, kind: 'lost-reset' })
@@ -168,32 +210,47 @@ function promise(h: MatrixHelpers): Case[] {
         c.expect(goneAfterPost, 'the restored, unseeded branch is left')
         h.succeeded(again, c)
         c.expect(again.outputs.created === 'true', `the next run reused (created=${again.outputs.created})`)
-        return { observed: `${h.outcome(r)}; post ${goneAfterPost ? 'deleted' : 'left'} it / ${h.outcome(again)}, created=${again.outputs.created}`, problems: c.problems }
+        return {
+          observed: `${h.outcome(r)}; post ${goneAfterPost ? 'deleted' : 'left'} it / ${h.outcome(again)}, created=${again.outputs.created}`,
+          problems: c.problems
+        }
       }
     },
     {
       group,
       name: 'branch: a reset cancelled (SIGINT) mid-seed while a create run of the PR waits for the lock',
-      expected: 'the cancel deletes the provisional branch before it frees the lock; the waiting run creates and seeds a new branch, which the cancelled run\'s post step leaves alone',
+      expected:
+        "the cancel deletes the provisional branch before it frees the lock; the waiting run creates and seeds a new branch, which the cancelled run's post step leaves alone",
       body: async (ctx) => {
         const first = await ctx.run('branch')
-        const resetting = ctx.run('branch', { command: 'reset', seed: 'matrix-seed.sql\nmatrix-slow.sql\nmatrix-more.sql' }, { cancelOn: /Seed the database/ })
+        const resetting = ctx.run(
+          'branch',
+          { command: 'reset', seed: 'matrix-seed.sql\nmatrix-slow.sql\nmatrix-more.sql' },
+          { cancelOn: /Seed the database/ }
+        )
         await untilTrue(() => ctx.emu.platform.server.requests('POST', /\/restore$/).length > 0)
         const waiting = ctx.run('branch')
         const [reset, next] = await Promise.all([resetting, waiting])
         const c = h.checker()
         c.expect(reset.code === 1, `reset exit ${reset.code}`)
         h.succeeded(next, c)
-        c.expect(next.outputs.created === 'true' && next.outputs['branch-id'] !== first.outputs['branch-id'], `the waiting run reused (created=${next.outputs.created})`)
-        c.expect(ctx.project.branches.get(next.outputs['branch-id'])?.name === previewName(ctx.pr), "the waiting run's branch is gone or misnamed")
+        c.expect(
+          next.outputs.created === 'true' && next.outputs['branch-id'] !== first.outputs['branch-id'],
+          `the waiting run reused (created=${next.outputs.created})`
+        )
+        c.expect(
+          ctx.project.branches.get(next.outputs['branch-id'])?.name === previewName(ctx.pr),
+          "the waiting run's branch is gone or misnamed"
+        )
         c.expect(/Seeded 2 file/.test(next.stdout), 'the waiting run did not seed')
         return { observed: `${h.outcome(reset)} / ${h.outcome(next)}, created=${next.outputs.created}`, problems: c.problems }
       }
     },
     {
       group,
-      name: "branch: cleanup max-age while a run of the PR holds its lock and reuses the branch",
-      expected: "the sweep waits for the PR's lock, reads the branch again (the reuse recorded its use) and keeps it; the run's outputs point at a live branch",
+      name: 'branch: cleanup max-age while a run of the PR holds its lock and reuses the branch',
+      expected:
+        "the sweep waits for the PR's lock, reads the branch again (the reuse recorded its use) and keeps it; the run's outputs point at a live branch",
       body: async (ctx) => {
         const first = await ctx.run('branch')
         const b = ctx.project.branches.get(first.outputs['branch-id'])
@@ -207,20 +264,33 @@ function promise(h: MatrixHelpers): Case[] {
         h.succeeded(u, c)
         c.expect(r.code === 0, `cleanup exit ${r.code}`)
         c.expect(!!b && ctx.project.branches.has(b.id), 'the branch in use was deleted')
-        c.expect(/read again before the delete, under the PR's lock/.test(r.summary), 'the summary does not say it was read again under the lock')
-        return { observed: `${h.outcome(r)}; branch ${b && ctx.project.branches.has(b.id) ? 'kept' : 'deleted'} / ${h.outcome(u)}`, problems: c.problems }
+        c.expect(
+          /read again before the delete, under the PR's lock/.test(r.summary),
+          'the summary does not say it was read again under the lock'
+        )
+        return {
+          observed: `${h.outcome(r)}; branch ${b && ctx.project.branches.has(b.id) ? 'kept' : 'deleted'} / ${h.outcome(u)}`,
+          problems: c.problems
+        }
       }
     },
     {
       group,
-      name: 'branch: cleanup meets a branch whose GET answers 500, and a closed PR\'s branch with a child not made by the action',
-      expected: 'the unreadable branch is reported and counted (exit 1 after the sweep), the merged PR\'s branch is still deleted, the parent of a stranger\'s child is kept with the reason; the summary is written',
+      name: "branch: cleanup meets a branch whose GET answers 500, and a closed PR's branch with a child not made by the action",
+      expected:
+        "the unreadable branch is reported and counted (exit 1 after the sweep), the merged PR's branch is still deleted, the parent of a stranger's child is kept with the reason; the summary is written",
       body: async (ctx) => {
         const broken = await otherPr(ctx)
         const merged = await otherPr(ctx, 'merged')
         const parent = await otherPr(ctx, 'closed')
         await plantBranch(ctx, 'someones-child', parent.run.outputs['branch-id'])
-        ctx.emu.platform.server.inject({ method: 'GET', path: new RegExp(`/branches/${broken.run.outputs['branch-id']}$`), kind: 'status', status: 500, times: 50 })
+        ctx.emu.platform.server.inject({
+          method: 'GET',
+          path: new RegExp(`/branches/${broken.run.outputs['branch-id']}$`),
+          kind: 'status',
+          status: 500,
+          times: 50
+        })
         const r = await sweep(ctx)
         const has = (id: string): boolean => ctx.project.branches.has(id)
         const c = h.checker()
@@ -228,14 +298,20 @@ function promise(h: MatrixHelpers): Case[] {
         c.expect(!has(merged.run.outputs['branch-id']), "the merged PR's branch is left")
         c.expect(has(broken.run.outputs['branch-id']) && has(parent.run.outputs['branch-id']), 'a kept branch was deleted')
         c.expect(/\| failed \| kept: it could not be read/.test(r.summary), 'no row for the unreadable branch')
-        c.expect(/has child branch "someones-child", and the platform does not delete a branch with children/.test(r.summary), 'no reason for the parent kept')
-        return { observed: `${h.outcome(r)}; merged ${has(merged.run.outputs['branch-id']) ? 'left' : 'deleted'}, unreadable and parent kept`, problems: c.problems }
+        c.expect(
+          /has child branch "someones-child", and the platform does not delete a branch with children/.test(r.summary),
+          'no reason for the parent kept'
+        )
+        return {
+          observed: `${h.outcome(r)}; merged ${has(merged.run.outputs['branch-id']) ? 'left' : 'deleted'}, unreadable and parent kept`,
+          problems: c.problems
+        }
       }
     },
     {
       group,
-      name: "branch: the run after a cancel finds <name>~seeding with its compute start still running",
-      expected: 'waits for the leftover\'s operations, deletes it (no 423), creates and seeds a new branch',
+      name: 'branch: the run after a cancel finds <name>~seeding with its compute start still running',
+      expected: "waits for the leftover's operations, deletes it (no 423), creates and seeds a new branch",
       body: async (ctx) => {
         const timing = { ...ctx.emu.platform.timing }
         ctx.emu.platform.timing = { ...timing, startComputeMs: 6000 }
@@ -278,7 +354,8 @@ export async function plantBranch(ctx: Ctx, name: string, parentId?: string): Pr
   if (res.status !== 201) throw new Error(`planting branch ${name}: HTTP ${res.status} ${await res.text()}`)
   const { branch } = (await res.json()) as { branch: { id: string } }
   ctx.fixtures.add(branch.id)
-  while (ctx.emu.platform.operations(ctx.project).some((op) => !['finished', 'skipped', 'cancelled'].includes(String(op.status)))) await sleep(100)
+  while (ctx.emu.platform.operations(ctx.project).some((op) => !['finished', 'skipped', 'cancelled'].includes(String(op.status))))
+    await sleep(100)
   return branch.id
 }
 
@@ -302,8 +379,9 @@ function sweeps(h: MatrixHelpers): Case[] {
   return [
     {
       group,
-      name: 'branch: cleanup sweeps closed and merged PRs\' branches, keeps an open PR\'s, the protected branch and a look-alike',
-      expected: 'deletes exactly the closed and merged PRs\' branches (operations waited on); the summary tables every branch; their comments say swept',
+      name: "branch: cleanup sweeps closed and merged PRs' branches, keeps an open PR's, the protected branch and a look-alike",
+      expected:
+        "deletes exactly the closed and merged PRs' branches (operations waited on); the summary tables every branch; their comments say swept",
       body: async (ctx) => {
         const open = await ctx.run('branch')
         const closed = await otherPr(ctx, 'closed')
@@ -321,7 +399,10 @@ function sweeps(h: MatrixHelpers): Case[] {
         c.expect(!has(closed.run.outputs['branch-id']), "the closed PR's branch is left")
         c.expect(!has(merged.run.outputs['branch-id']), "the merged PR's branch is left")
         c.expect(has(lookalike), 'the look-alike branch was deleted')
-        c.expect([...ctx.project.branches.values()].some((b) => b.protected) && [...ctx.project.branches.values()].some((b) => b.default), 'the default or protected branch is gone')
+        c.expect(
+          [...ctx.project.branches.values()].some((b) => b.protected) && [...ctx.project.branches.values()].some((b) => b.default),
+          'the default or protected branch is gone'
+        )
         for (const [what, re] of [
           ['open', /\| keep \| pull request #\d+ is open \|/],
           ['closed', new RegExp(`\\| #${closed.pr} \\| deleted \\| pull request #${closed.pr} is closed \\|`)],
@@ -329,15 +410,22 @@ function sweeps(h: MatrixHelpers): Case[] {
           ['look-alike', /\| keep \| not made by this action \(no preview-postgres annotations\), whatever its name \|/],
           ['protected', /`production` .*\| keep \| a protected branch: never touched \|/],
           ['default', /`main` .*\| keep \| the project's default branch: never touched \|/]
-        ] as const) c.expect(re.test(r.summary), `the summary has no ${what} row`)
+        ] as const)
+          c.expect(re.test(r.summary), `the summary has no ${what} row`)
         for (const p of [closed.pr, merged.pr]) {
           const body = ctx.emu.github.comments(REPO_OF_MATRIX, p)[0]?.body ?? ''
           c.expect(/deleted by the scheduled cleanup/.test(body), `PR #${p}'s comment does not say swept`)
         }
         c.expect(!/swept|cleanup/.test(ctx.emu.github.comments(REPO_OF_MATRIX, ctx.pr)[0]?.body ?? ''), "the open PR's comment says swept")
         const dropped = await ctx.emu.pg.databases()
-        c.expect(!dropped.some((d) => [closed.run, merged.run].some((x) => d === ctx.project.branches.get(x.outputs['branch-id'])?.database)), 'a swept database is left')
-        return { observed: `${h.outcome(r)}; ${ctx.project.branches.size} branches left (main, production, open, look-alike)`, problems: c.problems }
+        c.expect(
+          !dropped.some((d) => [closed.run, merged.run].some((x) => d === ctx.project.branches.get(x.outputs['branch-id'])?.database)),
+          'a swept database is left'
+        )
+        return {
+          observed: `${h.outcome(r)}; ${ctx.project.branches.size} branches left (main, production, open, look-alike)`,
+          problems: c.problems
+        }
       }
     },
     {
@@ -351,7 +439,10 @@ function sweeps(h: MatrixHelpers): Case[] {
         c.expect(r.code === 0, `exit ${r.code}`)
         c.expect(ctx.project.branches.has(closed.run.outputs['branch-id']), 'the dry run deleted a branch')
         c.expect(ctx.emu.platform.server.requests('DELETE').length === 0, 'the dry run sent a DELETE')
-        c.expect(new RegExp(`\\| #${closed.pr} \\| would delete \\| pull request #${closed.pr} is closed \\|`).test(r.summary), 'no "would delete" row')
+        c.expect(
+          new RegExp(`\\| #${closed.pr} \\| would delete \\| pull request #${closed.pr} is closed \\|`).test(r.summary),
+          'no "would delete" row'
+        )
         c.expect(/dry run: nothing deleted/.test(r.summary), 'the summary does not say dry run')
         return { observed: `${h.outcome(r)}; DELETEs ${ctx.emu.platform.server.requests('DELETE').length}`, problems: c.problems }
       }
@@ -362,15 +453,27 @@ function sweeps(h: MatrixHelpers): Case[] {
       expected: 'retries at 0.1 s doubling, deletes the branch and waits for its operations',
       body: async (ctx) => {
         const closed = await otherPr(ctx, 'closed')
-        ctx.emu.platform.server.inject({ method: 'DELETE', path: /\/branches\/[^/]+$/, kind: 'status', status: 423, times: 2, body: { message: 'project already has running conflicting operations' } })
+        ctx.emu.platform.server.inject({
+          method: 'DELETE',
+          path: /\/branches\/[^/]+$/,
+          kind: 'status',
+          status: 423,
+          times: 2,
+          body: { message: 'project already has running conflicting operations' }
+        })
         const r = await sweep(ctx)
         const c = h.checker()
         c.expect(r.code === 0, `exit ${r.code} (${r.errors[0] ?? ''})`)
         const deletes = ctx.emu.platform.server.requests('DELETE').map((q) => q.status)
         c.expect(deletes.join(',') === '423,423,200', `DELETE statuses ${deletes.join(',')}`)
         c.expect(!ctx.project.branches.has(closed.run.outputs['branch-id']), 'the branch is left')
-        const ops = ctx.emu.platform.operations(ctx.project).filter((o) => o.branch_id === closed.run.outputs['branch-id'] && o.action === 'delete_timeline')
-        c.expect(ops.length === 1 && ops[0].endedAt !== undefined && ops[0].endedAt <= r.endedAt, 'the delete operations were not waited on')
+        const ops = ctx.emu.platform
+          .operations(ctx.project)
+          .filter((o) => o.branch_id === closed.run.outputs['branch-id'] && o.action === 'delete_timeline')
+        c.expect(
+          ops.length === 1 && ops[0].endedAt !== undefined && ops[0].endedAt <= r.endedAt,
+          'the delete operations were not waited on'
+        )
         return { observed: `${h.outcome(r)}; DELETE statuses ${deletes.join(', ')}`, problems: c.problems }
       }
     }

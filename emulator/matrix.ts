@@ -32,19 +32,46 @@ import { concurrentFailedCancelled } from './matrix-runs.js'
 import { apiContract } from './matrix-api.js'
 import { anonymizedCases } from './matrix-anonymized.js'
 import { schemaDiffCases } from './matrix-schema.js'
-import { REPO, SEED_TABLES, type CaseResult, type Ctx, type Case, outcome, checker, count, INSTANT_CREATE, BRANCHES, OPERATIONS, succeeded, failed } from './matrix-kit.js'
+import {
+  REPO,
+  SEED_TABLES,
+  type CaseResult,
+  type Ctx,
+  type Case,
+  outcome,
+  checker,
+  count,
+  INSTANT_CREATE,
+  BRANCHES,
+  OPERATIONS,
+  succeeded,
+  failed
+} from './matrix-kit.js'
 
 export { REPO } from './matrix-kit.js'
 export type { Case, CaseResult, Ctx } from './matrix-kit.js'
 
 function serviceFaults(): Case[] {
   const cases: Case[] = []
-  const add = (name: string, expected: string, body: Case['body']): void => void cases.push({ group: 'service faults', name, expected, body })
+  const add = (name: string, expected: string, body: Case['body']): void =>
+    void cases.push({ group: 'service faults', name, expected, body })
 
   // The create request of each service: a hang meets request-timeout; 429 is retried after Retry-After.
   const CREATE = {
-    instant: { server: 'instant', path: INSTANT_CREATE, label: 'create database', missing: { id: '0190c3e0-7c1a-7000-8000-000000000001', status: 'UNCLAIMED' }, request: /timed out after 2 s \(POST \S+\/api\/v1\/database\)/ },
-    branch: { server: 'platform', path: BRANCHES, label: 'create branch', missing: { operations: [] }, request: /timed out after 2 s \(POST \S+\/branches\)/ }
+    instant: {
+      server: 'instant',
+      path: INSTANT_CREATE,
+      label: 'create database',
+      missing: { id: '0190c3e0-7c1a-7000-8000-000000000001', status: 'UNCLAIMED' },
+      request: /timed out after 2 s \(POST \S+\/api\/v1\/database\)/
+    },
+    branch: {
+      server: 'platform',
+      path: BRANCHES,
+      label: 'create branch',
+      missing: { operations: [] },
+      request: /timed out after 2 s \(POST \S+\/branches\)/
+    }
   } as const
   // The create POST of either service is never retried on 5xx, resets or bad bodies (a retry could make
   // a second database or branch); only 429 is, after Retry-After (below).
@@ -95,51 +122,87 @@ function serviceFaults(): Case[] {
     [{ kind: 'status', status: 502, times: 2 }, 'HTTP 502 twice'],
     [{ kind: 'reset', times: 1 }, 'a connection reset']
   ] as const) {
-    add(`instant: reuse lookup (GET) answers ${label}`, 'GET retried; the earlier database is reused, none created', async ({ emu, run }) => {
-      const first = await run('instant')
-      emu.instant.server.inject({ method: 'GET', path: /^\/api\/v1\/database\/[^/]+$/, ...fault })
+    add(
+      `instant: reuse lookup (GET) answers ${label}`,
+      'GET retried; the earlier database is reused, none created',
+      async ({ emu, run }) => {
+        const first = await run('instant')
+        emu.instant.server.inject({ method: 'GET', path: /^\/api\/v1\/database\/[^/]+$/, ...fault })
+        const r = await run('instant')
+        const c = checker()
+        succeeded(r, c)
+        c.expect(r.outputs['database-id'] === first.outputs['database-id'], 'a different database')
+        c.expect(r.outputs.created === 'false', `created=${r.outputs.created}`)
+        c.expect(count(emu, 'instant', 'POST', INSTANT_CREATE) === 1, 'a second database was created')
+        return {
+          observed: `${outcome(r)}; created=${r.outputs.created}, POSTs ${count(emu, 'instant', 'POST', INSTANT_CREATE)}`,
+          problems: c.problems
+        }
+      }
+    )
+  }
+  add(
+    'instant: reuse lookup (GET) keeps answering HTTP 503',
+    'fails after the retries; creates no second database',
+    async ({ emu, run }) => {
+      await run('instant')
+      emu.instant.server.inject({ method: 'GET', path: /^\/api\/v1\/database\/[^/]+$/, kind: 'status', status: 503, times: 20 })
       const r = await run('instant')
       const c = checker()
-      succeeded(r, c)
-      c.expect(r.outputs['database-id'] === first.outputs['database-id'], 'a different database')
-      c.expect(r.outputs.created === 'false', `created=${r.outputs.created}`)
+      failed(r, /HTTP 503/, c)
       c.expect(count(emu, 'instant', 'POST', INSTANT_CREATE) === 1, 'a second database was created')
-      return { observed: `${outcome(r)}; created=${r.outputs.created}, POSTs ${count(emu, 'instant', 'POST', INSTANT_CREATE)}`, problems: c.problems }
-    })
-  }
-  add('instant: reuse lookup (GET) keeps answering HTTP 503', 'fails after the retries; creates no second database', async ({ emu, run }) => {
-    await run('instant')
-    emu.instant.server.inject({ method: 'GET', path: /^\/api\/v1\/database\/[^/]+$/, kind: 'status', status: 503, times: 20 })
-    const r = await run('instant')
-    const c = checker()
-    failed(r, /HTTP 503/, c)
-    c.expect(count(emu, 'instant', 'POST', INSTANT_CREATE) === 1, 'a second database was created')
-    return { observed: `${outcome(r)}; POSTs ${count(emu, 'instant', 'POST', INSTANT_CREATE)}`, problems: c.problems }
-  })
+      return { observed: `${outcome(r)}; POSTs ${count(emu, 'instant', 'POST', INSTANT_CREATE)}`, problems: c.problems }
+    }
+  )
 
   // Platform API.
   for (const n of [1, 2, 3, 4]) {
-    add(`branch: create branch answers 423 Locked ${n}×, then clears`, `retried at 0.1 s doubling; succeeds on attempt ${n + 1}`, async ({ emu, run }) => {
-      emu.platform.server.inject({ method: 'POST', path: BRANCHES, kind: 'status', status: 423, times: n, body: { message: 'project already has running operations' } })
+    add(
+      `branch: create branch answers 423 Locked ${n}×, then clears`,
+      `retried at 0.1 s doubling; succeeds on attempt ${n + 1}`,
+      async ({ emu, run }) => {
+        emu.platform.server.inject({
+          method: 'POST',
+          path: BRANCHES,
+          kind: 'status',
+          status: 423,
+          times: n,
+          body: { message: 'project already has running operations' }
+        })
+        const r = await run('branch')
+        const c = checker()
+        succeeded(r, c)
+        const posts = emu.platform.server.requests('POST', BRANCHES)
+        c.expect(posts.length === n + 1, `${posts.length} attempts`)
+        const gaps = posts.slice(1).map((p, i) => p.at - posts[i].at)
+        gaps.forEach((g, i) => c.expect(g >= 100 * 2 ** i - 15, `retry ${i + 1} after ${g} ms, expected ≥ ${100 * 2 ** i} ms`))
+        return {
+          observed: `${outcome(r)}; attempts ${posts.length} (gaps ${gaps.map((g) => `${g} ms`).join(', ') || '-'})`,
+          problems: c.problems
+        }
+      }
+    )
+  }
+  add(
+    'branch: create branch answers 423 Locked every time',
+    'fails after exactly 5 attempts, says the project is busy; no branch',
+    async ({ emu, run }) => {
+      emu.platform.server.inject({
+        method: 'POST',
+        path: BRANCHES,
+        kind: 'status',
+        status: 423,
+        times: 50,
+        body: { message: 'project already has running operations' }
+      })
       const r = await run('branch')
       const c = checker()
-      succeeded(r, c)
-      const posts = emu.platform.server.requests('POST', BRANCHES)
-      c.expect(posts.length === n + 1, `${posts.length} attempts`)
-      const gaps = posts.slice(1).map((p, i) => p.at - posts[i].at)
-      gaps.forEach((g, i) => c.expect(g >= 100 * 2 ** i - 15, `retry ${i + 1} after ${g} ms, expected ≥ ${100 * 2 ** i} ms`))
-      return { observed: `${outcome(r)}; attempts ${posts.length} (gaps ${gaps.map((g) => `${g} ms`).join(', ') || '-'})`, problems: c.problems }
-    })
-  }
-  add('branch: create branch answers 423 Locked every time', 'fails after exactly 5 attempts, says the project is busy; no branch', async ({ emu, run }) => {
-    emu.platform.server.inject({ method: 'POST', path: BRANCHES, kind: 'status', status: 423, times: 50, body: { message: 'project already has running operations' } })
-    const r = await run('branch')
-    const c = checker()
-    failed(r, /busy|423/i, c)
-    const n = count(emu, 'platform', 'POST', BRANCHES)
-    c.expect(n === 5, `${n} attempts`)
-    return { observed: `${outcome(r)}; attempts ${n}`, problems: c.problems }
-  })
+      failed(r, /busy|423/i, c)
+      const n = count(emu, 'platform', 'POST', BRANCHES)
+      c.expect(n === 5, `${n} attempts`)
+      return { observed: `${outcome(r)}; attempts ${n}`, problems: c.problems }
+    }
+  )
   for (const [fault, label] of [
     [{ kind: 'status', status: 500, times: 2 }, 'HTTP 500 twice'],
     [{ kind: 'status', status: 502, times: 1 }, 'HTTP 502'],
@@ -154,8 +217,15 @@ function serviceFaults(): Case[] {
       return { observed: outcome(r), problems: c.problems }
     })
   }
-  for (const [what, p] of [['endpoints', /\/endpoints\/?$/], ['databases', /\/databases\/?$/], ['connection_uri', /\/connection_uri\/?$/]] as const) {
-    for (const [fault, label] of [[{ kind: 'status', status: 502 }, 'HTTP 502'], [{ kind: 'reset' }, 'a connection reset']] as const) {
+  for (const [what, p] of [
+    ['endpoints', /\/endpoints\/?$/],
+    ['databases', /\/databases\/?$/],
+    ['connection_uri', /\/connection_uri\/?$/]
+  ] as const) {
+    for (const [fault, label] of [
+      [{ kind: 'status', status: 502 }, 'HTTP 502'],
+      [{ kind: 'reset' }, 'a connection reset']
+    ] as const) {
       add(`branch: GET ${what} answers ${label} once, on a re-run (reuse)`, 'GET retried; the branch is reused', async ({ emu, run }) => {
         await run('branch')
         emu.platform.server.log.length = 0
@@ -169,19 +239,26 @@ function serviceFaults(): Case[] {
       })
     }
   }
-  add('branch: delete (PR closed) meets HTTP 503, then a reset, on DELETE', 'DELETE retried; the branch is gone; the comment says so', async ({ emu, run, project, pr }) => {
-    await run('branch')
-    emu.platform.server.inject({ method: 'DELETE', path: /\/branches\/[^/]+$/, kind: 'status', status: 503 })
-    emu.platform.server.inject({ method: 'DELETE', path: /\/branches\/[^/]+$/, kind: 'reset' })
-    const r = await run('branch', { command: 'delete' })
-    const c = checker()
-    c.expect(r.code === 0, `exit ${r.code} (${r.errors[0] ?? ''})`)
-    const left = [...project.branches.values()].filter((b) => !b.default && !b.protected).length
-    c.expect(left === 0, `${left} preview branch(es) left`)
-    const body = emu.github.comments(REPO, pr)[0]?.body ?? ''
-    c.expect(/deleted/.test(body), 'the comment does not say deleted')
-    return { observed: `${outcome(r)}; DELETEs ${emu.platform.server.requests('DELETE').length}, branches left ${left}`, problems: c.problems }
-  })
+  add(
+    'branch: delete (PR closed) meets HTTP 503, then a reset, on DELETE',
+    'DELETE retried; the branch is gone; the comment says so',
+    async ({ emu, run, project, pr }) => {
+      await run('branch')
+      emu.platform.server.inject({ method: 'DELETE', path: /\/branches\/[^/]+$/, kind: 'status', status: 503 })
+      emu.platform.server.inject({ method: 'DELETE', path: /\/branches\/[^/]+$/, kind: 'reset' })
+      const r = await run('branch', { command: 'delete' })
+      const c = checker()
+      c.expect(r.code === 0, `exit ${r.code} (${r.errors[0] ?? ''})`)
+      const left = [...project.branches.values()].filter((b) => !b.default && !b.protected).length
+      c.expect(left === 0, `${left} preview branch(es) left`)
+      const body = emu.github.comments(REPO, pr)[0]?.body ?? ''
+      c.expect(/deleted/.test(body), 'the comment does not say deleted')
+      return {
+        observed: `${outcome(r)}; DELETEs ${emu.platform.server.requests('DELETE').length}, branches left ${left}`,
+        problems: c.problems
+      }
+    }
+  )
   add('branch: listing branches answers HTTP 503 once', 'GET retried; succeeds', async ({ emu, run }) => {
     emu.platform.server.inject({ method: 'GET', path: BRANCHES, kind: 'status', status: 503 })
     const r = await run('branch')
@@ -190,33 +267,50 @@ function serviceFaults(): Case[] {
     return { observed: outcome(r), problems: c.problems }
   })
   add('branch: an operation goes failed, then recovers', 'waits on; succeeds', async ({ emu, run }) => {
-    emu.platform.script('start_compute', [{ at: 0, status: 'scheduling' }, { at: 200, status: 'failed', failures: 1 }, { at: 700, status: 'finished', failures: 1 }])
+    emu.platform.script('start_compute', [
+      { at: 0, status: 'scheduling' },
+      { at: 200, status: 'failed', failures: 1 },
+      { at: 700, status: 'finished', failures: 1 }
+    ])
     const r = await run('branch')
     const c = checker()
     succeeded(r, c)
     return { observed: outcome(r), problems: c.problems }
   })
   add('branch: an operation ends skipped', 'skipped counts as done; succeeds', async ({ emu, run }) => {
-    emu.platform.script('start_compute', [{ at: 0, status: 'scheduling' }, { at: 200, status: 'skipped' }])
+    emu.platform.script('start_compute', [
+      { at: 0, status: 'scheduling' },
+      { at: 200, status: 'skipped' }
+    ])
     const r = await run('branch')
     const c = checker()
     c.expect(r.code === 0, `exit ${r.code}`)
     return { observed: outcome(r), problems: c.problems }
   })
   add('branch: an operation ends cancelled', 'fails naming the operation; the branch is deleted', async ({ emu, run }) => {
-    emu.platform.script('start_compute', [{ at: 0, status: 'scheduling' }, { at: 200, status: 'cancelled' }])
+    emu.platform.script('start_compute', [
+      { at: 0, status: 'scheduling' },
+      { at: 200, status: 'cancelled' }
+    ])
     const r = await run('branch')
     const c = checker()
     failed(r, /cancelled "Start compute"/, c)
     return { observed: outcome(r), problems: c.problems }
   })
-  add('branch: an operation does not end within wait-timeout', 'fails at wait-timeout with what is pending; the branch is deleted', async ({ emu, run }) => {
-    emu.platform.script('start_compute', [{ at: 0, status: 'scheduling' }, { at: 2500, status: 'finished' }])
-    const r = await run('branch', { 'wait-timeout': '1' })
-    const c = checker()
-    failed(r, /Timed out after 1 s \(wait-timeout\)/, c)
-    return { observed: outcome(r), problems: c.problems }
-  })
+  add(
+    'branch: an operation does not end within wait-timeout',
+    'fails at wait-timeout with what is pending; the branch is deleted',
+    async ({ emu, run }) => {
+      emu.platform.script('start_compute', [
+        { at: 0, status: 'scheduling' },
+        { at: 2500, status: 'finished' }
+      ])
+      const r = await run('branch', { 'wait-timeout': '1' })
+      const c = checker()
+      failed(r, /Timed out after 1 s \(wait-timeout\)/, c)
+      return { observed: outcome(r), problems: c.problems }
+    }
+  )
   for (const mode of ['instant', 'branch'] as const) {
     add(`${mode}: the seed fails in its second file`, 'fails at file:line; rolled back; nothing recorded for reuse', async ({ run }) => {
       const r = await run(mode, { seed: 'matrix-seed.sql\nmatrix-bad.sql' })
@@ -224,18 +318,25 @@ function serviceFaults(): Case[] {
       failed(r, /matrix-bad\.sql:3:\d+/, c)
       return { observed: outcome(r), problems: c.problems }
     })
-    add(`${mode}: a statement the seed's \\gexec generates cannot run in a transaction`, 'fails at file:line at run time with the generated text; rolled back', async ({ run }) => {
-      const r = await run(mode, { seed: 'matrix-seed.sql\nmatrix-gexec.sql' })
-      const c = checker()
-      failed(r, /matrix-gexec\.sql:2: "CREATE INDEX CONCURRENTLY matrix_gx ON matrix_more \(id\)" \(generated by \\gexec\) cannot run inside a transaction block/, c)
-      return { observed: outcome(r), problems: c.problems }
-    })
+    add(
+      `${mode}: a statement the seed's \\gexec generates cannot run in a transaction`,
+      'fails at file:line at run time with the generated text; rolled back',
+      async ({ run }) => {
+        const r = await run(mode, { seed: 'matrix-seed.sql\nmatrix-gexec.sql' })
+        const c = checker()
+        failed(
+          r,
+          /matrix-gexec\.sql:2: "CREATE INDEX CONCURRENTLY matrix_gx ON matrix_more \(id\)" \(generated by \\gexec\) cannot run inside a transaction block/,
+          c
+        )
+        return { observed: outcome(r), problems: c.problems }
+      }
+    )
     add(
       `${mode}: the seed has a psql meta-command (\\connect)`,
       `fails at file:line before anything is created: no ${mode === 'instant' ? 'database' : 'branch'}, no comment`,
       async ({ emu, run, pr }) => {
-        const creates = (): number =>
-          [...emu.instant.server.log, ...emu.platform.server.log].filter((q) => q.method === 'POST').length
+        const creates = (): number => [...emu.instant.server.log, ...emu.platform.server.log].filter((q) => q.method === 'POST').length
         const before = creates()
         const r = await run(mode, { seed: 'matrix-seed.sql\nmatrix-meta.sql' })
         const made = creates() - before
@@ -260,7 +361,10 @@ function githubFaults(): Case[] {
       const r = await run(mode, { 'github-token': READ_ONLY_TOKEN })
       const c = checker()
       succeeded(r, c)
-      c.expect(r.warnings.some((w) => /403.*pull-requests: write/.test(w)), 'no 403 warning')
+      c.expect(
+        r.warnings.some((w) => /403.*pull-requests: write/.test(w)),
+        'no 403 warning'
+      )
       return { observed: outcome(r), problems: c.problems }
     })
     add(`${mode}: the PR was deleted (404)`, 'succeeds with a warning; no comment', async ({ emu, run, pr }) => {
@@ -268,7 +372,10 @@ function githubFaults(): Case[] {
       const r = await run(mode)
       const c = checker()
       succeeded(r, c)
-      c.expect(r.warnings.some((w) => /404/.test(w)), 'no 404 warning')
+      c.expect(
+        r.warnings.some((w) => /404/.test(w)),
+        'no 404 warning'
+      )
       return { observed: outcome(r), problems: c.problems }
     })
     add(`${mode}: the comments API answers HTTP 502 throughout`, 'succeeds with warnings; outputs set', async ({ emu, run }) => {
@@ -276,21 +383,28 @@ function githubFaults(): Case[] {
       const r = await run(mode)
       const c = checker()
       succeeded(r, c)
-      c.expect(r.warnings.some((w) => /502/.test(w)), 'no 502 warning')
+      c.expect(
+        r.warnings.some((w) => /502/.test(w)),
+        'no 502 warning'
+      )
       return { observed: outcome(r), problems: c.problems }
     })
   }
-  add('instant: listing comments answers HTTP 500 once, on a re-run', 'warns; still finds the earlier comment when it posts, reuses the database; one comment', async ({ emu, run, pr }) => {
-    const first = await run('instant')
-    emu.github.server.inject({ method: 'GET', path: COMMENTS, kind: 'status', status: 500 })
-    const r = await run('instant')
-    const c = checker()
-    succeeded(r, c)
-    c.expect(r.outputs['database-id'] === first.outputs['database-id'], 'a different database')
-    const ours = emu.github.comments(REPO, pr)
-    c.expect(ours.length === 1, `${ours.length} comments`)
-    return { observed: `${outcome(r)}; created=${r.outputs.created}, comments ${ours.length}`, problems: c.problems }
-  })
+  add(
+    'instant: listing comments answers HTTP 500 once, on a re-run',
+    'warns; still finds the earlier comment when it posts, reuses the database; one comment',
+    async ({ emu, run, pr }) => {
+      const first = await run('instant')
+      emu.github.server.inject({ method: 'GET', path: COMMENTS, kind: 'status', status: 500 })
+      const r = await run('instant')
+      const c = checker()
+      succeeded(r, c)
+      c.expect(r.outputs['database-id'] === first.outputs['database-id'], 'a different database')
+      const ours = emu.github.comments(REPO, pr)
+      c.expect(ours.length === 1, `${ours.length} comments`)
+      return { observed: `${outcome(r)}; created=${r.outputs.created}, comments ${ours.length}`, problems: c.problems }
+    }
+  )
   return cases
 }
 
@@ -310,12 +424,18 @@ function races(): Case[] {
         for (const k of ['database-url', 'database-url-direct', 'database-id', 'branch-id']) {
           c.expect(a.outputs[k] === b.outputs[k], `output ${k} differs`)
         }
-        const made = mode === 'instant' ? emu.instant.databases.size - before : [...project.branches.values()].filter((x) => !x.default && !x.protected).length
+        const made =
+          mode === 'instant'
+            ? emu.instant.databases.size - before
+            : [...project.branches.values()].filter((x) => !x.default && !x.protected).length
         c.expect(made === 1, `${made} ${mode === 'instant' ? 'databases' : 'branches'}`)
         const comments = emu.github.comments(REPO, pr).length
         c.expect(comments === 1, `${comments} comments`)
         c.expect([a, b].filter((r) => r.outputs.created === 'true').length === 1, 'created=true is not on exactly one run')
-        return { observed: `${outcome(a)} / ${outcome(b)}; ${made} ${mode === 'instant' ? 'database' : 'branch'}, ${comments} comment`, problems: c.problems }
+        return {
+          observed: `${outcome(a)} / ${outcome(b)}; ${made} ${mode === 'instant' ? 'database' : 'branch'}, ${comments} comment`,
+          problems: c.problems
+        }
       }
     })
   }
@@ -351,7 +471,12 @@ function badInput(): Case[] {
     ['poll-interval: fast', 'branch', { 'poll-interval': 'fast' }, /`poll-interval` must be a number of seconds, at least 0.1; got "fast"/],
     ['wait-timeout: -5', 'branch', { 'wait-timeout': '-5' }, /`wait-timeout` must be a number of seconds, at least 1; got "-5"/],
     ['request-timeout: 0', 'instant', { 'request-timeout': '0' }, /`request-timeout` must be a number of seconds, at least 0.1; got "0"/],
-    ['api-url: not a url', 'branch', { 'api-url': 'console.example/api' }, /`api-url` must be an http\(s\) URL; got "console.example\/api"/],
+    [
+      'api-url: not a url',
+      'branch',
+      { 'api-url': 'console.example/api' },
+      /`api-url` must be an http\(s\) URL; got "console.example\/api"/
+    ],
     ['instant-url: ftp://…', 'instant', { 'instant-url': 'ftp://neon.new' }, /`instant-url` must be an http\(s\) URL/],
     ['branch-name with a newline', 'branch', { 'branch-name': 'preview\nx' }, /`branch-name` must be 1 to 256 printable characters/],
     ['branch-name of 257 characters', 'branch', { 'branch-name': 'b'.repeat(257) }, /`branch-name` must be 1 to 256 printable characters/],
@@ -366,7 +491,7 @@ function badInput(): Case[] {
 function cancels(): Case[] {
   const whileWaiting: Case = {
     group: 'races',
-    name: 'branch: a run is cancelled (SIGINT) while the new branch\'s operations run, then the PR runs again',
+    name: "branch: a run is cancelled (SIGINT) while the new branch's operations run, then the PR runs again",
     expected: 'the cancelled run deletes the branch it created and releases the lock; the next run creates and seeds a new one',
     body: async ({ emu, run }) => {
       emu.platform.timing = { ...emu.platform.timing, startComputeMs: 2000 }
@@ -374,28 +499,37 @@ function cancels(): Case[] {
       emu.platform.timing = { ...emu.platform.timing, startComputeMs: 400 }
       const again = await run('branch')
       const c = checker()
-      c.expect(cancelled.code === 1 && cancelled.errors.some((e) => /cancelled \(SIGINT\).*the unseeded branch/.test(e)), `cancelled run: ${outcome(cancelled)}`)
+      c.expect(
+        cancelled.code === 1 && cancelled.errors.some((e) => /cancelled \(SIGINT\).*the unseeded branch/.test(e)),
+        `cancelled run: ${outcome(cancelled)}`
+      )
       succeeded(again, c)
       c.expect(again.outputs.created === 'true', `the next run reused (created=${again.outputs.created})`)
       return { observed: `${outcome(cancelled)} / ${outcome(again)}`, problems: c.problems }
     }
   }
-  return [whileWaiting, ...(['instant', 'branch'] as const).map((mode): Case => ({
-    group: 'races',
-    name: `${mode}: a run is cancelled (SIGINT) while seeding, then the PR runs again`,
-    expected: 'the cancelled run releases the lock and leaves nothing unseeded; the next run provisions at once and seeds',
-    body: async ({ run }) => {
-      const seed = 'matrix-seed.sql\nmatrix-slow.sql\nmatrix-more.sql'
-      const cancelled = await run(mode, { seed }, { cancelOn: /Seed the database/ })
-      const again = await run(mode)
-      const c = checker()
-      c.expect(cancelled.code === 1 && cancelled.errors.some((e) => /cancelled \(SIGINT\)/.test(e)), `cancelled run: ${outcome(cancelled)}`)
-      succeeded(again, c)
-      c.expect(again.outputs.created === 'true', `the next run reused (created=${again.outputs.created})`)
-      c.expect(again.durationMs < 30_000, `the next run took ${again.durationMs} ms`)
-      return { observed: `${outcome(cancelled)} / ${outcome(again)} in ${(again.durationMs / 1000).toFixed(1)} s`, problems: c.problems }
-    }
-  }))]
+  return [
+    whileWaiting,
+    ...(['instant', 'branch'] as const).map((mode): Case => ({
+      group: 'races',
+      name: `${mode}: a run is cancelled (SIGINT) while seeding, then the PR runs again`,
+      expected: 'the cancelled run releases the lock and leaves nothing unseeded; the next run provisions at once and seeds',
+      body: async ({ run }) => {
+        const seed = 'matrix-seed.sql\nmatrix-slow.sql\nmatrix-more.sql'
+        const cancelled = await run(mode, { seed }, { cancelOn: /Seed the database/ })
+        const again = await run(mode)
+        const c = checker()
+        c.expect(
+          cancelled.code === 1 && cancelled.errors.some((e) => /cancelled \(SIGINT\)/.test(e)),
+          `cancelled run: ${outcome(cancelled)}`
+        )
+        succeeded(again, c)
+        c.expect(again.outputs.created === 'true', `the next run reused (created=${again.outputs.created})`)
+        c.expect(again.durationMs < 30_000, `the next run took ${again.durationMs} ms`)
+        return { observed: `${outcome(cancelled)} / ${outcome(again)} in ${(again.durationMs / 1000).toFixed(1)} s`, problems: c.problems }
+      }
+    }))
+  ]
 }
 
 function untrusted(): Case[] {
@@ -408,7 +542,11 @@ function untrusted(): Case[] {
       body: async ({ run, work, pr }) => {
         const canary = path.join(work, 'PWNED')
         const evil = 'x$(touch PWNED)`touch PWNED`;touch PWNED'
-        const r = await run(mode, { 'seed-command': 'test -n "$DATABASE_URL" && test -n "$PGPASSWORD"' }, { pr: { number: pr, headRef: evil } })
+        const r = await run(
+          mode,
+          { 'seed-command': 'test -n "$DATABASE_URL" && test -n "$PGPASSWORD"' },
+          { pr: { number: pr, headRef: evil } }
+        )
         const c = checker()
         succeeded(r, c)
         c.expect(!existsSync(canary), 'a shell ran text from the event or an input')
@@ -453,7 +591,12 @@ export function allSecrets(emu: Emulator, projects: Project[]): string[] {
 /** The places a secret must never appear, for every run of a case and every PR comment. */
 function publicPlaces(emu: Emulator, runs: RunResult[], envFiles: string[]): Record<string, string> {
   // every PR's comments: a sweep (issue 14) writes to the comments of other PRs than the case's
-  const places: Record<string, string> = { comments: [...emu.github.issues.values()].flat().map((c) => c.body).join('\n') }
+  const places: Record<string, string> = {
+    comments: [...emu.github.issues.values()]
+      .flat()
+      .map((c) => c.body)
+      .join('\n')
+  }
   runs.forEach((r, i) => Object.assign(places, runPlaces(r, envFiles[i], `run ${i + 1} `)))
   return places
 }
@@ -493,14 +636,16 @@ async function orphans(emu: Emulator, ctx: Ctx, instantBefore: Set<string>): Pro
     const recorded = markers.some((m) => m.databaseId === id)
     if (state.startsWith('half')) found.push(`instant database ${id} is ${state}`)
     else if (owned && state !== 'seeded') found.push(`instant database ${id} was handed out ${state}`)
-    if (recorded && (!owned || state !== 'seeded')) found.push(`the comment records instant database ${id}, which is ${state}${owned ? '' : ' and no successful run made'}`)
+    if (recorded && (!owned || state !== 'seeded'))
+      found.push(`the comment records instant database ${id}, which is ${state}${owned ? '' : ' and no successful run made'}`)
   }
   for (const b of ctx.project.branches.values()) {
     if (b.default || b.protected || ctx.fixtures.has(b.id)) continue
     const state = await seedState(emu, b.database)
     const owned = ok.some((r) => r.outputs['branch-id'] === b.id)
     // A branch under a final name (not `~seeding`) is what a later run reuses: it must be seeded.
-    if (!b.name.endsWith(PROVISIONAL_SUFFIX) && state !== 'seeded') found.push(`branch ${b.name} (${b.id}) is ${state} under a name a later run would reuse`)
+    if (!b.name.endsWith(PROVISIONAL_SUFFIX) && state !== 'seeded')
+      found.push(`branch ${b.name} (${b.id}) is ${state} under a name a later run would reuse`)
     if (!owned) found.push(`branch ${b.name} (${b.id}) is left by no successful run (${state})`)
     else if (state !== 'seeded') found.push(`branch ${b.name} was handed out ${state}`)
   }
@@ -526,12 +671,18 @@ function specProblems(emu: Emulator): string[] {
 
 /** The seed files every case uses: two files, so a half-seeded database can be told from an empty or a seeded one. */
 export function writeSeedFiles(work: string): void {
-  writeFileSync(path.join(work, 'matrix-seed.sql'), "CREATE TABLE matrix_seed (id int PRIMARY KEY, note text);\nINSERT INTO matrix_seed VALUES (1, 'a'), (2, 'b'), (3, 'c');\n")
+  writeFileSync(
+    path.join(work, 'matrix-seed.sql'),
+    "CREATE TABLE matrix_seed (id int PRIMARY KEY, note text);\nINSERT INTO matrix_seed VALUES (1, 'a'), (2, 'b'), (3, 'c');\n"
+  )
   writeFileSync(path.join(work, 'matrix-more.sql'), 'CREATE TABLE matrix_more (id int);\nINSERT INTO matrix_more VALUES (1), (2);\n')
   writeFileSync(path.join(work, 'matrix-slow.sql'), 'SELECT pg_sleep(3);\n')
   writeFileSync(path.join(work, 'matrix-bad.sql'), 'CREATE TABLE matrix_more (id int);\n\nINSERT INTO matrix_nope VALUES (1);\n')
   writeFileSync(path.join(work, 'matrix-meta.sql'), 'CREATE TABLE matrix_more (id int);\n\\connect other\n')
-  writeFileSync(path.join(work, 'matrix-gexec.sql'), "CREATE TABLE matrix_more (id int);\nSELECT 'CREATE INDEX CONCURRENTLY matrix_gx ON matrix_more (id)' \\gexec\n")
+  writeFileSync(
+    path.join(work, 'matrix-gexec.sql'),
+    "CREATE TABLE matrix_more (id int);\nSELECT 'CREATE INDEX CONCURRENTLY matrix_gx ON matrix_more (id)' \\gexec\n"
+  )
 }
 
 let nextPr = 9000
@@ -567,7 +718,13 @@ export async function runCase(emu: Emulator, kase: Case, work: string, projects:
           ? { mode: 'instant', 'instant-url': emu.instant.url }
           : { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': '0.2' }
       const r = await emu.run({
-        inputs: { ...base, 'github-token': APP_TOKEN, seed: 'matrix-seed.sql\nmatrix-more.sql', 'env-file': path.join(dir, 'preview.env'), ...inputs },
+        inputs: {
+          ...base,
+          'github-token': APP_TOKEN,
+          seed: 'matrix-seed.sql\nmatrix-more.sql',
+          'env-file': path.join(dir, 'preview.env'),
+          ...inputs
+        },
         repository: REPO,
         pr: { number: pr },
         cwd: work,
@@ -610,7 +767,9 @@ export function renderMatrix(results: CaseResult[]): string {
   const lines = ['| # | Case | Expected | Observed | Result |', '| --- | --- | --- | --- | --- |']
   results.forEach((r, i) => {
     const extra = [...r.problems, ...r.orphansFound.map((o) => `orphan: ${o}`), ...r.secretsFound]
-    lines.push(`| ${i + 1} | ${cell(`${r.group}: ${r.name}`)} | ${cell(r.expected)} | ${cell(r.observed)} | ${r.passed ? 'pass' : `FAIL: ${cell(extra.join('; '))}`} |`)
+    lines.push(
+      `| ${i + 1} | ${cell(`${r.group}: ${r.name}`)} | ${cell(r.expected)} | ${cell(r.observed)} | ${r.passed ? 'pass' : `FAIL: ${cell(extra.join('; '))}`} |`
+    )
   })
   const passed = results.filter((r) => r.passed).length
   lines.push(

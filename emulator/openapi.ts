@@ -52,7 +52,10 @@ function validatorAt(pointer: string[]): ValidateFunction {
 function deref(node: Json, pointer: string[]): { node: Json; pointer: string[] } {
   const ref = node.$ref
   if (typeof ref !== 'string') return { node, pointer }
-  const parts = ref.replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const parts = ref
+    .replace(/^#\//, '')
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
   let at: unknown = spec
   for (const p of parts) at = (at as Json)[p]
   return deref(at as Json, parts)
@@ -101,7 +104,10 @@ interface Parameter {
 function parametersOf(op: SpecOperation): { param: Parameter; pointer: string[] }[] {
   const out: { param: Parameter; pointer: string[] }[] = []
   const item = spec.paths[op.template]
-  for (const [where, list] of [[[], item.parameters], [[op.method], (item[op.method] as Json).parameters]] as const) {
+  for (const [where, list] of [
+    [[], item.parameters],
+    [[op.method], (item[op.method] as Json).parameters]
+  ] as const) {
     ;((list as Json[] | undefined) ?? []).forEach((p, i) => {
       const { node, pointer } = deref(p, ['paths', op.template, ...where, 'parameters', String(i)])
       out.push({ param: node as unknown as Parameter, pointer })
@@ -134,7 +140,8 @@ export function validateRequest(method: string, path: string, query: string, bod
   const params = parametersOf(op)
   const q = new URLSearchParams(query)
   for (const key of new Set(q.keys())) {
-    if (!params.some(({ param }) => param.in === 'query' && param.name === key)) problems.push(`${where}: query parameter "${key}" is not in the spec`)
+    if (!params.some(({ param }) => param.in === 'query' && param.name === key))
+      problems.push(`${where}: query parameter "${key}" is not in the spec`)
   }
   for (const { param, pointer } of params) {
     const raw = param.in === 'path' ? op.pathParams[param.name] : param.in === 'query' ? q.get(param.name) : undefined

@@ -92,7 +92,8 @@ function runProblem(bin: string, user?: ServerUser): string | undefined {
   const ids = user ? { uid: user.uid, gid: user.gid } : {}
   for (const program of ['postgres', 'initdb']) {
     const r = runSync(path.join(bin, program), ['-V'], { ...ids, cwd: '/' })
-    if (r.status !== 0) return `${path.join(bin, program)} -V${user ? ` as the user "${user.name}"` : ''}: ${r.errorCode ?? (oneLine(r.stderr) || `exit ${r.status}`)}`
+    if (r.status !== 0)
+      return `${path.join(bin, program)} -V${user ? ` as the user "${user.name}"` : ''}: ${r.errorCode ?? (oneLine(r.stderr) || `exit ${r.status}`)}`
   }
   return undefined
 }
@@ -157,16 +158,26 @@ export async function placeCopy(nativeDir: string, base: string, key: string): P
  */
 export async function postgresBinaries(options: BinariesOptions = {}): Promise<PostgresBinaries> {
   const pkg = options.nativeDir
-    ? { nativeDir: path.resolve(options.nativeDir), version: createHash('sha256').update(path.resolve(options.nativeDir)).digest('hex').slice(0, 12) }
+    ? {
+        nativeDir: path.resolve(options.nativeDir),
+        version: createHash('sha256').update(path.resolve(options.nativeDir)).digest('hex').slice(0, 12)
+      }
     : installedPackage()
   const key = options.key ?? pkg.version
   const bin = path.join(pkg.nativeDir, 'bin')
   const missing = ['initdb', 'postgres'].filter((p) => !existsSync(path.join(bin, p)))
   if (missing.length > 0) {
-    throw new PostgresStartError(`${missing.join(' and ')} missing from ${bin}`, options.nativeDir ? `point at a folder with bin/initdb and bin/postgres` : NPM_FIX)
+    throw new PostgresStartError(
+      `${missing.join(' and ')} missing from ${bin}`,
+      options.nativeDir ? `point at a folder with bin/initdb and bin/postgres` : NPM_FIX
+    )
   }
   const broken = runProblem(bin)
-  if (broken) throw new PostgresStartError(`PostgreSQL's programs do not run (${broken})`, options.nativeDir ? 'point at a folder of working PostgreSQL 17 programs' : NPM_FIX)
+  if (broken)
+    throw new PostgresStartError(
+      `PostgreSQL's programs do not run (${broken})`,
+      options.nativeDir ? 'point at a folder of working PostgreSQL 17 programs' : NPM_FIX
+    )
   if (process.getuid?.() !== 0) return { bin, tmpBase: os.tmpdir(), copied: false }
   const user = ensureServerUser()
   const bases = [...new Set(options.tmpBases ?? [os.tmpdir(), '/tmp'])]
@@ -180,6 +191,10 @@ export async function postgresBinaries(options: BinariesOptions = {}): Promise<P
   if (!runProblem(bin, user)) return { bin, runAs: user, tmpBase, copied: false }
   const copyBin = path.join(await placeCopy(pkg.nativeDir, tmpBase, key), 'bin')
   const problem = runProblem(copyBin, user)
-  if (problem) throw new PostgresStartError(`the copy of PostgreSQL's programs does not run (${problem})`, `remove ${path.dirname(copyBin)} (rm -rf) and run again`)
+  if (problem)
+    throw new PostgresStartError(
+      `the copy of PostgreSQL's programs does not run (${problem})`,
+      `remove ${path.dirname(copyBin)} (rm -rf) and run again`
+    )
   return { bin: copyBin, runAs: user, tmpBase, copied: true }
 }

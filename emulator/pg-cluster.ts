@@ -36,7 +36,10 @@ export interface ClusterOptions {
 
 /** initdb's or postgres's own reason, from its output: the last error line, or else the last line. */
 export function reasonOf(output: string): string {
-  const lines = output.split('\n').map((l) => l.trim()).filter(Boolean)
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
   return [...lines].reverse().find((l) => /\b(FATAL|PANIC|ERROR|error):/.test(l)) ?? lines.at(-1) ?? 'no output'
 }
 
@@ -131,10 +134,16 @@ export class PostgresCluster {
       const r = await exited
       await rm(pwfile, { force: true })
       if (r.errorCode) {
-        throw new PostgresStartError(`cannot run ${initdb}${cluster.asWhom} (${r.errorCode})`, `make ${binaries.bin} readable and executable for that user, or run npm ci again`)
+        throw new PostgresStartError(
+          `cannot run ${initdb}${cluster.asWhom} (${r.errorCode})`,
+          `make ${binaries.bin} readable and executable for that user, or run npm ci again`
+        )
       }
       if (r.code !== 0) {
-        throw new PostgresStartError(`initdb failed in ${runDir} (${r.signal ?? `exit ${r.code}`}: ${reasonOf(output)})`, 'free space in the temp folder, or set TMPDIR to another folder')
+        throw new PostgresStartError(
+          `initdb failed in ${runDir} (${r.signal ?? `exit ${r.code}`}: ${reasonOf(output)})`,
+          'free space in the temp folder, or set TMPDIR to another folder'
+        )
       }
       return cluster
     } catch (err) {
@@ -178,13 +187,21 @@ export class PostgresCluster {
     if (outcome === 'ready') return
     await this.stop()
     if (outcome === 'timeout') {
-      throw new PostgresStartError(`postgres did not accept connections within ${timeoutMs / 1000} s (${reasonOf(output)})`, 'run again on a less loaded machine')
+      throw new PostgresStartError(
+        `postgres did not accept connections within ${timeoutMs / 1000} s (${reasonOf(output)})`,
+        'run again on a less loaded machine'
+      )
     }
     if (outcome.errorCode) {
-      throw new PostgresStartError(`cannot run ${postgres}${this.asWhom} (${outcome.errorCode})`, `make ${this.binaries.bin} readable and executable for that user, or run npm ci again`)
+      throw new PostgresStartError(
+        `cannot run ${postgres}${this.asWhom} (${outcome.errorCode})`,
+        `make ${this.binaries.bin} readable and executable for that user, or run npm ci again`
+      )
     }
     const reason = reasonOf(output)
-    const fix = /Address already in use/.test(reason) ? `free port ${this.o.port} or run again (a port taken meanwhile)` : 'act on the server\'s message, or run again'
+    const fix = /Address already in use/.test(reason)
+      ? `free port ${this.o.port} or run again (a port taken meanwhile)`
+      : "act on the server's message, or run again"
     throw new PostgresStartError(`postgres exited (${outcome.signal ?? `exit ${outcome.code}`}: ${reason})`, fix)
   }
 

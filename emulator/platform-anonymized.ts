@@ -57,7 +57,8 @@ export interface AnonymizedTiming {
 }
 
 /** A failure the next anonymized branch meets: `initialize` ends in `initialization_error`; `anonymize` in `error`, or stays `anonymizing` (`hang`). */
-export type AnonymizedFault = { phase: 'initialize'; message: string } | { phase: 'anonymize'; message: string } | { phase: 'anonymize'; hang: true }
+export type AnonymizedFault =
+  { phase: 'initialize'; message: string } | { phase: 'anonymize'; message: string } | { phase: 'anonymize'; hang: true }
 
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 const bad = (message: string): Reply => ({ status: 400, body: { code: '', message } })
@@ -121,7 +122,8 @@ export function maskingExpression(fn: string): string {
       return pick(LAST)
     case 'random_string': {
       arity(1)
-      if (!INT.test(args[0]) || Number(args[0]) < 1 || Number(args[0]) > 1000) throw new Error('anon.random_string(n) needs a length n from 1 to 1000')
+      if (!INT.test(args[0]) || Number(args[0]) < 1 || Number(args[0]) > 1000)
+        throw new Error('anon.random_string(n) needs a length n from 1 to 1000')
       return `substr(repeat(md5(random()::text), ${Math.ceil(Number(args[0]) / 32)}), 1, ${Number(args[0])})`
     }
     case 'partial': {
@@ -146,11 +148,13 @@ function rulesOf(v: unknown): MaskingRule[] | string {
   if (!Array.isArray(v)) return 'masking_rules must be an array'
   for (const r of v as Record<string, unknown>[]) {
     if (!r || typeof r !== 'object') return 'each masking rule must be an object'
-    for (const k of ['database_name', 'schema_name', 'table_name', 'column_name']) if (typeof r[k] !== 'string' || r[k] === '') return `masking rule: ${k} is required`
+    for (const k of ['database_name', 'schema_name', 'table_name', 'column_name'])
+      if (typeof r[k] !== 'string' || r[k] === '') return `masking rule: ${k} is required`
     const f = r.masking_function !== undefined
     const value = r.masking_value !== undefined
     if (f === value) return 'masking rule: exactly one of masking_function or masking_value is required'
-    if ((f && typeof r.masking_function !== 'string') || (value && typeof r.masking_value !== 'string')) return 'masking rule: masking_function and masking_value are strings'
+    if ((f && typeof r.masking_function !== 'string') || (value && typeof r.masking_value !== 'string'))
+      return 'masking rule: masking_function and masking_value are strings'
   }
   return (v as MaskingRule[]).map((r) => ({ ...r }))
 }
@@ -162,15 +166,25 @@ export class PlatformAnonymized {
   readonly faults: AnonymizedFault[] = []
   private stopped = false
 
-  constructor(private readonly platform: PlatformService, private readonly pg: PostgresServer) {
+  constructor(
+    private readonly platform: PlatformService,
+    private readonly pg: PostgresServer
+  ) {
     const p = '^/api/v2/projects/([^/]+)'
-    const withAnon = (req: Request, pid: string, bid: string, f: (project: Project, b: BranchRecord, a: Anonymized) => Reply | Promise<Reply>) =>
+    const withAnon = (
+      req: Request,
+      pid: string,
+      bid: string,
+      f: (project: Project, b: BranchRecord, a: Anonymized) => Reply | Promise<Reply>
+    ) =>
       platform.withBranch(req, pid, bid, (project, b) => {
         const a = this.branches.get(b.id)
         return a ? f(project, b, a) : { status: 404, body: { code: '', message: `branch ${b.id} is not an anonymized branch` } }
       })
     platform.server
-      .route('POST', new RegExp(`${p}/branch_anonymized/?$`), (req, [pid]) => platform.withProject(req, pid, (project) => this.create(project, req)))
+      .route('POST', new RegExp(`${p}/branch_anonymized/?$`), (req, [pid]) =>
+        platform.withProject(req, pid, (project) => this.create(project, req))
+      )
       .route('GET', new RegExp(`${p}/branches/([^/]+)/anonymized_status/?$`), (req, [pid, bid]) =>
         withAnon(req, pid, bid, (project, b, a) => ({ status: 200, body: this.status(project, b, a) }))
       )
@@ -188,7 +202,8 @@ export class PlatformAnonymized {
       )
       .route('POST', new RegExp(`${p}/branches/([^/]+)/anonymize/?$`), (req, [pid, bid]) =>
         withAnon(req, pid, bid, (project, b, a) => {
-          if (!['initialized', 'error', 'anonymized'].includes(a.state)) return bad(`anonymization can start only in state initialized, error or anonymized; the branch is ${a.state}`)
+          if (!['initialized', 'error', 'anonymized'].includes(a.state))
+            return bad(`anonymization can start only in state initialized, error or anonymized; the branch is ${a.state}`)
           this.set(a, 'anonymizing')
           void this.anonymize(project, b, a)
           return { status: 200, body: this.status(project, b, a) }
@@ -222,7 +237,16 @@ export class PlatformAnonymized {
 
   private status(project: Project, b: BranchRecord, a: Anonymized): Record<string, unknown> {
     const { state, status_message, created_at, updated_at, failed_at, last_run } = a
-    return { project_id: project.id, branch_id: b.id, state, ...(status_message ? { status_message } : {}), created_at, updated_at, ...(failed_at ? { failed_at } : {}), ...(last_run ? { last_run } : {}) }
+    return {
+      project_id: project.id,
+      branch_id: b.id,
+      state,
+      ...(status_message ? { status_message } : {}),
+      created_at,
+      updated_at,
+      ...(failed_at ? { failed_at } : {}),
+      ...(last_run ? { last_run } : {})
+    }
   }
 
   private set(a: Anonymized, state: AnonymizedState, message?: string): void {
@@ -239,12 +263,22 @@ export class PlatformAnonymized {
     const rules = rulesOf(body.masking_rules ?? [])
     if (typeof rules === 'string') return bad(rules)
     const create = (body.branch_create ?? {}) as Record<string, unknown>
-    const reply = await this.platform.createBranchFrom(project, { ...create, ...(body.annotation_value !== undefined ? { annotation_value: body.annotation_value } : {}) })
+    const reply = await this.platform.createBranchFrom(project, {
+      ...create,
+      ...(body.annotation_value !== undefined ? { annotation_value: body.annotation_value } : {})
+    })
     if (reply.status !== 201) return reply
-    const b = project.branches.get(((reply.body as { branch: { id: string } }).branch).id)!
+    const b = project.branches.get((reply.body as { branch: { id: string } }).branch.id)!
     const now = iso(Date.now())
     const parent = b.parent_id ? project.branches.get(b.parent_id) : undefined
-    const a: Anonymized = { state: 'created', rules, parentDatabase: parent?.database ?? b.database, created_at: now, updated_at: now, history: [{ state: 'created', at: Date.now() }] }
+    const a: Anonymized = {
+      state: 'created',
+      rules,
+      parentDatabase: parent?.database ?? b.database,
+      created_at: now,
+      updated_at: now,
+      history: [{ state: 'created', at: Date.now() }]
+    }
     this.branches.set(b.id, a)
     void this.run(project, b, a, body.start_anonymization === true)
     // The create's answer shows the branch with its restricted actions.
@@ -261,7 +295,8 @@ export class PlatformAnonymized {
 
   /** created → initialized (once the branch's operations ended) → anonymizing → anonymized, or an error state. */
   private async run(project: Project, b: BranchRecord, a: Anonymized, start: boolean): Promise<void> {
-    while (this.alive(project, b) && this.platform.operations(project).some((op) => op.branch_id === b.id && op.endedAt === undefined)) await this.sleep(50)
+    while (this.alive(project, b) && this.platform.operations(project).some((op) => op.branch_id === b.id && op.endedAt === undefined))
+      await this.sleep(50)
     await this.sleep(this.timing.initializeMs)
     if (!this.alive(project, b)) return
     const fault = this.take('initialize')
@@ -294,7 +329,8 @@ export class PlatformAnonymized {
     let client: pg.Client | undefined
     try {
       const statements = a.rules.map((r) => {
-        if (r.database_name !== a.parentDatabase && r.database_name !== b.database) throw new Error(`database "${r.database_name}" does not exist`)
+        if (r.database_name !== a.parentDatabase && r.database_name !== b.database)
+          throw new Error(`database "${r.database_name}" does not exist`)
         const value = r.masking_value !== undefined ? lit(r.masking_value) : maskingExpression(r.masking_function!)
         return `UPDATE ${id(r.schema_name)}.${id(r.table_name)} SET ${id(r.column_name)} = ${value}`
       })

@@ -54,7 +54,10 @@ export const MAX_EXPIRY_MS = 30 * 86400_000
 const RFC3339_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 const bad = (message: string): Reply => ({ status: 400, body: { code: '', message } })
-const LOCKED: Reply = { status: 423, body: { code: '', message: 'project already has running conflicting operations, scheduling of some are not possible' } }
+const LOCKED: Reply = {
+  status: 423,
+  body: { code: '', message: 'project already has running conflicting operations, scheduling of some are not possible' }
+}
 
 function refuseExpiresAt(v: unknown, nullable: boolean): Reply | null {
   if (v === undefined || (nullable && v === null)) return null
@@ -68,7 +71,8 @@ function refuseExpiresAt(v: unknown, nullable: boolean): Reply | null {
 
 function refuseEndpoint(e: EndpointSettings): Reply | null {
   const t = e.suspend_timeout_seconds
-  if (t !== undefined && (!Number.isInteger(t) || t < -1 || t > 604800)) return bad('suspend_timeout_seconds must be an integer from -1 to 604800')
+  if (t !== undefined && (!Number.isInteger(t) || t < -1 || t > 604800))
+    return bad('suspend_timeout_seconds must be an integer from -1 to 604800')
   for (const k of ['autoscaling_limit_min_cu', 'autoscaling_limit_max_cu'] as const) {
     const cu = e[k]
     if (cu !== undefined && (typeof cu !== 'number' || !(cu >= 0.25))) return bad(`${k} must be a number of compute units, at least 0.25`)
@@ -83,7 +87,10 @@ export class PlatformLifecycle {
   readonly refuseExpiry = new Set<string>()
   private readonly sweeper: NodeJS.Timeout
 
-  constructor(private readonly platform: PlatformService, private readonly pg: PostgresServer) {
+  constructor(
+    private readonly platform: PlatformService,
+    private readonly pg: PostgresServer
+  ) {
     const p = '^/api/v2/projects/([^/]+)'
     platform.server
       .route('PATCH', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) =>
@@ -113,23 +120,37 @@ export class PlatformLifecycle {
   /** The lifecycle fields of a branch as the API shows them. */
   view(b: BranchRecord): Record<string, unknown> {
     const { expires_at, init_source, updated_at, last_reset_at } = b
-    return { init_source: init_source ?? 'parent-data', ...(expires_at ? { expires_at } : {}), ...(updated_at ? { updated_at } : {}), ...(last_reset_at ? { last_reset_at } : {}) }
+    return {
+      init_source: init_source ?? 'parent-data',
+      ...(expires_at ? { expires_at } : {}),
+      ...(updated_at ? { updated_at } : {}),
+      ...(last_reset_at ? { last_reset_at } : {})
+    }
   }
 
   /** AnnotationResponse of a branch. */
   annotation(b: BranchRecord): Record<string, unknown> {
-    return { annotation: { object: { type: 'console/branch', id: b.id }, value: { ...b.annotations }, created_at: b.created_at, updated_at: b.created_at } }
+    return {
+      annotation: {
+        object: { type: 'console/branch', id: b.id },
+        value: { ...b.annotations },
+        created_at: b.created_at,
+        updated_at: b.created_at
+      }
+    }
   }
 
   /** Checks the lifecycle fields of a create-branch body; a 400 reply when one is wrong. */
   refuseCreate(project: Project, body: CreateBody): Reply | null {
     const expires = body.branch?.expires_at
-    if (expires !== undefined && this.refuseExpiry.has(project.id)) return bad('branch expiration (expires_at) is not available for this project')
+    if (expires !== undefined && this.refuseExpiry.has(project.id))
+      return bad('branch expiration (expires_at) is not available for this project')
     const init = body.branch?.init_source
     if (init !== undefined && init !== 'schema-only' && init !== 'parent-data') return bad('init_source must be schema-only or parent-data')
     const a = body.annotation_value
     if (a !== undefined) {
-      if (!a || typeof a !== 'object' || Array.isArray(a) || Object.values(a).some((v) => typeof v !== 'string')) return bad('annotation_value must map names to strings')
+      if (!a || typeof a !== 'object' || Array.isArray(a) || Object.values(a).some((v) => typeof v !== 'string'))
+        return bad('annotation_value must map names to strings')
       if (Object.keys(a).length > 50) return bad('annotation_value has more than 50 properties')
     }
     for (const e of body.endpoints ?? []) {
@@ -181,10 +202,12 @@ export class PlatformLifecycle {
     const body = this.parse(req)
     const branch = body?.branch as { name?: unknown; protected?: unknown; expires_at?: unknown } | undefined
     if (!branch || typeof branch !== 'object') return bad('request body must be {"branch": {...}}')
-    if (branch.expires_at !== undefined && this.refuseExpiry.has(project.id)) return bad('branch expiration (expires_at) is not available for this project')
+    if (branch.expires_at !== undefined && this.refuseExpiry.has(project.id))
+      return bad('branch expiration (expires_at) is not available for this project')
     const refused = refuseExpiresAt(branch.expires_at, true)
     if (refused) return refused
-    if (branch.name !== undefined && (typeof branch.name !== 'string' || branch.name.length < 1 || branch.name.length > 256)) return bad('name must be 1 to 256 characters')
+    if (branch.name !== undefined && (typeof branch.name !== 'string' || branch.name.length < 1 || branch.name.length > 256))
+      return bad('name must be 1 to 256 characters')
     if (typeof branch.name === 'string' && [...project.branches.values()].some((x) => x.name === branch.name && x.id !== b.id)) {
       return { status: 409, body: { code: '', message: `branch with name "${branch.name}" already exists` } }
     }
@@ -197,29 +220,58 @@ export class PlatformLifecycle {
   }
 
   private restore(project: Project, b: BranchRecord, req: Request): Reply {
-    const body = this.parse(req) as { source_branch_id?: unknown; source_lsn?: unknown; source_timestamp?: unknown; preserve_under_name?: unknown } | null
+    const body = this.parse(req) as {
+      source_branch_id?: unknown
+      source_lsn?: unknown
+      source_timestamp?: unknown
+      preserve_under_name?: unknown
+    } | null
     if (!body || typeof body.source_branch_id !== 'string') return bad('source_branch_id is required')
     const source = project.branches.get(body.source_branch_id)
     if (!source) return { status: 404, body: { code: '', message: 'source branch not found' } }
-    if (body.source_lsn !== undefined || body.source_timestamp !== undefined) return bad('emulator: restoring to an LSN or timestamp is not emulated')
+    if (body.source_lsn !== undefined || body.source_timestamp !== undefined)
+      return bad('emulator: restoring to an LSN or timestamp is not emulated')
     if (source.id === b.id) return bad('source_timestamp or source_lsn is required when restoring a branch from its own history')
     if (body.preserve_under_name !== undefined) return bad('emulator: preserve_under_name is not emulated')
     const children = [...project.branches.values()].filter((x) => x.parent_id === b.id)
     if (children.length) return bad(`branch ${b.id} has children, preserve_under_name is required to restore it`)
     if (this.platform.busy(project)) return LOCKED
     const { createBranchMs, startComputeMs } = this.platform.timing
-    const closed = this.pg.query('postgres', `ALTER DATABASE "${b.database}" ALLOW_CONNECTIONS false`).then(() =>
-      this.pg.query('postgres', 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [b.database])
-    )
+    const closed = this.pg
+      .query('postgres', `ALTER DATABASE "${b.database}" ALLOW_CONNECTIONS false`)
+      .then(() => this.pg.query('postgres', 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [b.database]))
     closed.catch(() => undefined) // awaited by the operations below, which report a failure
     const ops = [
-      this.platform.addOperation(project, b.id, 'suspend_compute', [{ at: 0, status: 'running' }, { at: createBranchMs / 2, status: 'finished' }], b.endpoint?.id, () => closed.then(() => undefined)),
-      this.platform.addOperation(project, b.id, 'create_timeline', [{ at: 0, status: 'running' }, { at: createBranchMs, status: 'finished' }]),
-      this.platform.addOperation(project, b.id, 'start_compute', [{ at: 0, status: 'scheduling' }, { at: createBranchMs + startComputeMs, status: 'finished' }], b.endpoint?.id, async () => {
-        await closed
-        await this.pg.dropDatabase(b.database)
-        await this.pg.createDatabase(b.database, project.role, { template: source.database })
-      })
+      this.platform.addOperation(
+        project,
+        b.id,
+        'suspend_compute',
+        [
+          { at: 0, status: 'running' },
+          { at: createBranchMs / 2, status: 'finished' }
+        ],
+        b.endpoint?.id,
+        () => closed.then(() => undefined)
+      ),
+      this.platform.addOperation(project, b.id, 'create_timeline', [
+        { at: 0, status: 'running' },
+        { at: createBranchMs, status: 'finished' }
+      ]),
+      this.platform.addOperation(
+        project,
+        b.id,
+        'start_compute',
+        [
+          { at: 0, status: 'scheduling' },
+          { at: createBranchMs + startComputeMs, status: 'finished' }
+        ],
+        b.endpoint?.id,
+        async () => {
+          await closed
+          await this.pg.dropDatabase(b.database)
+          await this.pg.createDatabase(b.database, project.role, { template: source.database })
+        }
+      )
     ]
     b.last_reset_at = iso(Date.now())
     b.updated_at = b.last_reset_at

@@ -70,7 +70,12 @@ export function databaseView(project: Project, b: BranchRecord): Record<string, 
  * `sort_order` (asc, desc; default desc), `limit`, and an opaque `cursor`
  * (`pagination.next` of the page before). Serves at most `branchPageSize` a page.
  */
-export function listBranches(project: Project, req: Request, pageSize: number, view: (b: BranchRecord) => Record<string, unknown> = (b) => branchView(project, b)): Reply {
+export function listBranches(
+  project: Project,
+  req: Request,
+  pageSize: number,
+  view: (b: BranchRecord) => Record<string, unknown> = (b) => branchView(project, b)
+): Reply {
   const q = req.query
   const search = (q.get('search') ?? '').toLowerCase()
   const sortBy = q.get('sort_by') ?? 'updated_at'
@@ -79,7 +84,8 @@ export function listBranches(project: Project, req: Request, pageSize: number, v
     return { status: 400, body: { code: '', message: 'invalid sort_by or sort_order' } }
   }
   const limit = q.has('limit') ? Number(q.get('limit')) : 10000
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10000) return { status: 400, body: { code: '', message: 'limit must be an integer from 1 to 10000' } }
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10000)
+    return { status: 400, body: { code: '', message: 'limit must be an integer from 1 to 10000' } }
   let offset = 0
   const cursor = q.get('cursor')
   if (cursor) {
@@ -99,7 +105,11 @@ export function listBranches(project: Project, req: Request, pageSize: number, v
     body: {
       branches: page.map(view),
       annotations: {},
-      pagination: { ...(more ? { next: Buffer.from(`o${offset + size}`).toString('base64url') } : {}), sort_by: sortBy, sort_order: sortOrder }
+      pagination: {
+        ...(more ? { next: Buffer.from(`o${offset + size}`).toString('base64url') } : {}),
+        sort_by: sortBy,
+        sort_order: sortOrder
+      }
     }
   }
 }

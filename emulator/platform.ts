@@ -81,7 +81,11 @@ export interface Project {
 }
 
 /** A create-branch request body (platform spec, BranchCreateRequest, with `annotation_value`). */
-type CreateBranchBody = { branch?: { parent_id?: string; name?: string; expires_at?: unknown; init_source?: unknown }; endpoints?: { type?: string }[]; annotation_value?: unknown }
+type CreateBranchBody = {
+  branch?: { parent_id?: string; name?: string; expires_at?: unknown; init_source?: unknown }
+  endpoints?: { type?: string }[]
+  annotation_value?: unknown
+}
 
 /** Durations of the emulated operations, in milliseconds. */
 export interface Timing {
@@ -91,7 +95,10 @@ export interface Timing {
 }
 
 /** The 423 answer (seed 000: "retry later"; the body is the spec's GeneralError, completed with `request_id` by the server). */
-const LOCKED: Reply = { status: 423, body: { code: '', message: 'project already has running conflicting operations, scheduling of some are not possible' } }
+const LOCKED: Reply = {
+  status: 423,
+  body: { code: '', message: 'project already has running conflicting operations, scheduling of some are not possible' }
+}
 
 const hex = (n: number): string => randomBytes(n).toString('hex')
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
@@ -121,12 +128,18 @@ export class PlatformService {
     this.anonymized = new PlatformAnonymized(this, pg)
     const p = '^/api/v2/projects/([^/]+)'
     this.server
-      .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => listBranches(project, req, this.branchPageSize, (b) => this.branchView(project, b))))
-      .route('GET', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => ({
-        status: 200,
-        body: { branch: this.branchView(project, b), ...this.lifecycle.annotation(b) }
-      })))
-      .route('POST', new RegExp(`${p}/branches/?$`), (req, [pid]) => this.withProject(req, pid, (project) => this.createBranch(project, req)))
+      .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) =>
+        this.withProject(req, pid, (project) => listBranches(project, req, this.branchPageSize, (b) => this.branchView(project, b)))
+      )
+      .route('GET', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) =>
+        this.withBranch(req, pid, bid, (project, b) => ({
+          status: 200,
+          body: { branch: this.branchView(project, b), ...this.lifecycle.annotation(b) }
+        }))
+      )
+      .route('POST', new RegExp(`${p}/branches/?$`), (req, [pid]) =>
+        this.withProject(req, pid, (project) => this.createBranch(project, req))
+      )
       .route('DELETE', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) =>
         this.withProject(req, pid, (project) => {
           const b = project.branches.get(bid)
@@ -134,34 +147,50 @@ export class PlatformService {
           return b ? this.deleteBranch(project, b) : { status: 204 }
         })
       )
-      .route('PATCH', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => this.updateBranch(project, b, req)))
-      .route('GET', new RegExp(`${p}/branches/([^/]+)/endpoints/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => ({
-        status: 200,
-        body: { endpoints: b.endpoint ? [endpointView(project, b)] : [] }
-      })))
-      .route('GET', new RegExp(`${p}/branches/([^/]+)/databases/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, (project, b) => ({
-        status: 200,
-        body: { databases: [databaseView(project, b)] }
-      })))
-      .route('GET', new RegExp(`${p}/branches/([^/]+)/compare_schema/?$`), (req, [pid, bid]) => this.withBranch(req, pid, bid, async (project, b) => {
-        const base = project.branches.get(req.query.get('base_branch_id') ?? '')
-        if (!base) return { status: 404, body: { code: '', message: 'base branch not found' } }
-        if (req.query.get('db_name') !== b.database) return { status: 404, body: { code: '', message: 'database not found' } }
-        return { status: 200, body: { diff: await compareSchemas(this.pg, base, b) } }
-      }))
-      .route('GET', new RegExp(`${p}/connection_uri/?$`), (req, [pid]) => this.withProject(req, pid, (project) => {
-        const b = project.branches.get(req.query.get('branch_id') ?? '')
-        if (!b) return { status: 404, body: { code: '', message: 'branch not found' } }
-        if (req.query.get('database_name') !== b.database || req.query.get('role_name') !== project.role) {
-          return { status: 404, body: { code: '', message: 'database or role not found' } }
-        }
-        return { status: 200, body: { uri: this.uri(project, b, req.query.get('pooled') === 'true') } }
-      }))
-      .route('GET', new RegExp(`${p}/operations/?$`), (req, [pid]) => this.withProject(req, pid, (project) => this.listOperations(project, req)))
-      .route('GET', new RegExp(`${p}/operations/([^/]+)/?$`), (req, [pid, oid]) => this.withProject(req, pid, (project) => {
-        const op = project.operations.find((o) => o.id === oid)
-        return op ? { status: 200, body: { operation: this.opView(op) } } : { status: 404, body: { code: '', message: 'operation not found' } }
-      }))
+      .route('PATCH', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) =>
+        this.withBranch(req, pid, bid, (project, b) => this.updateBranch(project, b, req))
+      )
+      .route('GET', new RegExp(`${p}/branches/([^/]+)/endpoints/?$`), (req, [pid, bid]) =>
+        this.withBranch(req, pid, bid, (project, b) => ({
+          status: 200,
+          body: { endpoints: b.endpoint ? [endpointView(project, b)] : [] }
+        }))
+      )
+      .route('GET', new RegExp(`${p}/branches/([^/]+)/databases/?$`), (req, [pid, bid]) =>
+        this.withBranch(req, pid, bid, (project, b) => ({
+          status: 200,
+          body: { databases: [databaseView(project, b)] }
+        }))
+      )
+      .route('GET', new RegExp(`${p}/branches/([^/]+)/compare_schema/?$`), (req, [pid, bid]) =>
+        this.withBranch(req, pid, bid, async (project, b) => {
+          const base = project.branches.get(req.query.get('base_branch_id') ?? '')
+          if (!base) return { status: 404, body: { code: '', message: 'base branch not found' } }
+          if (req.query.get('db_name') !== b.database) return { status: 404, body: { code: '', message: 'database not found' } }
+          return { status: 200, body: { diff: await compareSchemas(this.pg, base, b) } }
+        })
+      )
+      .route('GET', new RegExp(`${p}/connection_uri/?$`), (req, [pid]) =>
+        this.withProject(req, pid, (project) => {
+          const b = project.branches.get(req.query.get('branch_id') ?? '')
+          if (!b) return { status: 404, body: { code: '', message: 'branch not found' } }
+          if (req.query.get('database_name') !== b.database || req.query.get('role_name') !== project.role) {
+            return { status: 404, body: { code: '', message: 'database or role not found' } }
+          }
+          return { status: 200, body: { uri: this.uri(project, b, req.query.get('pooled') === 'true') } }
+        })
+      )
+      .route('GET', new RegExp(`${p}/operations/?$`), (req, [pid]) =>
+        this.withProject(req, pid, (project) => this.listOperations(project, req))
+      )
+      .route('GET', new RegExp(`${p}/operations/([^/]+)/?$`), (req, [pid, oid]) =>
+        this.withProject(req, pid, (project) => {
+          const op = project.operations.find((o) => o.id === oid)
+          return op
+            ? { status: 200, body: { operation: this.opView(op) } }
+            : { status: 404, body: { code: '', message: 'operation not found' } }
+        })
+      )
   }
 
   get url(): string {
@@ -316,11 +345,27 @@ export class PlatformService {
   }
 
   /** @internal shared with platform-lifecycle.ts */
-  addOperation(project: Project, branchId: string, action: string, steps: Step[], endpointId?: string, onFinish?: () => Promise<void>): OperationRecord {
+  addOperation(
+    project: Project,
+    branchId: string,
+    action: string,
+    steps: Step[],
+    endpointId?: string,
+    onFinish?: () => Promise<void>
+  ): OperationRecord {
     const scripted = this.scripts.get(action)?.shift()
     const created = Math.max(Date.now(), this.lastCreated + 1)
     this.lastCreated = created
-    const op: OperationRecord = { id: randomUUID(), project_id: project.id, branch_id: branchId, endpoint_id: endpointId, action, created, steps: scripted ?? steps, onFinish }
+    const op: OperationRecord = {
+      id: randomUUID(),
+      project_id: project.id,
+      branch_id: branchId,
+      endpoint_id: endpointId,
+      action,
+      created,
+      steps: scripted ?? steps,
+      onFinish
+    }
     project.operations.push(op)
     const end = op.steps.find((s) => TERMINAL.includes(s.status))
     if (end) {
@@ -362,18 +407,33 @@ export class PlatformService {
     if ([...project.branches.values()].some((b) => b.name === name)) {
       return { status: 409, body: { code: '', message: `branch with name "${name}" already exists` } }
     }
-    const parent = body.branch?.parent_id ? project.branches.get(body.branch.parent_id) : [...project.branches.values()].find((b) => b.default)
+    const parent = body.branch?.parent_id
+      ? project.branches.get(body.branch.parent_id)
+      : [...project.branches.values()].find((b) => b.default)
     if (!parent) return { status: 404, body: { code: '', message: 'parent branch not found' } }
     const b = this.newBranch(project, name, parent.id)
     const wantsCompute = (body.endpoints ?? []).some((e) => e.type === 'read_write')
     if (!wantsCompute) delete b.endpoint
     await this.lifecycle.materialise(project, b, parent, body)
     const { createBranchMs, startComputeMs } = this.timing
-    const ops = [this.addOperation(project, b.id, 'create_branch', [{ at: 0, status: 'running' }, { at: createBranchMs, status: 'finished' }])]
+    const ops = [
+      this.addOperation(project, b.id, 'create_branch', [
+        { at: 0, status: 'running' },
+        { at: createBranchMs, status: 'finished' }
+      ])
+    ]
     if (wantsCompute) {
       ops.push(
-        this.addOperation(project, b.id, 'start_compute', [{ at: 0, status: 'scheduling' }, { at: startComputeMs, status: 'finished' }], b.endpoint!.id, () =>
-          this.pg.allowConnections(b.database)
+        this.addOperation(
+          project,
+          b.id,
+          'start_compute',
+          [
+            { at: 0, status: 'scheduling' },
+            { at: startComputeMs, status: 'finished' }
+          ],
+          b.endpoint!.id,
+          () => this.pg.allowConnections(b.database)
         )
       )
     }
@@ -386,16 +446,18 @@ export class PlatformService {
         roles: [{ branch_id: b.id, name: project.role, created_at: b.created_at, updated_at: b.created_at }],
         databases: [databaseView(project, b)],
         connection_uris: b.endpoint
-          ? [{
-              connection_uri: this.uri(project, b, false),
-              connection_parameters: {
-                database: b.database,
-                role: project.role,
-                password: project.password,
-                host: `${b.endpoint.host}:${this.pg.port}`,
-                pooler_host: `${b.endpoint.host.replace(/^([^.]+)/, '$1-pooler')}`
+          ? [
+              {
+                connection_uri: this.uri(project, b, false),
+                connection_parameters: {
+                  database: b.database,
+                  role: project.role,
+                  password: project.password,
+                  host: `${b.endpoint.host}:${this.pg.port}`,
+                  pooler_host: `${b.endpoint.host.replace(/^([^.]+)/, '$1-pooler')}`
+                }
               }
-            }]
+            ]
           : []
       }
     }
@@ -405,14 +467,35 @@ export class PlatformService {
     if (b.default || b.protected) return { status: 422, body: { code: '', message: 'cannot delete a default or protected branch' } }
     // The platform does not delete a branch with children (issue 20); status and wording are our choice, the spec does not say.
     const children = [...project.branches.values()].filter((x) => x.parent_id === b.id)
-    if (children.length) return { status: 422, body: { code: '', message: `branch ${b.id} has child branches (${children.map((c) => c.name).join(', ')}); delete them first` } }
+    if (children.length)
+      return {
+        status: 422,
+        body: { code: '', message: `branch ${b.id} has child branches (${children.map((c) => c.name).join(', ')}); delete them first` }
+      }
     if (this.busy(project)) return LOCKED
     project.branches.delete(b.id)
     const { deleteMs } = this.timing
     const ops = [
-      this.addOperation(project, b.id, 'suspend_compute', [{ at: 0, status: 'running' }, { at: deleteMs / 2, status: 'finished' }], b.endpoint?.id),
-      this.addOperation(project, b.id, 'delete_timeline', [{ at: 0, status: 'scheduling' }, { at: deleteMs, status: 'finished' }], undefined, () =>
-        this.pg.dropDatabase(b.database)
+      this.addOperation(
+        project,
+        b.id,
+        'suspend_compute',
+        [
+          { at: 0, status: 'running' },
+          { at: deleteMs / 2, status: 'finished' }
+        ],
+        b.endpoint?.id
+      ),
+      this.addOperation(
+        project,
+        b.id,
+        'delete_timeline',
+        [
+          { at: 0, status: 'scheduling' },
+          { at: deleteMs, status: 'finished' }
+        ],
+        undefined,
+        () => this.pg.dropDatabase(b.database)
       )
     ]
     return { status: 200, body: { branch: this.branchView(project, b), operations: ops.map((op) => this.opView(op)) } }
@@ -431,7 +514,8 @@ export class PlatformService {
     }
     const name = body.branch?.name
     if (name !== undefined) {
-      if (typeof name !== 'string' || name.length < 1 || name.length > 256) return { status: 400, body: { code: '', message: 'branch name must be 1 to 256 characters' } }
+      if (typeof name !== 'string' || name.length < 1 || name.length > 256)
+        return { status: 400, body: { code: '', message: 'branch name must be 1 to 256 characters' } }
       if ([...project.branches.values()].some((x) => x.name === name && x.id !== b.id)) {
         return { status: 409, body: { code: '', message: `branch with name "${name}" already exists` } }
       }

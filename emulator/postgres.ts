@@ -47,16 +47,56 @@ export function makeCertificates(hostPattern: string): Certificates {
     const r = runSync('openssl', args)
     if (r.status === 0) return
     rmSync(dir, { recursive: true, force: true })
-    if (r.errorCode === 'ENOENT') throw new PostgresStartError('the openssl command is not installed (it makes the TLS certificates)', 'install it, e.g. apt-get install openssl')
-    throw new PostgresStartError(`openssl ${args[0]} failed (${r.errorCode ?? (oneLine(r.stderr) || `exit ${r.status}`)})`, 'check the openssl installation (openssl version)')
+    if (r.errorCode === 'ENOENT')
+      throw new PostgresStartError(
+        'the openssl command is not installed (it makes the TLS certificates)',
+        'install it, e.g. apt-get install openssl'
+      )
+    throw new PostgresStartError(
+      `openssl ${args[0]} failed (${r.errorCode ?? (oneLine(r.stderr) || `exit ${r.status}`)})`,
+      'check the openssl installation (openssl version)'
+    )
   }
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
-  ossl('req', '-x509', ...ec, '-keyout', p('ca.key'), '-out', p('ca.crt'), '-days', '2', '-subj', '/CN=Preview Postgres emulator CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign')
+  ossl(
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    p('ca.key'),
+    '-out',
+    p('ca.crt'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Preview Postgres emulator CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign'
+  )
   ossl('req', ...ec, '-keyout', p('server.key'), '-out', p('server.csr'), '-subj', `/CN=${hostPattern}`)
-  writeFileSync(p('ext.cnf'), `subjectAltName=DNS:${hostPattern},DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`)
-  ossl('x509', '-req', '-in', p('server.csr'), '-CA', p('ca.crt'), '-CAkey', p('ca.key'), '-CAcreateserial', '-out', p('server.crt'),
-    '-days', '2', '-extfile', p('ext.cnf'))
+  writeFileSync(
+    p('ext.cnf'),
+    `subjectAltName=DNS:${hostPattern},DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`
+  )
+  ossl(
+    'x509',
+    '-req',
+    '-in',
+    p('server.csr'),
+    '-CA',
+    p('ca.crt'),
+    '-CAkey',
+    p('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    p('server.crt'),
+    '-days',
+    '2',
+    '-extfile',
+    p('ext.cnf')
+  )
   return { dir, caCert: p('ca.crt'), serverCert: p('server.crt'), serverKey: p('server.key') }
 }
 
@@ -91,19 +131,29 @@ export class PostgresServer {
         authMethod: 'scram-sha-256',
         initdbFlags: ['--encoding=UTF8', '--locale=C', '--no-sync'],
         postgresFlags: [
-          '-c', 'listen_addresses=127.0.0.1',
-          '-c', 'unix_socket_directories=',
-          '-c', 'ssl=on',
-          '-c', 'max_connections=200',
-          '-c', 'fsync=off',
-          '-c', 'synchronous_commit=off',
-          '-c', 'full_page_writes=off'
+          '-c',
+          'listen_addresses=127.0.0.1',
+          '-c',
+          'unix_socket_directories=',
+          '-c',
+          'ssl=on',
+          '-c',
+          'max_connections=200',
+          '-c',
+          'fsync=off',
+          '-c',
+          'synchronous_commit=off',
+          '-c',
+          'full_page_writes=off'
         ],
         onLog: (m) => void logs.push(m),
         binaries: options.binaries ?? fromEnv
       })
       // Server side of TLS, and SCRAM over TLS for every role but the emulator's own superuser.
-      for (const [src, dst] of [[certificates.serverCert, 'server.crt'], [certificates.serverKey, 'server.key']]) {
+      for (const [src, dst] of [
+        [certificates.serverCert, 'server.crt'],
+        [certificates.serverKey, 'server.key']
+      ]) {
         const target = path.join(cluster.dataDir, dst)
         writeFileSync(target, readFileSync(src))
         chmodSync(target, 0o600)
@@ -111,18 +161,19 @@ export class PostgresServer {
       }
       writeFileSync(
         path.join(cluster.dataDir, 'pg_hba.conf'),
-        [
-          `host    all  ${ADMIN_USER}  127.0.0.1/32  scram-sha-256`,
-          'hostssl all  all             127.0.0.1/32  scram-sha-256',
-          ''
-        ].join('\n')
+        [`host    all  ${ADMIN_USER}  127.0.0.1/32  scram-sha-256`, 'hostssl all  all             127.0.0.1/32  scram-sha-256', ''].join(
+          '\n'
+        )
       )
       await cluster.start()
     } catch (err) {
       await cluster?.stop()
       rmSync(certificates.dir, { recursive: true, force: true })
       if (err instanceof PostgresStartError) throw err
-      throw new PostgresStartError(`${(err as Error)?.message ?? err}`, 'see the cause; set TMPDIR to another folder if it names the temp folder')
+      throw new PostgresStartError(
+        `${(err as Error)?.message ?? err}`,
+        'see the cause; set TMPDIR to another folder if it names the temp folder'
+      )
     }
     const admin = new pg.Pool({ host: '127.0.0.1', port, user: ADMIN_USER, password: adminPassword, database: 'postgres', max: 4 })
     // An idle connection the server ends (for example while a database is force-dropped) is

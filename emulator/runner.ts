@@ -215,7 +215,12 @@ function workflowCommands(stdout: string, name: string): string[] {
 }
 
 /** Runs one step's script on `node` until it exits; SIGINT on `cancelOn`, SIGKILL on `killOn` or after `timeoutMs`. */
-async function runStep(node: string, script: string, env: Record<string, string>, o: Pick<RunOptions, 'cwd' | 'cancelOn' | 'cancelWhen' | 'killOn' | 'timeoutMs'>): Promise<StepResult> {
+async function runStep(
+  node: string,
+  script: string,
+  env: Record<string, string>,
+  o: Pick<RunOptions, 'cwd' | 'cancelOn' | 'cancelWhen' | 'killOn' | 'timeoutMs'>
+): Promise<StepResult> {
   const child = spawn(node, [script], { cwd: o.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''

@@ -48,7 +48,11 @@ async function script(empty: PostgreSQL, schema: PostgreSQL): Promise<string> {
 }
 
 /** Diffs the schemas of two databases of `pg` as the platform's compare_schema does. */
-export async function compareSchemas(pg: PostgresServer, base: { name: string; database: string }, branch: { name: string; database: string }): Promise<string> {
+export async function compareSchemas(
+  pg: PostgresServer,
+  base: { name: string; database: string },
+  branch: { name: string; database: string }
+): Promise<string> {
   const [empty, a, b] = await Promise.all([emptySchema(pg), inspect(pg, base.database), inspect(pg, branch.database)])
   const [before, after] = await Promise.all([script(empty, a), script(empty, b)])
   if (before === after) return ''

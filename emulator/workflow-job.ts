@@ -114,7 +114,11 @@ export async function runWorkflowJob(
         encoding: 'utf8',
         timeout: 300_000
       })
-      steps.push({ name, outcome: r.status === 0 ? 'success' : 'failure', log: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` })
+      steps.push({
+        name,
+        outcome: r.status === 0 ? 'success' : 'failure',
+        log: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}`
+      })
     }
     if (steps.at(-1)!.outcome === 'failure') break
   }

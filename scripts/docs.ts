@@ -16,7 +16,11 @@ import { ACTION_YML, ROOT } from '../emulator/runner.js'
 const README = path.join(ROOT, 'README.md')
 
 /** A table cell: pipes escaped, line breaks folded. */
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim()
+const cell = (text: string): string =>
+  text
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim()
 const code = (text: string): string => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``)
 
 /** The Markdown tables for action.yml's inputs and outputs. */
@@ -25,10 +29,15 @@ export function renderTables(manifest: ActionManifest): { inputs: string; output
     '| Input | Default | Description |',
     '| --- | --- | --- |',
     ...manifest.inputs.map(
-      (i) => `| ${code(i.name)} | ${i.default === undefined || i.default === '' ? '' : cell(code(i.default))} | ${cell(i.description)}${i.required ? ' **Required.**' : ''} |`
+      (i) =>
+        `| ${code(i.name)} | ${i.default === undefined || i.default === '' ? '' : cell(code(i.default))} | ${cell(i.description)}${i.required ? ' **Required.**' : ''} |`
     )
   ].join('\n')
-  const outputs = ['| Output | Description |', '| --- | --- |', ...manifest.outputs.map((o) => `| ${code(o.name)} | ${cell(o.description)} |`)].join('\n')
+  const outputs = [
+    '| Output | Description |',
+    '| --- | --- |',
+    ...manifest.outputs.map((o) => `| ${code(o.name)} | ${cell(o.description)} |`)
+  ].join('\n')
   return { inputs, outputs }
 }
 

@@ -52,7 +52,13 @@ const sources: WorkflowSource[] = readdirSync(dir)
   .filter((f) => /\.ya?ml$/.test(f))
   .sort()
   .map((f) => ({ name: path.join('.github', 'workflows', f), text: readFileSync(path.join(dir, f), 'utf8'), firstLine: 1 }))
-const pages = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => path.join('docs', f))]
+const pages = [
+  'README.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => path.join('docs', f))
+]
 let examples = 0
 let fragments = 0
 const pagesWithout: string[] = []

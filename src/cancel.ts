@@ -139,7 +139,9 @@ export function handleCancellation(): void {
     if (cancelling) return // SIGTERM after SIGINT: already undoing
     cancelling = true
     const t0 = Date.now()
-    core.error(`The run was cancelled (${signal}); ${undo.size ? `stopping, then undoing: ${[...undo.keys()].reverse().join(', ')}.` : 'nothing to undo.'}`)
+    core.error(
+      `The run was cancelled (${signal}); ${undo.size ? `stopping, then undoing: ${[...undo.keys()].reverse().join(', ')}.` : 'nothing to undo.'}`
+    )
     controller.abort(new CancelledError(signal))
     const steps = async (): Promise<void> => {
       const stopped = mainFlow.catch(() => undefined)

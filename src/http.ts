@@ -249,4 +249,3 @@ export async function requestJson(req: JsonRequest): Promise<JsonResponse> {
     }
   }
 }
-

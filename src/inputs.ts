@@ -127,9 +127,7 @@ function branchName(value: string): string {
   if (value === '') return value
   // eslint-disable-next-line no-control-regex
   if (value.length > 256 || /[\u0000-\u001f\u007f]/.test(value) || value !== value.trim()) {
-    throw new InputError(
-      `Input \`branch-name\` must be 1 to 256 printable characters without leading or trailing spaces; got "${value}".`
-    )
+    throw new InputError(`Input \`branch-name\` must be 1 to 256 printable characters without leading or trailing spaces; got "${value}".`)
   }
   return value
 }
@@ -157,7 +155,9 @@ function suspendTimeout(): number | undefined {
   if (value === '') return undefined
   const n = Number(value)
   if (!/^-?\d+$/.test(value) || !(n === -1 || n === 0 || (n >= 60 && n <= 604800))) {
-    throw new InputError(`Input \`suspend-timeout\` must be a whole number of seconds from 60 to 604800, or 0 (the project's default) or -1 (never suspend); got "${value}".`)
+    throw new InputError(
+      `Input \`suspend-timeout\` must be a whole number of seconds from 60 to 604800, or 0 (the project's default) or -1 (never suspend); got "${value}".`
+    )
   }
   return n
 }
@@ -168,7 +168,9 @@ function computeUnits(name: string): number | undefined {
   if (value === '') return undefined
   const n = Number(value)
   if (!/^\d+(\.\d+)?$/.test(value) || !(n >= 0.25)) {
-    throw new InputError(`Input \`${name}\` must be a number of compute units, at least 0.25 (for example 0.25, 0.5, 1, 2); got "${value}".`)
+    throw new InputError(
+      `Input \`${name}\` must be a number of compute units, at least 0.25 (for example 0.25, 0.5, 1, 2); got "${value}".`
+    )
   }
   return n
 }
@@ -187,11 +189,15 @@ function envNames(): EnvNames {
     throw new InputError(`Input \`env-key\` must be an environment variable name (${rule}), for example DATABASE_URL; got "${names.key}".`)
   }
   if (!ENV_NAME.test(names.prefix)) {
-    throw new InputError(`Input \`env-prefix\` must be the start of an environment variable name (${rule}), for example PUBLIC_, VITE_ or NEXT_PUBLIC_; got "${names.prefix}".`)
+    throw new InputError(
+      `Input \`env-prefix\` must be the start of an environment variable name (${rule}), for example PUBLIC_, VITE_ or NEXT_PUBLIC_; got "${names.prefix}".`
+    )
   }
   const v = envVariables(names)
   if (v.url === v.claim) {
-    throw new InputError(`Inputs \`env-key\` and \`env-prefix\` name the same variable, ${v.url}, for the connection string and the claim URL: change one of them.`)
+    throw new InputError(
+      `Inputs \`env-key\` and \`env-prefix\` name the same variable, ${v.url}, for the connection string and the claim URL: change one of them.`
+    )
   }
   return names
 }
@@ -211,10 +217,13 @@ function checkLifecycle(s: Settings): void {
     )
   }
   if (s.mode === 'instant') {
-    if (s.command === 'reset') throw new InputError('`command: reset` needs branch mode (set `project-id`): the instant service cannot restore a database.')
+    if (s.command === 'reset')
+      throw new InputError('`command: reset` needs branch mode (set `project-id`): the instant service cannot restore a database.')
     const given = BRANCH_ONLY.filter((name) => text(name) !== '' && !(name === 'schema-only' && !s.schemaOnly))
     if (given.length) {
-      throw new InputError(`Input${given.length > 1 ? 's' : ''} ${given.map((n) => `\`${n}\``).join(', ')} appl${given.length > 1 ? 'y' : 'ies'} to branch mode only (set \`project-id\`), not to the instant service.`)
+      throw new InputError(
+        `Input${given.length > 1 ? 's' : ''} ${given.map((n) => `\`${n}\``).join(', ')} appl${given.length > 1 ? 'y' : 'ies'} to branch mode only (set \`project-id\`), not to the instant service.`
+      )
     }
   }
 }
@@ -242,7 +251,7 @@ function maskingRules(mode: Mode, schemaOnly: boolean): MaskingRuleInput[] {
   }
   if (schemaOnly) {
     throw new InputError(
-      'Inputs `masking-rules` and `schema-only` cannot be combined: a schema-only branch has none of the parent\'s rows, so there is nothing to mask. ' +
+      "Inputs `masking-rules` and `schema-only` cannot be combined: a schema-only branch has none of the parent's rows, so there is nothing to mask. " +
         'Use `masking-rules` for production-like rows with personal data masked, or `schema-only` for an empty copy of the schema.'
     )
   }

@@ -11,7 +11,14 @@ import { UNSEEDED_BRANCH, cancelSignal, isCancelled, offCancel, throwIfCancelled
 import { INSTANT_PG_VERSION, INSTANT_REGION, getDatabase } from './instant/client.js'
 import { provisionInstant } from './instant/lifecycle.js'
 import { type Connection, describeConnection } from './connection.js'
-import { defaultBranchName, deleteBranchAndWait, findPreviewBranches, markSeeded, provisionBranch, waitForPendingOf } from './platform/lifecycle.js'
+import {
+  defaultBranchName,
+  deleteBranchAndWait,
+  findPreviewBranches,
+  markSeeded,
+  provisionBranch,
+  waitForPendingOf
+} from './platform/lifecycle.js'
 import { type LifecycleClient, lifecycleClientOf } from './platform/lifecycle-client.js'
 import { createExtras, explainCreateRefusal } from './platform/create-options.js'
 import { ownerOfRun } from './platform/annotations.js'
@@ -41,7 +48,9 @@ import { type SchemaUnavailable, SchemaTracker, preloadSchemaTools, schemaResult
 function startSeedCheck(files: string[]): Promise<SeedPlan | null> {
   if (files.length === 0) return Promise.resolve(null)
   const checking = checkSeed(files).catch((err: unknown) => {
-    throw err instanceof SeedError ? new SeedError(`${err.message} No database was created or changed.`, err.file, err.line, err.column) : err
+    throw err instanceof SeedError
+      ? new SeedError(`${err.message} No database was created or changed.`, err.file, err.line, err.column)
+      : err
   })
   checking.catch(() => undefined) // awaited later; not an unhandled rejection meanwhile
   return checking
@@ -71,7 +80,9 @@ async function seedOrUndo(
     await tracker.atStart()
     if (seed) {
       const n = seed.sources.length
-      const result = await core.group(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => unlessCancelled(loadSeed(connection, seed, cancelSignal())))
+      const result = await core.group(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () =>
+        unlessCancelled(loadSeed(connection, seed, cancelSignal()))
+      )
       core.info(
         `Seeded ${result.files} file(s): ${result.statements} statement(s), ${result.copyRows} COPY row(s) in ${(result.durationMs / 1000).toFixed(2)} s.`
       )
@@ -80,7 +91,9 @@ async function seedOrUndo(
     await tracker.afterSeedFiles()
     if (settings.seedCommand) {
       await endSessions() // a migration tool may need the database to itself
-      const running = core.group('Run seed-command', () => unlessCancelled(runSeedCommand(settings.seedCommand, connection, cancelSignal())))
+      const running = core.group('Run seed-command', () =>
+        unlessCancelled(runSeedCommand(settings.seedCommand, connection, cancelSignal()))
+      )
       tracker.seedCommandStarted() // its process runs (spawned synchronously): build "before" meanwhile
       await running
     }
@@ -176,7 +189,9 @@ async function closeInstant(settings: Settings, pub: Publication): Promise<void>
   } catch (err) {
     core.warning(`Could not fetch database ${record.databaseId}: ${(err as Error).message} The comment uses the expiry recorded earlier.`)
   }
-  core.info(`The instant service has no delete: database ${record.databaseId} lapses ${expiresAt ? `at ${expiresAt}` : 'never (it was claimed)'}.`)
+  core.info(
+    `The instant service has no delete: database ${record.databaseId} lapses ${expiresAt ? `at ${expiresAt}` : 'never (it was claimed)'}.`
+  )
   await publish(
     pub,
     { mode: 'instant', state: 'closed', databaseId: record.databaseId, expiresAt, claimUrl },
@@ -203,7 +218,9 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     .group(`Provision branch "${branchName}"`, () => provisionBranch(client, { ...settings, branchName, createExtras: extras, anonymized }))
     .catch((err: unknown) => Promise.reject(explainCreateRefusal(err, settings)))
   // issue 14: a reused branch's expiry moves to `expires-in` from now; issue 20: every reuse is recorded as the branch's last use (max-age)
-  const expiresAt = outcome.created ? (outcome.branch.expires_at ?? extras.branch?.expires_at) : await recordUse(client, outcome.branch, settings)
+  const expiresAt = outcome.created
+    ? (outcome.branch.expires_at ?? extras.branch?.expires_at)
+    : await recordUse(client, outcome.branch, settings)
   if (outcome.created) forgetReusable(pub, 'branch')
   const connection = describeConnection(outcome.pooledUrl, outcome.directUrl)
   maskConnection(connection)
@@ -225,19 +242,28 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     // provisionBranch registered the UNSEEDED_BRANCH undo step when it created the branch; it stays until seeded.
     const parent = outcome.parent
     const platformDiff = parent ? () => client.compareSchema(outcome.branch.id, parent.id, connection.database) : undefined
-    diff = await seedOrUndo(settings, seed, connection, report, async () => {
-      offCancel(UNSEEDED_BRANCH)
-      await core.group(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
-        try {
-          await deleteBranchAndWait(client, outcome.branch, settings)
-          clearUnseeded()
-          core.info(`Deleted branch "${outcome.branch.name}" so the next run starts clean.`)
-        } catch (err) {
-          core.warning(`Could not delete the unseeded branch "${outcome.branch.name}" (${outcome.branch.id}): ${(err as Error).message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`)
-        }
-      })
-      await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' })
-    }, platformDiff)
+    diff = await seedOrUndo(
+      settings,
+      seed,
+      connection,
+      report,
+      async () => {
+        offCancel(UNSEEDED_BRANCH)
+        await core.group(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
+          try {
+            await deleteBranchAndWait(client, outcome.branch, settings)
+            clearUnseeded()
+            core.info(`Deleted branch "${outcome.branch.name}" so the next run starts clean.`)
+          } catch (err) {
+            core.warning(
+              `Could not delete the unseeded branch "${outcome.branch.name}" (${outcome.branch.id}): ${(err as Error).message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`
+            )
+          }
+        })
+        await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' })
+      },
+      platformDiff
+    )
     // Only now does the branch carry the PR's name, which is what later runs reuse (platform/lifecycle.ts).
     outcome.branch = await core.group(`Mark branch "${branchName}" seeded`, () => markSeeded(client, outcome.branch, branchName, settings))
     offCancel(UNSEEDED_BRANCH)
@@ -278,7 +304,8 @@ async function removeBranch(settings: Settings, pub: Publication): Promise<void>
   const branch = found.seeded
   if (!branch) {
     core.notice(`Branch "${branchName}" does not exist (already deleted): nothing to do.`)
-    if (pub.existing) await publish(pub, { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchName }, { mode: 'branch' })
+    if (pub.existing)
+      await publish(pub, { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchName }, { mode: 'branch' })
     return
   }
   const ops = await core.group(`Delete branch "${branchName}"`, () => deleteBranchAndWait(client, branch, settings))
@@ -287,7 +314,14 @@ async function removeBranch(settings: Settings, pub: Publication): Promise<void>
   else core.info(`Deleted branch "${branchName}" (${branch.id}).`)
   await publish(
     pub,
-    { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchId: branch.id, branchName, operations: (ops ?? []).map(summarise) },
+    {
+      mode: 'branch',
+      state: 'deleted',
+      projectId: settings.projectId,
+      branchId: branch.id,
+      branchName,
+      operations: (ops ?? []).map(summarise)
+    },
     { mode: 'branch' }
   )
 }
@@ -310,15 +344,18 @@ export async function run(checked?: Settings): Promise<void> {
     const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : []
     const seedCheck = startSeedCheck(seedFiles)
     pub = await openPublication(settings, seedCheck)
-    const seed = seedFiles.length === 0 ? null : await core.group('Check the seed files', async () => {
-      const plan = (await seedCheck)!
-      core.info(
-        `Checked ${plan.sources.length} seed file(s)${plan.included ? ` and ${plan.included} included one(s)` : ''} in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
-          'only the psql meta-commands the loader runs (\\echo, \\i, \\ir, \\set, \\if, \\copy … from, \\gset, \\gexec, …), ' +
-          'no statement that needs another database or its own transaction.'
-      )
-      return plan
-    })
+    const seed =
+      seedFiles.length === 0
+        ? null
+        : await core.group('Check the seed files', async () => {
+            const plan = (await seedCheck)!
+            core.info(
+              `Checked ${plan.sources.length} seed file(s)${plan.included ? ` and ${plan.included} included one(s)` : ''} in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
+                'only the psql meta-commands the loader runs (\\echo, \\i, \\ir, \\set, \\if, \\copy … from, \\gset, \\gexec, …), ' +
+                'no statement that needs another database or its own transaction.'
+            )
+            return plan
+          })
     if (settings.mode === 'instant') {
       if (settings.command === 'create') await createInstant(settings, seed, pub)
       else await closeInstant(settings, pub)

@@ -81,7 +81,9 @@ export async function leaseSession(connection: Connection): Promise<SessionLease
   client.on('error', () => (session.broken = true))
   client.on('end', () => (session.broken = true))
   // pg keeps ParameterStatus to itself; the catalog reader needs server_version without a round trip.
-  const wire = (client as unknown as { connection?: { on(e: string, f: (m: { parameterName: string; parameterValue: string }) => void): void } }).connection
+  const wire = (
+    client as unknown as { connection?: { on(e: string, f: (m: { parameterName: string; parameterValue: string }) => void): void } }
+  ).connection
   wire?.on('parameterStatus', (m) => {
     if (m.parameterName === 'server_version') session.serverVersion = m.parameterValue
   })

@@ -77,7 +77,14 @@ beforeAll(async () => {
   project = await emu.platform.createProject({ protectedBranch: 'production' })
   // Branches beyond the first page: the lookups must follow the cursor.
   emu.platform.branchPageSize = 2
-  for (const n of ['alpha', 'beta', 'preview/pr-1-feature-login-old', 'preview/pr-1-feature-login-older', 'preview/pr-1-feature-login-oldest']) await emu.platform.addBranch(project, n)
+  for (const n of [
+    'alpha',
+    'beta',
+    'preview/pr-1-feature-login-old',
+    'preview/pr-1-feature-login-older',
+    'preview/pr-1-feature-login-oldest'
+  ])
+    await emu.platform.addBranch(project, n)
   for (const n of [1, 2, 3, 4]) emu.github.openPullRequest(REPO, n)
 
   // PR 1: create, then reuse.
@@ -86,7 +93,10 @@ beforeAll(async () => {
   // PR 2: the create meets 423 once; then an operation ends in `error`.
   emu.platform.server.inject({ method: 'POST', path: /\/branches$/, kind: 'status', status: 423 })
   expect((await run(2)).code).toBe(0)
-  emu.platform.script('start_compute', [{ at: 0, status: 'scheduling' }, { at: 200, status: 'error', error: 'compute failed to start' }])
+  emu.platform.script('start_compute', [
+    { at: 0, status: 'scheduling' },
+    { at: 200, status: 'error', error: 'compute failed to start' }
+  ])
   expect((await run(3)).code).toBe(1)
   // PR 2 closes: the DELETE's answer is lost after the delete, the retry meets 204.
   emu.platform.server.inject({ method: 'DELETE', kind: 'lost-reset' })
@@ -99,9 +109,13 @@ beforeAll(async () => {
 /** Issue 25: an anonymized branch created, reused, its rules replaced and masking run again; one that ends in `error`. */
 async function anonymizedRuns(): Promise<void> {
   const main = [...project.branches.values()].find((b) => b.default)!
-  await emu.pg.query(main.database, `CREATE TABLE people (id int PRIMARY KEY, email text, phone text); ALTER TABLE people OWNER TO "${project.role}"`)
+  await emu.pg.query(
+    main.database,
+    `CREATE TABLE people (id int PRIMARY KEY, email text, phone text); ALTER TABLE people OWNER TO "${project.role}"`
+  )
   await emu.pg.query(main.database, "INSERT INTO people VALUES (1, 'a@real.test', '555-0101'), (2, 'b@real.test', '555-0102')")
-  const rules = '- {schema: public, table: people, column: email, function: anon.fake_email()}\n- {schema: public, table: people, column: phone, value: "000"}'
+  const rules =
+    '- {schema: public, table: people, column: email, function: anon.fake_email()}\n- {schema: public, table: people, column: phone, value: "000"}'
   for (const n of [5, 6]) emu.github.openPullRequest(REPO, n)
   const created = await run(5, { 'masking-rules': rules })
   expect(created.outputs).toMatchObject({ created: 'true', anonymized: 'true' })
@@ -115,7 +129,17 @@ async function anonymizedRuns(): Promise<void> {
   const patch = await fetch(`${base}/masking_rules`, {
     method: 'PATCH',
     headers,
-    body: JSON.stringify({ masking_rules: [{ database_name: main.database, schema_name: 'public', table_name: 'people', column_name: 'email', masking_function: 'anon.hash(email)' }] })
+    body: JSON.stringify({
+      masking_rules: [
+        {
+          database_name: main.database,
+          schema_name: 'public',
+          table_name: 'people',
+          column_name: 'email',
+          masking_function: 'anon.hash(email)'
+        }
+      ]
+    })
   })
   expect(patch.status).toBe(200)
   expect((await fetch(`${base}/anonymize`, { method: 'POST', headers })).status).toBe(200)
@@ -136,18 +160,26 @@ describe(`the contract: ${SPEC_VERSION.package}, ${SPEC_VERSION.file} (API ${SPE
     const statuses = new Set(log.map((q) => `${q.method} ${q.status}`))
     for (const s of ['DELETE 204', 'POST 423', 'POST 201', 'PATCH 200', 'GET 401']) expect(statuses).toContain(s)
     expect(log.some((q) => /"status":"error"/.test(q.responseText ?? ''))).toBe(true)
-    expect(log.some((q) => /listProjectBranches/.test(findOperation(q.method, q.path.replace(API, ''))?.operationId ?? '') && /cursor=/.test(q.query))).toBe(true)
+    expect(
+      log.some(
+        (q) => /listProjectBranches/.test(findOperation(q.method, q.path.replace(API, ''))?.operationId ?? '') && /cursor=/.test(q.query)
+      )
+    ).toBe(true)
   })
 
   it('every request the action sent follows the spec (path, query, body)', () => {
-    const problems = log.flatMap((q) => validateRequest(q.method, q.path.replace(API, ''), q.query, q.requestText).map((p) => `${q.method} ${q.path}?${q.query}: ${p}`))
+    const problems = log.flatMap((q) =>
+      validateRequest(q.method, q.path.replace(API, ''), q.query, q.requestText).map((p) => `${q.method} ${q.path}?${q.query}: ${p}`)
+    )
     expect(problems).toEqual([])
     expect(log.length).toBeGreaterThan(30)
   })
 
   it('every response the emulator served follows the spec (status, body)', () => {
     const answered = log.filter((q) => q.responseText !== undefined)
-    const problems = answered.flatMap((q) => validateResponse(q.method, q.path.replace(API, ''), q.status, q.responseText!).map((p) => `${q.method} ${q.path}: ${p}`))
+    const problems = answered.flatMap((q) =>
+      validateResponse(q.method, q.path.replace(API, ''), q.status, q.responseText!).map((p) => `${q.method} ${q.path}: ${p}`)
+    )
     expect(problems).toEqual([])
     // error bodies carry the request id the response header gave
     for (const q of answered.filter((x) => x.status >= 400)) expect(JSON.parse(q.responseText!).request_id).toBe(q.requestId)
@@ -165,19 +197,66 @@ describe('the validator fails what breaks the spec', () => {
   it.each([
     ['a query parameter the spec lacks', () => validateRequest('GET', `${P}/branches`, 'name=x', ''), /"name" is not in the spec/],
     ['limit over 10000', () => validateRequest('GET', `${P}/branches`, 'limit=20000', ''), /limit.*<= 10000/],
-    ['an empty branch name', () => validateRequest('POST', `${P}/branches`, '', '{"branch":{"name":""}}'), /name must NOT have fewer than 1/],
-    ['a rename without `branch`', () => validateRequest('PATCH', `${P}/branches/br-a`, '', '{"name":"x"}'), /must have required property 'branch'/],
+    [
+      'an empty branch name',
+      () => validateRequest('POST', `${P}/branches`, '', '{"branch":{"name":""}}'),
+      /name must NOT have fewer than 1/
+    ],
+    [
+      'a rename without `branch`',
+      () => validateRequest('PATCH', `${P}/branches/br-a`, '', '{"name":"x"}'),
+      /must have required property 'branch'/
+    ],
     ['a body on a 204', () => validateResponse('DELETE', `${P}/branches/br-a`, 204, '{}'), /documents no body/],
     ['an error body without code', () => validateResponse('GET', `${P}/branches`, 423, '{"message":"x"}'), /required property 'code'/],
     [
       'an operation without total_duration_ms',
       () =>
-        validateResponse('GET', `${P}/operations/x`, 200, JSON.stringify({ operation: { id: '0b6f4a8e-6a43-4f0e-a1b4-2f4a7d0c9e11', project_id: 'p', action: 'create_branch', status: 'finished', failures_count: 0, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' } })),
+        validateResponse(
+          'GET',
+          `${P}/operations/x`,
+          200,
+          JSON.stringify({
+            operation: {
+              id: '0b6f4a8e-6a43-4f0e-a1b4-2f4a7d0c9e11',
+              project_id: 'p',
+              action: 'create_branch',
+              status: 'finished',
+              failures_count: 0,
+              created_at: '2026-01-01T00:00:00Z',
+              updated_at: '2026-01-01T00:00:00Z'
+            }
+          })
+        ),
       /total_duration_ms/
     ],
-    ['an unknown operation status', () => validateResponse('GET', `${P}/operations`, 200, '{"operations":[{"status":"waiting"}]}'), /allowed values/],
-    ['a masking rule without column_name', () => validateRequest('POST', `${P}/branch_anonymized`, '', '{"masking_rules":[{"database_name":"d","schema_name":"s","table_name":"t"}]}'), /column_name/],
-    ['an anonymized status without state', () => validateResponse('GET', `${P}/branches/br-a/anonymized_status`, 200, '{"project_id":"p","branch_id":"br-a","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}'), /required property 'state'/],
+    [
+      'an unknown operation status',
+      () => validateResponse('GET', `${P}/operations`, 200, '{"operations":[{"status":"waiting"}]}'),
+      /allowed values/
+    ],
+    [
+      'a masking rule without column_name',
+      () =>
+        validateRequest(
+          'POST',
+          `${P}/branch_anonymized`,
+          '',
+          '{"masking_rules":[{"database_name":"d","schema_name":"s","table_name":"t"}]}'
+        ),
+      /column_name/
+    ],
+    [
+      'an anonymized status without state',
+      () =>
+        validateResponse(
+          'GET',
+          `${P}/branches/br-a/anonymized_status`,
+          200,
+          '{"project_id":"p","branch_id":"br-a","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}'
+        ),
+      /required property 'state'/
+    ],
     ['a path the spec lacks', () => validateRequest('GET', `${P}/branches/br-a/widgets`, '', ''), /no such operation/]
   ])('%s', (_what, check, message) => {
     const problems = check()

@@ -38,7 +38,8 @@ function openFolder(name: string): string {
 
 // PostgreSQL refuses root, so only as root does it run as another user who may not reach the programs.
 const rootOnly = asRoot ? describe : describe.skip
-if (!asRoot) console.log('postgres-start.test.ts: the 0700-folder start-up tests need root (they run PostgreSQL as the user "postgres"); skipped.')
+if (!asRoot)
+  console.log('postgres-start.test.ts: the 0700-folder start-up tests need root (they run PostgreSQL as the user "postgres"); skipped.')
 
 rootOnly('as root, with the programs inside a 0700 folder', () => {
   let privateDir: string
@@ -54,9 +55,16 @@ rootOnly('as root, with the programs inside a 0700 folder', () => {
   it('starts PostgreSQL 17 from a 0755 copy made once, with the data folder owned by "postgres"', async () => {
     const base = openFolder('copies')
     const key = `test-${process.pid}`
-    const first = await PostgresServer.start({ hostPattern: '*.test.localhost', binaries: { nativeDir: privateNative, key, tmpBases: [base] } })
+    const first = await PostgresServer.start({
+      hostPattern: '*.test.localhost',
+      binaries: { nativeDir: privateNative, key, tmpBases: [base] }
+    })
     try {
-      expect(first.binaries).toMatchObject({ copied: true, bin: path.join(base, `preview-pg-native-${key}`, 'bin'), runAs: { name: 'postgres' } })
+      expect(first.binaries).toMatchObject({
+        copied: true,
+        bin: path.join(base, `preview-pg-native-${key}`, 'bin'),
+        runAs: { name: 'postgres' }
+      })
       expect(lstatSync(path.dirname(first.binaries.bin)).mode & 0o777).toBe(0o755)
       expect(first.dataDir.startsWith(base + path.sep)).toBe(true)
       expect(lstatSync(first.dataDir).uid).toBe(first.binaries.runAs!.uid)
@@ -70,7 +78,10 @@ rootOnly('as root, with the programs inside a 0700 folder', () => {
     }
     expect(existsSync(first.dataDir)).toBe(false)
     const madeAt = lstatSync(path.dirname(first.binaries.bin)).mtimeMs
-    const second = await PostgresServer.start({ hostPattern: '*.test.localhost', binaries: { nativeDir: privateNative, key, tmpBases: [base] } })
+    const second = await PostgresServer.start({
+      hostPattern: '*.test.localhost',
+      binaries: { nativeDir: privateNative, key, tmpBases: [base] }
+    })
     try {
       expect(second.binaries.bin).toBe(first.binaries.bin)
       expect(lstatSync(path.dirname(second.binaries.bin)).mtimeMs).toBe(madeAt)
@@ -107,7 +118,14 @@ function entryPoint(script: string, nativeDir: string): { status: number | null;
     encoding: 'utf8',
     timeout: 60_000
   })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr.split('\n').filter((l) => l && !l.startsWith('npm warn')).join('\n') }
+  return {
+    status: r.status,
+    stdout: r.stdout,
+    stderr: r.stderr
+      .split('\n')
+      .filter((l) => l && !l.startsWith('npm warn'))
+      .join('\n')
+  }
 }
 
 /** A `native/` folder whose programs are shell scripts: `-V` answers, anything else runs `body`. */
@@ -125,7 +143,9 @@ function fakeNative(name: string, body: { initdb: string; postgres?: string }, m
 
 describe('a start-up failure is one line naming the cause and the fix', () => {
   it('npm start: initdb failing (a full disk) gives its reason and exit 1', () => {
-    const native = fakeNative('initdb-fails', { initdb: 'echo "initdb: error: could not create directory: No space left on device" >&2; exit 1' })
+    const native = fakeNative('initdb-fails', {
+      initdb: 'echo "initdb: error: could not create directory: No space left on device" >&2; exit 1'
+    })
     const r = entryPoint('emulator/demo.ts', native)
     expect(r.status).toBe(1)
     expect(r.stderr).toMatch(ONE_LINE)
@@ -170,7 +190,11 @@ describe('a process that starts PostgreSQL and is ended by SIGTERM', () => {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()))
     for (let i = 0; i < 600 && !out.includes('READY'); i++) await new Promise((r) => setTimeout(r, 100))
     expect(out).toContain('READY')
-    const postgres = spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean).map(Number)
+    const postgres = spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' })
+      .stdout.trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number)
     expect(postgres.length).toBeGreaterThan(0)
     const [, signal] = await Promise.all([Promise.resolve(child.kill('SIGTERM')), once(child, 'exit').then(([, s]) => s)])
     expect(signal).toBe('SIGTERM')

@@ -34,18 +34,26 @@ describe('action.yml, loaded as GitHub loads it', () => {
   })
 
   it('refuses a plain scalar holding ": " (the bug that made GitHub refuse the action)', () => {
-    const load = loadVariant((t) => mainHere(t).replace(/description: "Parent branch id or name([^"]*)"/, 'description: Parent branch id or name$1'))
+    const load = loadVariant((t) =>
+      mainHere(t).replace(/description: "Parent branch id or name([^"]*)"/, 'description: Parent branch id or name$1')
+    )
     expect(load).toThrow(ActionManifestError)
     expect(load).toThrow(/Nested mappings are not allowed in compact mappings at line \d+, column 18/)
   })
 
   it('refuses duplicate keys, also input names that differ only in case', () => {
-    expect(loadVariant((t) => mainHere(t).replace('name: Preview Postgres', 'name: Preview Postgres\nname: Again'))).toThrow(/'name' is already defined/)
-    expect(loadVariant((t) => mainHere(t).replace('inputs:\n', 'inputs:\n  MODE:\n    description: "the mode again"\n'))).toThrow(/'mode' is already defined/i)
+    expect(loadVariant((t) => mainHere(t).replace('name: Preview Postgres', 'name: Preview Postgres\nname: Again'))).toThrow(
+      /'name' is already defined/
+    )
+    expect(loadVariant((t) => mainHere(t).replace('inputs:\n', 'inputs:\n  MODE:\n    description: "the mode again"\n'))).toThrow(
+      /'mode' is already defined/i
+    )
   })
 
   it('refuses a key the runner does not know on an input', () => {
-    expect(loadVariant((t) => mainHere(t).replace('    default: auto', '    default: auto\n    type: string'))).toThrow(/input `mode`: unexpected key `type`/)
+    expect(loadVariant((t) => mainHere(t).replace('    default: auto', '    default: auto\n    type: string'))).toThrow(
+      /input `mode`: unexpected key `type`/
+    )
   })
 
   it('refuses another runtime than node24, and a runs.main or runs.post that does not exist', () => {

@@ -79,7 +79,9 @@ describe('classify', () => {
 
 describe('asciiSafeEncoding', () => {
   it('refuses only client encodings whose bytes below 0x80 can be part of a character', () => {
-    for (const e of ['UTF8', 'utf-8', 'LATIN1', 'WIN1252', 'EUC_JP', 'SQL_ASCII', 'KOI8R']) expect([e, asciiSafeEncoding(e)]).toEqual([e, true])
-    for (const e of ['SJIS', 'Shift_JIS', 'BIG5', 'GBK', 'UHC', 'GB18030', 'JOHAB', 'WIN932']) expect([e, asciiSafeEncoding(e)]).toEqual([e, false])
+    for (const e of ['UTF8', 'utf-8', 'LATIN1', 'WIN1252', 'EUC_JP', 'SQL_ASCII', 'KOI8R'])
+      expect([e, asciiSafeEncoding(e)]).toEqual([e, true])
+    for (const e of ['SJIS', 'Shift_JIS', 'BIG5', 'GBK', 'UHC', 'GB18030', 'JOHAB', 'WIN932'])
+      expect([e, asciiSafeEncoding(e)]).toEqual([e, false])
   })
 })

@@ -10,7 +10,8 @@ const server = new ServiceServer('test').route('POST', /^\/thing$/, () => ({ sta
 beforeAll(async () => void (await server.listen()))
 afterAll(async () => await server.close())
 
-const post = () => requestJson({ label: 'Create thing', method: 'POST', url: `${server.url}/thing`, body: {}, timeoutMs: 5000, idempotent: false })
+const post = () =>
+  requestJson({ label: 'Create thing', method: 'POST', url: `${server.url}/thing`, body: {}, timeoutMs: 5000, idempotent: false })
 
 describe('requestJson and Retry-After', () => {
   it('fails at once, saying how long the service asked for, when Retry-After exceeds what the run waits', async () => {
@@ -21,7 +22,11 @@ describe('requestJson and Retry-After', () => {
       const err = (await post().catch((e: unknown) => e)) as HttpError
       expect(err).toBeInstanceOf(HttpError)
       expect(err.status).toBe(429)
-      expect(err.message).toMatch(new RegExp(`asked to wait \\d{4} s \\(Retry-After\\).*longer than this action waits \\(${MAX_RETRY_AFTER_S} s\\): re-run the job later`))
+      expect(err.message).toMatch(
+        new RegExp(
+          `asked to wait \\d{4} s \\(Retry-After\\).*longer than this action waits \\(${MAX_RETRY_AFTER_S} s\\): re-run the job later`
+        )
+      )
       expect(Date.now() - started).toBeLessThan(1000)
       expect(server.requests('POST')).toHaveLength(1)
     }

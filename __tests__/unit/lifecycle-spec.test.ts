@@ -19,7 +19,10 @@ import { duration } from '../../src/inputs.js'
 
 const require = createRequire(import.meta.url)
 type Schema = Record<string, unknown>
-let spec: { paths: Record<string, Record<string, { requestBody?: { content: { 'application/json': { schema: Schema } } } }>>; components: { schemas: Record<string, Schema> } }
+let spec: {
+  paths: Record<string, Record<string, { requestBody?: { content: { 'application/json': { schema: Schema } } } }>>
+  components: { schemas: Record<string, Schema> }
+}
 let ajv: Ajv
 
 beforeAll(() => {
@@ -82,9 +85,20 @@ describe('requests against the published spec', () => {
   it('create branch with every lifecycle field: BranchCreateRequest + AnnotationCreateValueRequest', async () => {
     stubFetch({ branch, endpoints: [], operations: [], connection_uris: [] })
     await client.createBranch('br-main-1', 'preview/pr-7', createExtras(settings, owner, Date.parse('2026-11-23T10:00:00.456Z')))
-    const body = sent[0].body as { branch: Record<string, unknown>; endpoints: Record<string, unknown>[]; annotation_value: Record<string, string> }
-    expect(body.branch).toEqual({ parent_id: 'br-main-1', name: 'preview/pr-7', expires_at: '2026-11-30T10:00:00Z', init_source: 'schema-only' })
-    expect(body.endpoints).toEqual([{ type: 'read_write', suspend_timeout_seconds: 300, autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 2 }])
+    const body = sent[0].body as {
+      branch: Record<string, unknown>
+      endpoints: Record<string, unknown>[]
+      annotation_value: Record<string, string>
+    }
+    expect(body.branch).toEqual({
+      parent_id: 'br-main-1',
+      name: 'preview/pr-7',
+      expires_at: '2026-11-30T10:00:00Z',
+      init_source: 'schema-only'
+    })
+    expect(body.endpoints).toEqual([
+      { type: 'read_write', suspend_timeout_seconds: 300, autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 2 }
+    ])
     expect(body.annotation_value).toEqual({
       [ANNOTATION.repository]: 'acme/shop',
       [ANNOTATION.pr]: '7',
@@ -122,7 +136,10 @@ describe('requests against the published spec', () => {
 
 describe('annotations and durations', () => {
   it('reads its own annotations back; a branch without them is not ours', () => {
-    expect(ownerOf(createExtras({ expiresInSeconds: 0, schemaOnly: false }, owner).annotation_value)).toEqual({ ...owner, version: ACTION_VERSION })
+    expect(ownerOf(createExtras({ expiresInSeconds: 0, schemaOnly: false }, owner).annotation_value)).toEqual({
+      ...owner,
+      version: ACTION_VERSION
+    })
     expect(ownerOf({})).toBeNull()
     expect(ownerOf({ [ANNOTATION.repository]: 'acme/shop' })).toBeNull()
   })
@@ -131,7 +148,14 @@ describe('annotations and durations', () => {
     expect(ACTION_VERSION).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version)
   })
 
-  it.each([['90m', 5400], ['36h', 129600], ['7d', 604800], ['3600', 3600], ['45s', 45], ['', 0]])('duration %s is %d s', (value, seconds) => {
+  it.each([
+    ['90m', 5400],
+    ['36h', 129600],
+    ['7d', 604800],
+    ['3600', 3600],
+    ['45s', 45],
+    ['', 0]
+  ])('duration %s is %d s', (value, seconds) => {
     process.env['INPUT_EXPIRES-IN'] = value
     expect(duration('expires-in')).toBe(seconds)
     delete process.env['INPUT_EXPIRES-IN']

@@ -32,7 +32,8 @@ beforeEach(() => {
 const minutesAgo = (n: number): string => new Date(Date.now() - n * 60_000).toISOString()
 const options = { mode: 'instant' as const, placeholder: 'being provisioned', pollSeconds: 0.1, timeoutSeconds: 5 }
 const client = (token = APP_TOKEN) => commentModule.githubClient(token, 5000)
-const comments = () => github.comments(REPO, pr.number).map((c) => ({ id: c.id, login: c.user.login, record: commentModule.recordOf(c.body) }))
+const comments = () =>
+  github.comments(REPO, pr.number).map((c) => ({ id: c.id, login: c.user.login, record: commentModule.recordOf(c.body) }))
 
 describe('isLiveClaim', () => {
   it('is live with a fresh heartbeat, stale after 5 minutes without one, and never for a final record', () => {
@@ -153,12 +154,16 @@ describe('acquireLock and finish', () => {
     expect(new Set(ids).size).toBe(2)
     expect(ids).not.toContain(dead.reaction.id)
     expect(reactionsOn(dead.claim.id)).toEqual([])
-    expect(github.server.requests('DELETE', /\/reactions\/\d+$/).filter((q) => q.path.endsWith(`/${dead.reaction.id}`)).length).toBeGreaterThanOrEqual(1)
+    expect(
+      github.server.requests('DELETE', /\/reactions\/\d+$/).filter((q) => q.path.endsWith(`/${dead.reaction.id}`)).length
+    ).toBeGreaterThanOrEqual(1)
   })
 
   it('a reaction the marker never names (its run died right after the 201) is orphaned and taken over', async () => {
     const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant', databaseId: 'db-1' }))
-    github.reactionsOf.set(`comment ${c.id}`, [{ id: 999, node_id: 'x', user: { login: 'github-actions[bot]', type: 'Bot' }, content: 'eyes', created_at: new Date().toISOString() }])
+    github.reactionsOf.set(`comment ${c.id}`, [
+      { id: 999, node_id: 'x', user: { login: 'github-actions[bot]', type: 'Bot' }, content: 'eyes', created_at: new Date().toISOString() }
+    ])
     const lock = await lockModule.acquireLock(client(), pr, { ...options, orphanAfterMs: 500 })
     expect(lock.home?.record.databaseId).toBe('db-1')
     expect(reactionsOn(c.id).map((r) => r.id)).toEqual([lock.reaction.id])
@@ -169,13 +174,15 @@ describe('acquireLock and finish', () => {
   it('never takes a live lock for orphaned while GitHub cannot be read: it fails at wait-timeout and the holder keeps it', async () => {
     const holder = await lockModule.acquireLock(client(), pr, options)
     github.server.inject({ method: 'GET', path: /\/issues\/comments\/\d+\/?$/, kind: 'status', status: 502, times: 1000 })
-    await expect(lockModule.acquireLock(client(), pr, { ...options, orphanAfterMs: 100, timeoutSeconds: 1.5 })).rejects.toThrow(/before wait-timeout: HTTP 502/)
+    await expect(lockModule.acquireLock(client(), pr, { ...options, orphanAfterMs: 100, timeoutSeconds: 1.5 })).rejects.toThrow(
+      /before wait-timeout: HTTP 502/
+    )
     github.server.clearFaults()
     expect(reactionsOn(holder.claim.id).map((r) => r.id)).toEqual([holder.reaction.id])
     await holder.finish(null, { mode: 'instant' })
   }, 30_000)
 
-  it('learns its login from its reaction: a GitHub App installation token, whose GET /user is refused; skips another login\'s comment', async () => {
+  it("learns its login from its reaction: a GitHub App installation token, whose GET /user is refused; skips another login's comment", async () => {
     const { markerOf } = commentModule
     const other = github.addComment(REPO, pr.number, 'github-actions[bot]', markerOf({ mode: 'instant', databaseId: 'not-ours' }))
     const ours = github.addComment(REPO, pr.number, APP_BOT_LOGIN, markerOf({ mode: 'instant', databaseId: 'ours' }))
@@ -237,37 +244,76 @@ describe('acquireLock and finish', () => {
 describe('githubClient: rate limits kept, write spacing gone', () => {
   const secondary = { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' }
   it('retries a 403 secondary rate limit once after its Retry-After (1 s)', async () => {
-    github.server.inject({ method: 'POST', path: /\/reactions\/?$/, kind: 'status', status: 403, body: secondary, headers: { 'retry-after': '1' } })
+    github.server.inject({
+      method: 'POST',
+      path: /\/reactions\/?$/,
+      kind: 'status',
+      status: 403,
+      body: secondary,
+      headers: { 'retry-after': '1' }
+    })
     const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant' }))
     const t0 = Date.now()
-    const answer = await client().rest.reactions.createForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id, content: 'eyes' })
+    const answer = await client().rest.reactions.createForIssueComment({
+      owner: pr.owner,
+      repo: pr.repo,
+      comment_id: c.id,
+      content: 'eyes'
+    })
     expect(answer.status).toBe(201)
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1000)
-    expect(github.server.requests('POST', /\/reactions\/?$/).map((q) => q.status).slice(-2)).toEqual([403, 201])
+    expect(
+      github.server
+        .requests('POST', /\/reactions\/?$/)
+        .map((q) => q.status)
+        .slice(-2)
+    ).toEqual([403, 201])
   })
 
   it('retries a 429 secondary rate limit once after its Retry-After (1 s)', async () => {
-    github.server.inject({ method: 'PATCH', path: /\/issues\/comments\/\d+\/?$/, kind: 'status', status: 429, body: secondary, headers: { 'retry-after': '1' } })
+    github.server.inject({
+      method: 'PATCH',
+      path: /\/issues\/comments\/\d+\/?$/,
+      kind: 'status',
+      status: 429,
+      body: secondary,
+      headers: { 'retry-after': '1' }
+    })
     const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant' }))
     const t0 = Date.now()
     await client().rest.issues.updateComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id, body: 'x' })
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1000)
-    expect(github.server.requests('PATCH').map((q) => q.status).slice(-2)).toEqual([429, 200])
+    expect(
+      github.server
+        .requests('PATCH')
+        .map((q) => q.status)
+        .slice(-2)
+    ).toEqual([429, 200])
   })
 
   it('fails at once when a secondary rate limit asks for more than 60 s (429, Retry-After: 3600)', async () => {
-    github.server.inject({ method: 'POST', path: /\/reactions\/?$/, kind: 'status', status: 429, body: secondary, headers: { 'retry-after': '3600' } })
+    github.server.inject({
+      method: 'POST',
+      path: /\/reactions\/?$/,
+      kind: 'status',
+      status: 429,
+      body: secondary,
+      headers: { 'retry-after': '3600' }
+    })
     const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant' }))
     const before = github.server.requests('POST', /\/reactions\/?$/).length
     const t0 = Date.now()
-    await expect(client().rest.reactions.createForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id, content: 'eyes' })).rejects.toMatchObject({ status: 429 })
+    await expect(
+      client().rest.reactions.createForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id, content: 'eyes' })
+    ).rejects.toMatchObject({ status: 429 })
     expect(Date.now() - t0).toBeLessThan(3000)
     expect(github.server.requests('POST', /\/reactions\/?$/).length - before).toBe(1)
   })
 
   it('sends five writes back to back: no 1 s write spacing, no 3 s spacing of comment creation', async () => {
     const t0 = Date.now()
-    for (let i = 0; i < 3; i++) await client().rest.issues.createComment({ owner: pr.owner, repo: pr.repo, issue_number: pr.number, body: `c${i}` })
+    for (let i = 0; i < 3; i++)
+      await client().rest.issues.createComment({ owner: pr.owner, repo: pr.repo, issue_number: pr.number, body: `c${i}` })
     const c = github.comments(REPO, pr.number)[0]
     await client().rest.issues.updateComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id, body: 'x' })
     await client().rest.issues.deleteComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id })

@@ -37,7 +37,9 @@ describe('parseMaskingRules', () => {
       { schema: 'public', table: 'users', column: 'phone', value: '000-000' },
       { database: 'app', schema: 'public', table: 'users', column: 'name', function: "anon.partial(name, 1, '***', 1)" }
     ])
-    expect(parseMaskingRules(JSON.stringify([{ schema: 's', table: 't', column: 'c', value: 7 }]))).toEqual([{ schema: 's', table: 't', column: 'c', value: '7' }])
+    expect(parseMaskingRules(JSON.stringify([{ schema: 's', table: 't', column: 'c', value: 7 }]))).toEqual([
+      { schema: 's', table: 't', column: 'c', value: '7' }
+    ])
     const dir = mkdtempSync(path.join(os.tmpdir(), 'rules-'))
     writeFileSync(path.join(dir, 'rules.yml'), YAML)
     expect(parseMaskingRules('@rules.yml', dir)).toEqual(rules)
@@ -58,22 +60,34 @@ describe('parseMaskingRules', () => {
     ['both function and value', '- {schema: s, table: t, column: c, value: x, function: anon.fake_email()}', /exactly one of `function`/],
     ['a function that is not a call', '- {schema: s, table: t, column: c, function: "drop table x"}', /`function` must be a call/],
     ['a null value', '- {schema: s, table: t, column: c, value: null}', /`value` must be a string/],
-    ['a column twice', '- {schema: s, table: t, column: c, value: x}\n- {schema: s, table: t, column: c, value: y}', /column s.t.c has more than one rule/]
+    [
+      'a column twice',
+      '- {schema: s, table: t, column: c, value: x}\n- {schema: s, table: t, column: c, value: y}',
+      /column s.t.c has more than one rule/
+    ]
   ])('refuses %s', (_what, text, message) => {
     expect(() => parseMaskingRules(text, os.tmpdir())).toThrow(message)
   })
 
   it('never quotes a value in its errors', () => {
-    expect(() => parseMaskingRules('- {schema: s, table: t, column: c, value: secret-value-1, function: anon.hash(c)}')).toThrow(/^(?!.*secret-value-1)/s)
+    expect(() => parseMaskingRules('- {schema: s, table: t, column: c, value: secret-value-1, function: anon.hash(c)}')).toThrow(
+      /^(?!.*secret-value-1)/s
+    )
   })
 
   it('masks values and function arguments, not names', () => {
     expect(ruleSecrets(parseMaskingRules(YAML))).toEqual(['000-000', "name, 1, '***', 1"])
   })
 
-  it('maps onto the spec\'s MaskingRule, shows only function names, compares as a set', () => {
+  it("maps onto the spec's MaskingRule, shows only function names, compares as a set", () => {
     const platform = toPlatformRules(parseMaskingRules(YAML), 'neondb')
-    expect(platform[0]).toEqual({ database_name: 'neondb', schema_name: 'public', table_name: 'users', column_name: 'email', masking_function: 'anon.fake_email()' })
+    expect(platform[0]).toEqual({
+      database_name: 'neondb',
+      schema_name: 'public',
+      table_name: 'users',
+      column_name: 'email',
+      masking_function: 'anon.fake_email()'
+    })
     expect(platform[2].database_name).toBe('app')
     expect(platform.map(maskingLabel)).toEqual(['anon.fake_email', 'value', 'anon.partial'])
     expect(sameRules(platform, [...platform].reverse())).toBe(true)
@@ -94,7 +108,9 @@ describe('readSettings: masking-rules', () => {
   })
   it('is refused with schema-only, saying why', () => {
     set({ 'project-id': 'p-1', 'api-key': 'k', 'masking-rules': RULE, 'schema-only': 'true' })
-    expect(() => readSettings()).toThrow(/`masking-rules` and `schema-only` cannot be combined: a schema-only branch has none of the parent's rows/)
+    expect(() => readSettings()).toThrow(
+      /`masking-rules` and `schema-only` cannot be combined: a schema-only branch has none of the parent's rows/
+    )
   })
   it('is empty when not given', () => {
     expect(readSettings().maskingRules).toEqual([])

@@ -11,7 +11,14 @@ describe('retryLocked (seed 000: 0.1 s doubling, 5 attempts)', () => {
   it('waits 100, 200, 400, 800 ms and gives up after the fifth 423', async () => {
     const waits: number[] = []
     let attempts = 0
-    const result = retryLocked('Create branch', async () => { attempts++; throw locked() }, async (ms) => void waits.push(ms))
+    const result = retryLocked(
+      'Create branch',
+      async () => {
+        attempts++
+        throw locked()
+      },
+      async (ms) => void waits.push(ms)
+    )
     await expect(result).rejects.toBeInstanceOf(ProjectBusyError)
     expect(attempts).toBe(LOCKED_RETRY.attempts)
     expect(waits).toEqual([100, 200, 400, 800])
@@ -19,17 +26,39 @@ describe('retryLocked (seed 000: 0.1 s doubling, 5 attempts)', () => {
 
   it('returns as soon as the lock clears, and passes other errors through at once', async () => {
     let n = 0
-    await expect(retryLocked('x', async () => (++n < 3 ? Promise.reject(locked()) : 'ok'), async () => undefined)).resolves.toBe('ok')
+    await expect(
+      retryLocked(
+        'x',
+        async () => (++n < 3 ? Promise.reject(locked()) : 'ok'),
+        async () => undefined
+      )
+    ).resolves.toBe('ok')
     expect(n).toBe(3)
     let m = 0
-    await expect(retryLocked('x', async () => { m++; throw new HttpError('boom', 500) }, async () => undefined)).rejects.toThrow('boom')
+    await expect(
+      retryLocked(
+        'x',
+        async () => {
+          m++
+          throw new HttpError('boom', 500)
+        },
+        async () => undefined
+      )
+    ).rejects.toThrow('boom')
     expect(m).toBe(1)
   })
 })
 
 const op = (status: Operation['status'], extra: Partial<Operation> = {}): Operation => ({
-  id: extra.id ?? 'op-1', project_id: 'p', branch_id: 'br-1', action: 'start_compute', status, failures_count: 0,
-  created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:03Z', ...extra
+  id: extra.id ?? 'op-1',
+  project_id: 'p',
+  branch_id: 'br-1',
+  action: 'start_compute',
+  status,
+  failures_count: 0,
+  created_at: '2026-11-22T10:00:00Z',
+  updated_at: '2026-11-22T10:00:03Z',
+  ...extra
 })
 
 describe('waitForOperations', () => {
@@ -37,7 +66,9 @@ describe('waitForOperations', () => {
     const seen = ['failed', 'failed', 'skipped'] as const
     let i = 0
     const done = await waitForOperations([op('scheduling')], {
-      pollIntervalSeconds: 0.01, waitTimeoutSeconds: 5, get: async () => op(seen[i++], { failures_count: 1 })
+      pollIntervalSeconds: 0.01,
+      waitTimeoutSeconds: 5,
+      get: async () => op(seen[i++], { failures_count: 1 })
     })
     expect(done[0].status).toBe('skipped')
     expect(i).toBe(3)
@@ -46,28 +77,42 @@ describe('waitForOperations', () => {
   it('polls all pending operations together', async () => {
     const calls: string[] = []
     await waitForOperations([op('running', { id: 'a' }), op('scheduling', { id: 'b' })], {
-      pollIntervalSeconds: 0.01, waitTimeoutSeconds: 5, get: async (id) => { calls.push(id); return op('finished', { id }) }
+      pollIntervalSeconds: 0.01,
+      waitTimeoutSeconds: 5,
+      get: async (id) => {
+        calls.push(id)
+        return op('finished', { id })
+      }
     })
     expect(calls.sort()).toEqual(['a', 'b'])
   })
 
   it('fails on cancelled, naming the operation', async () => {
-    await expect(waitForOperations([op('running', { action: 'create_branch' })], {
-      pollIntervalSeconds: 0.01, waitTimeoutSeconds: 5, get: async () => op('cancelled', { action: 'create_branch' })
-    })).rejects.toThrow(/cancelled "Create branch"/)
+    await expect(
+      waitForOperations([op('running', { action: 'create_branch' })], {
+        pollIntervalSeconds: 0.01,
+        waitTimeoutSeconds: 5,
+        get: async () => op('cancelled', { action: 'create_branch' })
+      })
+    ).rejects.toThrow(/cancelled "Create branch"/)
   })
 
   it("fails at once on status error (platform spec), quoting the operation's error text", async () => {
     const started = Date.now()
-    await expect(waitForOperations([op('running')], {
-      pollIntervalSeconds: 0.01, waitTimeoutSeconds: 600, get: async () => op('error', { error: 'compute quota exceeded' })
-    })).rejects.toThrow(/"Start compute" \(op-1\) ended in error: "compute quota exceeded" \(branch br-1\)/)
+    await expect(
+      waitForOperations([op('running')], {
+        pollIntervalSeconds: 0.01,
+        waitTimeoutSeconds: 600,
+        get: async () => op('error', { error: 'compute quota exceeded' })
+      })
+    ).rejects.toThrow(/"Start compute" \(op-1\) ended in error: "compute quota exceeded" \(branch br-1\)/)
     expect(Date.now() - started).toBeLessThan(2000)
   })
 
   it('times out with the pending operations tabled', async () => {
-    await expect(waitForOperations([op('running')], { pollIntervalSeconds: 0.01, waitTimeoutSeconds: 0.05, get: async () => op('running') }))
-      .rejects.toThrow(OperationError)
+    await expect(
+      waitForOperations([op('running')], { pollIntervalSeconds: 0.01, waitTimeoutSeconds: 0.05, get: async () => op('running') })
+    ).rejects.toThrow(OperationError)
   })
 })
 

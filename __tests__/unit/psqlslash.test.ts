@@ -19,9 +19,19 @@ describe('psql backslash commands', () => {
     expect(slashCommand('\\i\\echo x')).toMatchObject({ command: 'i', args: '', resume: 2 })
   })
 
-  it("read arguments as psql does: '…' loses its quotes and takes escapes, \"…\" keeps them, variables are filled in", () => {
+  it('read arguments as psql does: \'…\' loses its quotes and takes escapes, "…" keeps them, variables are filled in', () => {
     expect(slashOptions("a 'b c' 'it''s' 'tab\\tx\\101\\x41' \"Q d\" :n :'q' :\"t\" :{?n} :{?zz} :zz", lookup).options).toEqual([
-      'a', 'b c', "it's", 'tab\txAA', '"Q d"', '42', "'O''Brien'", '"my table"', 'TRUE', 'FALSE', ':zz'
+      'a',
+      'b c',
+      "it's",
+      'tab\txAA',
+      '"Q d"',
+      '42',
+      "'O''Brien'",
+      '"my table"',
+      'TRUE',
+      'FALSE',
+      ':zz'
     ])
     expect(slashOptions("x:n'y'", lookup).options).toEqual(['x42y'])
     expect(slashOptions('`date`', lookup).backtick).toBe(true)
@@ -33,7 +43,7 @@ describe('psql backslash commands', () => {
     expect(quoteLiteral('a\\b')).toBe(" E'a\\\\b'")
   })
 
-  it("take booleans as ParseVariableBool does", () => {
+  it('take booleans as ParseVariableBool does', () => {
     for (const v of ['true', 'TR', 't', 'yes', 'Y', 'on', 'ON', '1']) expect([v, parseBool(v)]).toEqual([v, true])
     for (const v of ['false', 'f', 'no', 'n', 'off', 'OF', '0']) expect([v, parseBool(v)]).toEqual([v, false])
     for (const v of ['', 'o', 'maybe', '2', 'truee', 'onn']) expect([v, parseBool(v)]).toEqual([v, undefined])
@@ -41,10 +51,18 @@ describe('psql backslash commands', () => {
 
   it('read \\copy as copy.c does: table or query, from/to, the file or stdin, the options as written', () => {
     expect(parseSlashCopy("person (id, name) FROM 'data/p.csv' WITH (FORMAT csv, HEADER)")).toEqual({
-      direction: 'from', target: 'file', file: 'data/p.csv', sql: 'COPY person (id, name) FROM STDIN WITH (FORMAT csv, HEADER)'
+      direction: 'from',
+      target: 'file',
+      file: 'data/p.csv',
+      sql: 'COPY person (id, name) FROM STDIN WITH (FORMAT csv, HEADER)'
     })
     expect(parseSlashCopy("t from 'it''s.csv'")).toMatchObject({ file: "it's.csv" })
-    expect(parseSlashCopy('"from" from data.csv csv header')).toEqual({ direction: 'from', target: 'file', file: 'data.csv', sql: 'COPY "from" FROM STDIN csv header' })
+    expect(parseSlashCopy('"from" from data.csv csv header')).toEqual({
+      direction: 'from',
+      target: 'file',
+      file: 'data.csv',
+      sql: 'COPY "from" FROM STDIN csv header'
+    })
     expect(parseSlashCopy('t from pstdin')).toMatchObject({ target: 'pstdin', sql: 'COPY t FROM STDIN' })
     expect(parseSlashCopy('(select 1 from x) to stdout')).toMatchObject({ direction: 'to', target: 'stdout' })
     expect(parseSlashCopy("t from program 'gunzip -c x.gz'")).toMatchObject({ target: 'program' })
@@ -53,7 +71,9 @@ describe('psql backslash commands', () => {
 
   it('fill variables into SQL outside quotes, comments and dollar quotes; leave unset ones as written', () => {
     const sql = "SELECT :n, :'q', :\"t\", ':n', $$:n$$, x::int, :zz -- :n\n;"
-    expect(interpolate(Buffer.from(sql), true, lookup).toString()).toBe("SELECT 42, 'O''Brien', \"my table\", ':n', $$:n$$, x::int, :zz -- :n\n;")
+    expect(interpolate(Buffer.from(sql), true, lookup).toString()).toBe(
+      "SELECT 42, 'O''Brien', \"my table\", ':n', $$:n$$, x::int, :zz -- :n\n;"
+    )
     expect(interpolate(Buffer.from("SELECT :'b';"), true, lookup).toString()).toBe("SELECT  E'a\\\\b';")
     const same = Buffer.from('SELECT :zz;')
     expect(interpolate(same, true, lookup)).toBe(same)

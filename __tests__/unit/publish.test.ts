@@ -56,7 +56,12 @@ describe('writeEnvFile', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'envfile-'))
     const file = path.join(dir, '.env')
     writeFileSync(file, 'APP_NAME=shop\nDATABASE_URL=postgresql://old\n')
-    const values = { databaseUrl: 'postgresql://u:p@a-pooler/db', databaseUrlDirect: 'postgresql://u:p@a/db', claimUrl: 'https://x/claim/1', expiresAt: '2026-11-25T10:00:00.000Z' }
+    const values = {
+      databaseUrl: 'postgresql://u:p@a-pooler/db',
+      databaseUrlDirect: 'postgresql://u:p@a/db',
+      claimUrl: 'https://x/claim/1',
+      expiresAt: '2026-11-25T10:00:00.000Z'
+    }
     await writeEnvFile(file, values)
     await writeEnvFile(file, { ...values, databaseUrl: 'postgresql://u:p@b-pooler/db' })
     const text = readFileSync(file, 'utf8')

@@ -42,7 +42,15 @@ if (ending === 'hang') setInterval(() => undefined, 1000)
 }
 
 const run = (actionYml: string, ending: string, extra: { killOn?: RegExp } = {}) =>
-  runAction({ actionYml, inputs: { ending }, githubApiUrl: 'http://127.0.0.1:9', caCertFile: '/dev/null', cwd: path.dirname(actionYml), timeoutMs: 20_000, ...extra })
+  runAction({
+    actionYml,
+    inputs: { ending },
+    githubApiUrl: 'http://127.0.0.1:9',
+    caCertFile: '/dev/null',
+    cwd: path.dirname(actionYml),
+    timeoutMs: 20_000,
+    ...extra
+  })
 
 const stateOf = (stdout: string) => JSON.parse(/^post (.*)$/m.exec(stdout)![1])
 const expected = { branch: JSON.stringify({ id: 'br-x', name: 'a<<b' }), multi: 'line 1\nline 2', cleared: '', input: 'ok' }

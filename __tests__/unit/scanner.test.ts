@@ -24,7 +24,10 @@ const sourceRows: Record<string, Map<string, number>> = {}
 beforeAll(async () => {
   const source = await DumpSource.start()
   try {
-    for (const [file, scale] of [[LARGE, 2800], [SMALL, 30]] as const) {
+    for (const [file, scale] of [
+      [LARGE, 2800],
+      [SMALL, 30]
+    ] as const) {
       const db = path.basename(file, '.sql')
       generateDump(source, db, scale, file)
       const rows = new Map<string, number>()
@@ -83,9 +86,26 @@ describe('scanFile', () => {
   it('yields the same events at every read size, down to one byte (UTF-8, CRLF, \\. at the end with no newline)', async () => {
     const reference = await normalized(tricky)
     expect(reference.map((e) => (e as { kind: string }).kind)).toEqual([
-      'statement', 'statement', 'copy', 'copy-end', 'meta', 'statement', 'statement', 'copy-end', 'statement', 'statement', 'statement', 'copy', 'copy-end'
+      'statement',
+      'statement',
+      'copy',
+      'copy-end',
+      'meta',
+      'statement',
+      'statement',
+      'copy-end',
+      'statement',
+      'statement',
+      'statement',
+      'copy',
+      'copy-end'
     ])
-    expect(reference[2]).toEqual({ kind: 'copy', firstLine: 4, lines: 2, data: Buffer.from('one\t\\N\r\ntwo\\\\\tñ 😀\n').toString('latin1') })
+    expect(reference[2]).toEqual({
+      kind: 'copy',
+      firstLine: 4,
+      lines: 2,
+      data: Buffer.from('one\t\\N\r\ntwo\\\\\tñ 😀\n').toString('latin1')
+    })
     expect(reference[0]).toMatchObject({ sql: "-- café ☕ in a comment\nINSERT INTO t VALUES ('é;😀');", line: 1, column: 1 })
     expect(reference[4]).toMatchObject({ kind: 'meta', command: 'restrict', args: 'abc', line: 7 })
     expect(reference[3]).toEqual({ kind: 'copy-end', line: 6 })
@@ -108,7 +128,14 @@ describe('scanFile', () => {
       const first = i + 2
       let j = i + 1
       while (lines[j] !== '\\.') j++
-      expected.push({ firstLine: first, lines: j - i - 1, data: lines.slice(i + 1, j).map((l) => l + '\n').join('') })
+      expected.push({
+        firstLine: first,
+        lines: j - i - 1,
+        data: lines
+          .slice(i + 1, j)
+          .map((l) => l + '\n')
+          .join('')
+      })
       rows.set(m[1], j - i - 1)
       i = j
     }
@@ -141,9 +168,12 @@ describe('scanFile', () => {
 
   it("in 'bytes' mode, hands on every COPY block byte for byte and the same statements, at every read size", async () => {
     const reference = withoutLines(await normalized(tricky))
-    for (const size of [1, 2, 3, 5, 7, 64, 1 << 20]) expect([size, withoutLines(await normalized(tricky, size, 'bytes'))]).toEqual([size, reference])
-    for (const size of [1, 7, 4096]) expect(withoutLines(await normalized(SMALL, size, 'bytes'))).toEqual(withoutLines(await normalized(SMALL)))
-    for (const size of [4096, 1 << 20]) expect(withoutLines(await normalized(LARGE, size, 'bytes'))).toEqual(withoutLines(await normalized(LARGE)))
+    for (const size of [1, 2, 3, 5, 7, 64, 1 << 20])
+      expect([size, withoutLines(await normalized(tricky, size, 'bytes'))]).toEqual([size, reference])
+    for (const size of [1, 7, 4096])
+      expect(withoutLines(await normalized(SMALL, size, 'bytes'))).toEqual(withoutLines(await normalized(SMALL)))
+    for (const size of [4096, 1 << 20])
+      expect(withoutLines(await normalized(LARGE, size, 'bytes'))).toEqual(withoutLines(await normalized(LARGE)))
   })
 
   it('exactStatement finds, by its index from any mode, a statement at its exact line and column, and where its COPY data starts', async () => {
@@ -163,7 +193,9 @@ describe('scanFile', () => {
       }
     }
     // after the first COPY block the fast pass lags, which is why exactStatement exists
-    const lagging = (await normalized(LARGE, 4096, 'bytes')).filter((e) => (e as { kind: string }).kind === 'statement').at(-1) as StatementEvent
+    const lagging = (await normalized(LARGE, 4096, 'bytes'))
+      .filter((e) => (e as { kind: string }).kind === 'statement')
+      .at(-1) as StatementEvent
     expect((await exactStatement(LARGE, lagging.index)).statement.line).toBeGreaterThan(lagging.line)
     await expect(exactStatement(tricky, 999)).rejects.toThrow(/statement 1000 not found on rescan/)
   })
@@ -211,7 +243,11 @@ describe('splitting as psql splits (psqlscan.l rules)', () => {
   })
 
   it('follows SET standard_conforming_strings in the file', async () => {
-    expect(await split("SET standard_conforming_strings = off;\nSELECT 'a\\'; b';\nSET standard_conforming_strings TO on;\nSELECT 'c\\'; SELECT 'd';\n")).toEqual([
+    expect(
+      await split(
+        "SET standard_conforming_strings = off;\nSELECT 'a\\'; b';\nSET standard_conforming_strings TO on;\nSELECT 'c\\'; SELECT 'd';\n"
+      )
+    ).toEqual([
       'SET standard_conforming_strings = off;',
       "SELECT 'a\\'; b';",
       'SET standard_conforming_strings TO on;',
@@ -221,7 +257,11 @@ describe('splitting as psql splits (psqlscan.l rules)', () => {
   })
 
   it('finds meta-commands anywhere outside quotes and comments, and not inside them', async () => {
-    expect(await split("SELECT 1 \\gset\nSELECT 'x\\y', $$\\z$$ /* \\c */ -- \\d\n;\nSELECT 2; \\echo a \\\\ SELECT 3;\nSELECT 4 \\; SELECT 5;\n")).toEqual([
+    expect(
+      await split(
+        "SELECT 1 \\gset\nSELECT 'x\\y', $$\\z$$ /* \\c */ -- \\d\n;\nSELECT 2; \\echo a \\\\ SELECT 3;\nSELECT 4 \\; SELECT 5;\n"
+      )
+    ).toEqual([
       // \\gset sends the statement before it, as `;` would
       'SELECT 1',
       '\\gset',
@@ -245,7 +285,10 @@ describe('splitting as psql splits (psqlscan.l rules)', () => {
   })
 
   it("ends a file's last statement at the end of the file, without a semicolon", async () => {
-    expect(await split('SELECT 1;\nSELECT 2 -- no semicolon\n-- trailing comment\n')).toEqual(['SELECT 1;', '(no ;) SELECT 2 -- no semicolon\n-- trailing comment'])
+    expect(await split('SELECT 1;\nSELECT 2 -- no semicolon\n-- trailing comment\n')).toEqual([
+      'SELECT 1;',
+      '(no ;) SELECT 2 -- no semicolon\n-- trailing comment'
+    ])
     expect(await split('SELECT 1;\n-- only a comment\n')).toEqual(['SELECT 1;'])
   })
 })

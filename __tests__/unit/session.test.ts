@@ -39,12 +39,14 @@ describe('leaseSession', () => {
     expect(await backends()).toBe(1)
   })
 
-  it('gives the next user a new connection\'s state after a dirty user (DISCARD ALL), on the same connection', async () => {
+  it("gives the next user a new connection's state after a dirty user (DISCARD ALL), on the same connection", async () => {
     const seed = await leaseSession(connection)
     const pid = (await seed.client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number
     const fresh = (await seed.client.query('SHOW search_path')).rows[0].search_path as string
     // what pg_dump's preamble and a seed can leave behind
-    await seed.client.query("SELECT pg_catalog.set_config('search_path', '', false); SET client_min_messages = warning; CREATE TEMP TABLE scratch (x int)")
+    await seed.client.query(
+      "SELECT pg_catalog.set_config('search_path', '', false); SET client_min_messages = warning; CREATE TEMP TABLE scratch (x int)"
+    )
     seed.release(true)
     const next = await leaseSession(connection)
     expect((await next.client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid).toBe(pid)

@@ -64,7 +64,13 @@ export function humanDuration(seconds: number): string {
  * Decides one branch: default, protected, not ours, another repository's, a
  * closed or merged PR, older than `max-age`, or kept.
  */
-async function decide(client: LifecycleClient, branch: Branch, settings: Settings, pulls: (n: number) => Promise<PullState>, now: number): Promise<SweepRow> {
+async function decide(
+  client: LifecycleClient,
+  branch: Branch,
+  settings: Settings,
+  pulls: (n: number) => Promise<PullState>,
+  now: number
+): Promise<SweepRow> {
   if (branch.default) return { branch, decision: 'keep', reason: "the project's default branch: never touched" }
   if (branch.protected) return { branch, decision: 'keep', reason: 'a protected branch: never touched' }
   const found = await client.branchWithAnnotations(branch.id)
@@ -72,7 +78,8 @@ async function decide(client: LifecycleClient, branch: Branch, settings: Setting
   const owner = ownerOf(found.annotations)
   if (!owner) return { branch, decision: 'keep', reason: 'not made by this action (no preview-postgres annotations), whatever its name' }
   const repo = `${github.context.repo.owner}/${github.context.repo.repo}`
-  if (owner.repository !== repo) return { branch, pr: owner.pr, decision: 'keep', reason: `made for another repository (${owner.repository})` }
+  if (owner.repository !== repo)
+    return { branch, pr: owner.pr, decision: 'keep', reason: `made for another repository (${owner.repository})` }
   const row = (decision: SweepRow['decision'], reason: string): SweepRow => ({ branch: found.branch, pr: owner.pr, decision, reason })
   let unread: string | null = null
   if (owner.pr) {
@@ -80,7 +87,9 @@ async function decide(client: LifecycleClient, branch: Branch, settings: Setting
     if (pr.state === 'merged' || pr.state === 'closed') return row('delete', `pull request #${owner.pr} is ${pr.state}`)
     if (pr.state === null) {
       unread = `pull request #${owner.pr} could not be read (${pr.why})`
-      core.warning(`Could not read pull request #${owner.pr} of branch "${branch.name}": ${pr.why}. Keeping the branch unless max-age applies.`)
+      core.warning(
+        `Could not read pull request #${owner.pr} of branch "${branch.name}": ${pr.why}. Keeping the branch unless max-age applies.`
+      )
     }
   }
   if (settings.maxAgeSeconds > 0) {
@@ -90,7 +99,13 @@ async function decide(client: LifecycleClient, branch: Branch, settings: Setting
       return row('delete', `not used for ${humanDuration(age)} (max-age ${humanDuration(settings.maxAgeSeconds)})`)
     }
   }
-  if (!owner.pr) return row('keep', settings.maxAgeSeconds > 0 ? 'made outside a pull request, used within max-age' : 'made outside a pull request; set `max-age` to sweep it')
+  if (!owner.pr)
+    return row(
+      'keep',
+      settings.maxAgeSeconds > 0
+        ? 'made outside a pull request, used within max-age'
+        : 'made outside a pull request; set `max-age` to sweep it'
+    )
   const within = settings.maxAgeSeconds > 0 ? ' and the branch was used within max-age' : ''
   if (unread) return row('keep', `${unread}${within}: kept`)
   return row('keep', `pull request #${owner.pr} is open${within}`)
@@ -108,7 +123,9 @@ export function renderSweep(rows: SweepRow[], settings: Pick<Settings, 'dryRun' 
     '',
     '| Branch | Pull request | Decision | Reason |',
     '| --- | --- | --- | --- |',
-    ...rows.map((r) => `| \`${cell(r.branch.name)}\` (\`${r.branch.id}\`) | ${r.pr ? `#${r.pr}` : ''} | ${r.decision} | ${cell(r.reason)} |`)
+    ...rows.map(
+      (r) => `| \`${cell(r.branch.name)}\` (\`${r.branch.id}\`) | ${r.pr ? `#${r.pr}` : ''} | ${r.decision} | ${cell(r.reason)} |`
+    )
   ]
   return lines.join('\n')
 }
@@ -119,12 +136,21 @@ async function lockOf(octokit: Octokit, row: SweepRow, settings: Settings): Prom
   try {
     return await acquireLock(octokit, pr, {
       mode: 'branch',
-      placeholder: renderReport({ mode: 'branch', state: 'sweeping', branchName: row.branch.name, branchId: row.branch.id, sweptBecause: row.reason }),
+      placeholder: renderReport({
+        mode: 'branch',
+        state: 'sweeping',
+        branchName: row.branch.name,
+        branchId: row.branch.id,
+        sweptBecause: row.reason
+      }),
       pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
       timeoutSeconds: Math.min(settings.waitTimeoutSeconds, 120)
     })
   } catch (err) {
-    throw new Error(`could not take the comment lock of pull request #${row.pr}, so a run of it may be using the branch (${describeGitHubError(err)})`, { cause: err })
+    throw new Error(
+      `could not take the comment lock of pull request #${row.pr}, so a run of it may be using the branch (${describeGitHubError(err)})`,
+      { cause: err }
+    )
   }
 }
 
@@ -156,7 +182,10 @@ async function sweepOne(row: SweepRow, x: SweepContext): Promise<void> {
       return
     }
     if (again.decision !== 'delete') {
-      Object.assign(row, { decision: 'keep', reason: `${again.reason} (read again before the delete${lock ? ", under the PR's lock" : ''})` })
+      Object.assign(row, {
+        decision: 'keep',
+        reason: `${again.reason} (read again before the delete${lock ? ", under the PR's lock" : ''})`
+      })
       return
     }
     row.branch = again.branch
@@ -173,7 +202,15 @@ async function sweepOne(row: SweepRow, x: SweepContext): Promise<void> {
     row.decision = ops === null ? 'already gone' : 'deleted'
     core.info(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`)
     const operations = (ops ?? []).map(summarise)
-    markdown = renderReport({ mode: 'branch', state: 'swept', projectId: x.settings.projectId, branchId: row.branch.id, branchName: row.branch.name, sweptBecause: row.reason, operations })
+    markdown = renderReport({
+      mode: 'branch',
+      state: 'swept',
+      projectId: x.settings.projectId,
+      branchId: row.branch.id,
+      branchName: row.branch.name,
+      sweptBecause: row.reason,
+      operations
+    })
   } finally {
     // Kept: only the claim goes, the PR's comment stays as its last run wrote it. Deleted: the comment says swept.
     await lock?.finish(markdown, markdown ? { mode: 'branch' } : (lock.home?.record ?? { mode: 'branch' }))
@@ -194,10 +231,15 @@ function depthOf(b: Branch, byId: Map<string, Branch>): number {
  */
 export async function runCleanup(settings: Settings): Promise<void> {
   if (settings.mode === 'instant') {
-    core.notice('`command: cleanup` does nothing in instant mode: the instant service has no delete, and its unclaimed databases lapse by themselves.')
+    core.notice(
+      '`command: cleanup` does nothing in instant mode: the instant service has no delete, and its unclaimed databases lapse by themselves.'
+    )
     return
   }
-  if (!settings.githubToken) throw new Error('`command: cleanup` needs `github-token` to read the state of pull requests (the default `${{ github.token }}` with `pull-requests: write`).')
+  if (!settings.githubToken)
+    throw new Error(
+      '`command: cleanup` needs `github-token` to read the state of pull requests (the default `${{ github.token }}` with `pull-requests: write`).'
+    )
   const client = lifecycleClientOf(settings)
   const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
   const cache = new Map<number, Promise<PullState>>()
@@ -241,6 +283,8 @@ export async function runCleanup(settings: Settings): Promise<void> {
   const markdown = renderSweep(rows, settings)
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown, true).write()
   if (failures.length) {
-    throw new Error(`The cleanup could not handle ${failures.length} branch(es): ${failures.join('; ')}. The other branches were handled (see the job summary); re-run to retry.`)
+    throw new Error(
+      `The cleanup could not handle ${failures.length} branch(es): ${failures.join('; ')}. The other branches were handled (see the job summary); re-run to retry.`
+    )
   }
 }

@@ -31,7 +31,9 @@ export async function deleteUnseeded(saved: string): Promise<void> {
     const branch = await client.getBranch(id)
     if (!branch) return core.info(`Branch "${name}" (${id}) is already gone.`)
     if (branch.name !== name || !name.endsWith(PROVISIONAL_SUFFIX)) {
-      return core.info(`Branch ${id} is now named "${branch.name}", not "${name}" as the main step left it: it is seeded or in use, so it is kept.`)
+      return core.info(
+        `Branch ${id} is now named "${branch.name}", not "${name}" as the main step left it: it is seeded or in use, so it is kept.`
+      )
     }
     await waitForPendingOf(client, branch, settings)
     const ops = await deleteBranchAndWait(client, branch, settings)
@@ -64,10 +66,17 @@ export async function releaseLock(saved: string): Promise<void> {
   }
   if (record?.reaction === lock.reaction) {
     const markdown = renderReport({ mode: settings.mode, state: 'failed' })
-    await octokit.rest.issues.updateComment({ owner, repo, comment_id: lock.comment, body: `${markdown}\n\n${markerOf(withoutLock(record))}` })
+    await octokit.rest.issues.updateComment({
+      owner,
+      repo,
+      comment_id: lock.comment,
+      body: `${markdown}\n\n${markerOf(withoutLock(record))}`
+    })
   }
-  await octokit.rest.reactions.deleteForIssueComment({ owner, repo, comment_id: lock.comment, reaction_id: lock.reaction }).catch((err: { status?: number }) => {
-    if (err.status !== 404) throw err
-  })
+  await octokit.rest.reactions
+    .deleteForIssueComment({ owner, repo, comment_id: lock.comment, reaction_id: lock.reaction })
+    .catch((err: { status?: number }) => {
+      if (err.status !== 404) throw err
+    })
   core.info(`Released the PR comment lock (comment ${lock.comment}): the main step ended before the database was ready.`)
 }

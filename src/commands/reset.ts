@@ -53,7 +53,8 @@ function explainRestoreRefusal(err: unknown, name: string): unknown {
 }
 
 /** An answer that says the restore did not happen: a 4xx, or 423 Locked to the last retry (not a lost answer, a timeout or a 5xx). */
-const refused = (err: unknown): boolean => (err instanceof HttpError && err.status >= 400 && err.status < 500) || err instanceof ProjectBusyError
+const refused = (err: unknown): boolean =>
+  (err instanceof HttpError && err.status >= 400 && err.status < 500) || err instanceof ProjectBusyError
 
 /**
  * issue 25: the platform lists `restore` among an anonymized branch's
@@ -79,10 +80,14 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
   const branches = await client.listBranches()
   const branch = branches.find((b) => b.name === branchName)
   if (!branch) {
-    throw new BranchRefusedError(`Branch "${branchName}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`)
+    throw new BranchRefusedError(
+      `Branch "${branchName}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`
+    )
   }
   if (branch.default || branch.protected) {
-    throw new BranchRefusedError(`Refusing to reset branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. Set \`branch-name\` to a preview branch name.`)
+    throw new BranchRefusedError(
+      `Refusing to reset branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. Set \`branch-name\` to a preview branch name.`
+    )
   }
   refuseRestricted(branch)
   const parent = branch.parent_id ? await client.getBranch(branch.parent_id) : null
@@ -95,16 +100,22 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
   const children = branches.filter((b) => b.parent_id === branch.id)
   if (children.length) throw childrenRefusal(branch.name, `children: ${children.map((c) => `"${c.name}"`).join(', ')}`)
   const wait = { ...settings, get: (id: string) => client.getOperation(id) }
-  const provisional = await core.group(`Take branch "${branch.name}" out of reuse until it is seeded again`, () => markProvisional(client, branch, settings))
+  const provisional = await core.group(`Take branch "${branch.name}" out of reuse until it is seeded again`, () =>
+    markProvisional(client, branch, settings)
+  )
   const restored = await core.group(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
     let res
     try {
-      res = await retryLocked(`Restore branch "${provisional.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }))
+      res = await retryLocked(`Restore branch "${provisional.name}"`, () =>
+        client.restoreBranch(branch.id, { source_branch_id: parent.id })
+      )
     } catch (err) {
       if (refused(err) && !isCancelled()) await giveNameBack(client, provisional, branchName)
       throw explainRestoreRefusal(err, branch.name)
     }
-    core.info(`Restoring branch "${provisional.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`)
+    core.info(
+      `Restoring branch "${provisional.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`
+    )
     return { ...res, operations: await waitForOperations(res.operations, wait) }
   })
   const { pooledUrl, directUrl } = await connectionOf(client, branch, settings)
@@ -132,7 +143,9 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
         clearUnseeded()
         core.info(`Deleted branch "${provisional.name}" so the next run creates "${branch.name}" fresh.`)
       } catch (err) {
-        core.warning(`Could not delete branch "${provisional.name}" (${branch.id}): ${(err as Error).message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`)
+        core.warning(
+          `Could not delete branch "${provisional.name}" (${branch.id}): ${(err as Error).message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`
+        )
       }
     })
     await hooks.publish({ ...report, state: 'seed-failed' }, { mode: 'branch' })
@@ -142,8 +155,17 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
   offCancel(UNSEEDED_BRANCH)
   clearUnseeded()
   throwIfCancelled()
-  setOutputs({ mode: 'branch', created: false, connection, projectId: settings.projectId, branchId: branch.id, branchName: branch.name, expiresAt })
-  if (settings.envFile) await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)
+  setOutputs({
+    mode: 'branch',
+    created: false,
+    connection,
+    projectId: settings.projectId,
+    branchId: branch.id,
+    branchName: branch.name,
+    expiresAt
+  })
+  if (settings.envFile)
+    await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)
   core.info(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`)
   await hooks.publish(report, { mode: 'branch', branchId: branch.id, branchName: branch.name })
 }
@@ -156,6 +178,8 @@ async function giveNameBack(client: LifecycleClient, provisional: Branch, name: 
     clearUnseeded()
     core.info(`The restore was refused, so branch "${provisional.name}" is unchanged: renamed it back to "${name}".`)
   } catch (err) {
-    core.warning(`Could not rename branch "${provisional.name}" back to "${name}" (${(err as Error).message}); the post step deletes it, and the next run creates it fresh.`)
+    core.warning(
+      `Could not rename branch "${provisional.name}" back to "${name}" (${(err as Error).message}); the post step deletes it, and the next run creates it fresh.`
+    )
   }
 }

@@ -62,7 +62,9 @@ export function parseDatabase(label: string, body: unknown): InstantDatabase {
   }
   const status = str('status')
   if (!STATUSES.includes(status)) {
-    throw new InstantResponseError(`${label}: the instant service returned an unknown \`status\` "${status}" (expected ${STATUSES.join(', ')}).`)
+    throw new InstantResponseError(
+      `${label}: the instant service returned an unknown \`status\` "${status}" (expected ${STATUSES.join(', ')}).`
+    )
   }
   const cs = b.connection_string
   if (cs !== null && (typeof cs !== 'string' || !/^postgres(ql)?:\/\//.test(cs))) {

@@ -29,7 +29,8 @@ export function whyNotReusable(id: string, db: InstantDatabase | null, now = Dat
   if (db.status !== 'UNCLAIMED' || db.connectionString === null) {
     return `the earlier database ${id} was claimed into an account (status ${db.status}) and is no longer the PR's to use`
   }
-  if (db.expiresAt !== null && Date.parse(db.expiresAt) - now <= EXPIRY_MARGIN_MS) return `the earlier database ${id} expired (or expires within minutes) at ${db.expiresAt}`
+  if (db.expiresAt !== null && Date.parse(db.expiresAt) - now <= EXPIRY_MARGIN_MS)
+    return `the earlier database ${id} expired (or expires within minutes) at ${db.expiresAt}`
   return null
 }
 

@@ -51,5 +51,9 @@ export function ownerOf(value: Record<string, unknown> | undefined): (BranchOwne
 export function ownerOfRun(): BranchOwner {
   const { owner, repo } = github.context.repo
   const pr = github.context.payload.pull_request as { number?: number; head?: { sha?: string } } | undefined
-  return { repository: `${owner}/${repo}`, pr: typeof pr?.number === 'number' ? pr.number : undefined, headSha: pr?.head?.sha ?? github.context.sha ?? '' }
+  return {
+    repository: `${owner}/${repo}`,
+    pr: typeof pr?.number === 'number' ? pr.number : undefined,
+    headSha: pr?.head?.sha ?? github.context.sha ?? ''
+  }
 }

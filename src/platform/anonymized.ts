@@ -47,7 +47,12 @@ export class AnonymizedClient extends LifecycleClient {
    * (the name makes a duplicate answer 409). Wrap in retryLocked for 423.
    * @throws HttpError (409 when the name exists, 423 when locked), PlatformResponseError.
    */
-  async createAnonymizedBranch(parentId: string, name: string, rules: MaskingRule[], extras: CreateBranchExtras = {}): Promise<CreatedBranch> {
+  async createAnonymizedBranch(
+    parentId: string,
+    name: string,
+    rules: MaskingRule[],
+    extras: CreateBranchExtras = {}
+  ): Promise<CreatedBranch> {
     const label = `Create anonymized branch "${name}"`
     const { endpoint, branch, annotation_value } = extras
     const body = await this.callJson(label, 'POST', '/branch_anonymized', {
@@ -81,7 +86,8 @@ export class AnonymizedClient extends LifecycleClient {
     const label = `Get the masking rules of branch ${branchId}`
     try {
       const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/masking_rules`)
-      if (!Array.isArray(body.masking_rules)) throw new AnonymizationError(`${label}: the platform's response has no valid \`masking_rules\`.`)
+      if (!Array.isArray(body.masking_rules))
+        throw new AnonymizationError(`${label}: the platform's response has no valid \`masking_rules\`.`)
       return body.masking_rules as MaskingRule[]
     } catch (err) {
       if (err instanceof HttpError && err.status === 404) return null
@@ -138,7 +144,10 @@ export function anonymizedBranch(settings: Settings, rules: MaskingRuleInput[]):
     for (;;) {
       throwIfCancelled() // a cancelled run stops polling; its undo step deletes the branch (cancel.ts)
       const status = await client.anonymizedStatus(branch.id)
-      if (!status) throw new AnonymizationError(`Branch "${branch.name}" (${branch.id}) has no anonymization status: the platform does not treat it as an anonymized branch.`)
+      if (!status)
+        throw new AnonymizationError(
+          `Branch "${branch.name}" (${branch.id}) has no anonymization status: the platform does not treat it as an anonymized branch.`
+        )
       const message = status.status_message ? scrub(status.status_message) : ''
       const seen = `${status.state}${message ? `: ${message}` : ''}`
       if (seen !== last) core.info(`Anonymization of branch "${branch.name}": ${seen}`)
@@ -171,7 +180,8 @@ export function anonymizedBranch(settings: Settings, rules: MaskingRuleInput[]):
       if (!status) return 'it is not an anonymized branch'
       if (status.state !== 'anonymized') return `its masking is \`${status.state}\`, not \`anonymized\``
       const current = await client.maskingRules(branch.id)
-      if (!current || !sameRules(current, await platformRules(parent))) return 'its masking rules differ from `masking-rules` (masking the copy again would not undo what was readable before)'
+      if (!current || !sameRules(current, await platformRules(parent)))
+        return 'its masking rules differ from `masking-rules` (masking the copy again would not undo what was readable before)'
       return null
     },
     columns(): MaskedColumn[] {

@@ -169,7 +169,12 @@ export class PlatformClient {
   }
 
   /** A call whose success always has a JSON object body. */
-  protected async callJson(label: string, method: 'GET' | 'POST' | 'PATCH', path: string, options: { body?: unknown; retryOn503?: boolean; idempotent?: boolean } = {}) {
+  protected async callJson(
+    label: string,
+    method: 'GET' | 'POST' | 'PATCH',
+    path: string,
+    options: { body?: unknown; retryOn503?: boolean; idempotent?: boolean } = {}
+  ) {
     const body = await this.call(label, method, path, options)
     return need<Record<string, unknown>>(body, 'JSON object', label, isObject)
   }
@@ -181,7 +186,9 @@ export class PlatformClient {
    * branches are renamed (the default order is `updated_at`).
    * @returns the page's branches and the cursor of the next page, if the response gave one.
    */
-  async listBranchesPage(options: { search?: string; cursor?: string; limit?: number } = {}): Promise<{ branches: Branch[]; next?: string }> {
+  async listBranchesPage(
+    options: { search?: string; cursor?: string; limit?: number } = {}
+  ): Promise<{ branches: Branch[]; next?: string }> {
     const label = options.search ? `List branches matching "${options.search}"` : 'List branches'
     const q = new URLSearchParams({
       ...(options.search ? { search: options.search } : {}),
@@ -281,7 +288,11 @@ export class PlatformClient {
    */
   async renameBranch(branchId: string, name: string): Promise<{ branch: Branch; operations: Operation[] }> {
     const label = `Rename branch ${branchId} to "${name}"`
-    const body = await this.callJson(label, 'PATCH', `/branches/${encodeURIComponent(branchId)}`, { body: { branch: { name } }, idempotent: false, retryOn503: true })
+    const body = await this.callJson(label, 'PATCH', `/branches/${encodeURIComponent(branchId)}`, {
+      body: { branch: { name } },
+      idempotent: false,
+      retryOn503: true
+    })
     return { branch: branchOf(body.branch, label), operations: operationsOf(body.operations, label) }
   }
 
@@ -296,7 +307,10 @@ export class PlatformClient {
   async deleteBranch(branchId: string): Promise<Operation[] | null> {
     const label = `Delete branch ${branchId}`
     try {
-      const body = await this.call(label, 'DELETE', `/branches/${encodeURIComponent(branchId)}`, { idempotent: true, emptyBodyStatuses: [204] })
+      const body = await this.call(label, 'DELETE', `/branches/${encodeURIComponent(branchId)}`, {
+        idempotent: true,
+        emptyBodyStatuses: [204]
+      })
       return body === null ? null : operationsOf(body.operations, label)
     } catch (err) {
       if (err instanceof HttpError && err.status === 404) return null
@@ -354,7 +368,10 @@ export class PlatformClient {
     const q = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) })
     const body = await this.callJson(label, 'GET', `/operations?${q}`)
     const pagination = body.pagination as { cursor?: unknown } | undefined
-    return { operations: operationsOf(body.operations, label), cursor: typeof pagination?.cursor === 'string' ? pagination.cursor : undefined }
+    return {
+      operations: operationsOf(body.operations, label),
+      cursor: typeof pagination?.cursor === 'string' ? pagination.cursor : undefined
+    }
   }
 
   /**

@@ -51,10 +51,18 @@ export function explainCreateRefusal(err: unknown, s: LifecycleSettings): unknow
   const message = err.serviceMessage ?? ''
   const inputs: [boolean, RegExp, string][] = [
     [s.schemaOnly, /init_source|schema/i, '`schema-only` (sent as `branch.init_source: schema-only`)'],
-    [s.suspendTimeoutSeconds !== undefined, /suspend/i, '`suspend-timeout` (sent as the endpoint\'s `suspend_timeout_seconds`)'],
-    [s.minCu !== undefined || s.maxCu !== undefined, /autoscaling|compute unit|\bcu\b/i, '`min-cu`/`max-cu` (sent as the endpoint\'s `autoscaling_limit_min_cu`/`autoscaling_limit_max_cu`)']
+    [s.suspendTimeoutSeconds !== undefined, /suspend/i, "`suspend-timeout` (sent as the endpoint's `suspend_timeout_seconds`)"],
+    [
+      s.minCu !== undefined || s.maxCu !== undefined,
+      /autoscaling|compute unit|\bcu\b/i,
+      "`min-cu`/`max-cu` (sent as the endpoint's `autoscaling_limit_min_cu`/`autoscaling_limit_max_cu`)"
+    ]
   ]
   const hit = inputs.find(([given, pattern]) => given && pattern.test(message))
   if (!hit) return err
-  return new HttpError(`The platform refused what input ${hit[2]} asks for (HTTP ${err.status}: "${message}"). Change or remove that input.`, err.status, err.serviceMessage)
+  return new HttpError(
+    `The platform refused what input ${hit[2]} asks for (HTTP ${err.status}: "${message}"). Change or remove that input.`,
+    err.status,
+    err.serviceMessage
+  )
 }

@@ -53,7 +53,9 @@ export async function recordUse(
 ): Promise<string | undefined> {
   const expiresAt = o.expiresInSeconds > 0 ? expiresAtFrom(o.expiresInSeconds) : undefined
   try {
-    const updated = await retryLocked(`Update branch "${branch.name}"`, () => client.updateBranch(branch.id, expiresAt ? { expires_at: expiresAt } : { name: branch.name }))
+    const updated = await retryLocked(`Update branch "${branch.name}"`, () =>
+      client.updateBranch(branch.id, expiresAt ? { expires_at: expiresAt } : { name: branch.name })
+    )
     if (updated.operations.length) {
       await waitForOperations(updated.operations, { ...o, get: (id) => client.getOperation(id) })
     }
@@ -63,7 +65,9 @@ export async function recordUse(
   } catch (err) {
     if (expiresAt) throw explainExpiryRefusal(err, o.expiresInSeconds)
     // Without expires-in the update only records the use: the branch is still usable, so a warning.
-    core.warning(`Could not record this use of branch "${branch.name}" (${(err as Error).message}); \`command: cleanup\` with \`max-age\` counts from its earlier use.`)
+    core.warning(
+      `Could not record this use of branch "${branch.name}" (${(err as Error).message}); \`command: cleanup\` with \`max-age\` counts from its earlier use.`
+    )
     return branch.expires_at
   }
 }
@@ -80,7 +84,7 @@ export function explainExpiryRefusal(err: unknown, expiresInSeconds: number): un
   return new HttpError(
     `The platform refused the branch expiry that input \`expires-in\` asks for (sent as \`branch.expires_at\`; HTTP ${err.status}${why}). ` +
       `The platform keeps a branch at most ${MAX_EXPIRES_IN_SECONDS / 86400} days ahead (platform docs, branch expiration). ` +
-        'If the project does not accept branch expiry, remove `expires-in` and sweep old branches with `command: cleanup` and `max-age` instead.',
+      'If the project does not accept branch expiry, remove `expires-in` and sweep old branches with `command: cleanup` and `max-age` instead.',
     err.status,
     err.serviceMessage
   )

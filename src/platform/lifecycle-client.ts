@@ -47,7 +47,10 @@ export class LifecycleClient extends PlatformClient {
    */
   async updateBranch(branchId: string, update: BranchUpdate): Promise<BranchOperations> {
     const label = `Update branch ${branchId}`
-    const body = await this.callJson(label, 'PATCH', `/branches/${encodeURIComponent(branchId)}`, { body: { branch: update }, idempotent: false })
+    const body = await this.callJson(label, 'PATCH', `/branches/${encodeURIComponent(branchId)}`, {
+      body: { branch: update },
+      idempotent: false
+    })
     return { branch: branchOf(body.branch, label), operations: asOperations(body.operations) }
   }
 
@@ -57,7 +60,10 @@ export class LifecycleClient extends PlatformClient {
    */
   async restoreBranch(branchId: string, request: BranchRestore): Promise<BranchOperations> {
     const label = `Restore branch ${branchId}`
-    const body = await this.callJson(label, 'POST', `/branches/${encodeURIComponent(branchId)}/restore`, { body: request, idempotent: false })
+    const body = await this.callJson(label, 'POST', `/branches/${encodeURIComponent(branchId)}/restore`, {
+      body: request,
+      idempotent: false
+    })
     return { branch: branchOf(body.branch, label), operations: asOperations(body.operations) }
   }
 
@@ -72,7 +78,10 @@ export class LifecycleClient extends PlatformClient {
       const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}`)
       const annotation = body.annotation as { value?: unknown } | undefined
       const value = annotation?.value
-      return { branch: branchOf(body.branch, label), annotations: value && typeof value === 'object' ? (value as Record<string, unknown>) : {} }
+      return {
+        branch: branchOf(body.branch, label),
+        annotations: value && typeof value === 'object' ? (value as Record<string, unknown>) : {}
+      }
     } catch (err) {
       if (err instanceof HttpError && err.status === 404) return null
       throw err
@@ -81,6 +90,11 @@ export class LifecycleClient extends PlatformClient {
 }
 
 /** The lifecycle client of the settings' project (timeout in seconds from `request-timeout`). */
-export function lifecycleClientOf(s: { apiUrl: string; apiKey: string; requestTimeoutSeconds: number; projectId: string }): LifecycleClient {
+export function lifecycleClientOf(s: {
+  apiUrl: string
+  apiKey: string
+  requestTimeoutSeconds: number
+  projectId: string
+}): LifecycleClient {
   return new LifecycleClient(s.apiUrl, s.apiKey, s.requestTimeoutSeconds * 1000, s.projectId)
 }

@@ -77,13 +77,21 @@ export class BranchRefusedError extends Error {}
  * characters other than letters, digits, `.`, `_` and `-` become `-`, at most 256 characters.
  */
 export function defaultBranchName(pr: { number: number; headRef: string } | null, sha: string): string {
-  const clean = (s: string): string => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/-{2,}/g, '-').replace(/^-|-$/g, '')
+  const clean = (s: string): string =>
+    s
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/-{2,}/g, '-')
+      .replace(/^-|-$/g, '')
   const name = pr ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}` : `preview/${clean(sha).slice(0, 7) || 'local'}`
   return name.slice(0, 256)
 }
 
 function waitOptions(client: PlatformClient, o: BranchOptions) {
-  return { pollIntervalSeconds: o.pollIntervalSeconds, waitTimeoutSeconds: o.waitTimeoutSeconds, get: (id: string) => client.getOperation(id) }
+  return {
+    pollIntervalSeconds: o.pollIntervalSeconds,
+    waitTimeoutSeconds: o.waitTimeoutSeconds,
+    get: (id: string) => client.getOperation(id)
+  }
 }
 
 function refuseProtected(branch: Branch, what: string): void {
@@ -99,7 +107,10 @@ function refuseProtected(branch: Branch, what: string): void {
 async function resolveParent(client: PlatformClient, parentBranch: string): Promise<Branch> {
   if (parentBranch) {
     const parent = await client.findBranch((b) => b.id === parentBranch || b.name === parentBranch, parentBranch)
-    if (!parent) throw new BranchRefusedError(`Parent branch "${parentBranch}" was not found in the project (input \`parent-branch\`, an id or a name).`)
+    if (!parent)
+      throw new BranchRefusedError(
+        `Parent branch "${parentBranch}" was not found in the project (input \`parent-branch\`, an id or a name).`
+      )
     return parent
   }
   const parent = await client.findBranch((b) => !!b.default)
@@ -131,11 +142,14 @@ export interface FoundBranches {
 export async function findPreviewBranches(client: PlatformClient, name: string): Promise<FoundBranches> {
   const provisional = provisionalName(name)
   const found: FoundBranches = { seeded: null, provisional: null }
-  await client.findBranch((b) => {
-    if (b.name === name) found.seeded = b
-    if (b.name === provisional) found.provisional = b
-    return !!found.seeded && !!found.provisional
-  }, name.slice(0, 256 - PROVISIONAL_SUFFIX.length))
+  await client.findBranch(
+    (b) => {
+      if (b.name === name) found.seeded = b
+      if (b.name === provisional) found.provisional = b
+      return !!found.seeded && !!found.provisional
+    },
+    name.slice(0, 256 - PROVISIONAL_SUFFIX.length)
+  )
   return found
 }
 
@@ -153,7 +167,11 @@ function chooseUri(uris: ConnectionUri[], database: string, role: string): Conne
 }
 
 /** Connection strings of an existing branch, from the connection-URI endpoint (pooled and direct). */
-export async function connectionOf(client: PlatformClient, branch: Branch, o: BranchOptions): Promise<{ pooledUrl: string; directUrl: string }> {
+export async function connectionOf(
+  client: PlatformClient,
+  branch: Branch,
+  o: BranchOptions
+): Promise<{ pooledUrl: string; directUrl: string }> {
   const endpoints = await client.listEndpoints(branch.id)
   if (!endpoints.some((e) => e.type === 'read_write')) {
     throw new BranchRefusedError(`Branch "${branch.name}" has no read-write compute; delete it or set \`reuse: false\`.`)
@@ -187,7 +205,11 @@ export async function connectionOf(client: PlatformClient, branch: Branch, o: Br
  * @returns those operations, in their terminal state (empty when none ran).
  * @throws OperationError, or Error after `waitTimeoutSeconds`.
  */
-export async function waitForPendingOf(client: PlatformClient, branch: Branch, o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>): Promise<Operation[]> {
+export async function waitForPendingOf(
+  client: PlatformClient,
+  branch: Branch,
+  o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
+): Promise<Operation[]> {
   const since = new Date(Math.max(Date.parse(branch.created_at) || 0, Date.now() - 3600_000)).toISOString()
   const pending = await client.pendingOperationsOf(branch.id, since)
   if (!pending.length) return []
@@ -207,7 +229,11 @@ async function reuse(client: PlatformClient, branch: Branch, o: BranchOptions): 
  * the delete started.
  * @returns those operations; empty when the branch was already gone.
  */
-export async function deleteBranchAndWait(client: PlatformClient, branch: Branch, o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>): Promise<Operation[] | null> {
+export async function deleteBranchAndWait(
+  client: PlatformClient,
+  branch: Branch,
+  o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
+): Promise<Operation[] | null> {
   refuseProtected(branch, 'delete')
   const ops = await retryLocked(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id))
   if (ops === null) return null
@@ -226,7 +252,10 @@ const CANCEL_DELETE_RESERVE_MS = 1000
  * have made the branch.
  */
 function unanswered(err: unknown): err is HttpError | PlatformResponseError {
-  return err instanceof PlatformResponseError || (err instanceof HttpError && (err.status === 0 || err.status >= 500 || (err.status >= 200 && err.status < 300)))
+  return (
+    err instanceof PlatformResponseError ||
+    (err instanceof HttpError && (err.status === 0 || err.status >= 500 || (err.status >= 200 && err.status < 300)))
+  )
 }
 
 /**
@@ -255,11 +284,22 @@ async function createProvisional(
     try {
       made = (await findPreviewBranches(client, name.slice(0, -PROVISIONAL_SUFFIX.length))).provisional
     } catch (e) {
-      throw new Error(`${err.message} The lookup that would tell whether the branch was made failed too (${(e as Error).message}); if branch "${name}" exists, the next run deletes it.`, { cause: e })
+      throw new Error(
+        `${err.message} The lookup that would tell whether the branch was made failed too (${(e as Error).message}); if branch "${name}" exists, the next run deletes it.`,
+        { cause: e }
+      )
     }
     if (!made) {
       if (err instanceof PlatformResponseError) throw new PlatformResponseError(`${err.message} No branch "${name}" was made.`)
-      throw new HttpError(`${err.message} No branch "${name}" was made.`, err.status, err.serviceMessage, err.hint, err.timedOut, undefined, err.requestId)
+      throw new HttpError(
+        `${err.message} No branch "${name}" was made.`,
+        err.status,
+        err.serviceMessage,
+        err.hint,
+        err.timedOut,
+        undefined,
+        err.requestId
+      )
     }
     core.info(`The platform made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`)
     return { branch: made, operations: await client.pendingOperationsOf(made.id, since), uris: [] }
@@ -273,10 +313,19 @@ async function createProvisional(
  * deadline (cancel.ts), polling every 0.2 s, then delete it with the 423
  * retry, and clear the post step's state.
  */
-export function undoOnCancel(client: PlatformClient, branch: Branch, pending: Operation[], o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>): void {
+export function undoOnCancel(
+  client: PlatformClient,
+  branch: Branch,
+  pending: Operation[],
+  o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
+): void {
   onCancel(UNSEEDED_BRANCH, async (deadline) => {
     const waitSeconds = Math.max(0.1, (deadline - CANCEL_DELETE_RESERVE_MS - Date.now()) / 1000)
-    await waitForOperations(pending, { ...waitOptions(client, o as BranchOptions), pollIntervalSeconds: 0.2, waitTimeoutSeconds: waitSeconds }).catch(() => undefined)
+    await waitForOperations(pending, {
+      ...waitOptions(client, o as BranchOptions),
+      pollIntervalSeconds: 0.2,
+      waitTimeoutSeconds: waitSeconds
+    }).catch(() => undefined)
     await retryLocked(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id))
     clearUnseeded()
   })
@@ -294,7 +343,9 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
   const found = await findPreviewBranches(client, o.branchName)
   const parent = await resolveParent(client, o.parentBranch)
   if (found.provisional) {
-    core.warning(`Branch "${found.provisional.name}" (${found.provisional.id}) was left by a run whose seed did not complete: deleting it and starting again.`)
+    core.warning(
+      `Branch "${found.provisional.name}" (${found.provisional.id}) was left by a run whose seed did not complete: deleting it and starting again.`
+    )
     // issue 20: a cancelled run's compute start may still run on it; a DELETE before it ends meets 423.
     await waitForPendingOf(client, found.provisional, o)
     await deleteBranchAndWait(client, found.provisional, o)
@@ -326,7 +377,11 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
       )
     }
     if (err instanceof HttpError && err.status === 404) {
-      throw new HttpError(`${err.message} Check \`project-id\` and \`parent-branch\` ("${parent.name}", ${parent.id}).`, 404, err.serviceMessage)
+      throw new HttpError(
+        `${err.message} Check \`project-id\` and \`parent-branch\` ("${parent.name}", ${parent.id}).`,
+        404,
+        err.serviceMessage
+      )
     }
     throw err
   }
@@ -352,9 +407,15 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
     // A branch whose creation did not finish (or whose connection could not be read) must not be left behind.
     core.warning(`Deleting branch "${branch.name}" again: ${(err as Error).message}`)
     // Its own operations hold the project (a DELETE meets 423 until they end, seed 000): give them a bounded while more.
-    await waitForOperations(pending, { ...waitOptions(client, o), pollIntervalSeconds: Math.min(o.pollIntervalSeconds, 1), waitTimeoutSeconds: CLEANUP_WAIT_SECONDS }).catch(() => undefined)
+    await waitForOperations(pending, {
+      ...waitOptions(client, o),
+      pollIntervalSeconds: Math.min(o.pollIntervalSeconds, 1),
+      waitTimeoutSeconds: CLEANUP_WAIT_SECONDS
+    }).catch(() => undefined)
     await deleteBranchAndWait(client, branch, o).then(clearUnseeded, (e: Error) =>
-      core.warning(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it (its name says its seed did not complete), or delete it by hand.`)
+      core.warning(
+        `Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it (its name says its seed did not complete), or delete it by hand.`
+      )
     )
     throw err
   }
@@ -372,7 +433,11 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
  * @returns the branch under its provisional name.
  * @throws HttpError, ProjectBusyError, OperationError (the branch may then carry either name; both cases are handled as above).
  */
-export async function markProvisional(client: PlatformClient, branch: Branch, o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>): Promise<Branch> {
+export async function markProvisional(
+  client: PlatformClient,
+  branch: Branch,
+  o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
+): Promise<Branch> {
   const provisional = provisionalName(branch.name)
   markUnseeded({ id: branch.id, name: provisional })
   const renamed = await retryLocked(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, provisional))
@@ -389,7 +454,12 @@ export async function markProvisional(client: PlatformClient, branch: Branch, o:
  * anyway) and rethrows.
  * @returns the renamed branch.
  */
-export async function markSeeded(client: PlatformClient, branch: Branch, name: string, o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>): Promise<Branch> {
+export async function markSeeded(
+  client: PlatformClient,
+  branch: Branch,
+  name: string,
+  o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
+): Promise<Branch> {
   try {
     const renamed = await retryLocked(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, name))
     await waitForOperations(renamed.operations, waitOptions(client, o as BranchOptions))

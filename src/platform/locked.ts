@@ -13,7 +13,11 @@ export const LOCKED_RETRY = { attempts: 5, firstWaitMs: 100, factor: 2 } as cons
 /** The project stayed locked through every attempt. */
 export class ProjectBusyError extends Error {
   /** @param requestId the platform's `request_id` of the last 423, if it sent one */
-  constructor(label: string, readonly attempts: number, readonly requestId?: string) {
+  constructor(
+    label: string,
+    readonly attempts: number,
+    readonly requestId?: string
+  ) {
     super(
       `${label}: the project is busy with other operations (HTTP 423 Locked on all ${attempts} attempts, waiting 0.1 s doubling between them` +
         `${requestId ? `; last request_id ${requestId}` : ''}). ` +

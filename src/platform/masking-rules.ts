@@ -60,18 +60,25 @@ function fail(where: string, what: string): never {
 function identifier(v: unknown, key: string, where: string): string {
   if (typeof v !== 'string' || v === '') fail(where, `\`${key}\` must be a non-empty name; got ${JSON.stringify(v) ?? 'nothing'}.`)
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(v) || v !== v.trim()) fail(where, `\`${key}\` ${JSON.stringify(v)} must have no control characters and no leading or trailing spaces.`)
-  if (Buffer.byteLength(v) > MAX_IDENTIFIER_BYTES) fail(where, `\`${key}\` "${v}" is longer than PostgreSQL's ${MAX_IDENTIFIER_BYTES} bytes.`)
+  if (/[\u0000-\u001f\u007f]/.test(v) || v !== v.trim())
+    fail(where, `\`${key}\` ${JSON.stringify(v)} must have no control characters and no leading or trailing spaces.`)
+  if (Buffer.byteLength(v) > MAX_IDENTIFIER_BYTES)
+    fail(where, `\`${key}\` "${v}" is longer than PostgreSQL's ${MAX_IDENTIFIER_BYTES} bytes.`)
   return v
 }
 
 /** One entry of the list, checked. */
 function ruleOf(entry: unknown, i: number): MaskingRuleInput {
   const where = ` (rule ${i + 1})`
-  if (!entry || typeof entry !== 'object' || Array.isArray(entry)) fail(where, 'each rule must be a mapping {schema, table, column, function | value}.')
+  if (!entry || typeof entry !== 'object' || Array.isArray(entry))
+    fail(where, 'each rule must be a mapping {schema, table, column, function | value}.')
   const e = entry as Record<string, unknown>
   const unknown = Object.keys(e).filter((k) => !(KEYS as readonly string[]).includes(k))
-  if (unknown.length) fail(where, `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')}; a rule has ${KEYS.map((k) => `\`${k}\``).join(', ')}.`)
+  if (unknown.length)
+    fail(
+      where,
+      `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')}; a rule has ${KEYS.map((k) => `\`${k}\``).join(', ')}.`
+    )
   const rule: MaskingRuleInput = {
     schema: identifier(e.schema, 'schema', where),
     table: identifier(e.table, 'table', where),
@@ -81,10 +88,12 @@ function ruleOf(entry: unknown, i: number): MaskingRuleInput {
   const name = `${rule.schema}.${rule.table}.${rule.column}`
   const hasFunction = e.function !== undefined && e.function !== null
   const hasValue = e.value !== undefined
-  if (hasFunction === hasValue) fail(` (rule ${i + 1}, ${name})`, 'give exactly one of `function` (for example anon.fake_email()) or `value` (a literal).')
+  if (hasFunction === hasValue)
+    fail(` (rule ${i + 1}, ${name})`, 'give exactly one of `function` (for example anon.fake_email()) or `value` (a literal).')
   if (hasFunction) {
     const f = typeof e.function === 'string' ? e.function.trim() : ''
-    if (!CALL.test(f)) fail(` (rule ${i + 1}, ${name})`, '`function` must be a call such as anon.fake_email() or anon.partial(column, 2, \'***\', 2).')
+    if (!CALL.test(f))
+      fail(` (rule ${i + 1}, ${name})`, "`function` must be a call such as anon.fake_email() or anon.partial(column, 2, '***', 2).")
     rule.function = f
   } else {
     // The spec's masking_value is a string; YAML scalars such as 0 or true are sent as their text. null stays SQL NULL's spelling.
@@ -123,7 +132,8 @@ export function parseMaskingRules(text: string, cwd = process.cwd()): MaskingRul
   } catch (err) {
     fail(origin, `not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`)
   }
-  if (!Array.isArray(doc) || doc.length === 0) fail(origin, 'must be a non-empty list of rules, each {schema, table, column, function | value}.')
+  if (!Array.isArray(doc) || doc.length === 0)
+    fail(origin, 'must be a non-empty list of rules, each {schema, table, column, function | value}.')
   const rules = doc.map(ruleOf)
   const seen = new Set<string>()
   for (const r of rules) {

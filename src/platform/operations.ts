@@ -68,7 +68,10 @@ export function displayName(action: string): string {
 
 /** An operation that ended `cancelled` or `error`, or operations still pending at `wait-timeout`. */
 export class OperationError extends Error {
-  constructor(message: string, readonly operations: Operation[]) {
+  constructor(
+    message: string,
+    readonly operations: Operation[]
+  ) {
     super(message)
     this.name = 'OperationError'
   }
@@ -116,12 +119,18 @@ export interface WaitOptions {
 export async function waitForOperations(operations: Operation[], options: WaitOptions): Promise<Operation[]> {
   const latest = new Map(operations.map((op) => [op.id, op]))
   const deadline = Date.now() + options.waitTimeoutSeconds * 1000
-  const pending = (): Operation[] => [...latest.values()].filter((op) => !SUCCESS.includes(op.status) && !FAILED_TERMINAL.includes(op.status))
+  const pending = (): Operation[] =>
+    [...latest.values()].filter((op) => !SUCCESS.includes(op.status) && !FAILED_TERMINAL.includes(op.status))
   const check = (): void => {
     const errored = [...latest.values()].filter((op) => op.status === 'error')
     if (errored.length) {
-      const what = errored.map((op) => `"${displayName(op.action)}" (${op.id}) ended in error: ${op.error ? `"${op.error}"` : 'the platform gave no error text'}`)
-      throw new OperationError(`The platform's operation ${what.join('; ')}${errored[0].branch_id ? ` (branch ${errored[0].branch_id})` : ''}.`, errored)
+      const what = errored.map(
+        (op) => `"${displayName(op.action)}" (${op.id}) ended in error: ${op.error ? `"${op.error}"` : 'the platform gave no error text'}`
+      )
+      throw new OperationError(
+        `The platform's operation ${what.join('; ')}${errored[0].branch_id ? ` (branch ${errored[0].branch_id})` : ''}.`,
+        errored
+      )
     }
     const cancelled = [...latest.values()].filter((op) => op.status === 'cancelled')
     if (cancelled.length) {
@@ -146,7 +155,9 @@ export async function waitForOperations(operations: Operation[], options: WaitOp
         try {
           const now = await options.get(op.id)
           if (now.status === 'failed' && (op.status !== 'failed' || now.failures_count !== op.failures_count)) {
-            core.warning(`Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; the platform retries it, still waiting.`)
+            core.warning(
+              `Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; the platform retries it, still waiting.`
+            )
           }
           latest.set(op.id, now)
         } catch (err) {

@@ -73,12 +73,10 @@ export async function writeEnvFile(file: string, v: EnvFileValues, names: EnvNam
   ]
   if (v.claimUrl) vars.push([n.claim, v.claimUrl])
   const managed = new Set([n.url, n.direct, n.claim])
-  const kept = existing
-    .split('\n')
-    .filter((line) => {
-      const key = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1]
-      return !(key && managed.has(key)) && !MANAGED_COMMENT.test(line)
-    })
+  const kept = existing.split('\n').filter((line) => {
+    const key = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1]
+    return !(key && managed.has(key)) && !MANAGED_COMMENT.test(line)
+  })
   while (kept.length && kept[kept.length - 1] === '') kept.pop()
   const block: string[] = ['# preview-postgres: written by the Preview Postgres action']
   if (v.expiresAt) {

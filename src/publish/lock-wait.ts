@@ -44,7 +44,13 @@ export async function deleteReaction(octokit: Octokit, pr: PullRequest, commentI
 
 /** The lock reactions of `login` on a comment. @throws the GitHub error. */
 async function lockReactions(octokit: Octokit, pr: PullRequest, commentId: number, login: string): Promise<number[]> {
-  const { data } = await octokit.rest.reactions.listForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId, content: LOCK_REACTION, per_page: 100 })
+  const { data } = await octokit.rest.reactions.listForIssueComment({
+    owner: pr.owner,
+    repo: pr.repo,
+    comment_id: commentId,
+    content: LOCK_REACTION,
+    per_page: 100
+  })
   return data.filter((r) => r.user?.login === login).map((r) => r.id)
 }
 
@@ -81,7 +87,11 @@ export async function waitForRelease(
     } catch (err) {
       if (statusOf(err) === 404) return // the comment is gone: the caller looks again
       // A GitHub hiccup (after the client's retries): decide nothing on it, keep waiting.
-      if (Date.now() >= deadline) throw new Error(`Could not read the lock of PR #${pr.number} (comment ${home.id}) before wait-timeout: ${describeGitHubError(err)}.`, { cause: err })
+      if (Date.now() >= deadline)
+        throw new Error(
+          `Could not read the lock of PR #${pr.number} (comment ${home.id}) before wait-timeout: ${describeGitHubError(err)}.`,
+          { cause: err }
+        )
       await sleep(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - Date.now())))
       continue
     }

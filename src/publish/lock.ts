@@ -50,7 +50,16 @@
 import { randomUUID } from 'node:crypto'
 import * as core from '@actions/core'
 import { finishBeforeUndo } from '../cancel.js'
-import { HEARTBEAT_MS, LOCK_REACTION, NAME_WITHIN_MS, ORPHAN_AFTER_MS, STALE_AFTER_MS, type LockReaction, deleteReaction, waitForRelease } from './lock-wait.js'
+import {
+  HEARTBEAT_MS,
+  LOCK_REACTION,
+  NAME_WITHIN_MS,
+  ORPHAN_AFTER_MS,
+  STALE_AFTER_MS,
+  type LockReaction,
+  deleteReaction,
+  waitForRelease
+} from './lock-wait.js'
 import {
   type CommentRecord,
   type FoundComment,
@@ -145,7 +154,14 @@ export class CommentLock {
         this.earlierBody = found ? text.replace(markerOf(found), markerOf(earlier)) : text
       }
       const since = new Date().toISOString()
-      const record: CommentRecord = { ...earlier, mode: earlier.mode ?? mode, provisioningSince: since, heartbeatAt: since, run: this.runId, reaction: this.reaction.id }
+      const record: CommentRecord = {
+        ...earlier,
+        mode: earlier.mode ?? mode,
+        provisioningSince: since,
+        heartbeatAt: since,
+        run: this.runId,
+        reaction: this.reaction.id
+      }
       await this.octokit.rest.issues.updateComment({ ...this.where, body: body(this.placeholder, record) })
       this.claim = { id: this.claim.id, record }
       this.named = true
@@ -180,7 +196,9 @@ export class CommentLock {
     try {
       if (!(await this.stillOurs())) {
         clearInterval(this.timer)
-        core.warning(`The lock on PR #${this.pr.number} was taken over by another run (this run's heartbeat was missing for ${STALE_AFTER_MS / 60_000} minutes).`)
+        core.warning(
+          `The lock on PR #${this.pr.number} was taken over by another run (this run's heartbeat was missing for ${STALE_AFTER_MS / 60_000} minutes).`
+        )
         return
       }
       const record: CommentRecord = { ...this.claim.record, heartbeatAt: new Date().toISOString() }
@@ -224,7 +242,9 @@ export class CommentLock {
             return null // its reactions go with it
           }
         } catch (err) {
-          core.warning(`Could not write the preview comment on PR #${number}: ${describeGitHubError(err)}. The database and the outputs are unaffected.`)
+          core.warning(
+            `Could not write the preview comment on PR #${number}: ${describeGitHubError(err)}. The database and the outputs are unaffected.`
+          )
         }
       }
       await deleteReaction(this.octokit, this.pr, this.claim.id, this.reaction.id).catch((err: unknown) =>
@@ -262,7 +282,11 @@ export interface LockOptions {
 
 /** The lock could not be taken for a GitHub error (after the client's retries): the run has no lock, and none is left. */
 export class ClaimNotPostedError extends Error {
-  constructor(readonly pr: PullRequest, readonly cause: unknown, what = 'take the lock on the preview comment') {
+  constructor(
+    readonly pr: PullRequest,
+    readonly cause: unknown,
+    what = 'take the lock on the preview comment'
+  ) {
     super(`Could not ${what} of PR #${pr.number}: ${describeGitHubError(cause)}.`)
     this.name = 'ClaimNotPostedError'
   }
@@ -275,7 +299,12 @@ interface MarkerComment extends FoundComment {
 
 /** Every marker comment on the PR, oldest first (all pages). @throws the GitHub error. */
 async function listMarkerComments(octokit: Octokit, pr: PullRequest): Promise<MarkerComment[]> {
-  const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner: pr.owner, repo: pr.repo, issue_number: pr.number, per_page: 100 })
+  const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+    owner: pr.owner,
+    repo: pr.repo,
+    issue_number: pr.number,
+    per_page: 100
+  })
   const found: MarkerComment[] = []
   for (const c of comments) {
     const record = recordOf(c.body ?? '')
@@ -304,16 +333,16 @@ export async function acquireLock(octokit: Octokit, pr: PullRequest, o: LockOpti
   }
   let login: string | null = null
   let created: MarkerComment | null = null
-  let comments = await listMarkerComments(octokit, pr).catch((err: unknown) => fail(err, "read the comments"))
+  let comments = await listMarkerComments(octokit, pr).catch((err: unknown) => fail(err, 'read the comments'))
   for (;;) {
     const home = comments.find((c) => login === null || c.login === login)
     if (!home) {
       // The PR's first run: post its one comment, then defer to an older one a racing first run posted.
       const since = new Date().toISOString()
       const record: CommentRecord = { mode: o.mode, provisioningSince: since, heartbeatAt: since, run: runId }
-      const { data } = await finishBeforeUndo(octokit.rest.issues.createComment({ owner, repo, issue_number: number, body: body(o.placeholder, record) })).catch(
-        (err: unknown) => fail(err, 'post the preview comment')
-      )
+      const { data } = await finishBeforeUndo(
+        octokit.rest.issues.createComment({ owner, repo, issue_number: number, body: body(o.placeholder, record) })
+      ).catch((err: unknown) => fail(err, 'post the preview comment'))
       login = data.user?.login ?? ''
       created = { id: data.id, record, login }
       comments = await listMarkerComments(octokit, pr).catch(() => [created!])
@@ -357,7 +386,8 @@ export async function acquireLock(octokit: Octokit, pr: PullRequest, o: LockOpti
         continue
       }
       if (named !== 'slow') fail(named)
-      if (Date.now() >= deadline) fail(new Error(`GitHub answered the lock's edit more slowly than ${NAME_WITHIN_MS / 1000} s until wait-timeout`))
+      if (Date.now() >= deadline)
+        fail(new Error(`GitHub answered the lock's edit more slowly than ${NAME_WITHIN_MS / 1000} s until wait-timeout`))
       core.info(`Naming the lock in comment ${home.id} took longer than ${NAME_WITHIN_MS / 1000} s: released it, taking it again.`)
       continue
     }
@@ -368,4 +398,3 @@ export async function acquireLock(octokit: Octokit, pr: PullRequest, o: LockOpti
     })
   }
 }
-

@@ -59,7 +59,9 @@ export async function openPublication(settings: Settings, seedCheck: Promise<unk
     return { pr: null, lock: null, existing: null, reusable: { mode: settings.mode } }
   }
   if (!settings.comment || !settings.githubToken) {
-    core.info(`${settings.comment ? 'No `github-token`' : '`comment` is false'}: no PR comment, so no earlier database can be found for reuse.`)
+    core.info(
+      `${settings.comment ? 'No `github-token`' : '`comment` is false'}: no PR comment, so no earlier database can be found for reuse.`
+    )
     return { pr, lock: null, existing: null, reusable: { mode: settings.mode } }
   }
   await unlessCancelled(seedCheck)
@@ -71,7 +73,11 @@ export async function openPublication(settings: Settings, seedCheck: Promise<unk
     try {
       lock = await acquireLock(octokit, pr, {
         mode: settings.mode,
-        placeholder: renderReport({ mode: settings.mode, state: settings.command === 'create' ? 'provisioning' : settings.command === 'reset' ? 'resetting' : 'closing', runUrl: runUrl() }),
+        placeholder: renderReport({
+          mode: settings.mode,
+          state: settings.command === 'create' ? 'provisioning' : settings.command === 'reset' ? 'resetting' : 'closing',
+          runUrl: runUrl()
+        }),
         pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
         timeoutSeconds: settings.waitTimeoutSeconds,
         // As soon as the lock's reaction exists (issue 20, item 6): a cancel, or a kill before the post step, releases it.
@@ -82,7 +88,9 @@ export async function openPublication(settings: Settings, seedCheck: Promise<unk
       })
     } catch (err) {
       if (!(err instanceof ClaimNotPostedError)) throw err
-      core.warning(`${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`)
+      core.warning(
+        `${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`
+      )
       return { pr, lock: null, existing: null, reusable: { mode: settings.mode } }
     }
     pub = { pr, lock, existing: lock.home, reusable: reusableOf(lock.home, settings.mode) }

@@ -7,7 +7,20 @@
 export interface Report {
   mode: 'instant' | 'branch'
   /** What happened to the database or branch in this run. */
-  state: 'provisioning' | 'closing' | 'resetting' | 'sweeping' | 'created' | 'reused' | 'closed' | 'deleted' | 'seed-failed' | 'failed' | 'cancelled' | 'swept' | 'reset'
+  state:
+    | 'provisioning'
+    | 'closing'
+    | 'resetting'
+    | 'sweeping'
+    | 'created'
+    | 'reused'
+    | 'closed'
+    | 'deleted'
+    | 'seed-failed'
+    | 'failed'
+    | 'cancelled'
+    | 'swept'
+    | 'reset'
   databaseId?: string
   claimUrl?: string
   expiresAt?: string
@@ -70,12 +83,27 @@ export function renderSchema(r: Report, diffBudget = Infinity): string[] {
   const s = r.schema
   if (!s) return []
   const against =
-    s.source === 'platform' ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by the platform)` : s.source === 'migra' || s.source === 'listing' ? (r.mode === 'instant' ? ' (made by `seed-command`)' : ' (made by the seed and `seed-command`)') : ''
-  if (s.unavailable) return ['#### Schema', '', `**schema diff unavailable**: ${s.unavailable.replace(/\n/g, ' ')}. The database is seeded; only the diff is missing.`, '']
+    s.source === 'platform'
+      ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by the platform)`
+      : s.source === 'migra' || s.source === 'listing'
+        ? r.mode === 'instant'
+          ? ' (made by `seed-command`)'
+          : ' (made by the seed and `seed-command`)'
+        : ''
+  if (s.unavailable)
+    return [
+      '#### Schema',
+      '',
+      `**schema diff unavailable**: ${s.unavailable.replace(/\n/g, ' ')}. The database is seeded; only the diff is missing.`,
+      ''
+    ]
   const lines = ['#### Schema', '', `**${s.summary}**${against}`, '']
   if (s.note) lines.push(`_The diff below lists the changed objects: ${s.note.replace(/\n/g, ' ')}._`, '')
   if (s.destructive.length > 0) {
-    lines.push('> [!WARNING]', `> ${s.destructive.length} destructive change${s.destructive.length === 1 ? '' : 's'}${s.failOnDestructive ? ' (the step failed: `fail-on-destructive` is true)' : ''}:`)
+    lines.push(
+      '> [!WARNING]',
+      `> ${s.destructive.length} destructive change${s.destructive.length === 1 ? '' : 's'}${s.failOnDestructive ? ' (the step failed: `fail-on-destructive` is true)' : ''}:`
+    )
     for (const d of s.destructive) lines.push(`> - ${d.replace(/\n/g, ' ')}`)
     lines.push('')
   }
@@ -87,7 +115,16 @@ export function renderSchema(r: Report, diffBudget = Infinity): string[] {
       cut = `\n_The diff is cut here (${s.diff.split('\n').length} lines in all): the job summary and the file in the \`schema-diff\` output have all of it._\n`
     }
     const f = fence(diff)
-    lines.push(`<details><summary>Schema diff (${s.diff.split('\n').length} lines)</summary>`, '', `${f}diff`, diff, f, cut, '</details>', '')
+    lines.push(
+      `<details><summary>Schema diff (${s.diff.split('\n').length} lines)</summary>`,
+      '',
+      `${f}diff`,
+      diff,
+      f,
+      cut,
+      '</details>',
+      ''
+    )
   }
   return lines
 }
@@ -107,7 +144,10 @@ export function renderMasked(r: Report): string[] {
     '',
     '| Column | Masked with |',
     '| --- | --- |',
-    ...r.anonymized.map((c) => `| ${code(`${c.schema}.${c.table}.${c.column}`).replace(/\|/g, '\\|')} | ${c.masking === 'value' ? 'a fixed value' : code(c.masking).replace(/\|/g, '\\|')} |`),
+    ...r.anonymized.map(
+      (c) =>
+        `| ${code(`${c.schema}.${c.table}.${c.column}`).replace(/\|/g, '\\|')} | ${c.masking === 'value' ? 'a fixed value' : code(c.masking).replace(/\|/g, '\\|')} |`
+    ),
     ''
   ]
 }
@@ -124,7 +164,10 @@ export function relativeExpiry(iso: string, now = Date.now()): string {
 
 /** "2026-11-25 10:17 UTC". */
 export function utc(iso: string): string {
-  return new Date(iso).toISOString().replace('T', ' ').replace(/:\d\d\.\d+Z$/, ' UTC')
+  return new Date(iso)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/:\d\d\.\d+Z$/, ' UTC')
 }
 
 const HEADLINES: Record<Report['state'], string> = {
@@ -153,32 +196,55 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
   const lines = [`### 🐘 Preview Postgres: ${kind} ${HEADLINES[r.state]}`, '']
   if (r.replacedBecause) lines.push(`> A new database was created because ${r.replacedBecause}.`, '')
   if (r.state === 'provisioning') {
-    lines.push('A run of this pull request is provisioning the database; this comment is updated when it is ready. Other runs of the PR wait for it.', '')
+    lines.push(
+      'A run of this pull request is provisioning the database; this comment is updated when it is ready. Other runs of the PR wait for it.',
+      ''
+    )
   }
   if (r.state === 'swept' && r.sweptBecause) lines.push(`The scheduled cleanup swept this branch: ${r.sweptBecause}.`, '')
   if (r.state === 'closing') lines.push('A run of this pull request is closing its database; this comment is updated when it is done.', '')
-  if (r.state === 'resetting') lines.push('A run of this pull request is resetting its branch and seeding it again; no run uses the branch until that is done. This comment is updated when it is.', '')
-  if (r.state === 'sweeping') lines.push('The scheduled cleanup (`command: cleanup`) is sweeping this branch once it has checked again that no run uses it; this comment is updated when it is done.', '')
+  if (r.state === 'resetting')
+    lines.push(
+      'A run of this pull request is resetting its branch and seeding it again; no run uses the branch until that is done. This comment is updated when it is.',
+      ''
+    )
+  if (r.state === 'sweeping')
+    lines.push(
+      'The scheduled cleanup (`command: cleanup`) is sweeping this branch once it has checked again that no run uses it; this comment is updated when it is done.',
+      ''
+    )
   if (r.state === 'failed') {
     lines.push('The run failed before it handed anything out; nothing it made is recorded for reuse. See the job log for what to fix.', '')
   }
   if (r.state === 'cancelled') {
-    lines.push('The run was cancelled: it stopped before handing anything out, and deleted (or does not record) what it made but had not seeded.', '')
+    lines.push(
+      'The run was cancelled: it stopped before handing anything out, and deleted (or does not record) what it made but had not seeded.',
+      ''
+    )
   }
   if (r.state === 'seed-failed') {
-    lines.push('The seed was rolled back and this database is not recorded for reuse; the next run creates a fresh one. See the job log for the file and line.', '')
+    lines.push(
+      'The seed was rolled back and this database is not recorded for reuse; the next run creates a fresh one. See the job log for the file and line.',
+      ''
+    )
   }
   const rows: [string, string][] = []
   if (r.claimUrl && r.state !== 'seed-failed') rows.push(['Claim URL', `${r.claimUrl} (anyone with this link can claim the database)`])
   if (r.expiresAt) {
-    const unless = r.mode === 'instant' ? ' unless claimed' : r.state === 'deleted' || r.state === 'swept' ? '' : ', pushed forward by every run that uses it'
+    const unless =
+      r.mode === 'instant'
+        ? ' unless claimed'
+        : r.state === 'deleted' || r.state === 'swept'
+          ? ''
+          : ', pushed forward by every run that uses it'
     rows.push(['Expires', `${utc(r.expiresAt)} (${relativeExpiry(r.expiresAt, now)})${unless}`])
   }
   if (r.databaseId) rows.push(['Database id', `\`${r.databaseId}\``])
   if (r.branchName) rows.push(['Branch', `\`${r.branchName}\`${r.branchId ? ` (\`${r.branchId}\`)` : ''}`])
   if (r.parentBranch) rows.push([r.schemaOnly ? 'Schema from' : 'Parent branch', `\`${r.parentBranch}\``])
   if (r.schemaOnly) rows.push(['Data', "schema only: the parent's tables without their rows (`schema-only`)"])
-  if (r.anonymized && r.state !== 'seed-failed') rows.push(['Data', `anonymized: ${r.anonymized.length} column${r.anonymized.length === 1 ? '' : 's'} masked (see below)`])
+  if (r.anonymized && r.state !== 'seed-failed')
+    rows.push(['Data', `anonymized: ${r.anonymized.length} column${r.anonymized.length === 1 ? '' : 's'} masked (see below)`])
   if (r.resetAt) rows.push(['Reset', `${utc(r.resetAt)}: restored from the parent's latest state`])
   if (r.projectId) rows.push(['Project', `\`${r.projectId}\``])
   if (r.host) rows.push(['Host', `\`${r.host}\``])
@@ -215,7 +281,11 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
   const full = [head, ...renderSchema(r), ...tail].join('\n')
   if (full.length <= limit) return full
   // Over the limit: cut the diff so the whole comment fits (headroom for the marker the comment adds).
-  const budget = limit - 2_000 - head.length - tail.join('\n').length - renderSchema({ ...r, schema: r.schema && { ...r.schema, diff: '' } }).join('\n').length
+  const budget =
+    limit -
+    2_000 -
+    head.length -
+    tail.join('\n').length -
+    renderSchema({ ...r, schema: r.schema && { ...r.schema, diff: '' } }).join('\n').length
   return [head, ...renderSchema(r, Math.max(0, budget)), ...tail].join('\n')
 }
-

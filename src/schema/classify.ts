@@ -20,7 +20,18 @@ import type { SchemaSnapshot } from './inspect.js'
 
 /** The kinds the one-line summary counts, in its order. */
 export type ObjectKind =
-  | 'table' | 'column' | 'index' | 'constraint' | 'view' | 'materialized view' | 'function' | 'trigger' | 'type' | 'sequence' | 'policy' | 'extension'
+  | 'table'
+  | 'column'
+  | 'index'
+  | 'constraint'
+  | 'view'
+  | 'materialized view'
+  | 'function'
+  | 'trigger'
+  | 'type'
+  | 'sequence'
+  | 'policy'
+  | 'extension'
 export type ChangeKind = 'added' | 'changed' | 'dropped'
 
 /** One object that differs between the snapshots. */
@@ -66,7 +77,15 @@ export function isSafeWidening(from: string, to: string): boolean {
 export const NOT_NULL_ON_ROWS = 'adds NOT NULL to a column of a table with rows'
 
 type Obj = Record<string, unknown> & { equals?(o: unknown): boolean; create_statement?: string }
-type Column = { dbtypestr?: string; not_null?: boolean; default?: string | null; collation?: string | null; is_identity?: boolean; is_identity_always?: boolean; is_generated?: boolean }
+type Column = {
+  dbtypestr?: string
+  not_null?: boolean
+  default?: string | null
+  collation?: string | null
+  is_identity?: boolean
+  is_identity_always?: boolean
+  is_generated?: boolean
+}
 type Table = Obj & { columns: Record<string, Column>; schema: string; name: string }
 
 const tableOf = (o: Obj): string => `"${String(o.schema)}"."${String(o.table_name)}"`
@@ -92,15 +111,25 @@ function columnChanges(table: string, before: Table, after: Table): ObjectChange
     let destructive: string | undefined
     if (x.dbtypestr !== y.dbtypestr) {
       details.push(`type ${x.dbtypestr} → ${y.dbtypestr}`)
-      if (!isSafeWidening(String(x.dbtypestr), String(y.dbtypestr))) destructive = `changes the type from ${x.dbtypestr} to ${y.dbtypestr}, which may rewrite the table or narrow values`
+      if (!isSafeWidening(String(x.dbtypestr), String(y.dbtypestr)))
+        destructive = `changes the type from ${x.dbtypestr} to ${y.dbtypestr}, which may rewrite the table or narrow values`
     }
     if (!!x.not_null !== !!y.not_null) details.push(y.not_null ? 'NOT NULL' : 'nullable')
     if ((x.default ?? null) !== (y.default ?? null)) details.push(y.default ? `default ${y.default}` : 'no default')
     if (x.collation !== y.collation) details.push(`collation ${y.collation ?? 'default'}`)
-    if (!!x.is_identity !== !!y.is_identity || !!x.is_identity_always !== !!y.is_identity_always) details.push(y.is_identity ? 'identity' : 'not identity')
+    if (!!x.is_identity !== !!y.is_identity || !!x.is_identity_always !== !!y.is_identity_always)
+      details.push(y.is_identity ? 'identity' : 'not identity')
     if (!!x.is_generated !== !!y.is_generated) details.push(y.is_generated ? 'generated' : 'not generated')
     if (details.length === 0) continue
-    out.push({ kind: 'column', change: 'changed', table, name: c, destructive, notNull: !x.not_null && !!y.not_null, detail: details.join(', ') })
+    out.push({
+      kind: 'column',
+      change: 'changed',
+      table,
+      name: c,
+      destructive,
+      notNull: !x.not_null && !!y.not_null,
+      detail: details.join(', ')
+    })
   }
   return out
 }
@@ -133,15 +162,25 @@ export function compareSnapshots(before: SchemaSnapshot, after: SchemaSnapshot):
   const relations = keyed(get(B, 'relations'), get(A, 'relations'))
   const wholeRel = new Set([...whole, ...relations.added, ...relations.dropped])
   const constraintIndexes = new Set<string>()
-  for (const snap of [B, A]) for (const c of Object.values(get(snap, 'constraints'))) if (c.index) constraintIndexes.add(`"${String(c.schema)}"."${String(c.index)}"`)
-  const parts = (kind: 'index' | 'constraint' | 'trigger' | 'policy', key: string, skip?: (k: string) => boolean, dropReason?: string): void => {
+  for (const snap of [B, A])
+    for (const c of Object.values(get(snap, 'constraints')))
+      if (c.index) constraintIndexes.add(`"${String(c.schema)}"."${String(c.index)}"`)
+  const parts = (
+    kind: 'index' | 'constraint' | 'trigger' | 'policy',
+    key: string,
+    skip?: (k: string) => boolean,
+    dropReason?: string
+  ): void => {
     const bx = get(B, key)
     const ax = get(A, key)
     const k = keyed(bx, ax)
     // Triggers and policies are counted on a new table too; a dropped table's go with it.
     const partOfNew = (t: string): boolean => (kind === 'index' || kind === 'constraint') && wholeRel.has(t)
-    for (const n of k.added) if (!partOfNew(tableOf(ax[n]!)) && !skip?.(n)) out.push({ kind, change: 'added', name: n, table: tableOf(ax[n]!) })
-    for (const n of k.dropped) if (!wholeRel.has(tableOf(bx[n]!)) && !skip?.(n)) out.push({ kind, change: 'dropped', name: n, table: tableOf(bx[n]!), destructive: dropReason })
+    for (const n of k.added)
+      if (!partOfNew(tableOf(ax[n]!)) && !skip?.(n)) out.push({ kind, change: 'added', name: n, table: tableOf(ax[n]!) })
+    for (const n of k.dropped)
+      if (!wholeRel.has(tableOf(bx[n]!)) && !skip?.(n))
+        out.push({ kind, change: 'dropped', name: n, table: tableOf(bx[n]!), destructive: dropReason })
     for (const n of k.both) if (!skip?.(n) && !same(bx[n]!, ax[n]!)) out.push({ kind, change: 'changed', name: n, table: tableOf(ax[n]!) })
   }
   parts('index', 'indexes', (n) => constraintIndexes.has(n)) // a constraint's index is the constraint
@@ -165,7 +204,20 @@ export function compareSnapshots(before: SchemaSnapshot, after: SchemaSnapshot):
   parts('policy', 'rlspolicies')
   plain('extension', 'extensions')
 
-  const order: ObjectKind[] = ['table', 'column', 'index', 'constraint', 'view', 'materialized view', 'function', 'trigger', 'type', 'sequence', 'policy', 'extension']
+  const order: ObjectKind[] = [
+    'table',
+    'column',
+    'index',
+    'constraint',
+    'view',
+    'materialized view',
+    'function',
+    'trigger',
+    'type',
+    'sequence',
+    'policy',
+    'extension'
+  ]
   // A constraint dropped and re-added under the same name is a change, not a drop: `same` already says "changed".
   return out.sort((x, y) => order.indexOf(x.kind) - order.indexOf(y.kind))
 }

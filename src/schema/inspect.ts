@@ -53,8 +53,21 @@ export function queryable(client: pg.Client, answered: Map<string, Row[]> = new 
 
 /** The catalog queries schemainspect runs (`PostgreSQL#execute` names). */
 const QUERIES = [
-  'SCHEMAS_QUERY', 'ENUMS_QUERY', 'ALL_RELATIONS_QUERY', 'INDEXES_QUERY', 'SEQUENCES_QUERY', 'CONSTRAINTS_QUERY', 'EXTENSIONS_QUERY',
-  'FUNCTIONS_QUERY', 'PRIVILEGES_QUERY', 'TRIGGERS_QUERY', 'COLLATIONS_QUERY', 'RLSPOLICIES_QUERY', 'TYPES_QUERY', 'DOMAINS_QUERY', 'DEPS_QUERY'
+  'SCHEMAS_QUERY',
+  'ENUMS_QUERY',
+  'ALL_RELATIONS_QUERY',
+  'INDEXES_QUERY',
+  'SEQUENCES_QUERY',
+  'CONSTRAINTS_QUERY',
+  'EXTENSIONS_QUERY',
+  'FUNCTIONS_QUERY',
+  'PRIVILEGES_QUERY',
+  'TRIGGERS_QUERY',
+  'COLLATIONS_QUERY',
+  'RLSPOLICIES_QUERY',
+  'TYPES_QUERY',
+  'DOMAINS_QUERY',
+  'DEPS_QUERY'
 ] as const
 const VERSION_QUERY = "select current_setting('server_version') server_version"
 
@@ -97,8 +110,19 @@ export function nameQueriesLazily(): void {
   const eager = sql.raw
   sql.raw = ((query: string, values: unknown[] = []) => {
     let named: ReturnType<typeof eager> | undefined
-    const made = { sql: query, parse: (input: unknown) => input, token: 'sql', values, segments: () => [query], templateArgs: () => [[query]] }
-    return Object.defineProperty(made, 'name', { enumerable: true, configurable: true, get: () => (named ??= eager(query, values as never)).name })
+    const made = {
+      sql: query,
+      parse: (input: unknown) => input,
+      token: 'sql',
+      values,
+      segments: () => [query],
+      templateArgs: () => [[query]]
+    }
+    return Object.defineProperty(made, 'name', {
+      enumerable: true,
+      configurable: true,
+      get: () => (named ??= eager(query, values as never)).name
+    })
   }) as typeof eager
 }
 

@@ -67,7 +67,9 @@ export function terminate(statement: string): string {
 
 /** A `create domain` of migra's without the repeated NOT NULL of PostgreSQL 17's catalog; other statements as they are. */
 export function dropRepeatedNotNull(statement: string): string {
-  return /^create domain /.test(statement) ? statement.replace(/^not null\nNOT NULL(?: |;|$)/m, (m) => `not null\n${m.slice('not null\nNOT NULL'.length).trimStart()}`) : statement
+  return /^create domain /.test(statement)
+    ? statement.replace(/^not null\nNOT NULL(?: |;|$)/m, (m) => `not null\n${m.slice('not null\nNOT NULL'.length).trimStart()}`)
+    : statement
 }
 
 /**
@@ -90,9 +92,16 @@ export async function migraStatements(before: SchemaSnapshot, after: SchemaSnaps
   const changes = m.changes as unknown as Record<string, (o: Record<string, boolean>) => unknown>
   for (const [group, options] of ORDER) m.add(changes[group]!.call(m.changes, options) as Parameters<typeof m.add>[0])
   const list = (m.statements as unknown as { array: string[] }).array
-  const constraints = Object.values(after.constraints as unknown as Record<string, { schema: string; table_name: string; name: string; definition?: string }>)
-  const notValid = constraints.filter((c) => /\bNOT VALID$/.test(c.definition ?? '')).map((c) => ({ table: `"${c.schema}"."${c.table_name}"`, name: c.name }))
-  return keepNotValid(list.map((s) => dropRepeatedNotNull(terminate(s))), notValid).filter((s) => s.trim() !== '')
+  const constraints = Object.values(
+    after.constraints as unknown as Record<string, { schema: string; table_name: string; name: string; definition?: string }>
+  )
+  const notValid = constraints
+    .filter((c) => /\bNOT VALID$/.test(c.definition ?? ''))
+    .map((c) => ({ table: `"${c.schema}"."${c.table_name}"`, name: c.name }))
+  return keepNotValid(
+    list.map((s) => dropRepeatedNotNull(terminate(s))),
+    notValid
+  ).filter((s) => s.trim() !== '')
 }
 
 /**
@@ -118,5 +127,10 @@ export function renderStatements(statements: string[]): string {
 
 /** A listing of the changed objects, one a line ("+ table "public"."items""), made from the snapshots' comparison. */
 export function renderListing(changes: ObjectChange[]): string {
-  return changes.map((c) => `${MARK[c.change]} ${c.kind} ${c.table && !c.name.startsWith(c.table) ? `${c.table}.` : ''}${c.name}${c.detail ? ` (${c.detail})` : ''}`).join('\n')
+  return changes
+    .map(
+      (c) =>
+        `${MARK[c.change]} ${c.kind} ${c.table && !c.name.startsWith(c.table) ? `${c.table}.` : ''}${c.name}${c.detail ? ` (${c.detail})` : ''}`
+    )
+    .join('\n')
 }

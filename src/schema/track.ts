@@ -140,7 +140,10 @@ export class SchemaTracker {
    *   `seed-command`'s process)
    * @returns the snapshot being built; it resolves to undefined on failure (recorded in `failure`)
    */
-  private async snapshot(when: string, buildAfter: Promise<void> = Promise.resolve()): Promise<{ built: Promise<SchemaSnapshot | undefined> }> {
+  private async snapshot(
+    when: string,
+    buildAfter: Promise<void> = Promise.resolve()
+  ): Promise<{ built: Promise<SchemaSnapshot | undefined> }> {
     const started = Date.now()
     let rows: CatalogRows
     try {
@@ -154,7 +157,9 @@ export class SchemaTracker {
       .then(([{ buildSnapshot }]) => buildSnapshot(rows))
       .then(
         (s) => {
-          core.info(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(2)} s (${read.toFixed(2)} s reading the catalog).`)
+          core.info(
+            `Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(2)} s (${read.toFixed(2)} s reading the catalog).`
+          )
           return s
         },
         (err: unknown) => {
@@ -171,7 +176,8 @@ export class SchemaTracker {
     // Loads the tools and opens the catalog connection while the seed runs (instant mode); a failure shows when it is used.
     this.catalog().catch(() => undefined)
     // Building waits a turn of the event loop, so the seed sends its first statement first.
-    if (this.mode === 'branch') this.before = (await this.snapshot('of the new branch before seeding', new Promise((r) => setImmediate(r)))).built
+    if (this.mode === 'branch')
+      this.before = (await this.snapshot('of the new branch before seeding', new Promise((r) => setImmediate(r)))).built
   }
 
   private commandStarted: (() => void) | undefined
@@ -263,7 +269,11 @@ export class SchemaTracker {
  * not compared). A reused database ran nothing: "no schema change in this
  * run", with an empty diff file.
  */
-export function schemaResult(settings: Pick<Settings, 'compareSchema' | 'failOnDestructive'>, diff: SchemaDiff | SchemaUnavailable | null, created: boolean): { report?: SchemaReport; outputs?: { changed: boolean; file: string; destructive: boolean } } {
+export function schemaResult(
+  settings: Pick<Settings, 'compareSchema' | 'failOnDestructive'>,
+  diff: SchemaDiff | SchemaUnavailable | null,
+  created: boolean
+): { report?: SchemaReport; outputs?: { changed: boolean; file: string; destructive: boolean } } {
   if (!settings.compareSchema) return {}
   if (!created) {
     writeFileSync(schemaDiffPath(), '')
@@ -280,7 +290,14 @@ export function schemaResult(settings: Pick<Settings, 'compareSchema' | 'failOnD
     }
   }
   return {
-    report: { summary: diff.summary, diff: diff.diff, source: diff.source, note: diff.note, destructive: diff.destructive, failOnDestructive: settings.failOnDestructive },
+    report: {
+      summary: diff.summary,
+      diff: diff.diff,
+      source: diff.source,
+      note: diff.note,
+      destructive: diff.destructive,
+      failOnDestructive: settings.failOnDestructive
+    },
     outputs: { changed: diff.changed, file: schemaDiffPath(), destructive: diff.destructive.length > 0 }
   }
 }

@@ -17,7 +17,12 @@ export { type SeedSource, place } from './psql-session.js'
 
 /** A seed that failed; the database is as it was before seeding (rolled back, or never started). */
 export class SeedError extends Error {
-  constructor(message: string, readonly file?: string, readonly line?: number, readonly column?: number) {
+  constructor(
+    message: string,
+    readonly file?: string,
+    readonly line?: number,
+    readonly column?: number
+  ) {
     super(message)
     this.name = 'SeedError'
   }
@@ -39,7 +44,9 @@ export interface SeedPlan {
 /** 1-based line and column of 1-based character `position` in `text`, which starts at `line`:`column` of its file. */
 export function locate(text: string, position: number, line = 1, column = 1): { line: number; column: number } {
   const before = text.slice(0, Math.max(0, position - 1)).split('\n')
-  return before.length === 1 ? { line, column: column + before[0].length } : { line: line + before.length - 1, column: before.at(-1)!.length + 1 }
+  return before.length === 1
+    ? { line, column: column + before[0].length }
+    : { line: line + before.length - 1, column: before.at(-1)!.length + 1 }
 }
 
 /** A statement's first line, for messages (at most 120 characters). */
@@ -68,7 +75,11 @@ export const rescanOptions = (src: SeedSource): Omit<ScanOptions, 'copyData'> =>
  * events come next. Needs {@link loadGrammar}.
  * @throws UnclosedIf for an `\if` left open at the end of a file
  */
-export async function* walkSeed(sources: SeedSource[], options: ScanOptions, session: PsqlSession): AsyncGenerator<[SeedSource, ScanEvent]> {
+export async function* walkSeed(
+  sources: SeedSource[],
+  options: ScanOptions,
+  session: PsqlSession
+): AsyncGenerator<[SeedSource, ScanEvent]> {
   const lexing = { standardConformingStrings: true }
   // One generator over a stack of open files (not one generator per file: each level of
   // `yield*` would add a hop to every event of a dump of INSERTs).
@@ -106,8 +117,13 @@ export async function* walkSeed(sources: SeedSource[], options: ScanOptions, ses
 
 /** An `\if` with no `\endif` before its file ended. */
 export class UnclosedIf extends MetaRefusal {
-  constructor(readonly src: SeedSource, readonly ifLine: number) {
-    super(`the \\if at line ${ifLine} has no \\endif before the end of ${src.shown} (psql: "reached EOF without finding closing \\endif(s)"). Balance every \\if with \\endif in the same file.`)
+  constructor(
+    readonly src: SeedSource,
+    readonly ifLine: number
+  ) {
+    super(
+      `the \\if at line ${ifLine} has no \\endif before the end of ${src.shown} (psql: "reached EOF without finding closing \\endif(s)"). Balance every \\if with \\endif in the same file.`
+    )
   }
 }
 
@@ -124,7 +140,8 @@ export function statementRefusal(c: Classified): string | undefined {
       'ROLLBACK, SAVEPOINT, RELEASE and PREPARE TRANSACTION are not). Remove it.'
     )
   }
-  if (c.kind === 'no-transaction') return 'cannot run inside a transaction block, and the whole seed runs in one. Drop CONCURRENTLY, or run it from `seed-command`.'
+  if (c.kind === 'no-transaction')
+    return 'cannot run inside a transaction block, and the whole seed runs in one. Drop CONCURRENTLY, or run it from `seed-command`.'
   if (c.clientEncoding !== undefined && !asciiSafeEncoding(c.clientEncoding)) {
     return (
       `sets client encoding ${c.clientEncoding}, in which a quote or backslash byte can be part of a character; the loader reads files byte by byte ` +
@@ -179,7 +196,11 @@ export async function checkSeed(files: string[], cwd = process.cwd()): Promise<S
   return { sources, ...found, checkMs: Date.now() - started }
 }
 
-async function checkEvents(sources: SeedSource[], options: ScanOptions, cwd: string): Promise<{ needed: Set<string>; created: Set<string>; included: number }> {
+async function checkEvents(
+  sources: SeedSource[],
+  options: ScanOptions,
+  cwd: string
+): Promise<{ needed: Set<string>; created: Set<string>; included: number }> {
   let included = 0
   const needed = new Set<string>()
   const created = new Set<string>()
@@ -205,13 +226,19 @@ async function checkEvents(sources: SeedSource[], options: ScanOptions, cwd: str
       const why = statementRefusal(c)
       if (why) {
         const start = startOf(ev)
-        throw new SeedError(`Seed refused at ${place(from, start.line, start.column)}: "${firstLine(stmt.sql)}" ${why} Nothing was run.`, from.shown, start.line, start.column)
+        throw new SeedError(
+          `Seed refused at ${place(from, start.line, start.column)}: "${firstLine(stmt.sql)}" ${why} Nothing was run.`,
+          from.shown,
+          start.line,
+          start.column
+        )
       }
       for (const r of c.roles) needed.add(r)
       if (c.createdRole) created.add(c.createdRole)
     }
   } catch (err) {
-    if (err instanceof UnclosedIf) throw new SeedError(`Seed refused at ${place(err.src, err.ifLine)}: ${err.message} Nothing was run.`, err.src.shown, err.ifLine)
+    if (err instanceof UnclosedIf)
+      throw new SeedError(`Seed refused at ${place(err.src, err.ifLine)}: ${err.message} Nothing was run.`, err.src.shown, err.ifLine)
     throw err
   }
   return { needed, created, included }

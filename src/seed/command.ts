@@ -47,7 +47,11 @@ export async function runSeedCommand(command: string, c: Connection, signal?: Ab
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v
   if (signal?.aborted) throw signal.reason as Error
-  const child = spawn('bash', ['-eo', 'pipefail', '-c', command], { env: { ...env, ...seedEnvironment(c) }, stdio: ['ignore', 'inherit', 'inherit'], detached: GROUPS })
+  const child = spawn('bash', ['-eo', 'pipefail', '-c', command], {
+    env: { ...env, ...seedEnvironment(c) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: GROUPS
+  })
   const group = (sig: NodeJS.Signals): void => {
     try {
       if (!GROUPS) child.kill(sig)

@@ -40,7 +40,12 @@ export async function exactStatement(file: string, index: number, options: Omit<
  * for its exact line after a pass that did not count COPY data lines.
  * @returns its line, or `fallback` if the file has fewer (it changed since)
  */
-export async function exactMetaLine(file: string, index: number, fallback: number, options: Omit<ScanOptions, 'copyData'> = {}): Promise<number> {
+export async function exactMetaLine(
+  file: string,
+  index: number,
+  fallback: number,
+  options: Omit<ScanOptions, 'copyData'> = {}
+): Promise<number> {
   for await (const ev of scanFile(file, { ...options, copyData: 'lines' })) if (ev.kind === 'meta' && ev.index === index) return ev.line
   return fallback
 }

@@ -45,14 +45,36 @@ export interface Classified {
 
 /** First words of statements whose kind can matter. Others (INSERT, COPY, SELECT, UPDATE, …) are not parsed: 30 µs each adds up over a dump of INSERTs. */
 const WORTH_PARSING = new Set([
-  'abort', 'alter', 'analyze', 'begin', 'cluster', 'comment', 'commit', 'create', 'drop', 'end', 'grant', 'prepare', 'reindex', 'release',
-  'reset', 'revoke', 'rollback', 'savepoint', 'set', 'start', 'vacuum'
+  'abort',
+  'alter',
+  'analyze',
+  'begin',
+  'cluster',
+  'comment',
+  'commit',
+  'create',
+  'drop',
+  'end',
+  'grant',
+  'prepare',
+  'reindex',
+  'release',
+  'reset',
+  'revoke',
+  'rollback',
+  'savepoint',
+  'set',
+  'start',
+  'vacuum'
 ])
 /** Settings that change how the server reads statement text (and, for the second, how psql lexes it); `SET NAMES` is found by parsing. */
 const LEXING = /client_encoding|standard_conforming_strings/i
 
 type Node = Record<string, unknown>
-interface RoleSpec { roletype: string; rolename?: string }
+interface RoleSpec {
+  roletype: string
+  rolename?: string
+}
 
 const roleNames = (specs: unknown[] | undefined): string[] =>
   (specs ?? [])
@@ -187,7 +209,27 @@ export function classify(sql: string, firstWord: string): Classified {
  * backslash byte could be misread. Normalized: lower case, letters and digits only.
  * Source: PostgreSQL docs, "Character Set Support", client-only encodings.
  */
-const NOT_ASCII_SAFE = new Set(['sjis', 'shiftjis', 'mskanji', 'win932', 'windows932', 'shiftjis2004', 'big5', 'win950', 'windows950', 'gbk', 'win936', 'windows936', 'cp936', 'uhc', 'win949', 'windows949', 'cp949', 'gb18030', 'johab'])
+const NOT_ASCII_SAFE = new Set([
+  'sjis',
+  'shiftjis',
+  'mskanji',
+  'win932',
+  'windows932',
+  'shiftjis2004',
+  'big5',
+  'win950',
+  'windows950',
+  'gbk',
+  'win936',
+  'windows936',
+  'cp936',
+  'uhc',
+  'win949',
+  'windows949',
+  'cp949',
+  'gb18030',
+  'johab'
+])
 
 /** True for a client encoding whose bytes below 0x80 are always ASCII (every server encoding, UTF8 and LATIN1 among them). */
 export function asciiSafeEncoding(name: string): boolean {

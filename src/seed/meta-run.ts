@@ -30,8 +30,8 @@ export async function copyFromFile(client: pg.Client, sql: string, file: string)
  * @throws MetaRefusal when there is not exactly one row (psql's errors, which stop the seed)
  */
 export function gset(session: PsqlSession, result: RowSet, prefix: string): void {
-  if (result.rows.length === 0) throw new MetaRefusal('no rows returned for \\gset (psql\'s error; it stops the seed).')
-  if (result.rows.length > 1) throw new MetaRefusal('more than one row returned for \\gset (psql\'s error; it stops the seed).')
+  if (result.rows.length === 0) throw new MetaRefusal("no rows returned for \\gset (psql's error; it stops the seed).")
+  if (result.rows.length > 1) throw new MetaRefusal("more than one row returned for \\gset (psql's error; it stops the seed).")
   result.fields.forEach((name, k) => {
     const value = result.rows[0][k]
     if (value === null) session.variables.delete(prefix + name)

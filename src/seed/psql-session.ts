@@ -83,9 +83,13 @@ export class PsqlSession {
    * @param checking true in the check pass (no database: `\gset` values unknown)
    * @param cwd where `\i` and `\copy` files are found, as psql finds them from the workspace
    */
-  constructor(readonly checking: boolean, readonly cwd = process.cwd()) {
+  constructor(
+    readonly checking: boolean,
+    readonly cwd = process.cwd()
+  ) {
     // the load sets psql's own connection variables; the check pass has no connection yet
-    if (checking) for (const name of ['DBNAME', 'USER', 'HOST', 'PORT', 'ENCODING', 'SERVER_VERSION_NUM', 'SERVER_VERSION_NAME']) this.unknown.add(name)
+    if (checking)
+      for (const name of ['DBNAME', 'USER', 'HOST', 'PORT', 'ENCODING', 'SERVER_VERSION_NUM', 'SERVER_VERSION_NAME']) this.unknown.add(name)
   }
 
   /** A variable's value: undefined when unset; {@link UNKNOWN} in the check pass for what a `\gset` may set. */
@@ -128,7 +132,9 @@ export class PsqlSession {
     const expr = o.options.join(' ')
     const value = parseBool(expr)
     if (value === undefined) {
-      throw new MetaRefusal(`\\${ev.command}: unrecognized value "${expr}" for "\\${ev.command} expression": Boolean expected (psql's error; it stops the seed).`)
+      throw new MetaRefusal(
+        `\\${ev.command}: unrecognized value "${expr}" for "\\${ev.command} expression": Boolean expected (psql's error; it stops the seed).`
+      )
     }
     return value
   }
@@ -185,14 +191,20 @@ export class PsqlSession {
     }
     if (c === 'restrict' || c === 'unrestrict') {
       if (c === 'restrict') this.restrictKey = ev.args
-      else if (ev.args !== this.restrictKey) throw new MetaRefusal('\\unrestrict key does not match the \\restrict key (as psql would refuse it).')
+      else if (ev.args !== this.restrictKey)
+        throw new MetaRefusal('\\unrestrict key does not match the \\restrict key (as psql would refuse it).')
       else this.restrictKey = null
       return { kind: 'none' }
     }
-    if (IGNORED.has(c)) return { kind: 'print', text: `Ignored \\${c}${ev.args ? ` ${ev.args}` : ''}: it only changes how psql shows results, and a seed shows none.` }
+    if (IGNORED.has(c))
+      return {
+        kind: 'print',
+        text: `Ignored \\${c}${ev.args ? ` ${ev.args}` : ''}: it only changes how psql shows results, and a seed shows none.`
+      }
     if (c === 'copy') return this.copy(ev, activity)
     const o = slashOptions(ev.args, this.lookup)
-    if (o.backtick) throw new MetaRefusal(`psql meta-command \\${c} with a backtick argument runs a shell command on the runner. ${ALTERNATIVE}`)
+    if (o.backtick)
+      throw new MetaRefusal(`psql meta-command \\${c} with a backtick argument runs a shell command on the runner. ${ALTERNATIVE}`)
     switch (c) {
       case 'echo':
       case 'qecho':
@@ -215,7 +227,10 @@ export class PsqlSession {
         return this.includeFile(src, ev, o.options.length ? withoutSemicolons(o, 0) : undefined, o.unknown, activity)
       case 'g':
       case 'gx':
-        if (o.options.length) throw new MetaRefusal(`psql meta-command \\${c} with an argument sends query output to a file or a command on the runner. ${ALTERNATIVE}`)
+        if (o.options.length)
+          throw new MetaRefusal(
+            `psql meta-command \\${c} with an argument sends query output to a file or a command on the runner. ${ALTERNATIVE}`
+          )
         return { kind: 'none' }
       case 'gset':
         this.gsetSeen = true
@@ -242,7 +257,10 @@ export class PsqlSession {
     }
     if (name === 'ON_ERROR_STOP') {
       const on = parseBool(value)
-      if (on === undefined) throw new MetaRefusal(`\\set: unrecognized value "${value}" for "ON_ERROR_STOP": Boolean expected (psql's error; it stops the seed).`)
+      if (on === undefined)
+        throw new MetaRefusal(
+          `\\set: unrecognized value "${value}" for "ON_ERROR_STOP": Boolean expected (psql's error; it stops the seed).`
+        )
       if (!on) throw new MetaRefusal(ON_ERROR_STOP_OFF)
     }
     this.unknown.delete(name)
@@ -265,7 +283,9 @@ export class PsqlSession {
     const cycle = this.reading.findIndex((s) => s.file === file)
     if (cycle >= 0) {
       const chain = [...this.reading.slice(cycle).map((s) => s.shown), path.relative(this.cwd, file) || file].join(' → ')
-      throw new MetaRefusal(`include cycle: ${chain}. psql would read these files again and again until it runs out of file handles. Remove the include that closes the loop.`)
+      throw new MetaRefusal(
+        `include cycle: ${chain}. psql would read these files again and again until it runs out of file handles. Remove the include that closes the loop.`
+      )
     }
     this.include = { file, shown: path.relative(this.cwd, file) || file, includedFrom: place(src, ev.line) }
     return { kind: 'none' }
@@ -274,13 +294,22 @@ export class PsqlSession {
   private copy(ev: MetaEvent, activity: Activity): Directive {
     const copy = parseSlashCopy(ev.args)
     if (!copy) throw new MetaRefusal(`\\copy: parse error at "${ev.args}" (psql's error: \\copy needs "from" or "to").`)
-    if (copy.direction === 'to') throw new MetaRefusal(`psql meta-command \\copy … to is not supported: it writes to the runner, and a seed writes nothing there. ${ALTERNATIVE}`)
-    if (copy.target === 'program') throw new MetaRefusal(`psql meta-command \\copy … from program is not supported: it runs a shell command on the runner. ${ALTERNATIVE}`)
+    if (copy.direction === 'to')
+      throw new MetaRefusal(
+        `psql meta-command \\copy … to is not supported: it writes to the runner, and a seed writes nothing there. ${ALTERNATIVE}`
+      )
+    if (copy.target === 'program')
+      throw new MetaRefusal(
+        `psql meta-command \\copy … from program is not supported: it runs a shell command on the runner. ${ALTERNATIVE}`
+      )
     if (copy.target === 'stdin' || copy.target === 'pstdin') return { kind: 'copy', sql: copy.sql }
-    if (copy.target !== 'file') throw new MetaRefusal(`\\copy … from ${copy.target}: psql reads nothing from ${copy.target}. Use stdin, or a file.`)
+    if (copy.target !== 'file')
+      throw new MetaRefusal(`\\copy … from ${copy.target}: psql reads nothing from ${copy.target}. Use stdin, or a file.`)
     const file = path.resolve(this.cwd, expandTilde(copy.file!))
     if (activity === 'yes' && (!existsSync(file) || !statSync(file).isFile())) {
-      throw new MetaRefusal(`\\copy … from '${copy.file}': no such file (${file}; relative to the working directory, as psql reads it). Add it to the repository, or fix the name.`)
+      throw new MetaRefusal(
+        `\\copy … from '${copy.file}': no such file (${file}; relative to the working directory, as psql reads it). Add it to the repository, or fix the name.`
+      )
     }
     return { kind: 'copy', sql: copy.sql, file }
   }

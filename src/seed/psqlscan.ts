@@ -287,7 +287,11 @@ export class PsqlLexer {
     }
     this.identCount++
     const id = this.idents
-    if (id[0] === 'c' && (id[1] === 'f' || id[1] === 'p' || (id[1] === 'o' && id[2] === 'r' && (id[3] === 'f' || id[3] === 'p'))) && this.parenDepth === 0) {
+    if (
+      id[0] === 'c' &&
+      (id[1] === 'f' || id[1] === 'p' || (id[1] === 'o' && id[2] === 'r' && (id[3] === 'f' || id[3] === 'p'))) &&
+      this.parenDepth === 0
+    ) {
       if (is('begin')) this.beginDepth++
       else if (is('case')) {
         if (this.beginDepth >= 1) this.beginDepth++

@@ -110,7 +110,10 @@ export function slashOptions(args: string, lookup: Lookup): SlashOptions {
     while (i < n && !/\s/.test(args[i])) {
       const c = args[i]
       if (c === ':') {
-        const m = /^:(?:([A-Za-z0-9_\u0080-\uffff]+)|'([A-Za-z0-9_\u0080-\uffff]+)'|"([A-Za-z0-9_\u0080-\uffff]+)"|\{\?([A-Za-z0-9_\u0080-\uffff]+)\})/.exec(args.slice(i))
+        const m =
+          /^:(?:([A-Za-z0-9_\u0080-\uffff]+)|'([A-Za-z0-9_\u0080-\uffff]+)'|"([A-Za-z0-9_\u0080-\uffff]+)"|\{\?([A-Za-z0-9_\u0080-\uffff]+)\})/.exec(
+            args.slice(i)
+          )
         if (m) {
           const name = m[1] ?? m[2] ?? m[3] ?? m[4]
           const value = lookup(name)
@@ -134,7 +137,19 @@ export function slashOptions(args: string, lookup: Lookup): SlashOptions {
             const simple: Record<string, string> = { n: '\n', t: '\t', b: '\b', r: '\r', f: '\f' }
             const oct = /^[0-7]{1,3}/.exec(args.slice(i + 1))
             const hex = /^x([0-9A-Fa-f]{1,2})/.exec(args.slice(i + 1))
-            if (simple[e]) { opt += simple[e]; i += 2 } else if (oct) { opt += String.fromCharCode(parseInt(oct[0], 8) & 0xff); i += 1 + oct[0].length } else if (hex) { opt += String.fromCharCode(parseInt(hex[1], 16)); i += 1 + hex[0].length } else { opt += e; i += 2 }
+            if (simple[e]) {
+              opt += simple[e]
+              i += 2
+            } else if (oct) {
+              opt += String.fromCharCode(parseInt(oct[0], 8) & 0xff)
+              i += 1 + oct[0].length
+            } else if (hex) {
+              opt += String.fromCharCode(parseInt(hex[1], 16))
+              i += 1 + hex[0].length
+            } else {
+              opt += e
+              i += 2
+            }
             continue
           }
           opt += args[i++]
@@ -270,7 +285,12 @@ export function parseSlashCopy(args: string): SlashCopy | undefined {
   }
   if (keyword < 0) return undefined
   const before = args.slice(0, keyword).trim()
-  const direction = args.slice(keyword, keyword + 4).toLowerCase().startsWith('from') ? 'from' : 'to'
+  const direction = args
+    .slice(keyword, keyword + 4)
+    .toLowerCase()
+    .startsWith('from')
+    ? 'from'
+    : 'to'
   let rest = args.slice(keyword + direction.length).replace(/^\s+/, '')
   let token: string
   let quoted = false
@@ -278,7 +298,11 @@ export function parseSlashCopy(args: string): SlashCopy | undefined {
     let j = 1
     token = ''
     while (j < rest.length) {
-      if (rest[j] === "'" && rest[j + 1] === "'") { token += "'"; j += 2; continue }
+      if (rest[j] === "'" && rest[j + 1] === "'") {
+        token += "'"
+        j += 2
+        continue
+      }
       if (rest[j] === "'") break
       token += rest[j++]
     }

@@ -97,7 +97,14 @@ export function statementHead(sql: string): string {
       let depth = 0
       let i = 0
       for (; i < t.length; i++) {
-        if (t.startsWith('/*', i)) { depth++; i++ } else if (t.startsWith('*/', i)) { depth--; i++; if (depth === 0) break }
+        if (t.startsWith('/*', i)) {
+          depth++
+          i++
+        } else if (t.startsWith('*/', i)) {
+          depth--
+          i++
+          if (depth === 0) break
+        }
       }
       s = t.slice(i + 1)
     } else {
@@ -392,7 +399,15 @@ class Scanner {
     // (an unterminated one at the end of a file has no data: it goes to the server as a plain statement)
     const isCopy = terminated && firstWord === 'copy' && COPY_FROM_STDIN.test(statementHead(sql))
     const ev: StatementEvent = {
-      kind: 'statement', sql, raw, terminated, firstWord, line: this.pendingLine, column: this.pendingCol, copyFromStdin: isCopy, index: this.statements++
+      kind: 'statement',
+      sql,
+      raw,
+      terminated,
+      firstWord,
+      line: this.pendingLine,
+      column: this.pendingCol,
+      copyFromStdin: isCopy,
+      index: this.statements++
     }
     if (variables.length) {
       ev.psqlVariables = variables

@@ -16,6 +16,7 @@ export const modules = {
 /* harmony import */ var _publish_report_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(24585);
 /* harmony import */ var _publish_comment_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(71206);
 /* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(38653);
+/* harmony import */ var _publish_lock_wait_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(99208);
 /**
  * What the post step undoes (commands/post.ts loads this module only when
  * there is something to undo). When main created a branch it did not
@@ -25,6 +26,7 @@ export const modules = {
  * when main still held the PR comment's provisioning lock, it marks the
  * comment failed. After a successful main both are cleared, and it does nothing.
  */
+
 
 
 
@@ -57,14 +59,12 @@ async function deleteUnseeded(saved) {
     });
 }
 /**
- * Releases the comment lock the main step still held (publish/lock.ts):
- * when the comment's marker still names this run's lock reaction, writes
- * that the run failed (keeping what the marker records for reuse, without
- * the lock's fields), then deletes the reaction by its id (a reaction of
+ * Releases the PR's lock the main step still held (publish/lock.ts): when a
+ * comment's marker names this run's lock reaction, writes that the run
+ * failed (keeping what the marker records for reuse, without the lock's
+ * fields), then deletes the reaction from the PR by its id (a reaction of
  * another run is never touched: ids are unique). Other runs would take the
- * lock over 1 to 5 minutes later; this frees them at once. An older main
- * step's state (a claim comment id alone) is handled as before: its claim
- * comment is deleted when it still is a claim.
+ * lock over minutes later; this frees them at once.
  */
 async function releaseLock(saved) {
     const settings = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .readSettings */ .sb)();
@@ -73,30 +73,21 @@ async function releaseLock(saved) {
     if (!pr || !settings.githubToken || !lock)
         return;
     const octokit = (0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .githubClient */ .$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
-    const { owner, repo } = pr;
-    const comment = await octokit.rest.issues.getComment({ owner, repo, comment_id: lock.comment }).catch(() => null);
-    const record = comment ? (0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .recordOf */ .zv)(comment.data.body ?? '') : null;
-    if (lock.reaction === undefined) {
-        if (record?.provisioningSince)
-            await octokit.rest.issues.deleteComment({ owner, repo, comment_id: lock.comment });
-        return;
-    }
-    if (record?.reaction === lock.reaction) {
+    const { owner, repo, number } = pr;
+    const comments = await octokit
+        .paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: number, per_page: 100 })
+        .catch(() => []);
+    let named = null;
+    for (const c of comments) {
+        const record = (0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .recordOf */ .zv)(c.body ?? '');
+        if (record?.reaction !== lock.reaction)
+            continue;
+        named = c.id;
         const markdown = (0,_publish_report_js__WEBPACK_IMPORTED_MODULE_4__/* .renderReport */ .B1)({ mode: settings.mode, state: 'failed' });
-        await octokit.rest.issues.updateComment({
-            owner,
-            repo,
-            comment_id: lock.comment,
-            body: `${markdown}\n\n${(0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .markerOf */ .we)((0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .withoutLock */ .OY)(record))}`
-        });
+        await octokit.rest.issues.updateComment({ owner, repo, comment_id: c.id, body: `${markdown}\n\n${(0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .markerOf */ .we)((0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .withoutLock */ .OY)(record))}` });
     }
-    await octokit.rest.reactions
-        .deleteForIssueComment({ owner, repo, comment_id: lock.comment, reaction_id: lock.reaction })
-        .catch((err) => {
-        if (err.status !== 404)
-            throw err;
-    });
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Released the PR comment lock (comment ${lock.comment}): the main step ended before the database was ready.`);
+    await (0,_publish_lock_wait_js__WEBPACK_IMPORTED_MODULE_7__/* .deleteLockReaction */ .A_)(octokit, pr, lock.reaction);
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Released the PR comment lock (${named ? `comment ${named}` : `reaction ${lock.reaction}`}): the main step ended before the database was ready.`);
 }
 
 

@@ -16,7 +16,7 @@ export const STATE = {
    * a reset. The post step deletes it only while it has that id and name.
    */
   unseededBranch: 'unseededBranch',
-  /** `{comment, reaction}`: the PR comment and the lock reaction on it this run holds (publish/lock.ts); older versions saved the comment id alone. */
+  /** `{reaction}`: the id of the lock reaction on the PR this run holds (publish/lock.ts). */
   lockComment: 'lockComment'
 } as const
 
@@ -30,17 +30,16 @@ export function clearUnseeded(): void {
   core.saveState(STATE.unseededBranch, '')
 }
 
-/** This run holds the comment lock (reaction `reactionId` on comment `commentId`) until {@link clearLock}. */
-export function markLock(commentId: number, reactionId?: number): void {
-  core.saveState(STATE.lockComment, JSON.stringify({ comment: commentId, reaction: reactionId }))
+/** This run holds the PR's lock (its reaction `reactionId` on the PR) until {@link clearLock}. */
+export function markLock(reactionId: number): void {
+  core.saveState(STATE.lockComment, JSON.stringify({ reaction: reactionId }))
 }
 
 /** The lock {@link markLock} saved, from the post step's `STATE_lockComment`; null when none. */
-export function savedLock(saved: string): { comment: number; reaction?: number } | null {
+export function savedLock(saved: string): { reaction: number } | null {
   if (!saved) return null
-  if (/^\d+$/.test(saved)) return { comment: Number(saved) }
-  const v = JSON.parse(saved) as { comment?: unknown; reaction?: unknown }
-  return typeof v.comment === 'number' ? { comment: v.comment, reaction: typeof v.reaction === 'number' ? v.reaction : undefined } : null
+  const v = JSON.parse(saved) as { reaction?: unknown }
+  return typeof v.reaction === 'number' ? { reaction: v.reaction } : null
 }
 
 /** The comment lock is released (the comment is final). */

@@ -14,6 +14,7 @@ import { lifecycleClientOf } from '../platform/lifecycle-client.js'
 import { renderReport } from '../publish/report.js'
 import { githubClient, markerOf, pullRequestOfEvent, recordOf, withoutLock } from '../publish/comment.js'
 import { savedLock } from '../post-state.js'
+import { deleteLockReaction } from '../publish/lock-wait.js'
 
 /**
  * Deletes the unseeded branch named in the state, but only while it is still
@@ -42,14 +43,12 @@ export async function deleteUnseeded(saved: string): Promise<void> {
 }
 
 /**
- * Releases the comment lock the main step still held (publish/lock.ts):
- * when the comment's marker still names this run's lock reaction, writes
- * that the run failed (keeping what the marker records for reuse, without
- * the lock's fields), then deletes the reaction by its id (a reaction of
+ * Releases the PR's lock the main step still held (publish/lock.ts): when a
+ * comment's marker names this run's lock reaction, writes that the run
+ * failed (keeping what the marker records for reuse, without the lock's
+ * fields), then deletes the reaction from the PR by its id (a reaction of
  * another run is never touched: ids are unique). Other runs would take the
- * lock over 1 to 5 minutes later; this frees them at once. An older main
- * step's state (a claim comment id alone) is handled as before: its claim
- * comment is deleted when it still is a claim.
+ * lock over minutes later; this frees them at once.
  */
 export async function releaseLock(saved: string): Promise<void> {
   const settings = readSettings()
@@ -57,26 +56,20 @@ export async function releaseLock(saved: string): Promise<void> {
   const lock = savedLock(saved)
   if (!pr || !settings.githubToken || !lock) return
   const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
-  const { owner, repo } = pr
-  const comment = await octokit.rest.issues.getComment({ owner, repo, comment_id: lock.comment }).catch(() => null)
-  const record = comment ? recordOf(comment.data.body ?? '') : null
-  if (lock.reaction === undefined) {
-    if (record?.provisioningSince) await octokit.rest.issues.deleteComment({ owner, repo, comment_id: lock.comment })
-    return
-  }
-  if (record?.reaction === lock.reaction) {
+  const { owner, repo, number } = pr
+  const comments = await octokit
+    .paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: number, per_page: 100 })
+    .catch(() => [])
+  let named: number | null = null
+  for (const c of comments) {
+    const record = recordOf(c.body ?? '')
+    if (record?.reaction !== lock.reaction) continue
+    named = c.id
     const markdown = renderReport({ mode: settings.mode, state: 'failed' })
-    await octokit.rest.issues.updateComment({
-      owner,
-      repo,
-      comment_id: lock.comment,
-      body: `${markdown}\n\n${markerOf(withoutLock(record))}`
-    })
+    await octokit.rest.issues.updateComment({ owner, repo, comment_id: c.id, body: `${markdown}\n\n${markerOf(withoutLock(record))}` })
   }
-  await octokit.rest.reactions
-    .deleteForIssueComment({ owner, repo, comment_id: lock.comment, reaction_id: lock.reaction })
-    .catch((err: { status?: number }) => {
-      if (err.status !== 404) throw err
-    })
-  core.info(`Released the PR comment lock (comment ${lock.comment}): the main step ended before the database was ready.`)
+  await deleteLockReaction(octokit, pr, lock.reaction)
+  core.info(
+    `Released the PR comment lock (${named ? `comment ${named}` : `reaction ${lock.reaction}`}): the main step ended before the database was ready.`
+  )
 }

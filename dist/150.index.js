@@ -1,5 +1,5 @@
-export const id = 216;
-export const ids = [216];
+export const id = 150;
+export const ids = [150];
 export const modules = {
 
 /***/ 87199:
@@ -1035,6 +1035,172 @@ function describeGitHubError(err) {
     if (e.status === 404)
         return 'HTTP 404: the pull request or repository was not found (deleted, or the token cannot see it)';
     return e.status ? `HTTP ${e.status}: ${e.message ?? ''}` : (e.message ?? String(err));
+}
+
+
+/***/ }),
+
+/***/ 99208:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   A_: () => (/* binding */ deleteLockReaction),
+/* harmony export */   FI: () => (/* binding */ NAME_WITHIN_MS),
+/* harmony export */   Uv: () => (/* binding */ waitForRelease),
+/* harmony export */   V6: () => (/* binding */ markerComments),
+/* harmony export */   _k: () => (/* binding */ STALE_AFTER_MS),
+/* harmony export */   as: () => (/* binding */ LOCK_REACTION),
+/* harmony export */   hR: () => (/* binding */ ORPHAN_AFTER_MS),
+/* harmony export */   m: () => (/* binding */ HEARTBEAT_MS),
+/* harmony export */   n9: () => (/* binding */ lockReactionIds)
+/* harmony export */ });
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
+/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(71206);
+/**
+ * The waiting side of the PR's lock (lock.ts has the protocol): its timing
+ * constants, the lock reactions on the PR, and the wait until the lock
+ * reaction is gone (released, or deleted here by its id when stale or
+ * orphaned).
+ */
+
+
+
+/** How often the holder refreshes `heartbeatAt` in the marker (and so the comment's `updated_at`), in milliseconds. */
+const HEARTBEAT_MS = 60_000;
+/** A lock whose marker comment GitHub last saw written this long ago (GitHub's clock) is stale: its run is gone. Milliseconds. */
+const STALE_AFTER_MS = 5 * 60_000;
+/**
+ * A lock reaction no marker names for this long, as one waiter watches it,
+ * is orphaned, in milliseconds: longer than a heartbeat and its requests, so
+ * a holder whose marker a user erased (comment deleted or edited) has
+ * written it again well before.
+ */
+const ORPHAN_AFTER_MS = 3 * 60_000;
+/** The holder keeps a take only when its naming write was answered within this long of sending its create, in milliseconds. */
+const NAME_WITHIN_MS = 30_000;
+/** The reaction that is the lock. */
+const LOCK_REACTION = 'eyes';
+const statusOf = (err) => err.status;
+/** Deletes lock reaction `reactionId` on the PR; a 404 (already gone) is success. @throws other GitHub errors. */
+async function deleteLockReaction(octokit, pr, reactionId) {
+    try {
+        await octokit.rest.reactions.deleteForIssue({ owner: pr.owner, repo: pr.repo, issue_number: pr.number, reaction_id: reactionId });
+    }
+    catch (err) {
+        if (statusOf(err) !== 404)
+            throw err;
+    }
+}
+/** The ids of `login`'s lock reactions on the PR itself (all pages). @throws the GitHub error. */
+async function lockReactionIds(octokit, pr, login) {
+    const reactions = await octokit.paginate(octokit.rest.reactions.listForIssue, {
+        owner: pr.owner,
+        repo: pr.repo,
+        issue_number: pr.number,
+        content: LOCK_REACTION,
+        per_page: 100
+    });
+    return reactions.filter((r) => r.user?.login === login).map((r) => r.id);
+}
+/** GitHub's clock from a response's `Date` header (milliseconds since the epoch), else this machine's. */
+const githubNow = (headers) => {
+    const at = Date.parse(headers.date ?? '');
+    return Number.isFinite(at) ? at : Date.now();
+};
+/** `login`'s marker comments on the PR, oldest first (all pages). @throws the GitHub error. */
+async function markerComments(octokit, pr, login) {
+    const found = [];
+    await octokit.paginate(octokit.rest.issues.listComments, { owner: pr.owner, repo: pr.repo, issue_number: pr.number, per_page: 100 }, (response) => {
+        const now = githubNow(response.headers);
+        for (const c of response.data) {
+            const record = c.user?.login === login ? (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(c.body ?? '') : null;
+            if (record)
+                found.push({ id: c.id, body: c.body ?? '', record, age: now - Date.parse(c.updated_at) });
+        }
+        return [];
+    });
+    return found.sort((a, b) => a.id - b.id);
+}
+/**
+ * Reads the marker of the PR's comment: the comment `commentId` when given
+ * and still ours, else the oldest marker comment of `login` found by
+ * listing. Null when the PR has no marker comment of `login`.
+ * @throws the GitHub error.
+ */
+async function readMarker(octokit, pr, login, commentId) {
+    if (commentId !== null) {
+        const got = await octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId }).catch((err) => {
+            if (statusOf(err) === 404)
+                return null;
+            throw err;
+        });
+        const record = got ? (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(got.data.body ?? '') : null;
+        if (got && record)
+            return { id: commentId, body: got.data.body ?? '', record, age: githubNow(got.headers) - Date.parse(got.data.updated_at) };
+    }
+    return (await markerComments(octokit, pr, login))[0] ?? null;
+}
+/**
+ * Waits until `login`'s lock reaction on the PR is gone: released by its
+ * holder, or deleted here by its id when stale or orphaned (lock.ts). Polls
+ * the PR's lock reactions and the comment's marker every `pollSeconds`
+ * seconds. Milliseconds for `staleAfterMs` and `orphanAfterMs`.
+ * @throws Error naming the comment when the lock is still live at `deadline`
+ *   (milliseconds since the epoch); CancelledError on a cancel.
+ */
+async function waitForRelease(octokit, pr, seen, deadline, o) {
+    /** Per reaction id: since when this waiter has seen no marker name it (milliseconds since the epoch). */
+    const unnamedSince = new Map([[seen.id, Date.now()]]);
+    let commentId = null;
+    let told = false;
+    for (;;) {
+        let marker;
+        let ids;
+        try {
+            ids = await lockReactionIds(octokit, pr, seen.login);
+            marker = await readMarker(octokit, pr, seen.login, commentId);
+            commentId = marker?.id ?? null;
+        }
+        catch (err) {
+            // A GitHub hiccup (after the client's retries): decide nothing on it, keep waiting.
+            if (Date.now() >= deadline)
+                throw new Error(`Could not read the lock of PR #${pr.number} before wait-timeout: ${(0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .describeGitHubError */ .dZ)(err)}.`, { cause: err });
+            await (0,_http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - Date.now())));
+            continue;
+        }
+        const id = ids[0];
+        if (id === undefined)
+            return;
+        const now = Date.now();
+        const named = marker?.record.reaction === id;
+        if (named)
+            unnamedSince.delete(id);
+        else if (!unnamedSince.has(id))
+            unnamedSince.set(id, now);
+        let reason = null;
+        if (named && marker.age >= o.staleAfterMs) {
+            reason = `stale: its comment was last written ${Math.round(marker.age / 1000)} s ago (GitHub's clock)`;
+        }
+        else if (!named && now - unnamedSince.get(id) >= o.orphanAfterMs) {
+            reason = `orphaned: no marker named it for ${o.orphanAfterMs / 1000} s`;
+        }
+        if (reason) {
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Taking over the lock of PR #${pr.number}: its reaction ${id} is ${reason}.`);
+            await deleteLockReaction(octokit, pr, id).catch(() => undefined);
+            return;
+        }
+        if (!told) {
+            told = true;
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Another run of this PR holds the lock${named ? ` (comment ${marker.id}, provisioning since ${marker.record.provisioningSince})` : ''}: waiting for it.`);
+        }
+        if (now >= deadline) {
+            throw new Error(`Another run of PR #${pr.number} has been provisioning its preview database since ${named ? marker.record.provisioningSince : 'a moment ago'}` +
+                `${marker ? ` (comment ${marker.id})` : ''} and did not finish within wait-timeout. Re-run when it is done; a lock whose run was killed is taken over ` +
+                `${o.staleAfterMs / 60_000} minutes after its last heartbeat.`);
+        }
+        await (0,_http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - now)));
+    }
 }
 
 

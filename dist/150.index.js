@@ -1170,10 +1170,15 @@ async function waitForRelease(octokit, pr, seen, deadline, o) {
             continue;
         }
         const id = ids[0];
+        const named = id !== undefined && marker?.record.reaction === id;
+        if (!told) {
+            // Said once, even when the holder released it meanwhile: the 200 meant another run held it.
+            told = true;
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Another run of this PR holds the lock${named ? ` (comment ${marker.id}, provisioning since ${marker.record.provisioningSince})` : ''}: waiting for it.`);
+        }
         if (id === undefined)
             return;
         const now = Date.now();
-        const named = marker?.record.reaction === id;
         if (named)
             unnamedSince.delete(id);
         else if (!unnamedSince.has(id))
@@ -1189,10 +1194,6 @@ async function waitForRelease(octokit, pr, seen, deadline, o) {
             _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Taking over the lock of PR #${pr.number}: its reaction ${id} is ${reason}.`);
             await deleteLockReaction(octokit, pr, id).catch(() => undefined);
             return;
-        }
-        if (!told) {
-            told = true;
-            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Another run of this PR holds the lock${named ? ` (comment ${marker.id}, provisioning since ${marker.record.provisioningSince})` : ''}: waiting for it.`);
         }
         if (now >= deadline) {
             throw new Error(`Another run of PR #${pr.number} has been provisioning its preview database since ${named ? marker.record.provisioningSince : 'a moment ago'}` +

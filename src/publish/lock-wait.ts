@@ -139,9 +139,16 @@ export async function waitForRelease(
       continue
     }
     const id = ids[0]
+    const named = id !== undefined && marker?.record.reaction === id
+    if (!told) {
+      // Said once, even when the holder released it meanwhile: the 200 meant another run held it.
+      told = true
+      core.info(
+        `Another run of this PR holds the lock${named ? ` (comment ${marker!.id}, provisioning since ${marker!.record.provisioningSince})` : ''}: waiting for it.`
+      )
+    }
     if (id === undefined) return
     const now = Date.now()
-    const named = marker?.record.reaction === id
     if (named) unnamedSince.delete(id)
     else if (!unnamedSince.has(id)) unnamedSince.set(id, now)
     let reason: string | null = null
@@ -154,12 +161,6 @@ export async function waitForRelease(
       core.info(`Taking over the lock of PR #${pr.number}: its reaction ${id} is ${reason}.`)
       await deleteLockReaction(octokit, pr, id).catch(() => undefined)
       return
-    }
-    if (!told) {
-      told = true
-      core.info(
-        `Another run of this PR holds the lock${named ? ` (comment ${marker!.id}, provisioning since ${marker!.record.provisioningSince})` : ''}: waiting for it.`
-      )
     }
     if (now >= deadline) {
       throw new Error(

@@ -381,10 +381,8 @@ function compareSnapshots(before, after) {
 
 // EXTERNAL MODULE: ./node_modules/@pgkit/migra/dist/index.js
 var migra_dist = __webpack_require__(94007);
-// EXTERNAL MODULE: ./node_modules/libpg-query/wasm/index.cjs
-var wasm = __webpack_require__(2627);
-// EXTERNAL MODULE: ./src/seed/wasm-dirname.ts
-var wasm_dirname = __webpack_require__(82728);
+// EXTERNAL MODULE: ./src/sql-parser.ts
+var sql_parser = __webpack_require__(22687);
 ;// CONCATENATED MODULE: ./src/schema/render.ts
 /**
  * The schema change as text for reviewers (issue 19): a rendering only; the
@@ -409,7 +407,6 @@ var wasm_dirname = __webpack_require__(82728);
  * (`libpg-query`); when migra throws or its script still does not parse, the
  * caller shows another rendering and says why.
  */
-
 
 
 /** migra's change groups (`Migration#changes`), in the order we apply them: migra's own, with domain creations moved before tables. */
@@ -485,9 +482,9 @@ async function migraStatements(before, after) {
  * @throws Error (the parser's message) when it does not parse
  */
 async function checkParses(script) {
-    await (0,wasm.loadModule)().then(wasm_dirname/* restoreDirname */.N);
+    await (0,sql_parser/* loadParser */.q)();
     if (script.trim() !== '')
-        (0,wasm.parseSync)(script);
+        (0,sql_parser/* parseSql */.e)(script);
 }
 const MARK = { added: '+', dropped: '-', changed: '~' };
 /** The statements as diff lines: `+` creates, `-` drops, `~` anything else; each statement's lines kept together. */

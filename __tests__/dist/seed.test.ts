@@ -101,7 +101,7 @@ describe('seeding through the bundle', () => {
     expect(await publicTables(r)).toBe(0)
   })
 
-  // Issue 24: batches and COPY blocks are pipelined (src/seed/pipeline.ts): the messages sent after a failure must not move its place.
+  // Batches and COPY blocks are pipelined (src/seed/pipeline.ts): the messages sent after a failure must not move its place.
   it.each([
     [
       'a runtime error in a batch, with COPY blocks and a \\copy already sent behind it',

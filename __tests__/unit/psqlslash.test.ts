@@ -1,9 +1,9 @@
 /**
- * psql's backslash-command rules (src/seed/psqlslash.ts) against what psql 17
+ * psql's backslash-command rules (src/psql/psqlslash.ts) against what psql 17
  * does with the same text (psqlscanslash.l, variables.c, copy.c).
  */
 import { describe, expect, it } from '@jest/globals'
-import { UNKNOWN, interpolate, parseBool, parseSlashCopy, quoteLiteral, slashCommand, slashOptions } from '../../src/seed/psqlslash.js'
+import { UNKNOWN, interpolate, parseBool, parseSlashCopy, quoteLiteral, slashCommand, slashOptions } from '../../src/psql/psqlslash.js'
 
 const vars: Record<string, string> = { t: 'my table', q: "O'Brien", b: 'a\\b', n: '42' }
 const lookup = (name: string) => vars[name]

@@ -1,11 +1,11 @@
 /**
- * The psql session the check pass and the load keep (src/seed/psql-session.ts):
+ * The psql session the check pass and the load keep (src/psql/session.ts):
  * `\if` blocks by psql's rules, values a `\gset` sets unknown before the
  * database exists, and refusals.
  */
 import { describe, expect, it } from '@jest/globals'
-import { MetaRefusal, PsqlSession, type SeedSource } from '../../src/seed/psql-session.js'
-import type { MetaEvent } from '../../src/seed/scanner.js'
+import { MetaRefusal, PsqlSession, type SeedSource } from '../../src/psql/session.js'
+import type { MetaEvent } from '../../src/psql/scanner.js'
 
 const src: SeedSource = { file: '/nowhere/a.sql', shown: 'a.sql' }
 let n = 0

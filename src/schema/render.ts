@@ -22,8 +22,7 @@
  * caller shows another rendering and says why.
  */
 import { Migration } from '@pgkit/migra'
-import { loadModule, parseSync } from 'libpg-query'
-import { restoreDirname } from '../seed/wasm-dirname.js'
+import { loadParser, parseSql } from '../sql-parser.js'
 import type { ChangeKind, ObjectChange } from './classify.js'
 import type { SchemaSnapshot } from './inspect.js'
 
@@ -109,8 +108,8 @@ export async function migraStatements(before: SchemaSnapshot, after: SchemaSnaps
  * @throws Error (the parser's message) when it does not parse
  */
 export async function checkParses(script: string): Promise<void> {
-  await loadModule().then(restoreDirname)
-  if (script.trim() !== '') parseSync(script)
+  await loadParser()
+  if (script.trim() !== '') parseSql(script)
 }
 
 const MARK: Record<ChangeKind, string> = { added: '+', dropped: '-', changed: '~' }

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import type pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
-import { MetaRefusal, type PsqlSession } from './psql-session.js'
+import { MetaRefusal, type PsqlSession } from '../psql/session.js'
 import { type RowSet, rawCopy } from './raw-query.js'
 
 /**

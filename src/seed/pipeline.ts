@@ -1,5 +1,5 @@
 /**
- * Pipelined simple-protocol queries for the seed loader (issue 24): the
+ * Pipelined simple-protocol queries for the seed loader: the
  * statement batches and COPY blocks of a seed are written one after another
  * without waiting for the server between them, so a COPY block costs no
  * round trip of its own (it cost three: the batch before it, the COPY's

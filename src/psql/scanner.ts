@@ -8,79 +8,29 @@
  * one chunk of COPY data, whatever the file's size.
  */
 import { open } from 'node:fs/promises'
-import type { Classified } from './grammar.js'
+import type { CopyDataMode, LexingChange, ScanEvent, ScanOptions, StatementEvent } from './events.js'
 import { PsqlLexer, Stop } from './psqlscan.js'
 import { parseSlashCopy, slashCommand } from './psqlslash.js'
 
+export type {
+  CopyDataEvent,
+  CopyDataMode,
+  CopyEndEvent,
+  LexingChange,
+  MetaEvent,
+  ScanEvent,
+  ScanOptions,
+  StatementEvent
+} from './events.js'
+
 /** Backslash commands that send the query buffer (psql: \\g and its kin). */
 const SENDS_BUFFER = new Set(['g', 'gx', 'gset', 'gexec'])
-
-/** A statement with the 1-based line and column of its first character (which may be whitespace or a comment). */
-export interface StatementEvent {
-  kind: 'statement'
-  /** Text from the end of the previous statement through its `;`, decoded as UTF-8 (for messages and classifying only). */
-  sql: string
-  /** The same as the file's bytes: what is sent to the server, unchanged (in the client_encoding the file declares). */
-  raw: Buffer
-  /** False for a file's last statement when it has no `;` (it ends at the end of the file). */
-  terminated: boolean
-  /** Its first keyword, lower-cased, from the lexer. */
-  firstWord: string
-  /** What {@link ScanOptions.classify} found. */
-  classified?: Classified
-  /** psql variable references outside quotes (`:name`, `:'name'`, `:"name"`), as written; absent when none. */
-  psqlVariables?: string[]
-  line: number
-  column: number
-  /** A `COPY … FROM stdin` statement: `copy-data` events follow until `copy-end`. */
-  copyFromStdin: boolean
-  /** 0-based ordinal among the file's statements, the same in every {@link CopyDataMode}: see exactStatement (exact.ts). */
-  index: number
-  /** The backslash command that sent it instead of a `;` (`g`, `gx`, `gset`, `gexec`); its meta event follows. */
-  endedBy?: string
-  /** standard_conforming_strings as the statement was lexed; set when it has {@link psqlVariables}. */
-  standardConformingStrings?: boolean
-}
-
-/**
- * COPY data, the file's bytes as they are. In `lines` mode whole lines, each
- * with its newline; in `bytes` mode any cut of the block (the server's COPY
- * reads a byte stream, so a row may span two events).
- */
-export interface CopyDataEvent {
-  kind: 'copy-data'
-  data: Buffer
-  /** File line of the first line in `data`; 0 unless the mode is `lines`. */
-  firstLine: number
-  /** Lines in `data`; 0 unless the mode is `lines`. */
-  lines: number
-}
-
-export interface CopyEndEvent {
-  kind: 'copy-end'
-  line: number
-}
-
-/** A psql meta-command such as `\restrict KEY`. */
-export interface MetaEvent {
-  kind: 'meta'
-  /** Its name, without the backslash. */
-  command: string
-  /** Its argument text as written (read with psqlslash.ts's slashOptions or parseSlashCopy). */
-  args: string
-  /** Its line (lags after a COPY block in `bytes` and `skip` modes: see exactMetaLine, exact.ts). */
-  line: number
-  /** 0-based ordinal among the file's meta-commands. */
-  index: number
-}
-
-export type ScanEvent = StatementEvent | CopyDataEvent | CopyEndEvent | MetaEvent
 
 /** Bytes read from the file at a time: events of `lines` and `bytes` mode hold slices of each read. */
 const READ_CHUNK_BYTES = 1 << 20
 /** The same in `skip` mode, which keeps nothing of a read, so two buffers serve every read. */
 const SKIP_READ_CHUNK_BYTES = 4 << 20
-/** Bytes of a read the scanner is given at a time (issue 24: the events of a whole read at once outlive V8's young collections). */
+/** Bytes of a read the scanner is given at a time (the events of a whole read at once outlive V8's young collections). */
 const PUSH_BYTES = 1 << 16
 /** COPY data handed on per event, at most (bytes; a longer single row is handed on whole). */
 const COPY_CHUNK_BYTES = 1 << 18
@@ -116,43 +66,17 @@ export function statementHead(sql: string): string {
 const COPY_FROM_STDIN = /^COPY\b[\s\S]*\bFROM\s+STDIN\b/i
 
 /**
- * How scanFile treats COPY data:
- * - `lines`: whole lines, counted, so every event carries its exact file line;
- * - `bytes`: the block's bytes in slices of the read buffer, found by looking
- *   only for the `\.` line (nothing per row: the load pass, where the row count
- *   comes from the server);
- * - `skip`: not handed on at all (the check pass).
- *
- * In `bytes` and `skip` modes, lines after a file's first COPY block lag (its
- * data lines are not counted); exactStatement (exact.ts) finds the exact ones.
- */
-export type CopyDataMode = 'lines' | 'bytes' | 'skip'
-
-/** Options of scanFile. */
-export interface ScanOptions {
-  /**
-   * The server's standard_conforming_strings when the file starts (default
-   * true); kept up to date from {@link classify} while the file is read, so
-   * one object can carry it from file to file, as one psql session does.
-   */
-  lexing?: { standardConformingStrings: boolean }
-  /** Classifies each statement as it is split; a change to standard_conforming_strings it reports changes how the rest is lexed. */
-  classify?: (sql: string, firstWord: string) => Classified
-  /** Read size in bytes (tests make it tiny to cross every boundary). */
-  readChunkBytes?: number
-  /** Default `lines`. */
-  copyData?: CopyDataMode
-}
-
-/**
  * Reads `file` and yields its events in order. COPY data is handed on as the
  * file's own bytes (CR, tabs, backslashes and `\N` untouched, as psql sends
  * them), never split into per-line strings; only statement lines are decoded.
  * @throws Error for a COPY block that never ends (no `\.`).
  */
-export async function* scanFile(file: string, options: ScanOptions = {}): AsyncGenerator<ScanEvent> {
+export async function* scanFile<C extends LexingChange = LexingChange>(
+  file: string,
+  options: ScanOptions<C> = {}
+): AsyncGenerator<ScanEvent<C>> {
   const mode = options.copyData ?? 'lines'
-  const scanner = new Scanner(file, options, mode)
+  const scanner = new Scanner<C>(file, options, mode)
   const size = options.readChunkBytes ?? (mode === 'skip' ? SKIP_READ_CHUNK_BYTES : READ_CHUNK_BYTES)
   // Events of `lines` and `bytes` mode hand on slices of what was read, so each read gets a new buffer;
   // `skip` mode keeps no slice past push() (the scanner copies its carry), so two buffers take turns.
@@ -205,8 +129,8 @@ function copyEndFrom(b: Buffer, pos: number): number {
 }
 
 /** The state machine behind scanFile: bytes in (push), events out (take). */
-class Scanner {
-  private out: ScanEvent[] = []
+class Scanner<C extends LexingChange> {
+  private out: ScanEvent<C>[] = []
   /** Pieces of a line that began in an earlier chunk and has not ended yet. */
   private carry: Buffer[] = []
   private lineNo = 0
@@ -223,14 +147,14 @@ class Scanner {
 
   constructor(
     private readonly file: string,
-    private readonly options: ScanOptions,
+    private readonly options: ScanOptions<C>,
     private readonly copyData: CopyDataMode
   ) {
     this.lexing = options.lexing ?? { standardConformingStrings: true }
     this.lexer.standardConformingStrings = this.lexing.standardConformingStrings
   }
 
-  take(): ScanEvent[] {
+  take(): ScanEvent<C>[] {
     const out = this.out
     this.out = []
     return out
@@ -398,7 +322,7 @@ class Scanner {
     this.lexer.reset()
     // (an unterminated one at the end of a file has no data: it goes to the server as a plain statement)
     const isCopy = terminated && firstWord === 'copy' && COPY_FROM_STDIN.test(statementHead(sql))
-    const ev: StatementEvent = {
+    const ev: StatementEvent<C> = {
       kind: 'statement',
       sql,
       raw,

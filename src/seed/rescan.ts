@@ -5,11 +5,12 @@
  * statement's or meta-command's exact line by its ordinal, when an error
  * needs it.
  */
-import { type ScanOptions, type StatementEvent, scanFile } from './scanner.js'
+import { scanFile } from '../psql/scanner.js'
+import type { SeedScanOptions, SeedStatement } from './grammar.js'
 
 /** A statement at its exact place, and where its COPY data starts. */
 export interface ExactStatement {
-  statement: StatementEvent
+  statement: SeedStatement
   /** For a `COPY … FROM stdin`: file line of its first data line (what the server calls "line 1"). */
   copyDataLine?: number
 }
@@ -20,8 +21,12 @@ export interface ExactStatement {
  * did not count COPY data lines. Reads the file up to that statement.
  * @throws Error if the file has fewer statements (it changed since).
  */
-export async function exactStatement(file: string, index: number, options: Omit<ScanOptions, 'copyData'> = {}): Promise<ExactStatement> {
-  let found: StatementEvent | undefined
+export async function exactStatement(
+  file: string,
+  index: number,
+  options: Omit<SeedScanOptions, 'copyData'> = {}
+): Promise<ExactStatement> {
+  let found: SeedStatement | undefined
   for await (const ev of scanFile(file, { ...options, copyData: 'lines' })) {
     if (found) {
       // the event after a COPY statement: its first data line, or the `\.` line that follows it directly
@@ -44,7 +49,7 @@ export async function exactMetaLine(
   file: string,
   index: number,
   fallback: number,
-  options: Omit<ScanOptions, 'copyData'> = {}
+  options: Omit<SeedScanOptions, 'copyData'> = {}
 ): Promise<number> {
   for await (const ev of scanFile(file, { ...options, copyData: 'lines' })) if (ev.kind === 'meta' && ev.index === index) return ev.line
   return fallback

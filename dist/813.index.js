@@ -1,8 +1,8 @@
-export const id = 175;
-export const ids = [175];
+export const id = 813;
+export const ids = [813];
 export const modules = {
 
-/***/ 21175:
+/***/ 7813:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1435,26 +1435,12 @@ var session = __webpack_require__(92927);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./src/seed/wasm-dirname.ts
-var wasm_dirname = __webpack_require__(82728);
-// EXTERNAL MODULE: ./node_modules/libpg-query/wasm/index.cjs
-var wasm = __webpack_require__(2627);
+// EXTERNAL MODULE: ./src/sql-parser.ts
+var sql_parser = __webpack_require__(22687);
 ;// CONCATENATED MODULE: ./src/seed/grammar.ts
-/**
- * What a seed statement is, by PostgreSQL's own grammar: libpg-query (the
- * server's parser, PostgreSQL 17, compiled to WebAssembly). The loader asks
- * it only where a statement's kind matters: database statements, transaction
- * control, statements that cannot run in a transaction block, the roles a
- * statement names, and settings that change how psql lexes what follows.
- */
 
-
-let loaded;
-/** Loads the parser (about 20 ms, once per process). Call before {@link classify}. */
-function loadGrammar() {
-    loaded ??= (0,wasm.loadModule)().then(wasm_dirname/* restoreDirname */.N);
-    return loaded;
-}
+/** Loads the parser (about 20 ms, once per process; sql-parser.ts). Call before {@link classify}. */
+const loadGrammar = sql_parser/* loadParser */.q;
 /** First words of statements whose kind can matter. Others (INSERT, COPY, SELECT, UPDATE, …) are not parsed: 30 µs each adds up over a dump of INSERTs. */
 const WORTH_PARSING = new Set([
     'abort',
@@ -1512,7 +1498,7 @@ function classify(sql, firstWord) {
         return result;
     let stmt;
     try {
-        const tree = (0,wasm.parseSync)(sql);
+        const tree = (0,sql_parser/* parseSql */.e)(sql);
         if (tree.stmts?.length !== 1)
             return result;
         stmt = tree.stmts[0].stmt;
@@ -1647,7 +1633,7 @@ function asciiSafeEncoding(name) {
     return !NOT_ASCII_SAFE.has(name.toLowerCase().replace(/[^a-z0-9]/g, ''));
 }
 
-;// CONCATENATED MODULE: ./src/seed/psqlscan.ts
+;// CONCATENATED MODULE: ./src/psql/psqlscan.ts
 /**
  * psql's lexer, over bytes: where a statement ends and where a meta-command
  * starts, by the rules of psql's psqlscan.l (PostgreSQL 17), so the loader
@@ -1997,7 +1983,7 @@ class PsqlLexer {
     }
 }
 
-;// CONCATENATED MODULE: ./src/seed/psqlslash.ts
+;// CONCATENATED MODULE: ./src/psql/psqlslash.ts
 /**
  * psql's backslash commands as text: where one ends, how its arguments are
  * read, how variables are filled in, and psql's boolean values. The rules
@@ -2302,7 +2288,7 @@ function parseSlashCopy(args) {
 
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __webpack_require__(51455);
-;// CONCATENATED MODULE: ./src/seed/scanner.ts
+;// CONCATENATED MODULE: ./src/psql/scanner.ts
 /**
  * Streams a SQL file into what psql would act on: statements split where
  * psql splits them (its lexer's rules, {@link PsqlLexer}), each statement's
@@ -2321,7 +2307,7 @@ const SENDS_BUFFER = new Set(['g', 'gx', 'gset', 'gexec']);
 const READ_CHUNK_BYTES = 1 << 20;
 /** The same in `skip` mode, which keeps nothing of a read, so two buffers serve every read. */
 const SKIP_READ_CHUNK_BYTES = 4 << 20;
-/** Bytes of a read the scanner is given at a time (issue 24: the events of a whole read at once outlive V8's young collections). */
+/** Bytes of a read the scanner is given at a time (the events of a whole read at once outlive V8's young collections). */
 const PUSH_BYTES = 1 << 16;
 /** COPY data handed on per event, at most (bytes; a longer single row is handed on whole). */
 const COPY_CHUNK_BYTES = 1 << 18;
@@ -2665,7 +2651,7 @@ var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __webpack_require__(48161);
 var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_os_);
-;// CONCATENATED MODULE: ./src/seed/psql-session.ts
+;// CONCATENATED MODULE: ./src/psql/session.ts
 /**
  * One psql session over the seed's files: its variables, its `\if` blocks
  * and its includes, shared by the check pass (no database: values a `\gset`
@@ -2961,9 +2947,9 @@ const expandTilde = (name) => (name === '~' || name.startsWith('~/') ? external_
  * refuses what cannot run, before any database is touched. Needs no
  * connection, so the action runs it before it creates a database: a refused
  * seed creates nothing. Statement kinds come from PostgreSQL's grammar
- * (grammar.ts); splitting follows psql's lexer (psqlscan.ts); included
+ * (grammar.ts); splitting follows psql's lexer (psql/psqlscan.ts); included
  * files are read where `\i`/`\ir` stand (walkSeed), and meta-commands are
- * judged by the same PsqlSession the load keeps (session.ts).
+ * judged by the same PsqlSession the load keeps (psql/session.ts).
  */
 
 
@@ -3099,7 +3085,7 @@ function withVariables(ev, lookup) {
 /**
  * Pass 1: refuses, before any database is touched, what cannot run: psql
  * meta-commands the loader does not run (`\connect`, `\!`, `\o`, `\copy … to`,
- * …; session.ts), an `\unrestrict` whose key does not match, unbalanced `\if`
+ * …; psql/session.ts), an `\unrestrict` whose key does not match, unbalanced `\if`
  * blocks, include cycles, a missing `\i` or `\copy` file; `CREATE/DROP/ALTER
  * DATABASE`; transaction control that would change the outcome (ROLLBACK,
  * SAVEPOINT, PREPARE TRANSACTION, …; BEGIN/START TRANSACTION/COMMIT/END pass:
@@ -3175,10 +3161,92 @@ async function checkEvents(sources, options, cwd) {
     return { needed, created, included };
 }
 
-// EXTERNAL MODULE: external "node:stream/promises"
-var external_node_stream_promises_ = __webpack_require__(46466);
-// EXTERNAL MODULE: ./node_modules/pg-copy-streams/index.js
-var pg_copy_streams = __webpack_require__(26901);
+;// CONCATENATED MODULE: ./src/seed/batch.ts
+const NEWLINE = Buffer.from('\n');
+/** A batch ends once it holds this many bytes (1 MiB). */
+const MAX_BATCH_BYTES = 1 << 20;
+/**
+ * Each batch moves the savepoint to its start, in the same round trip, so a
+ * failed batch can be rolled back to its start and replayed one statement at
+ * a time. A batch the server rejects whole (bytes invalid in the client
+ * encoding: it converts the text before parsing) leaves the previous one.
+ */
+const NEXT_SAVEPOINT = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; SAVEPOINT preview_postgres_seed;\n');
+/**
+ * The seed's end, sent behind its last messages without waiting for them:
+ * after a failure, RELEASE fails too (the transaction is aborted) and the
+ * rest of the Query is skipped, so COMMIT never turns a failed seed into a
+ * rollback the failure's replay could not use.
+ */
+const END = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; COMMIT');
+/** A batch of plain statements sent in one round trip, as the files' bytes. */
+class Batch {
+    /** Each statement, with its character offset in the batch's text (kept after sending, for a replay). */
+    items = [];
+    parts = [];
+    /** Characters so far (the server's error positions count characters), and bytes. */
+    chars = 0;
+    bytes = 0;
+    /** Adds a statement, and a newline after it if it has none (the next one starts on a line of its own). */
+    add(src, ev) {
+        this.items.push({ src, ev, offset: this.chars });
+        this.parts.push(ev.raw);
+        this.chars += ev.sql.length;
+        this.bytes += ev.raw.length;
+        if (ev.raw[ev.raw.length - 1] !== 0x0a)
+            this.push(NEWLINE);
+    }
+    push(text) {
+        this.parts.push(text);
+        this.chars += text.length;
+        this.bytes += text.length;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/seed/rescan.ts
+/**
+ * Exact places after a fast pass: the load and the check pass do not count
+ * COPY data lines (scanFile's `bytes` and `skip` modes), so lines after a
+ * COPY block lag; these rescans of one file in `lines` mode find a
+ * statement's or meta-command's exact line by its ordinal, when an error
+ * needs it.
+ */
+
+/**
+ * Rescans `file` in `lines` mode for the statement with ordinal `index` (as
+ * yielded in any mode), to report its exact line and column after a pass that
+ * did not count COPY data lines. Reads the file up to that statement.
+ * @throws Error if the file has fewer statements (it changed since).
+ */
+async function exactStatement(file, index, options = {}) {
+    let found;
+    for await (const ev of scanFile(file, { ...options, copyData: 'lines' })) {
+        if (found) {
+            // the event after a COPY statement: its first data line, or the `\.` line that follows it directly
+            return { statement: found, copyDataLine: ev.kind === 'copy-data' ? ev.firstLine : ev.kind === 'copy-end' ? ev.line : undefined };
+        }
+        if (ev.kind !== 'statement' || ev.index !== index)
+            continue;
+        if (!ev.copyFromStdin)
+            return { statement: ev };
+        found = ev;
+    }
+    if (found)
+        return { statement: found };
+    throw new Error(`${file}: statement ${index + 1} not found on rescan (did the file change while seeding?)`);
+}
+/**
+ * Rescans `file` in `lines` mode for the meta-command with ordinal `index`,
+ * for its exact line after a pass that did not count COPY data lines.
+ * @returns its line, or `fallback` if the file has fewer (it changed since)
+ */
+async function exactMetaLine(file, index, fallback, options = {}) {
+    for await (const ev of scanFile(file, { ...options, copyData: 'lines' }))
+        if (ev.kind === 'meta' && ev.index === index)
+            return ev.line;
+    return fallback;
+}
+
 ;// CONCATENATED MODULE: ./src/seed/raw-query.ts
 /** A Query message holding `text` as it is. */
 function queryMessage(text) {
@@ -3256,6 +3324,73 @@ function rawCopy(stream, text) {
     return stream;
 }
 
+;// CONCATENATED MODULE: ./src/seed/failure.ts
+
+
+
+/** Keeps PostgreSQL's message but hides quoted values (COPY data must not reach the log). */
+function redactValues(text) {
+    return text?.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/=\([^)]*\)/g, '=(…)');
+}
+/** The server's message, detail and hint in one line; `redact` hides quoted values (for COPY data). */
+function describe(err, redact) {
+    const message = redact ? redactValues(err.message) : err.message;
+    const detail = redact ? redactValues(err.detail) : err.detail;
+    return [message, detail && `detail: ${detail}`, err.hint && `hint: ${err.hint}`].filter(Boolean).join('; ');
+}
+/** Throws the SeedError of a failed COPY: the file line of the bad row (from the server's "COPY t, line N"), values hidden. */
+async function failCopy(src, ev, err) {
+    const exact = await exactStatement(src.file, ev.index, rescanOptions(src));
+    const rowLine = /line (\d+)/.exec(err.where ?? '')?.[1];
+    const line = rowLine && exact.copyDataLine ? exact.copyDataLine + Number(rowLine) - 1 : startOf(exact.statement).line;
+    throw new SeedError(`Seed failed at ${place(src, line)}: ${describe(err, true)} (in the data of "${firstLine(ev.sql)}"). Nothing was kept: the whole seed was rolled back.`, src.shown, line);
+}
+/** Finds which statement of a failed batch failed, and throws its SeedError. */
+async function failBatch(client, batch, prefixLength, err) {
+    let culprit;
+    let error = err;
+    let position = err.position ? Number(err.position) - prefixLength : undefined;
+    if (position !== undefined && position > 0) {
+        culprit = [...batch.items].reverse().find((it) => it.offset < position);
+        if (culprit)
+            position -= culprit.offset;
+    }
+    else {
+        // No position (a runtime error): replay the batch one statement at a time to find it.
+        await client.query('ROLLBACK TO SAVEPOINT preview_postgres_seed');
+        for (const it of batch.items) {
+            try {
+                await rawQuery(client, it.ev.raw);
+            }
+            catch (e) {
+                culprit = it;
+                error = e;
+                position = error.position ? Number(error.position) : undefined;
+                break;
+            }
+        }
+    }
+    if (!culprit)
+        throw new SeedError(`Seeding failed: ${describe(err, false)}. Nothing was kept: the whole seed was rolled back.`);
+    const { statement } = await exactStatement(culprit.src.file, culprit.ev.index, rescanOptions(culprit.src));
+    const where = position ? locate(statement.sql, position, statement.line, statement.column) : startOf(statement);
+    throw new SeedError(`Seed failed at ${place(culprit.src, where.line, where.column)}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
+        'Nothing was kept: the whole seed was rolled back.', culprit.src.shown, where.line, where.column);
+}
+/**
+ * Throws the SeedError of a meta-command that failed, at its exact line (a
+ * rescan: lines after a COPY block lag in the load), or `below` lines under
+ * it (a row of its inline data).
+ */
+async function failMeta(src, ev, why, below = 0) {
+    const line = (await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))) + below;
+    throw new SeedError(`Seed failed at ${place(src, line)}: ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line);
+}
+
+// EXTERNAL MODULE: external "node:stream/promises"
+var external_node_stream_promises_ = __webpack_require__(46466);
+// EXTERNAL MODULE: ./node_modules/pg-copy-streams/index.js
+var pg_copy_streams = __webpack_require__(26901);
 ;// CONCATENATED MODULE: ./src/seed/meta-run.ts
 /**
  * The load's side of psql's meta-commands that need the database: `\copy …
@@ -3304,6 +3439,251 @@ function* gexecCells(result) {
         for (const cell of row)
             if (cell !== null)
                 yield cell;
+}
+
+;// CONCATENATED MODULE: ./src/seed/load.ts
+/**
+ * The load pass's walk over a seed: each event of each file, as one psql
+ * session acts on it. Statements go through the seed's rules (rules.ts) to
+ * the server (send.ts); meta-commands through psql's rules (psql/session.ts)
+ * and, where they need the database (`\gset`, `\gexec`, `\g`, `\copy`),
+ * through meta-run.ts.
+ */
+
+
+
+
+
+
+
+
+
+/** One load of a seed's files, in order, on the client `send` uses. */
+class SeedLoad {
+    send;
+    rules;
+    client;
+    session = new PsqlSession(false);
+    /** A statement sent by `\gset` or `\gexec`: its meta event comes next. */
+    query = null;
+    /** Each file's last statement, which `\gset` or `\gexec` on a line of its own sends again. */
+    previous = new Map();
+    /** The statement just before was sent by `\g` or `\gx` itself. */
+    sentByG = false;
+    /**
+     * @param variables psql's variables for the connection (`DBNAME`, `SERVER_VERSION_NUM`, …)
+     * @param client the client `send` uses, for a failed statement's replay
+     */
+    constructor(send, rules, variables, client) {
+        this.send = send;
+        this.rules = rules;
+        this.client = client;
+        for (const [name, value] of Object.entries(variables))
+            this.session.variables.set(name, value);
+    }
+    /** Loads every event of `sources`, then sends COMMIT. @throws SeedError naming file:line of the first failure */
+    async run(sources) {
+        for await (const [src, ev] of walkSeed(sources, { copyData: 'bytes' }, this.session)) {
+            if (ev.kind === 'meta')
+                await this.meta(src, ev);
+            else if (ev.kind === 'statement')
+                await this.statement(src, ev);
+            else if (ev.kind === 'copy-data')
+                await this.send.copyData(ev.data);
+            else
+                await this.send.copyEnd();
+        }
+        await this.send.commit();
+    }
+    async statement(src, ev) {
+        if (this.session.activity !== 'yes')
+            return;
+        const st = withVariables(ev, this.session.lookup);
+        this.previous.set(src, { src, ev: st });
+        this.sentByG = st.endedBy === 'g' || st.endedBy === 'gx';
+        if (st.endedBy === 'gset' || st.endedBy === 'gexec') {
+            this.rules.refuse(src, st);
+            this.query = { src, ev: st };
+            return;
+        }
+        if (!this.rules.admit(src, st))
+            return;
+        if (st.copyFromStdin)
+            return this.send.startCopy(src, st, st.raw);
+        // The server parses a whole batch before running it: end it where the way text is read changes, or where a file ends without `;`.
+        await this.send.statement(src, st, st.classified.changesLexing || !st.terminated || st.endedBy !== undefined);
+    }
+    async meta(src, ev) {
+        let directive;
+        try {
+            directive = this.session.meta(src, ev);
+            if (directive.kind === 'gset' || directive.kind === 'gexec') {
+                // without a query of its own, psql sends the file's previous one again (mainloop.c: previous_buf)
+                const q = this.query ?? this.previous.get(src);
+                this.query = null;
+                if (!q) {
+                    core/* info */.pq(`\\${ev.command} at ${place(src, ev.line)} has no query before it in its file: nothing sent (psql sends an empty query).`);
+                    return;
+                }
+                await this.send.flushAll();
+                return await this.runQuery(src, ev, q, directive);
+            }
+        }
+        catch (err) {
+            if (err instanceof MetaRefusal)
+                await failMeta(src, ev, err.message);
+            throw err;
+        }
+        if ((ev.command === 'g' || ev.command === 'gx') && this.session.activity === 'yes')
+            return this.resend(src, ev);
+        if (directive.kind === 'print')
+            core/* info */.pq(directive.text);
+        if (directive.kind !== 'copy')
+            return;
+        if (directive.file)
+            return this.send.copyFile(src, ev, directive.sql, directive.file);
+        await this.send.startCopy(src, ev, Buffer.from(directive.sql));
+    }
+    /** `\g` with a query of its own sent it as `;` does; alone, psql sends the file's previous query again. */
+    async resend(src, ev) {
+        const again = this.sentByG ? undefined : this.previous.get(src);
+        this.sentByG = false;
+        if (!again)
+            return;
+        await this.send.flushAll();
+        await this.send.query(again.ev.raw).catch(async (err) => {
+            await failMeta(src, ev, `${describe(err, false)} (the query \\${ev.command} sent again: "${firstLine(again.ev.sql)}").`);
+        });
+    }
+    /** `\gset` or `\gexec`: runs `q` and uses its rows. */
+    async runQuery(src, ev, q, directive) {
+        let rows;
+        try {
+            rows = await this.send.rows(q.ev.raw);
+        }
+        catch (err) {
+            const one = new Batch();
+            one.add(q.src, q.ev);
+            return failBatch(this.client, one, 0, err);
+        }
+        if (directive.kind === 'gset')
+            return gset(this.session, rows, directive.prefix);
+        let line;
+        for (const cell of gexecCells(rows)) {
+            const firstWord = statementHead(cell)
+                .split(/[\s;(]/)[0]
+                .toLowerCase();
+            const generated = { ...q.ev, sql: cell, raw: Buffer.from(cell), classified: classify(cell, firstWord) };
+            // the \gexec line, found once (a rescan of its file) for all the statements it generates
+            line ??= await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src));
+            if (!this.rules.admit(src, generated, line))
+                continue;
+            try {
+                await this.send.query(generated.raw);
+            }
+            catch (err) {
+                throw new SeedError(`Seed failed at ${place(src, line)}: ${describe(err, false)}. Statement generated by \\gexec: "${firstLine(cell)}". Nothing was kept: the whole seed was rolled back.`, src.shown, line);
+            }
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/seed/rules.ts
+/**
+ * The seed's rules for each statement at load time, beyond the check pass's
+ * refusals (which apply again here, to statements psql variables or `\gexec`
+ * made): what is skipped, counted and logged rather than sent.
+ */
+
+
+/** Role names that always exist. */
+const BUILTIN_ROLES = new Set(['public', 'current_user', 'session_user', 'current_role']);
+/**
+ * Decides, statement by statement, what the load sends. Skipped, counted and
+ * logged: statements naming a role the database lacks (OWNER TO, GRANT,
+ * REVOKE, ALTER DEFAULT PRIVILEGES FOR ROLE, from a dump made without
+ * `--no-owner --no-privileges`); BEGIN, START TRANSACTION, COMMIT and END
+ * (the seed is one transaction already); COMMENT ON EXTENSION for an
+ * extension another role owns (plpgsql on a managed database: psql stops
+ * there with "must be owner of extension").
+ */
+class SeedRules {
+    foreignExtensions;
+    /** Statements skipped because they name a role the database does not have. */
+    skippedForRoles = 0;
+    /** BEGIN, START TRANSACTION, COMMIT and END statements dropped. */
+    skippedTransactionControl = 0;
+    /** `COMMENT ON EXTENSION` for an extension another role owns. */
+    skippedExtensionComments = 0;
+    existing;
+    missing = new Set();
+    /** The first transaction-control statement dropped: its place and first line. */
+    firstTransactionControl;
+    /**
+     * @param roles the database's roles and those the seed creates
+     * @param foreignExtensions extensions owned by a role the loading user is not a member of (a managed database's built-ins)
+     */
+    constructor(roles, foreignExtensions) {
+        this.foreignExtensions = foreignExtensions;
+        this.existing = new Set(roles);
+    }
+    /**
+     * Applies the rules to a statement; false when it is skipped.
+     * `generatedAt`: the `\gexec` line of a statement it generated (else the statement's own line).
+     * Its line and text are worked out only for a message (once per statement would cost the --inserts load).
+     * @throws SeedError for one that cannot run
+     */
+    admit(src, ev, generatedAt) {
+        const c = ev.classified;
+        const line = () => generatedAt ?? startOf(ev).line;
+        const text = () => `"${firstLine(ev.sql)}"${generatedAt === undefined ? '' : ' (generated by \\gexec)'}`;
+        const why = statementRefusal(c);
+        if (why)
+            throw new SeedError(`Seed failed at ${place(src, line())}: ${text()} ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line());
+        const missing = c.roles.filter((r) => !this.existing.has(r) && !BUILTIN_ROLES.has(r));
+        if (missing.length) {
+            for (const r of missing)
+                this.missing.add(r);
+            this.skippedForRoles++;
+            return false;
+        }
+        if (c.kind === 'begin' || c.kind === 'commit') {
+            if (this.skippedTransactionControl++ === 0)
+                this.firstTransactionControl = [place(src, line()), firstLine(ev.sql)];
+            return false;
+        }
+        if (c.extensionComment !== undefined && this.foreignExtensions.has(c.extensionComment)) {
+            this.skippedExtensionComments++;
+            core/* info */.pq(`Skipped ${place(src, line())} ${text()}: extension ${c.extensionComment} belongs to the database's platform role, not to this seed's.`);
+            return false;
+        }
+        return true;
+    }
+    /**
+     * The refusals alone, for a statement `\gset` or `\gexec` sends (one that
+     * would be skipped leaves nothing for them to use, so it is not skipped).
+     * @throws SeedError for one that cannot run
+     */
+    refuse(src, st) {
+        const why = statementRefusal(st.classified);
+        if (why)
+            throw new SeedError(`Seed failed at ${place(src, startOf(st).line)}: "${firstLine(st.sql)}" ${why} Nothing was kept: the whole seed was rolled back.`, src.shown);
+    }
+    /** Logs what was skipped, once the seed committed. */
+    report() {
+        if (this.skippedForRoles) {
+            core/* info */.pq(`Skipped ${this.skippedForRoles} statement(s) that name roles this database does not have (${[...this.missing].join(', ')}): ` +
+                'OWNER TO, GRANT, REVOKE and ALTER DEFAULT PRIVILEGES from a dump made without --no-owner --no-privileges. Everything else ran as written.');
+        }
+        if (this.skippedExtensionComments) {
+            core/* info */.pq(`Skipped ${this.skippedExtensionComments} COMMENT ON EXTENSION statement(s) for extensions this managed database provides and its platform role owns.`);
+        }
+        if (this.skippedTransactionControl) {
+            const [at, text] = this.firstTransactionControl;
+            core/* notice */.lm(`Ignored ${this.skippedTransactionControl} transaction-control statement(s) (BEGIN, START TRANSACTION, COMMIT, END; the first at ` +
+                `${at}: "${text}"): the whole seed runs in one transaction and is kept all or nothing.`);
+        }
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/seed/pipeline.ts
@@ -3488,137 +3868,167 @@ class Pipeline {
     }
 }
 
-;// CONCATENATED MODULE: ./src/seed/exact.ts
+;// CONCATENATED MODULE: ./src/seed/send.ts
 /**
- * Exact places after a fast pass: the load and the check pass do not count
- * COPY data lines (scanFile's `bytes` and `skip` modes), so lines after a
- * COPY block lag; these rescans of one file in `lines` mode find a
- * statement's or meta-command's exact line by its ordinal, when an error
- * needs it.
+ * The load's one way to the server. Plain statements go out in batches and
+ * COPY blocks as their bytes, pipelined (pipeline.ts): nothing waits for the
+ * server until the seed's end, or until a meta-command needs an answer
+ * ({@link Sender.flushAll}, then a query of the client's own). A failure the
+ * server reports is turned into the SeedError that names its file and line.
  */
 
-/**
- * Rescans `file` in `lines` mode for the statement with ordinal `index` (as
- * yielded in any mode), to report its exact line and column after a pass that
- * did not count COPY data lines. Reads the file up to that statement.
- * @throws Error if the file has fewer statements (it changed since).
- */
-async function exactStatement(file, index, options = {}) {
-    let found;
-    for await (const ev of scanFile(file, { ...options, copyData: 'lines' })) {
-        if (found) {
-            // the event after a COPY statement: its first data line, or the `\.` line that follows it directly
-            return { statement: found, copyDataLine: ev.kind === 'copy-data' ? ev.firstLine : ev.kind === 'copy-end' ? ev.line : undefined };
+
+
+
+
+
+
+/** Sends a seed's statements and COPY data on one client, inside the transaction the loader opened. */
+class Sender {
+    client;
+    /** Statements the server ran (a COPY block counts as one). */
+    statements = 0;
+    /** Rows COPY blocks and `\copy` loaded, as the server counted them. */
+    copyRows = 0;
+    batch = new Batch();
+    pipe = null;
+    /** A COPY block is open: `copy-data` events go to it. */
+    copying = false;
+    constructor(client) {
+        this.client = client;
+    }
+    /**
+     * Adds a plain statement to the batch; sends the batch when it is full or
+     * when `endBatch` (the server parses a whole batch before running it, so a
+     * batch ends where the way text is read changes).
+     */
+    async statement(src, ev, endBatch) {
+        this.batch.add(src, ev);
+        if (this.batch.bytes >= MAX_BATCH_BYTES || endBatch)
+            await this.flush();
+    }
+    /** Opens a COPY block: `sql` is its `COPY … FROM STDIN` text; {@link copyData} and {@link copyEnd} follow. */
+    async startCopy(src, ev, sql) {
+        await this.flush();
+        (await this.pipeline()).copy(sql, { src, ev });
+        this.copying = true;
+    }
+    /** COPY data, exactly as the file has it (not split into rows: the server counts them). */
+    async copyData(data) {
+        if (!this.copying || !this.pipe)
+            return;
+        await this.pipe.copyData(data);
+        await this.check();
+    }
+    /** The COPY block's `\.`: its answer is read with the others. */
+    async copyEnd() {
+        if (!this.copying || !this.pipe)
+            return;
+        this.pipe.copyDone();
+        this.copying = false;
+        this.statements++;
+        await this.check();
+    }
+    /** Sends the batch and waits for every answer: before the client runs a query of its own. */
+    async flushAll() {
+        await this.flush();
+        await this.settle();
+    }
+    /** Runs `raw` on its own (call {@link flushAll} first). @throws pg.DatabaseError from the server */
+    async query(raw) {
+        await rawQuery(this.client, raw);
+        this.statements++;
+    }
+    /** Runs `raw` on its own and returns its rows (call {@link flushAll} first). @throws pg.DatabaseError from the server */
+    async rows(raw) {
+        const rows = await rawRows(this.client, raw);
+        this.statements++;
+        return rows;
+    }
+    /**
+     * `\copy … from 'file'`: streams `file` as `sql` after the answers to what was sent before.
+     * @throws SeedError at the meta-command's line (the server's message, COPY values hidden)
+     */
+    async copyFile(src, ev, sql, file) {
+        await this.flushAll();
+        try {
+            this.copyRows += await copyFromFile(this.client, sql, file);
+            this.statements++;
         }
-        if (ev.kind !== 'statement' || ev.index !== index)
-            continue;
-        if (!ev.copyFromStdin)
-            return { statement: ev };
-        found = ev;
-    }
-    if (found)
-        return { statement: found };
-    throw new Error(`${file}: statement ${index + 1} not found on rescan (did the file change while seeding?)`);
-}
-/**
- * Rescans `file` in `lines` mode for the meta-command with ordinal `index`,
- * for its exact line after a pass that did not count COPY data lines.
- * @returns its line, or `fallback` if the file has fewer (it changed since)
- */
-async function exactMetaLine(file, index, fallback, options = {}) {
-    for await (const ev of scanFile(file, { ...options, copyData: 'lines' }))
-        if (ev.kind === 'meta' && ev.index === index)
-            return ev.line;
-    return fallback;
-}
-
-;// CONCATENATED MODULE: ./src/seed/failure.ts
-
-
-
-/** Keeps PostgreSQL's message but hides quoted values (COPY data must not reach the log). */
-function redactValues(text) {
-    return text?.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/=\([^)]*\)/g, '=(…)');
-}
-/** The server's message, detail and hint in one line; `redact` hides quoted values (for COPY data). */
-function describe(err, redact) {
-    const message = redact ? redactValues(err.message) : err.message;
-    const detail = redact ? redactValues(err.detail) : err.detail;
-    return [message, detail && `detail: ${detail}`, err.hint && `hint: ${err.hint}`].filter(Boolean).join('; ');
-}
-/** Throws the SeedError of a failed COPY: the file line of the bad row (from the server's "COPY t, line N"), values hidden. */
-async function failCopy(src, ev, err) {
-    const exact = await exactStatement(src.file, ev.index, rescanOptions(src));
-    const rowLine = /line (\d+)/.exec(err.where ?? '')?.[1];
-    const line = rowLine && exact.copyDataLine ? exact.copyDataLine + Number(rowLine) - 1 : startOf(exact.statement).line;
-    throw new SeedError(`Seed failed at ${place(src, line)}: ${describe(err, true)} (in the data of "${firstLine(ev.sql)}"). Nothing was kept: the whole seed was rolled back.`, src.shown, line);
-}
-/** Finds which statement of a failed batch failed, and throws its SeedError. */
-async function failBatch(client, batch, prefixLength, err) {
-    let culprit;
-    let error = err;
-    let position = err.position ? Number(err.position) - prefixLength : undefined;
-    if (position !== undefined && position > 0) {
-        culprit = [...batch.items].reverse().find((it) => it.offset < position);
-        if (culprit)
-            position -= culprit.offset;
-    }
-    else {
-        // No position (a runtime error): replay the batch one statement at a time to find it.
-        await client.query('ROLLBACK TO SAVEPOINT preview_postgres_seed');
-        for (const it of batch.items) {
-            try {
-                await rawQuery(client, it.ev.raw);
-            }
-            catch (e) {
-                culprit = it;
-                error = e;
-                position = error.position ? Number(error.position) : undefined;
-                break;
-            }
+        catch (err) {
+            const e = err;
+            const row = /line (\d+)/.exec(e.where ?? '')?.[1];
+            await failMeta(src, ev, `${describe(e, true)} (\\copy from ${external_node_path_default().relative(process.cwd(), file)}${row ? `, line ${row}` : ''}).`);
         }
     }
-    if (!culprit)
-        throw new SeedError(`Seeding failed: ${describe(err, false)}. Nothing was kept: the whole seed was rolled back.`);
-    const { statement } = await exactStatement(culprit.src.file, culprit.ev.index, rescanOptions(culprit.src));
-    const where = position ? locate(statement.sql, position, statement.line, statement.column) : startOf(statement);
-    throw new SeedError(`Seed failed at ${place(culprit.src, where.line, where.column)}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
-        'Nothing was kept: the whole seed was rolled back.', culprit.src.shown, where.line, where.column);
+    /** Sends the rest and COMMIT, and waits. @throws SeedError of the first failure; COMMIT's own error (a deferred constraint) */
+    async commit() {
+        await this.flush();
+        (await this.pipeline()).query(END, { commit: true });
+        await this.settle();
+    }
+    /** After a failure: waits until the client is free again (to roll back). Never throws. */
+    async abandon() {
+        await this.pipe?.settle();
+    }
+    async pipeline() {
+        return (this.pipe ??= await Pipeline.open(this.client));
+    }
+    async flush() {
+        if (!this.batch.items.length)
+            return;
+        const current = this.batch;
+        this.batch = new Batch();
+        const p = await this.pipeline();
+        p.query(Buffer.concat([NEXT_SAVEPOINT, ...current.parts]), { batch: current });
+        current.parts = []; // the items stay, for a replay
+        this.statements += current.items.length;
+        await p.room();
+        await this.check();
+    }
+    /** Waits for every answer. @throws SeedError of the first failure */
+    async settle() {
+        if (!this.pipe)
+            return;
+        const p = this.pipe;
+        this.pipe = null;
+        const failure = await p.settle();
+        this.copyRows += p.copyRows;
+        if (failure)
+            await this.locate(failure);
+    }
+    /** Settles as soon as the server has failed a message (the messages after it take no effect). */
+    async check() {
+        if (this.pipe?.failure)
+            await this.settle();
+    }
+    /** Throws the SeedError of a pipelined message the server failed: its statement, or its COPY row. */
+    async locate({ tag, err }) {
+        if (!tag || 'commit' in tag)
+            throw err; // COMMIT's own failure (a deferred constraint): the server rolled back
+        if ('batch' in tag) {
+            if (err instanceof UnexpectedCopyIn) {
+                // the statement that became `COPY … FROM stdin` (by a psql variable): located as a server error at its first character
+                const it = tag.batch.items.find((i) => /^COPY\b[\s\S]*\bFROM\s+P?STDIN\b/i.test(statementHead(i.ev.sql)));
+                if (it)
+                    return failBatch(this.client, tag.batch, 0, Object.assign(new Error(err.message), { position: String(it.offset + 1) }));
+            }
+            // not the server's error (the session ended): there is nothing to replay on
+            if (err.severity === undefined)
+                throw err;
+            return failBatch(this.client, tag.batch, NEXT_SAVEPOINT.length, err);
+        }
+        if (tag.ev.kind === 'meta') {
+            const e = err;
+            const row = /line (\d+)/.exec(e.where ?? '')?.[1];
+            // the data starts on the line after the \copy: the server's "line N" is N lines below it
+            return failMeta(tag.src, tag.ev, `${describe(e, true)} (in the data of \\copy ${tag.ev.args}).`, row ? Number(row) : 0);
+        }
+        return failCopy(tag.src, tag.ev, err);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/seed/loader.ts
-/**
- * The psql-compatible seed loader: plain SQL files and pg_dump plain output,
- * in one session and one transaction (like `psql -X -v ON_ERROR_STOP=1 -1`,
- * but all or nothing even where the files hold BEGIN/COMMIT).
- *
- * Two passes over the files, both streamed:
- * 1. check ({@link checkSeed}, check.ts, no database needed): refuses what
- *    cannot run before anything runs;
- * 2. load ({@link loadSeed}): statements are sent as the file's bytes (in the
- *    client encoding the file declares, as psql sends them), batched between
- *    COPY blocks behind a savepoint; a batch ends
- *    after a statement that changes how the server reads text
- *    (client_encoding, standard_conforming_strings), since the server parses
- *    a whole batch at once. COPY data goes out exactly as written, without
- *    being split into rows (the server counts them). Batches, COPY blocks
- *    and COMMIT are pipelined (pipeline.ts): the load waits for the server
- *    only at its end and where a meta-command needs an answer.
- * psql's meta-commands run as psql runs them, through one PsqlSession
- * (session.ts: variables, `\if` blocks, includes, which walkSeed follows),
- * meta-run.ts (`\copy … from` a file, `\gset`, `\gexec`) and the scanner
- * (`\copy … from stdin` data, statements `\g*` sends).
- * Neither pass counts COPY data lines, so an error found after a COPY block
- * is located by an exact rescan (exact.ts).
- * Errors name the file, line and column; COPY data values are never logged.
- */
-
-
-
-
-
-
-
 
 
 
@@ -3639,62 +4049,17 @@ function psqlVariables(client, target) {
         SERVER_VERSION_NAME: target.version[1]
     };
 }
-/** Role names that always exist. */
-const BUILTIN_ROLES = new Set(['public', 'current_user', 'session_user', 'current_role']);
-/** A batch of plain statements sent in one round trip, as the files' bytes. */
-class Batch {
-    items = [];
-    parts = [];
-    /** Characters so far (the server's error positions count characters), and bytes. */
-    chars = 0;
-    bytes = 0;
-    add(src, ev) {
-        this.items.push({ src, ev, offset: this.chars });
-        this.parts.push(ev.raw);
-        this.chars += ev.sql.length;
-        this.bytes += ev.raw.length;
-        if (ev.raw[ev.raw.length - 1] !== 0x0a)
-            this.push(NEWLINE);
-    }
-    push(text) {
-        this.parts.push(text);
-        this.chars += text.length;
-        this.bytes += text.length;
-    }
-}
-const NEWLINE = Buffer.from('\n');
-const MAX_BATCH_BYTES = 1 << 20;
-/**
- * Each batch moves the savepoint to its start, in the same round trip, so a
- * failed batch can be rolled back to its start and replayed one statement at
- * a time. A batch the server rejects whole (bytes invalid in the client
- * encoding: it converts the text before parsing) leaves the previous one.
- */
-const NEXT_SAVEPOINT = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; SAVEPOINT preview_postgres_seed;\n');
-/**
- * The seed's end, sent behind its last messages without waiting for them:
- * after a failure, RELEASE fails too (the transaction is aborted) and the
- * rest of the Query is skipped, so COMMIT never turns a failed seed into a
- * rollback the failure's replay could not use.
- */
-const END = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; COMMIT');
 /**
  * Pass 2: loads a seed that {@link checkSeed} accepted into the database of
- * `connection` (its direct URL) in one session and one transaction.
- * Skipped, counted and logged: statements naming a role the database lacks
- * (OWNER TO, GRANT, REVOKE, ALTER DEFAULT PRIVILEGES FOR ROLE, from a dump
- * made without `--no-owner --no-privileges`); BEGIN, START TRANSACTION,
- * COMMIT and END (the seed is one transaction already); COMMENT ON EXTENSION
- * for an extension another role owns (plpgsql on a managed database: psql
- * stops there with "must be owner of extension").
- * @param signal a cancel (issue 20): ends the session, so the server rolls the transaction back and it is never committed
+ * `connection` (its direct URL) in one session and one transaction. What is
+ * skipped, counted and logged: see SeedRules (rules.ts).
+ * @param signal a cancel of the run: ends the session, so the server rolls the transaction back and it is never committed
  * @returns counts, and `durationMs`: from this call to COMMIT (the check pass not included)
  * @throws SeedError naming file:line:column, the server's message, detail and
  *   hint, and the statement's first line; the database is left as it was.
  */
 async function loadSeed(connection, plan, signal) {
     const started = Date.now();
-    const { sources } = plan;
     // the run's one session (session.ts), shared with the schema snapshots: a connection costs 5-6 round trips
     const lease = await (0,session/* leaseSession */.f)(connection).catch((err) => Promise.reject(new SeedError(`Seeding could not connect to the new database: ${err.message}`)));
     const { client } = lease;
@@ -3711,282 +4076,23 @@ async function loadSeed(connection, plan, signal) {
         lease.release(true);
         throw err;
     }
-    const result = {
-        files: sources.length,
-        statements: 0,
-        copyRows: 0,
-        skippedForRoles: 0,
-        skippedTransactionControl: 0,
-        skippedExtensionComments: 0,
-        durationMs: 0
-    };
-    const firstTransactionControl = [];
-    /** Batches and COPY blocks go out without waiting for the server (pipeline.ts); anything that reads an answer settles it first. */
-    let pipe = null;
+    const send = new Sender(client);
     try {
-        const existing = new Set([...target.roles, ...plan.created]);
-        const missing = new Set();
-        let batch = new Batch();
-        const pipeline = async () => (pipe ??= await Pipeline.open(client));
-        /** Waits for every answer; throws the SeedError of the first failure. */
-        const settle = async () => {
-            if (!pipe)
-                return;
-            const p = pipe;
-            pipe = null;
-            const failure = await p.settle();
-            result.copyRows += p.copyRows;
-            if (failure)
-                await locateFailure(failure);
+        const rules = new SeedRules([...target.roles, ...plan.created], target.foreignExtensions);
+        await new SeedLoad(send, rules, psqlVariables(client, target), client).run(plan.sources);
+        rules.report();
+        return {
+            files: plan.sources.length,
+            statements: send.statements,
+            copyRows: send.copyRows,
+            skippedForRoles: rules.skippedForRoles,
+            skippedTransactionControl: rules.skippedTransactionControl,
+            skippedExtensionComments: rules.skippedExtensionComments,
+            durationMs: Date.now() - started
         };
-        /** Settles as soon as the server has failed a message (the messages after it take no effect). */
-        const check = async () => {
-            if (pipe?.failure)
-                await settle();
-        };
-        const flush = async () => {
-            if (!batch.items.length)
-                return;
-            const current = batch;
-            batch = new Batch();
-            const p = await pipeline();
-            p.query(Buffer.concat([NEXT_SAVEPOINT, ...current.parts]), { batch: current });
-            current.parts = []; // the items stay, for a replay
-            result.statements += current.items.length;
-            await p.room();
-            await check();
-        };
-        /** flush, then wait for the answers: before the client runs a query of its own. */
-        const flushAll = async () => {
-            await flush();
-            await settle();
-        };
-        let copy = null;
-        const session = new PsqlSession(false);
-        for (const [name, value] of Object.entries(psqlVariables(client, target)))
-            session.variables.set(name, value);
-        /** A statement sent by \gset or \gexec: its meta event comes next. */
-        let query = null;
-        /** Each file's last statement, which \gset or \gexec on a line of its own sends again. */
-        const previous = new Map();
-        /** The statement just before was sent by \g or \gx itself. */
-        let sentByG = false;
-        /** Fails the seed at a meta-command's exact line, or `below` lines under it (a row of its inline data). */
-        const failed = async (src, ev, why, below = 0) => {
-            const line = (await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))) + below;
-            throw new SeedError(`Seed failed at ${place(src, line)}: ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line);
-        };
-        /** Throws the SeedError of a pipelined message the server failed: its statement, or its COPY row. */
-        const locateFailure = async ({ tag, err }) => {
-            if (!tag || 'commit' in tag)
-                throw err; // COMMIT's own failure (a deferred constraint): the server rolled back
-            if ('batch' in tag) {
-                if (err instanceof UnexpectedCopyIn) {
-                    // the statement that became `COPY … FROM stdin` (by a psql variable): located as a server error at its first character
-                    const it = tag.batch.items.find((i) => /^COPY\b[\s\S]*\bFROM\s+P?STDIN\b/i.test(statementHead(i.ev.sql)));
-                    if (it)
-                        return failBatch(client, tag.batch, 0, Object.assign(new Error(err.message), { position: String(it.offset + 1) }));
-                }
-                // not the server's error (the session ended): there is nothing to replay on
-                if (err.severity === undefined)
-                    throw err;
-                return failBatch(client, tag.batch, NEXT_SAVEPOINT.length, err);
-            }
-            if (tag.ev.kind === 'meta') {
-                const e = err;
-                const row = /line (\d+)/.exec(e.where ?? '')?.[1];
-                // the data starts on the line after the \copy: the server's "line N" is N lines below it
-                return failed(tag.src, tag.ev, `${describe(e, true)} (in the data of \\copy ${tag.ev.args}).`, row ? Number(row) : 0);
-            }
-            return failCopy(tag.src, tag.ev, err);
-        };
-        /**
-         * Applies the seed's rules to a statement; false when it is skipped.
-         * `generatedAt`: the `\gexec` line of a statement it generated (else the statement's own line).
-         * Its line and text are worked out only for a message (once per statement would cost the --inserts load).
-         * @throws SeedError for one that cannot run
-         */
-        const admit = (src, ev, generatedAt) => {
-            const c = ev.classified;
-            const line = () => generatedAt ?? startOf(ev).line;
-            const text = () => `"${firstLine(ev.sql)}"${generatedAt === undefined ? '' : ' (generated by \\gexec)'}`;
-            const why = statementRefusal(c);
-            if (why)
-                throw new SeedError(`Seed failed at ${place(src, line())}: ${text()} ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line());
-            if (c.roles.some((r) => !existing.has(r) && !BUILTIN_ROLES.has(r))) {
-                for (const r of c.roles)
-                    if (!existing.has(r) && !BUILTIN_ROLES.has(r))
-                        missing.add(r);
-                result.skippedForRoles++;
-                return false;
-            }
-            if (c.kind === 'begin' || c.kind === 'commit') {
-                if (result.skippedTransactionControl++ === 0)
-                    firstTransactionControl.push(place(src, line()), firstLine(ev.sql));
-                return false;
-            }
-            if (c.extensionComment !== undefined && target.foreignExtensions.has(c.extensionComment)) {
-                result.skippedExtensionComments++;
-                core/* info */.pq(`Skipped ${place(src, line())} ${text()}: extension ${c.extensionComment} belongs to the database's platform role, not to this seed's.`);
-                return false;
-            }
-            return true;
-        };
-        const runQuery = async (src, ev, q, directive) => {
-            let rows;
-            try {
-                rows = await rawRows(client, q.ev.raw);
-                result.statements++;
-            }
-            catch (err) {
-                const one = new Batch();
-                one.add(q.src, q.ev);
-                return failBatch(client, one, 0, err);
-            }
-            if (directive.kind === 'gset')
-                return gset(session, rows, directive.prefix);
-            let line;
-            for (const cell of gexecCells(rows)) {
-                const generated = {
-                    ...q.ev,
-                    sql: cell,
-                    raw: Buffer.from(cell),
-                    classified: classify(cell, statementHead(cell)
-                        .split(/[\s;(]/)[0]
-                        .toLowerCase())
-                };
-                const shown = firstLine(cell);
-                // the \gexec line, found once (a rescan of its file) for all the statements it generates
-                line ??= await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src));
-                if (!admit(src, generated, line))
-                    continue;
-                try {
-                    await rawQuery(client, generated.raw);
-                    result.statements++;
-                }
-                catch (err) {
-                    throw new SeedError(`Seed failed at ${place(src, line)}: ${describe(err, false)}. Statement generated by \\gexec: "${shown}". Nothing was kept: the whole seed was rolled back.`, src.shown, line);
-                }
-            }
-        };
-        for await (const [src, ev] of walkSeed(sources, { copyData: 'bytes' }, session)) {
-            if (ev.kind === 'meta') {
-                let directive;
-                try {
-                    directive = session.meta(src, ev);
-                    if (directive.kind === 'gset' || directive.kind === 'gexec') {
-                        // without a query of its own, psql sends the file's previous one again (mainloop.c: previous_buf)
-                        const q = query ?? previous.get(src);
-                        query = null;
-                        if (!q) {
-                            core/* info */.pq(`\\${ev.command} at ${place(src, ev.line)} has no query before it in its file: nothing sent (psql sends an empty query).`);
-                            continue;
-                        }
-                        await flushAll();
-                        await runQuery(src, ev, q, directive);
-                        continue;
-                    }
-                }
-                catch (err) {
-                    if (err instanceof MetaRefusal)
-                        await failed(src, ev, err.message);
-                    throw err;
-                }
-                if ((ev.command === 'g' || ev.command === 'gx') && session.activity === 'yes') {
-                    // \g with a query of its own sent it as `;` does; alone, psql sends the file's previous query again
-                    const again = sentByG ? undefined : previous.get(src);
-                    sentByG = false;
-                    if (again) {
-                        await flushAll();
-                        await rawQuery(client, again.ev.raw).catch(async (err) => {
-                            await failed(src, ev, `${describe(err, false)} (the query \\${ev.command} sent again: "${firstLine(again.ev.sql)}").`);
-                        });
-                        result.statements++;
-                    }
-                    continue;
-                }
-                if (directive.kind === 'print')
-                    core/* info */.pq(directive.text);
-                if (directive.kind !== 'copy')
-                    continue;
-                if (directive.file) {
-                    await flushAll();
-                    try {
-                        result.copyRows += await copyFromFile(client, directive.sql, directive.file);
-                        result.statements++;
-                    }
-                    catch (err) {
-                        const e = err;
-                        const row = /line (\d+)/.exec(e.where ?? '')?.[1];
-                        await failed(src, ev, `${describe(e, true)} (\\copy from ${external_node_path_default().relative(process.cwd(), directive.file)}${row ? `, line ${row}` : ''}).`);
-                    }
-                    continue;
-                }
-                await flush();
-                copy = { src, ev };
-                (await pipeline()).copy(Buffer.from(directive.sql), copy);
-                continue;
-            }
-            if (ev.kind === 'statement') {
-                if (session.activity !== 'yes')
-                    continue;
-                const st = withVariables(ev, session.lookup);
-                previous.set(src, { src, ev: st });
-                sentByG = st.endedBy === 'g' || st.endedBy === 'gx';
-                if (st.endedBy === 'gset' || st.endedBy === 'gexec') {
-                    // the same rules as any statement; one that is skipped leaves nothing for \gset or \gexec to use
-                    const why = statementRefusal(st.classified);
-                    if (why)
-                        throw new SeedError(`Seed failed at ${place(src, startOf(st).line)}: "${firstLine(st.sql)}" ${why} Nothing was kept: the whole seed was rolled back.`, src.shown);
-                    query = { src, ev: st };
-                    continue;
-                }
-                if (!admit(src, st))
-                    continue;
-                const c = st.classified;
-                if (!st.copyFromStdin) {
-                    batch.add(src, st);
-                    // The server parses a whole batch before running it: end it where the way text is read changes, or where a file ends without `;`.
-                    if (batch.bytes >= MAX_BATCH_BYTES || c.changesLexing || !st.terminated || st.endedBy)
-                        await flush();
-                    continue;
-                }
-                await flush();
-                copy = { src, ev: st };
-                (await pipeline()).copy(st.raw, copy);
-                continue;
-            }
-            if (!copy || !pipe)
-                continue;
-            if (ev.kind === 'copy-data')
-                await pipe.copyData(ev.data);
-            else {
-                // copy-end: its answer is read with the others
-                pipe.copyDone();
-                copy = null;
-                result.statements++;
-            }
-            await check();
-        }
-        await flush();
-        (await pipeline()).query(END, { commit: true });
-        await settle();
-        if (result.skippedForRoles) {
-            core/* info */.pq(`Skipped ${result.skippedForRoles} statement(s) that name roles this database does not have (${[...missing].join(', ')}): ` +
-                'OWNER TO, GRANT, REVOKE and ALTER DEFAULT PRIVILEGES from a dump made without --no-owner --no-privileges. Everything else ran as written.');
-        }
-        if (result.skippedExtensionComments) {
-            core/* info */.pq(`Skipped ${result.skippedExtensionComments} COMMENT ON EXTENSION statement(s) for extensions this managed database provides and its platform role owns.`);
-        }
-        if (result.skippedTransactionControl) {
-            core/* notice */.lm(`Ignored ${result.skippedTransactionControl} transaction-control statement(s) (BEGIN, START TRANSACTION, COMMIT, END; the first at ` +
-                `${firstTransactionControl[0]}: "${firstTransactionControl[1]}"): the whole seed runs in one transaction and is kept all or nothing.`);
-        }
-        result.durationMs = Date.now() - started;
-        return result;
     }
     catch (err) {
-        await pipe?.settle(); // the client must be ours again to roll back
+        await send.abandon(); // the client must be ours again to roll back
         await client.query('ROLLBACK').catch(() => undefined);
         if (err instanceof SeedError)
             throw err;
@@ -4059,7 +4165,7 @@ const SEED_COMMAND_KILL_GRACE_MS = 2000;
  * one argument, never interpolated with input values; secrets reach it only
  * through the environment. Its output goes straight to the log (masked by
  * the runner). It runs in a process group of its own, so that `signal` (a
- * cancel, issue 20) stops all of it: SIGTERM to the group, then SIGKILL after
+ * cancel of the run) stops all of it: SIGTERM to the group, then SIGKILL after
  * {@link SEED_COMMAND_KILL_GRACE_MS}; no process of it goes on writing to the
  * database after the run stopped.
  * @throws SeedCommandError with the exit code (128 + the signal's number when a signal ended it).
@@ -4864,60 +4970,6 @@ async function run(checked) {
 
 /***/ }),
 
-/***/ 82728:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   N: () => (/* binding */ restoreDirname)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(73024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(98995);
-/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_module__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(73136);
-/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(78877);
-/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_4___default = /*#__PURE__*/__webpack_require__.n(node_v8__WEBPACK_IMPORTED_MODULE_4__);
-/**
- * Lets libpg-query find its WebAssembly file in the bundle. Its emscripten
- * loader looks for `libpg-query.wasm` in `__dirname`, a CommonJS variable
- * that the action's ES module bundle does not have (Node then throws "Cannot
- * determine intended module format"). Imported before libpg-query, this sets
- * a global `__dirname` to the folder that holds the file: the bundle's own
- * (dist/, where `npm run package` copies it) or, from source, the package's.
- * {@link restoreDirname} removes it once the parser is loaded.
- *
- * It also keeps V8 from optimizing WebAssembly with TurboFan (set before the
- * module compiles; at run time Node 24 needs all three flags, `--liftoff-only`
- * alone does not imply the others there): optimizing the parser's grammar
- * function took about 500 MB of memory and a core for a second or two (peak
- * RSS 640 MiB against 110 MiB with Liftoff alone, pagila, measured), and the
- * loader parses few statements.
- */
-
-
-
-
-
-for (const flag of ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'])
-    node_v8__WEBPACK_IMPORTED_MODULE_4___default().setFlagsFromString(flag);
-const WASM = 'libpg-query.wasm';
-const here = node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname((0,node_url__WEBPACK_IMPORTED_MODULE_3__.fileURLToPath)(import.meta.url)) + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep);
-const g = globalThis;
-const set = g.__dirname === undefined;
-if (set)
-    g.__dirname = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)(here + WASM) ? here : node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname((0,node_module__WEBPACK_IMPORTED_MODULE_1__.createRequire)(import.meta.url).resolve('libpg-query'));
-/** Removes the global this module set, if it set one. */
-function restoreDirname() {
-    if (set)
-        delete g.__dirname;
-}
-
-
-/***/ }),
-
 /***/ 92927:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -5045,6 +5097,90 @@ async function endSessions() {
     const open = [...sessions.values()];
     sessions.clear();
     await Promise.all(open.map((s) => s.client.end().catch(() => undefined)));
+}
+
+
+/***/ }),
+
+/***/ 22687:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   e: () => (/* binding */ parseSql),
+/* harmony export */   q: () => (/* binding */ loadParser)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(98995);
+/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_module__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(73136);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(78877);
+/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_4___default = /*#__PURE__*/__webpack_require__.n(node_v8__WEBPACK_IMPORTED_MODULE_4__);
+/**
+ * PostgreSQL's own SQL parser (libpg-query: the server's grammar, PostgreSQL
+ * 17, compiled to WebAssembly), loaded once per process for whoever needs it:
+ * the seed's statement kinds (seed/grammar.ts) and the schema diff's script
+ * check (schema/render.ts). The library is imported only by
+ * {@link loadParser}, so the bundle keeps it in a chunk of its own, read only
+ * when a run parses SQL.
+ *
+ * Two things the library needs before it loads:
+ * - its emscripten loader looks for `libpg-query.wasm` in `__dirname`, a
+ *   CommonJS variable that the action's ES module bundle does not have (Node
+ *   then throws "Cannot determine intended module format"): a global
+ *   `__dirname` is set, while it loads, to the folder that holds the file (the
+ *   bundle's own, dist/, where `npm run package` copies it, or from source the
+ *   package's);
+ * - V8 must not optimize WebAssembly with TurboFan (set before the module
+ *   compiles; at run time Node 24 needs all three flags, `--liftoff-only` alone
+ *   does not imply the others there): optimizing the parser's grammar function
+ *   took about 500 MB of memory and a core for a second or two (peak RSS 640 MiB
+ *   against 110 MiB with Liftoff alone, pagila, measured), and the action
+ *   parses few statements.
+ */
+
+
+
+
+
+const WASM = 'libpg-query.wasm';
+let loading;
+let library;
+/** Loads the parser (about 20 ms, once per process; later calls return the same promise). Call before {@link parseSql}. */
+function loadParser() {
+    loading ??= load();
+    return loading;
+}
+async function load() {
+    for (const flag of ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'])
+        node_v8__WEBPACK_IMPORTED_MODULE_4___default().setFlagsFromString(flag);
+    const g = globalThis;
+    const set = g.__dirname === undefined;
+    if (set) {
+        const here = node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname((0,node_url__WEBPACK_IMPORTED_MODULE_3__.fileURLToPath)(import.meta.url)) + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep);
+        g.__dirname = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)(here + WASM) ? here : node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname((0,node_module__WEBPACK_IMPORTED_MODULE_1__.createRequire)(import.meta.url).resolve('libpg-query'));
+    }
+    try {
+        const lib = await __webpack_require__.e(/* import() */ 627).then(__webpack_require__.t.bind(__webpack_require__, 2627, 23));
+        await lib.loadModule();
+        library = lib;
+    }
+    finally {
+        if (set)
+            delete g.__dirname;
+    }
+}
+/**
+ * Parses `sql` (one or more statements) into libpg-query's tree: `{ stmts: [{ stmt }] }`.
+ * @throws Error (the parser's message) when it does not parse, or when {@link loadParser} has not finished
+ */
+function parseSql(sql) {
+    if (!library)
+        throw new Error('The SQL parser is not loaded (call loadParser first).');
+    return library.parseSync(sql);
 }
 
 

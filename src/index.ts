@@ -8,7 +8,8 @@
 import './heap.js' // first: V8 heap settings before anything allocates
 import * as core from '@actions/core'
 import { handleCancellation, runMainFlow } from './cancel.js'
-import { type Settings, readSettings } from './inputs.js'
+import { readSettings } from './inputs.js'
+import type { Settings } from './settings.js'
 import { runPost } from './commands/post.js'
 import { STATE } from './post-state.js'
 

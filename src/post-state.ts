@@ -11,7 +11,7 @@ export const STATE = {
   /** Set first thing in main: the post step knows it is the post step. */
   isPost: 'isPost',
   /**
-   * `{id, name}` of a branch this run holds under its provisional name
+   * `{id, name}` of a branch this run holds under its unseeded name
    * (`<name>~seeding`) and has not finished seeding: created, or renamed for
    * a reset. The post step deletes it only while it has that id and name.
    */
@@ -20,8 +20,8 @@ export const STATE = {
   lockComment: 'lockComment'
 } as const
 
-/** The branch this run holds under the provisional name `branch.name`; the post step deletes it unless {@link clearUnseeded} ran (and only while it keeps that name). */
-export function markUnseeded(branch: { id: string; name: string }): void {
+/** The branch this run holds under the unseeded name `branch.name`; the post step deletes it unless {@link clearUnseeded} ran (and only while it keeps that name). */
+export function saveUnseeded(branch: { id: string; name: string }): void {
   core.saveState(STATE.unseededBranch, JSON.stringify({ id: branch.id, name: branch.name }))
 }
 

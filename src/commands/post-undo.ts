@@ -2,22 +2,22 @@
  * What the post step undoes (commands/post.ts loads this module only when
  * there is something to undo). When main created a branch it did not
  * finish seeding (created, or taken out of reuse for a reset) and that is
- * still under its provisional name, the post step deletes it, waiting first for the branch's
+ * still under its unseeded name, the post step deletes it, waiting first for the branch's
  * own operations and retrying 423, which the SIGINT handler has no time for;
  * when main still held the PR comment's provisioning lock, it marks the
  * comment failed. After a successful main both are cleared, and it does nothing.
  */
 import * as core from '@actions/core'
 import { readSettings } from '../inputs.js'
-import { PROVISIONAL_SUFFIX, deleteBranchAndWait, waitForPendingOf } from '../platform/lifecycle.js'
-import { lifecycleClientOf } from '../platform/lifecycle-client.js'
+import { UNSEEDED_SUFFIX, deleteBranchAndWait, waitForPendingOf } from '../platform/lifecycle.js'
+import { neonClientOf } from '../platform/client.js'
 import { renderReport } from '../publish/report.js'
-import { githubClient, markerOf, pullRequestOfEvent, recordOf, withoutLock } from '../publish/comment.js'
+import { githubClient, markerOf, pullRequestOfEvent, recordOf, withoutLock } from '../comment/comment.js'
 import { savedLock } from '../post-state.js'
 
 /**
  * Deletes the unseeded branch named in the state, but only while it is still
- * as the main step left it (issue 20): the same id under the provisional name
+ * as the main step left it (issue 20): the same id under the unseeded name
  * `<name>~seeding` the state names. A branch renamed since (its seed
  * completed, or a reset's rename never happened) is in use or usable: kept.
  * A branch that another run deleted and made again has another id: kept.
@@ -26,11 +26,11 @@ import { savedLock } from '../post-state.js'
 export async function deleteUnseeded(saved: string): Promise<void> {
   const { id, name } = JSON.parse(saved) as { id: string; name: string }
   const settings = readSettings()
-  const client = lifecycleClientOf(settings)
+  const client = neonClientOf(settings)
   await core.group(`Delete branch "${name}", which the main step did not finish seeding`, async () => {
     const branch = await client.getBranch(id)
     if (!branch) return core.info(`Branch "${name}" (${id}) is already gone.`)
-    if (branch.name !== name || !name.endsWith(PROVISIONAL_SUFFIX)) {
+    if (branch.name !== name || !name.endsWith(UNSEEDED_SUFFIX)) {
       return core.info(
         `Branch ${id} is now named "${branch.name}", not "${name}" as the main step left it: it is seeded or in use, so it is kept.`
       )

@@ -17,7 +17,7 @@
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'
 import type { Branch } from './client.js'
-import type { LifecycleClient } from './lifecycle-client.js'
+import type { NeonClient } from './client.js'
 import { retryLocked } from './locked.js'
 import { waitForOperations } from './operations.js'
 
@@ -47,7 +47,7 @@ export function expiresAtFrom(seconds: number, now = Date.now()): string {
  *   only with `expires-in`; without it a failed update is a warning.
  */
 export async function recordUse(
-  client: LifecycleClient,
+  client: NeonClient,
   branch: Branch,
   o: { expiresInSeconds: number; pollIntervalSeconds: number; waitTimeoutSeconds: number }
 ): Promise<string | undefined> {

@@ -4,29 +4,29 @@
  * it again (on `command: delete`, on `reuse: false`, or after a failed seed).
  *
  * Proof of a completed seed lives on the branch itself, in its name: a run
- * creates the branch under a provisional name (`<name>~seeding`) and renames
+ * creates the branch under an unseeded name (`<name>~seeding`) and renames
  * it to `<name>` (platform spec, updateProjectBranch) only once it is seeded.
  * So a branch found under the PR's name was seeded, and one found under the
- * provisional name (a run that was cancelled, crashed, or lost the create's
+ * unseeded name (a run that was cancelled, crashed, or lost the create's
  * answer) is never reused: it is deleted and made again, after waiting for
  * the operations still running on it. Annotations would not do: the spec
  * sets them only on create.
  *
  * Issue 20: the rule holds for every command that changes a branch under the
- * PR's name. `command: reset` first takes the branch back to the provisional
- * name ({@link markProvisional}) and gives it the PR's name again only after
+ * PR's name. `command: reset` first takes the branch back to the unseeded
+ * name ({@link markUnseeded}) and gives it the PR's name again only after
  * its seed ({@link markSeeded}); the post step deletes a branch only while it
- * still has the id and provisional name this run left it with.
+ * still has the id and unseeded name this run left it with.
  */
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'
 import { replaceHost } from '../connection.js'
-import { type Branch, type ConnectionUri, type CreatedBranch, PlatformClient, PlatformResponseError } from './client.js'
+import { type Branch, type ConnectionUri, type CreatedBranch, NeonClient, PlatformResponseError } from './client.js'
 import { UNSEEDED_BRANCH, isCancelled, offCancel, onCancel } from '../cancel.js'
 import { retryLocked } from './locked.js'
 import { type Operation, waitForOperations } from './operations.js'
-import type { CreateBranchExtras } from './create-options.js'
-import { clearUnseeded, markUnseeded } from '../post-state.js'
+import type { CreateBranchExtras } from './shapes.js'
+import { clearUnseeded, saveUnseeded } from '../post-state.js'
 
 /** What branch mode needs from the settings. Seconds for the durations. */
 export interface BranchOptions {
@@ -38,7 +38,7 @@ export interface BranchOptions {
   pollIntervalSeconds: number
   waitTimeoutSeconds: number
   /** Lifecycle fields of a create request (expiry, annotations, init source, endpoint settings). */
-  createExtras?: CreateBranchExtras
+  branchCreateExtras?: CreateBranchExtras
   /** Issue 25: make (or reuse) an anonymized branch through these (platform/anonymized.ts). */
   anonymized?: AnonymizedHooks
 }
@@ -86,7 +86,7 @@ export function defaultBranchName(pr: { number: number; headRef: string } | null
   return name.slice(0, 256)
 }
 
-function waitOptions(client: PlatformClient, o: BranchOptions) {
+function waitOptions(client: NeonClient, o: BranchOptions) {
   return {
     pollIntervalSeconds: o.pollIntervalSeconds,
     waitTimeoutSeconds: o.waitTimeoutSeconds,
@@ -104,7 +104,7 @@ function refuseProtected(branch: Branch, what: string): void {
 }
 
 /** Resolves `parent-branch` (an id or a name, looked up with `search`) or the project's default branch. */
-async function resolveParent(client: PlatformClient, parentBranch: string): Promise<Branch> {
+async function resolveParent(client: NeonClient, parentBranch: string): Promise<Branch> {
   if (parentBranch) {
     const parent = await client.findBranch((b) => b.id === parentBranch || b.name === parentBranch, parentBranch)
     if (!parent)
@@ -119,36 +119,36 @@ async function resolveParent(client: PlatformClient, parentBranch: string): Prom
 }
 
 /** Marks a branch whose seed has not completed (see the module comment). */
-export const PROVISIONAL_SUFFIX = '~seeding'
+export const UNSEEDED_SUFFIX = '~seeding'
 
 /**
- * The provisional name of the branch `name` until its seed completes:
+ * The unseeded name of the branch `name` until its seed completes:
  * `<name>~seeding`, the name cut so the whole stays within the spec's 256 characters.
  */
-export function provisionalName(name: string): string {
-  return name.slice(0, 256 - PROVISIONAL_SUFFIX.length) + PROVISIONAL_SUFFIX
+export function unseededName(name: string): string {
+  return name.slice(0, 256 - UNSEEDED_SUFFIX.length) + UNSEEDED_SUFFIX
 }
 
-/** The PR's branch as the project has it: `seeded` under its name, `provisional` under `<name>~seeding`. */
+/** The PR's branch as the project has it: `seeded` under its name, `unseeded` under `<name>~seeding`. */
 export interface FoundBranches {
   seeded: Branch | null
-  provisional: Branch | null
+  unseeded: Branch | null
 }
 
 /**
  * Looks the PR's branch up under both names with one search (`search=` the
  * part both names share), following the cursor through every page.
  */
-export async function findPreviewBranches(client: PlatformClient, name: string): Promise<FoundBranches> {
-  const provisional = provisionalName(name)
-  const found: FoundBranches = { seeded: null, provisional: null }
+export async function findPreviewBranches(client: NeonClient, name: string): Promise<FoundBranches> {
+  const unseeded = unseededName(name)
+  const found: FoundBranches = { seeded: null, unseeded: null }
   await client.findBranch(
     (b) => {
       if (b.name === name) found.seeded = b
-      if (b.name === provisional) found.provisional = b
-      return !!found.seeded && !!found.provisional
+      if (b.name === unseeded) found.unseeded = b
+      return !!found.seeded && !!found.unseeded
     },
-    name.slice(0, 256 - PROVISIONAL_SUFFIX.length)
+    name.slice(0, 256 - UNSEEDED_SUFFIX.length)
   )
   return found
 }
@@ -168,7 +168,7 @@ function chooseUri(uris: ConnectionUri[], database: string, role: string): Conne
 
 /** Connection strings of an existing branch, from the connection-URI endpoint (pooled and direct). */
 export async function connectionOf(
-  client: PlatformClient,
+  client: NeonClient,
   branch: Branch,
   o: BranchOptions
 ): Promise<{ pooledUrl: string; directUrl: string }> {
@@ -206,7 +206,7 @@ export async function connectionOf(
  * @throws OperationError, or Error after `waitTimeoutSeconds`.
  */
 export async function waitForPendingOf(
-  client: PlatformClient,
+  client: NeonClient,
   branch: Branch,
   o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
 ): Promise<Operation[]> {
@@ -218,7 +218,7 @@ export async function waitForPendingOf(
 }
 
 /** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
-async function reuse(client: PlatformClient, branch: Branch, o: BranchOptions): Promise<BranchOutcome> {
+async function reuse(client: NeonClient, branch: Branch, o: BranchOptions): Promise<BranchOutcome> {
   const operations = await waitForPendingOf(client, branch, o)
   core.info(`Reusing branch "${branch.name}" (${branch.id}).`)
   return { branch, created: false, operations, ...(await connectionOf(client, branch, o)) }
@@ -230,7 +230,7 @@ async function reuse(client: PlatformClient, branch: Branch, o: BranchOptions): 
  * @returns those operations; empty when the branch was already gone.
  */
 export async function deleteBranchAndWait(
-  client: PlatformClient,
+  client: NeonClient,
   branch: Branch,
   o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
 ): Promise<Operation[] | null> {
@@ -259,14 +259,14 @@ function unanswered(err: unknown): err is HttpError | PlatformResponseError {
 }
 
 /**
- * Creates the provisional branch. After an unanswered create (its answer
+ * Creates the unseeded branch. After an unanswered create (its answer
  * lost to a timeout or a reset, or a 5xx) looks the name up: a branch the
  * platform made anyway is adopted with the operations still pending on it,
  * so this run finishes the job (wait, seed, rename) or deletes it.
  * @returns the branch, its pending operations, and its connection URIs if the create answered.
  */
-async function createProvisional(
-  client: PlatformClient,
+async function createUnseeded(
+  client: NeonClient,
   parent: Branch,
   name: string,
   extras?: CreateBranchExtras,
@@ -282,7 +282,7 @@ async function createProvisional(
     core.warning(`${err.message} Looking the branch up by name, in case the platform made it.`)
     let made: Branch | null
     try {
-      made = (await findPreviewBranches(client, name.slice(0, -PROVISIONAL_SUFFIX.length))).provisional
+      made = (await findPreviewBranches(client, name.slice(0, -UNSEEDED_SUFFIX.length))).unseeded
     } catch (e) {
       throw new Error(
         `${err.message} The lookup that would tell whether the branch was made failed too (${(e as Error).message}); if branch "${name}" exists, the next run deletes it.`,
@@ -308,13 +308,13 @@ async function createProvisional(
 
 /**
  * Registers the cancel's undo step for `branch`, which this run holds under
- * its provisional name: wait for `pending` (its operations hold the project,
+ * its unseeded name: wait for `pending` (its operations hold the project,
  * a DELETE meets 423 until they end) until shortly before the cancel's
  * deadline (cancel.ts), polling every 0.2 s, then delete it with the 423
  * retry, and clear the post step's state.
  */
 export function undoOnCancel(
-  client: PlatformClient,
+  client: NeonClient,
   branch: Branch,
   pending: Operation[],
   o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
@@ -333,22 +333,22 @@ export function undoOnCancel(
 
 /**
  * Finds the PR's seeded branch and reuses it, or creates it under its
- * provisional name from the parent with a read-write compute and waits for
- * the operations the create started. A provisional branch found (a run whose
+ * unseeded name from the parent with a read-write compute and waits for
+ * the operations the create started. An unseeded branch found (a run whose
  * seed did not complete) is deleted first; `reuse: false` deletes the seeded
  * one too. A newly created branch must be passed to {@link markSeeded} once seeded.
  * @throws BranchRefusedError, ProjectBusyError, OperationError, HttpError.
  */
-export async function provisionBranch(client: PlatformClient, o: BranchOptions): Promise<BranchOutcome> {
+export async function provisionBranch(client: NeonClient, o: BranchOptions): Promise<BranchOutcome> {
   const found = await findPreviewBranches(client, o.branchName)
   const parent = await resolveParent(client, o.parentBranch)
-  if (found.provisional) {
+  if (found.unseeded) {
     core.warning(
-      `Branch "${found.provisional.name}" (${found.provisional.id}) was left by a run whose seed did not complete: deleting it and starting again.`
+      `Branch "${found.unseeded.name}" (${found.unseeded.id}) was left by a run whose seed did not complete: deleting it and starting again.`
     )
     // issue 20: a cancelled run's compute start may still run on it; a DELETE before it ends meets 423.
-    await waitForPendingOf(client, found.provisional, o)
-    await deleteBranchAndWait(client, found.provisional, o)
+    await waitForPendingOf(client, found.unseeded, o)
+    await deleteBranchAndWait(client, found.unseeded, o)
   }
   const existing = found.seeded
   if (existing) {
@@ -360,10 +360,10 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
     else core.info(`reuse is false: deleting branch "${existing.name}" (${existing.id}) to recreate it.`)
     await deleteBranchAndWait(client, existing, o)
   }
-  const provisional = provisionalName(o.branchName)
+  const unseeded = unseededName(o.branchName)
   let created
   try {
-    created = await createProvisional(client, parent, provisional, o.createExtras, o.anonymized)
+    created = await createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized)
   } catch (err) {
     if (err instanceof HttpError && err.status === 409) {
       const now = await findPreviewBranches(client, o.branchName)
@@ -372,7 +372,7 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
         return { ...(await reuse(client, now.seeded, o)), parent }
       }
       throw new BranchRefusedError(
-        `Branch "${provisional}" already exists: another run of this PR is creating and seeding "${o.branchName}" right now. ` +
+        `Branch "${unseeded}" already exists: another run of this PR is creating and seeding "${o.branchName}" right now. ` +
           'Re-run this job once it has finished; a branch it leaves unseeded is deleted then.'
       )
     }
@@ -388,7 +388,7 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
   // From here until it is seeded, a cancelled run deletes the branch (main.ts keeps this step through seeding).
   const { branch } = created
   const pending = created.operations
-  markUnseeded(branch) // issue 14: the post step deletes it if this run ends before it is seeded
+  saveUnseeded(branch) // issue 14: the post step deletes it if this run ends before it is seeded
   undoOnCancel(client, branch, pending, o)
   core.info(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`)
   try {
@@ -425,37 +425,37 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
  * Takes the seeded branch `branch` out of reuse before a command changes it
  * (issue 20: `command: reset`): saves the post step's state first (so a kill
  * or a lost answer from here on is undone by the post step, which deletes
- * the branch only while it still has the provisional name), then renames it
+ * the branch only while it still has the unseeded name), then renames it
  * to `<name>~seeding` (PATCH, 423 retried, its operations waited on), and
  * registers the cancel's undo step. From then on no run reuses it, and the
  * next run deletes it if this one does not finish; {@link markSeeded} gives
  * the name back after the seed.
- * @returns the branch under its provisional name.
+ * @returns the branch under its unseeded name.
  * @throws HttpError, ProjectBusyError, OperationError (the branch may then carry either name; both cases are handled as above).
  */
-export async function markProvisional(
-  client: PlatformClient,
+export async function markUnseeded(
+  client: NeonClient,
   branch: Branch,
   o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
 ): Promise<Branch> {
-  const provisional = provisionalName(branch.name)
-  markUnseeded({ id: branch.id, name: provisional })
-  const renamed = await retryLocked(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, provisional))
+  const unseeded = unseededName(branch.name)
+  saveUnseeded({ id: branch.id, name: unseeded })
+  const renamed = await retryLocked(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, unseeded))
   undoOnCancel(client, renamed.branch, renamed.operations, o)
   await waitForOperations(renamed.operations, waitOptions(client, o as BranchOptions))
-  core.info(`Renamed branch "${branch.name}" to "${provisional}" until it is seeded again: no run reuses it meanwhile.`)
+  core.info(`Renamed branch "${branch.name}" to "${unseeded}" until it is seeded again: no run reuses it meanwhile.`)
   return renamed.branch
 }
 
 /**
- * Records on the branch that its seed completed: renames the provisional
+ * Records on the branch that its seed completed: renames the unseeded
  * branch to `name` (PATCH, 423 retried) and waits for any operation the
  * update started. On failure deletes the branch (a later run would delete it
  * anyway) and rethrows.
  * @returns the renamed branch.
  */
 export async function markSeeded(
-  client: PlatformClient,
+  client: NeonClient,
   branch: Branch,
   name: string,
   o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
+import type { EnvNames } from '../settings.js'
 
 /** What goes into the file. `expiresAt` is ISO 8601; it is written as an HTTP date, as the CLI does. */
 export interface EnvFileValues {
@@ -14,17 +15,6 @@ export interface EnvFileValues {
   databaseUrlDirect: string
   claimUrl?: string
   expiresAt?: string
-}
-
-/**
- * The two names a workflow chooses (seed 001, command-line client): `key`
- * (`--key`, default `DATABASE_URL`) names the pooled connection string and,
- * with `_DIRECT` appended, the direct one; `prefix` (`--prefix`, default
- * `PUBLIC_`) goes before `POSTGRES_CLAIM_URL`, the claim URL's variable.
- */
-export interface EnvNames {
-  key: string
-  prefix: string
 }
 
 /** The CLI's defaults (seed 001). */

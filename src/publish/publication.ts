@@ -5,11 +5,18 @@
  */
 import * as core from '@actions/core'
 import * as github from '@actions/github'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../settings.js'
 import { COMMENT_LOCK, isCancelled, offCancel, onCancel, throwIfCancelled, unlessCancelled } from '../cancel.js'
 import { type Report, renderReport } from './report.js'
-import { type CommentRecord, type FoundComment, type PullRequest, githubClient, pullRequestOfEvent, withoutLock } from './comment.js'
-import { ClaimNotPostedError, type CommentLock, acquireLock } from './lock.js'
+import {
+  type CommentRecord,
+  type FoundComment,
+  type PullRequest,
+  githubClient,
+  pullRequestOfEvent,
+  withoutLock
+} from '../comment/comment.js'
+import { ClaimNotPostedError, type CommentLock, acquireLock } from '../comment/lock.js'
 import { clearLock, markLock } from '../post-state.js'
 import { COMMENT_LIMIT } from './report.js'
 

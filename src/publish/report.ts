@@ -2,6 +2,7 @@
  * What one run did, rendered once as Markdown for both the PR comment and the
  * job summary. Holds no secret: no connection string, no password.
  */
+import { ANONYMIZATION_DOCS } from '../platform/shapes.js'
 
 /** The facts of one run. Times are ISO 8601 UTC strings. */
 export interface Report {
@@ -130,7 +131,6 @@ export function renderSchema(r: Report, diffBudget = Infinity): string[] {
 }
 
 /** The platform's docs on anonymized branches. */
-const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization'
 
 /** The masked columns of an anonymized branch (issue 25): schema.table.column and the function's name, never a value. */
 export function renderMasked(r: Report): string[] {

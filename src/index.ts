@@ -5,7 +5,7 @@
  * about the time Node takes to start); each step's own code is a chunk of the
  * bundle loaded once it is known to be needed.
  */
-import './heap.js' // first: V8 heap settings before anything allocates
+import './v8-heap.js' // first: V8 heap settings before anything allocates
 import * as core from '@actions/core'
 import { handleCancellation, runMainFlow } from './cancel.js'
 import { readSettings } from './inputs.js'

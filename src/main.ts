@@ -16,7 +16,7 @@ import { branchDriver, branchNameOf } from './commands/branch-driver.js'
 import { instantDriver } from './commands/instant-driver.js'
 import { checkedSeed, startSeedCheck } from './commands/seed-step.js'
 import { resolveSeedFiles } from './seed/files.js'
-import { endSessions } from './session.js'
+import { endSessions } from './pg-sessions.js'
 import { type Publication, openPublication, releaseLock } from './publish/publication.js'
 
 /**

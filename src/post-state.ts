@@ -16,7 +16,7 @@ export const STATE = {
    * a reset. The post step deletes it only while it has that id and name.
    */
   unseededBranch: 'unseededBranch',
-  /** `{comment, reaction}`: the PR comment and the lock reaction on it this run holds (publish/lock.ts); older versions saved the comment id alone. */
+  /** `{comment, reaction}`: the PR comment and the lock reaction on it this run holds (comment/lock/lock.ts); older versions saved the comment id alone. */
   lockComment: 'lockComment'
 } as const
 
@@ -28,22 +28,4 @@ export function saveUnseeded(branch: { id: string; name: string }): void {
 /** The branch is seeded, or already deleted: nothing for the post step. */
 export function clearUnseeded(): void {
   core.saveState(STATE.unseededBranch, '')
-}
-
-/** This run holds the comment lock (reaction `reactionId` on comment `commentId`) until {@link clearLock}. */
-export function markLock(commentId: number, reactionId?: number): void {
-  core.saveState(STATE.lockComment, JSON.stringify({ comment: commentId, reaction: reactionId }))
-}
-
-/** The lock {@link markLock} saved, from the post step's `STATE_lockComment`; null when none. */
-export function savedLock(saved: string): { comment: number; reaction?: number } | null {
-  if (!saved) return null
-  if (/^\d+$/.test(saved)) return { comment: Number(saved) }
-  const v = JSON.parse(saved) as { comment?: unknown; reaction?: unknown }
-  return typeof v.comment === 'number' ? { comment: v.comment, reaction: typeof v.reaction === 'number' ? v.reaction : undefined } : null
-}
-
-/** The comment lock is released (the comment is final). */
-export function clearLock(): void {
-  core.saveState(STATE.lockComment, '')
 }

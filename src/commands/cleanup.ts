@@ -8,7 +8,7 @@
  * branch or a protected branch.
  *
  * Issue 20: before it deletes a PR's branch it takes that PR's comment lock
- * (publish/lock.ts), so it waits for a run of the PR that holds it, and then
+ * (comment/lock/lock.ts), so it waits for a run of the PR that holds it, and then
  * reads the branch again and decides again under the lock: a branch used
  * meanwhile is kept. A branch with child branches is kept (the platform does
  * not delete it) unless its children are deleted first in the same sweep.
@@ -28,7 +28,7 @@ import type { NeonClient } from '../platform/client.js'
 import { summarise } from '../platform/operations.js'
 import { renderReport } from '../publish/report.js'
 import { describeGitHubError, githubClient } from '../comment/comment.js'
-import { type CommentLock, acquireLock } from '../comment/lock.js'
+import { type CommentLock, acquireLock } from '../comment/lock/lock.js'
 
 type Octokit = ReturnType<typeof githubClient>
 

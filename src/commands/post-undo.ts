@@ -12,8 +12,8 @@ import { readSettings } from '../inputs.js'
 import { UNSEEDED_SUFFIX, deleteBranchAndWait, waitForPendingOf } from '../platform/lifecycle.js'
 import { neonClientOf } from '../platform/client.js'
 import { renderReport } from '../publish/report.js'
-import { githubClient, markerOf, pullRequestOfEvent, recordOf, withoutLock } from '../comment/comment.js'
-import { savedLock } from '../post-state.js'
+import { githubClient, pullRequestOfEvent } from '../comment/comment.js'
+import { releaseSavedLock, savedLock } from '../comment/lock/saved.js'
 
 /**
  * Deletes the unseeded branch named in the state, but only while it is still
@@ -41,42 +41,13 @@ export async function deleteUnseeded(saved: string): Promise<void> {
   })
 }
 
-/**
- * Releases the comment lock the main step still held (publish/lock.ts):
- * when the comment's marker still names this run's lock reaction, writes
- * that the run failed (keeping what the marker records for reuse, without
- * the lock's fields), then deletes the reaction by its id (a reaction of
- * another run is never touched: ids are unique). Other runs would take the
- * lock over 1 to 5 minutes later; this frees them at once. An older main
- * step's state (a claim comment id alone) is handled as before: its claim
- * comment is deleted when it still is a claim.
- */
+/** Releases the comment lock the main step still held (comment/lock/saved.ts), saying in the comment that the run failed. */
 export async function releaseLock(saved: string): Promise<void> {
   const settings = readSettings()
   const pr = pullRequestOfEvent()
-  const lock = savedLock(saved)
-  if (!pr || !settings.githubToken || !lock) return
+  if (!pr || !settings.githubToken || !savedLock(saved)) return
   const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
-  const { owner, repo } = pr
-  const comment = await octokit.rest.issues.getComment({ owner, repo, comment_id: lock.comment }).catch(() => null)
-  const record = comment ? recordOf(comment.data.body ?? '') : null
-  if (lock.reaction === undefined) {
-    if (record?.provisioningSince) await octokit.rest.issues.deleteComment({ owner, repo, comment_id: lock.comment })
-    return
+  if (await releaseSavedLock(octokit, pr, saved, renderReport({ mode: settings.mode, state: 'failed' }))) {
+    core.info(`Released the PR comment lock (comment ${savedLock(saved)!.comment}): the main step ended before the database was ready.`)
   }
-  if (record?.reaction === lock.reaction) {
-    const markdown = renderReport({ mode: settings.mode, state: 'failed' })
-    await octokit.rest.issues.updateComment({
-      owner,
-      repo,
-      comment_id: lock.comment,
-      body: `${markdown}\n\n${markerOf(withoutLock(record))}`
-    })
-  }
-  await octokit.rest.reactions
-    .deleteForIssueComment({ owner, repo, comment_id: lock.comment, reaction_id: lock.reaction })
-    .catch((err: { status?: number }) => {
-      if (err.status !== 404) throw err
-    })
-  core.info(`Released the PR comment lock (comment ${lock.comment}): the main step ended before the database was ready.`)
 }

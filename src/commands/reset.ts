@@ -21,7 +21,7 @@ import { BranchRefusedError, connectionOf, deleteBranchAndWait, markUnseeded, ma
 import { UNSEEDED_BRANCH, isCancelled, offCancel, throwIfCancelled } from '../cancel.js'
 import type { NeonClient } from '../platform/client.js'
 import { recordUse } from '../platform/expiry.js'
-import { ProjectBusyError, retryLocked } from '../platform/locked.js'
+import { ProjectBusyError, retryLocked } from '../platform/retry-423.js'
 import { summarise, waitForOperations } from '../platform/operations.js'
 import { maskConnection, setOutputs } from '../publish/outputs.js'
 import { writeEnvFile } from '../publish/env-file.js'

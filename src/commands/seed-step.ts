@@ -12,7 +12,7 @@ import type { SchemaDiff } from '../schema/diff.js'
 import { type SchemaUnavailable, SchemaTracker } from '../schema/track.js'
 import { runSeedCommand } from '../seed/command.js'
 import { type SeedPlan, SeedError, checkSeed, loadSeed } from '../seed/loader.js'
-import { endSessions } from '../session.js'
+import { endSessions } from '../pg-sessions.js'
 import type { Settings } from '../settings.js'
 
 /**

@@ -18,7 +18,7 @@ import * as core from '@actions/core'
 import { HttpError } from '../http.js'
 import type { Branch } from './client.js'
 import type { NeonClient } from './client.js'
-import { retryLocked } from './locked.js'
+import { retryLocked } from './retry-423.js'
 import { waitForOperations } from './operations.js'
 
 /** The platform's longest branch expiry, in seconds: 30 days (platform docs, branch expiration). */

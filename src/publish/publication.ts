@@ -16,8 +16,8 @@ import {
   pullRequestOfEvent,
   withoutLock
 } from '../comment/comment.js'
-import { ClaimNotPostedError, type CommentLock, acquireLock } from '../comment/lock.js'
-import { clearLock, markLock } from '../post-state.js'
+import { ClaimNotPostedError, type CommentLock, acquireLock } from '../comment/lock/lock.js'
+import { clearLock, markLock } from '../comment/lock/saved.js'
 import { COMMENT_LIMIT } from './report.js'
 
 /** Where the run publishes: the PR, the lock this run holds (when there is a PR and commenting is on), and what an earlier run recorded. */

@@ -13,7 +13,7 @@ import { type Queryable, sql } from '@pgkit/client'
 import { PostgreSQL } from '@pgkit/schemainspect'
 import pg from 'pg'
 import type { Connection } from '../connection.js'
-import { leaseSession } from '../session.js'
+import { leaseSession } from '../pg-sessions.js'
 
 /** The schema of one database at one moment (tables, columns, indexes, constraints, functions, views, …). */
 export type SchemaSnapshot = PostgreSQL

@@ -31,8 +31,8 @@ import type { CatalogRows, CatalogSession, SchemaSnapshot } from './inspect.js'
  * chunk of the bundle), so runs that compare nothing, and everything a run
  * does before its seed, do not pay for loading them.
  */
-let loading: Promise<typeof import('./lazy.js')> | undefined
-const schemaTools = (): Promise<typeof import('./lazy.js')> => (loading ??= import('./lazy.js'))
+let loading: Promise<typeof import('./inspect-and-diff.js')> | undefined
+const schemaTools = (): Promise<typeof import('./inspect-and-diff.js')> => (loading ??= import('./inspect-and-diff.js'))
 
 /**
  * Starts loading the schema tools while the database is provisioned (a
@@ -74,7 +74,7 @@ export interface SchemaUnavailable {
 export class SchemaTracker {
   private before: Promise<SchemaSnapshot | undefined> | undefined
   private failure: string | undefined
-  private tools: Promise<typeof import('./lazy.js')> | undefined
+  private tools: Promise<typeof import('./inspect-and-diff.js')> | undefined
   private session: Promise<CatalogSession> | undefined
 
   /**
@@ -96,7 +96,7 @@ export class SchemaTracker {
   }
 
   /** Loads the inspector and differ chunk once, in the background from the first call. */
-  private loadTools(): Promise<typeof import('./lazy.js')> {
+  private loadTools(): Promise<typeof import('./inspect-and-diff.js')> {
     this.tools ??= schemaTools()
     this.tools.catch(() => undefined) // awaited later
     return this.tools

@@ -26,7 +26,7 @@
 import * as core from '@actions/core'
 import pg from 'pg'
 import type { Connection } from '../connection.js'
-import { leaseSession } from '../session.js'
+import { leaseSession } from '../pg-sessions.js'
 import path from 'node:path'
 import {
   type SeedPlan,

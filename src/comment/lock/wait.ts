@@ -4,8 +4,8 @@
  * until a lock reaction is gone (released, or deleted here by its id).
  */
 import * as core from '@actions/core'
-import { sleep } from '../http.js'
-import { type CommentRecord, type FoundComment, type Octokit, type PullRequest, describeGitHubError, recordOf } from './comment.js'
+import { sleep } from '../../http.js'
+import { type CommentRecord, type FoundComment, type Octokit, type PullRequest, describeGitHubError, recordOf } from '../comment.js'
 
 /** How often the holder refreshes `heartbeatAt` in the marker, in milliseconds. */
 export const HEARTBEAT_MS = 60_000

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { type Emulator } from './index.js'
 import type { Project } from './platform.js'
-import { UNSEEDED_SUFFIX } from '../src/platform/lifecycle.js'
+import { UNSEEDED_SUFFIX } from '../src/platform/preview-branch.js'
 import { type Case, outcome, checker, count, BRANCHES, succeeded, failed } from './matrix-kit.js'
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { HttpError } from '../../src/http.js'
 import { LOCKED_RETRY, ProjectBusyError, retryLocked } from '../../src/platform/retry-423.js'
 import { type Operation, OperationError, displayName, waitForOperations } from '../../src/platform/operations.js'
-import { UNSEEDED_SUFFIX, defaultBranchName, unseededName } from '../../src/platform/lifecycle.js'
+import { UNSEEDED_SUFFIX, defaultBranchName, unseededName } from '../../src/platform/preview-branch.js'
 import { summarise } from '../../src/platform/operations.js'
 
 const locked = () => new HttpError('locked', 423)

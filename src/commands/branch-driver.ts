@@ -12,14 +12,8 @@ import { anonymizedBranch } from '../platform/anonymized.js'
 import type { NeonClient } from '../platform/client.js'
 import { branchCreateExtras, explainCreateRefusal } from '../platform/branch-create-extras.js'
 import { recordUse } from '../platform/expiry.js'
-import {
-  defaultBranchName,
-  deleteBranchAndWait,
-  findPreviewBranches,
-  markSeeded,
-  provisionBranch,
-  waitForPendingOf
-} from '../platform/lifecycle.js'
+import { deleteBranchAndWait, markSeeded, provisionBranch, waitForPendingOf } from '../platform/lifecycle.js'
+import { defaultBranchName, findPreviewBranches } from '../platform/preview-branch.js'
 import { summarise } from '../platform/operations.js'
 import { clearUnseeded } from '../post-state.js'
 import type { PullRequest } from '../comment/comment.js'

@@ -9,7 +9,8 @@
  */
 import * as core from '@actions/core'
 import { readSettings } from '../inputs.js'
-import { UNSEEDED_SUFFIX, deleteBranchAndWait, waitForPendingOf } from '../platform/lifecycle.js'
+import { deleteBranchAndWait, waitForPendingOf } from '../platform/lifecycle.js'
+import { UNSEEDED_SUFFIX } from '../platform/preview-branch.js'
 import { neonClientOf } from '../platform/client.js'
 import { renderReport } from '../publish/report.js'
 import { githubClient, pullRequestOfEvent } from '../comment/comment.js'

@@ -1,13 +1,8 @@
 /**
- * The client of the Neon API v2 (Neon operations guide for operations; the
- * Neon API spec, `public-v2-for-users.gen.yaml` in `@neondatabase/api-client`,
- * checked by `npm run contract`, for the `{branch}`, `{branches}`,
- * `{endpoints}`, `{databases}`, `{uri}` envelopes, cursor pagination of
- * branches, 204 deletes, `{code, message, request_id}` error bodies, and the
- * lifecycle and anonymized-branch requests).
- *
- * Every request sends `Authorization: Bearer <api-key>` and
- * `Accept: application/json` (Neon operations guide, Authentication) and has a timeout.
+ * The one client of the Neon API v2 (Neon operations guide for operations and
+ * authentication; Neon API spec, `public-v2-for-users.gen.yaml` in
+ * `@neondatabase/api-client`, checked by `npm run contract`, for the rest).
+ * Every request sends `Authorization: Bearer <api-key>` and has a timeout.
  * Requests that start work are not retried here: callers wrap them in
  * {@link retryLocked} for 423 and never resend them after an unclear failure.
  */

@@ -20,8 +20,9 @@
  */
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'
-import { replaceHost } from '../connection.js'
 import { type Branch, type ConnectionUri, type CreatedBranch, NeonClient, PlatformResponseError } from './client.js'
+import { chooseUri, connectionOf, pooledOf } from './branch-connection.js'
+import { BranchRefusedError, UNSEEDED_SUFFIX, findPreviewBranches, refuseProtected, resolveParent, unseededName } from './preview-branch.js'
 import { UNSEEDED_BRANCH, isCancelled, offCancel, onCancel } from '../cancel.js'
 import { retryLocked } from './retry-423.js'
 import { type Operation, waitForOperations } from './operations.js'
@@ -69,132 +70,12 @@ export interface BranchOutcome {
   operations: Operation[]
 }
 
-/** A request the action refuses to make, with what to change. */
-export class BranchRefusedError extends Error {}
-
-/**
- * `preview/pr-<number>-<head ref>` in a PR, else `preview/<short sha>`;
- * characters other than letters, digits, `.`, `_` and `-` become `-`, at most 256 characters.
- */
-export function defaultBranchName(pr: { number: number; headRef: string } | null, sha: string): string {
-  const clean = (s: string): string =>
-    s
-      .replace(/[^A-Za-z0-9._-]+/g, '-')
-      .replace(/-{2,}/g, '-')
-      .replace(/^-|-$/g, '')
-  const name = pr ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}` : `preview/${clean(sha).slice(0, 7) || 'local'}`
-  return name.slice(0, 256)
-}
-
 function waitOptions(client: NeonClient, o: BranchOptions) {
   return {
     pollIntervalSeconds: o.pollIntervalSeconds,
     waitTimeoutSeconds: o.waitTimeoutSeconds,
     get: (id: string) => client.getOperation(id)
   }
-}
-
-function refuseProtected(branch: Branch, what: string): void {
-  if (branch.default || branch.protected) {
-    throw new BranchRefusedError(
-      `Refusing to ${what} branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. ` +
-        'Set `branch-name` to a preview branch name.'
-    )
-  }
-}
-
-/** Resolves `parent-branch` (an id or a name, looked up with `search`) or the project's default branch. */
-async function resolveParent(client: NeonClient, parentBranch: string): Promise<Branch> {
-  if (parentBranch) {
-    const parent = await client.findBranch((b) => b.id === parentBranch || b.name === parentBranch, parentBranch)
-    if (!parent)
-      throw new BranchRefusedError(
-        `Parent branch "${parentBranch}" was not found in the project (input \`parent-branch\`, an id or a name).`
-      )
-    return parent
-  }
-  const parent = await client.findBranch((b) => !!b.default)
-  if (!parent) throw new BranchRefusedError('The project has no default branch; set `parent-branch`.')
-  return parent
-}
-
-/** Marks a branch whose seed has not completed (see the module comment). */
-export const UNSEEDED_SUFFIX = '~seeding'
-
-/**
- * The unseeded name of the branch `name` until its seed completes:
- * `<name>~seeding`, the name cut so the whole stays within the spec's 256 characters.
- */
-export function unseededName(name: string): string {
-  return name.slice(0, 256 - UNSEEDED_SUFFIX.length) + UNSEEDED_SUFFIX
-}
-
-/** The PR's branch as the project has it: `seeded` under its name, `unseeded` under `<name>~seeding`. */
-export interface FoundBranches {
-  seeded: Branch | null
-  unseeded: Branch | null
-}
-
-/**
- * Looks the PR's branch up under both names with one search (`search=` the
- * part both names share), following the cursor through every page.
- */
-export async function findPreviewBranches(client: NeonClient, name: string): Promise<FoundBranches> {
-  const unseeded = unseededName(name)
-  const found: FoundBranches = { seeded: null, unseeded: null }
-  await client.findBranch(
-    (b) => {
-      if (b.name === name) found.seeded = b
-      if (b.name === unseeded) found.unseeded = b
-      return !!found.seeded && !!found.unseeded
-    },
-    name.slice(0, 256 - UNSEEDED_SUFFIX.length)
-  )
-  return found
-}
-
-/** The pooled form of a direct URL: the pooler host when given, else `-pooler` added to the first label. */
-function pooledOf(directUrl: string, poolerHost?: string): string {
-  return replaceHost(directUrl, (host) => poolerHost || host.replace(/^([^.]+)/, '$1-pooler'))
-}
-
-/** Chooses the connection URI of the `database`/`role` inputs, or the only one. */
-function chooseUri(uris: ConnectionUri[], database: string, role: string): ConnectionUri | undefined {
-  const matching = uris.filter(
-    (u) => (!database || u.connection_parameters.database === database) && (!role || u.connection_parameters.role === role)
-  )
-  return matching.length === 1 || (matching.length > 1 && (database || role)) ? matching[0] : undefined
-}
-
-/** Connection strings of an existing branch, from the connection-URI endpoint (pooled and direct). */
-export async function connectionOf(
-  client: NeonClient,
-  branch: Branch,
-  o: BranchOptions
-): Promise<{ pooledUrl: string; directUrl: string }> {
-  const endpoints = await client.listEndpoints(branch.id)
-  if (!endpoints.some((e) => e.type === 'read_write')) {
-    throw new BranchRefusedError(`Branch "${branch.name}" has no read-write compute; delete it or set \`reuse: false\`.`)
-  }
-  let { database, role } = o
-  if (!database || !role) {
-    const dbs = await client.listDatabases(branch.id)
-    const db = database ? dbs.find((d) => d.name === database) : dbs.length === 1 ? dbs[0] : undefined
-    if (!db) {
-      throw new BranchRefusedError(
-        database
-          ? `Branch "${branch.name}" has no database "${database}" (input \`database\`); it has: ${dbs.map((d) => d.name).join(', ') || 'none'}.`
-          : `Branch "${branch.name}" has ${dbs.length} databases (${dbs.map((d) => d.name).join(', ')}); set \`database\` to choose one.`
-      )
-    }
-    database = db.name
-    role ||= db.owner_name
-  }
-  const [pooledUrl, directUrl] = await Promise.all([
-    client.connectionUri(branch.id, database, role, true),
-    client.connectionUri(branch.id, database, role, false)
-  ])
-  return { pooledUrl, directUrl }
 }
 
 /**

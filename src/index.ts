@@ -1,7 +1,7 @@
 /**
  * Entry point of the bundled action (`dist/index.js`): the main step, or the
  * post step (`runs.post`) when main saved `isPost`. Only what the input check
- * needs is loaded before it (cold start, issue 24: a refused input fails in
+ * needs is loaded before it (cold start: a refused input fails in
  * about the time Node takes to start); each step's own code is a chunk of the
  * bundle loaded once it is known to be needed.
  */

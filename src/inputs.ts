@@ -113,7 +113,7 @@ function computeUnits(name: string): number | undefined {
 
 /**
  * `env-key` (default `DATABASE_URL`) and `env-prefix` (default `PUBLIC_`),
- * named as the instant service's CLI names its variables (seed 001): `<key>`,
+ * named as the instant service's CLI names its variables (instant service API): `<key>`,
  * `<key>_DIRECT`, `<prefix>POSTGRES_CLAIM_URL`. Each must make a valid
  * environment variable name ({@link ENV_NAME}), and the three must differ.
  * @throws InputError

@@ -17,7 +17,7 @@ export interface MaskingRuleInput {
 }
 
 /**
- * The two names a workflow chooses (seed 001, command-line client): `key`
+ * The two names a workflow chooses (instant service API, command-line client): `key`
  * (`--key`, default `DATABASE_URL`) names the pooled connection string and,
  * with `_DIRECT` appended, the direct one; `prefix` (`--prefix`, default
  * `PUBLIC_`) goes before `POSTGRES_CLAIM_URL`, the claim URL's variable.
@@ -35,12 +35,12 @@ export interface Settings {
   /** Resolved mode (`auto` becomes `branch` when `project-id` is set, else `instant`). */
   mode: Mode
   command: Command
-  /** Sent as `ref` to the instant service (seed 001: required, non-empty). */
+  /** Sent as `ref` to the instant service (instant service API: required, non-empty). */
   referrer: string
   logicalReplication: boolean
   /** Base address of the instant service, without `/api/v1`. */
   instantUrl: string
-  /** Base address of the platform API; already contains `/api/v2` (seed 000). */
+  /** Base address of the platform API; already contains `/api/v2` (Neon operations guide). */
   apiUrl: string
   apiKey: string
   projectId: string
@@ -54,16 +54,16 @@ export interface Settings {
   reuse: boolean
   githubToken: string
   comment: boolean
-  /** Seconds between polls of a pending operation (seed 000 recommends 5). */
+  /** Seconds between polls of a pending operation (the Neon operations guide recommends 5). */
   pollIntervalSeconds: number
   /** Seconds to wait for the operations of one request before failing. */
   waitTimeoutSeconds: number
   /** Seconds before any single HTTP request is abandoned. */
   requestTimeoutSeconds: number
   envFile: string
-  /** `env-key` and `env-prefix`: the env file's variable names (seed 001, the CLI's `--key` and `--prefix`). */
+  /** `env-key` and `env-prefix`: the env file's variable names (instant service API, the CLI's `--key` and `--prefix`). */
   envNames: EnvNames
-  /** Show what the run's seed and migrations did to the schema (issue 15). */
+  /** Show what the run's seed and migrations did to the schema. */
   compareSchema: boolean
   /** Fail the step (and undo, like a failed seed) when the schema change is destructive. */
   failOnDestructive: boolean
@@ -80,7 +80,7 @@ export interface Settings {
   maxCu?: number
   /** `schema-only`: create the branch with `init_source: schema-only`. */
   schemaOnly: boolean
-  /** `masking-rules` (issue 25): non-empty makes the branch anonymized (platform spec, createProjectBranchAnonymized). */
+  /** `masking-rules`: non-empty makes the branch anonymized (platform spec, createProjectBranchAnonymized). */
   maskingRules: MaskingRuleInput[]
 }
 

@@ -7,7 +7,7 @@
  * that reuses it moves (expiry.ts, recordUse). It never touches the default
  * branch or a protected branch.
  *
- * Issue 20: before it deletes a PR's branch it takes that PR's comment lock
+ * Before it deletes a PR's branch it takes that PR's comment lock
  * (comment/lock/lock.ts), so it waits for a run of the PR that holds it, and then
  * reads the branch again and decides again under the lock: a branch used
  * meanwhile is kept. A branch with child branches is kept (the platform does

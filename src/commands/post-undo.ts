@@ -18,7 +18,7 @@ import { releaseSavedLock, savedLock } from '../comment/lock/saved.js'
 
 /**
  * Deletes the unseeded branch named in the state, but only while it is still
- * as the main step left it (issue 20): the same id under the unseeded name
+ * as the main step left it: the same id under the unseeded name
  * `<name>~seeding` the state names. A branch renamed since (its seed
  * completed, or a reset's rename never happened) is in use or usable: kept.
  * A branch that another run deleted and made again has another id: kept.

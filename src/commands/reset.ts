@@ -5,7 +5,7 @@
  * connection strings stay the same; the restore's 423 is retried and its
  * operations waited on. Then `seed` and `seed-command` run again.
  *
- * Issue 20: a branch under the PR's name is a seeded one (platform/lifecycle.ts),
+ * A branch under the PR's name is a seeded one (platform/lifecycle.ts),
  * so before the restore the branch leaves that name: it is renamed to
  * `<name>~seeding` (markUnseeded, with the post step's state saved first
  * and the cancel's undo step registered), and renamed back only after the
@@ -55,7 +55,7 @@ const refused = (err: unknown): boolean =>
   (err instanceof HttpError && err.status >= 400 && err.status < 500) || err instanceof ProjectBusyError
 
 /**
- * issue 25: the platform lists `restore` among an anonymized branch's
+ * The platform lists `restore` among an anonymized branch's
  * `restricted_actions` (platform spec, Branch.restricted_actions): a reset
  * would bring back the parent's unmasked rows. Refused before any change.
  * @throws BranchRefusedError

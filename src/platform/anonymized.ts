@@ -1,5 +1,5 @@
 /**
- * Anonymized preview branches (issue 25), per the platform's published spec
+ * Anonymized preview branches, per the platform's published spec
  * (public-v2-for-users.gen.yaml in `@neondatabase/api-client`, Beta):
  *
  * - create: `POST /projects/{project_id}/branch_anonymized`

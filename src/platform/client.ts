@@ -173,7 +173,7 @@ export class NeonClient {
 
   /**
    * `POST /projects/{project_id}/branches` with
-   * `{endpoints: [{type: "read_write"}], branch: {parent_id, name}}` (seed 000
+   * `{endpoints: [{type: "read_write"}], branch: {parent_id, name}}` (Neon operations guide
    * plus the spec's `name` field) and the `extras` of branch-create-extras.ts
    * (expiry, annotations, init source, endpoint settings). Retried on HTTP 503 only (platform spec:
    * a 503 "is always safe to retry"; a duplicate create answers 409, so the
@@ -264,7 +264,7 @@ export class NeonClient {
     return need<string>(body.uri, '`uri`', label, (v) => typeof v === 'string' && /^postgres(ql)?:\/\//.test(v))
   }
 
-  /** `GET /projects/{project_id}/operations/{operation_id}` (seed 000). Not retried here: the poll loop polls again. */
+  /** `GET /projects/{project_id}/operations/{operation_id}` (Neon operations guide). Not retried here: the poll loop polls again. */
   async getOperation(operationId: string): Promise<Operation> {
     const label = `Get operation ${operationId}`
     const body = await this.callJson(label, 'GET', `/operations/${encodeURIComponent(operationId)}`, { idempotent: false })
@@ -272,7 +272,7 @@ export class NeonClient {
   }
 
   /**
-   * `GET /projects/{project_id}/operations?limit&cursor` (seed 000): newest
+   * `GET /projects/{project_id}/operations?limit&cursor` (Neon operations guide): newest
    * first; send the returned `pagination.cursor` with `limit` for the next page.
    */
   async listOperations(limit: number, cursor?: string): Promise<{ operations: Operation[]; cursor?: string }> {

@@ -10,7 +10,7 @@
  * a longer `expires-in` before any request, and every `expires_at` sent is
  * at most {@link MAX_EXPIRES_IN_SECONDS} minus {@link EXPIRY_CLOCK_MARGIN_SECONDS} from now.
  *
- * Every reuse also records its use on the branch (issue 20, {@link recordUse}):
+ * Every reuse also records its use on the branch ({@link recordUse}):
  * the update moves the branch's `updated_at`, which `command: cleanup`'s
  * `max-age` reads as its last use.
  */

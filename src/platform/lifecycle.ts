@@ -12,7 +12,7 @@
  * the operations still running on it. Annotations would not do: the spec
  * sets them only on create.
  *
- * Issue 20: the rule holds for every command that changes a branch under the
+ * The rule holds for every command that changes a branch under the
  * PR's name. `command: reset` first takes the branch back to the unseeded
  * name ({@link markUnseeded}) and gives it the PR's name again only after
  * its seed ({@link markSeeded}); the post step deletes a branch only while it
@@ -40,12 +40,12 @@ export interface BranchOptions {
   waitTimeoutSeconds: number
   /** Lifecycle fields of a create request (expiry, annotations, init source, endpoint settings). */
   branchCreateExtras?: CreateBranchExtras
-  /** Issue 25: make (or reuse) an anonymized branch through these (platform/anonymized.ts). */
+  /** Make (or reuse) an anonymized branch through these (platform/anonymized.ts). */
   anonymized?: AnonymizedHooks
 }
 
 /**
- * What the lifecycle needs for an anonymized branch (issue 25; implemented
+ * What the lifecycle needs for an anonymized branch (implemented
  * in platform/anonymized.ts): its create request, the wait for its masking,
  * and whether a seeded branch may be reused.
  */
@@ -82,7 +82,7 @@ function waitOptions(client: NeonClient, o: BranchOptions) {
  * Waits for the operations still running on `branch` (started within the
  * last hour and since it was created): another run's create, a compute start
  * a cancelled run left, a restore. A DELETE or PATCH meets 423 until they end
- * (seed 000), so every path waits for them first.
+ * (Neon operations guide), so every path waits for them first.
  * @returns those operations, in their terminal state (empty when none ran).
  * @throws OperationError, or Error after `waitTimeoutSeconds`.
  */
@@ -106,7 +106,7 @@ async function reuse(client: NeonClient, branch: Branch, o: BranchOptions): Prom
 }
 
 /**
- * Deletes `branch` (423 retried per seed 000) and waits for the operations
+ * Deletes `branch` (423 retried per the Neon operations guide, Errors) and waits for the operations
  * the delete started.
  * @returns those operations; empty when the branch was already gone.
  */
@@ -227,14 +227,14 @@ export async function provisionBranch(client: NeonClient, o: BranchOptions): Pro
     core.warning(
       `Branch "${found.unseeded.name}" (${found.unseeded.id}) was left by a run whose seed did not complete: deleting it and starting again.`
     )
-    // issue 20: a cancelled run's compute start may still run on it; a DELETE before it ends meets 423.
+    // A cancelled run's compute start may still run on it; a DELETE before it ends meets 423.
     await waitForPendingOf(client, found.unseeded, o)
     await deleteBranchAndWait(client, found.unseeded, o)
   }
   const existing = found.seeded
   if (existing) {
     refuseProtected(existing, o.reuse ? 'reuse' : 'delete and recreate')
-    // issue 25: an anonymized branch is reused only when masked, under the same rules
+    // An anonymized branch is reused only when masked, under the same rules
     const unreusable = o.reuse && o.anonymized ? await o.anonymized.unreusable(existing, parent) : null
     if (o.reuse && !unreusable) return { ...(await reuse(client, existing, o)), parent }
     if (unreusable) core.warning(`Not reusing branch "${existing.name}" (${existing.id}): ${unreusable}. Deleting it to create it again.`)
@@ -266,16 +266,16 @@ export async function provisionBranch(client: NeonClient, o: BranchOptions): Pro
     }
     throw err
   }
-  // From here until it is seeded, a cancelled run deletes the branch (main.ts keeps this step through seeding).
+  // From here until it is seeded, a cancelled run deletes the branch (the create flow keeps this step through seeding).
   const { branch } = created
   const pending = created.operations
-  saveUnseeded(branch) // issue 14: the post step deletes it if this run ends before it is seeded
+  saveUnseeded(branch) // the post step deletes it if this run ends before it is seeded
   undoOnCancel(client, branch, pending, o)
   core.info(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`)
   try {
     const waitStart = Date.now()
     const operations = await waitForOperations(pending, waitOptions(client, o))
-    // issue 25: nothing is handed out before masking finished; `wait-timeout` covers both waits
+    // Nothing is handed out before masking finished; `wait-timeout` covers both waits
     if (o.anonymized) await o.anonymized.waitUntilMasked(branch, waitStart + o.waitTimeoutSeconds * 1000)
     const uri = chooseUri(created.uris, o.database, o.role)
     const connection = uri
@@ -287,7 +287,7 @@ export async function provisionBranch(client: NeonClient, o: BranchOptions): Pro
     offCancel(UNSEEDED_BRANCH)
     // A branch whose creation did not finish (or whose connection could not be read) must not be left behind.
     core.warning(`Deleting branch "${branch.name}" again: ${(err as Error).message}`)
-    // Its own operations hold the project (a DELETE meets 423 until they end, seed 000): give them a bounded while more.
+    // Its own operations hold the project (a DELETE meets 423 until they end, Neon operations guide): give them a bounded while more.
     await waitForOperations(pending, {
       ...waitOptions(client, o),
       pollIntervalSeconds: Math.min(o.pollIntervalSeconds, 1),
@@ -304,7 +304,7 @@ export async function provisionBranch(client: NeonClient, o: BranchOptions): Pro
 
 /**
  * Takes the seeded branch `branch` out of reuse before a command changes it
- * (issue 20: `command: reset`): saves the post step's state first (so a kill
+ * (`command: reset`): saves the post step's state first (so a kill
  * or a lost answer from here on is undone by the post step, which deletes
  * the branch only while it still has the unseeded name), then renames it
  * to `<name>~seeding` (PATCH, 423 retried, its operations waited on), and

@@ -1,5 +1,5 @@
 /**
- * The `masking-rules` input (issue 25): YAML or JSON in the input, or
+ * The `masking-rules` input: YAML or JSON in the input, or
  * `@path/to/file`, a list of `{database?, schema, table, column, function | value}`.
  * Parsed and validated before any network call; the result maps 1:1 onto the
  * platform's MaskingRule (platform spec, `public-v2-for-users.gen.yaml`:

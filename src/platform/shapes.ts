@@ -43,7 +43,7 @@ export interface ConnectionUri {
   connection_parameters: { database: string; role: string; password?: string; host: string; pooler_host?: string }
 }
 
-/** A create-branch response: the seed's `operations` plus the v2 fields we use. */
+/** A create-branch response: the operations guide's `operations` plus the v2 fields we use. */
 export interface CreatedBranch {
   branch: Branch
   endpoints: Endpoint[]

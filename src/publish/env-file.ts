@@ -1,5 +1,5 @@
 /**
- * The env file the instant service's CLI writes (seed 001, "Command-line
+ * The env file the instant service's CLI writes (instant service API, "Command-line
  * output"), kept idempotent: earlier values are replaced, not appended.
  * Its variable names follow the CLI's `--key` and `--prefix` (inputs
  * `env-key` and `env-prefix`).
@@ -17,7 +17,7 @@ export interface EnvFileValues {
   expiresAt?: string
 }
 
-/** The CLI's defaults (seed 001). */
+/** The CLI's defaults (instant service API). */
 export const DEFAULT_ENV_NAMES: EnvNames = { key: 'DATABASE_URL', prefix: 'PUBLIC_' }
 
 /**

@@ -87,7 +87,7 @@ export async function openPublication(settings: Settings, seedCheck: Promise<unk
         }),
         pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
         timeoutSeconds: settings.waitTimeoutSeconds,
-        // As soon as the lock's reaction exists (issue 20, item 6): a cancel, or a kill before the post step, releases it.
+        // As soon as the lock's reaction exists: a cancel, or a kill before the post step, releases it.
         onTaken: (taken) => {
           markLock(taken.claim.id, taken.reaction.id)
           onCancel(COMMENT_LOCK, () => taken.finish(cancelled, pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(clearLock))

@@ -1,5 +1,5 @@
 /**
- * What a pull request does to the database's schema (issues 15, 19): two
+ * What a pull request does to the database's schema: two
  * schema snapshots compared object by object (changes.ts), summarised in
  * one line, with destructive changes flagged, and shown as a diff.
  *

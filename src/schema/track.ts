@@ -1,5 +1,5 @@
 /**
- * The schema diff through one run's seeding (issue 15). main.ts calls
+ * The schema diff through one run's seeding. commands/seed-step.ts calls
  * {@link SchemaTracker.atStart} before the SQL seed, {@link
  * SchemaTracker.afterSeedFiles} between the seed and `seed-command`, and
  * {@link SchemaTracker.finish} after `seed-command`:
@@ -9,7 +9,7 @@
  *   `seed-command` (the PR's migrations) changed.
  * Instant mode without `seed-command` inspects nothing: nothing can have
  * changed the schema after the seed.
- * Never fatal (issue 19): a snapshot, comparison or rendering that fails is a
+ * Never fatal: a snapshot, comparison or rendering that fails is a
  * warning and "schema diff unavailable"; the database is kept. With
  * `fail-on-destructive`, destructive changes, or a change that could not be
  * checked, throw {@link DestructiveSchemaError}, which the caller treats like
@@ -199,8 +199,8 @@ export class SchemaTracker {
   }
 
   /**
-   * After `seed-command`: compares, logs, writes the diff file. Never fatal
-   * (issue 19): a failure to inspect, compare or render is a warning and
+   * After `seed-command`: compares, logs, writes the diff file. Never fatal:
+   * a failure to inspect, compare or render is a warning and
    * "schema diff unavailable", except under `fail-on-destructive`, which
    * fails closed.
    * @param platformDiff fetches the platform's compare_schema text (branch mode); a failure is a warning

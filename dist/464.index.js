@@ -1,5 +1,5 @@
-export const id = 366;
-export const ids = [366];
+export const id = 464;
+export const ids = [464];
 export const modules = {
 
 /***/ 86924:
@@ -131,6 +131,216 @@ function describeGitHubError(err) {
 
 /***/ }),
 
+/***/ 17466:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Nq: () => (/* binding */ clearLock),
+/* harmony export */   an: () => (/* binding */ releaseSavedLock),
+/* harmony export */   h3: () => (/* binding */ savedLock),
+/* harmony export */   lF: () => (/* binding */ markLock)
+/* harmony export */ });
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
+/* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(38653);
+/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(86924);
+/* harmony import */ var _wait_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(39088);
+/**
+ * The comment lock as the post step sees it: the main step saves which lock
+ * it holds (comment and reaction ids) in the runner's step state the moment
+ * its reaction exists, clears it once released, and the post step releases
+ * a lock still saved (a main step killed, or ended before it released).
+ * The release is the same as {@link CommentLock.finish}'s: the comment says
+ * the run failed when its marker still names this run's reaction (keeping
+ * what it records for reuse, without the lock's fields), then the reaction
+ * is deleted by its id, so a reaction of another run is never touched.
+ */
+
+
+
+
+/** This run holds the comment lock (reaction `reactionId` on comment `commentId`) until {@link clearLock}. */
+function markLock(commentId, reactionId) {
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_post_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c4.lockComment, JSON.stringify({ comment: commentId, reaction: reactionId }));
+}
+/** The lock {@link markLock} saved, from the post step's `STATE_lockComment`; null when none. */
+function savedLock(saved) {
+    if (!saved)
+        return null;
+    if (/^\d+$/.test(saved))
+        return { comment: Number(saved) };
+    const v = JSON.parse(saved);
+    return typeof v.comment === 'number' ? { comment: v.comment, reaction: typeof v.reaction === 'number' ? v.reaction : undefined } : null;
+}
+/** The comment lock is released (the comment is final). */
+function clearLock() {
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_post_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c4.lockComment, '');
+}
+/**
+ * Releases the lock `saved` names (the post step's `STATE_lockComment`), writing
+ * `failedMarkdown` over the comment when its marker still names the saved
+ * reaction. Other runs would take the lock over 1 to 5 minutes later; this
+ * frees them at once. An older main step's state (a claim comment id alone)
+ * is handled as before: its claim comment is deleted when it still is a claim.
+ * @returns true when a lock was released
+ * @throws the GitHub error of the read, the edit or the delete (a 404 on the reaction is success)
+ */
+async function releaseSavedLock(octokit, pr, saved, failedMarkdown) {
+    const lock = savedLock(saved);
+    if (!lock)
+        return false;
+    const { owner, repo } = pr;
+    const comment = await octokit.rest.issues.getComment({ owner, repo, comment_id: lock.comment }).catch(() => null);
+    const record = comment ? (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(comment.data.body ?? '') : null;
+    if (lock.reaction === undefined) {
+        if (record?.provisioningSince)
+            await octokit.rest.issues.deleteComment({ owner, repo, comment_id: lock.comment });
+        return false;
+    }
+    if (record?.reaction === lock.reaction) {
+        await octokit.rest.issues.updateComment({
+            owner,
+            repo,
+            comment_id: lock.comment,
+            body: `${failedMarkdown}\n\n${(0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .markerOf */ .we)((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .withoutLock */ .OY)(record))}`
+        });
+    }
+    await (0,_wait_js__WEBPACK_IMPORTED_MODULE_3__/* .deleteReaction */ .ft)(octokit, pr, lock.comment, lock.reaction);
+    return true;
+}
+
+
+/***/ }),
+
+/***/ 39088:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   FI: () => (/* binding */ NAME_WITHIN_MS),
+/* harmony export */   Uv: () => (/* binding */ waitForRelease),
+/* harmony export */   _k: () => (/* binding */ STALE_AFTER_MS),
+/* harmony export */   as: () => (/* binding */ LOCK_REACTION),
+/* harmony export */   ft: () => (/* binding */ deleteReaction),
+/* harmony export */   hR: () => (/* binding */ ORPHAN_AFTER_MS),
+/* harmony export */   m: () => (/* binding */ HEARTBEAT_MS)
+/* harmony export */ });
+/* unused harmony export isLiveClaim */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
+/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(86924);
+/**
+ * The waiting side of the comment lock (lock.ts has the protocol): its
+ * timing constants, when a lock is live, stale or orphaned, and the wait
+ * until a lock reaction is gone (released, or deleted here by its id).
+ */
+
+
+
+/** How often the holder refreshes `heartbeatAt` in the marker, in milliseconds. */
+const HEARTBEAT_MS = 60_000;
+/** A lock whose heartbeat is older than this is stale (its run is gone), in milliseconds. */
+const STALE_AFTER_MS = 5 * 60_000;
+/** A lock reaction no marker names for this long, as one waiter watches it, is orphaned, in milliseconds. */
+const ORPHAN_AFTER_MS = 60_000;
+/** The holder keeps a take only when its naming edit was answered within this long of sending its create, in milliseconds. */
+const NAME_WITHIN_MS = ORPHAN_AFTER_MS / 2;
+/** The reaction that is the lock. */
+const LOCK_REACTION = 'eyes';
+/** A record that names a lock of a run still alive: it has `provisioningSince` and a heartbeat younger than `staleAfterMs` (default {@link STALE_AFTER_MS}). */
+function isLiveClaim(record, now = Date.now(), staleAfterMs = STALE_AFTER_MS) {
+    if (!record.provisioningSince)
+        return false;
+    const beat = Date.parse(record.heartbeatAt ?? record.provisioningSince);
+    return Number.isFinite(beat) && now - beat < staleAfterMs;
+}
+const statusOf = (err) => err.status;
+/** Deletes reaction `reactionId` on comment `commentId`; a 404 (already gone) is success. @throws other GitHub errors. */
+async function deleteReaction(octokit, pr, commentId, reactionId) {
+    try {
+        await octokit.rest.reactions.deleteForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId, reaction_id: reactionId });
+    }
+    catch (err) {
+        if (statusOf(err) !== 404)
+            throw err;
+    }
+}
+/** The lock reactions of `login` on a comment. @throws the GitHub error. */
+async function lockReactions(octokit, pr, commentId, login) {
+    const { data } = await octokit.rest.reactions.listForIssueComment({
+        owner: pr.owner,
+        repo: pr.repo,
+        comment_id: commentId,
+        content: LOCK_REACTION,
+        per_page: 100
+    });
+    return data.filter((r) => r.user?.login === login).map((r) => r.id);
+}
+/**
+ * Waits until the lock reaction on `home` is gone: released by its holder,
+ * or deleted here by its id when stale or orphaned (module comment). Polls
+ * the marker and the reactions every `pollSeconds` seconds. Milliseconds for
+ * `staleAfterMs` and `orphanAfterMs`.
+ * @throws Error naming the comment when the lock is still live at `deadline`
+ *   (milliseconds since the epoch); CancelledError on a cancel.
+ */
+async function waitForRelease(octokit, pr, home, seen, deadline, o) {
+    const staleAfter = o.staleAfterMs;
+    const orphanAfter = o.orphanAfterMs;
+    const firstSeen = new Map([[seen.id, Date.now()]]);
+    let told = false;
+    for (;;) {
+        let record;
+        let ids;
+        try {
+            const [comment, reactions] = await Promise.all([
+                octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: home.id }),
+                lockReactions(octokit, pr, home.id, seen.login)
+            ]);
+            record = (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(comment.data.body ?? '');
+            ids = reactions;
+        }
+        catch (err) {
+            if (statusOf(err) === 404)
+                return; // the comment is gone: the caller looks again
+            // A GitHub hiccup (after the client's retries): decide nothing on it, keep waiting.
+            if (Date.now() >= deadline)
+                throw new Error(`Could not read the lock of PR #${pr.number} (comment ${home.id}) before wait-timeout: ${(0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .describeGitHubError */ .dZ)(err)}.`, { cause: err });
+            await (0,_http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - Date.now())));
+            continue;
+        }
+        const id = ids[0];
+        if (id === undefined)
+            return;
+        const now = Date.now();
+        if (!firstSeen.has(id))
+            firstSeen.set(id, now);
+        let reason = null;
+        if (record?.reaction === id) {
+            if (!isLiveClaim(record, now, staleAfter))
+                reason = `stale: no heartbeat since ${record.heartbeatAt}`;
+        }
+        else if (now - firstSeen.get(id) >= orphanAfter) {
+            reason = `orphaned: no run named it in ${orphanAfter / 1000} s`;
+        }
+        if (reason) {
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Taking over the lock of PR #${pr.number} (comment ${home.id}): its reaction ${id} is ${reason}.`);
+            await deleteReaction(octokit, pr, home.id, id).catch(() => undefined);
+            return;
+        }
+        if (!told) {
+            told = true;
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Another run of this PR holds the lock (comment ${home.id}${record?.reaction === id ? `, provisioning since ${record.provisioningSince}` : ''}): waiting for it.`);
+        }
+        if (now >= deadline) {
+            throw new Error(`Another run of PR #${pr.number} has been provisioning its preview database since ${record?.provisioningSince ?? 'a moment ago'} (comment ${home.id}) ` +
+                `and did not finish within wait-timeout. Re-run when it is done; a lock whose run was killed is taken over ${staleAfter / 60_000} minutes after its last heartbeat.`);
+        }
+        await (0,_http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - now)));
+    }
+}
+
+
+/***/ }),
+
 /***/ 87199:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -176,7 +386,7 @@ function replaceHost(url, rewrite) {
 }
 /**
  * The direct connection string for a pooled one: `-pooler` removed from the
- * end of the host's first label only (seed 001: "for a direct connection
+ * end of the host's first label only (instant service API: "for a direct connection
  * remove `-pooler` from the host name"); everything else byte for byte. A URL
  * without `-pooler` is returned as is.
  */
@@ -249,6 +459,60 @@ function directClientConfig(c, applicationName) {
 
 /***/ }),
 
+/***/ 78064:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   HC: () => (/* binding */ pooledOf),
+/* harmony export */   ao: () => (/* binding */ connectionOf),
+/* harmony export */   oW: () => (/* binding */ chooseUri)
+/* harmony export */ });
+/* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(87199);
+/* harmony import */ var _preview_branch_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(65272);
+/**
+ * The connection strings of a branch (Neon API spec: connection_uris of a
+ * create-branch answer; `GET …/connection_uri` with `pooled` for an existing
+ * branch): pooled and direct, for the `database`/`role` inputs.
+ */
+
+
+/** The pooled form of a direct URL: the pooler host when given, else `-pooler` added to the first label. */
+function pooledOf(directUrl, poolerHost) {
+    return (0,_connection_js__WEBPACK_IMPORTED_MODULE_0__/* .replaceHost */ .Lt)(directUrl, (host) => poolerHost || host.replace(/^([^.]+)/, '$1-pooler'));
+}
+/** Chooses the connection URI of the `database`/`role` inputs, or the only one. */
+function chooseUri(uris, database, role) {
+    const matching = uris.filter((u) => (!database || u.connection_parameters.database === database) && (!role || u.connection_parameters.role === role));
+    return matching.length === 1 || (matching.length > 1 && (database || role)) ? matching[0] : undefined;
+}
+/** Connection strings of an existing branch, from the connection-URI endpoint (pooled and direct). */
+async function connectionOf(client, branch, o) {
+    const endpoints = await client.listEndpoints(branch.id);
+    if (!endpoints.some((e) => e.type === 'read_write')) {
+        throw new _preview_branch_js__WEBPACK_IMPORTED_MODULE_1__/* .BranchRefusedError */ .PK(`Branch "${branch.name}" has no read-write compute; delete it or set \`reuse: false\`.`);
+    }
+    let { database, role } = o;
+    if (!database || !role) {
+        const dbs = await client.listDatabases(branch.id);
+        const db = database ? dbs.find((d) => d.name === database) : dbs.length === 1 ? dbs[0] : undefined;
+        if (!db) {
+            throw new _preview_branch_js__WEBPACK_IMPORTED_MODULE_1__/* .BranchRefusedError */ .PK(database
+                ? `Branch "${branch.name}" has no database "${database}" (input \`database\`); it has: ${dbs.map((d) => d.name).join(', ') || 'none'}.`
+                : `Branch "${branch.name}" has ${dbs.length} databases (${dbs.map((d) => d.name).join(', ')}); set \`database\` to choose one.`);
+        }
+        database = db.name;
+        role ||= db.owner_name;
+    }
+    const [pooledUrl, directUrl] = await Promise.all([
+        client.connectionUri(branch.id, database, role, true),
+        client.connectionUri(branch.id, database, role, false)
+    ]);
+    return { pooledUrl, directUrl };
+}
+
+
+/***/ }),
+
 /***/ 16383:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -292,15 +556,10 @@ function explainApiError(err, label, projectId) {
 var shapes = __webpack_require__(4773);
 ;// CONCATENATED MODULE: ./src/platform/client.ts
 /**
- * The client of the Neon API v2 (Neon operations guide for operations; the
- * Neon API spec, `public-v2-for-users.gen.yaml` in `@neondatabase/api-client`,
- * checked by `npm run contract`, for the `{branch}`, `{branches}`,
- * `{endpoints}`, `{databases}`, `{uri}` envelopes, cursor pagination of
- * branches, 204 deletes, `{code, message, request_id}` error bodies, and the
- * lifecycle and anonymized-branch requests).
- *
- * Every request sends `Authorization: Bearer <api-key>` and
- * `Accept: application/json` (Neon operations guide, Authentication) and has a timeout.
+ * The one client of the Neon API v2 (Neon operations guide for operations and
+ * authentication; Neon API spec, `public-v2-for-users.gen.yaml` in
+ * `@neondatabase/api-client`, checked by `npm run contract`, for the rest).
+ * Every request sends `Authorization: Bearer <api-key>` and has a timeout.
  * Requests that start work are not retried here: callers wrap them in
  * {@link retryLocked} for 423 and never resend them after an unclear failure.
  */
@@ -440,7 +699,7 @@ class NeonClient {
     }
     /**
      * `POST /projects/{project_id}/branches` with
-     * `{endpoints: [{type: "read_write"}], branch: {parent_id, name}}` (seed 000
+     * `{endpoints: [{type: "read_write"}], branch: {parent_id, name}}` (Neon operations guide
      * plus the spec's `name` field) and the `extras` of branch-create-extras.ts
      * (expiry, annotations, init source, endpoint settings). Retried on HTTP 503 only (platform spec:
      * a 503 "is always safe to retry"; a duplicate create answers 409, so the
@@ -526,14 +785,14 @@ class NeonClient {
         const body = await this.callJson(label, 'GET', `/connection_uri?${q}`);
         return (0,shapes/* need */.$B)(body.uri, '`uri`', label, (v) => typeof v === 'string' && /^postgres(ql)?:\/\//.test(v));
     }
-    /** `GET /projects/{project_id}/operations/{operation_id}` (seed 000). Not retried here: the poll loop polls again. */
+    /** `GET /projects/{project_id}/operations/{operation_id}` (Neon operations guide). Not retried here: the poll loop polls again. */
     async getOperation(operationId) {
         const label = `Get operation ${operationId}`;
         const body = await this.callJson(label, 'GET', `/operations/${encodeURIComponent(operationId)}`, { idempotent: false });
         return (0,shapes/* operationsOf */.CF)([body.operation], label)[0];
     }
     /**
-     * `GET /projects/{project_id}/operations?limit&cursor` (seed 000): newest
+     * `GET /projects/{project_id}/operations?limit&cursor` (Neon operations guide): newest
      * first; send the returned `pagination.cursor` with `limit` for the next page.
      */
     async listOperations(limit, cursor) {
@@ -658,22 +917,18 @@ function neonClientOf(s) {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   CR: () => (/* binding */ deleteBranchAndWait),
 /* harmony export */   NX: () => (/* binding */ markUnseeded),
-/* harmony export */   PK: () => (/* binding */ BranchRefusedError),
-/* harmony export */   Q2: () => (/* binding */ UNSEEDED_SUFFIX),
 /* harmony export */   WU: () => (/* binding */ markSeeded),
-/* harmony export */   ao: () => (/* binding */ connectionOf),
 /* harmony export */   fS: () => (/* binding */ waitForPendingOf),
-/* harmony export */   gx: () => (/* binding */ provisionBranch),
-/* harmony export */   pe: () => (/* binding */ defaultBranchName),
-/* harmony export */   wE: () => (/* binding */ findPreviewBranches)
+/* harmony export */   gx: () => (/* binding */ provisionBranch)
 /* harmony export */ });
-/* unused harmony exports unseededName, undoOnCancel */
+/* unused harmony export undoOnCancel */
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
-/* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(87199);
-/* harmony import */ var _client_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(16383);
+/* harmony import */ var _client_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(16383);
+/* harmony import */ var _branch_connection_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(78064);
+/* harmony import */ var _preview_branch_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(65272);
 /* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(90833);
-/* harmony import */ var _locked_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(58677);
+/* harmony import */ var _retry_423_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(66639);
 /* harmony import */ var _operations_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(59085);
 /* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(38653);
 /**
@@ -690,7 +945,7 @@ function neonClientOf(s) {
  * the operations still running on it. Annotations would not do: the spec
  * sets them only on create.
  *
- * Issue 20: the rule holds for every command that changes a branch under the
+ * The rule holds for every command that changes a branch under the
  * PR's name. `command: reset` first takes the branch back to the unseeded
  * name ({@link markUnseeded}) and gives it the PR's name again only after
  * its seed ({@link markSeeded}); the post step deletes a branch only while it
@@ -704,6 +959,255 @@ function neonClientOf(s) {
 
 
 
+
+function waitOptions(client, o) {
+    return {
+        pollIntervalSeconds: o.pollIntervalSeconds,
+        waitTimeoutSeconds: o.waitTimeoutSeconds,
+        get: (id) => client.getOperation(id)
+    };
+}
+/**
+ * Waits for the operations still running on `branch` (started within the
+ * last hour and since it was created): another run's create, a compute start
+ * a cancelled run left, a restore. A DELETE or PATCH meets 423 until they end
+ * (Neon operations guide), so every path waits for them first.
+ * @returns those operations, in their terminal state (empty when none ran).
+ * @throws OperationError, or Error after `waitTimeoutSeconds`.
+ */
+async function waitForPendingOf(client, branch, o) {
+    const since = new Date(Math.max(Date.parse(branch.created_at) || 0, Date.now() - 3600_000)).toISOString();
+    const pending = await client.pendingOperationsOf(branch.id, since);
+    if (!pending.length)
+        return [];
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Waiting for ${pending.length} operation(s) still running on branch "${branch.name}".`);
+    return await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, waitOptions(client, o));
+}
+/** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
+async function reuse(client, branch, o) {
+    const operations = await waitForPendingOf(client, branch, o);
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Reusing branch "${branch.name}" (${branch.id}).`);
+    return { branch, created: false, operations, ...(await (0,_branch_connection_js__WEBPACK_IMPORTED_MODULE_3__/* .connectionOf */ .ao)(client, branch, o)) };
+}
+/**
+ * Deletes `branch` (423 retried per the Neon operations guide, Errors) and waits for the operations
+ * the delete started.
+ * @returns those operations; empty when the branch was already gone.
+ */
+async function deleteBranchAndWait(client, branch, o) {
+    (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .refuseProtected */ .fZ)(branch, 'delete');
+    const ops = await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
+    if (ops === null)
+        return null;
+    return await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(ops, waitOptions(client, o));
+}
+/** How long a failed run waits for its new branch's operations before deleting the branch, seconds. */
+const CLEANUP_WAIT_SECONDS = 30;
+/** Time kept for the DELETE (with its 423 retries) after waiting for the operations, when undoing a cancel, in milliseconds. */
+const CANCEL_DELETE_RESERVE_MS = 1000;
+/**
+ * A create whose answer does not say what happened: a timeout, a reset, a
+ * 5xx (after the 503 retries), or a 2xx we could not read. The platform may
+ * have made the branch.
+ */
+function unanswered(err) {
+    return (err instanceof _client_js__WEBPACK_IMPORTED_MODULE_2__/* .PlatformResponseError */ .Jy ||
+        (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || (err.status >= 200 && err.status < 300))));
+}
+/**
+ * Creates the unseeded branch. After an unanswered create (its answer
+ * lost to a timeout or a reset, or a 5xx) looks the name up: a branch the
+ * platform made anyway is adopted with the operations still pending on it,
+ * so this run finishes the job (wait, seed, rename) or deletes it.
+ * @returns the branch, its pending operations, and its connection URIs if the create answered.
+ */
+async function createUnseeded(client, parent, name, extras, anonymized) {
+    const since = new Date(Date.now() - 60_000).toISOString();
+    try {
+        const create = () => (anonymized ? anonymized.create(parent, name, extras) : client.createBranch(parent.id, name, extras));
+        const created = await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Create branch "${name}"`, create);
+        return { branch: created.branch, operations: created.operations, uris: created.connection_uris };
+    }
+    catch (err) {
+        if (!unanswered(err))
+            throw err;
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`${err.message} Looking the branch up by name, in case the platform made it.`);
+        let made;
+        try {
+            made = (await (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .findPreviewBranches */ .wE)(client, name.slice(0, -_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .UNSEEDED_SUFFIX */ .Q2.length))).unseeded;
+        }
+        catch (e) {
+            throw new Error(`${err.message} The lookup that would tell whether the branch was made failed too (${e.message}); if branch "${name}" exists, the next run deletes it.`, { cause: e });
+        }
+        if (!made) {
+            if (err instanceof _client_js__WEBPACK_IMPORTED_MODULE_2__/* .PlatformResponseError */ .Jy)
+                throw new _client_js__WEBPACK_IMPORTED_MODULE_2__/* .PlatformResponseError */ .Jy(`${err.message} No branch "${name}" was made.`);
+            throw new _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$(`${err.message} No branch "${name}" was made.`, err.status, err.serviceMessage, err.hint, err.timedOut, undefined, err.requestId);
+        }
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`The platform made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`);
+        return { branch: made, operations: await client.pendingOperationsOf(made.id, since), uris: [] };
+    }
+}
+/**
+ * Registers the cancel's undo step for `branch`, which this run holds under
+ * its unseeded name: wait for `pending` (its operations hold the project,
+ * a DELETE meets 423 until they end) until shortly before the cancel's
+ * deadline (cancel.ts), polling every 0.2 s, then delete it with the 423
+ * retry, and clear the post step's state.
+ */
+function undoOnCancel(client, branch, pending, o) {
+    (0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .onCancel */ .Ao)(_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .UNSEEDED_BRANCH */ .dV, async (deadline) => {
+        const waitSeconds = Math.max(0.1, (deadline - CANCEL_DELETE_RESERVE_MS - Date.now()) / 1000);
+        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, {
+            ...waitOptions(client, o),
+            pollIntervalSeconds: 0.2,
+            waitTimeoutSeconds: waitSeconds
+        }).catch(() => undefined);
+        await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
+        (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .clearUnseeded */ .nH)();
+    });
+}
+/**
+ * Finds the PR's seeded branch and reuses it, or creates it under its
+ * unseeded name from the parent with a read-write compute and waits for
+ * the operations the create started. An unseeded branch found (a run whose
+ * seed did not complete) is deleted first; `reuse: false` deletes the seeded
+ * one too. A newly created branch must be passed to {@link markSeeded} once seeded.
+ * @throws BranchRefusedError, ProjectBusyError, OperationError, HttpError.
+ */
+async function provisionBranch(client, o) {
+    const found = await (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .findPreviewBranches */ .wE)(client, o.branchName);
+    const parent = await (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .resolveParent */ .vc)(client, o.parentBranch);
+    if (found.unseeded) {
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Branch "${found.unseeded.name}" (${found.unseeded.id}) was left by a run whose seed did not complete: deleting it and starting again.`);
+        // A cancelled run's compute start may still run on it; a DELETE before it ends meets 423.
+        await waitForPendingOf(client, found.unseeded, o);
+        await deleteBranchAndWait(client, found.unseeded, o);
+    }
+    const existing = found.seeded;
+    if (existing) {
+        (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .refuseProtected */ .fZ)(existing, o.reuse ? 'reuse' : 'delete and recreate');
+        // An anonymized branch is reused only when masked, under the same rules
+        const unreusable = o.reuse && o.anonymized ? await o.anonymized.unreusable(existing, parent) : null;
+        if (o.reuse && !unreusable)
+            return { ...(await reuse(client, existing, o)), parent };
+        if (unreusable)
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Not reusing branch "${existing.name}" (${existing.id}): ${unreusable}. Deleting it to create it again.`);
+        else
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`reuse is false: deleting branch "${existing.name}" (${existing.id}) to recreate it.`);
+        await deleteBranchAndWait(client, existing, o);
+    }
+    const unseeded = (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .unseededName */ .lu)(o.branchName);
+    let created;
+    try {
+        created = await createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized);
+    }
+    catch (err) {
+        if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && err.status === 409) {
+            const now = await (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .findPreviewBranches */ .wE)(client, o.branchName);
+            if (now.seeded && o.reuse && !(o.anonymized && (await o.anonymized.unreusable(now.seeded, parent)))) {
+                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Branch "${o.branchName}" was created and seeded by another run first (HTTP 409); reusing it.`);
+                return { ...(await reuse(client, now.seeded, o)), parent };
+            }
+            throw new _preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .BranchRefusedError */ .PK(`Branch "${unseeded}" already exists: another run of this PR is creating and seeding "${o.branchName}" right now. ` +
+                'Re-run this job once it has finished; a branch it leaves unseeded is deleted then.');
+        }
+        if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && err.status === 404) {
+            throw new _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$(`${err.message} Check \`project-id\` and \`parent-branch\` ("${parent.name}", ${parent.id}).`, 404, err.serviceMessage);
+        }
+        throw err;
+    }
+    // From here until it is seeded, a cancelled run deletes the branch (the create flow keeps this step through seeding).
+    const { branch } = created;
+    const pending = created.operations;
+    (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .saveUnseeded */ .Tu)(branch); // the post step deletes it if this run ends before it is seeded
+    undoOnCancel(client, branch, pending, o);
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`);
+    try {
+        const waitStart = Date.now();
+        const operations = await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, waitOptions(client, o));
+        // Nothing is handed out before masking finished; `wait-timeout` covers both waits
+        if (o.anonymized)
+            await o.anonymized.waitUntilMasked(branch, waitStart + o.waitTimeoutSeconds * 1000);
+        const uri = (0,_branch_connection_js__WEBPACK_IMPORTED_MODULE_3__/* .chooseUri */ .oW)(created.uris, o.database, o.role);
+        const connection = uri
+            ? { directUrl: uri.connection_uri, pooledUrl: (0,_branch_connection_js__WEBPACK_IMPORTED_MODULE_3__/* .pooledOf */ .HC)(uri.connection_uri, uri.connection_parameters.pooler_host) }
+            : await (0,_branch_connection_js__WEBPACK_IMPORTED_MODULE_3__/* .connectionOf */ .ao)(client, branch, o);
+        return { branch, parent, created: true, operations, ...connection };
+    }
+    catch (err) {
+        if ((0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .isCancelled */ .mm)())
+            throw err; // the cancel's undo step deletes the branch, after this flow stopped
+        (0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .offCancel */ .qC)(_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .UNSEEDED_BRANCH */ .dV);
+        // A branch whose creation did not finish (or whose connection could not be read) must not be left behind.
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Deleting branch "${branch.name}" again: ${err.message}`);
+        // Its own operations hold the project (a DELETE meets 423 until they end, Neon operations guide): give them a bounded while more.
+        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, {
+            ...waitOptions(client, o),
+            pollIntervalSeconds: Math.min(o.pollIntervalSeconds, 1),
+            waitTimeoutSeconds: CLEANUP_WAIT_SECONDS
+        }).catch(() => undefined);
+        await deleteBranchAndWait(client, branch, o).then(_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .clearUnseeded */ .nH, (e) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it (its name says its seed did not complete), or delete it by hand.`));
+        throw err;
+    }
+}
+/**
+ * Takes the seeded branch `branch` out of reuse before a command changes it
+ * (`command: reset`): saves the post step's state first (so a kill
+ * or a lost answer from here on is undone by the post step, which deletes
+ * the branch only while it still has the unseeded name), then renames it
+ * to `<name>~seeding` (PATCH, 423 retried, its operations waited on), and
+ * registers the cancel's undo step. From then on no run reuses it, and the
+ * next run deletes it if this one does not finish; {@link markSeeded} gives
+ * the name back after the seed.
+ * @returns the branch under its unseeded name.
+ * @throws HttpError, ProjectBusyError, OperationError (the branch may then carry either name; both cases are handled as above).
+ */
+async function markUnseeded(client, branch, o) {
+    const unseeded = (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .unseededName */ .lu)(branch.name);
+    (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .saveUnseeded */ .Tu)({ id: branch.id, name: unseeded });
+    const renamed = await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, unseeded));
+    undoOnCancel(client, renamed.branch, renamed.operations, o);
+    await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(renamed.operations, waitOptions(client, o));
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Renamed branch "${branch.name}" to "${unseeded}" until it is seeded again: no run reuses it meanwhile.`);
+    return renamed.branch;
+}
+/**
+ * Records on the branch that its seed completed: renames the unseeded
+ * branch to `name` (PATCH, 423 retried) and waits for any operation the
+ * update started. On failure deletes the branch (a later run would delete it
+ * anyway) and rethrows.
+ * @returns the renamed branch.
+ */
+async function markSeeded(client, branch, name, o) {
+    try {
+        const renamed = await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, name));
+        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(renamed.operations, waitOptions(client, o));
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Seed complete: renamed branch "${branch.name}" to "${name}", so later runs reuse it.`);
+        return renamed.branch;
+    }
+    catch (err) {
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Deleting branch "${branch.name}": it could not be renamed to "${name}" after its seed (${err.message}).`);
+        await deleteBranchAndWait(client, branch, o).catch((e) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it.`));
+        throw err;
+    }
+}
+
+
+/***/ }),
+
+/***/ 65272:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   PK: () => (/* binding */ BranchRefusedError),
+/* harmony export */   Q2: () => (/* binding */ UNSEEDED_SUFFIX),
+/* harmony export */   fZ: () => (/* binding */ refuseProtected),
+/* harmony export */   lu: () => (/* binding */ unseededName),
+/* harmony export */   pe: () => (/* binding */ defaultBranchName),
+/* harmony export */   vc: () => (/* binding */ resolveParent),
+/* harmony export */   wE: () => (/* binding */ findPreviewBranches)
+/* harmony export */ });
 /** A request the action refuses to make, with what to change. */
 class BranchRefusedError extends Error {
 }
@@ -718,13 +1222,6 @@ function defaultBranchName(pr, sha) {
         .replace(/^-|-$/g, '');
     const name = pr ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}` : `preview/${clean(sha).slice(0, 7) || 'local'}`;
     return name.slice(0, 256);
-}
-function waitOptions(client, o) {
-    return {
-        pollIntervalSeconds: o.pollIntervalSeconds,
-        waitTimeoutSeconds: o.waitTimeoutSeconds,
-        get: (id) => client.getOperation(id)
-    };
 }
 function refuseProtected(branch, what) {
     if (branch.default || branch.protected) {
@@ -769,264 +1266,6 @@ async function findPreviewBranches(client, name) {
         return !!found.seeded && !!found.unseeded;
     }, name.slice(0, 256 - UNSEEDED_SUFFIX.length));
     return found;
-}
-/** The pooled form of a direct URL: the pooler host when given, else `-pooler` added to the first label. */
-function pooledOf(directUrl, poolerHost) {
-    return (0,_connection_js__WEBPACK_IMPORTED_MODULE_2__/* .replaceHost */ .Lt)(directUrl, (host) => poolerHost || host.replace(/^([^.]+)/, '$1-pooler'));
-}
-/** Chooses the connection URI of the `database`/`role` inputs, or the only one. */
-function chooseUri(uris, database, role) {
-    const matching = uris.filter((u) => (!database || u.connection_parameters.database === database) && (!role || u.connection_parameters.role === role));
-    return matching.length === 1 || (matching.length > 1 && (database || role)) ? matching[0] : undefined;
-}
-/** Connection strings of an existing branch, from the connection-URI endpoint (pooled and direct). */
-async function connectionOf(client, branch, o) {
-    const endpoints = await client.listEndpoints(branch.id);
-    if (!endpoints.some((e) => e.type === 'read_write')) {
-        throw new BranchRefusedError(`Branch "${branch.name}" has no read-write compute; delete it or set \`reuse: false\`.`);
-    }
-    let { database, role } = o;
-    if (!database || !role) {
-        const dbs = await client.listDatabases(branch.id);
-        const db = database ? dbs.find((d) => d.name === database) : dbs.length === 1 ? dbs[0] : undefined;
-        if (!db) {
-            throw new BranchRefusedError(database
-                ? `Branch "${branch.name}" has no database "${database}" (input \`database\`); it has: ${dbs.map((d) => d.name).join(', ') || 'none'}.`
-                : `Branch "${branch.name}" has ${dbs.length} databases (${dbs.map((d) => d.name).join(', ')}); set \`database\` to choose one.`);
-        }
-        database = db.name;
-        role ||= db.owner_name;
-    }
-    const [pooledUrl, directUrl] = await Promise.all([
-        client.connectionUri(branch.id, database, role, true),
-        client.connectionUri(branch.id, database, role, false)
-    ]);
-    return { pooledUrl, directUrl };
-}
-/**
- * Waits for the operations still running on `branch` (started within the
- * last hour and since it was created): another run's create, a compute start
- * a cancelled run left, a restore. A DELETE or PATCH meets 423 until they end
- * (seed 000), so every path waits for them first.
- * @returns those operations, in their terminal state (empty when none ran).
- * @throws OperationError, or Error after `waitTimeoutSeconds`.
- */
-async function waitForPendingOf(client, branch, o) {
-    const since = new Date(Math.max(Date.parse(branch.created_at) || 0, Date.now() - 3600_000)).toISOString();
-    const pending = await client.pendingOperationsOf(branch.id, since);
-    if (!pending.length)
-        return [];
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Waiting for ${pending.length} operation(s) still running on branch "${branch.name}".`);
-    return await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, waitOptions(client, o));
-}
-/** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
-async function reuse(client, branch, o) {
-    const operations = await waitForPendingOf(client, branch, o);
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Reusing branch "${branch.name}" (${branch.id}).`);
-    return { branch, created: false, operations, ...(await connectionOf(client, branch, o)) };
-}
-/**
- * Deletes `branch` (423 retried per seed 000) and waits for the operations
- * the delete started.
- * @returns those operations; empty when the branch was already gone.
- */
-async function deleteBranchAndWait(client, branch, o) {
-    refuseProtected(branch, 'delete');
-    const ops = await (0,_locked_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
-    if (ops === null)
-        return null;
-    return await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(ops, waitOptions(client, o));
-}
-/** How long a failed run waits for its new branch's operations before deleting the branch, seconds. */
-const CLEANUP_WAIT_SECONDS = 30;
-/** Time kept for the DELETE (with its 423 retries) after waiting for the operations, when undoing a cancel, in milliseconds. */
-const CANCEL_DELETE_RESERVE_MS = 1000;
-/**
- * A create whose answer does not say what happened: a timeout, a reset, a
- * 5xx (after the 503 retries), or a 2xx we could not read. The platform may
- * have made the branch.
- */
-function unanswered(err) {
-    return (err instanceof _client_js__WEBPACK_IMPORTED_MODULE_3__/* .PlatformResponseError */ .Jy ||
-        (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || (err.status >= 200 && err.status < 300))));
-}
-/**
- * Creates the unseeded branch. After an unanswered create (its answer
- * lost to a timeout or a reset, or a 5xx) looks the name up: a branch the
- * platform made anyway is adopted with the operations still pending on it,
- * so this run finishes the job (wait, seed, rename) or deletes it.
- * @returns the branch, its pending operations, and its connection URIs if the create answered.
- */
-async function createUnseeded(client, parent, name, extras, anonymized) {
-    const since = new Date(Date.now() - 60_000).toISOString();
-    try {
-        const create = () => (anonymized ? anonymized.create(parent, name, extras) : client.createBranch(parent.id, name, extras));
-        const created = await (0,_locked_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Create branch "${name}"`, create);
-        return { branch: created.branch, operations: created.operations, uris: created.connection_uris };
-    }
-    catch (err) {
-        if (!unanswered(err))
-            throw err;
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`${err.message} Looking the branch up by name, in case the platform made it.`);
-        let made;
-        try {
-            made = (await findPreviewBranches(client, name.slice(0, -UNSEEDED_SUFFIX.length))).unseeded;
-        }
-        catch (e) {
-            throw new Error(`${err.message} The lookup that would tell whether the branch was made failed too (${e.message}); if branch "${name}" exists, the next run deletes it.`, { cause: e });
-        }
-        if (!made) {
-            if (err instanceof _client_js__WEBPACK_IMPORTED_MODULE_3__/* .PlatformResponseError */ .Jy)
-                throw new _client_js__WEBPACK_IMPORTED_MODULE_3__/* .PlatformResponseError */ .Jy(`${err.message} No branch "${name}" was made.`);
-            throw new _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$(`${err.message} No branch "${name}" was made.`, err.status, err.serviceMessage, err.hint, err.timedOut, undefined, err.requestId);
-        }
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`The platform made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`);
-        return { branch: made, operations: await client.pendingOperationsOf(made.id, since), uris: [] };
-    }
-}
-/**
- * Registers the cancel's undo step for `branch`, which this run holds under
- * its unseeded name: wait for `pending` (its operations hold the project,
- * a DELETE meets 423 until they end) until shortly before the cancel's
- * deadline (cancel.ts), polling every 0.2 s, then delete it with the 423
- * retry, and clear the post step's state.
- */
-function undoOnCancel(client, branch, pending, o) {
-    (0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .onCancel */ .Ao)(_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .UNSEEDED_BRANCH */ .dV, async (deadline) => {
-        const waitSeconds = Math.max(0.1, (deadline - CANCEL_DELETE_RESERVE_MS - Date.now()) / 1000);
-        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, {
-            ...waitOptions(client, o),
-            pollIntervalSeconds: 0.2,
-            waitTimeoutSeconds: waitSeconds
-        }).catch(() => undefined);
-        await (0,_locked_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
-        (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .clearUnseeded */ .nH)();
-    });
-}
-/**
- * Finds the PR's seeded branch and reuses it, or creates it under its
- * unseeded name from the parent with a read-write compute and waits for
- * the operations the create started. An unseeded branch found (a run whose
- * seed did not complete) is deleted first; `reuse: false` deletes the seeded
- * one too. A newly created branch must be passed to {@link markSeeded} once seeded.
- * @throws BranchRefusedError, ProjectBusyError, OperationError, HttpError.
- */
-async function provisionBranch(client, o) {
-    const found = await findPreviewBranches(client, o.branchName);
-    const parent = await resolveParent(client, o.parentBranch);
-    if (found.unseeded) {
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Branch "${found.unseeded.name}" (${found.unseeded.id}) was left by a run whose seed did not complete: deleting it and starting again.`);
-        // issue 20: a cancelled run's compute start may still run on it; a DELETE before it ends meets 423.
-        await waitForPendingOf(client, found.unseeded, o);
-        await deleteBranchAndWait(client, found.unseeded, o);
-    }
-    const existing = found.seeded;
-    if (existing) {
-        refuseProtected(existing, o.reuse ? 'reuse' : 'delete and recreate');
-        // issue 25: an anonymized branch is reused only when masked, under the same rules
-        const unreusable = o.reuse && o.anonymized ? await o.anonymized.unreusable(existing, parent) : null;
-        if (o.reuse && !unreusable)
-            return { ...(await reuse(client, existing, o)), parent };
-        if (unreusable)
-            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Not reusing branch "${existing.name}" (${existing.id}): ${unreusable}. Deleting it to create it again.`);
-        else
-            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`reuse is false: deleting branch "${existing.name}" (${existing.id}) to recreate it.`);
-        await deleteBranchAndWait(client, existing, o);
-    }
-    const unseeded = unseededName(o.branchName);
-    let created;
-    try {
-        created = await createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized);
-    }
-    catch (err) {
-        if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && err.status === 409) {
-            const now = await findPreviewBranches(client, o.branchName);
-            if (now.seeded && o.reuse && !(o.anonymized && (await o.anonymized.unreusable(now.seeded, parent)))) {
-                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Branch "${o.branchName}" was created and seeded by another run first (HTTP 409); reusing it.`);
-                return { ...(await reuse(client, now.seeded, o)), parent };
-            }
-            throw new BranchRefusedError(`Branch "${unseeded}" already exists: another run of this PR is creating and seeding "${o.branchName}" right now. ` +
-                'Re-run this job once it has finished; a branch it leaves unseeded is deleted then.');
-        }
-        if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && err.status === 404) {
-            throw new _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$(`${err.message} Check \`project-id\` and \`parent-branch\` ("${parent.name}", ${parent.id}).`, 404, err.serviceMessage);
-        }
-        throw err;
-    }
-    // From here until it is seeded, a cancelled run deletes the branch (main.ts keeps this step through seeding).
-    const { branch } = created;
-    const pending = created.operations;
-    (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .saveUnseeded */ .Tu)(branch); // issue 14: the post step deletes it if this run ends before it is seeded
-    undoOnCancel(client, branch, pending, o);
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`);
-    try {
-        const waitStart = Date.now();
-        const operations = await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, waitOptions(client, o));
-        // issue 25: nothing is handed out before masking finished; `wait-timeout` covers both waits
-        if (o.anonymized)
-            await o.anonymized.waitUntilMasked(branch, waitStart + o.waitTimeoutSeconds * 1000);
-        const uri = chooseUri(created.uris, o.database, o.role);
-        const connection = uri
-            ? { directUrl: uri.connection_uri, pooledUrl: pooledOf(uri.connection_uri, uri.connection_parameters.pooler_host) }
-            : await connectionOf(client, branch, o);
-        return { branch, parent, created: true, operations, ...connection };
-    }
-    catch (err) {
-        if ((0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .isCancelled */ .mm)())
-            throw err; // the cancel's undo step deletes the branch, after this flow stopped
-        (0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .offCancel */ .qC)(_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .UNSEEDED_BRANCH */ .dV);
-        // A branch whose creation did not finish (or whose connection could not be read) must not be left behind.
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Deleting branch "${branch.name}" again: ${err.message}`);
-        // Its own operations hold the project (a DELETE meets 423 until they end, seed 000): give them a bounded while more.
-        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, {
-            ...waitOptions(client, o),
-            pollIntervalSeconds: Math.min(o.pollIntervalSeconds, 1),
-            waitTimeoutSeconds: CLEANUP_WAIT_SECONDS
-        }).catch(() => undefined);
-        await deleteBranchAndWait(client, branch, o).then(_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .clearUnseeded */ .nH, (e) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it (its name says its seed did not complete), or delete it by hand.`));
-        throw err;
-    }
-}
-/**
- * Takes the seeded branch `branch` out of reuse before a command changes it
- * (issue 20: `command: reset`): saves the post step's state first (so a kill
- * or a lost answer from here on is undone by the post step, which deletes
- * the branch only while it still has the unseeded name), then renames it
- * to `<name>~seeding` (PATCH, 423 retried, its operations waited on), and
- * registers the cancel's undo step. From then on no run reuses it, and the
- * next run deletes it if this one does not finish; {@link markSeeded} gives
- * the name back after the seed.
- * @returns the branch under its unseeded name.
- * @throws HttpError, ProjectBusyError, OperationError (the branch may then carry either name; both cases are handled as above).
- */
-async function markUnseeded(client, branch, o) {
-    const unseeded = unseededName(branch.name);
-    (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .saveUnseeded */ .Tu)({ id: branch.id, name: unseeded });
-    const renamed = await (0,_locked_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, unseeded));
-    undoOnCancel(client, renamed.branch, renamed.operations, o);
-    await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(renamed.operations, waitOptions(client, o));
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Renamed branch "${branch.name}" to "${unseeded}" until it is seeded again: no run reuses it meanwhile.`);
-    return renamed.branch;
-}
-/**
- * Records on the branch that its seed completed: renames the unseeded
- * branch to `name` (PATCH, 423 retried) and waits for any operation the
- * update started. On failure deletes the branch (a later run would delete it
- * anyway) and rethrows.
- * @returns the renamed branch.
- */
-async function markSeeded(client, branch, name, o) {
-    try {
-        const renamed = await (0,_locked_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, name));
-        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(renamed.operations, waitOptions(client, o));
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Seed complete: renamed branch "${branch.name}" to "${name}", so later runs reuse it.`);
-        return renamed.branch;
-    }
-    catch (err) {
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Deleting branch "${branch.name}": it could not be renamed to "${name}" after its seed (${err.message}).`);
-        await deleteBranchAndWait(client, branch, o).catch((e) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it.`));
-        throw err;
-    }
 }
 
 
@@ -1154,7 +1393,7 @@ function renderSchema(r, diffBudget = Infinity) {
     return lines;
 }
 /** The platform's docs on anonymized branches. */
-/** The masked columns of an anonymized branch (issue 25): schema.table.column and the function's name, never a value. */
+/** The masked columns of an anonymized branch: schema.table.column and the function's name, never a value. */
 function renderMasked(r) {
     if (!r.anonymized?.length || r.state === 'seed-failed')
         return [];

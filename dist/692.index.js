@@ -1,8 +1,8 @@
-export const id = 274;
-export const ids = [274];
+export const id = 692;
+export const ids = [692];
 export const modules = {
 
-/***/ 94274:
+/***/ 61692:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -83,124 +83,12 @@ var platform_operations = __webpack_require__(59085);
 // EXTERNAL MODULE: ./src/publish/report.ts
 var publish_report = __webpack_require__(24585);
 // EXTERNAL MODULE: ./src/comment/comment.ts
-var comment_comment = __webpack_require__(86924);
+var comment = __webpack_require__(86924);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
-// EXTERNAL MODULE: ./src/http.ts
-var http = __webpack_require__(76803);
-;// CONCATENATED MODULE: ./src/comment/lock-wait.ts
-/**
- * The waiting side of the comment lock (lock.ts has the protocol): its
- * timing constants, when a lock is live, stale or orphaned, and the wait
- * until a lock reaction is gone (released, or deleted here by its id).
- */
-
-
-
-/** How often the holder refreshes `heartbeatAt` in the marker, in milliseconds. */
-const HEARTBEAT_MS = 60_000;
-/** A lock whose heartbeat is older than this is stale (its run is gone), in milliseconds. */
-const STALE_AFTER_MS = 5 * 60_000;
-/** A lock reaction no marker names for this long, as one waiter watches it, is orphaned, in milliseconds. */
-const ORPHAN_AFTER_MS = 60_000;
-/** The holder keeps a take only when its naming edit was answered within this long of sending its create, in milliseconds. */
-const NAME_WITHIN_MS = ORPHAN_AFTER_MS / 2;
-/** The reaction that is the lock. */
-const LOCK_REACTION = 'eyes';
-/** A record that names a lock of a run still alive: it has `provisioningSince` and a heartbeat younger than `staleAfterMs` (default {@link STALE_AFTER_MS}). */
-function isLiveClaim(record, now = Date.now(), staleAfterMs = STALE_AFTER_MS) {
-    if (!record.provisioningSince)
-        return false;
-    const beat = Date.parse(record.heartbeatAt ?? record.provisioningSince);
-    return Number.isFinite(beat) && now - beat < staleAfterMs;
-}
-const statusOf = (err) => err.status;
-/** Deletes reaction `reactionId` on comment `commentId`; a 404 (already gone) is success. @throws other GitHub errors. */
-async function deleteReaction(octokit, pr, commentId, reactionId) {
-    try {
-        await octokit.rest.reactions.deleteForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId, reaction_id: reactionId });
-    }
-    catch (err) {
-        if (statusOf(err) !== 404)
-            throw err;
-    }
-}
-/** The lock reactions of `login` on a comment. @throws the GitHub error. */
-async function lockReactions(octokit, pr, commentId, login) {
-    const { data } = await octokit.rest.reactions.listForIssueComment({
-        owner: pr.owner,
-        repo: pr.repo,
-        comment_id: commentId,
-        content: LOCK_REACTION,
-        per_page: 100
-    });
-    return data.filter((r) => r.user?.login === login).map((r) => r.id);
-}
-/**
- * Waits until the lock reaction on `home` is gone: released by its holder,
- * or deleted here by its id when stale or orphaned (module comment). Polls
- * the marker and the reactions every `pollSeconds` seconds. Milliseconds for
- * `staleAfterMs` and `orphanAfterMs`.
- * @throws Error naming the comment when the lock is still live at `deadline`
- *   (milliseconds since the epoch); CancelledError on a cancel.
- */
-async function waitForRelease(octokit, pr, home, seen, deadline, o) {
-    const staleAfter = o.staleAfterMs;
-    const orphanAfter = o.orphanAfterMs;
-    const firstSeen = new Map([[seen.id, Date.now()]]);
-    let told = false;
-    for (;;) {
-        let record;
-        let ids;
-        try {
-            const [comment, reactions] = await Promise.all([
-                octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: home.id }),
-                lockReactions(octokit, pr, home.id, seen.login)
-            ]);
-            record = (0,comment_comment/* recordOf */.zv)(comment.data.body ?? '');
-            ids = reactions;
-        }
-        catch (err) {
-            if (statusOf(err) === 404)
-                return; // the comment is gone: the caller looks again
-            // A GitHub hiccup (after the client's retries): decide nothing on it, keep waiting.
-            if (Date.now() >= deadline)
-                throw new Error(`Could not read the lock of PR #${pr.number} (comment ${home.id}) before wait-timeout: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}.`, { cause: err });
-            await (0,http/* sleep */.yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - Date.now())));
-            continue;
-        }
-        const id = ids[0];
-        if (id === undefined)
-            return;
-        const now = Date.now();
-        if (!firstSeen.has(id))
-            firstSeen.set(id, now);
-        let reason = null;
-        if (record?.reaction === id) {
-            if (!isLiveClaim(record, now, staleAfter))
-                reason = `stale: no heartbeat since ${record.heartbeatAt}`;
-        }
-        else if (now - firstSeen.get(id) >= orphanAfter) {
-            reason = `orphaned: no run named it in ${orphanAfter / 1000} s`;
-        }
-        if (reason) {
-            core/* info */.pq(`Taking over the lock of PR #${pr.number} (comment ${home.id}): its reaction ${id} is ${reason}.`);
-            await deleteReaction(octokit, pr, home.id, id).catch(() => undefined);
-            return;
-        }
-        if (!told) {
-            told = true;
-            core/* info */.pq(`Another run of this PR holds the lock (comment ${home.id}${record?.reaction === id ? `, provisioning since ${record.provisioningSince}` : ''}): waiting for it.`);
-        }
-        if (now >= deadline) {
-            throw new Error(`Another run of PR #${pr.number} has been provisioning its preview database since ${record?.provisioningSince ?? 'a moment ago'} (comment ${home.id}) ` +
-                `and did not finish within wait-timeout. Re-run when it is done; a lock whose run was killed is taken over ${staleAfter / 60_000} minutes after its last heartbeat.`);
-        }
-        await (0,http/* sleep */.yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - now)));
-    }
-}
-
-;// CONCATENATED MODULE: ./src/comment/lock.ts
+// EXTERNAL MODULE: ./src/comment/lock/wait.ts
+var wait = __webpack_require__(39088);
+;// CONCATENATED MODULE: ./src/comment/lock/lock.ts
 /**
  * The comment lock: one run of a pull request at a time provisions (or
  * deletes) its database, and after the PR's first run no run creates a
@@ -256,8 +144,8 @@ async function waitForRelease(octokit, pr, home, seen, deadline, o) {
 
 
 
-const body = (markdown, record) => `${markdown}\n\n${(0,comment_comment/* markerOf */.we)(record)}`;
-const lock_statusOf = (err) => err.status;
+const body = (markdown, record) => `${markdown}\n\n${(0,comment/* markerOf */.we)(record)}`;
+const statusOf = (err) => err.status;
 /** The lock a run holds, from {@link acquireLock} until {@link CommentLock.finish}. */
 class CommentLock {
     octokit;
@@ -290,7 +178,7 @@ class CommentLock {
      * True when this run created the comment (the PR's first run) and no
      * other run has written into it since (checked when the lock is named).
      */
-    createdComment, placeholder, runId, heartbeatMs = HEARTBEAT_MS) {
+    createdComment, placeholder, runId, heartbeatMs = wait/* HEARTBEAT_MS */.m) {
         this.octokit = octokit;
         this.pr = pr;
         this.reaction = reaction;
@@ -324,22 +212,22 @@ class CommentLock {
             // recorded a database, between this run's post and its reaction (a racing first run
             // whose reaction came first). Only a marker still naming this run is untouched.
             const got = await this.octokit.rest.issues.getComment(this.where).catch((err) => {
-                if (lock_statusOf(err) === 404)
+                if (statusOf(err) === 404)
                     return null;
                 throw err;
             });
             if (!got)
                 return 'gone';
             const text = got.data.body ?? '';
-            const found = (0,comment_comment/* recordOf */.zv)(text);
+            const found = (0,comment/* recordOf */.zv)(text);
             if (this.createdComment && fresh && found?.run === this.runId && !found.reaction) {
-                earlier = (0,comment_comment/* withoutLock */.OY)(fresh.record);
+                earlier = (0,comment/* withoutLock */.OY)(fresh.record);
             }
             else {
                 this.createdComment = false;
-                earlier = found ? (0,comment_comment/* withoutLock */.OY)(found) : { mode };
+                earlier = found ? (0,comment/* withoutLock */.OY)(found) : { mode };
                 this.home = { id: this.claim.id, record: earlier };
-                this.earlierBody = found ? text.replace((0,comment_comment/* markerOf */.we)(found), (0,comment_comment/* markerOf */.we)(earlier)) : text;
+                this.earlierBody = found ? text.replace((0,comment/* markerOf */.we)(found), (0,comment/* markerOf */.we)(earlier)) : text;
             }
             const since = new Date().toISOString();
             const record = {
@@ -354,7 +242,7 @@ class CommentLock {
             this.claim = { id: this.claim.id, record };
             this.named = true;
             this.confirmedAt = Date.now();
-            if (Date.now() - sentAt > NAME_WITHIN_MS)
+            if (Date.now() - sentAt > wait/* NAME_WITHIN_MS */.FI)
                 return 'slow';
             this.timer = setInterval(() => void this.step(() => this.heartbeat()), this.heartbeatMs);
             this.timer.unref();
@@ -367,16 +255,16 @@ class CommentLock {
             return Promise.resolve();
         this.held = false;
         clearInterval(this.timer);
-        return this.step(() => deleteReaction(this.octokit, this.pr, this.claim.id, this.reaction.id).catch(() => undefined));
+        return this.step(() => (0,wait/* deleteReaction */.ft)(this.octokit, this.pr, this.claim.id, this.reaction.id).catch(() => undefined));
     }
     /** True when the marker still names this run's reaction (read from GitHub); true too when it cannot be read. */
     async stillOurs() {
         try {
             const { data } = await this.octokit.rest.issues.getComment(this.where);
-            return (0,comment_comment/* recordOf */.zv)(data.body ?? '')?.reaction === this.reaction.id;
+            return (0,comment/* recordOf */.zv)(data.body ?? '')?.reaction === this.reaction.id;
         }
         catch (err) {
-            return lock_statusOf(err) !== 404;
+            return statusOf(err) !== 404;
         }
     }
     async heartbeat() {
@@ -385,7 +273,7 @@ class CommentLock {
         try {
             if (!(await this.stillOurs())) {
                 clearInterval(this.timer);
-                core/* warning */.$e(`The lock on PR #${this.pr.number} was taken over by another run (this run's heartbeat was missing for ${STALE_AFTER_MS / 60_000} minutes).`);
+                core/* warning */.$e(`The lock on PR #${this.pr.number} was taken over by another run (this run's heartbeat was missing for ${wait/* STALE_AFTER_MS */._k / 60_000} minutes).`);
                 return;
             }
             const record = { ...this.claim.record, heartbeatAt: new Date().toISOString() };
@@ -394,7 +282,7 @@ class CommentLock {
             this.confirmedAt = Date.now();
         }
         catch (err) {
-            core/* warning */.$e(`Could not refresh the lock in comment ${this.claim.id} on PR #${this.pr.number}: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}.`);
+            core/* warning */.$e(`Could not refresh the lock in comment ${this.claim.id} on PR #${this.pr.number}: ${(0,comment/* describeGitHubError */.dZ)(err)}.`);
         }
     }
     /**
@@ -417,11 +305,11 @@ class CommentLock {
         return (this.finishing = this.step(async () => {
             const { owner, repo, number } = this.pr;
             let written = null;
-            const mayWrite = this.named && (Date.now() - this.confirmedAt < STALE_AFTER_MS / 2 || (await this.stillOurs()));
+            const mayWrite = this.named && (Date.now() - this.confirmedAt < wait/* STALE_AFTER_MS */._k / 2 || (await this.stillOurs()));
             if (mayWrite) {
                 try {
                     if (markdown !== null) {
-                        await this.octokit.rest.issues.updateComment({ ...this.where, body: body(markdown, (0,comment_comment/* withoutLock */.OY)(record)) });
+                        await this.octokit.rest.issues.updateComment({ ...this.where, body: body(markdown, (0,comment/* withoutLock */.OY)(record)) });
                         written = this.claim.id;
                         core/* info */.pq(`Updated the preview comment on PR #${number}.`);
                     }
@@ -434,11 +322,11 @@ class CommentLock {
                     }
                 }
                 catch (err) {
-                    core/* warning */.$e(`Could not write the preview comment on PR #${number}: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}. The database and the outputs are unaffected.`);
+                    core/* warning */.$e(`Could not write the preview comment on PR #${number}: ${(0,comment/* describeGitHubError */.dZ)(err)}. The database and the outputs are unaffected.`);
                 }
             }
-            await deleteReaction(this.octokit, this.pr, this.claim.id, this.reaction.id).catch((err) => core/* warning */.$e(`Could not remove this run's lock reaction on comment ${this.claim.id} of PR #${number}: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}. ` +
-                `Other runs of this PR take it over ${mayWrite ? ORPHAN_AFTER_MS / 1000 + ' s' : STALE_AFTER_MS / 60_000 + ' minutes'} from now at the latest.`));
+            await (0,wait/* deleteReaction */.ft)(this.octokit, this.pr, this.claim.id, this.reaction.id).catch((err) => core/* warning */.$e(`Could not remove this run's lock reaction on comment ${this.claim.id} of PR #${number}: ${(0,comment/* describeGitHubError */.dZ)(err)}. ` +
+                `Other runs of this PR take it over ${mayWrite ? wait/* ORPHAN_AFTER_MS */.hR / 1000 + ' s' : wait/* STALE_AFTER_MS */._k / 60_000 + ' minutes'} from now at the latest.`));
             return written;
         }));
     }
@@ -448,7 +336,7 @@ class ClaimNotPostedError extends Error {
     pr;
     cause;
     constructor(pr, cause, what = 'take the lock on the preview comment') {
-        super(`Could not ${what} of PR #${pr.number}: ${(0,comment_comment/* describeGitHubError */.dZ)(cause)}.`);
+        super(`Could not ${what} of PR #${pr.number}: ${(0,comment/* describeGitHubError */.dZ)(cause)}.`);
         this.pr = pr;
         this.cause = cause;
         this.name = 'ClaimNotPostedError';
@@ -464,7 +352,7 @@ async function listMarkerComments(octokit, pr) {
     });
     const found = [];
     for (const c of comments) {
-        const record = (0,comment_comment/* recordOf */.zv)(c.body ?? '');
+        const record = (0,comment/* recordOf */.zv)(c.body ?? '');
         if (record)
             found.push({ id: c.id, record, login: c.user?.login ?? '' });
     }
@@ -513,7 +401,7 @@ async function acquireLock(octokit, pr, o) {
             continue;
         }
         const sentAt = Date.now();
-        const answer = await (0,cancel/* finishBeforeUndo */.JZ)(octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: home.id, content: LOCK_REACTION })).catch((err) => (lock_statusOf(err) === 404 ? null : fail(err)));
+        const answer = await (0,cancel/* finishBeforeUndo */.JZ)(octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: home.id, content: wait/* LOCK_REACTION */.as })).catch((err) => (statusOf(err) === 404 ? null : fail(err)));
         if (!answer) {
             // The comment was deleted (by hand): look again.
             comments = await listMarkerComments(octokit, pr).catch((err) => fail(err, 'read the comments'));
@@ -525,7 +413,7 @@ async function acquireLock(octokit, pr, o) {
             if (home.login !== login) {
                 // Not our comment (another workflow's token): undo and look among ours.
                 if (answer.status === 201)
-                    await deleteReaction(octokit, pr, home.id, reaction.id).catch(() => undefined);
+                    await (0,wait/* deleteReaction */.ft)(octokit, pr, home.id, reaction.id).catch(() => undefined);
                 continue;
             }
         }
@@ -544,14 +432,14 @@ async function acquireLock(octokit, pr, o) {
             if (named !== 'slow')
                 fail(named);
             if (Date.now() >= deadline)
-                fail(new Error(`GitHub answered the lock's edit more slowly than ${NAME_WITHIN_MS / 1000} s until wait-timeout`));
-            core/* info */.pq(`Naming the lock in comment ${home.id} took longer than ${NAME_WITHIN_MS / 1000} s: released it, taking it again.`);
+                fail(new Error(`GitHub answered the lock's edit more slowly than ${wait/* NAME_WITHIN_MS */.FI / 1000} s until wait-timeout`));
+            core/* info */.pq(`Naming the lock in comment ${home.id} took longer than ${wait/* NAME_WITHIN_MS */.FI / 1000} s: released it, taking it again.`);
             continue;
         }
-        await waitForRelease(octokit, pr, home, reaction, deadline, {
+        await (0,wait/* waitForRelease */.Uv)(octokit, pr, home, reaction, deadline, {
             pollSeconds: o.pollSeconds,
-            staleAfterMs: o.staleAfterMs ?? STALE_AFTER_MS,
-            orphanAfterMs: o.orphanAfterMs ?? ORPHAN_AFTER_MS
+            staleAfterMs: o.staleAfterMs ?? wait/* STALE_AFTER_MS */._k,
+            orphanAfterMs: o.orphanAfterMs ?? wait/* ORPHAN_AFTER_MS */.hR
         });
     }
 }
@@ -566,8 +454,8 @@ async function acquireLock(octokit, pr, o) {
  * that reuses it moves (expiry.ts, recordUse). It never touches the default
  * branch or a protected branch.
  *
- * Issue 20: before it deletes a PR's branch it takes that PR's comment lock
- * (publish/lock.ts), so it waits for a run of the PR that holds it, and then
+ * Before it deletes a PR's branch it takes that PR's comment lock
+ * (comment/lock/lock.ts), so it waits for a run of the PR that holds it, and then
  * reads the branch again and decides again under the lock: a branch used
  * meanwhile is kept. A branch with child branches is kept (the platform does
  * not delete it) unless its children are deleted first in the same sweep.
@@ -591,7 +479,7 @@ async function pullState(octokit, number) {
         return { state: data.merged ? 'merged' : data.state === 'closed' ? 'closed' : 'open' };
     }
     catch (err) {
-        return { state: null, why: (0,comment_comment/* describeGitHubError */.dZ)(err) };
+        return { state: null, why: (0,comment/* describeGitHubError */.dZ)(err) };
     }
 }
 /** "3 d 4 h", "40 min": a whole-unit rendering of `seconds`. */
@@ -680,7 +568,7 @@ async function lockOf(octokit, row, settings) {
         });
     }
     catch (err) {
-        throw new Error(`could not take the comment lock of pull request #${row.pr}, so a run of it may be using the branch (${(0,comment_comment/* describeGitHubError */.dZ)(err)})`, { cause: err });
+        throw new Error(`could not take the comment lock of pull request #${row.pr}, so a run of it may be using the branch (${(0,comment/* describeGitHubError */.dZ)(err)})`, { cause: err });
     }
 }
 /**
@@ -753,7 +641,7 @@ async function runCleanup(settings, client) {
     }
     if (!settings.githubToken)
         throw new Error('`command: cleanup` needs `github-token` to read the state of pull requests (the default `${{ github.token }}` with `pull-requests: write`).');
-    const octokit = (0,comment_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+    const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
     const cache = new Map();
     const pulls = (n) => cache.get(n) ?? cache.set(n, pullState(octokit, n)).get(n);
     const now = Date.now();
@@ -852,8 +740,8 @@ function setOutputs(o) {
         core/* setOutput */.uH(name, value);
 }
 
-// EXTERNAL MODULE: ./src/post-state.ts
-var post_state = __webpack_require__(38653);
+// EXTERNAL MODULE: ./src/comment/lock/saved.ts
+var saved = __webpack_require__(17466);
 ;// CONCATENATED MODULE: ./src/publish/publication.ts
 /**
  * Where a run publishes and how it holds the PR's comment lock: opened before
@@ -872,7 +760,7 @@ var post_state = __webpack_require__(38653);
 function reusableOf(home, mode) {
     if (!home || home.record.mode !== mode)
         return { mode };
-    return (0,comment_comment/* withoutLock */.OY)(home.record);
+    return (0,comment/* withoutLock */.OY)(home.record);
 }
 /** This run made a new database or branch: a failure or cancel from now on records nothing reusable. */
 function forgetReusable(pub, mode) {
@@ -893,7 +781,7 @@ function runUrl() {
  * for `wait-timeout` fails the run.
  */
 async function openPublication(settings, seedCheck) {
-    const pr = (0,comment_comment/* pullRequestOfEvent */.My)();
+    const pr = (0,comment/* pullRequestOfEvent */.My)();
     if (!pr) {
         core/* notice */.lm('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.');
         return { pr: null, lock: null, existing: null, reusable: { mode: settings.mode } };
@@ -903,7 +791,7 @@ async function openPublication(settings, seedCheck) {
         return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
     }
     await (0,cancel/* unlessCancelled */.MS)(seedCheck);
-    const octokit = (0,comment_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+    const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
     const cancelled = (0,publish_report/* renderReport */.B1)({ mode: settings.mode, state: 'cancelled', runUrl: runUrl() });
     let pub;
     return core/* group */.Os('Take the PR comment lock', async () => {
@@ -918,10 +806,10 @@ async function openPublication(settings, seedCheck) {
                 }),
                 pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
                 timeoutSeconds: settings.waitTimeoutSeconds,
-                // As soon as the lock's reaction exists (issue 20, item 6): a cancel, or a kill before the post step, releases it.
+                // As soon as the lock's reaction exists: a cancel, or a kill before the post step, releases it.
                 onTaken: (taken) => {
-                    (0,post_state/* markLock */.lF)(taken.claim.id, taken.reaction.id);
-                    (0,cancel/* onCancel */.Ao)(cancel/* COMMENT_LOCK */.ik, () => taken.finish(cancelled, pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(post_state/* clearLock */.Nq));
+                    (0,saved/* markLock */.lF)(taken.claim.id, taken.reaction.id);
+                    (0,cancel/* onCancel */.Ao)(cancel/* COMMENT_LOCK */.ik, () => taken.finish(cancelled, pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(saved/* clearLock */.Nq));
                 }
             });
         }
@@ -936,7 +824,7 @@ async function openPublication(settings, seedCheck) {
             // The cancel's undo steps may have run while the lock was being taken.
             (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
             await lock.finish(cancelled, pub.reusable);
-            (0,post_state/* clearLock */.Nq)();
+            (0,saved/* clearLock */.Nq)();
             (0,cancel/* throwIfCancelled */.dZ)();
         }
         core/* info */.pq(`This run holds the PR's comment lock (comment ${lock.claim.id}).` +
@@ -957,7 +845,7 @@ async function publish(pub, report, record) {
         const comment = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() }, Date.now(), publish_report/* COMMENT_LIMIT */.W$);
         await core/* group */.Os('Update the PR comment', () => lock.finish(comment, record));
         (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
-        (0,post_state/* clearLock */.Nq)();
+        (0,saved/* clearLock */.Nq)();
     }
     if (process.env.GITHUB_STEP_SUMMARY)
         await core/* summary */.z.addRaw(markdown, true).write();
@@ -974,7 +862,7 @@ async function releaseLock(pub, mode, failed) {
         return;
     (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
     await pub.lock.finish(failed ? (0,publish_report/* renderReport */.B1)({ mode, state: 'failed', runUrl: runUrl() }) : null, pub.reusable);
-    (0,post_state/* clearLock */.Nq)();
+    (0,saved/* clearLock */.Nq)();
 }
 
 // EXTERNAL MODULE: external "node:diagnostics_channel"
@@ -990,7 +878,7 @@ var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./src/schema/track.ts
 /**
- * The schema diff through one run's seeding (issue 15). main.ts calls
+ * The schema diff through one run's seeding. commands/seed-step.ts calls
  * {@link SchemaTracker.atStart} before the SQL seed, {@link
  * SchemaTracker.afterSeedFiles} between the seed and `seed-command`, and
  * {@link SchemaTracker.finish} after `seed-command`:
@@ -1000,7 +888,7 @@ var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_nod
  *   `seed-command` (the PR's migrations) changed.
  * Instant mode without `seed-command` inspects nothing: nothing can have
  * changed the schema after the seed.
- * Never fatal (issue 19): a snapshot, comparison or rendering that fails is a
+ * Never fatal: a snapshot, comparison or rendering that fails is a
  * warning and "schema diff unavailable"; the database is kept. With
  * `fail-on-destructive`, destructive changes, or a change that could not be
  * checked, throw {@link DestructiveSchemaError}, which the caller treats like
@@ -1017,7 +905,7 @@ var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_nod
  * does before its seed, do not pay for loading them.
  */
 let loading;
-const schemaTools = () => (loading ??= Promise.all(/* import() */[__webpack_require__.e(7), __webpack_require__.e(490)]).then(__webpack_require__.bind(__webpack_require__, 47490)));
+const schemaTools = () => (loading ??= Promise.all(/* import() */[__webpack_require__.e(7), __webpack_require__.e(156)]).then(__webpack_require__.bind(__webpack_require__, 69156)));
 /**
  * Starts loading the schema tools while the database is provisioned (a
  * branch's operations are awaited), so the first snapshot does not wait for
@@ -1168,8 +1056,8 @@ class SchemaTracker {
         this.commandStarted?.();
     }
     /**
-     * After `seed-command`: compares, logs, writes the diff file. Never fatal
-     * (issue 19): a failure to inspect, compare or render is a warning and
+     * After `seed-command`: compares, logs, writes the diff file. Never fatal:
+     * a failure to inspect, compare or render is a warning and
      * "schema diff unavailable", except under `fail-on-destructive`, which
      * fails closed.
      * @param platformDiff fetches the platform's compare_schema text (branch mode); a failure is a warning
@@ -1361,8 +1249,8 @@ const osSignals = (external_node_os_default()).constants.signals;
 /** Process groups (POSIX): the command runs in one of its own, which a cancel signals as a whole. On Windows only the shell is signalled. */
 const GROUPS = process.platform !== 'win32';
 
-// EXTERNAL MODULE: ./src/session.ts
-var session = __webpack_require__(92927);
+// EXTERNAL MODULE: ./src/pg-sessions.ts
+var pg_sessions = __webpack_require__(38174);
 // EXTERNAL MODULE: ./src/seed/wasm-dirname.ts
 var wasm_dirname = __webpack_require__(82728);
 // EXTERNAL MODULE: ./node_modules/libpg-query/wasm/index.cjs
@@ -3619,7 +3507,7 @@ async function loadSeed(connection, plan, signal) {
     const started = Date.now();
     const { sources } = plan;
     // the run's one session (session.ts), shared with the schema snapshots: a connection costs 5-6 round trips
-    const lease = await (0,session/* leaseSession */.f)(connection).catch((err) => Promise.reject(new SeedError(`Seeding could not connect to the new database: ${err.message}`)));
+    const lease = await (0,pg_sessions/* leaseSession */.f)(connection).catch((err) => Promise.reject(new SeedError(`Seeding could not connect to the new database: ${err.message}`)));
     const { client } = lease;
     const stop = () => void client.end().catch(() => undefined); // a cancel: COMMIT is never sent
     if (signal?.aborted)
@@ -4010,7 +3898,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
         }
         await tracker.afterSeedFiles();
         if (settings.seedCommand) {
-            await (0,session/* endSessions */.v)(); // a migration tool may need the database to itself
+            await (0,pg_sessions/* endSessions */.v)(); // a migration tool may need the database to itself
             const running = core/* group */.Os('Run seed-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(settings.seedCommand, connection, (0,cancel/* cancelSignal */.Bj)())));
             tracker.seedCommandStarted(); // its process runs (spawned synchronously): build "before" meanwhile
             await running;
@@ -4023,7 +3911,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
         await tracker.close();
         // A cancel leaves the undo to the cancel's own steps (cancel.ts), which run after this flow stopped.
         if (!(0,cancel/* isCancelled */.mm)()) {
-            await (0,session/* endSessions */.v)(); // nothing of ours stays connected to what the undo deletes
+            await (0,pg_sessions/* endSessions */.v)(); // nothing of ours stays connected to what the undo deletes
             await undo();
         }
         throw err;
@@ -4086,10 +3974,18 @@ async function deletePreview(pub, driver) {
         await publish(pub, deleted.report, deleted.record);
 }
 
+// EXTERNAL MODULE: ./src/http.ts
+var http = __webpack_require__(76803);
+// EXTERNAL MODULE: ./src/platform/preview-branch.ts
+var preview_branch = __webpack_require__(65272);
+// EXTERNAL MODULE: ./src/platform/branch-connection.ts
+var branch_connection = __webpack_require__(78064);
 // EXTERNAL MODULE: ./src/platform/expiry.ts
 var platform_expiry = __webpack_require__(51288);
-// EXTERNAL MODULE: ./src/platform/locked.ts
-var locked = __webpack_require__(58677);
+// EXTERNAL MODULE: ./src/platform/retry-423.ts
+var retry_423 = __webpack_require__(66639);
+// EXTERNAL MODULE: ./src/post-state.ts
+var post_state = __webpack_require__(38653);
 ;// CONCATENATED MODULE: ./src/commands/reset.ts
 /**
  * `command: reset`: restores the PR's branch in place from its parent's
@@ -4098,7 +3994,7 @@ var locked = __webpack_require__(58677);
  * connection strings stay the same; the restore's 423 is retried and its
  * operations waited on. Then `seed` and `seed-command` run again.
  *
- * Issue 20: a branch under the PR's name is a seeded one (platform/lifecycle.ts),
+ * A branch under the PR's name is a seeded one (platform/lifecycle.ts),
  * so before the restore the branch leaves that name: it is renamed to
  * `<name>~seeding` (markUnseeded, with the post step's state saved first
  * and the cancel's undo step registered), and renamed back only after the
@@ -4120,9 +4016,11 @@ var locked = __webpack_require__(58677);
 
 
 
+
+
 /** The refusal of a reset of a branch with children (platform spec, BranchRestoreRequest.preserve_under_name). */
 function childrenRefusal(name, detail) {
-    return new lifecycle/* BranchRefusedError */.PK(`Cannot reset branch "${name}": the platform requires \`preserve_under_name\` to restore it (${detail}), because it has child branches. ` +
+    return new preview_branch/* BranchRefusedError */.PK(`Cannot reset branch "${name}": the platform requires \`preserve_under_name\` to restore it (${detail}), because it has child branches. ` +
         `A reset keeps the branch's id and connection strings, so the action does not move the children aside: delete the child branches of "${name}" ` +
         '(or restore it by hand in the console, keeping its old state under a new name), then run the reset again.');
 }
@@ -4133,9 +4031,9 @@ function explainRestoreRefusal(err, name) {
     return childrenRefusal(name, `"${err.serviceMessage}"`);
 }
 /** An answer that says the restore did not happen: a 4xx, or 423 Locked to the last retry (not a lost answer, a timeout or a 5xx). */
-const refused = (err) => (err instanceof http/* HttpError */.j$ && err.status >= 400 && err.status < 500) || err instanceof locked/* ProjectBusyError */.P;
+const refused = (err) => (err instanceof http/* HttpError */.j$ && err.status >= 400 && err.status < 500) || err instanceof retry_423/* ProjectBusyError */.P;
 /**
- * issue 25: the platform lists `restore` among an anonymized branch's
+ * The platform lists `restore` among an anonymized branch's
  * `restricted_actions` (platform spec, Branch.restricted_actions): a reset
  * would bring back the parent's unmasked rows. Refused before any change.
  * @throws BranchRefusedError
@@ -4144,7 +4042,7 @@ function refuseRestricted(branch) {
     const restore = branch.restricted_actions?.find((a) => a.name === 'restore');
     if (!restore)
         return;
-    throw new lifecycle/* BranchRefusedError */.PK(`Cannot reset branch "${branch.name}" (${branch.id}): the platform does not allow restoring it ("${restore.reason}"); an anonymized branch cannot be reset. ` +
+    throw new preview_branch/* BranchRefusedError */.PK(`Cannot reset branch "${branch.name}" (${branch.id}): the platform does not allow restoring it ("${restore.reason}"); an anonymized branch cannot be reset. ` +
         'Nothing was changed. Delete it with `command: delete` and create it again with `command: create`, which copies the parent afresh and masks it again.');
 }
 /**
@@ -4155,15 +4053,15 @@ async function resetBranch(client, settings, branchName, seed, pub) {
     const branches = await client.listBranches();
     const branch = branches.find((b) => b.name === branchName);
     if (!branch) {
-        throw new lifecycle/* BranchRefusedError */.PK(`Branch "${branchName}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`);
+        throw new preview_branch/* BranchRefusedError */.PK(`Branch "${branchName}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`);
     }
     if (branch.default || branch.protected) {
-        throw new lifecycle/* BranchRefusedError */.PK(`Refusing to reset branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. Set \`branch-name\` to a preview branch name.`);
+        throw new preview_branch/* BranchRefusedError */.PK(`Refusing to reset branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. Set \`branch-name\` to a preview branch name.`);
     }
     refuseRestricted(branch);
     const parent = branch.parent_id ? await client.getBranch(branch.parent_id) : null;
     if (!parent) {
-        throw new lifecycle/* BranchRefusedError */.PK(`Branch "${branch.name}" has no parent to reset from (${branch.init_source === 'schema-only' ? 'a schema-only branch is a root branch' : 'its parent was deleted'}). ` +
+        throw new preview_branch/* BranchRefusedError */.PK(`Branch "${branch.name}" has no parent to reset from (${branch.init_source === 'schema-only' ? 'a schema-only branch is a root branch' : 'its parent was deleted'}). ` +
             'Delete it with `command: delete` and create it again instead.');
     }
     const children = branches.filter((b) => b.parent_id === branch.id);
@@ -4174,7 +4072,7 @@ async function resetBranch(client, settings, branchName, seed, pub) {
     const restored = await core/* group */.Os(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
         let res;
         try {
-            res = await (0,locked/* retryLocked */.rU)(`Restore branch "${unseeded.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }));
+            res = await (0,retry_423/* retryLocked */.rU)(`Restore branch "${unseeded.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }));
         }
         catch (err) {
             if (refused(err) && !(0,cancel/* isCancelled */.mm)())
@@ -4184,7 +4082,7 @@ async function resetBranch(client, settings, branchName, seed, pub) {
         core/* info */.pq(`Restoring branch "${unseeded.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`);
         return { ...res, operations: await (0,platform_operations/* waitForOperations */.ft)(res.operations, wait) };
     });
-    const { pooledUrl, directUrl } = await (0,lifecycle/* connectionOf */.ao)(client, branch, settings);
+    const { pooledUrl, directUrl } = await (0,branch_connection/* connectionOf */.ao)(client, branch, settings);
     const connection = (0,src_connection/* describeConnection */.If)(pooledUrl, directUrl);
     maskConnection(connection);
     // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
@@ -4239,7 +4137,7 @@ async function resetBranch(client, settings, branchName, seed, pub) {
 /** After a restore the platform refused (it changed nothing), the branch gets the PR's name back; on failure the post step deletes it. */
 async function giveNameBack(client, unseeded, name) {
     try {
-        await (0,locked/* retryLocked */.rU)(`Rename branch "${unseeded.name}"`, () => client.renameBranch(unseeded.id, name));
+        await (0,retry_423/* retryLocked */.rU)(`Rename branch "${unseeded.name}"`, () => client.renameBranch(unseeded.id, name));
         (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
         (0,post_state/* clearUnseeded */.nH)();
         core/* info */.pq(`The restore was refused, so branch "${unseeded.name}" is unchanged: renamed it back to "${name}".`);
@@ -4255,7 +4153,7 @@ var shapes = __webpack_require__(4773);
 var masking_rules = __webpack_require__(14077);
 ;// CONCATENATED MODULE: ./src/platform/anonymized.ts
 /**
- * Anonymized preview branches (issue 25), per the platform's published spec
+ * Anonymized preview branches, per the platform's published spec
  * (public-v2-for-users.gen.yaml in `@neondatabase/api-client`, Beta):
  *
  * - create: `POST /projects/{project_id}/branch_anonymized`
@@ -4433,9 +4331,10 @@ function explainCreateRefusal(err, s) {
 
 
 
+
 /** The PR's branch name: `branch-name`, else the default one for the PR and the run's commit. */
 function branchNameOf(settings, pr) {
-    return settings.branchName || (0,lifecycle/* defaultBranchName */.pe)(pr, github/* context */._.sha ?? '');
+    return settings.branchName || (0,preview_branch/* defaultBranchName */.pe)(pr, github/* context */._.sha ?? '');
 }
 /** The branch driver for this run's settings, the run's one Neon API client and the PR's branch name. */
 function branchDriver(settings, client, branchName) {
@@ -4508,7 +4407,7 @@ async function provision(settings, client, branchName) {
 }
 /** Deletes the PR's branch (and an unseeded one a failed run left) and waits for the operations. */
 async function deleteBranch(settings, client, branchName) {
-    const found = await (0,lifecycle/* findPreviewBranches */.wE)(client, branchName);
+    const found = await (0,preview_branch/* findPreviewBranches */.wE)(client, branchName);
     if (found.unseeded) {
         core/* info */.pq(`Deleting branch "${found.unseeded.name}", left by a run whose seed did not complete.`);
         await (0,lifecycle/* waitForPendingOf */.fS)(client, found.unseeded, settings); // a cancelled run's compute start may still run on it
@@ -4544,14 +4443,14 @@ async function deleteBranch(settings, client, branchName) {
 
 ;// CONCATENATED MODULE: ./src/instant/client.ts
 /**
- * Client of the instant database service (seed 001): create a database with
+ * Client of the instant database service (instant service API): create a database with
  * one unauthenticated call, and fetch it again by id. The service has no
  * delete: an unclaimed database lapses 72 hours after creation.
  */
 
-/** Region every instant database is provisioned in (seed 001). */
+/** Region every instant database is provisioned in (instant service API). */
 const INSTANT_REGION = 'us-east-2';
-/** PostgreSQL major version of every instant database (seed 001). */
+/** PostgreSQL major version of every instant database (instant service API). */
 const INSTANT_PG_VERSION = 17;
 /** A response that is not the Database object the seed describes. */
 class InstantResponseError extends Error {
@@ -4628,7 +4527,7 @@ async function createDatabase(endpoint, options) {
 /**
  * `GET {base}/api/v1/database/{id}`.
  * @returns the database, or null when the service says `Database not found`
- *   (HTTP 400 per seed 001; 404 is treated the same).
+ *   (HTTP 400 per the instant service API; 404 is treated the same).
  * @throws HttpError for any other failure, InstantResponseError for a bad body.
  */
 async function getDatabase(endpoint, id) {
@@ -4661,9 +4560,9 @@ async function getDatabase(endpoint, id) {
 const EXPIRY_MARGIN_MS = 10 * 60_000;
 /**
  * Why the earlier database cannot be reused, or null when it can.
- * Rules (issue 2): reuse only an `UNCLAIMED` database that has a connection
+ * Rules: reuse only an `UNCLAIMED` database that has a connection
  * string and does not expire within the next 10 minutes. A claimed database
- * (seed 001: `connection_string` null, expiration removed, so `expires_at`
+ * (instant service API: `connection_string` null, expiration removed, so `expires_at`
  * may be null) and a lapsed one (400 `Database not found`) are replaced.
  */
 function whyNotReusable(id, db, now = Date.now()) {
@@ -4863,7 +4762,7 @@ async function run(checked) {
         core/* setFailed */.C1(err instanceof Error ? err.message : String(err));
     }
     finally {
-        await (0,session/* endSessions */.v)(); // an open connection would keep the process running
+        await (0,pg_sessions/* endSessions */.v)(); // an open connection would keep the process running
         if (settings)
             await releaseLock(pub, settings.mode, failed);
     }
@@ -4872,61 +4771,7 @@ async function run(checked) {
 
 /***/ }),
 
-/***/ 82728:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   N: () => (/* binding */ restoreDirname)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(73024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(98995);
-/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_module__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(73136);
-/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(78877);
-/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_4___default = /*#__PURE__*/__webpack_require__.n(node_v8__WEBPACK_IMPORTED_MODULE_4__);
-/**
- * Lets libpg-query find its WebAssembly file in the bundle. Its emscripten
- * loader looks for `libpg-query.wasm` in `__dirname`, a CommonJS variable
- * that the action's ES module bundle does not have (Node then throws "Cannot
- * determine intended module format"). Imported before libpg-query, this sets
- * a global `__dirname` to the folder that holds the file: the bundle's own
- * (dist/, where `npm run package` copies it) or, from source, the package's.
- * {@link restoreDirname} removes it once the parser is loaded.
- *
- * It also keeps V8 from optimizing WebAssembly with TurboFan (set before the
- * module compiles; at run time Node 24 needs all three flags, `--liftoff-only`
- * alone does not imply the others there): optimizing the parser's grammar
- * function took about 500 MB of memory and a core for a second or two (peak
- * RSS 640 MiB against 110 MiB with Liftoff alone, pagila, measured), and the
- * loader parses few statements.
- */
-
-
-
-
-
-for (const flag of ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'])
-    node_v8__WEBPACK_IMPORTED_MODULE_4___default().setFlagsFromString(flag);
-const WASM = 'libpg-query.wasm';
-const here = node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname((0,node_url__WEBPACK_IMPORTED_MODULE_3__.fileURLToPath)(import.meta.url)) + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep);
-const g = globalThis;
-const set = g.__dirname === undefined;
-if (set)
-    g.__dirname = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)(here + WASM) ? here : node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname((0,node_module__WEBPACK_IMPORTED_MODULE_1__.createRequire)(import.meta.url).resolve('libpg-query'));
-/** Removes the global this module set, if it set one. */
-function restoreDirname() {
-    if (set)
-        delete g.__dirname;
-}
-
-
-/***/ }),
-
-/***/ 92927:
+/***/ 38174:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -4938,7 +4783,7 @@ function restoreDirname() {
 /**
  * One PostgreSQL session per database for a run's own work (the seed loader,
  * the schema snapshots), instead of a connection each: every connection
- * costs a TCP, TLS and SCRAM handshake, 5 to 6 round trips (issue 24).
+ * costs a TCP, TLS and SCRAM handshake, 5 to 6 round trips.
  *
  * Each user takes the session with {@link leaseSession} and gives it back
  * with `release`; users wait for each other, so their statements never
@@ -5053,6 +4898,60 @@ async function endSessions() {
     const open = [...sessions.values()];
     sessions.clear();
     await Promise.all(open.map((s) => s.client.end().catch(() => undefined)));
+}
+
+
+/***/ }),
+
+/***/ 82728:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   N: () => (/* binding */ restoreDirname)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(98995);
+/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_module__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(73136);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(78877);
+/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_4___default = /*#__PURE__*/__webpack_require__.n(node_v8__WEBPACK_IMPORTED_MODULE_4__);
+/**
+ * Lets libpg-query find its WebAssembly file in the bundle. Its emscripten
+ * loader looks for `libpg-query.wasm` in `__dirname`, a CommonJS variable
+ * that the action's ES module bundle does not have (Node then throws "Cannot
+ * determine intended module format"). Imported before libpg-query, this sets
+ * a global `__dirname` to the folder that holds the file: the bundle's own
+ * (dist/, where `npm run package` copies it) or, from source, the package's.
+ * {@link restoreDirname} removes it once the parser is loaded.
+ *
+ * It also keeps V8 from optimizing WebAssembly with TurboFan (set before the
+ * module compiles; at run time Node 24 needs all three flags, `--liftoff-only`
+ * alone does not imply the others there): optimizing the parser's grammar
+ * function took about 500 MB of memory and a core for a second or two (peak
+ * RSS 640 MiB against 110 MiB with Liftoff alone, pagila, measured), and the
+ * loader parses few statements.
+ */
+
+
+
+
+
+for (const flag of ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'])
+    node_v8__WEBPACK_IMPORTED_MODULE_4___default().setFlagsFromString(flag);
+const WASM = 'libpg-query.wasm';
+const here = node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname((0,node_url__WEBPACK_IMPORTED_MODULE_3__.fileURLToPath)(import.meta.url)) + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep);
+const g = globalThis;
+const set = g.__dirname === undefined;
+if (set)
+    g.__dirname = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)(here + WASM) ? here : node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname((0,node_module__WEBPACK_IMPORTED_MODULE_1__.createRequire)(import.meta.url).resolve('libpg-query'));
+/** Removes the global this module set, if it set one. */
+function restoreDirname() {
+    if (set)
+        delete g.__dirname;
 }
 
 

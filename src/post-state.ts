@@ -16,7 +16,7 @@ export const STATE = {
    * a reset. The post step deletes it only while it has that id and name.
    */
   unseededBranch: 'unseededBranch',
-  /** `{comment, reaction}`: the PR comment and the lock reaction on it this run holds (comment/lock/lock.ts); older versions saved the comment id alone. */
+  /** `{comment, reaction}`: the PR comment and the lock reaction on it this run holds (saved by comment/lock/saved.ts); older versions saved the comment id alone. */
   lockComment: 'lockComment'
 } as const
 

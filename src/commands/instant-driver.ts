@@ -17,7 +17,7 @@ export function instantDriver(settings: Settings, pub: Publication): ModeDriver 
   const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 }
   return {
     provision: () => provision(settings, pub, endpoint),
-    delete: () => close(pub, endpoint)
+    delete: () => deleteInstant(pub, endpoint)
   }
 }
 
@@ -55,10 +55,11 @@ async function provision(settings: Settings, pub: Publication, endpoint: Endpoin
 }
 
 /**
- * The instant service has no delete (instant service API): reports when the
- * recorded database lapses, from its current state when the service answers.
+ * `command: delete` of an instant database. The service has no delete
+ * (instant service API): reports when the recorded database lapses, from its
+ * current state when the service answers.
  */
-async function close(pub: Publication, endpoint: Endpoint): Promise<Deleted | null> {
+async function deleteInstant(pub: Publication, endpoint: Endpoint): Promise<Deleted | null> {
   const record = pub.existing?.record
   if (!record?.databaseId) {
     core.notice('No preview database of this pull request was found: nothing to close.')

@@ -66,6 +66,7 @@ import {
   type Octokit,
   type PullRequest,
   describeGitHubError,
+  statusOf,
   markerOf,
   recordOf,
   withoutLock
@@ -74,7 +75,6 @@ import {
 export { HEARTBEAT_MS, LOCK_REACTION, NAME_WITHIN_MS, ORPHAN_AFTER_MS, STALE_AFTER_MS, isLiveClaim } from './wait.js'
 
 const body = (markdown: string, record: CommentRecord): string => `${markdown}\n\n${markerOf(record)}`
-const statusOf = (err: unknown): number | undefined => (err as { status?: number }).status
 
 /** The lock a run holds, from {@link acquireLock} until {@link CommentLock.finish}. */
 export class CommentLock {

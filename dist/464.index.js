@@ -9,6 +9,7 @@ export const modules = {
 /* harmony export */   $f: () => (/* binding */ githubClient),
 /* harmony export */   My: () => (/* binding */ pullRequestOfEvent),
 /* harmony export */   OY: () => (/* binding */ withoutLock),
+/* harmony export */   c2: () => (/* binding */ statusOf),
 /* harmony export */   dZ: () => (/* binding */ describeGitHubError),
 /* harmony export */   we: () => (/* binding */ markerOf),
 /* harmony export */   zv: () => (/* binding */ recordOf)
@@ -114,6 +115,8 @@ async function listOurComments(octokit, pr, login) {
     }
     return found.sort((a, b) => a.id - b.id);
 }
+/** The HTTP status of a GitHub (octokit) error, if it has one. */
+const statusOf = (err) => err.status;
 /** A GitHub error in words, with what to do for a rate limit, 403 and 404. */
 function describeGitHubError(err) {
     const e = err;
@@ -252,14 +255,13 @@ function isLiveClaim(record, now = Date.now(), staleAfterMs = STALE_AFTER_MS) {
     const beat = Date.parse(record.heartbeatAt ?? record.provisioningSince);
     return Number.isFinite(beat) && now - beat < staleAfterMs;
 }
-const statusOf = (err) => err.status;
 /** Deletes reaction `reactionId` on comment `commentId`; a 404 (already gone) is success. @throws other GitHub errors. */
 async function deleteReaction(octokit, pr, commentId, reactionId) {
     try {
         await octokit.rest.reactions.deleteForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId, reaction_id: reactionId });
     }
     catch (err) {
-        if (statusOf(err) !== 404)
+        if ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .statusOf */ .c2)(err) !== 404)
             throw err;
     }
 }
@@ -299,7 +301,7 @@ async function waitForRelease(octokit, pr, home, seen, deadline, o) {
             ids = reactions;
         }
         catch (err) {
-            if (statusOf(err) === 404)
+            if ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .statusOf */ .c2)(err) === 404)
                 return; // the comment is gone: the caller looks again
             // A GitHub hiccup (after the client's retries): decide nothing on it, keep waiting.
             if (Date.now() >= deadline)

@@ -145,7 +145,6 @@ var wait = __webpack_require__(39088);
 
 
 const body = (markdown, record) => `${markdown}\n\n${(0,comment/* markerOf */.we)(record)}`;
-const statusOf = (err) => err.status;
 /** The lock a run holds, from {@link acquireLock} until {@link CommentLock.finish}. */
 class CommentLock {
     octokit;
@@ -212,7 +211,7 @@ class CommentLock {
             // recorded a database, between this run's post and its reaction (a racing first run
             // whose reaction came first). Only a marker still naming this run is untouched.
             const got = await this.octokit.rest.issues.getComment(this.where).catch((err) => {
-                if (statusOf(err) === 404)
+                if ((0,comment/* statusOf */.c2)(err) === 404)
                     return null;
                 throw err;
             });
@@ -264,7 +263,7 @@ class CommentLock {
             return (0,comment/* recordOf */.zv)(data.body ?? '')?.reaction === this.reaction.id;
         }
         catch (err) {
-            return statusOf(err) !== 404;
+            return (0,comment/* statusOf */.c2)(err) !== 404;
         }
     }
     async heartbeat() {
@@ -401,7 +400,7 @@ async function acquireLock(octokit, pr, o) {
             continue;
         }
         const sentAt = Date.now();
-        const answer = await (0,cancel/* finishBeforeUndo */.JZ)(octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: home.id, content: wait/* LOCK_REACTION */.as })).catch((err) => (statusOf(err) === 404 ? null : fail(err)));
+        const answer = await (0,cancel/* finishBeforeUndo */.JZ)(octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: home.id, content: wait/* LOCK_REACTION */.as })).catch((err) => ((0,comment/* statusOf */.c2)(err) === 404 ? null : fail(err)));
         if (!answer) {
             // The comment was deleted (by hand): look again.
             comments = await listMarkerComments(octokit, pr).catch((err) => fail(err, 'read the comments'));
@@ -4614,7 +4613,7 @@ function instantDriver(settings, pub) {
     const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 };
     return {
         provision: () => instant_driver_provision(settings, pub, endpoint),
-        delete: () => instant_driver_close(pub, endpoint)
+        delete: () => deleteInstant(pub, endpoint)
     };
 }
 async function instant_driver_provision(settings, pub, endpoint) {
@@ -4646,10 +4645,11 @@ async function instant_driver_provision(settings, pub, endpoint) {
     };
 }
 /**
- * The instant service has no delete (instant service API): reports when the
- * recorded database lapses, from its current state when the service answers.
+ * `command: delete` of an instant database. The service has no delete
+ * (instant service API): reports when the recorded database lapses, from its
+ * current state when the service answers.
  */
-async function instant_driver_close(pub, endpoint) {
+async function deleteInstant(pub, endpoint) {
     const record = pub.existing?.record;
     if (!record?.databaseId) {
         core/* notice */.lm('No preview database of this pull request was found: nothing to close.');

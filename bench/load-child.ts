@@ -9,7 +9,7 @@
 import '../src/heap.js' // as src/index.ts does first
 import { describeConnection } from '../src/connection.js'
 import { checkSeed, loadSeed } from '../src/seed/loader.js'
-import { endSessions } from '../src/session.js'
+import { endSessions } from '../src/pg-sessions.js'
 
 const [url, ...files] = process.argv.slice(2)
 const cpu = process.cpuUsage()

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { type Emulator } from './index.js'
 import type { Project } from './platform.js'
-import { PROVISIONAL_SUFFIX } from '../src/platform/lifecycle.js'
+import { UNSEEDED_SUFFIX } from '../src/platform/preview-branch.js'
 import { type Case, outcome, checker, count, BRANCHES, succeeded, failed } from './matrix-kit.js'
 
 /**
@@ -177,7 +177,7 @@ export function apiContract(): Case[] {
     'branch: a branch whose seed did not complete is left under its provisional name',
     'never reused: deleted and made again, then seeded',
     async ({ emu, run, project, pr }) => {
-      const left = await emu.platform.addBranch(project, `preview/pr-${pr}-feature-login${PROVISIONAL_SUFFIX}`)
+      const left = await emu.platform.addBranch(project, `preview/pr-${pr}-feature-login${UNSEEDED_SUFFIX}`)
       const r = await run('branch')
       const c = checker()
       succeeded(r, c)
@@ -203,10 +203,7 @@ export function apiContract(): Case[] {
       const again = await run('branch')
       const c = checker()
       c.expect(cancelled.code === 1, `cancelled run: ${outcome(cancelled)}`)
-      c.expect(
-        leftover.length === 1 && leftover[0].endsWith(PROVISIONAL_SUFFIX),
-        `left after the cancel: ${leftover.join(', ') || 'nothing'}`
-      )
+      c.expect(leftover.length === 1 && leftover[0].endsWith(UNSEEDED_SUFFIX), `left after the cancel: ${leftover.join(', ') || 'nothing'}`)
       succeeded(again, c)
       c.expect(again.outputs.created === 'true', `the re-run reused (created=${again.outputs.created})`)
       return { observed: `${outcome(cancelled)} / ${outcome(again)}; left after the cancel: ${leftover.join(', ')}`, problems: c.problems }

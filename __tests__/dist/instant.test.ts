@@ -10,7 +10,7 @@ import path from 'node:path'
 import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, READ_ONLY_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
 import { RUNTIMES, type RunOptions, type RunResult } from '../../emulator/runner.js'
 import { freePort } from '../../emulator/postgres.js'
-import { recordOf } from '../../src/publish/comment.js'
+import { recordOf } from '../../src/comment/comment.js'
 import { emulatorSecrets, leaks, publicText } from '../helpers.js'
 
 const REPO = 'acme/shop'

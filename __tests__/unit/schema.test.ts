@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { compareSnapshots, isSafeWidening } from '../../src/schema/classify.js'
+import { compareSnapshots, isSafeWidening } from '../../src/schema/changes.js'
 import { summarise } from '../../src/schema/diff.js'
 import { type SchemaSnapshot, nameQueriesLazily } from '../../src/schema/inspect.js'
 import { sql } from '@pgkit/client'

@@ -1,7 +1,7 @@
 /**
  * The schema change as text for reviewers (issue 19): a rendering only; the
  * summary and the destructive warnings come from the catalog comparison
- * (classify.ts).
+ * (changes.ts).
  *
  * `@pgkit/migra` 0.6.1 writes the migration script. Two of its faults are
  * repaired here, where that is safe:
@@ -23,7 +23,7 @@
  */
 import { Migration } from '@pgkit/migra'
 import { loadParser, parseSql } from '../sql-parser.js'
-import type { ChangeKind, ObjectChange } from './classify.js'
+import type { ChangeKind, ObjectChange } from './changes.js'
 import type { SchemaSnapshot } from './inspect.js'
 
 /** migra's change groups (`Migration#changes`), in the order we apply them: migra's own, with domain creations moved before tables. */

@@ -30,7 +30,7 @@
  */
 import pg from 'pg'
 import type { Connection } from '../connection.js'
-import { leaseSession } from '../session.js'
+import { leaseSession } from '../pg-sessions.js'
 import { type SeedPlan, SeedError } from './check.js'
 import { SeedLoad } from './load.js'
 import { SeedRules } from './rules.js'

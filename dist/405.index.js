@@ -1,8 +1,8 @@
-export const id = 813;
-export const ids = [813];
+export const id = 405;
+export const ids = [405];
 export const modules = {
 
-/***/ 7813:
+/***/ 62405:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13,178 +13,14 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 16 modules
 var core = __webpack_require__(88179);
-// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
-var github = __webpack_require__(11758);
 // EXTERNAL MODULE: ./src/inputs.ts
 var inputs = __webpack_require__(38422);
 // EXTERNAL MODULE: ./src/cancel.ts
 var cancel = __webpack_require__(90833);
-// EXTERNAL MODULE: ./src/http.ts
-var http = __webpack_require__(76803);
-;// CONCATENATED MODULE: ./src/instant/client.ts
-/**
- * Client of the instant database service (seed 001): create a database with
- * one unauthenticated call, and fetch it again by id. The service has no
- * delete: an unclaimed database lapses 72 hours after creation.
- */
-
-/** Region every instant database is provisioned in (seed 001). */
-const INSTANT_REGION = 'us-east-2';
-/** PostgreSQL major version of every instant database (seed 001). */
-const INSTANT_PG_VERSION = 17;
-/** A response that is not the Database object the seed describes. */
-class InstantResponseError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'InstantResponseError';
-    }
-}
-const STATUSES = ['UNCLAIMED', 'CLAIMING', 'CLAIMED'];
-/**
- * Checks the shape of a Database object. Names the first bad field; never
- * quotes the body, which may hold a connection string. Accepts the project id
- * under either name (`neon_project_id`, live service; `svc_project_id`, seed
- * 001) or neither, and `expires_at: null` (a claimed database).
- * @throws InstantResponseError
- */
-function parseDatabase(label, body) {
-    if (!body || typeof body !== 'object') {
-        throw new InstantResponseError(`${label}: the instant service returned ${body === null ? 'null' : typeof body}, not a database object.`);
-    }
-    const b = body;
-    const str = (field) => {
-        const v = b[field];
-        if (typeof v !== 'string' || v === '') {
-            throw new InstantResponseError(`${label}: the instant service's response has no valid \`${field}\` (expected a non-empty string).`);
-        }
-        return v;
-    };
-    const status = str('status');
-    if (!STATUSES.includes(status)) {
-        throw new InstantResponseError(`${label}: the instant service returned an unknown \`status\` "${status}" (expected ${STATUSES.join(', ')}).`);
-    }
-    const cs = b.connection_string;
-    if (cs !== null && (typeof cs !== 'string' || !/^postgres(ql)?:\/\//.test(cs))) {
-        throw new InstantResponseError(`${label}: the instant service's \`connection_string\` is neither null nor a postgresql:// URL.`);
-    }
-    const expiresAt = b.expires_at === null ? null : str('expires_at');
-    if (expiresAt !== null && !Number.isFinite(Date.parse(expiresAt))) {
-        throw new InstantResponseError(`${label}: the instant service's \`expires_at\` "${expiresAt}" is not an ISO 8601 timestamp.`);
-    }
-    const projectId = [b.neon_project_id, b.svc_project_id].find((v) => typeof v === 'string' && v !== '');
-    return {
-        id: str('id'),
-        status: status,
-        projectId,
-        connectionString: cs,
-        claimUrl: str('claim_url'),
-        expiresAt,
-        createdAt: str('created_at'),
-        updatedAt: str('updated_at')
-    };
-}
-/**
- * `POST {base}/api/v1/database` with `{ref, enable_logical_replication}`.
- * Sent once: a retry after an unclear failure could create a second database.
- * @throws HttpError (quoting `Missing referrer` and its hint, `Failed to create
- *   the database.`, timeouts) or InstantResponseError.
- */
-async function createDatabase(endpoint, options) {
-    const res = await (0,http/* requestJson */.SS)({
-        label: 'Create database (instant service)',
-        method: 'POST',
-        url: `${endpoint.baseUrl}/api/v1/database`,
-        body: { ref: options.referrer, enable_logical_replication: options.logicalReplication },
-        timeoutMs: endpoint.timeoutMs,
-        idempotent: false
-    });
-    const db = parseDatabase('Create database', res.body);
-    if (db.connectionString === null) {
-        throw new InstantResponseError('Create database: the instant service returned no `connection_string` for a new database.');
-    }
-    return db;
-}
-/**
- * `GET {base}/api/v1/database/{id}`.
- * @returns the database, or null when the service says `Database not found`
- *   (HTTP 400 per seed 001; 404 is treated the same).
- * @throws HttpError for any other failure, InstantResponseError for a bad body.
- */
-async function getDatabase(endpoint, id) {
-    try {
-        const res = await (0,http/* requestJson */.SS)({
-            label: `Get database ${id} (instant service)`,
-            method: 'GET',
-            url: `${endpoint.baseUrl}/api/v1/database/${encodeURIComponent(id)}`,
-            timeoutMs: endpoint.timeoutMs,
-            idempotent: true
-        });
-        return parseDatabase(`Get database ${id}`, res.body);
-    }
-    catch (err) {
-        if (err instanceof http/* HttpError */.j$ && (err.status === 404 || (err.status === 400 && /not found/i.test(err.serviceMessage ?? '')))) {
-            return null;
-        }
-        throw err;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/instant/lifecycle.ts
-/**
- * Instant mode's lifecycle: reuse the database an earlier run of this PR
- * recorded, or create a new one.
- */
-
-
-/** Margin before `expires_at` within which a database is not worth reusing, in milliseconds. */
-const EXPIRY_MARGIN_MS = 10 * 60_000;
-/**
- * Why the earlier database cannot be reused, or null when it can.
- * Rules (issue 2): reuse only an `UNCLAIMED` database that has a connection
- * string and does not expire within the next 10 minutes. A claimed database
- * (seed 001: `connection_string` null, expiration removed, so `expires_at`
- * may be null) and a lapsed one (400 `Database not found`) are replaced.
- */
-function whyNotReusable(id, db, now = Date.now()) {
-    if (!db)
-        return `the earlier database ${id} no longer exists (the instant service answered "Database not found")`;
-    if (db.status !== 'UNCLAIMED' || db.connectionString === null) {
-        return `the earlier database ${id} was claimed into an account (status ${db.status}) and is no longer the PR's to use`;
-    }
-    if (db.expiresAt !== null && Date.parse(db.expiresAt) - now <= EXPIRY_MARGIN_MS)
-        return `the earlier database ${id} expired (or expires within minutes) at ${db.expiresAt}`;
-    return null;
-}
-/**
- * Reuses `previousId` when allowed and still usable, else creates a database.
- * @throws HttpError / InstantResponseError from the instant client.
- */
-async function provisionInstant(endpoint, options) {
-    let replacedBecause;
-    if (options.reuse && options.previousId) {
-        const earlier = await getDatabase(endpoint, options.previousId);
-        replacedBecause = whyNotReusable(options.previousId, earlier) ?? undefined;
-        if (!replacedBecause && earlier?.connectionString) {
-            core/* info */.pq(`Reusing instant database ${earlier.id} from an earlier run (expires ${earlier.expiresAt ?? 'never'}).`);
-            return { database: { ...earlier, connectionString: earlier.connectionString }, created: false };
-        }
-        core/* info */.pq(`Creating a new database: ${replacedBecause}.`);
-    }
-    else if (options.previousId) {
-        core/* info */.pq(`reuse is false: creating a new database instead of reusing ${options.previousId}.`);
-        replacedBecause = '`reuse` is false';
-    }
-    const db = await createDatabase(endpoint, options);
-    core/* info */.pq(`Created instant database ${db.id} (expires ${db.expiresAt ?? 'never'}).`);
-    return { database: { ...db, connectionString: db.connectionString }, created: true, replacedBecause };
-}
-
-// EXTERNAL MODULE: ./src/connection.ts
-var src_connection = __webpack_require__(87199);
-// EXTERNAL MODULE: ./src/platform/lifecycle.ts
-var lifecycle = __webpack_require__(92863);
-// EXTERNAL MODULE: ./src/platform/lifecycle-client.ts
-var lifecycle_client = __webpack_require__(62259);
+// EXTERNAL MODULE: ./src/platform/client.ts + 1 modules
+var platform_client = __webpack_require__(16383);
+// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
+var github = __webpack_require__(11758);
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The action's version, recorded in the annotations of every branch it creates (kept equal to package.json's by a unit test). */
 const ACTION_VERSION = '1.0.0';
@@ -240,355 +76,19 @@ function ownerOfRun() {
     };
 }
 
-// EXTERNAL MODULE: ./src/platform/expiry.ts
-var platform_expiry = __webpack_require__(51288);
-;// CONCATENATED MODULE: ./src/platform/create-options.ts
-/**
- * The optional parts of a create-branch request that the lifecycle inputs
- * add (platform spec, `POST /projects/{project_id}/branches`:
- * BranchCreateRequest + AnnotationCreateValueRequest): the branch's
- * `expires_at` and `init_source`, the new read-write endpoint's
- * `suspend_timeout_seconds` and autoscaling limits, and the annotations that
- * mark the branch as this action's. A field whose input is empty is not sent,
- * so the project's defaults apply.
- */
-
-
-
-/**
- * The extras of a create request for these settings, made at `now`
- * (milliseconds since the epoch) for `owner`.
- */
-function createExtras(s, owner, now = Date.now()) {
-    const branch = {};
-    if (s.expiresInSeconds > 0)
-        branch.expires_at = (0,platform_expiry/* expiresAtFrom */.aP)(s.expiresInSeconds, now);
-    if (s.schemaOnly)
-        branch.init_source = 'schema-only';
-    const endpoint = {};
-    if (s.suspendTimeoutSeconds !== undefined)
-        endpoint.suspend_timeout_seconds = s.suspendTimeoutSeconds;
-    if (s.minCu !== undefined)
-        endpoint.autoscaling_limit_min_cu = s.minCu;
-    if (s.maxCu !== undefined)
-        endpoint.autoscaling_limit_max_cu = s.maxCu;
-    return {
-        ...(Object.keys(branch).length ? { branch } : {}),
-        ...(Object.keys(endpoint).length ? { endpoint } : {}),
-        annotation_value: annotationsOf(owner)
-    };
-}
-/**
- * A create refused (400 or 422) over a field an input asked for becomes an
- * error that names the input: `expires-in` (see explainExpiryRefusal),
- * `schema-only`, `suspend-timeout`, `min-cu`/`max-cu`. Others are returned as they are.
- */
-function explainCreateRefusal(err, s) {
-    const expiry = (0,platform_expiry/* explainExpiryRefusal */.zZ)(err, s.expiresInSeconds);
-    if (expiry !== err || !(err instanceof http/* HttpError */.j$) || ![400, 422].includes(err.status))
-        return expiry;
-    const message = err.serviceMessage ?? '';
-    const inputs = [
-        [s.schemaOnly, /init_source|schema/i, '`schema-only` (sent as `branch.init_source: schema-only`)'],
-        [s.suspendTimeoutSeconds !== undefined, /suspend/i, "`suspend-timeout` (sent as the endpoint's `suspend_timeout_seconds`)"],
-        [
-            s.minCu !== undefined || s.maxCu !== undefined,
-            /autoscaling|compute unit|\bcu\b/i,
-            "`min-cu`/`max-cu` (sent as the endpoint's `autoscaling_limit_min_cu`/`autoscaling_limit_max_cu`)"
-        ]
-    ];
-    const hit = inputs.find(([given, pattern]) => given && pattern.test(message));
-    if (!hit)
-        return err;
-    return new http/* HttpError */.j$(`The platform refused what input ${hit[2]} asks for (HTTP ${err.status}: "${message}"). Change or remove that input.`, err.status, err.serviceMessage);
-}
-
-// EXTERNAL MODULE: ./src/platform/client.ts
-var client = __webpack_require__(91480);
-// EXTERNAL MODULE: ./src/platform/masking-rules.ts
-var masking_rules = __webpack_require__(14077);
-;// CONCATENATED MODULE: ./src/platform/anonymized.ts
-/**
- * Anonymized preview branches (issue 25), per the platform's published spec
- * (public-v2-for-users.gen.yaml in `@neondatabase/api-client`, Beta):
- *
- * - create: `POST /projects/{project_id}/branch_anonymized`
- *   (BranchAnonymizedCreateRequest: `branch_create`, `masking_rules`,
- *   `start_anonymization: true`, `annotation_value`), answered 201 CreatedBranch;
- * - wait: `GET …/branches/{branch_id}/anonymized_status`
- *   (AnonymizedBranchStatusResponse.state: created, initialized,
- *   initialization_error, anonymizing, anonymized, error), polled at
- *   `poll-interval` until `anonymized`, within the one `wait-timeout`;
- * - reuse: `GET …/branches/{branch_id}/masking_rules` (MaskingRulesResponse).
- *
- * The lifecycle (platform/lifecycle.ts) calls these through {@link AnonymizedHooks}
- * and hands nothing out before the wait ended in `anonymized`.
- */
-
-
-
-
-
-
-/** The platform's docs on anonymized branches, linked from the comment and the errors. */
-const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization';
-/** Masking ended in `initialization_error` or `error` (the platform's `status_message` quoted), or did not end in time. */
-class AnonymizationError extends Error {
-}
-/** The anonymized-branch requests, on top of the lifecycle client. */
-class AnonymizedClient extends lifecycle_client/* LifecycleClient */._ {
-    /**
-     * `POST /projects/{project_id}/branch_anonymized` with a read-write
-     * endpoint, the `extras` of create-options.ts, the rules, and
-     * `start_anonymization: true`. Retried on 503 only, like create branch
-     * (the name makes a duplicate answer 409). Wrap in retryLocked for 423.
-     * @throws HttpError (409 when the name exists, 423 when locked), PlatformResponseError.
-     */
-    async createAnonymizedBranch(parentId, name, rules, extras = {}) {
-        const label = `Create anonymized branch "${name}"`;
-        const { endpoint, branch, annotation_value } = extras;
-        const body = await this.callJson(label, 'POST', '/branch_anonymized', {
-            body: {
-                branch_create: { endpoints: [{ type: 'read_write', ...endpoint }], branch: { parent_id: parentId, name, ...branch } },
-                masking_rules: rules,
-                start_anonymization: true,
-                ...(annotation_value ? { annotation_value } : {})
-            },
-            idempotent: false,
-            retryOn503: true
-        });
-        return (0,client/* createdBranchOf */.qd)(body, label);
-    }
-    /** `GET …/branches/{branch_id}/anonymized_status`; null on 404 (not an anonymized branch, or gone). */
-    async anonymizedStatus(branchId) {
-        const label = `Get the anonymization status of branch ${branchId}`;
-        try {
-            const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/anonymized_status`);
-            if (typeof body.state !== 'string')
-                throw new AnonymizationError(`${label}: the platform's response has no valid \`state\`.`);
-            return body;
-        }
-        catch (err) {
-            if (err instanceof http/* HttpError */.j$ && err.status === 404)
-                return null;
-            throw err;
-        }
-    }
-    /** `GET …/branches/{branch_id}/masking_rules`; null on 404. */
-    async maskingRules(branchId) {
-        const label = `Get the masking rules of branch ${branchId}`;
-        try {
-            const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/masking_rules`);
-            if (!Array.isArray(body.masking_rules))
-                throw new AnonymizationError(`${label}: the platform's response has no valid \`masking_rules\`.`);
-            return body.masking_rules;
-        }
-        catch (err) {
-            if (err instanceof http/* HttpError */.j$ && err.status === 404)
-                return null;
-            throw err;
-        }
-    }
-}
-/**
- * The anonymized branch for these settings. Rules without `database` take
- * `database`, else the parent's only database (its copy has the same name).
- */
-function anonymizedBranch(settings, rules) {
-    const client = new AnonymizedClient(settings.apiUrl, settings.apiKey, settings.requestTimeoutSeconds * 1000, settings.projectId);
-    let resolved = null;
-    // The platform's status_message may quote a rule's value (a PostgreSQL error such as `invalid input syntax`): never repeat it.
-    const secrets = (0,masking_rules/* ruleSecrets */.cf)(rules).sort((a, b) => b.length - a.length);
-    const scrub = (text) => secrets.reduce((t, v) => t.split(v).join('***'), text);
-    async function platformRules(parent) {
-        if (resolved)
-            return resolved;
-        let database = settings.database;
-        if (!database && rules.some((r) => r.database === undefined)) {
-            const dbs = await client.listDatabases(parent.id);
-            if (dbs.length !== 1) {
-                throw new AnonymizationError(`Parent branch "${parent.name}" has ${dbs.length} databases (${dbs.map((d) => d.name).join(', ')}): set \`database\`, or \`database\` in each rule of \`masking-rules\`.`);
-            }
-            database = dbs[0].name;
-        }
-        resolved = (0,masking_rules/* toPlatformRules */.Qy)(rules, database);
-        return resolved;
-    }
-    async function waitUntilMasked(branch, deadline) {
-        let last = '';
-        for (;;) {
-            (0,cancel/* throwIfCancelled */.dZ)(); // a cancelled run stops polling; its undo step deletes the branch (cancel.ts)
-            const status = await client.anonymizedStatus(branch.id);
-            if (!status)
-                throw new AnonymizationError(`Branch "${branch.name}" (${branch.id}) has no anonymization status: the platform does not treat it as an anonymized branch.`);
-            const message = status.status_message ? scrub(status.status_message) : '';
-            const seen = `${status.state}${message ? `: ${message}` : ''}`;
-            if (seen !== last)
-                core/* info */.pq(`Anonymization of branch "${branch.name}": ${seen}`);
-            last = seen;
-            if (status.state === 'anonymized')
-                return;
-            if (status.state === 'initialization_error' || status.state === 'error') {
-                throw new AnonymizationError(`Branch "${branch.name}" could not be anonymized: the platform reports state \`${status.state}\`` +
-                    `${message ? `: "${message}"` : ' without a message'}. Check \`masking-rules\` (see ${ANONYMIZATION_DOCS}).`);
-            }
-            const left = deadline - Date.now();
-            if (left <= 0) {
-                throw new AnonymizationError(`Branch "${branch.name}" was still \`${status.state}\` when \`wait-timeout\` (${settings.waitTimeoutSeconds} s, covering its operations and its masking) ran out; ` +
-                    'nothing was handed out. Raise `wait-timeout` for large tables.');
-            }
-            await (0,http/* sleep */.yy)(Math.min(settings.pollIntervalSeconds * 1000, left));
-        }
-    }
-    return {
-        async create(parent, name, extras) {
-            return client.createAnonymizedBranch(parent.id, name, await platformRules(parent), extras);
-        },
-        waitUntilMasked,
-        async unreusable(branch, parent) {
-            const status = await client.anonymizedStatus(branch.id);
-            if (!status)
-                return 'it is not an anonymized branch';
-            if (status.state !== 'anonymized')
-                return `its masking is \`${status.state}\`, not \`anonymized\``;
-            const current = await client.maskingRules(branch.id);
-            if (!current || !(0,masking_rules/* sameRules */.Gb)(current, await platformRules(parent)))
-                return 'its masking rules differ from `masking-rules` (masking the copy again would not undo what was readable before)';
-            return null;
-        },
-        columns() {
-            return (resolved ?? (0,masking_rules/* toPlatformRules */.Qy)(rules, settings.database)).map((r) => ({
-                database: r.database_name,
-                schema: r.schema_name,
-                table: r.table_name,
-                column: r.column_name,
-                masking: (0,masking_rules/* maskingLabel */.XQ)(r)
-            }));
-        }
-    };
-}
-
+// EXTERNAL MODULE: ./src/platform/lifecycle.ts
+var lifecycle = __webpack_require__(92863);
 // EXTERNAL MODULE: ./src/platform/operations.ts
 var platform_operations = __webpack_require__(59085);
 // EXTERNAL MODULE: ./src/publish/report.ts
 var publish_report = __webpack_require__(24585);
-// EXTERNAL MODULE: ./src/publish/comment.ts
-var publish_comment = __webpack_require__(71206);
+// EXTERNAL MODULE: ./src/comment/comment.ts
+var comment = __webpack_require__(86924);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
-;// CONCATENATED MODULE: ./src/publish/lock-wait.ts
-/**
- * The waiting side of the comment lock (lock.ts has the protocol): its
- * timing constants, when a lock is live, stale or orphaned, and the wait
- * until a lock reaction is gone (released, or deleted here by its id).
- */
-
-
-
-/** How often the holder refreshes `heartbeatAt` in the marker, in milliseconds. */
-const HEARTBEAT_MS = 60_000;
-/** A lock whose heartbeat is older than this is stale (its run is gone), in milliseconds. */
-const STALE_AFTER_MS = 5 * 60_000;
-/** A lock reaction no marker names for this long, as one waiter watches it, is orphaned, in milliseconds. */
-const ORPHAN_AFTER_MS = 60_000;
-/** The holder keeps a take only when its naming edit was answered within this long of sending its create, in milliseconds. */
-const NAME_WITHIN_MS = ORPHAN_AFTER_MS / 2;
-/** The reaction that is the lock. */
-const LOCK_REACTION = 'eyes';
-/** A record that names a lock of a run still alive: it has `provisioningSince` and a heartbeat younger than `staleAfterMs` (default {@link STALE_AFTER_MS}). */
-function isLiveClaim(record, now = Date.now(), staleAfterMs = STALE_AFTER_MS) {
-    if (!record.provisioningSince)
-        return false;
-    const beat = Date.parse(record.heartbeatAt ?? record.provisioningSince);
-    return Number.isFinite(beat) && now - beat < staleAfterMs;
-}
-const statusOf = (err) => err.status;
-/** Deletes reaction `reactionId` on comment `commentId`; a 404 (already gone) is success. @throws other GitHub errors. */
-async function deleteReaction(octokit, pr, commentId, reactionId) {
-    try {
-        await octokit.rest.reactions.deleteForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId, reaction_id: reactionId });
-    }
-    catch (err) {
-        if (statusOf(err) !== 404)
-            throw err;
-    }
-}
-/** The lock reactions of `login` on a comment. @throws the GitHub error. */
-async function lockReactions(octokit, pr, commentId, login) {
-    const { data } = await octokit.rest.reactions.listForIssueComment({
-        owner: pr.owner,
-        repo: pr.repo,
-        comment_id: commentId,
-        content: LOCK_REACTION,
-        per_page: 100
-    });
-    return data.filter((r) => r.user?.login === login).map((r) => r.id);
-}
-/**
- * Waits until the lock reaction on `home` is gone: released by its holder,
- * or deleted here by its id when stale or orphaned (module comment). Polls
- * the marker and the reactions every `pollSeconds` seconds. Milliseconds for
- * `staleAfterMs` and `orphanAfterMs`.
- * @throws Error naming the comment when the lock is still live at `deadline`
- *   (milliseconds since the epoch); CancelledError on a cancel.
- */
-async function waitForRelease(octokit, pr, home, seen, deadline, o) {
-    const staleAfter = o.staleAfterMs;
-    const orphanAfter = o.orphanAfterMs;
-    const firstSeen = new Map([[seen.id, Date.now()]]);
-    let told = false;
-    for (;;) {
-        let record;
-        let ids;
-        try {
-            const [comment, reactions] = await Promise.all([
-                octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: home.id }),
-                lockReactions(octokit, pr, home.id, seen.login)
-            ]);
-            record = (0,publish_comment/* recordOf */.zv)(comment.data.body ?? '');
-            ids = reactions;
-        }
-        catch (err) {
-            if (statusOf(err) === 404)
-                return; // the comment is gone: the caller looks again
-            // A GitHub hiccup (after the client's retries): decide nothing on it, keep waiting.
-            if (Date.now() >= deadline)
-                throw new Error(`Could not read the lock of PR #${pr.number} (comment ${home.id}) before wait-timeout: ${(0,publish_comment/* describeGitHubError */.dZ)(err)}.`, { cause: err });
-            await (0,http/* sleep */.yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - Date.now())));
-            continue;
-        }
-        const id = ids[0];
-        if (id === undefined)
-            return;
-        const now = Date.now();
-        if (!firstSeen.has(id))
-            firstSeen.set(id, now);
-        let reason = null;
-        if (record?.reaction === id) {
-            if (!isLiveClaim(record, now, staleAfter))
-                reason = `stale: no heartbeat since ${record.heartbeatAt}`;
-        }
-        else if (now - firstSeen.get(id) >= orphanAfter) {
-            reason = `orphaned: no run named it in ${orphanAfter / 1000} s`;
-        }
-        if (reason) {
-            core/* info */.pq(`Taking over the lock of PR #${pr.number} (comment ${home.id}): its reaction ${id} is ${reason}.`);
-            await deleteReaction(octokit, pr, home.id, id).catch(() => undefined);
-            return;
-        }
-        if (!told) {
-            told = true;
-            core/* info */.pq(`Another run of this PR holds the lock (comment ${home.id}${record?.reaction === id ? `, provisioning since ${record.provisioningSince}` : ''}): waiting for it.`);
-        }
-        if (now >= deadline) {
-            throw new Error(`Another run of PR #${pr.number} has been provisioning its preview database since ${record?.provisioningSince ?? 'a moment ago'} (comment ${home.id}) ` +
-                `and did not finish within wait-timeout. Re-run when it is done; a lock whose run was killed is taken over ${staleAfter / 60_000} minutes after its last heartbeat.`);
-        }
-        await (0,http/* sleep */.yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - now)));
-    }
-}
-
-;// CONCATENATED MODULE: ./src/publish/lock.ts
+// EXTERNAL MODULE: ./src/comment/lock/wait.ts
+var wait = __webpack_require__(39088);
+;// CONCATENATED MODULE: ./src/comment/lock/lock.ts
 /**
  * The comment lock: one run of a pull request at a time provisions (or
  * deletes) its database, and after the PR's first run no run creates a
@@ -644,8 +144,7 @@ async function waitForRelease(octokit, pr, home, seen, deadline, o) {
 
 
 
-const body = (markdown, record) => `${markdown}\n\n${(0,publish_comment/* markerOf */.we)(record)}`;
-const lock_statusOf = (err) => err.status;
+const body = (markdown, record) => `${markdown}\n\n${(0,comment/* markerOf */.we)(record)}`;
 /** The lock a run holds, from {@link acquireLock} until {@link CommentLock.finish}. */
 class CommentLock {
     octokit;
@@ -678,7 +177,7 @@ class CommentLock {
      * True when this run created the comment (the PR's first run) and no
      * other run has written into it since (checked when the lock is named).
      */
-    createdComment, placeholder, runId, heartbeatMs = HEARTBEAT_MS) {
+    createdComment, placeholder, runId, heartbeatMs = wait/* HEARTBEAT_MS */.m) {
         this.octokit = octokit;
         this.pr = pr;
         this.reaction = reaction;
@@ -712,22 +211,22 @@ class CommentLock {
             // recorded a database, between this run's post and its reaction (a racing first run
             // whose reaction came first). Only a marker still naming this run is untouched.
             const got = await this.octokit.rest.issues.getComment(this.where).catch((err) => {
-                if (lock_statusOf(err) === 404)
+                if ((0,comment/* statusOf */.c2)(err) === 404)
                     return null;
                 throw err;
             });
             if (!got)
                 return 'gone';
             const text = got.data.body ?? '';
-            const found = (0,publish_comment/* recordOf */.zv)(text);
+            const found = (0,comment/* recordOf */.zv)(text);
             if (this.createdComment && fresh && found?.run === this.runId && !found.reaction) {
-                earlier = (0,publish_comment/* withoutLock */.OY)(fresh.record);
+                earlier = (0,comment/* withoutLock */.OY)(fresh.record);
             }
             else {
                 this.createdComment = false;
-                earlier = found ? (0,publish_comment/* withoutLock */.OY)(found) : { mode };
+                earlier = found ? (0,comment/* withoutLock */.OY)(found) : { mode };
                 this.home = { id: this.claim.id, record: earlier };
-                this.earlierBody = found ? text.replace((0,publish_comment/* markerOf */.we)(found), (0,publish_comment/* markerOf */.we)(earlier)) : text;
+                this.earlierBody = found ? text.replace((0,comment/* markerOf */.we)(found), (0,comment/* markerOf */.we)(earlier)) : text;
             }
             const since = new Date().toISOString();
             const record = {
@@ -742,7 +241,7 @@ class CommentLock {
             this.claim = { id: this.claim.id, record };
             this.named = true;
             this.confirmedAt = Date.now();
-            if (Date.now() - sentAt > NAME_WITHIN_MS)
+            if (Date.now() - sentAt > wait/* NAME_WITHIN_MS */.FI)
                 return 'slow';
             this.timer = setInterval(() => void this.step(() => this.heartbeat()), this.heartbeatMs);
             this.timer.unref();
@@ -755,16 +254,16 @@ class CommentLock {
             return Promise.resolve();
         this.held = false;
         clearInterval(this.timer);
-        return this.step(() => deleteReaction(this.octokit, this.pr, this.claim.id, this.reaction.id).catch(() => undefined));
+        return this.step(() => (0,wait/* deleteReaction */.ft)(this.octokit, this.pr, this.claim.id, this.reaction.id).catch(() => undefined));
     }
     /** True when the marker still names this run's reaction (read from GitHub); true too when it cannot be read. */
     async stillOurs() {
         try {
             const { data } = await this.octokit.rest.issues.getComment(this.where);
-            return (0,publish_comment/* recordOf */.zv)(data.body ?? '')?.reaction === this.reaction.id;
+            return (0,comment/* recordOf */.zv)(data.body ?? '')?.reaction === this.reaction.id;
         }
         catch (err) {
-            return lock_statusOf(err) !== 404;
+            return (0,comment/* statusOf */.c2)(err) !== 404;
         }
     }
     async heartbeat() {
@@ -773,7 +272,7 @@ class CommentLock {
         try {
             if (!(await this.stillOurs())) {
                 clearInterval(this.timer);
-                core/* warning */.$e(`The lock on PR #${this.pr.number} was taken over by another run (this run's heartbeat was missing for ${STALE_AFTER_MS / 60_000} minutes).`);
+                core/* warning */.$e(`The lock on PR #${this.pr.number} was taken over by another run (this run's heartbeat was missing for ${wait/* STALE_AFTER_MS */._k / 60_000} minutes).`);
                 return;
             }
             const record = { ...this.claim.record, heartbeatAt: new Date().toISOString() };
@@ -782,7 +281,7 @@ class CommentLock {
             this.confirmedAt = Date.now();
         }
         catch (err) {
-            core/* warning */.$e(`Could not refresh the lock in comment ${this.claim.id} on PR #${this.pr.number}: ${(0,publish_comment/* describeGitHubError */.dZ)(err)}.`);
+            core/* warning */.$e(`Could not refresh the lock in comment ${this.claim.id} on PR #${this.pr.number}: ${(0,comment/* describeGitHubError */.dZ)(err)}.`);
         }
     }
     /**
@@ -805,11 +304,11 @@ class CommentLock {
         return (this.finishing = this.step(async () => {
             const { owner, repo, number } = this.pr;
             let written = null;
-            const mayWrite = this.named && (Date.now() - this.confirmedAt < STALE_AFTER_MS / 2 || (await this.stillOurs()));
+            const mayWrite = this.named && (Date.now() - this.confirmedAt < wait/* STALE_AFTER_MS */._k / 2 || (await this.stillOurs()));
             if (mayWrite) {
                 try {
                     if (markdown !== null) {
-                        await this.octokit.rest.issues.updateComment({ ...this.where, body: body(markdown, (0,publish_comment/* withoutLock */.OY)(record)) });
+                        await this.octokit.rest.issues.updateComment({ ...this.where, body: body(markdown, (0,comment/* withoutLock */.OY)(record)) });
                         written = this.claim.id;
                         core/* info */.pq(`Updated the preview comment on PR #${number}.`);
                     }
@@ -822,11 +321,11 @@ class CommentLock {
                     }
                 }
                 catch (err) {
-                    core/* warning */.$e(`Could not write the preview comment on PR #${number}: ${(0,publish_comment/* describeGitHubError */.dZ)(err)}. The database and the outputs are unaffected.`);
+                    core/* warning */.$e(`Could not write the preview comment on PR #${number}: ${(0,comment/* describeGitHubError */.dZ)(err)}. The database and the outputs are unaffected.`);
                 }
             }
-            await deleteReaction(this.octokit, this.pr, this.claim.id, this.reaction.id).catch((err) => core/* warning */.$e(`Could not remove this run's lock reaction on comment ${this.claim.id} of PR #${number}: ${(0,publish_comment/* describeGitHubError */.dZ)(err)}. ` +
-                `Other runs of this PR take it over ${mayWrite ? ORPHAN_AFTER_MS / 1000 + ' s' : STALE_AFTER_MS / 60_000 + ' minutes'} from now at the latest.`));
+            await (0,wait/* deleteReaction */.ft)(this.octokit, this.pr, this.claim.id, this.reaction.id).catch((err) => core/* warning */.$e(`Could not remove this run's lock reaction on comment ${this.claim.id} of PR #${number}: ${(0,comment/* describeGitHubError */.dZ)(err)}. ` +
+                `Other runs of this PR take it over ${mayWrite ? wait/* ORPHAN_AFTER_MS */.hR / 1000 + ' s' : wait/* STALE_AFTER_MS */._k / 60_000 + ' minutes'} from now at the latest.`));
             return written;
         }));
     }
@@ -836,7 +335,7 @@ class ClaimNotPostedError extends Error {
     pr;
     cause;
     constructor(pr, cause, what = 'take the lock on the preview comment') {
-        super(`Could not ${what} of PR #${pr.number}: ${(0,publish_comment/* describeGitHubError */.dZ)(cause)}.`);
+        super(`Could not ${what} of PR #${pr.number}: ${(0,comment/* describeGitHubError */.dZ)(cause)}.`);
         this.pr = pr;
         this.cause = cause;
         this.name = 'ClaimNotPostedError';
@@ -852,7 +351,7 @@ async function listMarkerComments(octokit, pr) {
     });
     const found = [];
     for (const c of comments) {
-        const record = (0,publish_comment/* recordOf */.zv)(c.body ?? '');
+        const record = (0,comment/* recordOf */.zv)(c.body ?? '');
         if (record)
             found.push({ id: c.id, record, login: c.user?.login ?? '' });
     }
@@ -901,7 +400,7 @@ async function acquireLock(octokit, pr, o) {
             continue;
         }
         const sentAt = Date.now();
-        const answer = await (0,cancel/* finishBeforeUndo */.JZ)(octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: home.id, content: LOCK_REACTION })).catch((err) => (lock_statusOf(err) === 404 ? null : fail(err)));
+        const answer = await (0,cancel/* finishBeforeUndo */.JZ)(octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: home.id, content: wait/* LOCK_REACTION */.as })).catch((err) => ((0,comment/* statusOf */.c2)(err) === 404 ? null : fail(err)));
         if (!answer) {
             // The comment was deleted (by hand): look again.
             comments = await listMarkerComments(octokit, pr).catch((err) => fail(err, 'read the comments'));
@@ -913,7 +412,7 @@ async function acquireLock(octokit, pr, o) {
             if (home.login !== login) {
                 // Not our comment (another workflow's token): undo and look among ours.
                 if (answer.status === 201)
-                    await deleteReaction(octokit, pr, home.id, reaction.id).catch(() => undefined);
+                    await (0,wait/* deleteReaction */.ft)(octokit, pr, home.id, reaction.id).catch(() => undefined);
                 continue;
             }
         }
@@ -932,14 +431,14 @@ async function acquireLock(octokit, pr, o) {
             if (named !== 'slow')
                 fail(named);
             if (Date.now() >= deadline)
-                fail(new Error(`GitHub answered the lock's edit more slowly than ${NAME_WITHIN_MS / 1000} s until wait-timeout`));
-            core/* info */.pq(`Naming the lock in comment ${home.id} took longer than ${NAME_WITHIN_MS / 1000} s: released it, taking it again.`);
+                fail(new Error(`GitHub answered the lock's edit more slowly than ${wait/* NAME_WITHIN_MS */.FI / 1000} s until wait-timeout`));
+            core/* info */.pq(`Naming the lock in comment ${home.id} took longer than ${wait/* NAME_WITHIN_MS */.FI / 1000} s: released it, taking it again.`);
             continue;
         }
-        await waitForRelease(octokit, pr, home, reaction, deadline, {
+        await (0,wait/* waitForRelease */.Uv)(octokit, pr, home, reaction, deadline, {
             pollSeconds: o.pollSeconds,
-            staleAfterMs: o.staleAfterMs ?? STALE_AFTER_MS,
-            orphanAfterMs: o.orphanAfterMs ?? ORPHAN_AFTER_MS
+            staleAfterMs: o.staleAfterMs ?? wait/* STALE_AFTER_MS */._k,
+            orphanAfterMs: o.orphanAfterMs ?? wait/* ORPHAN_AFTER_MS */.hR
         });
     }
 }
@@ -954,8 +453,8 @@ async function acquireLock(octokit, pr, o) {
  * that reuses it moves (expiry.ts, recordUse). It never touches the default
  * branch or a protected branch.
  *
- * Issue 20: before it deletes a PR's branch it takes that PR's comment lock
- * (publish/lock.ts), so it waits for a run of the PR that holds it, and then
+ * Before it deletes a PR's branch it takes that PR's comment lock
+ * (comment/lock/lock.ts), so it waits for a run of the PR that holds it, and then
  * reads the branch again and decides again under the lock: a branch used
  * meanwhile is kept. A branch with child branches is kept (the platform does
  * not delete it) unless its children are deleted first in the same sweep.
@@ -973,14 +472,13 @@ async function acquireLock(octokit, pr, o) {
 
 
 
-
 async function pullState(octokit, number) {
     try {
         const { data } = await octokit.rest.pulls.get({ ...github/* context */._.repo, pull_number: number });
         return { state: data.merged ? 'merged' : data.state === 'closed' ? 'closed' : 'open' };
     }
     catch (err) {
-        return { state: null, why: (0,publish_comment/* describeGitHubError */.dZ)(err) };
+        return { state: null, why: (0,comment/* describeGitHubError */.dZ)(err) };
     }
 }
 /** "3 d 4 h", "40 min": a whole-unit rendering of `seconds`. */
@@ -1069,7 +567,7 @@ async function lockOf(octokit, row, settings) {
         });
     }
     catch (err) {
-        throw new Error(`could not take the comment lock of pull request #${row.pr}, so a run of it may be using the branch (${(0,publish_comment/* describeGitHubError */.dZ)(err)})`, { cause: err });
+        throw new Error(`could not take the comment lock of pull request #${row.pr}, so a run of it may be using the branch (${(0,comment/* describeGitHubError */.dZ)(err)})`, { cause: err });
     }
 }
 /**
@@ -1135,15 +633,14 @@ function depthOf(b, byId) {
  * service has no delete; its databases lapse by themselves).
  * @throws Error after every branch was looked at and the summary written, when some branch could not be read or deleted.
  */
-async function runCleanup(settings) {
+async function runCleanup(settings, client) {
     if (settings.mode === 'instant') {
         core/* notice */.lm('`command: cleanup` does nothing in instant mode: the instant service has no delete, and its unclaimed databases lapse by themselves.');
         return;
     }
     if (!settings.githubToken)
         throw new Error('`command: cleanup` needs `github-token` to read the state of pull requests (the default `${{ github.token }}` with `pull-requests: write`).');
-    const client = (0,lifecycle_client/* lifecycleClientOf */.b)(settings);
-    const octokit = (0,publish_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+    const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
     const cache = new Map();
     const pulls = (n) => cache.get(n) ?? cache.set(n, pullState(octokit, n)).get(n);
     const now = Date.now();
@@ -1192,8 +689,10 @@ async function runCleanup(settings) {
     }
 }
 
-// EXTERNAL MODULE: ./src/platform/locked.ts
-var locked = __webpack_require__(58677);
+// EXTERNAL MODULE: ./src/publish/env-file.ts
+var env_file = __webpack_require__(13015);
+// EXTERNAL MODULE: ./src/connection.ts
+var src_connection = __webpack_require__(87199);
 ;// CONCATENATED MODULE: ./src/publish/outputs.ts
 /**
  * Masking and step outputs.
@@ -1240,25 +739,13 @@ function setOutputs(o) {
         core/* setOutput */.uH(name, value);
 }
 
-// EXTERNAL MODULE: ./src/publish/env-file.ts
-var env_file = __webpack_require__(13015);
-// EXTERNAL MODULE: ./src/post-state.ts
-var post_state = __webpack_require__(38653);
-;// CONCATENATED MODULE: ./src/commands/reset.ts
+// EXTERNAL MODULE: ./src/comment/lock/saved.ts
+var saved = __webpack_require__(17466);
+;// CONCATENATED MODULE: ./src/publish/publication.ts
 /**
- * `command: reset`: restores the PR's branch in place from its parent's
- * latest state (platform spec, `POST /projects/{project_id}/branches/{branch_id}/restore`
- * with `source_branch_id` the parent), so the branch id, its compute and the
- * connection strings stay the same; the restore's 423 is retried and its
- * operations waited on. Then `seed` and `seed-command` run again.
- *
- * Issue 20: a branch under the PR's name is a seeded one (platform/lifecycle.ts),
- * so before the restore the branch leaves that name: it is renamed to
- * `<name>~seeding` (markProvisional, with the post step's state saved first
- * and the cancel's undo step registered), and renamed back only after the
- * seed (markSeeded). A lost restore answer, a cancel or a kill at any point
- * leaves a provisional branch, which no run reuses and which the post step,
- * the cancel's undo step or the next run deletes. A failed seed deletes it.
+ * Where a run publishes and how it holds the PR's comment lock: opened before
+ * anything is provisioned, written once at the end (success, failure or
+ * cancel), and the job summary.
  */
 
 
@@ -1268,173 +755,501 @@ var post_state = __webpack_require__(38653);
 
 
 
-
-
-
-
-/** The refusal of a reset of a branch with children (platform spec, BranchRestoreRequest.preserve_under_name). */
-function childrenRefusal(name, detail) {
-    return new lifecycle/* BranchRefusedError */.PK(`Cannot reset branch "${name}": the platform requires \`preserve_under_name\` to restore it (${detail}), because it has child branches. ` +
-        `A reset keeps the branch's id and connection strings, so the action does not move the children aside: delete the child branches of "${name}" ` +
-        '(or restore it by hand in the console, keeping its old state under a new name), then run the reset again.');
+/** The earlier run's record without the lock's fields, when it is of this mode; else nothing reusable. */
+function reusableOf(home, mode) {
+    if (!home || home.record.mode !== mode)
+        return { mode };
+    return (0,comment/* withoutLock */.OY)(home.record);
 }
-/** The restore refused because the branch has children (a child made after the check). */
-function explainRestoreRefusal(err, name) {
-    if (!(err instanceof http/* HttpError */.j$) || err.status !== 400 || !/preserve_under_name/i.test(err.serviceMessage ?? ''))
-        return err;
-    return childrenRefusal(name, `"${err.serviceMessage}"`);
+/** This run made a new database or branch: a failure or cancel from now on records nothing reusable. */
+function forgetReusable(pub, mode) {
+    pub.reusable = { mode };
 }
-/** An answer that says the restore did not happen: a 4xx, or 423 Locked to the last retry (not a lost answer, a timeout or a 5xx). */
-const refused = (err) => (err instanceof http/* HttpError */.j$ && err.status >= 400 && err.status < 500) || err instanceof locked/* ProjectBusyError */.P;
-/**
- * issue 25: the platform lists `restore` among an anonymized branch's
- * `restricted_actions` (platform spec, Branch.restricted_actions): a reset
- * would bring back the parent's unmasked rows. Refused before any change.
- * @throws BranchRefusedError
- */
-function refuseRestricted(branch) {
-    const restore = branch.restricted_actions?.find((a) => a.name === 'restore');
-    if (!restore)
-        return;
-    throw new lifecycle/* BranchRefusedError */.PK(`Cannot reset branch "${branch.name}" (${branch.id}): the platform does not allow restoring it ("${restore.reason}"); an anonymized branch cannot be reset. ` +
-        'Nothing was changed. Delete it with `command: delete` and create it again with `command: create`, which copies the parent afresh and masks it again.');
+function runUrl() {
+    const { serverUrl, runId } = github/* context */._;
+    const repo = process.env.GITHUB_REPOSITORY;
+    return repo && runId ? `${serverUrl}/${repo}/actions/runs/${runId}` : undefined;
 }
 /**
- * Resets the branch named `branchName` and seeds it again.
- * @throws BranchRefusedError (no such branch, default or protected, no parent, children), ProjectBusyError, OperationError, HttpError, SeedError.
+ * Takes the PR's comment lock (lock.ts), so only one run of the PR
+ * provisions or deletes at a time, whatever comment an earlier run left;
+ * the lock's comment says what an earlier run recorded. `seedCheck` is
+ * awaited before the lock's placeholder is posted (a refused seed posts no
+ * comment). A claim that cannot be posted is a warning: the run goes on
+ * without a lock and without reuse. A lock that stays held by another run
+ * for `wait-timeout` fails the run.
  */
-async function resetBranch(settings, branchName, hooks) {
-    const client = (0,lifecycle_client/* lifecycleClientOf */.b)(settings);
-    const branches = await client.listBranches();
-    const branch = branches.find((b) => b.name === branchName);
-    if (!branch) {
-        throw new lifecycle/* BranchRefusedError */.PK(`Branch "${branchName}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`);
+async function openPublication(settings, seedCheck) {
+    const pr = (0,comment/* pullRequestOfEvent */.My)();
+    if (!pr) {
+        core/* notice */.lm('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.');
+        return { pr: null, lock: null, existing: null, reusable: { mode: settings.mode } };
     }
-    if (branch.default || branch.protected) {
-        throw new lifecycle/* BranchRefusedError */.PK(`Refusing to reset branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. Set \`branch-name\` to a preview branch name.`);
+    if (!settings.comment || !settings.githubToken) {
+        core/* info */.pq(`${settings.comment ? 'No `github-token`' : '`comment` is false'}: no PR comment, so no earlier database can be found for reuse.`);
+        return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
     }
-    refuseRestricted(branch);
-    const parent = branch.parent_id ? await client.getBranch(branch.parent_id) : null;
-    if (!parent) {
-        throw new lifecycle/* BranchRefusedError */.PK(`Branch "${branch.name}" has no parent to reset from (${branch.init_source === 'schema-only' ? 'a schema-only branch is a root branch' : 'its parent was deleted'}). ` +
-            'Delete it with `command: delete` and create it again instead.');
-    }
-    const children = branches.filter((b) => b.parent_id === branch.id);
-    if (children.length)
-        throw childrenRefusal(branch.name, `children: ${children.map((c) => `"${c.name}"`).join(', ')}`);
-    const wait = { ...settings, get: (id) => client.getOperation(id) };
-    const provisional = await core/* group */.Os(`Take branch "${branch.name}" out of reuse until it is seeded again`, () => (0,lifecycle/* markProvisional */.QQ)(client, branch, settings));
-    const restored = await core/* group */.Os(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
-        let res;
+    await (0,cancel/* unlessCancelled */.MS)(seedCheck);
+    const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+    const cancelled = (0,publish_report/* renderReport */.B1)({ mode: settings.mode, state: 'cancelled', runUrl: runUrl() });
+    let pub;
+    return core/* group */.Os('Take the PR comment lock', async () => {
+        let lock;
         try {
-            res = await (0,locked/* retryLocked */.rU)(`Restore branch "${provisional.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }));
+            lock = await acquireLock(octokit, pr, {
+                mode: settings.mode,
+                placeholder: (0,publish_report/* renderReport */.B1)({
+                    mode: settings.mode,
+                    state: settings.command === 'create' ? 'provisioning' : settings.command === 'reset' ? 'resetting' : 'closing',
+                    runUrl: runUrl()
+                }),
+                pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
+                timeoutSeconds: settings.waitTimeoutSeconds,
+                // As soon as the lock's reaction exists: a cancel, or a kill before the post step, releases it.
+                onTaken: (taken) => {
+                    (0,saved/* markLock */.lF)(taken.claim.id, taken.reaction.id);
+                    (0,cancel/* onCancel */.Ao)(cancel/* COMMENT_LOCK */.ik, () => taken.finish(cancelled, pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(saved/* clearLock */.Nq));
+                }
+            });
         }
         catch (err) {
-            if (refused(err) && !(0,cancel/* isCancelled */.mm)())
-                await giveNameBack(client, provisional, branchName);
-            throw explainRestoreRefusal(err, branch.name);
+            if (!(err instanceof ClaimNotPostedError))
+                throw err;
+            core/* warning */.$e(`${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`);
+            return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
         }
-        core/* info */.pq(`Restoring branch "${provisional.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`);
-        return { ...res, operations: await (0,platform_operations/* waitForOperations */.ft)(res.operations, wait) };
+        pub = { pr, lock, existing: lock.home, reusable: reusableOf(lock.home, settings.mode) };
+        if ((0,cancel/* isCancelled */.mm)()) {
+            // The cancel's undo steps may have run while the lock was being taken.
+            (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+            await lock.finish(cancelled, pub.reusable);
+            (0,saved/* clearLock */.Nq)();
+            (0,cancel/* throwIfCancelled */.dZ)();
+        }
+        core/* info */.pq(`This run holds the PR's comment lock (comment ${lock.claim.id}).` +
+            (lock.home ? ' The comment records what an earlier run left.' : ''));
+        return pub;
     });
-    const { pooledUrl, directUrl } = await (0,lifecycle/* connectionOf */.ao)(client, branch, settings);
-    const connection = (0,src_connection/* describeConnection */.If)(pooledUrl, directUrl);
-    maskConnection(connection);
-    // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
-    const expiresAt = settings.expiresInSeconds > 0 ? await (0,platform_expiry/* recordUse */.zk)(client, restored.branch, settings) : restored.branch.expires_at;
-    const report = {
-        mode: 'branch',
-        state: 'reset',
-        projectId: settings.projectId,
-        branchId: branch.id,
-        branchName: branch.name,
-        parentBranch: parent.name,
-        host: connection.directHost,
-        operations: restored.operations.map(platform_operations/* summarise */.fS),
-        resetAt: restored.branch.last_reset_at ?? new Date().toISOString(),
-        expiresAt
-    };
-    await hooks.seed(connection, report, async () => {
-        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
-        await core/* group */.Os(`Delete the reset branch "${provisional.name}", whose seed failed`, async () => {
-            try {
-                await (0,lifecycle/* deleteBranchAndWait */.CR)(client, provisional, settings);
-                (0,post_state/* clearUnseeded */.nH)();
-                core/* info */.pq(`Deleted branch "${provisional.name}" so the next run creates "${branch.name}" fresh.`);
-            }
-            catch (err) {
-                core/* warning */.$e(`Could not delete branch "${provisional.name}" (${branch.id}): ${err.message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`);
-            }
-        });
-        await hooks.publish({ ...report, state: 'seed-failed' }, { mode: 'branch' });
-    });
-    // Only now does the branch carry the PR's name again, which is what later runs reuse.
-    await core/* group */.Os(`Mark branch "${branch.name}" seeded`, () => (0,lifecycle/* markSeeded */.WU)(client, provisional, branchName, settings));
-    (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
-    (0,post_state/* clearUnseeded */.nH)();
+}
+/**
+ * Writes the run's report into the PR comment (releasing the lock) and the
+ * job summary. The comment's schema diff is cut to GitHub's comment limit;
+ * the summary keeps all of it.
+ */
+async function publish(pub, report, record) {
     (0,cancel/* throwIfCancelled */.dZ)();
-    setOutputs({
-        mode: 'branch',
-        created: false,
-        connection,
-        projectId: settings.projectId,
-        branchId: branch.id,
-        branchName: branch.name,
-        expiresAt
-    });
-    if (settings.envFile)
-        await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames);
-    core/* info */.pq(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`);
-    await hooks.publish(report, { mode: 'branch', branchId: branch.id, branchName: branch.name });
-}
-/** After a restore the platform refused (it changed nothing), the branch gets the PR's name back; on failure the post step deletes it. */
-async function giveNameBack(client, provisional, name) {
-    try {
-        await (0,locked/* retryLocked */.rU)(`Rename branch "${provisional.name}"`, () => client.renameBranch(provisional.id, name));
-        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
-        (0,post_state/* clearUnseeded */.nH)();
-        core/* info */.pq(`The restore was refused, so branch "${provisional.name}" is unchanged: renamed it back to "${name}".`);
+    const markdown = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() });
+    const lock = pub.lock;
+    if (lock?.held) {
+        const comment = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() }, Date.now(), publish_report/* COMMENT_LIMIT */.W$);
+        await core/* group */.Os('Update the PR comment', () => lock.finish(comment, record));
+        (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+        (0,saved/* clearLock */.Nq)();
     }
-    catch (err) {
-        core/* warning */.$e(`Could not rename branch "${provisional.name}" back to "${name}" (${err.message}); the post step deletes it, and the next run creates it fresh.`);
-    }
+    if (process.env.GITHUB_STEP_SUMMARY)
+        await core/* summary */.z.addRaw(markdown, true).write();
 }
-
-// EXTERNAL MODULE: ./node_modules/@actions/glob/lib/glob.js + 17 modules
-var glob = __webpack_require__(42377);
-;// CONCATENATED MODULE: ./src/seed/files.ts
 /**
- * Resolving the `seed` input to files, before anything is provisioned.
+ * At the end of a run that did not publish (failed, or had nothing to
+ * report): releases the lock. After a failure the comment says the run
+ * failed, and records what an earlier run recorded unless this run made
+ * something new; otherwise only the claim is removed. A cancelled run
+ * leaves this to its undo step.
  */
-
-
-/**
- * Expands each line of `seed` with `@actions/glob`: matches of one line are
- * sorted, lines keep their given order, a file named twice runs once (at its
- * first place).
- * @returns absolute paths.
- * @throws InputError naming the first line that matches no file.
- */
-async function resolveSeedFiles(patterns) {
-    const files = [];
-    for (const pattern of patterns) {
-        const globber = await glob/* create */.v(pattern, { matchDirectories: false, implicitDescendants: false });
-        const matches = (await globber.glob()).sort();
-        if (matches.length === 0) {
-            throw new inputs/* InputError */.dz(`Input \`seed\`: "${pattern}" matches no file (paths are relative to ${process.cwd()}).`);
-        }
-        for (const file of matches)
-            if (!files.includes(file))
-                files.push(file);
-    }
-    return files;
+async function releaseLock(pub, mode, failed) {
+    if (!pub?.lock?.held || (0,cancel/* isCancelled */.mm)())
+        return;
+    (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+    await pub.lock.finish(failed ? (0,publish_report/* renderReport */.B1)({ mode, state: 'failed', runUrl: runUrl() }) : null, pub.reusable);
+    (0,saved/* clearLock */.Nq)();
 }
 
-// EXTERNAL MODULE: ./src/session.ts
-var session = __webpack_require__(92927);
+// EXTERNAL MODULE: external "node:diagnostics_channel"
+var external_node_diagnostics_channel_ = __webpack_require__(53053);
+var external_node_diagnostics_channel_default = /*#__PURE__*/__webpack_require__.n(external_node_diagnostics_channel_);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(48161);
+var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_os_);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
+;// CONCATENATED MODULE: ./src/schema/track.ts
+/**
+ * The schema diff through one run's seeding. commands/seed-step.ts calls
+ * {@link SchemaTracker.atStart} before the SQL seed, {@link
+ * SchemaTracker.afterSeedFiles} between the seed and `seed-command`, and
+ * {@link SchemaTracker.finish} after `seed-command`:
+ * - branch mode snapshots at the start (the new branch is its parent's copy)
+ *   and shows the platform's compare_schema diff against the parent;
+ * - instant mode snapshots after the SQL seed, so the diff is what
+ *   `seed-command` (the PR's migrations) changed.
+ * Instant mode without `seed-command` inspects nothing: nothing can have
+ * changed the schema after the seed.
+ * Never fatal: a snapshot, comparison or rendering that fails is a
+ * warning and "schema diff unavailable"; the database is kept. With
+ * `fail-on-destructive`, destructive changes, or a change that could not be
+ * checked, throw {@link DestructiveSchemaError}, which the caller treats like
+ * a failed seed (fails closed).
+ */
+
+
+
+
+
+/**
+ * The inspector, differ and grammar are loaded on first use (a separate
+ * chunk of the bundle), so runs that compare nothing, and everything a run
+ * does before its seed, do not pay for loading them.
+ */
+let loading;
+const schemaTools = () => (loading ??= Promise.all(/* import() */[__webpack_require__.e(7), __webpack_require__.e(156)]).then(__webpack_require__.bind(__webpack_require__, 69156)));
+/**
+ * Starts loading the schema tools while the database is provisioned (a
+ * branch's operations are awaited), so the first snapshot does not wait for
+ * them. Reads nothing; starts once the caller's next HTTP request has gone
+ * out (Node's fetch, undici's diagnostics channel `undici:client:sendHeaders`).
+ * Nothing is lost if no request goes out: the tools load on first use. Only
+ * where the run will compare: `compare-schema` on and, in instant mode, a
+ * `seed-command`.
+ */
+function preloadSchemaTools(mode, settings) {
+    if (!settings.compareSchema || (mode === 'instant' && !settings.seedCommand))
+        return;
+    // Loading the chunk compiles and runs it synchronously (~80 ms of CPU): it starts once the next
+    // HTTP request's headers are sent (fetch's undici reports it on this channel), so it overlaps
+    // the wait for the provisioning response instead of delaying the request.
+    const sent = external_node_diagnostics_channel_default().channel('undici:client:sendHeaders');
+    const load = () => {
+        sent.unsubscribe(load);
+        setImmediate(() => schemaTools().catch(() => undefined));
+    };
+    sent.subscribe(load);
+}
+/** `fail-on-destructive` is true and the schema change is destructive. */
+class DestructiveSchemaError extends Error {
+}
+/** Where the full diff is written (the `schema-diff` output). */
+function schemaDiffPath() {
+    const dir = process.env.RUNNER_TEMP || external_node_os_default().tmpdir();
+    (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
+    return external_node_path_default().join(dir, 'preview-postgres-schema.diff');
+}
+class SchemaTracker {
+    mode;
+    connection;
+    enabled;
+    failOnDestructive;
+    seedCommand;
+    before;
+    failure;
+    tools;
+    session;
+    /**
+     * @param enabled the `compare-schema` input
+     * @param failOnDestructive the `fail-on-destructive` input
+     * @param seedCommand whether `seed-command` runs: without it, instant mode has nothing to compare (the answer is empty by construction)
+     */
+    constructor(mode, connection, enabled, failOnDestructive, seedCommand = true) {
+        this.mode = mode;
+        this.connection = connection;
+        this.enabled = enabled;
+        this.failOnDestructive = failOnDestructive;
+        this.seedCommand = seedCommand;
+    }
+    /** Whether this run inspects anything: off, or instant mode without `seed-command`, does not. */
+    get inspects() {
+        return this.enabled && (this.mode === 'branch' || this.seedCommand);
+    }
+    /** Loads the inspector and differ chunk once, in the background from the first call. */
+    loadTools() {
+        this.tools ??= schemaTools();
+        this.tools.catch(() => undefined); // awaited later
+        return this.tools;
+    }
+    /** The catalog connection, opened on first use and kept until {@link close} (one handshake a run, not one a snapshot). */
+    async catalog() {
+        // A connection closed while seed-command ran (a terminated backend, an idle timeout) is opened again, once a use.
+        if (this.session && (await this.session.catch(() => undefined))?.ended)
+            this.session = undefined;
+        this.session ??= this.loadTools().then(({ CatalogSession }) => CatalogSession.open(this.connection));
+        return this.session;
+    }
+    /** Closes the catalog connection, if one was opened; never throws. */
+    async close() {
+        const session = this.session;
+        this.session = undefined;
+        await session?.then((s) => s.close()).catch(() => undefined);
+    }
+    /** The catalog's rows now; a connection lost since the last use (or during this one) is opened again, once. */
+    async readRows() {
+        const session = await this.catalog();
+        try {
+            return await session.read();
+        }
+        catch (err) {
+            if (!session.ended && !/terminat|Connection (?:terminated|ended)|ECONNRESET|EPIPE/i.test(err.message))
+                throw err;
+            await session.close();
+            this.session = undefined;
+            return (await this.catalog()).read();
+        }
+    }
+    /**
+     * Reads the catalog now (awaited: the database must not change meanwhile)
+     * and builds the snapshot from its rows in the background (CPU only), so
+     * building "before" overlaps the seed or `seed-command`.
+     * @param buildAfter building waits for it: schemainspect builds in one run
+     *   of microtasks, which holds the event loop, so it must not start before
+     *   the work it is meant to overlap has started (the seed's first query,
+     *   `seed-command`'s process)
+     * @returns the snapshot being built; it resolves to undefined on failure (recorded in `failure`)
+     */
+    async snapshot(when, buildAfter = Promise.resolve()) {
+        const started = Date.now();
+        let rows;
+        try {
+            rows = await this.readRows();
+        }
+        catch (err) {
+            this.failure ??= `could not inspect the schema ${when}: ${err.message}`;
+            return { built: Promise.resolve(undefined) };
+        }
+        const read = (Date.now() - started) / 1000;
+        const built = Promise.all([this.loadTools(), buildAfter])
+            .then(([{ buildSnapshot }]) => buildSnapshot(rows))
+            .then((s) => {
+            core/* info */.pq(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(2)} s (${read.toFixed(2)} s reading the catalog).`);
+            return s;
+        }, (err) => {
+            this.failure ??= `could not inspect the schema ${when}: ${err.message}`;
+            return undefined;
+        });
+        return { built };
+    }
+    /** Before the SQL seed (branch mode: the parent's schema as copied). */
+    async atStart() {
+        if (!this.inspects)
+            return;
+        // Loads the tools and opens the catalog connection while the seed runs (instant mode); a failure shows when it is used.
+        this.catalog().catch(() => undefined);
+        // Building waits a turn of the event loop, so the seed sends its first statement first.
+        if (this.mode === 'branch')
+            this.before = (await this.snapshot('of the new branch before seeding', new Promise((r) => setImmediate(r)))).built;
+    }
+    commandStarted;
+    /**
+     * Between the SQL seed and `seed-command` (instant mode): reads the catalog
+     * now; builds the snapshot once {@link seedCommandStarted} says the
+     * command's process runs (its CPU time is otherwise idle), or at {@link finish}.
+     */
+    async afterSeedFiles() {
+        if (!this.inspects || this.mode !== 'instant')
+            return;
+        const started = new Promise((resolve) => (this.commandStarted = resolve));
+        this.before = (await this.snapshot('after the SQL seed', started)).built;
+    }
+    /** `seed-command`'s process has been spawned: the "before" snapshot is built while it runs. */
+    seedCommandStarted() {
+        this.commandStarted?.();
+    }
+    /**
+     * After `seed-command`: compares, logs, writes the diff file. Never fatal:
+     * a failure to inspect, compare or render is a warning and
+     * "schema diff unavailable", except under `fail-on-destructive`, which
+     * fails closed.
+     * @param platformDiff fetches the platform's compare_schema text (branch mode); a failure is a warning
+     * @returns null when the diff is off; {@link SchemaUnavailable} when it could not be made
+     * @throws DestructiveSchemaError when `fail-on-destructive` and the change is destructive, or could not be checked
+     */
+    async finish(platformDiff) {
+        if (!this.enabled)
+            return null;
+        if (!this.inspects) {
+            core/* info */.pq('No seed-command ran after the SQL seed, so nothing changed the schema; nothing was inspected.');
+            return { changed: false, objects: [], summary: 'no schema change', diff: '', source: 'migra', destructive: [] };
+        }
+        this.seedCommandStarted(); // no command ran (or it did not say): build "before" now
+        let diff;
+        const comparing = Date.now();
+        // The platform's compare_schema runs while we take our own snapshot (both read the seeded database).
+        const platformText = this.failure === undefined && platformDiff ? platformDiff() : undefined;
+        platformText?.catch(() => undefined); // awaited below
+        const after = this.failure === undefined ? await (await this.snapshot('after seeding')).built : undefined;
+        const before = await this.before;
+        if (before && after && this.failure === undefined) {
+            let platform;
+            if (platformText) {
+                try {
+                    platform = await platformText;
+                }
+                catch (err) {
+                    core/* warning */.$e(`The platform's compare_schema failed, so the diff shown is the action's own: ${err.message}`);
+                }
+            }
+            try {
+                const { diffSchemas } = await this.loadTools();
+                const session = await this.catalog();
+                diff = await diffSchemas(before, after, (tables) => session.tablesWithRows(tables), platform);
+            }
+            catch (err) {
+                this.failure = `could not compare the schemas: ${err.message}`;
+            }
+        }
+        await this.close();
+        if (!diff) {
+            const reason = this.failure ?? 'no snapshot';
+            (0,external_node_fs_.writeFileSync)(schemaDiffPath(), '');
+            if (this.failOnDestructive) {
+                throw new DestructiveSchemaError(`The schema change could not be checked for destructive changes (${reason}). \`fail-on-destructive\` is true, so the step fails closed; set \`fail-on-destructive: false\` to let such a run pass with a warning.`);
+            }
+            core/* warning */.$e(`Schema diff unavailable: ${reason}. The database is seeded and kept; only the diff is missing.`);
+            return { unavailable: reason };
+        }
+        if (diff.note)
+            core/* warning */.$e(`The schema diff shown is a listing of the changed objects: ${diff.note}.`);
+        (0,external_node_fs_.writeFileSync)(schemaDiffPath(), diff.diff ? `${diff.diff}\n` : '');
+        core/* info */.pq(`Schema change: ${diff.summary} (compared in ${((Date.now() - comparing) / 1000).toFixed(2)} s after seed-command).`);
+        for (const d of diff.destructive)
+            core/* warning */.$e(`Destructive schema change: ${d}`);
+        if (diff.destructive.length > 0 && this.failOnDestructive) {
+            throw new DestructiveSchemaError(`The schema change is destructive (${diff.destructive.length}): ${diff.destructive.join('; ')}. ` +
+                '`fail-on-destructive` is true, so the step fails; make the migration non-destructive or set `fail-on-destructive: false`.');
+        }
+        return diff;
+    }
+}
+/**
+ * The schema part of the report and the outputs, from this run's diff (null:
+ * not compared). A reused database ran nothing: "no schema change in this
+ * run", with an empty diff file.
+ */
+function schemaResult(settings, diff, created) {
+    if (!settings.compareSchema)
+        return {};
+    if (!created) {
+        (0,external_node_fs_.writeFileSync)(schemaDiffPath(), '');
+        return {
+            report: { summary: 'no schema change in this run (the database was reused; nothing ran)', diff: '', source: 'none', destructive: [] },
+            outputs: { changed: false, file: schemaDiffPath(), destructive: false }
+        };
+    }
+    if (!diff)
+        return {};
+    if ('unavailable' in diff) {
+        return {
+            report: { summary: 'schema diff unavailable', unavailable: diff.unavailable, diff: '', source: 'none', destructive: [] },
+            outputs: { changed: false, file: schemaDiffPath(), destructive: false }
+        };
+    }
+    return {
+        report: {
+            summary: diff.summary,
+            diff: diff.diff,
+            source: diff.source,
+            note: diff.note,
+            destructive: diff.destructive,
+            failOnDestructive: settings.failOnDestructive
+        },
+        outputs: { changed: diff.changed, file: schemaDiffPath(), destructive: diff.destructive.length > 0 }
+    };
+}
+
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __webpack_require__(31421);
+;// CONCATENATED MODULE: ./src/seed/command.ts
+/**
+ * `seed-command`: the workflow author's own command, run after the SQL seed
+ * with the connection in the environment, so psql, `prisma migrate deploy`,
+ * `drizzle-kit migrate` and the like work unchanged.
+ */
+
+
+/** A seed command that exited non-zero. */
+class SeedCommandError extends Error {
+    exitCode;
+    constructor(exitCode) {
+        super(`seed-command exited with code ${exitCode}. Its output is above.`);
+        this.exitCode = exitCode;
+        this.name = 'SeedCommandError';
+    }
+}
+/** The variables the command gets: both URLs and libpq's PG* variables for the direct connection. */
+function seedEnvironment(c) {
+    return {
+        DATABASE_URL: c.pooledUrl,
+        DATABASE_URL_DIRECT: c.directUrl,
+        PGHOST: c.directHost,
+        PGPORT: c.port || '5432',
+        PGUSER: c.user,
+        PGPASSWORD: c.password,
+        PGDATABASE: c.database,
+        PGSSLMODE: c.sslmode || 'require',
+        ...(c.channelBinding ? { PGCHANNELBINDING: 'require' } : {})
+    };
+}
+/** How long `seed-command`'s process group has after SIGTERM before SIGKILL, in milliseconds (within the cancel's budget, cancel.ts). */
+const SEED_COMMAND_KILL_GRACE_MS = 2000;
+/**
+ * Runs `command` with `bash -eo pipefail -c`. The command text is passed as
+ * one argument, never interpolated with input values; secrets reach it only
+ * through the environment. Its output goes straight to the log (masked by
+ * the runner). It runs in a process group of its own, so that `signal` (a
+ * cancel of the run) stops all of it: SIGTERM to the group, then SIGKILL after
+ * {@link SEED_COMMAND_KILL_GRACE_MS}; no process of it goes on writing to the
+ * database after the run stopped.
+ * @throws SeedCommandError with the exit code (128 + the signal's number when a signal ended it).
+ */
+async function runSeedCommand(command, c, signal) {
+    const env = {};
+    for (const [k, v] of Object.entries(process.env))
+        if (v !== undefined)
+            env[k] = v;
+    if (signal?.aborted)
+        throw signal.reason;
+    const child = (0,external_node_child_process_.spawn)('bash', ['-eo', 'pipefail', '-c', command], {
+        env: { ...env, ...seedEnvironment(c) },
+        stdio: ['ignore', 'inherit', 'inherit'],
+        detached: GROUPS
+    });
+    const group = (sig) => {
+        try {
+            if (!GROUPS)
+                child.kill(sig);
+            else if (child.pid)
+                process.kill(-child.pid, sig);
+        }
+        catch {
+            // the group has already exited
+        }
+    };
+    let killer;
+    const stop = () => {
+        group('SIGTERM');
+        killer = setTimeout(() => group('SIGKILL'), SEED_COMMAND_KILL_GRACE_MS);
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+        const code = await new Promise((resolve, reject) => {
+            child.on('error', reject);
+            child.on('exit', (status, sig) => resolve(status ?? 128 + (sig ? (osSignals[sig] ?? 0) : 0)));
+        });
+        if (code !== 0)
+            throw new SeedCommandError(code);
+    }
+    finally {
+        signal?.removeEventListener('abort', stop);
+        if (killer)
+            killer.unref();
+    }
+}
+const osSignals = (external_node_os_default()).constants.signals;
+/** Process groups (POSIX): the command runs in one of its own, which a cancel signals as a whole. On Windows only the shell is signalled. */
+const GROUPS = process.platform !== 'win32';
+
+// EXTERNAL MODULE: ./src/pg-sessions.ts
+var pg_sessions = __webpack_require__(38174);
 // EXTERNAL MODULE: ./src/sql-parser.ts
 var sql_parser = __webpack_require__(22687);
 ;// CONCATENATED MODULE: ./src/seed/grammar.ts
@@ -2646,11 +2461,6 @@ function codePoints(b, start, end) {
     return n;
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(73024);
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __webpack_require__(48161);
-var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_os_);
 ;// CONCATENATED MODULE: ./src/psql/session.ts
 /**
  * One psql session over the seed's files: its variables, its `\if` blocks
@@ -4061,7 +3871,7 @@ function psqlVariables(client, target) {
 async function loadSeed(connection, plan, signal) {
     const started = Date.now();
     // the run's one session (session.ts), shared with the schema snapshots: a connection costs 5-6 round trips
-    const lease = await (0,session/* leaseSession */.f)(connection).catch((err) => Promise.reject(new SeedError(`Seeding could not connect to the new database: ${err.message}`)));
+    const lease = await (0,pg_sessions/* leaseSession */.f)(connection).catch((err) => Promise.reject(new SeedError(`Seeding could not connect to the new database: ${err.message}`)));
     const { client } = lease;
     const stop = () => void client.end().catch(() => undefined); // a cancel: COMMIT is never sent
     if (signal?.aborted)
@@ -4125,531 +3935,13 @@ async function openTransaction(client) {
     }
 }
 
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __webpack_require__(31421);
-;// CONCATENATED MODULE: ./src/seed/command.ts
+;// CONCATENATED MODULE: ./src/commands/seed-step.ts
 /**
- * `seed-command`: the workflow author's own command, run after the SQL seed
- * with the connection in the environment, so psql, `prisma migrate deploy`,
- * `drizzle-kit migrate` and the like work unchanged.
+ * The seeding step of every command that makes a database usable (create,
+ * reset): the seed files' check before anything is created, then the load
+ * of the checked files and `seed-command`, with the schema compared around
+ * them, undone when it fails.
  */
-
-
-/** A seed command that exited non-zero. */
-class SeedCommandError extends Error {
-    exitCode;
-    constructor(exitCode) {
-        super(`seed-command exited with code ${exitCode}. Its output is above.`);
-        this.exitCode = exitCode;
-        this.name = 'SeedCommandError';
-    }
-}
-/** The variables the command gets: both URLs and libpq's PG* variables for the direct connection. */
-function seedEnvironment(c) {
-    return {
-        DATABASE_URL: c.pooledUrl,
-        DATABASE_URL_DIRECT: c.directUrl,
-        PGHOST: c.directHost,
-        PGPORT: c.port || '5432',
-        PGUSER: c.user,
-        PGPASSWORD: c.password,
-        PGDATABASE: c.database,
-        PGSSLMODE: c.sslmode || 'require',
-        ...(c.channelBinding ? { PGCHANNELBINDING: 'require' } : {})
-    };
-}
-/** How long `seed-command`'s process group has after SIGTERM before SIGKILL, in milliseconds (within the cancel's budget, cancel.ts). */
-const SEED_COMMAND_KILL_GRACE_MS = 2000;
-/**
- * Runs `command` with `bash -eo pipefail -c`. The command text is passed as
- * one argument, never interpolated with input values; secrets reach it only
- * through the environment. Its output goes straight to the log (masked by
- * the runner). It runs in a process group of its own, so that `signal` (a
- * cancel of the run) stops all of it: SIGTERM to the group, then SIGKILL after
- * {@link SEED_COMMAND_KILL_GRACE_MS}; no process of it goes on writing to the
- * database after the run stopped.
- * @throws SeedCommandError with the exit code (128 + the signal's number when a signal ended it).
- */
-async function runSeedCommand(command, c, signal) {
-    const env = {};
-    for (const [k, v] of Object.entries(process.env))
-        if (v !== undefined)
-            env[k] = v;
-    if (signal?.aborted)
-        throw signal.reason;
-    const child = (0,external_node_child_process_.spawn)('bash', ['-eo', 'pipefail', '-c', command], {
-        env: { ...env, ...seedEnvironment(c) },
-        stdio: ['ignore', 'inherit', 'inherit'],
-        detached: GROUPS
-    });
-    const group = (sig) => {
-        try {
-            if (!GROUPS)
-                child.kill(sig);
-            else if (child.pid)
-                process.kill(-child.pid, sig);
-        }
-        catch {
-            // the group has already exited
-        }
-    };
-    let killer;
-    const stop = () => {
-        group('SIGTERM');
-        killer = setTimeout(() => group('SIGKILL'), SEED_COMMAND_KILL_GRACE_MS);
-    };
-    signal?.addEventListener('abort', stop, { once: true });
-    try {
-        const code = await new Promise((resolve, reject) => {
-            child.on('error', reject);
-            child.on('exit', (status, sig) => resolve(status ?? 128 + (sig ? (osSignals[sig] ?? 0) : 0)));
-        });
-        if (code !== 0)
-            throw new SeedCommandError(code);
-    }
-    finally {
-        signal?.removeEventListener('abort', stop);
-        if (killer)
-            killer.unref();
-    }
-}
-const osSignals = (external_node_os_default()).constants.signals;
-/** Process groups (POSIX): the command runs in one of its own, which a cancel signals as a whole. On Windows only the shell is signalled. */
-const GROUPS = process.platform !== 'win32';
-
-;// CONCATENATED MODULE: ./src/publish/publication.ts
-/**
- * Where a run publishes and how it holds the PR's comment lock: opened before
- * anything is provisioned, written once at the end (success, failure or
- * cancel), and the job summary.
- */
-
-
-
-
-
-
-
-
-/** The earlier run's record without the lock's fields, when it is of this mode; else nothing reusable. */
-function reusableOf(home, mode) {
-    if (!home || home.record.mode !== mode)
-        return { mode };
-    return (0,publish_comment/* withoutLock */.OY)(home.record);
-}
-/** This run made a new database or branch: a failure or cancel from now on records nothing reusable. */
-function forgetReusable(pub, mode) {
-    pub.reusable = { mode };
-}
-function runUrl() {
-    const { serverUrl, runId } = github/* context */._;
-    const repo = process.env.GITHUB_REPOSITORY;
-    return repo && runId ? `${serverUrl}/${repo}/actions/runs/${runId}` : undefined;
-}
-/**
- * Takes the PR's comment lock (lock.ts), so only one run of the PR
- * provisions or deletes at a time, whatever comment an earlier run left;
- * the lock's comment says what an earlier run recorded. `seedCheck` is
- * awaited before the lock's placeholder is posted (a refused seed posts no
- * comment). A claim that cannot be posted is a warning: the run goes on
- * without a lock and without reuse. A lock that stays held by another run
- * for `wait-timeout` fails the run.
- */
-async function openPublication(settings, seedCheck) {
-    const pr = (0,publish_comment/* pullRequestOfEvent */.My)();
-    if (!pr) {
-        core/* notice */.lm('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.');
-        return { pr: null, lock: null, existing: null, reusable: { mode: settings.mode } };
-    }
-    if (!settings.comment || !settings.githubToken) {
-        core/* info */.pq(`${settings.comment ? 'No `github-token`' : '`comment` is false'}: no PR comment, so no earlier database can be found for reuse.`);
-        return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
-    }
-    await (0,cancel/* unlessCancelled */.MS)(seedCheck);
-    const octokit = (0,publish_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
-    const cancelled = (0,publish_report/* renderReport */.B1)({ mode: settings.mode, state: 'cancelled', runUrl: runUrl() });
-    let pub;
-    return core/* group */.Os('Take the PR comment lock', async () => {
-        let lock;
-        try {
-            lock = await acquireLock(octokit, pr, {
-                mode: settings.mode,
-                placeholder: (0,publish_report/* renderReport */.B1)({
-                    mode: settings.mode,
-                    state: settings.command === 'create' ? 'provisioning' : settings.command === 'reset' ? 'resetting' : 'closing',
-                    runUrl: runUrl()
-                }),
-                pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
-                timeoutSeconds: settings.waitTimeoutSeconds,
-                // As soon as the lock's reaction exists (issue 20, item 6): a cancel, or a kill before the post step, releases it.
-                onTaken: (taken) => {
-                    (0,post_state/* markLock */.lF)(taken.claim.id, taken.reaction.id);
-                    (0,cancel/* onCancel */.Ao)(cancel/* COMMENT_LOCK */.ik, () => taken.finish(cancelled, pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(post_state/* clearLock */.Nq));
-                }
-            });
-        }
-        catch (err) {
-            if (!(err instanceof ClaimNotPostedError))
-                throw err;
-            core/* warning */.$e(`${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`);
-            return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
-        }
-        pub = { pr, lock, existing: lock.home, reusable: reusableOf(lock.home, settings.mode) };
-        if ((0,cancel/* isCancelled */.mm)()) {
-            // The cancel's undo steps may have run while the lock was being taken.
-            (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
-            await lock.finish(cancelled, pub.reusable);
-            (0,post_state/* clearLock */.Nq)();
-            (0,cancel/* throwIfCancelled */.dZ)();
-        }
-        core/* info */.pq(`This run holds the PR's comment lock (comment ${lock.claim.id}).` +
-            (lock.home ? ' The comment records what an earlier run left.' : ''));
-        return pub;
-    });
-}
-/**
- * Writes the run's report into the PR comment (releasing the lock) and the
- * job summary. The comment's schema diff is cut to GitHub's comment limit;
- * the summary keeps all of it.
- */
-async function publish(pub, report, record) {
-    (0,cancel/* throwIfCancelled */.dZ)();
-    const markdown = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() });
-    const lock = pub.lock;
-    if (lock?.held) {
-        const comment = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() }, Date.now(), publish_report/* COMMENT_LIMIT */.W$);
-        await core/* group */.Os('Update the PR comment', () => lock.finish(comment, record));
-        (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
-        (0,post_state/* clearLock */.Nq)();
-    }
-    if (process.env.GITHUB_STEP_SUMMARY)
-        await core/* summary */.z.addRaw(markdown, true).write();
-}
-/**
- * At the end of a run that did not publish (failed, or had nothing to
- * report): releases the lock. After a failure the comment says the run
- * failed, and records what an earlier run recorded unless this run made
- * something new; otherwise only the claim is removed. A cancelled run
- * leaves this to its undo step.
- */
-async function releaseLock(pub, mode, failed) {
-    if (!pub?.lock?.held || (0,cancel/* isCancelled */.mm)())
-        return;
-    (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
-    await pub.lock.finish(failed ? (0,publish_report/* renderReport */.B1)({ mode, state: 'failed', runUrl: runUrl() }) : null, pub.reusable);
-    (0,post_state/* clearLock */.Nq)();
-}
-
-// EXTERNAL MODULE: external "node:diagnostics_channel"
-var external_node_diagnostics_channel_ = __webpack_require__(53053);
-var external_node_diagnostics_channel_default = /*#__PURE__*/__webpack_require__.n(external_node_diagnostics_channel_);
-;// CONCATENATED MODULE: ./src/schema/track.ts
-/**
- * The schema diff through one run's seeding (issue 15). main.ts calls
- * {@link SchemaTracker.atStart} before the SQL seed, {@link
- * SchemaTracker.afterSeedFiles} between the seed and `seed-command`, and
- * {@link SchemaTracker.finish} after `seed-command`:
- * - branch mode snapshots at the start (the new branch is its parent's copy)
- *   and shows the platform's compare_schema diff against the parent;
- * - instant mode snapshots after the SQL seed, so the diff is what
- *   `seed-command` (the PR's migrations) changed.
- * Instant mode without `seed-command` inspects nothing: nothing can have
- * changed the schema after the seed.
- * Never fatal (issue 19): a snapshot, comparison or rendering that fails is a
- * warning and "schema diff unavailable"; the database is kept. With
- * `fail-on-destructive`, destructive changes, or a change that could not be
- * checked, throw {@link DestructiveSchemaError}, which the caller treats like
- * a failed seed (fails closed).
- */
-
-
-
-
-
-/**
- * The inspector, differ and grammar are loaded on first use (a separate
- * chunk of the bundle), so runs that compare nothing, and everything a run
- * does before its seed, do not pay for loading them.
- */
-let loading;
-const schemaTools = () => (loading ??= Promise.all(/* import() */[__webpack_require__.e(7), __webpack_require__.e(490)]).then(__webpack_require__.bind(__webpack_require__, 47490)));
-/**
- * Starts loading the schema tools while the database is provisioned (a
- * branch's operations are awaited), so the first snapshot does not wait for
- * them. Reads nothing; starts once the caller's next HTTP request has gone
- * out (Node's fetch, undici's diagnostics channel `undici:client:sendHeaders`).
- * Nothing is lost if no request goes out: the tools load on first use. Only
- * where the run will compare: `compare-schema` on and, in instant mode, a
- * `seed-command`.
- */
-function preloadSchemaTools(mode, settings) {
-    if (!settings.compareSchema || (mode === 'instant' && !settings.seedCommand))
-        return;
-    // Loading the chunk compiles and runs it synchronously (~80 ms of CPU): it starts once the next
-    // HTTP request's headers are sent (fetch's undici reports it on this channel), so it overlaps
-    // the wait for the provisioning response instead of delaying the request.
-    const sent = external_node_diagnostics_channel_default().channel('undici:client:sendHeaders');
-    const load = () => {
-        sent.unsubscribe(load);
-        setImmediate(() => schemaTools().catch(() => undefined));
-    };
-    sent.subscribe(load);
-}
-/** `fail-on-destructive` is true and the schema change is destructive. */
-class DestructiveSchemaError extends Error {
-}
-/** Where the full diff is written (the `schema-diff` output). */
-function schemaDiffPath() {
-    const dir = process.env.RUNNER_TEMP || external_node_os_default().tmpdir();
-    (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
-    return external_node_path_default().join(dir, 'preview-postgres-schema.diff');
-}
-class SchemaTracker {
-    mode;
-    connection;
-    enabled;
-    failOnDestructive;
-    seedCommand;
-    before;
-    failure;
-    tools;
-    session;
-    /**
-     * @param enabled the `compare-schema` input
-     * @param failOnDestructive the `fail-on-destructive` input
-     * @param seedCommand whether `seed-command` runs: without it, instant mode has nothing to compare (the answer is empty by construction)
-     */
-    constructor(mode, connection, enabled, failOnDestructive, seedCommand = true) {
-        this.mode = mode;
-        this.connection = connection;
-        this.enabled = enabled;
-        this.failOnDestructive = failOnDestructive;
-        this.seedCommand = seedCommand;
-    }
-    /** Whether this run inspects anything: off, or instant mode without `seed-command`, does not. */
-    get inspects() {
-        return this.enabled && (this.mode === 'branch' || this.seedCommand);
-    }
-    /** Loads the inspector and differ chunk once, in the background from the first call. */
-    loadTools() {
-        this.tools ??= schemaTools();
-        this.tools.catch(() => undefined); // awaited later
-        return this.tools;
-    }
-    /** The catalog connection, opened on first use and kept until {@link close} (one handshake a run, not one a snapshot). */
-    async catalog() {
-        // A connection closed while seed-command ran (a terminated backend, an idle timeout) is opened again, once a use.
-        if (this.session && (await this.session.catch(() => undefined))?.ended)
-            this.session = undefined;
-        this.session ??= this.loadTools().then(({ CatalogSession }) => CatalogSession.open(this.connection));
-        return this.session;
-    }
-    /** Closes the catalog connection, if one was opened; never throws. */
-    async close() {
-        const session = this.session;
-        this.session = undefined;
-        await session?.then((s) => s.close()).catch(() => undefined);
-    }
-    /** The catalog's rows now; a connection lost since the last use (or during this one) is opened again, once. */
-    async readRows() {
-        const session = await this.catalog();
-        try {
-            return await session.read();
-        }
-        catch (err) {
-            if (!session.ended && !/terminat|Connection (?:terminated|ended)|ECONNRESET|EPIPE/i.test(err.message))
-                throw err;
-            await session.close();
-            this.session = undefined;
-            return (await this.catalog()).read();
-        }
-    }
-    /**
-     * Reads the catalog now (awaited: the database must not change meanwhile)
-     * and builds the snapshot from its rows in the background (CPU only), so
-     * building "before" overlaps the seed or `seed-command`.
-     * @param buildAfter building waits for it: schemainspect builds in one run
-     *   of microtasks, which holds the event loop, so it must not start before
-     *   the work it is meant to overlap has started (the seed's first query,
-     *   `seed-command`'s process)
-     * @returns the snapshot being built; it resolves to undefined on failure (recorded in `failure`)
-     */
-    async snapshot(when, buildAfter = Promise.resolve()) {
-        const started = Date.now();
-        let rows;
-        try {
-            rows = await this.readRows();
-        }
-        catch (err) {
-            this.failure ??= `could not inspect the schema ${when}: ${err.message}`;
-            return { built: Promise.resolve(undefined) };
-        }
-        const read = (Date.now() - started) / 1000;
-        const built = Promise.all([this.loadTools(), buildAfter])
-            .then(([{ buildSnapshot }]) => buildSnapshot(rows))
-            .then((s) => {
-            core/* info */.pq(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(2)} s (${read.toFixed(2)} s reading the catalog).`);
-            return s;
-        }, (err) => {
-            this.failure ??= `could not inspect the schema ${when}: ${err.message}`;
-            return undefined;
-        });
-        return { built };
-    }
-    /** Before the SQL seed (branch mode: the parent's schema as copied). */
-    async atStart() {
-        if (!this.inspects)
-            return;
-        // Loads the tools and opens the catalog connection while the seed runs (instant mode); a failure shows when it is used.
-        this.catalog().catch(() => undefined);
-        // Building waits a turn of the event loop, so the seed sends its first statement first.
-        if (this.mode === 'branch')
-            this.before = (await this.snapshot('of the new branch before seeding', new Promise((r) => setImmediate(r)))).built;
-    }
-    commandStarted;
-    /**
-     * Between the SQL seed and `seed-command` (instant mode): reads the catalog
-     * now; builds the snapshot once {@link seedCommandStarted} says the
-     * command's process runs (its CPU time is otherwise idle), or at {@link finish}.
-     */
-    async afterSeedFiles() {
-        if (!this.inspects || this.mode !== 'instant')
-            return;
-        const started = new Promise((resolve) => (this.commandStarted = resolve));
-        this.before = (await this.snapshot('after the SQL seed', started)).built;
-    }
-    /** `seed-command`'s process has been spawned: the "before" snapshot is built while it runs. */
-    seedCommandStarted() {
-        this.commandStarted?.();
-    }
-    /**
-     * After `seed-command`: compares, logs, writes the diff file. Never fatal
-     * (issue 19): a failure to inspect, compare or render is a warning and
-     * "schema diff unavailable", except under `fail-on-destructive`, which
-     * fails closed.
-     * @param platformDiff fetches the platform's compare_schema text (branch mode); a failure is a warning
-     * @returns null when the diff is off; {@link SchemaUnavailable} when it could not be made
-     * @throws DestructiveSchemaError when `fail-on-destructive` and the change is destructive, or could not be checked
-     */
-    async finish(platformDiff) {
-        if (!this.enabled)
-            return null;
-        if (!this.inspects) {
-            core/* info */.pq('No seed-command ran after the SQL seed, so nothing changed the schema; nothing was inspected.');
-            return { changed: false, objects: [], summary: 'no schema change', diff: '', source: 'migra', destructive: [] };
-        }
-        this.seedCommandStarted(); // no command ran (or it did not say): build "before" now
-        let diff;
-        const comparing = Date.now();
-        // The platform's compare_schema runs while we take our own snapshot (both read the seeded database).
-        const platformText = this.failure === undefined && platformDiff ? platformDiff() : undefined;
-        platformText?.catch(() => undefined); // awaited below
-        const after = this.failure === undefined ? await (await this.snapshot('after seeding')).built : undefined;
-        const before = await this.before;
-        if (before && after && this.failure === undefined) {
-            let platform;
-            if (platformText) {
-                try {
-                    platform = await platformText;
-                }
-                catch (err) {
-                    core/* warning */.$e(`The platform's compare_schema failed, so the diff shown is the action's own: ${err.message}`);
-                }
-            }
-            try {
-                const { diffSchemas } = await this.loadTools();
-                const session = await this.catalog();
-                diff = await diffSchemas(before, after, (tables) => session.tablesWithRows(tables), platform);
-            }
-            catch (err) {
-                this.failure = `could not compare the schemas: ${err.message}`;
-            }
-        }
-        await this.close();
-        if (!diff) {
-            const reason = this.failure ?? 'no snapshot';
-            (0,external_node_fs_.writeFileSync)(schemaDiffPath(), '');
-            if (this.failOnDestructive) {
-                throw new DestructiveSchemaError(`The schema change could not be checked for destructive changes (${reason}). \`fail-on-destructive\` is true, so the step fails closed; set \`fail-on-destructive: false\` to let such a run pass with a warning.`);
-            }
-            core/* warning */.$e(`Schema diff unavailable: ${reason}. The database is seeded and kept; only the diff is missing.`);
-            return { unavailable: reason };
-        }
-        if (diff.note)
-            core/* warning */.$e(`The schema diff shown is a listing of the changed objects: ${diff.note}.`);
-        (0,external_node_fs_.writeFileSync)(schemaDiffPath(), diff.diff ? `${diff.diff}\n` : '');
-        core/* info */.pq(`Schema change: ${diff.summary} (compared in ${((Date.now() - comparing) / 1000).toFixed(2)} s after seed-command).`);
-        for (const d of diff.destructive)
-            core/* warning */.$e(`Destructive schema change: ${d}`);
-        if (diff.destructive.length > 0 && this.failOnDestructive) {
-            throw new DestructiveSchemaError(`The schema change is destructive (${diff.destructive.length}): ${diff.destructive.join('; ')}. ` +
-                '`fail-on-destructive` is true, so the step fails; make the migration non-destructive or set `fail-on-destructive: false`.');
-        }
-        return diff;
-    }
-}
-/**
- * The schema part of the report and the outputs, from this run's diff (null:
- * not compared). A reused database ran nothing: "no schema change in this
- * run", with an empty diff file.
- */
-function schemaResult(settings, diff, created) {
-    if (!settings.compareSchema)
-        return {};
-    if (!created) {
-        (0,external_node_fs_.writeFileSync)(schemaDiffPath(), '');
-        return {
-            report: { summary: 'no schema change in this run (the database was reused; nothing ran)', diff: '', source: 'none', destructive: [] },
-            outputs: { changed: false, file: schemaDiffPath(), destructive: false }
-        };
-    }
-    if (!diff)
-        return {};
-    if ('unavailable' in diff) {
-        return {
-            report: { summary: 'schema diff unavailable', unavailable: diff.unavailable, diff: '', source: 'none', destructive: [] },
-            outputs: { changed: false, file: schemaDiffPath(), destructive: false }
-        };
-    }
-    return {
-        report: {
-            summary: diff.summary,
-            diff: diff.diff,
-            source: diff.source,
-            note: diff.note,
-            destructive: diff.destructive,
-            failOnDestructive: settings.failOnDestructive
-        },
-        outputs: { changed: diff.changed, file: schemaDiffPath(), destructive: diff.destructive.length > 0 }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/main.ts
-/**
- * The action's story: read and check the inputs, check the seed files while
- * finding what an earlier run of this PR left, provision (or reuse, or tear
- * down) the database, seed it, publish masked outputs, the PR comment and the
- * job summary.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 
@@ -4674,14 +3966,29 @@ function startSeedCheck(files) {
     return checking;
 }
 /**
+ * Awaits the check {@link startSeedCheck} started and logs what it checked.
+ * @returns the checked plan; null when there are no seed files
+ * @throws SeedError when a file is refused
+ */
+async function checkedSeed(files, checking) {
+    if (files.length === 0)
+        return null;
+    return core/* group */.Os('Check the seed files', async () => {
+        const plan = (await checking);
+        core/* info */.pq(`Checked ${plan.sources.length} seed file(s)${plan.included ? ` and ${plan.included} included one(s)` : ''} in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
+            'only the psql meta-commands the loader runs (\\echo, \\i, \\ir, \\set, \\if, \\copy … from, \\gset, \\gexec, …), ' +
+            'no statement that needs another database or its own transaction.');
+        return plan;
+    });
+}
 /**
- * Seeds a newly created database: the checked SQL files in one transaction,
- * then `seed-command`, with the schema compared around them ({@link SchemaTracker}).
- * On failure (a destructive change under `fail-on-destructive` included)
- * runs `undo` (so nothing unseeded is left for reuse) and rethrows. Sets
- * `report.seedFiles`.
- * @param platformDiff branch mode: fetches the platform's compare_schema diff against the parent
- * @throws CancelledError at once when the run is cancelled: the seed's session is ended (its
+ * Seeds a database whose seed has not committed (unseeded): the checked SQL
+ * files in one transaction, then `seed-command`, with the schema compared
+ * around them ({@link SchemaTracker}). On failure (a destructive change under
+ * `fail-on-destructive` included) runs `undo` (so nothing unseeded is left
+ * for reuse) and rethrows. Sets `report.seedFiles`.
+ * @param platformDiff branch mode: fetches the Neon API's compare_schema diff against the parent
+ * @throws CancelledError at once when the run is cancelled: the seed's database session is ended (its
  *   transaction rolled back, never committed) and `seed-command`'s process group is killed.
  */
 async function seedOrUndo(settings, seed, connection, report, undo, platformDiff) {
@@ -4696,7 +4003,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
         }
         await tracker.afterSeedFiles();
         if (settings.seedCommand) {
-            await (0,session/* endSessions */.v)(); // a migration tool may need the database to itself
+            await (0,pg_sessions/* endSessions */.v)(); // a migration tool may need the database to itself
             const running = core/* group */.Os('Run seed-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(settings.seedCommand, connection, (0,cancel/* cancelSignal */.Bj)())));
             tracker.seedCommandStarted(); // its process runs (spawned synchronously): build "before" meanwhile
             await running;
@@ -4709,110 +4016,448 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
         await tracker.close();
         // A cancel leaves the undo to the cancel's own steps (cancel.ts), which run after this flow stopped.
         if (!(0,cancel/* isCancelled */.mm)()) {
-            await (0,session/* endSessions */.v)(); // nothing of ours stays connected to what the undo deletes
+            await (0,pg_sessions/* endSessions */.v)(); // nothing of ours stays connected to what the undo deletes
             await undo();
         }
         throw err;
     }
 }
-/** Instant mode, `command: create`. */
-async function createInstant(settings, seed, pub) {
-    preloadSchemaTools('instant', settings);
-    const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 };
-    const previous = pub.existing?.record.mode === 'instant' ? pub.existing.record.databaseId : undefined;
-    const outcome = await core/* group */.Os('Provision the instant database', () => provisionInstant(endpoint, { ...settings, previousId: previous }));
-    const db = { ...outcome.database, expiresAt: outcome.database.expiresAt ?? undefined };
-    if (outcome.created)
-        forgetReusable(pub, 'instant');
-    const connection = (0,src_connection/* describeConnection */.If)(db.connectionString);
-    maskConnection(connection);
-    const report = {
-        mode: 'instant',
-        state: outcome.created ? 'created' : 'reused',
-        databaseId: db.id,
-        claimUrl: db.claimUrl,
-        expiresAt: db.expiresAt,
-        region: INSTANT_REGION,
-        pgVersion: INSTANT_PG_VERSION,
-        projectId: db.projectId,
-        replacedBecause: outcome.replacedBecause
-    };
+
+;// CONCATENATED MODULE: ./src/commands/create.ts
+/**
+ * `command: create`, in both modes: provision (or reuse) through the mode's
+ * driver, seed what was created (undoing it when the seed fails), then
+ * publish: masked outputs, the env file, the PR comment and the job summary.
+ */
+
+
+
+
+
+
+
+/**
+ * Runs `command: create` with `driver`. Nothing is handed out (outputs, env
+ * file, comment record) before the seed committed.
+ * @throws what the driver, the seed or publishing throws; CancelledError when the run is cancelled
+ */
+async function create(settings, seed, pub, driver) {
+    preloadSchemaTools(settings.mode, settings);
+    const db = await driver.provision();
+    if (db.created)
+        forgetReusable(pub, settings.mode);
+    maskConnection(db.connection);
+    const { connection, report } = db;
     let diff = null;
-    if (outcome.created) {
-        diff = await seedOrUndo(settings, seed, connection, report, async () => {
-            // The instant service has no delete: record nothing reusable instead.
-            await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'instant' });
-        });
+    if (db.created) {
+        const undo = async () => {
+            await db.undoUnseeded();
+            await publish(pub, { ...report, state: 'seed-failed' }, { mode: settings.mode });
+        };
+        diff = await seedOrUndo(settings, seed, connection, report, undo, db.platformDiff);
+        await db.markSeeded();
     }
-    const schema = schemaResult(settings, diff, outcome.created);
-    report.schema = schema.report;
     (0,cancel/* throwIfCancelled */.dZ)();
-    setOutputs({
-        mode: 'instant',
-        created: outcome.created,
-        connection,
-        claimUrl: db.claimUrl,
-        expiresAt: db.expiresAt,
-        databaseId: db.id,
-        projectId: db.projectId,
-        schema: schema.outputs
-    });
+    const schema = schemaResult(settings, diff, db.created);
+    report.schema = schema.report;
+    setOutputs({ ...db.outputs(), created: db.created, connection, schema: schema.outputs });
     if (settings.envFile) {
-        await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl, claimUrl: db.claimUrl, expiresAt: db.expiresAt }, settings.envNames);
+        await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl, ...db.env }, settings.envNames);
         const v = (0,env_file/* envVariables */.tU)(settings.envNames);
-        core/* info */.pq(`Wrote ${v.url}, ${v.direct} and ${v.claim} to ${settings.envFile}.`);
+        const names = db.envVariables === 'with-claim' ? `${v.url}, ${v.direct} and ${v.claim}` : `${v.url} and ${v.direct}`;
+        core/* info */.pq(`Wrote ${names} to ${settings.envFile}.`);
     }
-    await publish(pub, report, { mode: 'instant', databaseId: db.id, expiresAt: db.expiresAt });
+    await publish(pub, report, db.record());
+}
+
+;// CONCATENATED MODULE: ./src/commands/delete.ts
+
+/** Runs `command: delete` with `driver`. @throws what the driver or publishing throws */
+async function deletePreview(pub, driver) {
+    const deleted = await driver.delete();
+    if (deleted && (pub.existing || !deleted.onlyOverEarlierComment))
+        await publish(pub, deleted.report, deleted.record);
+}
+
+// EXTERNAL MODULE: ./src/http.ts
+var http = __webpack_require__(76803);
+// EXTERNAL MODULE: ./src/platform/preview-branch.ts
+var preview_branch = __webpack_require__(65272);
+// EXTERNAL MODULE: ./src/platform/branch-connection.ts
+var branch_connection = __webpack_require__(78064);
+// EXTERNAL MODULE: ./src/platform/expiry.ts
+var platform_expiry = __webpack_require__(51288);
+// EXTERNAL MODULE: ./src/platform/retry-423.ts
+var retry_423 = __webpack_require__(66639);
+// EXTERNAL MODULE: ./src/post-state.ts
+var post_state = __webpack_require__(38653);
+;// CONCATENATED MODULE: ./src/commands/reset.ts
+/**
+ * `command: reset`: restores the PR's branch in place from its parent's
+ * latest state (platform spec, `POST /projects/{project_id}/branches/{branch_id}/restore`
+ * with `source_branch_id` the parent), so the branch id, its compute and the
+ * connection strings stay the same; the restore's 423 is retried and its
+ * operations waited on. Then `seed` and `seed-command` run again.
+ *
+ * A branch under the PR's name is a seeded one (platform/lifecycle.ts),
+ * so before the restore the branch leaves that name: it is renamed to
+ * `<name>~seeding` (markUnseeded, with the post step's state saved first
+ * and the cancel's undo step registered), and renamed back only after the
+ * seed (markSeeded). A lost restore answer, a cancel or a kill at any point
+ * leaves an unseeded branch, which no run reuses and which the post step,
+ * the cancel's undo step or the next run deletes. A failed seed deletes it.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** The refusal of a reset of a branch with children (platform spec, BranchRestoreRequest.preserve_under_name). */
+function childrenRefusal(name, detail) {
+    return new preview_branch/* BranchRefusedError */.PK(`Cannot reset branch "${name}": the platform requires \`preserve_under_name\` to restore it (${detail}), because it has child branches. ` +
+        `A reset keeps the branch's id and connection strings, so the action does not move the children aside: delete the child branches of "${name}" ` +
+        '(or restore it by hand in the console, keeping its old state under a new name), then run the reset again.');
+}
+/** The restore refused because the branch has children (a child made after the check). */
+function explainRestoreRefusal(err, name) {
+    if (!(err instanceof http/* HttpError */.j$) || err.status !== 400 || !/preserve_under_name/i.test(err.serviceMessage ?? ''))
+        return err;
+    return childrenRefusal(name, `"${err.serviceMessage}"`);
+}
+/** An answer that says the restore did not happen: a 4xx, or 423 Locked to the last retry (not a lost answer, a timeout or a 5xx). */
+const refused = (err) => (err instanceof http/* HttpError */.j$ && err.status >= 400 && err.status < 500) || err instanceof retry_423/* ProjectBusyError */.P;
+/**
+ * The platform lists `restore` among an anonymized branch's
+ * `restricted_actions` (platform spec, Branch.restricted_actions): a reset
+ * would bring back the parent's unmasked rows. Refused before any change.
+ * @throws BranchRefusedError
+ */
+function refuseRestricted(branch) {
+    const restore = branch.restricted_actions?.find((a) => a.name === 'restore');
+    if (!restore)
+        return;
+    throw new preview_branch/* BranchRefusedError */.PK(`Cannot reset branch "${branch.name}" (${branch.id}): the platform does not allow restoring it ("${restore.reason}"); an anonymized branch cannot be reset. ` +
+        'Nothing was changed. Delete it with `command: delete` and create it again with `command: create`, which copies the parent afresh and masks it again.');
 }
 /**
- * Instant mode, `command: delete`. The service has no delete (seed 001): say
- * in the comment that the PR closed and when the database lapses unless claimed.
+ * Resets the branch named `branchName` and seeds it again.
+ * @throws BranchRefusedError (no such branch, default or protected, no parent, children), ProjectBusyError, OperationError, HttpError, SeedError.
  */
-async function closeInstant(settings, pub) {
-    const record = pub.existing?.record;
-    if (!record?.databaseId) {
-        core/* notice */.lm('No preview database of this pull request was found: nothing to close.');
-        return;
+async function resetBranch(client, settings, branchName, seed, pub) {
+    const branches = await client.listBranches();
+    const branch = branches.find((b) => b.name === branchName);
+    if (!branch) {
+        throw new preview_branch/* BranchRefusedError */.PK(`Branch "${branchName}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`);
     }
-    const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 };
-    let expiresAt = record.expiresAt;
-    let claimUrl;
-    try {
-        const db = await getDatabase(endpoint, record.databaseId);
-        if (db) {
-            expiresAt = db.status === 'CLAIMED' ? undefined : (db.expiresAt ?? undefined);
-            claimUrl = db.status === 'UNCLAIMED' ? db.claimUrl : undefined;
+    if (branch.default || branch.protected) {
+        throw new preview_branch/* BranchRefusedError */.PK(`Refusing to reset branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. Set \`branch-name\` to a preview branch name.`);
+    }
+    refuseRestricted(branch);
+    const parent = branch.parent_id ? await client.getBranch(branch.parent_id) : null;
+    if (!parent) {
+        throw new preview_branch/* BranchRefusedError */.PK(`Branch "${branch.name}" has no parent to reset from (${branch.init_source === 'schema-only' ? 'a schema-only branch is a root branch' : 'its parent was deleted'}). ` +
+            'Delete it with `command: delete` and create it again instead.');
+    }
+    const children = branches.filter((b) => b.parent_id === branch.id);
+    if (children.length)
+        throw childrenRefusal(branch.name, `children: ${children.map((c) => `"${c.name}"`).join(', ')}`);
+    const wait = { ...settings, get: (id) => client.getOperation(id) };
+    const unseeded = await core/* group */.Os(`Take branch "${branch.name}" out of reuse until it is seeded again`, () => (0,lifecycle/* markUnseeded */.NX)(client, branch, settings));
+    const restored = await core/* group */.Os(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
+        let res;
+        try {
+            res = await (0,retry_423/* retryLocked */.rU)(`Restore branch "${unseeded.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }));
         }
+        catch (err) {
+            if (refused(err) && !(0,cancel/* isCancelled */.mm)())
+                await giveNameBack(client, unseeded, branchName);
+            throw explainRestoreRefusal(err, branch.name);
+        }
+        core/* info */.pq(`Restoring branch "${unseeded.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`);
+        return { ...res, operations: await (0,platform_operations/* waitForOperations */.ft)(res.operations, wait) };
+    });
+    const { pooledUrl, directUrl } = await (0,branch_connection/* connectionOf */.ao)(client, branch, settings);
+    const connection = (0,src_connection/* describeConnection */.If)(pooledUrl, directUrl);
+    maskConnection(connection);
+    // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
+    const expiresAt = settings.expiresInSeconds > 0 ? await (0,platform_expiry/* recordUse */.zk)(client, restored.branch, settings) : restored.branch.expires_at;
+    const report = {
+        mode: 'branch',
+        state: 'reset',
+        projectId: settings.projectId,
+        branchId: branch.id,
+        branchName: branch.name,
+        parentBranch: parent.name,
+        host: connection.directHost,
+        operations: restored.operations.map(platform_operations/* summarise */.fS),
+        resetAt: restored.branch.last_reset_at ?? new Date().toISOString(),
+        expiresAt
+    };
+    const undo = async () => {
+        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+        await core/* group */.Os(`Delete the reset branch "${unseeded.name}", whose seed failed`, async () => {
+            try {
+                await (0,lifecycle/* deleteBranchAndWait */.CR)(client, unseeded, settings);
+                (0,post_state/* clearUnseeded */.nH)();
+                core/* info */.pq(`Deleted branch "${unseeded.name}" so the next run creates "${branch.name}" fresh.`);
+            }
+            catch (err) {
+                core/* warning */.$e(`Could not delete branch "${unseeded.name}" (${branch.id}): ${err.message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`);
+            }
+        });
+        await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' });
+    };
+    // After the restore the branch is its parent's copy again: the diff is what the seed and seed-command change.
+    report.schema = schemaResult(settings, await seedOrUndo(settings, seed, connection, report, undo), true).report;
+    // Only now does the branch carry the PR's name again, which is what later runs reuse.
+    await core/* group */.Os(`Mark branch "${branch.name}" seeded`, () => (0,lifecycle/* markSeeded */.WU)(client, unseeded, branchName, settings));
+    (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+    (0,post_state/* clearUnseeded */.nH)();
+    (0,cancel/* throwIfCancelled */.dZ)();
+    setOutputs({
+        mode: 'branch',
+        created: false,
+        connection,
+        projectId: settings.projectId,
+        branchId: branch.id,
+        branchName: branch.name,
+        expiresAt
+    });
+    if (settings.envFile)
+        await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames);
+    core/* info */.pq(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`);
+    await publish(pub, report, { mode: 'branch', branchId: branch.id, branchName: branch.name });
+}
+/** After a restore the platform refused (it changed nothing), the branch gets the PR's name back; on failure the post step deletes it. */
+async function giveNameBack(client, unseeded, name) {
+    try {
+        await (0,retry_423/* retryLocked */.rU)(`Rename branch "${unseeded.name}"`, () => client.renameBranch(unseeded.id, name));
+        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+        (0,post_state/* clearUnseeded */.nH)();
+        core/* info */.pq(`The restore was refused, so branch "${unseeded.name}" is unchanged: renamed it back to "${name}".`);
     }
     catch (err) {
-        core/* warning */.$e(`Could not fetch database ${record.databaseId}: ${err.message} The comment uses the expiry recorded earlier.`);
+        core/* warning */.$e(`Could not rename branch "${unseeded.name}" back to "${name}" (${err.message}); the post step deletes it, and the next run creates it fresh.`);
     }
-    core/* info */.pq(`The instant service has no delete: database ${record.databaseId} lapses ${expiresAt ? `at ${expiresAt}` : 'never (it was claimed)'}.`);
-    await publish(pub, { mode: 'instant', state: 'closed', databaseId: record.databaseId, expiresAt, claimUrl }, { mode: 'instant', expiresAt });
 }
-function platformClient(settings) {
-    return (0,lifecycle_client/* lifecycleClientOf */.b)(settings);
+
+// EXTERNAL MODULE: ./src/platform/shapes.ts
+var shapes = __webpack_require__(4773);
+// EXTERNAL MODULE: ./src/platform/masking-rules.ts
+var masking_rules = __webpack_require__(14077);
+;// CONCATENATED MODULE: ./src/platform/anonymized.ts
+/**
+ * Anonymized preview branches, per the platform's published spec
+ * (public-v2-for-users.gen.yaml in `@neondatabase/api-client`, Beta):
+ *
+ * - create: `POST /projects/{project_id}/branch_anonymized`
+ *   (BranchAnonymizedCreateRequest: `branch_create`, `masking_rules`,
+ *   `start_anonymization: true`, `annotation_value`), answered 201 CreatedBranch;
+ * - wait: `GET …/branches/{branch_id}/anonymized_status`
+ *   (AnonymizedBranchStatusResponse.state: created, initialized,
+ *   initialization_error, anonymizing, anonymized, error), polled at
+ *   `poll-interval` until `anonymized`, within the one `wait-timeout`;
+ * - reuse: `GET …/branches/{branch_id}/masking_rules` (MaskingRulesResponse).
+ *
+ * The lifecycle (platform/lifecycle.ts) calls these through {@link AnonymizedHooks}
+ * and hands nothing out before the wait ended in `anonymized`.
+ */
+
+
+
+
+
+/** Masking ended in `initialization_error` or `error` (the platform's `status_message` quoted), or did not end in time. */
+class AnonymizationError extends Error {
 }
-function branchNameOf(settings, pub) {
-    return settings.branchName || (0,lifecycle/* defaultBranchName */.pe)(pub.pr, github/* context */._.sha ?? '');
+/**
+ * The anonymized branch for these settings. Rules without `database` take
+ * `database`, else the parent's only database (its copy has the same name).
+ */
+function anonymizedBranch(client, settings, rules) {
+    let resolved = null;
+    // The platform's status_message may quote a rule's value (a PostgreSQL error such as `invalid input syntax`): never repeat it.
+    const secrets = (0,masking_rules/* ruleSecrets */.cf)(rules).sort((a, b) => b.length - a.length);
+    const scrub = (text) => secrets.reduce((t, v) => t.split(v).join('***'), text);
+    async function platformRules(parent) {
+        if (resolved)
+            return resolved;
+        let database = settings.database;
+        if (!database && rules.some((r) => r.database === undefined)) {
+            const dbs = await client.listDatabases(parent.id);
+            if (dbs.length !== 1) {
+                throw new AnonymizationError(`Parent branch "${parent.name}" has ${dbs.length} databases (${dbs.map((d) => d.name).join(', ')}): set \`database\`, or \`database\` in each rule of \`masking-rules\`.`);
+            }
+            database = dbs[0].name;
+        }
+        resolved = (0,masking_rules/* toPlatformRules */.Qy)(rules, database);
+        return resolved;
+    }
+    async function waitUntilMasked(branch, deadline) {
+        let last = '';
+        for (;;) {
+            (0,cancel/* throwIfCancelled */.dZ)(); // a cancelled run stops polling; its undo step deletes the branch (cancel.ts)
+            const status = await client.anonymizedStatus(branch.id);
+            if (!status)
+                throw new AnonymizationError(`Branch "${branch.name}" (${branch.id}) has no anonymization status: the platform does not treat it as an anonymized branch.`);
+            const message = status.status_message ? scrub(status.status_message) : '';
+            const seen = `${status.state}${message ? `: ${message}` : ''}`;
+            if (seen !== last)
+                core/* info */.pq(`Anonymization of branch "${branch.name}": ${seen}`);
+            last = seen;
+            if (status.state === 'anonymized')
+                return;
+            if (status.state === 'initialization_error' || status.state === 'error') {
+                throw new AnonymizationError(`Branch "${branch.name}" could not be anonymized: the platform reports state \`${status.state}\`` +
+                    `${message ? `: "${message}"` : ' without a message'}. Check \`masking-rules\` (see ${shapes/* ANONYMIZATION_DOCS */.bq}).`);
+            }
+            const left = deadline - Date.now();
+            if (left <= 0) {
+                throw new AnonymizationError(`Branch "${branch.name}" was still \`${status.state}\` when \`wait-timeout\` (${settings.waitTimeoutSeconds} s, covering its operations and its masking) ran out; ` +
+                    'nothing was handed out. Raise `wait-timeout` for large tables.');
+            }
+            await (0,http/* sleep */.yy)(Math.min(settings.pollIntervalSeconds * 1000, left));
+        }
+    }
+    return {
+        async create(parent, name, extras) {
+            return client.createAnonymizedBranch(parent.id, name, await platformRules(parent), extras);
+        },
+        waitUntilMasked,
+        async unreusable(branch, parent) {
+            const status = await client.anonymizedStatus(branch.id);
+            if (!status)
+                return 'it is not an anonymized branch';
+            if (status.state !== 'anonymized')
+                return `its masking is \`${status.state}\`, not \`anonymized\``;
+            const current = await client.maskingRules(branch.id);
+            if (!current || !(0,masking_rules/* sameRules */.Gb)(current, await platformRules(parent)))
+                return 'its masking rules differ from `masking-rules` (masking the copy again would not undo what was readable before)';
+            return null;
+        },
+        columns() {
+            return (resolved ?? (0,masking_rules/* toPlatformRules */.Qy)(rules, settings.database)).map((r) => ({
+                database: r.database_name,
+                schema: r.schema_name,
+                table: r.table_name,
+                column: r.column_name,
+                masking: (0,masking_rules/* maskingLabel */.XQ)(r)
+            }));
+        }
+    };
 }
-/** Branch mode, `command: create`. */
-async function createBranch(settings, seed, pub) {
-    preloadSchemaTools('branch', settings);
-    const client = platformClient(settings);
-    const branchName = branchNameOf(settings, pub);
-    const extras = createExtras(settings, ownerOfRun());
-    const anonymized = settings.maskingRules.length ? anonymizedBranch(settings, settings.maskingRules) : undefined;
-    const outcome = await core/* group */.Os(`Provision branch "${branchName}"`, () => (0,lifecycle/* provisionBranch */.gx)(client, { ...settings, branchName, createExtras: extras, anonymized }))
+
+;// CONCATENATED MODULE: ./src/platform/branch-create-extras.ts
+/**
+ * The optional parts of a create-branch request that the lifecycle inputs
+ * add (platform spec, `POST /projects/{project_id}/branches`:
+ * BranchCreateRequest + AnnotationCreateValueRequest): the branch's
+ * `expires_at` and `init_source`, the new read-write endpoint's
+ * `suspend_timeout_seconds` and autoscaling limits, and the annotations that
+ * mark the branch as this action's. A field whose input is empty is not sent,
+ * so the project's defaults apply.
+ */
+
+
+
+/**
+ * The extras of a create request for these settings, made at `now`
+ * (milliseconds since the epoch) for `owner`.
+ */
+function branchCreateExtras(s, owner, now = Date.now()) {
+    const branch = {};
+    if (s.expiresInSeconds > 0)
+        branch.expires_at = (0,platform_expiry/* expiresAtFrom */.aP)(s.expiresInSeconds, now);
+    if (s.schemaOnly)
+        branch.init_source = 'schema-only';
+    const endpoint = {};
+    if (s.suspendTimeoutSeconds !== undefined)
+        endpoint.suspend_timeout_seconds = s.suspendTimeoutSeconds;
+    if (s.minCu !== undefined)
+        endpoint.autoscaling_limit_min_cu = s.minCu;
+    if (s.maxCu !== undefined)
+        endpoint.autoscaling_limit_max_cu = s.maxCu;
+    return {
+        ...(Object.keys(branch).length ? { branch } : {}),
+        ...(Object.keys(endpoint).length ? { endpoint } : {}),
+        annotation_value: annotationsOf(owner)
+    };
+}
+/**
+ * A create refused (400 or 422) over a field an input asked for becomes an
+ * error that names the input: `expires-in` (see explainExpiryRefusal),
+ * `schema-only`, `suspend-timeout`, `min-cu`/`max-cu`. Others are returned as they are.
+ */
+function explainCreateRefusal(err, s) {
+    const expiry = (0,platform_expiry/* explainExpiryRefusal */.zZ)(err, s.expiresInSeconds);
+    if (expiry !== err || !(err instanceof http/* HttpError */.j$) || ![400, 422].includes(err.status))
+        return expiry;
+    const message = err.serviceMessage ?? '';
+    const inputs = [
+        [s.schemaOnly, /init_source|schema/i, '`schema-only` (sent as `branch.init_source: schema-only`)'],
+        [s.suspendTimeoutSeconds !== undefined, /suspend/i, "`suspend-timeout` (sent as the endpoint's `suspend_timeout_seconds`)"],
+        [
+            s.minCu !== undefined || s.maxCu !== undefined,
+            /autoscaling|compute unit|\bcu\b/i,
+            "`min-cu`/`max-cu` (sent as the endpoint's `autoscaling_limit_min_cu`/`autoscaling_limit_max_cu`)"
+        ]
+    ];
+    const hit = inputs.find(([given, pattern]) => given && pattern.test(message));
+    if (!hit)
+        return err;
+    return new http/* HttpError */.j$(`The platform refused what input ${hit[2]} asks for (HTTP ${err.status}: "${message}"). Change or remove that input.`, err.status, err.serviceMessage);
+}
+
+;// CONCATENATED MODULE: ./src/commands/branch-driver.ts
+/**
+ * The branch mode's driver (Neon API): create the PR's branch under its
+ * unseeded name (or reuse the seeded one), delete it after a failed seed,
+ * give it the PR's name once seeded; and delete the PR's branch.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/** The PR's branch name: `branch-name`, else the default one for the PR and the run's commit. */
+function branchNameOf(settings, pr) {
+    return settings.branchName || (0,preview_branch/* defaultBranchName */.pe)(pr, github/* context */._.sha ?? '');
+}
+/** The branch driver for this run's settings, the run's one Neon API client and the PR's branch name. */
+function branchDriver(settings, client, branchName) {
+    return {
+        provision: () => provision(settings, client, branchName),
+        delete: () => deleteBranch(settings, client, branchName)
+    };
+}
+async function provision(settings, client, branchName) {
+    const extras = branchCreateExtras(settings, ownerOfRun());
+    const anonymized = settings.maskingRules.length ? anonymizedBranch(client, settings, settings.maskingRules) : undefined;
+    const outcome = await core/* group */.Os(`Provision branch "${branchName}"`, () => (0,lifecycle/* provisionBranch */.gx)(client, { ...settings, branchName, branchCreateExtras: extras, anonymized }))
         .catch((err) => Promise.reject(explainCreateRefusal(err, settings)));
-    // issue 14: a reused branch's expiry moves to `expires-in` from now; issue 20: every reuse is recorded as the branch's last use (max-age)
+    // A reused branch's expiry moves to `expires-in` from now, and every reuse is recorded as the branch's last use (max-age).
     const expiresAt = outcome.created
         ? (outcome.branch.expires_at ?? extras.branch?.expires_at)
         : await (0,platform_expiry/* recordUse */.zk)(client, outcome.branch, settings);
-    if (outcome.created)
-        forgetReusable(pub, 'branch');
     const connection = (0,src_connection/* describeConnection */.If)(outcome.pooledUrl, outcome.directUrl);
-    maskConnection(connection);
     const report = {
         mode: 'branch',
         state: outcome.created ? 'created' : 'reused',
@@ -4826,12 +4471,14 @@ async function createBranch(settings, seed, pub) {
         schemaOnly: outcome.created && settings.schemaOnly,
         anonymized: anonymized?.columns()
     };
-    let diff = null;
-    if (outcome.created) {
+    const parent = outcome.parent;
+    return {
+        created: outcome.created,
+        connection,
+        report,
+        platformDiff: parent ? () => client.compareSchema(outcome.branch.id, parent.id, connection.database) : undefined,
         // provisionBranch registered the UNSEEDED_BRANCH undo step when it created the branch; it stays until seeded.
-        const parent = outcome.parent;
-        const platformDiff = parent ? () => client.compareSchema(outcome.branch.id, parent.id, connection.database) : undefined;
-        diff = await seedOrUndo(settings, seed, connection, report, async () => {
+        async undoUnseeded() {
             (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
             await core/* group */.Os(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
                 try {
@@ -4843,50 +4490,42 @@ async function createBranch(settings, seed, pub) {
                     core/* warning */.$e(`Could not delete the unseeded branch "${outcome.branch.name}" (${outcome.branch.id}): ${err.message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`);
                 }
             });
-            await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' });
-        }, platformDiff);
-        // Only now does the branch carry the PR's name, which is what later runs reuse (platform/lifecycle.ts).
-        outcome.branch = await core/* group */.Os(`Mark branch "${branchName}" seeded`, () => (0,lifecycle/* markSeeded */.WU)(client, outcome.branch, branchName, settings));
-        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
-        (0,post_state/* clearUnseeded */.nH)();
-    }
-    (0,cancel/* throwIfCancelled */.dZ)();
-    const schema = schemaResult(settings, diff, outcome.created);
-    report.schema = schema.report;
-    setOutputs({
-        mode: 'branch',
-        created: outcome.created,
-        connection,
-        projectId: settings.projectId,
-        branchId: outcome.branch.id,
-        branchName: outcome.branch.name,
-        schema: schema.outputs,
-        expiresAt,
-        anonymized: !!anonymized
-    });
-    if (settings.envFile) {
-        await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames);
-        const v = (0,env_file/* envVariables */.tU)(settings.envNames);
-        core/* info */.pq(`Wrote ${v.url} and ${v.direct} to ${settings.envFile}.`);
-    }
-    await publish(pub, report, { mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name });
+        },
+        async markSeeded() {
+            // Only now does the branch carry the PR's name, which is what later runs reuse (platform/lifecycle.ts).
+            outcome.branch = await core/* group */.Os(`Mark branch "${branchName}" seeded`, () => (0,lifecycle/* markSeeded */.WU)(client, outcome.branch, branchName, settings));
+            (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+            (0,post_state/* clearUnseeded */.nH)();
+        },
+        outputs: () => ({
+            mode: 'branch',
+            projectId: settings.projectId,
+            branchId: outcome.branch.id,
+            branchName: outcome.branch.name,
+            expiresAt,
+            anonymized: !!anonymized
+        }),
+        record: () => ({ mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name }),
+        env: {},
+        envVariables: 'connection-only'
+    };
 }
-/** Branch mode, `command: delete`: delete the PR's branch (and a provisional one a failed run left) and wait for the operations. */
-async function removeBranch(settings, pub) {
-    const client = platformClient(settings);
-    const branchName = branchNameOf(settings, pub);
-    const found = await (0,lifecycle/* findPreviewBranches */.wE)(client, branchName);
-    if (found.provisional) {
-        core/* info */.pq(`Deleting branch "${found.provisional.name}", left by a run whose seed did not complete.`);
-        await (0,lifecycle/* waitForPendingOf */.fS)(client, found.provisional, settings); // issue 20: a cancelled run's compute start may still run on it
-        await (0,lifecycle/* deleteBranchAndWait */.CR)(client, found.provisional, settings);
+/** Deletes the PR's branch (and an unseeded one a failed run left) and waits for the operations. */
+async function deleteBranch(settings, client, branchName) {
+    const found = await (0,preview_branch/* findPreviewBranches */.wE)(client, branchName);
+    if (found.unseeded) {
+        core/* info */.pq(`Deleting branch "${found.unseeded.name}", left by a run whose seed did not complete.`);
+        await (0,lifecycle/* waitForPendingOf */.fS)(client, found.unseeded, settings); // a cancelled run's compute start may still run on it
+        await (0,lifecycle/* deleteBranchAndWait */.CR)(client, found.unseeded, settings);
     }
     const branch = found.seeded;
     if (!branch) {
         core/* notice */.lm(`Branch "${branchName}" does not exist (already deleted): nothing to do.`);
-        if (pub.existing)
-            await publish(pub, { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchName }, { mode: 'branch' });
-        return;
+        return {
+            report: { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchName },
+            record: { mode: 'branch' },
+            onlyOverEarlierComment: true
+        };
     }
     const ops = await core/* group */.Os(`Delete branch "${branchName}"`, () => (0,lifecycle/* deleteBranchAndWait */.CR)(client, branch, settings));
     (0,cancel/* throwIfCancelled */.dZ)();
@@ -4894,15 +4533,305 @@ async function removeBranch(settings, pub) {
         core/* notice */.lm(`Branch "${branchName}" was already gone.`);
     else
         core/* info */.pq(`Deleted branch "${branchName}" (${branch.id}).`);
-    await publish(pub, {
-        mode: 'branch',
-        state: 'deleted',
-        projectId: settings.projectId,
-        branchId: branch.id,
-        branchName,
-        operations: (ops ?? []).map(platform_operations/* summarise */.fS)
-    }, { mode: 'branch' });
+    return {
+        report: {
+            mode: 'branch',
+            state: 'deleted',
+            projectId: settings.projectId,
+            branchId: branch.id,
+            branchName,
+            operations: (ops ?? []).map(platform_operations/* summarise */.fS)
+        },
+        record: { mode: 'branch' }
+    };
 }
+
+;// CONCATENATED MODULE: ./src/instant/client.ts
+/**
+ * Client of the instant database service (instant service API): create a database with
+ * one unauthenticated call, and fetch it again by id. The service has no
+ * delete: an unclaimed database lapses 72 hours after creation.
+ */
+
+/** Region every instant database is provisioned in (instant service API). */
+const INSTANT_REGION = 'us-east-2';
+/** PostgreSQL major version of every instant database (instant service API). */
+const INSTANT_PG_VERSION = 17;
+/** A response that is not the Database object the seed describes. */
+class InstantResponseError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'InstantResponseError';
+    }
+}
+const STATUSES = ['UNCLAIMED', 'CLAIMING', 'CLAIMED'];
+/**
+ * Checks the shape of a Database object. Names the first bad field; never
+ * quotes the body, which may hold a connection string. Accepts the project id
+ * under either name (`neon_project_id`, live service; `svc_project_id`, seed
+ * 001) or neither, and `expires_at: null` (a claimed database).
+ * @throws InstantResponseError
+ */
+function parseDatabase(label, body) {
+    if (!body || typeof body !== 'object') {
+        throw new InstantResponseError(`${label}: the instant service returned ${body === null ? 'null' : typeof body}, not a database object.`);
+    }
+    const b = body;
+    const str = (field) => {
+        const v = b[field];
+        if (typeof v !== 'string' || v === '') {
+            throw new InstantResponseError(`${label}: the instant service's response has no valid \`${field}\` (expected a non-empty string).`);
+        }
+        return v;
+    };
+    const status = str('status');
+    if (!STATUSES.includes(status)) {
+        throw new InstantResponseError(`${label}: the instant service returned an unknown \`status\` "${status}" (expected ${STATUSES.join(', ')}).`);
+    }
+    const cs = b.connection_string;
+    if (cs !== null && (typeof cs !== 'string' || !/^postgres(ql)?:\/\//.test(cs))) {
+        throw new InstantResponseError(`${label}: the instant service's \`connection_string\` is neither null nor a postgresql:// URL.`);
+    }
+    const expiresAt = b.expires_at === null ? null : str('expires_at');
+    if (expiresAt !== null && !Number.isFinite(Date.parse(expiresAt))) {
+        throw new InstantResponseError(`${label}: the instant service's \`expires_at\` "${expiresAt}" is not an ISO 8601 timestamp.`);
+    }
+    const projectId = [b.neon_project_id, b.svc_project_id].find((v) => typeof v === 'string' && v !== '');
+    return {
+        id: str('id'),
+        status: status,
+        projectId,
+        connectionString: cs,
+        claimUrl: str('claim_url'),
+        expiresAt,
+        createdAt: str('created_at'),
+        updatedAt: str('updated_at')
+    };
+}
+/**
+ * `POST {base}/api/v1/database` with `{ref, enable_logical_replication}`.
+ * Sent once: a retry after an unclear failure could create a second database.
+ * @throws HttpError (quoting `Missing referrer` and its hint, `Failed to create
+ *   the database.`, timeouts) or InstantResponseError.
+ */
+async function createDatabase(endpoint, options) {
+    const res = await (0,http/* requestJson */.SS)({
+        label: 'Create database (instant service)',
+        method: 'POST',
+        url: `${endpoint.baseUrl}/api/v1/database`,
+        body: { ref: options.referrer, enable_logical_replication: options.logicalReplication },
+        timeoutMs: endpoint.timeoutMs,
+        idempotent: false
+    });
+    const db = parseDatabase('Create database', res.body);
+    if (db.connectionString === null) {
+        throw new InstantResponseError('Create database: the instant service returned no `connection_string` for a new database.');
+    }
+    return db;
+}
+/**
+ * `GET {base}/api/v1/database/{id}`.
+ * @returns the database, or null when the service says `Database not found`
+ *   (HTTP 400 per the instant service API; 404 is treated the same).
+ * @throws HttpError for any other failure, InstantResponseError for a bad body.
+ */
+async function getDatabase(endpoint, id) {
+    try {
+        const res = await (0,http/* requestJson */.SS)({
+            label: `Get database ${id} (instant service)`,
+            method: 'GET',
+            url: `${endpoint.baseUrl}/api/v1/database/${encodeURIComponent(id)}`,
+            timeoutMs: endpoint.timeoutMs,
+            idempotent: true
+        });
+        return parseDatabase(`Get database ${id}`, res.body);
+    }
+    catch (err) {
+        if (err instanceof http/* HttpError */.j$ && (err.status === 404 || (err.status === 400 && /not found/i.test(err.serviceMessage ?? '')))) {
+            return null;
+        }
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/instant/lifecycle.ts
+/**
+ * Instant mode's lifecycle: reuse the database an earlier run of this PR
+ * recorded, or create a new one.
+ */
+
+
+/** Margin before `expires_at` within which a database is not worth reusing, in milliseconds. */
+const EXPIRY_MARGIN_MS = 10 * 60_000;
+/**
+ * Why the earlier database cannot be reused, or null when it can.
+ * Rules: reuse only an `UNCLAIMED` database that has a connection
+ * string and does not expire within the next 10 minutes. A claimed database
+ * (instant service API: `connection_string` null, expiration removed, so `expires_at`
+ * may be null) and a lapsed one (400 `Database not found`) are replaced.
+ */
+function whyNotReusable(id, db, now = Date.now()) {
+    if (!db)
+        return `the earlier database ${id} no longer exists (the instant service answered "Database not found")`;
+    if (db.status !== 'UNCLAIMED' || db.connectionString === null) {
+        return `the earlier database ${id} was claimed into an account (status ${db.status}) and is no longer the PR's to use`;
+    }
+    if (db.expiresAt !== null && Date.parse(db.expiresAt) - now <= EXPIRY_MARGIN_MS)
+        return `the earlier database ${id} expired (or expires within minutes) at ${db.expiresAt}`;
+    return null;
+}
+/**
+ * Reuses `previousId` when allowed and still usable, else creates a database.
+ * @throws HttpError / InstantResponseError from the instant client.
+ */
+async function provisionInstant(endpoint, options) {
+    let replacedBecause;
+    if (options.reuse && options.previousId) {
+        const earlier = await getDatabase(endpoint, options.previousId);
+        replacedBecause = whyNotReusable(options.previousId, earlier) ?? undefined;
+        if (!replacedBecause && earlier?.connectionString) {
+            core/* info */.pq(`Reusing instant database ${earlier.id} from an earlier run (expires ${earlier.expiresAt ?? 'never'}).`);
+            return { database: { ...earlier, connectionString: earlier.connectionString }, created: false };
+        }
+        core/* info */.pq(`Creating a new database: ${replacedBecause}.`);
+    }
+    else if (options.previousId) {
+        core/* info */.pq(`reuse is false: creating a new database instead of reusing ${options.previousId}.`);
+        replacedBecause = '`reuse` is false';
+    }
+    const db = await createDatabase(endpoint, options);
+    core/* info */.pq(`Created instant database ${db.id} (expires ${db.expiresAt ?? 'never'}).`);
+    return { database: { ...db, connectionString: db.connectionString }, created: true, replacedBecause };
+}
+
+;// CONCATENATED MODULE: ./src/commands/instant-driver.ts
+/**
+ * The instant mode's driver (instant service API): provision or reuse the
+ * PR's database, and "delete", which the service has no request for: the
+ * comment says that the PR closed and when the database lapses unless claimed.
+ */
+
+
+
+
+/** The instant driver for this run's settings and publication (whose record names an earlier database). */
+function instantDriver(settings, pub) {
+    const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 };
+    return {
+        provision: () => instant_driver_provision(settings, pub, endpoint),
+        delete: () => deleteInstant(pub, endpoint)
+    };
+}
+async function instant_driver_provision(settings, pub, endpoint) {
+    const previous = pub.existing?.record.mode === 'instant' ? pub.existing.record.databaseId : undefined;
+    const outcome = await core/* group */.Os('Provision the instant database', () => provisionInstant(endpoint, { ...settings, previousId: previous }));
+    const db = { ...outcome.database, expiresAt: outcome.database.expiresAt ?? undefined };
+    const report = {
+        mode: 'instant',
+        state: outcome.created ? 'created' : 'reused',
+        databaseId: db.id,
+        claimUrl: db.claimUrl,
+        expiresAt: db.expiresAt,
+        region: INSTANT_REGION,
+        pgVersion: INSTANT_PG_VERSION,
+        projectId: db.projectId,
+        replacedBecause: outcome.replacedBecause
+    };
+    return {
+        created: outcome.created,
+        connection: (0,src_connection/* describeConnection */.If)(db.connectionString),
+        report,
+        // The instant service has no delete: the flow records nothing reusable instead.
+        undoUnseeded: async () => undefined,
+        markSeeded: async () => undefined,
+        outputs: () => ({ mode: 'instant', claimUrl: db.claimUrl, expiresAt: db.expiresAt, databaseId: db.id, projectId: db.projectId }),
+        record: () => ({ mode: 'instant', databaseId: db.id, expiresAt: db.expiresAt }),
+        env: { claimUrl: db.claimUrl, expiresAt: db.expiresAt },
+        envVariables: 'with-claim'
+    };
+}
+/**
+ * `command: delete` of an instant database. The service has no delete
+ * (instant service API): reports when the recorded database lapses, from its
+ * current state when the service answers.
+ */
+async function deleteInstant(pub, endpoint) {
+    const record = pub.existing?.record;
+    if (!record?.databaseId) {
+        core/* notice */.lm('No preview database of this pull request was found: nothing to close.');
+        return null;
+    }
+    let expiresAt = record.expiresAt;
+    let claimUrl;
+    try {
+        const db = await getDatabase(endpoint, record.databaseId);
+        if (db) {
+            expiresAt = db.status === 'CLAIMED' ? undefined : (db.expiresAt ?? undefined);
+            claimUrl = db.status === 'UNCLAIMED' ? db.claimUrl : undefined;
+        }
+    }
+    catch (err) {
+        core/* warning */.$e(`Could not fetch database ${record.databaseId}: ${err.message} The comment uses the expiry recorded earlier.`);
+    }
+    core/* info */.pq(`The instant service has no delete: database ${record.databaseId} lapses ${expiresAt ? `at ${expiresAt}` : 'never (it was claimed)'}.`);
+    return {
+        report: { mode: 'instant', state: 'closed', databaseId: record.databaseId, expiresAt, claimUrl },
+        record: { mode: 'instant', expiresAt }
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/@actions/glob/lib/glob.js + 17 modules
+var glob = __webpack_require__(42377);
+// EXTERNAL MODULE: ./src/settings.ts
+var settings = __webpack_require__(58750);
+;// CONCATENATED MODULE: ./src/seed/files.ts
+/**
+ * Resolving the `seed` input to files, before anything is provisioned.
+ */
+
+
+/**
+ * Expands each line of `seed` with `@actions/glob`: matches of one line are
+ * sorted, lines keep their given order, a file named twice runs once (at its
+ * first place).
+ * @returns absolute paths.
+ * @throws InputError naming the first line that matches no file.
+ */
+async function resolveSeedFiles(patterns) {
+    const files = [];
+    for (const pattern of patterns) {
+        const globber = await glob/* create */.v(pattern, { matchDirectories: false, implicitDescendants: false });
+        const matches = (await globber.glob()).sort();
+        if (matches.length === 0) {
+            throw new settings/* InputError */.d(`Input \`seed\`: "${pattern}" matches no file (paths are relative to ${process.cwd()}).`);
+        }
+        for (const file of matches)
+            if (!files.includes(file))
+                files.push(file);
+    }
+    return files;
+}
+
+;// CONCATENATED MODULE: ./src/main.ts
+/**
+ * The action's story: read and check the inputs, check the seed files while
+ * taking the PR comment's lock (which finds what an earlier run of this PR
+ * left), run the command, and release the lock whatever happened.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
  * that says what to fix; nothing secret is ever part of it. Whatever
@@ -4915,44 +4844,22 @@ async function run(checked) {
     let pub;
     let failed = false;
     try {
-        settings = checked ?? (0,inputs/* readSettings */.sb)();
-        // issue 14: commands with a story of their own
+        settings = checked ?? (0,inputs/* readSettings */.s)();
+        const client = (0,platform_client/* neonClientOf */.ZF)(settings); // the run's one Neon API client (branch mode; no request until used)
         if (settings.command === 'cleanup')
-            return await runCleanup(settings);
+            return await runCleanup(settings, client);
         const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : [];
         const seedCheck = startSeedCheck(seedFiles);
         pub = await openPublication(settings, seedCheck);
-        const seed = seedFiles.length === 0
-            ? null
-            : await core/* group */.Os('Check the seed files', async () => {
-                const plan = (await seedCheck);
-                core/* info */.pq(`Checked ${plan.sources.length} seed file(s)${plan.included ? ` and ${plan.included} included one(s)` : ''} in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
-                    'only the psql meta-commands the loader runs (\\echo, \\i, \\ir, \\set, \\if, \\copy … from, \\gset, \\gexec, …), ' +
-                    'no statement that needs another database or its own transaction.');
-                return plan;
-            });
-        if (settings.mode === 'instant') {
-            if (settings.command === 'create')
-                await createInstant(settings, seed, pub);
-            else
-                await closeInstant(settings, pub);
-        }
-        else {
-            if (settings.command === 'create')
-                await createBranch(settings, seed, pub);
-            else if (settings.command === 'delete')
-                await removeBranch(settings, pub);
-            else {
-                const [s, p] = [settings, pub];
-                await resetBranch(s, branchNameOf(s, p), {
-                    publish: (report, record) => publish(p, report, record),
-                    seed: async (connection, report, undo) => {
-                        // After the restore the branch is its parent's copy again: the diff is what the seed and seed-command change.
-                        report.schema = schemaResult(s, await seedOrUndo(s, seed, connection, report, undo), true).report;
-                    }
-                });
-            }
-        }
+        const seed = await checkedSeed(seedFiles, seedCheck);
+        const branchName = branchNameOf(settings, pub.pr);
+        const driver = settings.mode === 'instant' ? instantDriver(settings, pub) : branchDriver(settings, client, branchName);
+        if (settings.command === 'create')
+            await create(settings, seed, pub, driver);
+        else if (settings.command === 'delete')
+            await deletePreview(pub, driver);
+        else
+            await resetBranch(client, settings, branchName, seed, pub);
     }
     catch (err) {
         if ((0,cancel/* isCancelled */.mm)())
@@ -4961,7 +4868,7 @@ async function run(checked) {
         core/* setFailed */.C1(err instanceof Error ? err.message : String(err));
     }
     finally {
-        await (0,session/* endSessions */.v)(); // an open connection would keep the process running
+        await (0,pg_sessions/* endSessions */.v)(); // an open connection would keep the process running
         if (settings)
             await releaseLock(pub, settings.mode, failed);
     }
@@ -4970,7 +4877,7 @@ async function run(checked) {
 
 /***/ }),
 
-/***/ 92927:
+/***/ 38174:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -4982,7 +4889,7 @@ async function run(checked) {
 /**
  * One PostgreSQL session per database for a run's own work (the seed loader,
  * the schema snapshots), instead of a connection each: every connection
- * costs a TCP, TLS and SCRAM handshake, 5 to 6 round trips (issue 24).
+ * costs a TCP, TLS and SCRAM handshake, 5 to 6 round trips.
  *
  * Each user takes the session with {@link leaseSession} and gives it back
  * with `release`; users wait for each other, so their statements never

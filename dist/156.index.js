@@ -1,8 +1,8 @@
-export const id = 490;
-export const ids = [490];
+export const id = 156;
+export const ids = [156];
 export const modules = {
 
-/***/ 47490:
+/***/ 69156:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -19,15 +19,15 @@ __webpack_require__.d(__webpack_exports__, {
 var dist = __webpack_require__(87660);
 // EXTERNAL MODULE: ./node_modules/@pgkit/schemainspect/dist/index.js
 var schemainspect_dist = __webpack_require__(21746);
-// EXTERNAL MODULE: ./src/session.ts
-var session = __webpack_require__(92927);
+// EXTERNAL MODULE: ./src/pg-sessions.ts
+var pg_sessions = __webpack_require__(38174);
 ;// CONCATENATED MODULE: ./src/schema/inspect.ts
 /**
  * Schema snapshots of a preview database: `@pgkit/schemainspect` (a port of
  * the maintained Python schemainspect) reads the catalog over our own `pg`
- * client: the run's one session, shared with the seed loader (session.ts).
+ * client: the run's one session, shared with the seed loader (pg-sessions.ts).
  *
- * Nearly free (issue 19): schemainspect runs its ~15 catalog queries one
+ * Nearly free: schemainspect runs its ~15 catalog queries one
  * after another, a round trip each. We send them all as one simple-protocol
  * batch (one round trip; the server version comes from the startup
  * ParameterStatus, PostgreSQL protocol docs, "server_version" is reported at
@@ -110,7 +110,7 @@ let lazyNames = false;
  * instead of at once. schemainspect wraps each of its ~15 catalog queries in
  * `sql.raw` (`PostgreSQL#execute`), whose eager `name` (`nameQuery`) parses
  * the query with pgsql-ast-parser's nearley grammar to make a nickname: about
- * half the CPU of building a snapshot (issue 19, `node --cpu-prof`), for a name
+ * half the CPU of building a snapshot (`node --cpu-prof`), for a name
  * our {@link queryable} never reads. Anything that reads `name` gets the
  * same value as before. Idempotent.
  */
@@ -156,8 +156,8 @@ async function inspectOver(client, serverVersion) {
     return buildSnapshot(await readCatalog(client, serverVersion));
 }
 /**
- * The catalog's view of the run's one PostgreSQL session (session.ts, shared
- * with the seed loader: one handshake a run, issue 24). Each use leases the
+ * The catalog's view of the run's one PostgreSQL session (pg-sessions.ts, shared
+ * with the seed loader: one handshake a run). Each use leases the
  * session and gives it back, so it holds no connection of its own; a session
  * the server ended (say, while `seed-command` ran) is replaced at the next lease.
  */
@@ -170,11 +170,11 @@ class CatalogSession {
     static open(connection) {
         return Promise.resolve(new CatalogSession(connection));
     }
-    /** Always false: session.ts opens a new connection when the last one ended. */
+    /** Always false: pg-sessions.ts opens a new connection when the last one ended. */
     ended = false;
     /** The catalog rows of the schema now, in one batch of catalog queries ({@link buildSnapshot} makes the snapshot). @throws the driver's error */
     async read() {
-        const lease = await (0,session/* leaseSession */.f)(this.connection);
+        const lease = await (0,pg_sessions/* leaseSession */.f)(this.connection);
         try {
             return await readCatalog(lease.client, lease.serverVersion());
         }
@@ -192,7 +192,7 @@ class CatalogSession {
         if (tables.length === 0)
             return found;
         const select = tables.map((t, i) => `EXISTS (SELECT 1 FROM ${t}) AS "${i}"`).join(', ');
-        const lease = await (0,session/* leaseSession */.f)(this.connection);
+        const lease = await (0,pg_sessions/* leaseSession */.f)(this.connection);
         try {
             const row = (await lease.client.query(`SELECT ${select}`)).rows[0] ?? {};
             tables.forEach((t, i) => {
@@ -205,11 +205,11 @@ class CatalogSession {
         }
         return found;
     }
-    /** Nothing to close: main.ts ends the run's sessions (session.ts endSessions). Never throws. */
+    /** Nothing to close: main.ts ends the run's sessions (pg-sessions.ts endSessions). Never throws. */
     async close() { }
 }
 
-;// CONCATENATED MODULE: ./src/schema/classify.ts
+;// CONCATENATED MODULE: ./src/schema/changes.ts
 /**
  * A type change that neither rewrites the table nor narrows values
  * (PostgreSQL docs, ALTER TABLE: "changing the type of an existing column
@@ -387,7 +387,7 @@ var sql_parser = __webpack_require__(22687);
 /**
  * The schema change as text for reviewers (issue 19): a rendering only; the
  * summary and the destructive warnings come from the catalog comparison
- * (classify.ts).
+ * (changes.ts).
  *
  * `@pgkit/migra` 0.6.1 writes the migration script. Two of its faults are
  * repaired here, where that is safe:
@@ -507,8 +507,8 @@ function renderListing(changes) {
 
 ;// CONCATENATED MODULE: ./src/schema/diff.ts
 /**
- * What a pull request does to the database's schema (issues 15, 19): two
- * schema snapshots compared object by object (classify.ts), summarised in
+ * What a pull request does to the database's schema: two
+ * schema snapshots compared object by object (changes.ts), summarised in
  * one line, with destructive changes flagged, and shown as a diff.
  *
  * Instant mode compares the schema after `seed` with the schema after
@@ -592,7 +592,7 @@ async function diffSchemas(before, after, rowsIn, platformDiff) {
     return { ...base, diff: renderListing(objects), source: 'listing', note: rendered.note };
 }
 
-;// CONCATENATED MODULE: ./src/schema/lazy.ts
+;// CONCATENATED MODULE: ./src/schema/inspect-and-diff.ts
 /**
  * The one entry that src/schema/track.ts loads on first use: the inspector
  * and the differ in a single bundle chunk (two dynamic imports made ncc put

@@ -1,5 +1,5 @@
 /**
- * V8 heap settings for the action's process (issue 24: peak RSS at most
+ * V8 heap settings for the action's process (peak RSS at most
  * 128 MiB for any seed). Set on import, before the work that allocates;
  * V8 reads both at each collection, so they work without command-line flags
  * (which a JavaScript action cannot pass).

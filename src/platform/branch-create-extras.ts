@@ -8,16 +8,10 @@
  * so the project's defaults apply.
  */
 import { HttpError } from '../http.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../settings.js'
 import { type BranchOwner, annotationsOf } from './annotations.js'
 import { expiresAtFrom, explainExpiryRefusal } from './expiry.js'
-
-/** Platform spec: BranchCreateRequest.branch fields we may add, BranchCreateRequestEndpointOptions, AnnotationValueData. */
-export interface CreateBranchExtras {
-  branch?: { expires_at?: string; init_source?: 'schema-only' }
-  endpoint?: { suspend_timeout_seconds?: number; autoscaling_limit_min_cu?: number; autoscaling_limit_max_cu?: number }
-  annotation_value?: Record<string, string>
-}
+import type { CreateBranchExtras } from './shapes.js'
 
 type LifecycleSettings = Pick<Settings, 'expiresInSeconds' | 'schemaOnly' | 'suspendTimeoutSeconds' | 'minCu' | 'maxCu'>
 
@@ -25,7 +19,7 @@ type LifecycleSettings = Pick<Settings, 'expiresInSeconds' | 'schemaOnly' | 'sus
  * The extras of a create request for these settings, made at `now`
  * (milliseconds since the epoch) for `owner`.
  */
-export function createExtras(s: LifecycleSettings, owner: BranchOwner, now = Date.now()): CreateBranchExtras {
+export function branchCreateExtras(s: LifecycleSettings, owner: BranchOwner, now = Date.now()): CreateBranchExtras {
   const branch: CreateBranchExtras['branch'] = {}
   if (s.expiresInSeconds > 0) branch.expires_at = expiresAtFrom(s.expiresInSeconds, now)
   if (s.schemaOnly) branch.init_source = 'schema-only'

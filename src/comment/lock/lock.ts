@@ -49,7 +49,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import * as core from '@actions/core'
-import { finishBeforeUndo } from '../cancel.js'
+import { finishBeforeUndo } from '../../cancel.js'
 import {
   HEARTBEAT_MS,
   LOCK_REACTION,
@@ -59,22 +59,22 @@ import {
   type LockReaction,
   deleteReaction,
   waitForRelease
-} from './lock-wait.js'
+} from './wait.js'
 import {
   type CommentRecord,
   type FoundComment,
   type Octokit,
   type PullRequest,
   describeGitHubError,
+  statusOf,
   markerOf,
   recordOf,
   withoutLock
-} from './comment.js'
+} from '../comment.js'
 
-export { HEARTBEAT_MS, LOCK_REACTION, NAME_WITHIN_MS, ORPHAN_AFTER_MS, STALE_AFTER_MS, isLiveClaim } from './lock-wait.js'
+export { HEARTBEAT_MS, LOCK_REACTION, NAME_WITHIN_MS, ORPHAN_AFTER_MS, STALE_AFTER_MS, isLiveClaim } from './wait.js'
 
 const body = (markdown: string, record: CommentRecord): string => `${markdown}\n\n${markerOf(record)}`
-const statusOf = (err: unknown): number | undefined => (err as { status?: number }).status
 
 /** The lock a run holds, from {@link acquireLock} until {@link CommentLock.finish}. */
 export class CommentLock {

@@ -141,6 +141,9 @@ export async function listOurComments(octokit: Octokit, pr: PullRequest, login: 
   return found.sort((a, b) => a.id - b.id)
 }
 
+/** The HTTP status of a GitHub (octokit) error, if it has one. */
+export const statusOf = (err: unknown): number | undefined => (err as { status?: number }).status
+
 /** A GitHub error in words, with what to do for a rate limit, 403 and 404. */
 export function describeGitHubError(err: unknown): string {
   const e = err as { status?: number; message?: string }

@@ -4,8 +4,16 @@
  * until a lock reaction is gone (released, or deleted here by its id).
  */
 import * as core from '@actions/core'
-import { sleep } from '../http.js'
-import { type CommentRecord, type FoundComment, type Octokit, type PullRequest, describeGitHubError, recordOf } from './comment.js'
+import { sleep } from '../../http.js'
+import {
+  type CommentRecord,
+  type FoundComment,
+  type Octokit,
+  type PullRequest,
+  describeGitHubError,
+  recordOf,
+  statusOf
+} from '../comment.js'
 
 /** How often the holder refreshes `heartbeatAt` in the marker, in milliseconds. */
 export const HEARTBEAT_MS = 60_000
@@ -24,8 +32,6 @@ export function isLiveClaim(record: CommentRecord, now = Date.now(), staleAfterM
   const beat = Date.parse(record.heartbeatAt ?? record.provisioningSince)
   return Number.isFinite(beat) && now - beat < staleAfterMs
 }
-
-const statusOf = (err: unknown): number | undefined => (err as { status?: number }).status
 
 /** A reaction as GitHub answers it (the fields the lock reads). */
 export interface LockReaction {

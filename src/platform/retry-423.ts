@@ -1,5 +1,5 @@
 /**
- * HTTP 423 Locked handling (seed 000, Errors): a request that starts work
+ * HTTP 423 Locked handling (Neon operations guide, Errors): a request that starts work
  * while the project is busy with conflicting operations is refused with 423;
  * resend the same request after a wait that starts at 0.1 s and doubles each
  * time, for at most five attempts in all, then give up.
@@ -7,7 +7,7 @@
 import * as core from '@actions/core'
 import { HttpError, sleep } from '../http.js'
 
-/** Attempts in all, first wait in milliseconds, and factor (seed 000, Limits: 0.1 s / 2 / 5). */
+/** Attempts in all, first wait in milliseconds, and factor (Neon operations guide, Limits: 0.1 s / 2 / 5). */
 export const LOCKED_RETRY = { attempts: 5, firstWaitMs: 100, factor: 2 } as const
 
 /** The project stayed locked through every attempt. */
@@ -28,7 +28,7 @@ export class ProjectBusyError extends Error {
 }
 
 /**
- * Sends `request` and resends it on HTTP 423 per the seed's rule; any other
+ * Sends `request` and resends it on HTTP 423 per that rule; any other
  * outcome is returned or thrown as is. `sleepMs` is injectable for tests.
  * @throws ProjectBusyError after the fifth 423.
  */

@@ -1,6 +1,6 @@
 /**
  * What a schema change does, read from the two catalog snapshots' structured
- * objects (issue 19), not from re-parsing generated DDL: which objects were
+ * objects, not from re-parsing generated DDL: which objects were
  * added, changed or dropped, and which changes are destructive for a
  * database with data.
  *
@@ -12,7 +12,7 @@
  * dropped table's parts all go with it. Not counted: sequences
  * owned by a column (part of the column), grants, settings, comments.
  *
- * Destructive (issue 15): dropped tables or columns; column type changes that
+ * Destructive: dropped tables or columns; column type changes that
  * may rewrite the table or narrow values; `SET NOT NULL` on a table that has
  * rows (the caller checks the rows); dropped constraints (data may rely on them).
  */

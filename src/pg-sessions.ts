@@ -1,7 +1,7 @@
 /**
  * One PostgreSQL session per database for a run's own work (the seed loader,
  * the schema snapshots), instead of a connection each: every connection
- * costs a TCP, TLS and SCRAM handshake, 5 to 6 round trips (issue 24).
+ * costs a TCP, TLS and SCRAM handshake, 5 to 6 round trips.
  *
  * Each user takes the session with {@link leaseSession} and gives it back
  * with `release`; users wait for each other, so their statements never

@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { startEmulator, type Emulator } from '../../emulator/index.js'
-import { CASES, runCase, writeSeedFiles } from '../../emulator/matrix.js'
+import { CASES, runCase, writeSeedFiles } from '../matrix/matrix.js'
 import type { Project } from '../../emulator/platform.js'
 
 let emu: Emulator

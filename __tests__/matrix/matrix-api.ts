@@ -1,10 +1,9 @@
 /** The fault matrix's cases for issue 12 (apiContract below); emulator/matrix.ts runs the scans after each. */
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { type Emulator } from './index.js'
-import type { Project } from './platform.js'
-import { PROVISIONAL_SUFFIX } from '../src/platform/lifecycle.js'
-import { type Case, outcome, checker, count, BRANCHES, succeeded, failed } from './matrix-kit.js'
+import { type Emulator } from '../../emulator/index.js'
+import type { Project } from '../../emulator/platform.js'
+import { type Case, outcome, checker, count, BRANCHES, UNSEEDED_SUFFIX, succeeded, failed } from './matrix-kit.js'
 
 /**
  * Issue 12: the services as their published definitions have them (the
@@ -177,7 +176,7 @@ export function apiContract(): Case[] {
     'branch: a branch whose seed did not complete is left under its provisional name',
     'never reused: deleted and made again, then seeded',
     async ({ emu, run, project, pr }) => {
-      const left = await emu.platform.addBranch(project, `preview/pr-${pr}-feature-login${PROVISIONAL_SUFFIX}`)
+      const left = await emu.platform.addBranch(project, `preview/pr-${pr}-feature-login${UNSEEDED_SUFFIX}`)
       const r = await run('branch')
       const c = checker()
       succeeded(r, c)
@@ -203,10 +202,7 @@ export function apiContract(): Case[] {
       const again = await run('branch')
       const c = checker()
       c.expect(cancelled.code === 1, `cancelled run: ${outcome(cancelled)}`)
-      c.expect(
-        leftover.length === 1 && leftover[0].endsWith(PROVISIONAL_SUFFIX),
-        `left after the cancel: ${leftover.join(', ') || 'nothing'}`
-      )
+      c.expect(leftover.length === 1 && leftover[0].endsWith(UNSEEDED_SUFFIX), `left after the cancel: ${leftover.join(', ') || 'nothing'}`)
       succeeded(again, c)
       c.expect(again.outputs.created === 'true', `the re-run reused (created=${again.outputs.created})`)
       return { observed: `${outcome(cancelled)} / ${outcome(again)}; left after the cancel: ${leftover.join(', ')}`, problems: c.problems }

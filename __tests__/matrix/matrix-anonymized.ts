@@ -6,9 +6,9 @@
  * orphan, spec and secret scans after each. Every case also checks that the
  * rule's literal value appears nowhere the run wrote.
  */
-import { leakForms, leaks, runPlaces } from './leaks.js'
+import { leakForms, leaks, runPlaces } from '../leaks.js'
 import { type Case, type Ctx, checker, failed, outcome, succeeded } from './matrix-kit.js'
-import type { AnonymizedFault } from './platform-anonymized.js'
+import type { AnonymizedFault } from '../../emulator/platform-anonymized.js'
 
 const VALUE = 'MATRIX-MASK-4417'
 

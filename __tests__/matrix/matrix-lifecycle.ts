@@ -4,7 +4,7 @@
  * emulator; emulator/matrix.ts runs the orphan and secret scans after each.
  */
 import type { Case, Ctx } from './matrix-kit.js'
-import type { RunResult } from './runner.js'
+import type { RunResult } from '../../emulator/runner.js'
 
 type Check = { problems: string[]; expect: (cond: boolean, what: string) => void }
 

@@ -7,8 +7,8 @@
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN } from './index.js'
-import type { RunResult } from './runner.js'
+import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN } from '../../emulator/index.js'
+import type { RunResult } from '../../emulator/runner.js'
 import {
   type Ctx,
   type Case,

@@ -21,12 +21,11 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { APP_TOKEN, READ_ONLY_TOKEN, type Emulator } from './index.js'
-import { leakForms, leaks, runPlaces } from './leaks.js'
-import type { Project } from './platform.js'
-import { PROVISIONAL_SUFFIX } from '../src/platform/lifecycle.js'
-import { validateRequest, validateResponse } from './openapi.js'
-import { NODE_24, type RunResult } from './runner.js'
+import { APP_TOKEN, READ_ONLY_TOKEN, type Emulator } from '../../emulator/index.js'
+import { leakForms, leaks, runPlaces } from '../leaks.js'
+import type { Project } from '../../emulator/platform.js'
+import { validateRequest, validateResponse } from '../../emulator/openapi.js'
+import { NODE_24, type RunResult } from '../../emulator/runner.js'
 import { lifecycleCases } from './matrix-lifecycle.js'
 import { concurrentFailedCancelled } from './matrix-runs.js'
 import { apiContract } from './matrix-api.js'
@@ -44,6 +43,7 @@ import {
   INSTANT_CREATE,
   BRANCHES,
   OPERATIONS,
+  UNSEEDED_SUFFIX,
   succeeded,
   failed
 } from './matrix-kit.js'
@@ -644,7 +644,7 @@ async function orphans(emu: Emulator, ctx: Ctx, instantBefore: Set<string>): Pro
     const state = await seedState(emu, b.database)
     const owned = ok.some((r) => r.outputs['branch-id'] === b.id)
     // A branch under a final name (not `~seeding`) is what a later run reuses: it must be seeded.
-    if (!b.name.endsWith(PROVISIONAL_SUFFIX) && state !== 'seeded')
+    if (!b.name.endsWith(UNSEEDED_SUFFIX) && state !== 'seeded')
       found.push(`branch ${b.name} (${b.id}) is ${state} under a name a later run would reuse`)
     if (!owned) found.push(`branch ${b.name} (${b.id}) is left by no successful run (${state})`)
     else if (state !== 'seeded') found.push(`branch ${b.name} was handed out ${state}`)

@@ -21,6 +21,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, startEmulator } from '../emulator/index.js'
 import { InstantService } from '../emulator/instant.js'
+import { branchInputs } from '../__tests__/fixtures/preview.js'
 import { startDelayProxy, throughProxy } from '../emulator/delay-proxy.js'
 
 const args = process.argv.slice(2)
@@ -69,7 +70,7 @@ const files = readdirSync(dir)
 const project = branchMode ? await emu.platform.createProject() : undefined
 const modeInputs = (): Record<string, string> =>
   project
-    ? { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': '0.2' }
+    ? branchInputs(emu, project)
     : { 'instant-url': instant.url, 'seed-command': `PGHOSTADDR=127.0.0.1 psql -X -q -v ON_ERROR_STOP=1 -1 -f '${migration}'` }
 let pr = 5000
 const runs = { on: [] as number[], off: [] as number[] }

@@ -17,6 +17,7 @@ import type { LoggedRequest } from '../../emulator/http-kit.js'
 import type { Project } from '../../emulator/platform.js'
 import { NODE_24, type RunResult } from '../../emulator/runner.js'
 import { SPEC_VERSION, findOperation, validateRequest, validateResponse } from '../../emulator/openapi.js'
+import { branchInputs } from '../fixtures/preview.js'
 
 const REPO = 'acme/contract'
 const API = /^\/api\/v2/
@@ -51,10 +52,7 @@ async function run(pr: number, inputs: Record<string, string> = {}): Promise<Run
   emu.platform.server.log.length = 0
   const r = await emu.run({
     inputs: {
-      'api-url': emu.platform.url,
-      'api-key': project.apiKey,
-      'project-id': project.id,
-      'poll-interval': '0.2',
+      ...branchInputs(emu, project),
       'github-token': APP_TOKEN,
       seed: 'seed.sql',
       ...inputs

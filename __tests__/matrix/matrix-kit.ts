@@ -7,7 +7,9 @@ import type { Emulator } from '../../emulator/index.js'
 import type { Project } from '../../emulator/platform.js'
 import type { RunOptions, RunResult } from '../../emulator/runner.js'
 
-export const REPO = 'acme/shop'
+import { REPO } from '../fixtures/preview.js'
+
+export { REPO }
 /** The suffix an unseeded branch's name carries until its seed commits (docs/branch-mode.md). */
 export const UNSEEDED_SUFFIX = '~seeding'
 export const SEED_TABLES = { matrix_seed: 3, matrix_more: 2 } as const

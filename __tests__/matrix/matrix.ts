@@ -25,6 +25,7 @@ import { APP_TOKEN, READ_ONLY_TOKEN, type Emulator } from '../../emulator/index.
 import { leakForms, leaks, runPlaces } from '../leaks.js'
 import type { Project } from '../../emulator/platform.js'
 import { validateRequest, validateResponse } from '../../emulator/openapi.js'
+import { branchInputs } from '../fixtures/preview.js'
 import { NODE_24, type RunResult } from '../../emulator/runner.js'
 import { lifecycleCases } from './matrix-lifecycle.js'
 import { concurrentFailedCancelled } from './matrix-runs.js'
@@ -714,9 +715,7 @@ export async function runCase(emu: Emulator, kase: Case, work: string, projects:
     run: async (mode, inputs = {}, extra = {}) => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'matrix-run-'))
       const base: Record<string, string> =
-        mode === 'instant'
-          ? { mode: 'instant', 'instant-url': emu.instant.url }
-          : { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': '0.2' }
+        mode === 'instant' ? { mode: 'instant', 'instant-url': emu.instant.url } : branchInputs(emu, project)
       const r = await emu.run({
         inputs: {
           ...base,

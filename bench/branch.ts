@@ -1,5 +1,5 @@
 /**
- * Branch-mode benchmark (issue 3): against the emulator, for poll-interval 5
+ * Branch-mode benchmark: against the emulator, for poll-interval 5
  * and 1, prints the time from the last operation finishing to the action's
  * outputs being set, the API requests per provision, and the whole run's
  * wall time. Operations take what BENCH_CREATE_MS / BENCH_COMPUTE_MS say

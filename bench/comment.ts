@@ -1,5 +1,5 @@
 /**
- * The PR comment's cost (issue 23): against the emulator on loopback, with
+ * The PR comment's cost: against the emulator on loopback, with
  * the comment on, prints per mode the GitHub requests (writes among them,
  * and comments created) and the wall time of a PR's first run and of a
  * re-run that reuses its database or branch. Not a test: it prints figures.

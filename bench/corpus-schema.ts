@@ -1,5 +1,5 @@
 /**
- * The schema diff on real-world SQL (issue 19):
+ * The schema diff on real-world SQL:
  *
  *   npm run corpus -- DIR --schema
  *

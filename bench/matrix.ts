@@ -1,5 +1,5 @@
 /**
- * Prints the fault matrix (issue 5) as a Markdown table: case, expected,
+ * Prints the fault matrix as a Markdown table: case, expected,
  * observed, result; then the secret and orphan totals and `N passed, N failed`.
  * Runs the bundled dist/index.js on Node 24 against the emulator, as the
  * matrix test does. Exits 1 when a case fails.

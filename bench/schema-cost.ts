@@ -1,6 +1,6 @@
 /**
  * What `compare-schema` (on by default) adds to an instant-mode run with a
- * `seed-command` (issue 19, "nearly free"): the bundled action, a seed
+ * `seed-command` (it should be nearly free): the bundled action, a seed
  * (the files of the folder given; by default a schema of 11 tables it
  * generates, with keys, foreign keys and indexes, as large as the quartz
  * scheduler's: nothing outside the repository is read unless given)

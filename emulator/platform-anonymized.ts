@@ -1,5 +1,5 @@
 /**
- * The platform emulator's anonymized branches (issue 25), per the platform's
+ * The platform emulator's anonymized branches, per the platform's
  * published spec (public-v2-for-users.gen.yaml in `@neondatabase/api-client`, Beta):
  *
  * - `POST /projects/{id}/branch_anonymized` (BranchAnonymizedCreateRequest:

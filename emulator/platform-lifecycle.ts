@@ -1,5 +1,5 @@
 /**
- * The platform emulator's part of the preview lifecycle (issue 14), per the
+ * The platform emulator's part of the preview lifecycle (expiry, annotations, restore), per the
  * platform's published spec (public-v2-for-users.gen.yaml in
  * `@neondatabase/api-client`):
  *

@@ -1,15 +1,15 @@
 /**
- * Emulator of the platform's v2 API (seed 000 plus the public v2 shapes the
- * seed leaves out). Projects hold branches that are real PostgreSQL
+ * Emulator of the platform's v2 API (the operations API document plus the public v2 shapes
+ * that document leaves out). Projects hold branches that are real PostgreSQL
  * databases: a new branch is `CREATE DATABASE … TEMPLATE <parent>` and stays
  * closed to connections until its `start_compute` operation finishes.
  *
- * Operations move over time as the seed's table says: `create_branch` starts
+ * Operations move over time as the operations API document's table says: `create_branch` starts
  * `running`, `start_compute` starts `scheduling`, both end `finished`.
  * Requests that start work get 423 while any operation of the project is not
  * terminal, including system operations (`check_availability`) a test starts.
  *
- * Where the seed says "not shown" the platform's published OpenAPI spec
+ * Where that document says "not shown" the platform's published OpenAPI spec
  * (`public-v2-for-users.gen.yaml`, npm `@neondatabase/api-client`) decides,
  * and __tests__/contract checks every answer against it: error bodies
  * `{code, message, request_id}` (also for 423); operations carry
@@ -60,9 +60,9 @@ export class PlatformService implements PlatformCore {
   branchPageSize = 10000
   /** Scripts for the next operations of an action, consumed in order (fault injection). */
   readonly scripts = new Map<string, Step[][]>()
-  /** Expiry, annotations, update and restore branch, schema-only (issue 14). */
+  /** Expiry, annotations, update and restore branch, schema-only (platform-lifecycle.ts). */
   readonly lifecycle: PlatformLifecycle
-  /** Anonymized branches: branch_anonymized, anonymized_status, masking_rules, anonymize (issue 25). */
+  /** Anonymized branches: branch_anonymized, anonymized_status, masking_rules, anonymize (platform-anonymized.ts). */
   readonly anonymized: PlatformAnonymized
   private lastCreated = 0
   private readonly timers = new Set<NodeJS.Timeout>()
@@ -409,7 +409,7 @@ export class PlatformService implements PlatformCore {
 
   private deleteBranch(project: Project, b: BranchRecord): Reply {
     if (b.default || b.protected) return { status: 422, body: { code: '', message: 'cannot delete a default or protected branch' } }
-    // The platform does not delete a branch with children (issue 20); status and wording are our choice, the spec does not say.
+    // The platform does not delete a branch with children (the action's undo deletes children first); status and wording are our choice, the spec does not say.
     const children = [...project.branches.values()].filter((x) => x.parent_id === b.id)
     if (children.length)
       return {

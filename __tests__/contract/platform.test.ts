@@ -1,5 +1,5 @@
 /**
- * The contract (issue 12): the platform's published OpenAPI spec
+ * The contract: the platform's published OpenAPI spec
  * (`public-v2-for-users.gen.yaml` from `@neondatabase/api-client`) checked
  * by ajv against every request the bundled action sends and every response
  * the emulator serves, over runs that touch each endpoint the action uses:
@@ -39,13 +39,13 @@ const USED = [
   'getProjectOperation',
   'listProjectOperations',
   'getProjectBranchSchemaComparison',
-  // issue 25: anonymized branches
+  // anonymized branches
   'createProjectBranchAnonymized',
   'getAnonymizedBranchStatus',
   'getMaskingRules'
 ]
 
-/** Issue 25's endpoints the action does not call, exercised directly so their requests and answers are checked too. */
+/** The anonymized-branch endpoints the action does not call, exercised directly so their requests and answers are checked too. */
 const ANONYMIZED_DIRECT = ['updateMaskingRules', 'startAnonymization']
 
 async function run(pr: number, inputs: Record<string, string> = {}): Promise<RunResult> {
@@ -104,7 +104,7 @@ beforeAll(async () => {
   await anonymizedRuns()
 }, 300_000)
 
-/** Issue 25: an anonymized branch created, reused, its rules replaced and masking run again; one that ends in `error`. */
+/** An anonymized branch created, reused, its rules replaced and masking run again; one that ends in `error`. */
 async function anonymizedRuns(): Promise<void> {
   const main = [...project.branches.values()].find((b) => b.default)!
   await emu.pg.query(

@@ -1,7 +1,7 @@
 /**
  * Branch mode through the bundled action against the platform emulator and
  * a real PostgreSQL 17: operation waiting, 423 retry, reuse, races, delete,
- * and the error cases of issue 3.
+ * and the error cases.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
@@ -42,7 +42,7 @@ const newPr = pullRequests(() => emu, 500)
 
 const secretsOf = (p: Project): string[] => [p.apiKey, p.password, ...[...p.branches.values()].map(() => p.password)].flatMap(leakForms)
 
-/** Seed 000's 423 retry: the gaps between attempts are 0.1 s doubling (at least that, and not much more on a loaded machine). */
+/** The operations API's 423 retry (Neon operations guide): the gaps between attempts are 0.1 s doubling (at least that, and not much more on a loaded machine). */
 function expectDoublingGaps(posts: { at: number }[]): void {
   posts.slice(1).forEach((p, i) => {
     const gap = p.at - posts[i].at

@@ -1,9 +1,9 @@
 /**
- * Issue 23 through the bundled action: after a pull request's first run, no
+ * The comment lock through the bundled action: after a pull request's first run, no
  * run creates a comment (a POST to `.../issues/{n}/comments` notifies every
  * subscriber; the lock is a reaction, see src/publish/lock.ts), in both
  * modes, on reuse, after a failed seed, for reset, delete and cleanup; and
- * (issue 20, item 6) a cancel right after the lock is taken leaves no live lock.
+ * a cancel right after the lock is taken leaves no live lock.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { APP_TOKEN, type Emulator } from '../../emulator/index.js'

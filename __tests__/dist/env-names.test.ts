@@ -1,6 +1,6 @@
 /**
- * `env-key` and `env-prefix` (issue 21): the env file's variable names, as the
- * instant service's CLI sets them with `--key` and `--prefix` (seed 001),
+ * `env-key` and `env-prefix`: the env file's variable names, as the
+ * instant service's CLI sets them with `--key` and `--prefix` (its API document),
  * through the bundled action in both modes; names that are not environment
  * variable names are refused before any request.
  */

@@ -120,7 +120,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
 
   it.each([
     ['neon_project_id (the live service)', 'live'],
-    ['svc_project_id (seed 001)', 'seed']
+    ['svc_project_id (the API document)', 'seed']
   ] as const)('takes the project id as %s', async (_what, names) => {
     emu.instant.fieldNames = names
     try {
@@ -181,7 +181,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     const left = emu.github.comments(REPO, pr)
     expect(left.map((c) => c.user.login)).toEqual([APP_BOT_LOGIN])
     expect(recordOf(left[0].body)).toEqual({ mode: 'instant', databaseId: first.outputs['database-id'], expiresAt: expect.any(String) })
-    // only the first run created a comment (issue 23); the second took the lock with a reaction, and left none behind
+    // only the first run created a comment; the second took the lock with a reaction, and left none behind
     expect(emu.github.server.requests('POST', comments).length - postsBefore).toBe(1)
     expect(emu.github.commentReactions(left[0].id)).toEqual([])
     expect(second.stdout).toMatch(/This run holds the PR's comment lock \(comment \d+\)\. The comment records what an earlier run left\./)

@@ -1,9 +1,9 @@
 /**
  * The preview lifecycle's guarantees through the bundled action (Node 24, as
- * action.yml) against the platform emulator and a real PostgreSQL 17: reset,
- * cleanup and cancel never hand out or reuse an unseeded branch and never
- * delete one in use (lost answers, cancels, the lock, max-age, branches with
- * children).
+ * action.yml) against the platform emulator and a real PostgreSQL 17: no run
+ * hands out a branch before its seed committed, and nothing in use is
+ * deleted, through lost answers, cancels, kills and concurrent runs of
+ * reset, cleanup and create.
  */
 import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { existsSync, writeFileSync } from 'node:fs'
@@ -26,7 +26,7 @@ beforeEach(() => {
   project = suite.project
 })
 
-describe('issue 20: reset, cleanup and cancel keep the promise', () => {
+describe('reset, cleanup and cancel keep the promise', () => {
   const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
   const until = async (cond: () => boolean, ms = 20_000): Promise<void> => {
     const deadline = Date.now() + ms
@@ -37,7 +37,7 @@ describe('issue 20: reset, cleanup and cancel keep the promise', () => {
   const nameOf = (pr: number): string => `preview/pr-${pr}-feature-login`
   const ago = (ms: number): string => new Date(Date.now() - ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
   /** Bodies of the comments the action posted on `pr` (claims and placeholders included). */
-  /** Every body written to the PR's comment, created or edited, in order (after the first run the lock edits, never creates: issue 23). */
+  /** Every body written to the PR's comment, created or edited, in order (after the first run the lock edits, never creates). */
   const writtenBodies = (pr: number): string[] => {
     const ids = new Set(emu.github.comments(REPO, pr).map((c) => String(c.id)))
     return emu.github.server
@@ -61,7 +61,7 @@ describe('issue 20: reset, cleanup and cancel keep the promise', () => {
     const created = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
     const id = created.outputs['branch-id']
     emu.platform.server.inject({ method: 'POST', path: /\/restore$/, kind: 'lost-reset' })
-    // The post step's delete fails too (three 500s: the client's attempts), so the provisional branch stays for the next run.
+    // The post step's delete fails too (three 500s: the client's attempts), so the unseeded branch stays for the next run.
     emu.platform.server.inject({ method: 'DELETE', path: new RegExp(`/branches/${id}$`), kind: 'status', status: 500, times: 3 })
     const r = await run({ command: 'reset', seed: 'seed.sql' }, { pr: { number: pr } })
     expect(r.code).toBe(1)
@@ -76,7 +76,7 @@ describe('issue 20: reset, cleanup and cancel keep the promise', () => {
     expect(await count(next, 'items')).toBe(5)
   })
 
-  it('1. a reset whose restore answer is lost: the post step deletes the provisional branch', async () => {
+  it('1. a reset whose restore answer is lost: the post step deletes the unseeded branch', async () => {
     const pr = newPr()
     const created = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
     emu.platform.server.inject({ method: 'POST', path: /\/restore$/, kind: 'lost-reset' })
@@ -116,7 +116,7 @@ describe('issue 20: reset, cleanup and cancel keep the promise', () => {
     writeFileSync(path.join(work, 'slow.sql'), 'SELECT pg_sleep(5);\n')
     const pr = newPr()
     const created = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
-    // Cancelled once the restore was sent and the create run has found the lock taken (its reaction answered 200, issue 23): it waits for the lock.
+    // Cancelled once the restore was sent and the create run has found the lock taken (its reaction answered 200): it waits for the lock.
     const reactions = emu.github.server.requests('POST', /\/reactions$/).length
     const resetting = run({ command: 'reset', seed: 'slow.sql\nseed.sql' }, {
       pr: { number: pr },
@@ -260,7 +260,7 @@ describe('issue 20: reset, cleanup and cancel keep the promise', () => {
     expect(deletes).toEqual([child.outputs['branch-id'], withChild.outputs['branch-id']])
   })
 
-  it("7. the run after a cancel waits for the leftover provisional branch's compute start before deleting it", async () => {
+  it("7. the run after a cancel waits for the leftover unseeded branch's compute start before deleting it", async () => {
     const pr = newPr()
     // Long enough that the run surely meets it running, however slowly the runner starts (its create, 0.2 s, may still run too).
     emu.platform.timing = { createBranchMs: 200, startComputeMs: 12_000, deleteMs: 200 }

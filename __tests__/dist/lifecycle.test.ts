@@ -26,7 +26,7 @@ beforeEach(() => {
 })
 
 describe('expires-in', () => {
-  /** Update-branch requests that push the expiry (the other PATCH renames a seeded branch to its final name, issue 12). */
+  /** Update-branch requests that push the expiry (the other PATCH renames a seeded branch to its final name). */
   const expiryPatches = () => emu.platform.server.requests('PATCH', /\/branches\/[^/]+$/).filter((q) => /expires_at/.test(q.requestText ?? ''))
 
   it('sends expires_at on create (RFC 3339, whole seconds), outputs it, shows it, and pushes it forward on reuse', async () => {
@@ -214,8 +214,3 @@ describe('command: reset', () => {
     expect(emu.platform.server.requests('POST')).toHaveLength(0)
   })
 })
-
-/**
- * Issue 20: no run hands out a branch before its seed committed, and nothing
- * in use is deleted, through lost answers, cancels, kills and concurrent runs.
- */

@@ -1,5 +1,5 @@
 /**
- * The schema diff (issue 15) through the bundled action, against the
+ * The schema diff through the bundled action, against the
  * emulator and a real PostgreSQL 17: instant mode (what `seed-command`
  * changed), branch mode (the platform's compare_schema against the parent),
  * destructive changes with and without `fail-on-destructive`, no change, a
@@ -208,7 +208,7 @@ describe('schema diff, branch mode: the platform compares with the parent', () =
   })
 })
 
-describe('schema diff never costs a preview (issue 19)', () => {
+describe('schema diff never costs a preview', () => {
   const DOMAIN =
     "CREATE DOMAIN public.email_address AS text CHECK (VALUE ~ '^[^@\\s]+@[^@\\s]+$');\nCREATE TABLE public.subscriber (id int PRIMARY KEY, email public.email_address NOT NULL);\n"
   // A seed-command that leaves the database unreadable for the inspector: it ends the inspector's open

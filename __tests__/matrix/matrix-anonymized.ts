@@ -1,8 +1,8 @@
 /**
- * The fault matrix's cases for issue 25's anonymized previews: masking that
+ * The fault matrix's cases for anonymized previews: masking that
  * ends in `error` or `initialization_error`, an unknown masking function, and
  * a timeout while `anonymizing`. Each runs the bundle (Node 24) against the
- * emulator (emulator/platform-anonymized.ts); emulator/matrix.ts runs the
+ * emulator (emulator/platform-anonymized.ts); matrix.ts runs the
  * orphan, spec and secret scans after each. Every case also checks that the
  * rule's literal value appears nowhere the run wrote.
  */

@@ -1,5 +1,5 @@
 /**
- * Round trip of the schema diff's displayed SQL (issue 19), on a real
+ * Round trip of the schema diff's displayed SQL, on a real
  * PostgreSQL 17: for each generated schema change,
  * 1. "before" and "after" are built from SQL;
  * 2. the migration the action displays (render.ts: migra's script,

@@ -1,14 +1,14 @@
 /**
- * The fault matrix's cases for issue 14's preview lifecycle: expiry, the
+ * The fault matrix's cases for the preview lifecycle: expiry, the
  * sweep, reset and the post step. Each runs the bundle (Node 24) against the
- * emulator; emulator/matrix.ts runs the orphan and secret scans after each.
+ * emulator; matrix.ts runs the orphan and secret scans after each.
  */
 import type { Case, Ctx } from './matrix-kit.js'
-import type { RunResult } from './runner.js'
+import type { RunResult } from '../../emulator/runner.js'
 
 type Check = { problems: string[]; expect: (cond: boolean, what: string) => void }
 
-/** The shared helpers of emulator/matrix.ts, passed in (no import cycle). */
+/** The shared helpers of matrix.ts, passed in (no import cycle). */
 export interface MatrixHelpers {
   checker(): Check
   succeeded(r: RunResult, c: Check): void
@@ -189,7 +189,7 @@ const untilTrue = async (cond: () => boolean, ms = 20_000): Promise<void> => {
 }
 const previewName = (pr: number): string => `preview/pr-${pr}-feature-login`
 
-/** Issue 20: no run hands out an unseeded branch, and the sweep never deletes one in use. */
+/** No run hands out an unseeded branch, and the sweep never deletes one in use. */
 function promise(h: MatrixHelpers): Case[] {
   const group = 'lifecycle'
   return [
@@ -206,7 +206,7 @@ function promise(h: MatrixHelpers): Case[] {
         const again = await ctx.run('branch')
         const c = h.checker()
         c.expect(r.code === 1, `reset exit ${r.code}`)
-        c.expect(/Deleted branch "[^"]+~seeding"/.test(r.post?.stdout ?? ''), 'the post step did not delete the provisional branch')
+        c.expect(/Deleted branch "[^"]+~seeding"/.test(r.post?.stdout ?? ''), 'the post step did not delete the unseeded branch')
         c.expect(goneAfterPost, 'the restored, unseeded branch is left')
         h.succeeded(again, c)
         c.expect(again.outputs.created === 'true', `the next run reused (created=${again.outputs.created})`)
@@ -220,7 +220,7 @@ function promise(h: MatrixHelpers): Case[] {
       group,
       name: 'branch: a reset cancelled (SIGINT) mid-seed while a create run of the PR waits for the lock',
       expected:
-        "the cancel deletes the provisional branch before it frees the lock; the waiting run creates and seeds a new branch, which the cancelled run's post step leaves alone",
+        "the cancel deletes the unseeded branch before it frees the lock; the waiting run creates and seeds a new branch, which the cancelled run's post step leaves alone",
       body: async (ctx) => {
         const first = await ctx.run('branch')
         const resetting = ctx.run(

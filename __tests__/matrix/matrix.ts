@@ -1,5 +1,5 @@
 /**
- * The fault matrix (issue 5): every case runs the bundled `dist/index.js`
+ * The fault matrix: every case runs the bundled `dist/index.js`
  * (Node 24, as action.yml) against the emulator and its real PostgreSQL, and
  * after every case three scans run over everything the case left:
  *
@@ -7,7 +7,7 @@
  *   and owned by a successful run's outputs, or (instant databases, which the
  *   service cannot delete) empty and recorded nowhere; a branch of a failed
  *   run must be gone; no branch under a name a later run would reuse (any
- *   name but a provisional `~seeding` one) may be unseeded; the PR comment
+ *   name but an unseeded `~seeding` one) may be unseeded; the PR comment
  *   must not point at anything unseeded.
  * - spec: every platform request the action sent and every response the
  *   emulator served in the case, checked against the platform's published
@@ -21,12 +21,12 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { APP_TOKEN, READ_ONLY_TOKEN, type Emulator } from './index.js'
-import { leakForms, leaks, runPlaces } from './leaks.js'
-import type { Project } from './platform.js'
-import { UNSEEDED_SUFFIX } from '../src/platform/preview-branch.js'
-import { validateRequest, validateResponse } from './openapi.js'
-import { NODE_24, type RunResult } from './runner.js'
+import { APP_TOKEN, READ_ONLY_TOKEN, type Emulator } from '../../emulator/index.js'
+import { leakForms, leaks, runPlaces } from '../leaks.js'
+import type { Project } from '../../emulator/platform.js'
+import { validateRequest, validateResponse } from '../../emulator/openapi.js'
+import { branchInputs } from '../fixtures/preview.js'
+import { NODE_24, type RunResult } from '../../emulator/runner.js'
 import { lifecycleCases } from './matrix-lifecycle.js'
 import { concurrentFailedCancelled } from './matrix-runs.js'
 import { apiContract } from './matrix-api.js'
@@ -44,6 +44,7 @@ import {
   INSTANT_CREATE,
   BRANCHES,
   OPERATIONS,
+  UNSEEDED_SUFFIX,
   succeeded,
   failed
 } from './matrix-kit.js'
@@ -565,15 +566,15 @@ export const CASES: Case[] = [
   ...cancels(),
   ...badInput(),
   ...untrusted(),
-  // issue 16: concurrent, failed and cancelled runs
+  // concurrent, failed and cancelled runs
   ...concurrentFailedCancelled(),
-  // issue 12: the platform's published spec and the live instant service
+  // the platform's published spec and the live instant service
   ...apiContract(),
-  // issue 14: the preview lifecycle (emulator/matrix-lifecycle.ts)
+  // the preview lifecycle (matrix-lifecycle.ts)
   ...lifecycleCases({ checker, succeeded, failed, outcome, badInputCase }),
-  // issue 25: anonymized previews (emulator/matrix-anonymized.ts)
+  // anonymized previews (matrix-anonymized.ts)
   ...anonymizedCases(),
-  // issue 19: the schema diff never costs a preview (emulator/matrix-schema.ts)
+  // the schema diff never costs a preview (matrix-schema.ts)
   ...schemaDiffCases()
 ]
 
@@ -590,7 +591,7 @@ export function allSecrets(emu: Emulator, projects: Project[]): string[] {
 
 /** The places a secret must never appear, for every run of a case and every PR comment. */
 function publicPlaces(emu: Emulator, runs: RunResult[], envFiles: string[]): Record<string, string> {
-  // every PR's comments: a sweep (issue 14) writes to the comments of other PRs than the case's
+  // every PR's comments: a sweep writes to the comments of other PRs than the case's
   const places: Record<string, string> = {
     comments: [...emu.github.issues.values()]
       .flat()
@@ -714,9 +715,7 @@ export async function runCase(emu: Emulator, kase: Case, work: string, projects:
     run: async (mode, inputs = {}, extra = {}) => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'matrix-run-'))
       const base: Record<string, string> =
-        mode === 'instant'
-          ? { mode: 'instant', 'instant-url': emu.instant.url }
-          : { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': '0.2' }
+        mode === 'instant' ? { mode: 'instant', 'instant-url': emu.instant.url } : branchInputs(emu, project)
       const r = await emu.run({
         inputs: {
           ...base,

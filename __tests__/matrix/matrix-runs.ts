@@ -1,14 +1,14 @@
 /**
- * The fault matrix's cases for issue 16: concurrent, failed and cancelled
+ * The fault matrix's cases for concurrent, failed and cancelled
  * runs (the comment lock, GitHub retries, cancel, env file, Retry-After);
- * issue 23: the lock is a reaction, and no run after the first creates a
+ * the lock is a reaction, and no run after the first creates a
  * comment (`created` counts POSTs to .../issues/{n}/comments).
- * emulator/matrix.ts runs the orphan, spec and secret scans after each.
+ * matrix.ts runs the orphan, spec and secret scans after each.
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN } from './index.js'
-import type { RunResult } from './runner.js'
+import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN } from '../../emulator/index.js'
+import type { RunResult } from '../../emulator/runner.js'
 import {
   type Ctx,
   type Case,

@@ -1,15 +1,15 @@
 /**
- * The fault matrix's cases for issue 19: the schema diff never costs a
+ * The fault matrix's cases for the schema diff: it never costs a
  * preview. A domain (migra's unterminated `create domain`), the platform's
  * compare_schema failing, and the schema unreadable after `seed-command`
  * (with and without `fail-on-destructive`). Each runs the bundle (Node 24)
- * against the emulator; emulator/matrix.ts runs the orphan, spec and secret
+ * against the emulator; matrix.ts runs the orphan, spec and secret
  * scans after each.
  */
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { type Case, type Ctx, checker, failed, outcome, prComments, succeeded } from './matrix-kit.js'
-import { ROOT } from './runner.js'
+import { ROOT } from '../../emulator/runner.js'
 
 const DOMAIN =
   "CREATE DOMAIN public.email_address AS text CHECK (VALUE ~ '^[^@\\s]+@[^@\\s]+$');\nCREATE TABLE public.subscriber (id int PRIMARY KEY, email public.email_address NOT NULL);\n"

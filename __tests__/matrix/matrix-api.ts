@@ -1,27 +1,25 @@
-/** The fault matrix's cases for issue 12 (apiContract below); emulator/matrix.ts runs the scans after each. */
+/** The fault matrix's service-API cases (apiContract below); matrix.ts runs the scans after each. */
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { type Emulator } from './index.js'
-import type { Project } from './platform.js'
-import { UNSEEDED_SUFFIX } from '../src/platform/preview-branch.js'
-import { type Case, outcome, checker, count, BRANCHES, succeeded, failed } from './matrix-kit.js'
+import { type Emulator } from '../../emulator/index.js'
+import type { Project } from '../../emulator/platform.js'
+import { type Case, outcome, checker, count, BRANCHES, UNSEEDED_SUFFIX, succeeded, failed } from './matrix-kit.js'
 
 /**
- * Issue 12: the services as their published definitions have them (the
+ * The services as their published definitions have them (the
  * platform's OpenAPI spec, the live instant service's field names), and the
  * lost-create-answer class: no path leaves a reusable unseeded branch.
  */
 export function apiContract(): Case[] {
   const cases: Case[] = []
-  const add = (name: string, expected: string, body: Case['body']): void =>
-    void cases.push({ group: 'service API (issue 12)', name, expected, body })
+  const add = (name: string, expected: string, body: Case['body']): void => void cases.push({ group: 'service API', name, expected, body })
   const BRANCH_ITEM = /\/branches\/[^/]+$/
   const previews = (project: Project) => [...project.branches.values()].filter((b) => !b.default && !b.protected)
 
   for (const names of ['live', 'seed'] as const) {
     const field = names === 'live' ? 'neon_project_id' : 'svc_project_id'
     add(
-      `instant: the service names the project id \`${field}\` (${names === 'live' ? 'the live service' : 'seed 001'})`,
+      `instant: the service names the project id \`${field}\` (${names === 'live' ? 'the live service' : 'the API document'})`,
       'succeeds; project-id is that field',
       async ({ emu, run }) => {
         emu.instant.fieldNames = names
@@ -174,7 +172,7 @@ export function apiContract(): Case[] {
     )
   }
   add(
-    'branch: a branch whose seed did not complete is left under its provisional name',
+    'branch: a branch whose seed did not complete is left under its unseeded name',
     'never reused: deleted and made again, then seeded',
     async ({ emu, run, project, pr }) => {
       const left = await emu.platform.addBranch(project, `preview/pr-${pr}-feature-login${UNSEEDED_SUFFIX}`)
@@ -182,12 +180,12 @@ export function apiContract(): Case[] {
       const c = checker()
       succeeded(r, c)
       c.expect(r.outputs.created === 'true' && r.outputs['branch-id'] !== left.id, `created=${r.outputs.created}`)
-      c.expect(!project.branches.has(left.id), 'the provisional branch is still there')
+      c.expect(!project.branches.has(left.id), 'the unseeded branch is still there')
       return { observed: `${outcome(r)}; created=${r.outputs.created}`, problems: c.problems }
     }
   )
   add(
-    'branch: a run is cancelled while seeding and its undo cannot delete the branch; then the PR runs again (issue 16 item 1)',
+    'branch: a run is cancelled while seeding and its undo cannot delete the branch; then the PR runs again',
     'the re-run does not reuse the unseeded branch: deletes it, creates and seeds a new one',
     async ({ emu, run, project, work }) => {
       emu.platform.server.inject({ method: 'DELETE', path: BRANCH_ITEM, kind: 'status', status: 500, times: 50 })

@@ -1,13 +1,17 @@
 /**
- * What the fault matrix's case files share (emulator/matrix.ts and the
- * matrix-*.ts case files): the case and context types, and the checks every
+ * What the fault matrix's case files share (matrix.ts and the matrix-*.ts
+ * case files): the case and context types, and the checks every
  * case uses on a run.
  */
-import type { Emulator } from './index.js'
-import type { Project } from './platform.js'
-import type { RunOptions, RunResult } from './runner.js'
+import type { Emulator } from '../../emulator/index.js'
+import type { Project } from '../../emulator/platform.js'
+import type { RunOptions, RunResult } from '../../emulator/runner.js'
 
-export const REPO = 'acme/shop'
+import { REPO } from '../fixtures/preview.js'
+
+export { REPO }
+/** The suffix an unseeded branch's name carries until its seed commits (docs/branch-mode.md). */
+export const UNSEEDED_SUFFIX = '~seeding'
 export const SEED_TABLES = { matrix_seed: 3, matrix_more: 2 } as const
 
 /** What one case reports. */

@@ -19,7 +19,10 @@ import { ADMIN_USER, type PostgresServer } from './postgres.js'
 const EMPTY = 'emulator_empty_schema'
 
 async function inspect(pg: PostgresServer, database: string): Promise<PostgreSQL> {
-  const client = createClient(`postgresql://${ADMIN_USER}:${encodeURIComponent(pg.adminPassword)}@127.0.0.1:${pg.port}/${database}`)
+  // One client a call, ended after it: pg-promise's warning about a second client of the same database does not apply.
+  const client = createClient(`postgresql://${ADMIN_USER}:${encodeURIComponent(pg.adminPassword)}@127.0.0.1:${pg.port}/${database}`, {
+    pgpOptions: { initialize: { noWarnings: true } }
+  })
   try {
     return await PostgreSQL.create(client)
   } finally {

@@ -385,7 +385,7 @@ var migra_dist = __webpack_require__(94007);
 var sql_parser = __webpack_require__(22687);
 ;// CONCATENATED MODULE: ./src/schema/render.ts
 /**
- * The schema change as text for reviewers (issue 19): a rendering only; the
+ * The schema change as text for reviewers: a rendering only; the
  * summary and the destructive warnings come from the catalog comparison
  * (changes.ts).
  *

@@ -1,5 +1,5 @@
 /**
- * The schema change as text for reviewers (issue 19): a rendering only; the
+ * The schema change as text for reviewers: a rendering only; the
  * summary and the destructive warnings come from the catalog comparison
  * (changes.ts).
  *

@@ -3126,7 +3126,10 @@ class PsqlSession {
         if (rule?.treatment === 'refused')
             throw new MetaRefusal(`psql meta-command \\${c} is not supported: it ${rule.note}. ${ALTERNATIVE}`);
         if (c === 'q' || c === 'quit') {
-            // psql: \q in a script ends that script (mainloop.c, PSQL_CMD_TERMINATE); an open \if there is not an error
+            // psql: \q in a script ends that script (mainloop.c, PSQL_CMD_TERMINATE); an open \if there is not an error.
+            // In a block the check pass cannot decide, only the load knows whether it ends the file.
+            if (activity === 'maybe')
+                return { kind: 'none' };
             this.quit = true;
             this.branches.at(-1).length = 0;
             return { kind: 'none' };

@@ -76,6 +76,17 @@ describe('PsqlSession', () => {
     expect(s.meta(src, meta('\\pset border 2'))).toMatchObject({ kind: 'print', text: expect.stringContaining('Ignored \\pset border 2') })
   })
 
+  it('\\q ends the file; in a block the check pass cannot decide, only the load knows', () => {
+    const load = new PsqlSession(false)
+    load.enterFile(src)
+    run(load, '\\q')
+    expect(load.quit).toBe(true)
+    const check = new PsqlSession(true)
+    check.enterFile(src)
+    expect(run(check, '\\if :ROW_COUNT', '\\q')).toEqual(['maybe', 'maybe'])
+    expect(check.quit).toBe(false)
+  })
+
   it('drops the text an inactive \\if branch added to a statement', async () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'session-')), 'rows.sql')
     writeFileSync(file, 'INSERT INTO t VALUES (1)\n\\if false\n, (2)\n\\else\n, (3)\n\\endif\n, (4);\n')

@@ -33,6 +33,12 @@ export interface StatementEvent<C extends LexingChange = LexingChange> {
   index: number
   /** The backslash command that sent it instead of a `;` (`g`, `gx`, `gset`, `gexec`); its meta event follows. */
   endedBy?: string
+  /**
+   * Where meta-commands stood inside its text: byte offsets into `raw`, each
+   * with the meta-command's ordinal (psql drops the text an inactive `\if`
+   * branch added: see PsqlSession.activeText); absent when none did.
+   */
+  cuts?: { offset: number; meta: number }[]
   /** standard_conforming_strings as the statement was lexed; set when it has {@link psqlVariables}. */
   standardConformingStrings?: boolean
 }
@@ -67,6 +73,8 @@ export interface MetaEvent {
   line: number
   /** 0-based ordinal among the file's meta-commands. */
   index: number
+  /** It stands inside a statement's text (after some of it, before its end): the statement's {@link StatementEvent.cuts} name it. */
+  inStatement?: boolean
 }
 
 export type ScanEvent<C extends LexingChange = LexingChange> = StatementEvent<C> | CopyDataEvent | CopyEndEvent | MetaEvent

@@ -45,6 +45,9 @@ const COLON = 0x3a
 const LPAREN = 0x28
 const RPAREN = 0x29
 const AMP = 0x26
+const LBRACE = 0x7b
+const RBRACE = 0x7d
+const QUESTION = 0x3f
 
 const isSpace = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d)
 /** psql's ident_start: letters, `_`, and any byte >= 0x80. */
@@ -79,6 +82,8 @@ export class PsqlLexer {
   hasContent = false
   /** psql variable references in the statement, as written (`:name`, `:'name'`, `:"name"`). */
   variables: string[] = []
+  /** Indexes of backslashes that psql leaves out of the statement (those of `\;` and `\:`), until the scanner takes them. */
+  dropped: number[] = []
   /** Where scan() stopped: the index of the `;` or backslash. */
   at = -1
   /** When set, each variable reference's [start, end) byte indexes are appended (for filling variables in). */
@@ -174,7 +179,8 @@ export class PsqlLexer {
       if (c === BACKSLASH) {
         const n = b[i + 1]
         if ((n === SEMICOLON || n === COLON) && i + 1 < end) {
-          // psql: "\;" and "\:" put the character into the query buffer
+          // psql: "\;" and "\:" put the character, without its backslash, into the query buffer
+          this.dropped.push(i)
           this.hasContent = true
           if (n === SEMICOLON) this.identCount = 0
           i += 2
@@ -311,10 +317,21 @@ export class PsqlLexer {
     return j < end && b[j] === DOLLAR ? j + 1 : -1
   }
 
-  /** `::`, or a psql variable `:name`, `:'name'`, `:"name"` (whose quotes are not string quotes; noted in {@link variables}), or a lone `:`. */
+  /** `::`, or a psql variable `:name`, `:'name'`, `:"name"`, `:{?name}` (whose quotes are not string quotes; noted in {@link variables}), or a lone `:`. */
   private colon(b: Buffer, i: number, end: number): number {
     const n = b[i + 1]
     if (n === COLON) return i + 2
+    if (n === LBRACE && b[i + 2] === QUESTION) {
+      // `:{?name}`: whether the variable is set (psqlscan.l, psqlscan_test_variable)
+      let j = i + 3
+      while (j < end && isIdentCont(b[j]) && b[j] !== DOLLAR) j++
+      if (j > i + 3 && b[j] === RBRACE) {
+        this.variables.push(b.toString('latin1', i, j + 1))
+        this.variableSpans?.push(i, j + 1)
+        return j + 1
+      }
+      return i + 1
+    }
     const quoted = n === QUOTE || n === DQUOTE
     let j = quoted ? i + 2 : i + 1
     while (j < end && isIdentCont(b[j]) && b[j] !== DOLLAR) j++

@@ -7,6 +7,27 @@
  */
 import { PsqlLexer, Stop } from './psqlscan.js'
 
+/**
+ * psql reads a meta-command's text and keeps its variables as bytes, in the
+ * client encoding, whatever that is (psqlscanslash.l is 8-bit clean; a value
+ * interpolated into SQL goes out as the same bytes). Here such text is a
+ * string of one character per byte (`latin1`), so every encoding's bytes come
+ * back out as they went in; {@link readable} shows it as UTF-8.
+ */
+export const byteText = (b: Buffer, start?: number, end?: number): string => b.toString('latin1', start, end)
+/** The bytes of a {@link byteText} string. */
+export const textBytes = (text: string): Buffer => Buffer.from(text, 'latin1')
+/** A {@link byteText} string as UTF-8 (for messages, paths, and output). */
+export const readable = (text: string): string => Buffer.from(text, 'latin1').toString('utf8')
+/** A JavaScript string (a server's answer, a name) as {@link byteText}: its UTF-8 bytes. */
+export const asByteText = (value: string): string => Buffer.from(value, 'utf8').toString('latin1')
+
+/** psql's whitespace in a backslash command (psqlscanslash.l: space). */
+const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f'
+
+/** `text` without psql's whitespace at either end (String#trim would also take bytes such as 0xA0, part of a UTF-8 letter here). */
+const trimSpace = (text: string): string => text.replace(/^[ \t\n\r\f]+|[ \t\n\r\f]+$/g, '')
+
 /** A variable's value is not known before the database exists (set by `\gset`). */
 export const UNKNOWN = Symbol('unknown')
 /** Looks a psql variable up: its value, undefined when unset, or {@link UNKNOWN}. */
@@ -46,15 +67,17 @@ function quotedVariableEnd(text: string, i: number): number {
  */
 export function slashCommand(text: string): SlashCommand {
   let i = 1
-  while (i < text.length && !/\s/.test(text[i]) && text[i] !== '\\') i++
-  const command = text.slice(1, i)
-  if (WHOLE_LINE.has(command)) return { command, args: text.slice(i).trim(), resume: -1 }
+  while (i < text.length && !isSpace(text[i]) && text[i] !== '\\') i++
+  // psql matches `copy` in any letter case (command.c: pg_strcasecmp), every other name exactly
+  const name = text.slice(1, i)
+  const command = name.toLowerCase() === 'copy' ? 'copy' : name
+  if (WHOLE_LINE.has(command)) return { command, args: trimSpace(text.slice(i)), resume: -1 }
   const start = i
   while (i < text.length) {
     const c = text[i]
     if (c === '\\') {
       const resume = text[i + 1] === '\\' ? i + 2 : i
-      return { command, args: text.slice(start, i).trim(), resume }
+      return { command, args: trimSpace(text.slice(start, i)), resume }
     }
     const v = quotedVariableEnd(text, i)
     if (v > 0) {
@@ -67,7 +90,7 @@ export function slashCommand(text: string): SlashCommand {
     }
     i++
   }
-  return { command, args: text.slice(start).trim(), resume: -1 }
+  return { command, args: trimSpace(text.slice(start)), resume: -1 }
 }
 
 /** Arguments of a backslash command, as psql reads them (OT_NORMAL). */
@@ -102,12 +125,12 @@ export function slashOptions(args: string, lookup: Lookup): SlashOptions {
   let i = 0
   const n = args.length
   while (i < n) {
-    while (i < n && /\s/.test(args[i])) i++
+    while (i < n && isSpace(args[i])) i++
     if (i >= n) break
     let opt = ''
     let tail = 0
     let quoted = false
-    while (i < n && !/\s/.test(args[i])) {
+    while (i < n && !isSpace(args[i])) {
       const c = args[i]
       if (c === ':') {
         const m =
@@ -213,7 +236,7 @@ export const validVariableName = (name: string): boolean => /^[A-Za-z0-9_\u0080-
 /**
  * Fills psql variables into one statement's bytes, as psql's SQL lexer does
  * (psqlscan.l): `:name` becomes the value, `:'name'` and `:"name"` its quoted
- * forms; an unset variable (or one not known yet) stays as written. Quotes,
+ * forms, `:{?name}` TRUE or FALSE (whether it is set); an unset variable (or one not known yet) stays as written. Quotes,
  * comments and dollar quotes are left alone.
  * @param standardConformingStrings the setting when the statement started
  * @returns the same buffer when nothing was filled in
@@ -232,11 +255,19 @@ export function interpolate(raw: Buffer, standardConformingStrings: boolean, loo
   let last = 0
   const spans = lexer.variableSpans
   for (let k = 0; k < spans.length; k += 2) {
-    const text = raw.toString('utf8', spans[k], spans[k + 1])
+    const text = byteText(raw, spans[k], spans[k + 1])
+    if (text.startsWith(':{?')) {
+      // psqlscan.l: TRUE or FALSE, whether the variable is set
+      const set = lookup(text.slice(3, -1))
+      if (set === UNKNOWN) continue
+      parts.push(raw.subarray(last, spans[k]), Buffer.from(set === undefined ? 'FALSE' : 'TRUE'))
+      last = spans[k + 1]
+      continue
+    }
     const quote = text[1] === "'" || text[1] === '"' ? text[1] : ''
     const value = lookup(quote ? text.slice(2, -1) : text.slice(1))
     if (value === undefined || value === UNKNOWN) continue
-    parts.push(raw.subarray(last, spans[k]), Buffer.from(quote === "'" ? quoteLiteral(value) : quote ? quoteIdentifier(value) : value))
+    parts.push(raw.subarray(last, spans[k]), textBytes(quote === "'" ? quoteLiteral(value) : quote ? quoteIdentifier(value) : value))
     last = spans[k + 1]
   }
   if (!parts.length) return raw
@@ -274,8 +305,8 @@ export function parseSlashCopy(args: string): SlashCopy | undefined {
     }
     if (c === '(') depth++
     else if (c === ')') depth--
-    else if (depth === 0 && i > 0 && /\s/.test(args[i - 1])) {
-      const m = /^(from|to)(?=\s|$)/i.exec(args.slice(i))
+    else if (depth === 0 && i > 0 && isSpace(args[i - 1])) {
+      const m = /^(from|to)(?=[ \t\n\r\f]|$)/i.exec(args.slice(i))
       if (m) {
         keyword = i
         break
@@ -284,14 +315,14 @@ export function parseSlashCopy(args: string): SlashCopy | undefined {
     i++
   }
   if (keyword < 0) return undefined
-  const before = args.slice(0, keyword).trim()
+  const before = trimSpace(args.slice(0, keyword))
   const direction = args
     .slice(keyword, keyword + 4)
     .toLowerCase()
     .startsWith('from')
     ? 'from'
     : 'to'
-  let rest = args.slice(keyword + direction.length).replace(/^\s+/, '')
+  let rest = args.slice(keyword + direction.length).replace(/^[ \t\n\r\f]+/, '')
   let token: string
   let quoted = false
   if (rest.startsWith("'")) {
@@ -309,12 +340,12 @@ export function parseSlashCopy(args: string): SlashCopy | undefined {
     rest = rest.slice(j + 1)
     quoted = true
   } else {
-    const m = /^[^\s;]*/.exec(rest)!
+    const m = /^[^ \t\n\r\f;]*/.exec(rest)!
     token = m[0]
     rest = rest.slice(token.length)
   }
   const word = token.toLowerCase()
   const target = !quoted && ['stdin', 'pstdin', 'stdout', 'pstdout', 'program'].includes(word) ? word : 'file'
-  const sql = `COPY ${before} ${direction === 'from' ? 'FROM STDIN' : 'TO STDOUT'} ${rest.trim()}`.trimEnd()
+  const sql = `COPY ${before} ${direction === 'from' ? 'FROM STDIN' : 'TO STDOUT'} ${trimSpace(rest)}`.replace(/[ \t\n\r\f]+$/, '')
   return { direction, target, file: target === 'file' ? token : undefined, sql }
 }

@@ -8,9 +8,9 @@
  * one chunk of COPY data, whatever the file's size.
  */
 import { open } from 'node:fs/promises'
-import type { CopyDataMode, LexingChange, ScanEvent, ScanOptions, StatementEvent } from './events.js'
+import type { CopyDataMode, LexingChange, MetaEvent, ScanEvent, ScanOptions, StatementEvent } from './events.js'
 import { PsqlLexer, Stop } from './psqlscan.js'
-import { parseSlashCopy, slashCommand } from './psqlslash.js'
+import { byteText, parseSlashCopy, slashCommand } from './psqlslash.js'
 
 export type {
   CopyDataEvent,
@@ -63,20 +63,25 @@ export function statementHead(sql: string): string {
   }
 }
 
+/** A statement's first keyword, lower-cased (what the lexer reports as its first word). */
+export const firstWordOf = (sql: string): string =>
+  statementHead(sql)
+    .split(/[\s;(]/)[0]
+    .toLowerCase()
+
 const COPY_FROM_STDIN = /^COPY\b[\s\S]*\bFROM\s+STDIN\b/i
 
 /**
  * Reads `file` and yields its events in order. COPY data is handed on as the
  * file's own bytes (CR, tabs, backslashes and `\N` untouched, as psql sends
  * them), never split into per-line strings; only statement lines are decoded.
- * @throws Error for a COPY block that never ends (no `\.`).
  */
 export async function* scanFile<C extends LexingChange = LexingChange>(
   file: string,
   options: ScanOptions<C> = {}
 ): AsyncGenerator<ScanEvent<C>> {
   const mode = options.copyData ?? 'lines'
-  const scanner = new Scanner<C>(file, options, mode)
+  const scanner = new Scanner<C>(options, mode)
   const size = options.readChunkBytes ?? (mode === 'skip' ? SKIP_READ_CHUNK_BYTES : READ_CHUNK_BYTES)
   // Events of `lines` and `bytes` mode hand on slices of what was read, so each read gets a new buffer;
   // `skip` mode keeps no slice past push() (the scanner copies its carry), so two buffers take turns.
@@ -105,6 +110,18 @@ export async function* scanFile<C extends LexingChange = LexingChange>(
   }
   scanner.end()
   yield* scanner.take()
+}
+
+/**
+ * Scans `text` as psql re-scans a variable's value it interpolated into SQL
+ * (psqlscan.l pushes the value as new input): its statements, meta-commands
+ * and COPY data, in order; lines count from 1.
+ */
+export function scanText<C extends LexingChange = LexingChange>(text: Buffer, options: ScanOptions<C> = {}): ScanEvent<C>[] {
+  const scanner = new Scanner<C>(options, 'lines')
+  scanner.push(text)
+  scanner.end()
+  return scanner.take()
 }
 
 const NL = 0x0a
@@ -137,16 +154,17 @@ class Scanner<C extends LexingChange> {
   /** Bytes of the statement being read (copies: read buffers are reused). */
   private pending: Buffer[] = []
   private pendingLine = 1
+  /** Where meta-commands stood inside the pending statement (see StatementEvent.cuts). */
+  private cuts: { offset: number; meta: number }[] = []
   private pendingCol = 1
   /** An open COPY block: data bytes gathered but not handed on yet. */
-  private copy: { parts: Buffer[]; bytes: number; first: number; lines: number; openedAt: number } | null = null
+  private copy: { parts: Buffer[]; bytes: number; first: number; lines: number } | null = null
   private statements = 0
   private metas = 0
   private readonly lexer = new PsqlLexer()
   private readonly lexing: { standardConformingStrings: boolean }
 
   constructor(
-    private readonly file: string,
     private readonly options: ScanOptions<C>,
     private readonly copyData: CopyDataMode
   ) {
@@ -213,9 +231,8 @@ class Scanner<C extends LexingChange> {
       this.carry = []
       this.line(line, 0, line.length)
     }
-    if (this.copy) {
-      throw new Error(`${this.file}: the COPY block started at line ${this.copy.openedAt} has no terminating "\\." line.`)
-    }
+    // COPY data that runs to the end of the file ends there, as psql ends it (copy.c, handleCopyIn: EOF ends the data)
+    if (this.copy) this.endCopy()
     // psql runs what is left at the end of a file as its last statement
     if (this.lexer.hasContent) this.emitStatement(false)
   }
@@ -281,35 +298,55 @@ class Scanner<C extends LexingChange> {
       }
       const stop = this.lexer.scan(b, pos, end)
       if (stop === undefined) {
-        this.pending.push(Buffer.from(b.subarray(pos, end)))
+        this.pending.push(this.statementBytes(b, pos, end))
         return
       }
       const at = this.lexer.at
       if (stop === Stop.Semicolon) {
-        this.pending.push(Buffer.from(b.subarray(pos, at + 1)))
+        this.pending.push(this.statementBytes(b, pos, at + 1))
         pos = at + 1
         if (this.emitStatement(true)) return // COPY data starts on the next line
         continue
       }
       // A meta-command: to the end of the line, or to where psql's lexer goes on after it.
-      if (at > pos) this.pending.push(Buffer.from(b.subarray(pos, at)))
-      const text = b.toString('utf8', at, end).replace(/\r?\n$/, '')
+      if (at > pos) this.pending.push(this.statementBytes(b, pos, at))
+      const text = byteText(b, at, end).replace(/\r?\n$/, '')
       const cmd = slashCommand(text)
       // \g, \gx, \gset and \gexec send what the buffer holds, as `;` does
       const copyData = SENDS_BUFFER.has(cmd.command) && this.lexer.hasContent && this.emitStatement(true, cmd.command)
-      this.out.push({ kind: 'meta', command: cmd.command, args: cmd.args, line: this.lineNo, index: this.metas++ })
-      if (!this.lexer.hasContent) this.pending = []
+      const meta: MetaEvent = { kind: 'meta', command: cmd.command, args: cmd.args, line: this.lineNo, index: this.metas++ }
+      if (this.lexer.hasContent) {
+        // inside a statement: psql may drop the text on either side of it (an \if branch)
+        meta.inStatement = true
+        this.cuts.push({ offset: this.pending.reduce((n, p) => n + p.length, 0), meta: meta.index })
+      } else this.pending = []
+      this.out.push(meta)
       if (copyData) return
       if (cmd.command === 'copy') {
         const copy = parseSlashCopy(cmd.args)
         // `\copy … from stdin` reads the lines that follow, up to `\.`, as a COPY block does
         if (copy?.direction === 'from' && (copy.target === 'stdin' || copy.target === 'pstdin')) {
-          this.copy = { parts: [], bytes: 0, first: this.lineNo + 1, lines: 0, openedAt: this.lineNo }
+          this.copy = { parts: [], bytes: 0, first: this.lineNo + 1, lines: 0 }
         }
       }
       if (cmd.resume < 0) return
-      pos = at + Buffer.byteLength(text.slice(0, cmd.resume))
+      pos = at + cmd.resume
     }
+  }
+
+  /** A copy of bytes [start, end) of `b`, without the backslashes of `\;` and `\:` (psql sends the character alone). */
+  private statementBytes(b: Buffer, start: number, end: number): Buffer {
+    const dropped = this.lexer.dropped
+    if (!dropped.length) return Buffer.from(b.subarray(start, end))
+    const parts: Buffer[] = []
+    let from = start
+    for (const at of dropped) {
+      parts.push(b.subarray(from, at))
+      from = at + 1
+    }
+    parts.push(b.subarray(from, end))
+    this.lexer.dropped = []
+    return Buffer.concat(parts)
   }
 
   /** Hands on the pending statement. @returns true when it is a `COPY … FROM stdin` (its data follows). */
@@ -338,13 +375,17 @@ class Scanner<C extends LexingChange> {
       ev.standardConformingStrings = this.lexer.standardConformingStrings
     }
     if (endedBy) ev.endedBy = endedBy
+    if (this.cuts.length) {
+      ev.cuts = this.cuts
+      this.cuts = []
+    }
     if (this.options.classify) {
       ev.classified = this.options.classify(sql, firstWord)
       const std = ev.classified.standardConformingStrings
       if (std !== undefined) this.lexer.standardConformingStrings = this.lexing.standardConformingStrings = std
     }
     this.out.push(ev)
-    if (isCopy) this.copy = { parts: [], bytes: 0, first: this.lineNo + 1, lines: 0, openedAt: this.lineNo }
+    if (isCopy) this.copy = { parts: [], bytes: 0, first: this.lineNo + 1, lines: 0 }
     return isCopy
   }
 }

@@ -9,8 +9,19 @@
 import { existsSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { MetaEvent } from './scanner.js'
-import { type Lookup, UNKNOWN, parseBool, parseSlashCopy, slashOptions, validVariableName, withoutSemicolons } from './psqlslash.js'
+import { listOf, ruleOf } from './commands.js'
+import type { MetaEvent, StatementEvent } from './scanner.js'
+import { BOOLEAN_VARIABLES, CONNECTION_VARIABLES, RESULT_VARIABLES, checkVariables } from './variables.js'
+import {
+  type Lookup,
+  UNKNOWN,
+  parseBool,
+  parseSlashCopy,
+  readable,
+  slashOptions,
+  validVariableName,
+  withoutSemicolons
+} from './psqlslash.js'
 
 /** A seed file: its path, the name errors show (relative to the working directory), and where an include pulled it in. */
 export interface SeedSource {
@@ -45,6 +56,8 @@ export type Directive =
   | { kind: 'gset'; prefix: string }
   /** `\gexec`: each non-null cell the statement before returned, run as a statement. */
   | { kind: 'gexec' }
+  /** A warning psql prints and goes on (an `\if` value that is not a boolean). */
+  | { kind: 'warning'; text: string }
 
 /** Whether statements run here: yes, no, or (check pass only) it depends on a value known at load time. */
 export type Activity = 'yes' | 'no' | 'maybe'
@@ -52,17 +65,6 @@ export type Activity = 'yes' | 'no' | 'maybe'
 /** psql's conditional states (conditional.h), plus `maybe` and `else-maybe` for the check pass. */
 type Branch = 'true' | 'false' | 'ignored' | 'else-true' | 'else-false' | 'maybe' | 'else-maybe'
 
-const REFUSED: Record<string, string> = {
-  c: 'connects to another database; the seed runs in the database the action made',
-  connect: 'connects to another database; the seed runs in the database the action made',
-  '!': 'runs a shell command on the runner',
-  setenv: 'sets an environment variable on the runner',
-  o: 'writes query output to a file on the runner',
-  out: 'writes query output to a file on the runner',
-  w: 'writes the query buffer to a file on the runner',
-  write: 'writes the query buffer to a file on the runner'
-}
-const IGNORED = new Set(['timing', 'pset', 'x'])
 const ALTERNATIVE = 'Run it from `seed-command`, which runs after the SQL seed with the connection in the environment (psql works there).'
 
 /** The session state that the check pass and the load each keep. */
@@ -73,11 +75,21 @@ export class PsqlSession {
   private gsetSeen = false
   /** One stack of `\if` branches per open file, innermost file last. */
   private readonly branches: { state: Branch; line: number }[][] = []
+  /**
+   * Per open file: whether statements ran before and after each meta-command
+   * that stood inside a statement's text (by its ordinal), until that
+   * statement is read ({@link activeText}).
+   */
+  private readonly cutActivity: Map<number, [Activity, Activity]>[] = []
   /** Files being read, outermost first (for include cycles). */
   private readonly reading: SeedSource[] = []
   /** The file the last `\i`/`\ir` asked for: the walker reads it next. */
   include: SeedSource | null = null
+  /** A `\q` ended the current file: the walker reads on after it. */
+  quit = false
   private restrictKey: string | null = null
+  /** psql's warning for the meta-command just run, if any. */
+  private warning: string | undefined
 
   /**
    * @param checking true in the check pass (no database: `\gset` values unknown)
@@ -87,9 +99,12 @@ export class PsqlSession {
     readonly checking: boolean,
     readonly cwd = process.cwd()
   ) {
-    // the load sets psql's own connection variables; the check pass has no connection yet
-    if (checking)
-      for (const name of ['DBNAME', 'USER', 'HOST', 'PORT', 'ENCODING', 'SERVER_VERSION_NUM', 'SERVER_VERSION_NAME']) this.unknown.add(name)
+    // the load sets psql's own connection variables (startupVariables); the check pass has no connection yet
+    if (checking) {
+      for (const [name, value] of Object.entries(checkVariables())) this.variables.set(name, value)
+      for (const name of [...CONNECTION_VARIABLES, ...RESULT_VARIABLES]) this.unknown.add(name)
+      this.variables.delete('ENCODING')
+    }
   }
 
   /** A variable's value: undefined when unset; {@link UNKNOWN} in the check pass for what a `\gset` may set. */
@@ -115,16 +130,24 @@ export class PsqlSession {
   enterFile(src: SeedSource): void {
     this.reading.push(src)
     this.branches.push([])
+    this.cutActivity.push(new Map())
   }
 
   /** A file ended. @returns the line of an `\if` left open in it, or undefined */
   leaveFile(): number | undefined {
     this.reading.pop()
+    this.cutActivity.pop()
     const open = this.branches.pop()!
     return open.length ? open[0].line : undefined
   }
 
-  /** The value of an `\if`/`\elif` expression: true, false, or undefined when it depends on a `\gset` value (check pass). @throws MetaRefusal */
+  /**
+   * The value of an `\if`/`\elif` expression: true, false, or undefined when
+   * it depends on a `\gset` value (check pass). A value that is not a boolean
+   * (an unset variable stays `:name`) is false, with psql's warning
+   * (command.c, is_true_boolean_expression; variables.c, ParseVariableBool).
+   * @throws MetaRefusal
+   */
   private condition(ev: MetaEvent): boolean | undefined {
     const o = slashOptions(ev.args, this.lookup)
     if (o.backtick) throw new MetaRefusal(`\\${ev.command} with a backtick expression runs a shell command on the runner. ${ALTERNATIVE}`)
@@ -132,9 +155,8 @@ export class PsqlSession {
     const expr = o.options.join(' ')
     const value = parseBool(expr)
     if (value === undefined) {
-      throw new MetaRefusal(
-        `\\${ev.command}: unrecognized value "${expr}" for "\\${ev.command} expression": Boolean expected (psql's error; it stops the seed).`
-      )
+      this.warning = `unrecognized value "${readable(expr)}" for "\\${ev.command} expression": Boolean expected (psql takes it as false and goes on).`
+      return false
     }
     return value
   }
@@ -178,16 +200,58 @@ export class PsqlSession {
    * @throws MetaRefusal for what the loader does not run, and for psql's own errors
    */
   meta(src: SeedSource, ev: MetaEvent): Directive {
+    if (!ev.inStatement) return this.run(src, ev)
+    const before = this.activity
+    const directive = this.run(src, ev)
+    this.cutActivity.at(-1)!.set(ev.index, [before, this.activity])
+    return directive
+  }
+
+  /**
+   * A statement's text as psql sends it: without what an inactive `\if`
+   * branch added to it (command.c: `\elif`, `\else` and `\endif` discard
+   * the query text a skipped branch added; mainloop.c resets the buffer at a
+   * `;` in one). Text whose branch the check pass cannot decide stays.
+   * @returns `ev.raw` itself when nothing is dropped
+   */
+  activeText(ev: StatementEvent): Buffer {
+    if (!ev.cuts) return ev.raw
+    const log = this.cutActivity.at(-1)!
+    const parts: Buffer[] = []
+    let start = 0
+    let dropped = false
+    ev.cuts.forEach((cut, k) => {
+      const [before, after] = log.get(cut.meta) ?? ['yes', 'yes']
+      log.delete(cut.meta)
+      if (before === 'no') dropped = true
+      else parts.push(ev.raw.subarray(start, cut.offset))
+      start = cut.offset
+      if (k === ev.cuts!.length - 1) {
+        if (after === 'no') dropped = true
+        else parts.push(ev.raw.subarray(start))
+      }
+    })
+    return dropped ? Buffer.concat(parts) : ev.raw
+  }
+
+  private run(src: SeedSource, ev: MetaEvent): Directive {
     const c = ev.command
     if (c === 'if' || c === 'elif' || c === 'else' || c === 'endif') {
+      this.warning = undefined
       this.conditional(ev)
-      return { kind: 'none' }
+      return this.warning && !this.checking ? { kind: 'warning', text: `\\${c}: ${this.warning}` } : { kind: 'none' }
     }
     const activity = this.activity
     if (activity === 'no') return { kind: 'none' }
-    if (REFUSED[c] || c.startsWith('lo_')) {
-      const why = REFUSED[c] ?? 'moves a large object between a file on the runner and the server'
-      throw new MetaRefusal(`psql meta-command \\${c} is not supported: it ${why}. ${ALTERNATIVE}`)
+    const rule = ruleOf(c)
+    if (rule?.treatment === 'refused') throw new MetaRefusal(`psql meta-command \\${c} is not supported: it ${rule.note}. ${ALTERNATIVE}`)
+    if (c === 'q' || c === 'quit') {
+      // psql: \q in a script ends that script (mainloop.c, PSQL_CMD_TERMINATE); an open \if there is not an error.
+      // In a block the check pass cannot decide, only the load knows whether it ends the file.
+      if (activity === 'maybe') return { kind: 'none' }
+      this.quit = true
+      this.branches.at(-1)!.length = 0
+      return { kind: 'none' }
     }
     if (c === 'restrict' || c === 'unrestrict') {
       if (c === 'restrict') this.restrictKey = ev.args
@@ -196,10 +260,10 @@ export class PsqlSession {
       else this.restrictKey = null
       return { kind: 'none' }
     }
-    if (IGNORED.has(c))
+    if (rule?.treatment === 'ignored')
       return {
         kind: 'print',
-        text: `Ignored \\${c}${ev.args ? ` ${ev.args}` : ''}: it only changes how psql shows results, and a seed shows none.`
+        text: `Ignored \\${c}${ev.args ? ` ${readable(ev.args)}` : ''}: it only changes how psql shows results, and a seed shows none.`
       }
     if (c === 'copy') return this.copy(ev, activity)
     const o = slashOptions(ev.args, this.lookup)
@@ -210,14 +274,16 @@ export class PsqlSession {
       case 'qecho':
       case 'warn': {
         const words = o.options[0] === '-n' ? o.options.slice(1) : o.options
-        return { kind: 'print', text: words.join(' ') }
+        return { kind: 'print', text: readable(words.join(' ')) }
       }
       case 'set':
         // in a block the check pass cannot decide, the value afterwards is only known when the seed runs
         return this.set(o.options, o.unknown || activity === 'maybe')
       case 'unset':
         if (o.options[0] === 'ON_ERROR_STOP') throw new MetaRefusal(ON_ERROR_STOP_OFF)
-        if (o.options[0] !== undefined) this.variables.delete(o.options[0])
+        // a boolean's hook makes \unset NAME `off` (variables.c, bool_substitute_hook)
+        if (o.options[0] !== undefined && BOOLEAN_VARIABLES.has(o.options[0])) this.variables.set(o.options[0], 'off')
+        else if (o.options[0] !== undefined) this.variables.delete(o.options[0])
         if (o.options[0] !== undefined && activity === 'maybe') this.unknown.add(o.options[0])
         return { kind: 'none' }
       case 'i':
@@ -239,16 +305,17 @@ export class PsqlSession {
         return { kind: 'gexec' }
     }
     throw new MetaRefusal(
-      `psql meta-command \\${c} is not supported: the loader runs \\echo, \\qecho, \\warn, \\set, \\unset, \\i, \\ir, \\copy … from, \\if, \\elif, \\else, \\endif, ` +
-        `\\g, \\gset, \\gexec, \\restrict and \\unrestrict, and ignores \\timing, \\pset and \\x. ${ALTERNATIVE}`
+      `psql meta-command \\${c} is not supported: the loader runs ${listOf('runs')}, and ignores ${listOf('ignored')}. ${ALTERNATIVE}`
     )
   }
 
   private set(options: string[], unknown: boolean): Directive {
     const [name, ...values] = options
     if (name === undefined) return { kind: 'none' } // psql lists the variables
-    if (!validVariableName(name)) throw new MetaRefusal(`\\set: invalid variable name: "${name}" (psql's error; it stops the seed).`)
-    const value = values.join('')
+    if (!validVariableName(name))
+      throw new MetaRefusal(`\\set: invalid variable name: "${readable(name)}" (psql's error; it stops the seed).`)
+    // a boolean's hook makes \set NAME with no value `on` (variables.c, bool_substitute_hook)
+    const value = values.length === 0 && BOOLEAN_VARIABLES.has(name) ? 'on' : values.join('')
     if (name === 'ON_ERROR_STOP' && parseBool(value) === false) throw new MetaRefusal(ON_ERROR_STOP_OFF)
     if (unknown) {
       this.variables.delete(name)
@@ -272,12 +339,12 @@ export class PsqlSession {
     if (name === undefined) throw new MetaRefusal(`\\${ev.command}: missing required argument (psql's error; it stops the seed).`)
     if (unknown) return { kind: 'none' } // the check pass cannot know the name; the load reads it
     const relative = ev.command === 'ir' || ev.command === 'include_relative'
-    const file = path.resolve(relative ? path.dirname(src.file) : this.cwd, expandTilde(name))
+    const file = path.resolve(relative ? path.dirname(src.file) : this.cwd, expandTilde(readable(name)))
     if (!existsSync(file) || !statSync(file).isFile()) {
       // in a block that may not run, only the load knows whether psql would read it
       if (activity === 'maybe') return { kind: 'none' }
       throw new MetaRefusal(
-        `\\${ev.command} ${name}: no such file (${file}; \\i is relative to the working directory, \\ir to the including file). Add it to the repository, or fix the name.`
+        `\\${ev.command} ${readable(name)}: no such file (${file}; \\i is relative to the working directory, \\ir to the including file). Add it to the repository, or fix the name.`
       )
     }
     const cycle = this.reading.findIndex((s) => s.file === file)
@@ -293,7 +360,7 @@ export class PsqlSession {
 
   private copy(ev: MetaEvent, activity: Activity): Directive {
     const copy = parseSlashCopy(ev.args)
-    if (!copy) throw new MetaRefusal(`\\copy: parse error at "${ev.args}" (psql's error: \\copy needs "from" or "to").`)
+    if (!copy) throw new MetaRefusal(`\\copy: parse error at "${readable(ev.args)}" (psql's error: \\copy needs "from" or "to").`)
     if (copy.direction === 'to')
       throw new MetaRefusal(
         `psql meta-command \\copy … to is not supported: it writes to the runner, and a seed writes nothing there. ${ALTERNATIVE}`
@@ -305,10 +372,10 @@ export class PsqlSession {
     if (copy.target === 'stdin' || copy.target === 'pstdin') return { kind: 'copy', sql: copy.sql }
     if (copy.target !== 'file')
       throw new MetaRefusal(`\\copy … from ${copy.target}: psql reads nothing from ${copy.target}. Use stdin, or a file.`)
-    const file = path.resolve(this.cwd, expandTilde(copy.file!))
+    const file = path.resolve(this.cwd, expandTilde(readable(copy.file!)))
     if (activity === 'yes' && (!existsSync(file) || !statSync(file).isFile())) {
       throw new MetaRefusal(
-        `\\copy … from '${copy.file}': no such file (${file}; relative to the working directory, as psql reads it). Add it to the repository, or fix the name.`
+        `\\copy … from '${readable(copy.file!)}': no such file (${file}; relative to the working directory, as psql reads it). Add it to the repository, or fix the name.`
       )
     }
     return { kind: 'copy', sql: copy.sql, file }

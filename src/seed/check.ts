@@ -17,8 +17,8 @@ import {
   classify,
   loadGrammar
 } from './grammar.js'
-import { type Lookup, interpolate } from '../psql/psqlslash.js'
-import { scanFile, statementHead } from '../psql/scanner.js'
+import { interpolate } from '../psql/psqlslash.js'
+import { firstWordOf, scanFile, statementHead } from '../psql/scanner.js'
 import { MetaRefusal, PsqlSession, type SeedSource, place } from '../psql/session.js'
 
 export { type SeedSource, place } from '../psql/session.js'
@@ -110,6 +110,14 @@ export async function* walkSeed(
           continue
         }
         yield [top.src, next.value]
+        if (session.quit) {
+          // \q: the rest of this file is not read (psql ends that script)
+          session.quit = false
+          open.pop()
+          await top.events.return(undefined)
+          session.leaveFile()
+          continue
+        }
         const include = session.include
         if (include) {
           session.include = null
@@ -160,16 +168,18 @@ export function statementRefusal(c: Classified): string | undefined {
 }
 
 /**
- * A statement with psql variables filled in from `lookup` (as psql fills
- * them in when it reads the statement), classified again if its text
- * changed; the same event when it has none.
+ * A statement as psql sends it: without the text an inactive `\if` branch
+ * added to it (PsqlSession.activeText), with psql variables filled in from
+ * the session (as psql fills them in when it reads the statement), and
+ * classified again if its text changed; the same event when neither applies.
  */
-export function withVariables(ev: SeedStatement, lookup: Lookup): SeedStatement {
-  if (!ev.psqlVariables) return ev
-  const raw = interpolate(ev.raw, ev.standardConformingStrings ?? true, lookup)
+export function asSent(ev: SeedStatement, session: PsqlSession): SeedStatement {
+  const active = session.activeText(ev)
+  const raw = ev.psqlVariables ? interpolate(active, ev.standardConformingStrings ?? true, session.lookup) : active
   if (raw === ev.raw) return ev
   const sql = raw.toString('utf8')
-  return { ...ev, raw, sql, classified: classify(sql, ev.firstWord) }
+  const firstWord = active === ev.raw ? ev.firstWord : firstWordOf(sql)
+  return { ...ev, raw, sql, firstWord, classified: classify(sql, firstWord) }
 }
 
 /**
@@ -229,7 +239,7 @@ async function checkEvents(
         continue
       }
       if (ev.kind !== 'statement' || session.activity !== 'yes') continue
-      const stmt = withVariables(ev, session.lookup)
+      const stmt = asSent(ev, session)
       const c = stmt.classified!
       const why = statementRefusal(c)
       if (why) {

@@ -8,17 +8,22 @@
 import * as core from '@actions/core'
 import type pg from 'pg'
 import type { MetaEvent } from '../psql/scanner.js'
-import { statementHead } from '../psql/scanner.js'
+import { textBytes } from '../psql/psqlslash.js'
+import { RESULT_VARIABLES, referencedNames, rowCount } from '../psql/variables.js'
+import { firstWordOf, scanText } from '../psql/scanner.js'
 import { type Directive, MetaRefusal, PsqlSession } from '../psql/session.js'
 import { Batch } from './batch.js'
-import { type SeedSource, SeedError, firstLine, place, rescanOptions, walkSeed, withVariables } from './check.js'
+import { type SeedSource, SeedError, firstLine, place, rescanOptions, walkSeed, asSent } from './check.js'
 import { describe, failBatch, failMeta } from './failure.js'
-import { type SeedStatement, classify } from './grammar.js'
+import { type SeedEvent, type SeedStatement, classify } from './grammar.js'
 import { gexecCells, gset } from './meta-run.js'
 import type { RowSet } from './raw-query.js'
 import { exactMetaLine } from './rescan.js'
 import type { SeedRules } from './rules.js'
 import type { Sender } from './send.js'
+
+/** How deep values that hold values are re-scanned (psql stops a variable from holding itself; this stops any loop). */
+const MAX_RESCAN_DEPTH = 10
 
 /** A statement and the file it came from. */
 interface Sourced {
@@ -51,18 +56,24 @@ export class SeedLoad {
 
   /** Loads every event of `sources`, then sends COMMIT. @throws SeedError naming file:line of the first failure */
   async run(sources: SeedSource[]): Promise<void> {
-    for await (const [src, ev] of walkSeed(sources, { copyData: 'bytes' }, this.session)) {
-      if (ev.kind === 'meta') await this.meta(src, ev)
-      else if (ev.kind === 'statement') await this.statement(src, ev)
-      else if (ev.kind === 'copy-data') await this.send.copyData(ev.data)
-      else await this.send.copyEnd()
-    }
+    for await (const [src, ev] of walkSeed(sources, { copyData: 'bytes' }, this.session)) await this.event(src, ev)
     await this.send.commit()
   }
 
-  private async statement(src: SeedSource, ev: SeedStatement): Promise<void> {
+  private async event(src: SeedSource, ev: SeedEvent, depth = 0): Promise<void> {
+    if (ev.kind === 'meta') await this.meta(src, ev)
+    else if (ev.kind === 'statement') await this.statement(src, ev, depth)
+    else if (ev.kind === 'copy-data') await this.send.copyData(ev.data)
+    else await this.send.copyEnd()
+  }
+
+  private async statement(src: SeedSource, ev: SeedStatement, depth: number): Promise<void> {
     if (this.session.activity !== 'yes') return
-    const st = withVariables(ev, this.session.lookup)
+    if (ev.psqlVariables) {
+      await this.readResults(ev.psqlVariables.flatMap(referencedNames))
+      if (depth < MAX_RESCAN_DEPTH && this.needsRescan(ev)) return this.rescan(src, ev, depth)
+    }
+    const st = asSent(ev, this.session)
     this.previous.set(src, { src, ev: st })
     this.sentByG = st.endedBy === 'g' || st.endedBy === 'gx'
     if (st.endedBy === 'gset' || st.endedBy === 'gexec') {
@@ -76,7 +87,59 @@ export class SeedLoad {
     await this.send.statement(src, st, st.classified!.changesLexing || !st.terminated || st.endedBy !== undefined)
   }
 
+  /** A statement with a `:name` whose value holds a backslash or a `;`: psql reads that value as input (meta-commands, statement ends). */
+  private needsRescan(ev: SeedStatement): boolean {
+    return ev.psqlVariables!.some((ref) => {
+      if (!/^:[^'"{]/.test(ref)) return false
+      const value = this.session.lookup(ref.slice(1))
+      return typeof value === 'string' && /[\\;]/.test(value)
+    })
+  }
+
+  /**
+   * Runs a statement's text with its variables filled in as new input, as
+   * psql re-scans an interpolated value (psqlscan.l: psqlscan_push_new_buffer):
+   * a value may hold meta-commands or several statements. Lines count from
+   * the statement's first line.
+   */
+  private async rescan(src: SeedSource, ev: SeedStatement, depth: number): Promise<void> {
+    const text = asSent(ev, this.session).raw
+    const lexing = { standardConformingStrings: ev.standardConformingStrings ?? true }
+    const events = scanText(text, { classify, lexing })
+    const last = events.findLastIndex((e) => e.kind === 'statement')
+    for (const [k, e] of events.entries()) {
+      // an error is placed at the statement the value was used in (its ordinal, for the rescan that finds its line)
+      const line = ev.line + ('line' in e ? e.line - 1 : 0)
+      if (e.kind === 'meta') await this.event(src, { ...e, line, index: -1 }, depth + 1)
+      else if (e.kind !== 'statement') await this.event(src, e, depth + 1)
+      else {
+        // the last one ends as the statement did (with `;`, or sent by \g, \gset, \gexec)
+        const end = k === last ? { terminated: ev.terminated, endedBy: ev.endedBy } : {}
+        await this.event(src, { ...e, line, index: ev.index, ...end }, depth + 1)
+      }
+    }
+  }
+
+  /**
+   * psql's ERROR, SQLSTATE and ROW_COUNT (set after each query) and ENCODING
+   * (the client encoding), when `names` use one: read from the answers to
+   * what was sent so far, which are waited for first.
+   */
+  private async readResults(names: string[]): Promise<void> {
+    if (!names.some((n) => RESULT_VARIABLES.has(n))) return
+    await this.send.flushAll()
+    const v = this.session.variables
+    if (this.send.lastTag !== undefined) {
+      // a seed stops at its first error, so ERROR is false whenever the seed goes on
+      v.set('ERROR', 'false')
+      v.set('SQLSTATE', '00000')
+      v.set('ROW_COUNT', rowCount(this.send.lastTag))
+    }
+    if (names.includes('ENCODING')) v.set('ENCODING', await this.send.clientEncoding())
+  }
+
   private async meta(src: SeedSource, ev: MetaEvent): Promise<void> {
+    if (this.session.activity === 'yes') await this.readResults(referencedNames(ev.args))
     let directive: Directive
     try {
       directive = this.session.meta(src, ev)
@@ -99,9 +162,10 @@ export class SeedLoad {
     }
     if ((ev.command === 'g' || ev.command === 'gx') && this.session.activity === 'yes') return this.resend(src, ev)
     if (directive.kind === 'print') core.info(directive.text)
+    if (directive.kind === 'warning') core.warning(`${place(src, ev.line)}: ${directive.text}`)
     if (directive.kind !== 'copy') return
     if (directive.file) return this.send.copyFile(src, ev, directive.sql, directive.file)
-    await this.send.startCopy(src, ev, Buffer.from(directive.sql))
+    await this.send.startCopy(src, ev, textBytes(directive.sql))
   }
 
   /** `\g` with a query of its own sent it as `;` does; alone, psql sends the file's previous query again. */
@@ -132,10 +196,7 @@ export class SeedLoad {
     if (directive.kind === 'gset') return gset(this.session, rows, directive.prefix)
     let line: number | undefined
     for (const cell of gexecCells(rows)) {
-      const firstWord = statementHead(cell)
-        .split(/[\s;(]/)[0]
-        .toLowerCase()
-      const generated: SeedStatement = { ...q.ev, sql: cell, raw: Buffer.from(cell), classified: classify(cell, firstWord) }
+      const generated: SeedStatement = { ...q.ev, sql: cell, raw: Buffer.from(cell), classified: classify(cell, firstWordOf(cell)) }
       // the \gexec line, found once (a rescan of its file) for all the statements it generates
       line ??= await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))
       if (!this.rules.admit(src, generated, line)) continue

@@ -30,6 +30,8 @@
  */
 import pg from 'pg'
 import type { Connection } from '../connection.js'
+import { asByteText } from '../psql/psqlslash.js'
+import { startupVariables } from '../psql/variables.js'
 import { leaseSession } from '../pg-sessions.js'
 import { type SeedPlan, SeedError } from './check.js'
 import { SeedLoad } from './load.js'
@@ -57,23 +59,24 @@ interface Target {
   roles: string[]
   /** Extensions owned by a role the loading user is not a member of (a managed database's built-ins). */
   foreignExtensions: Set<string>
-  /** server_version_num and server_version, for psql's SERVER_VERSION_NUM and SERVER_VERSION_NAME. */
-  version: [string, string]
+  /** server_version_num, server_version and version(), for psql's SERVER_VERSION_NUM, SERVER_VERSION_NAME and VERSION. */
+  version: [string, string, string]
 }
 
-/** The variables psql sets itself for a connection (psql docs, "Variables"), which `:DBNAME` and the like fill in. */
+/** The variables psql sets itself for the connection (startupVariables), which `:DBNAME` and the like fill in. */
 function psqlVariables(client: pg.Client, target: Target): Record<string, string> {
   const p = client as unknown as { database?: string; user?: string; host?: string; port?: number }
-  return {
-    DBNAME: p.database ?? '',
-    USER: p.user ?? '',
-    HOST: p.host ?? '',
-    PORT: String(p.port ?? ''),
-    ENCODING: 'UTF8',
-    ON_ERROR_STOP: 'on',
-    SERVER_VERSION_NUM: target.version[0],
-    SERVER_VERSION_NAME: target.version[1]
-  }
+  const vars = startupVariables({
+    dbname: p.database ?? '',
+    user: p.user ?? '',
+    host: p.host ?? '',
+    port: String(p.port ?? ''),
+    versionNum: target.version[0],
+    versionName: target.version[1],
+    version: target.version[2]
+  })
+  for (const name of Object.keys(vars)) vars[name] = asByteText(vars[name])
+  return vars
 }
 
 /**
@@ -137,13 +140,13 @@ async function openTransaction(client: pg.Client): Promise<Target> {
     // A simple-protocol query with several statements answers with one result per statement.
     const results = (await client.query(
       "BEGIN; SAVEPOINT preview_postgres_seed; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE'); " +
-        "SELECT current_setting('server_version_num') AS num, current_setting('server_version') AS name"
+        "SELECT current_setting('server_version_num') AS num, current_setting('server_version') AS name, version() AS full"
     )) as unknown as pg.QueryResult<Record<string, string>>[]
     const v = results[4].rows[0]
     return {
       roles: results[2].rows.map((r) => r.rolname),
       foreignExtensions: new Set(results[3].rows.map((r) => r.extname)),
-      version: [v.num, v.name]
+      version: [v.num, v.name, v.full]
     }
   } catch (err) {
     throw new SeedError(`Seeding could not connect to the new database: ${(err as Error).message}`)

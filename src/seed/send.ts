@@ -7,6 +7,7 @@
  */
 import path from 'node:path'
 import type pg from 'pg'
+import { readable } from '../psql/psqlslash.js'
 import type { MetaEvent } from '../psql/scanner.js'
 import { Batch, END, MAX_BATCH_BYTES, NEXT_SAVEPOINT } from './batch.js'
 import type { SeedSource } from './check.js'
@@ -28,6 +29,8 @@ export class Sender {
   copyRows = 0
   private batch = new Batch()
   private pipe: Pipeline<Sent> | null = null
+  /** The command tag of the last statement the server completed, once one has (psql's ROW_COUNT comes from it). */
+  lastTag: string | undefined
   /** A COPY block is open: `copy-data` events go to it. */
   private copying = false
 
@@ -74,13 +77,14 @@ export class Sender {
 
   /** Runs `raw` on its own (call {@link flushAll} first). @throws pg.DatabaseError from the server */
   async query(raw: Buffer): Promise<void> {
-    await rawQuery(this.client, raw)
+    this.lastTag = (await rawQuery(this.client, raw)) ?? ''
     this.statements++
   }
 
   /** Runs `raw` on its own and returns its rows (call {@link flushAll} first). @throws pg.DatabaseError from the server */
   async rows(raw: Buffer): Promise<RowSet> {
     const rows = await rawRows(this.client, raw)
+    this.lastTag = rows.tag ?? ''
     this.statements++
     return rows
   }
@@ -92,7 +96,9 @@ export class Sender {
   async copyFile(src: SeedSource, ev: MetaEvent, sql: string, file: string): Promise<void> {
     await this.flushAll()
     try {
-      this.copyRows += await copyFromFile(this.client, sql, file)
+      const rows = await copyFromFile(this.client, sql, file)
+      this.copyRows += rows
+      this.lastTag = `COPY ${rows}`
       this.statements++
     } catch (err) {
       const e = err as pg.DatabaseError
@@ -106,6 +112,12 @@ export class Sender {
     await this.flush()
     ;(await this.pipeline()).query(END, { commit: true })
     await this.settle()
+  }
+
+  /** The client encoding now (`SHOW client_encoding`, after what was sent before): psql's ENCODING. Not a statement of the seed. */
+  async clientEncoding(): Promise<string> {
+    await this.flushAll()
+    return (await rawRows(this.client, Buffer.from('SHOW client_encoding'))).rows[0][0] ?? 'UTF8'
   }
 
   /** After a failure: waits until the client is free again (to roll back). Never throws. */
@@ -136,6 +148,7 @@ export class Sender {
     this.pipe = null
     const failure = await p.settle()
     this.copyRows += p.copyRows
+    if (p.lastTag !== undefined) this.lastTag = p.lastTag
     if (failure) await this.locate(failure)
   }
 
@@ -167,7 +180,7 @@ export class Sender {
       const e = err as pg.DatabaseError
       const row = /line (\d+)/.exec(e.where ?? '')?.[1]
       // the data starts on the line after the \copy: the server's "line N" is N lines below it
-      return failMeta(tag.src, tag.ev, `${describe(e, true)} (in the data of \\copy ${tag.ev.args}).`, row ? Number(row) : 0)
+      return failMeta(tag.src, tag.ev, `${describe(e, true)} (in the data of \\copy ${readable(tag.ev.args)}).`, row ? Number(row) : 0)
     }
     return failCopy(tag.src, tag.ev, err as pg.DatabaseError)
   }

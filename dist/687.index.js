@@ -1,8 +1,8 @@
-export const id = 405;
-export const ids = [405];
+export const id = 687;
+export const ids = [687];
 export const modules = {
 
-/***/ 62405:
+/***/ 10687:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1248,6 +1248,818 @@ const osSignals = (external_node_os_default()).constants.signals;
 /** Process groups (POSIX): the command runs in one of its own, which a cancel signals as a whole. On Windows only the shell is signalled. */
 const GROUPS = process.platform !== 'win32';
 
+;// CONCATENATED MODULE: ./src/psql/psqlscan.ts
+/**
+ * psql's lexer, over bytes: where a statement ends and where a meta-command
+ * starts, by the rules of psql's psqlscan.l (PostgreSQL 17), so the loader
+ * splits a file exactly where psql does:
+ * - `;` ends a statement only outside quotes, comments and parentheses, and
+ *   outside the `BEGIN … END` of a `CREATE [OR REPLACE] FUNCTION|PROCEDURE`
+ *   (an SQL-standard body, `BEGIN ATOMIC`; `CASE … END` nests in it);
+ * - quotes: `'…'` (backslash escapes only when standard_conforming_strings is
+ *   off), `E'…'`, `B'…'`, `X'…'`, `N'…'`, `U&'…'`, `"…"`, `U&"…"`, `$tag$…$tag$`;
+ *   comments `-- …` and nested `/* … *\/`;
+ * - a backslash outside quotes and comments starts a meta-command, anywhere in
+ *   a line (`\;` and `\:` put the character into the statement instead);
+ * - `:name`, `:'name'` and `:"name"` are psql variables, not quotes (noted,
+ *   so the check pass can refuse what psql would fill in).
+ *
+ * Every byte below 0x80 is ASCII in the encodings the loader accepts (UTF-8
+ * and the server encodings), so bytes can be lexed without decoding them.
+ */
+var State;
+(function (State) {
+    State[State["Normal"] = 0] = "Normal";
+    /** `'…'` with standard_conforming_strings on, and `B'`, `X'`, `U&'` strings. */
+    State[State["Quote"] = 1] = "Quote";
+    /** `E'…'`, or `'…'` with standard_conforming_strings off: a backslash escapes the next byte. */
+    State[State["Escape"] = 2] = "Escape";
+    /** `"…"` */
+    State[State["Ident"] = 3] = "Ident";
+    /** `$tag$…$tag$` */
+    State[State["Dollar"] = 4] = "Dollar";
+    /** `/* … *\/`, nested. */
+    State[State["Comment"] = 5] = "Comment";
+    /** `-- …` to the end of the line. */
+    State[State["LineComment"] = 6] = "LineComment";
+})(State || (State = {}));
+const SEMICOLON = 0x3b;
+const BACKSLASH = 0x5c;
+const QUOTE = 0x27;
+const DQUOTE = 0x22;
+const DOLLAR = 0x24;
+const DASH = 0x2d;
+const SLASH = 0x2f;
+const STAR = 0x2a;
+const COLON = 0x3a;
+const LPAREN = 0x28;
+const RPAREN = 0x29;
+const AMP = 0x26;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const QUESTION = 0x3f;
+const isSpace = (c) => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+/** psql's ident_start: letters, `_`, and any byte >= 0x80. */
+const isIdentStart = (c) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c >= 0x80;
+const isIdentCont = (c) => isIdentStart(c) || (c >= 0x30 && c <= 0x39) || c === DOLLAR;
+const isDigit = (c) => c >= 0x30 && c <= 0x39;
+const lower = (c) => (c >= 0x41 && c <= 0x5a ? c + 32 : c);
+/** What {@link PsqlLexer.scan} stopped at. */
+var Stop;
+(function (Stop) {
+    /** A `;` that ends the statement. */
+    Stop[Stop["Semicolon"] = 0] = "Semicolon";
+    /** A backslash that starts a meta-command. */
+    Stop[Stop["Backslash"] = 1] = "Backslash";
+})(Stop || (Stop = {}));
+/** psql's lexer state, carried from line to line. */
+class PsqlLexer {
+    /** standard_conforming_strings as the server has it (psql follows the server's ParameterStatus). */
+    standardConformingStrings = true;
+    state = State.Normal;
+    commentDepth = 0;
+    dollarTag = null;
+    parenDepth = 0;
+    beginDepth = 0;
+    /** First letters of the statement's first identifiers among create/or/replace/function/procedure (psql's `identifiers`). */
+    idents = '';
+    identCount = 0;
+    /** The statement's first keyword, lower-cased (at most 24 bytes). */
+    firstWord = '';
+    /** The statement has a token that is not whitespace or a comment. */
+    hasContent = false;
+    /** psql variable references in the statement, as written (`:name`, `:'name'`, `:"name"`). */
+    variables = [];
+    /** Indexes of backslashes that psql leaves out of the statement (those of `\;` and `\:`), until the scanner takes them. */
+    dropped = [];
+    /** Where scan() stopped: the index of the `;` or backslash. */
+    at = -1;
+    /** When set, each variable reference's [start, end) byte indexes are appended (for filling variables in). */
+    variableSpans = null;
+    /** Back to the start of a statement (psql_scan_reset), keeping standard_conforming_strings. */
+    reset() {
+        this.state = State.Normal;
+        this.commentDepth = 0;
+        this.dollarTag = null;
+        this.parenDepth = 0;
+        this.beginDepth = 0;
+        this.idents = '';
+        this.identCount = 0;
+        this.firstWord = '';
+        this.hasContent = false;
+        this.variables = [];
+    }
+    /**
+     * Lexes bytes [start, end) of `b` (one line, with its newline if it has one).
+     * @returns a {@link Stop} with its index in {@link at}, or undefined when the bytes are all statement text.
+     */
+    scan(b, start, end) {
+        let i = start;
+        while (i < end) {
+            const c = b[i];
+            switch (this.state) {
+                case State.LineComment:
+                    if (c === 0x0a || c === 0x0d)
+                        this.state = State.Normal;
+                    i++;
+                    continue;
+                case State.Comment:
+                    if (c === SLASH && b[i + 1] === STAR && i + 1 < end) {
+                        this.commentDepth++;
+                        i += 2;
+                    }
+                    else if (c === STAR && b[i + 1] === SLASH && i + 1 < end) {
+                        if (--this.commentDepth === 0)
+                            this.state = State.Normal;
+                        i += 2;
+                    }
+                    else
+                        i++;
+                    continue;
+                case State.Quote:
+                case State.Ident: {
+                    const q = this.state === State.Quote ? QUOTE : DQUOTE;
+                    const k = b.subarray(i, end).indexOf(q);
+                    if (k < 0)
+                        return undefined;
+                    // a doubled quote stays inside
+                    if (i + k + 1 < end && b[i + k + 1] === q)
+                        i += k + 2;
+                    else {
+                        this.state = State.Normal;
+                        i += k + 1;
+                    }
+                    continue;
+                }
+                case State.Escape:
+                    if (c === BACKSLASH)
+                        i += 2;
+                    else if (c === QUOTE) {
+                        if (b[i + 1] === QUOTE && i + 1 < end)
+                            i += 2;
+                        else {
+                            this.state = State.Normal;
+                            i++;
+                        }
+                    }
+                    else
+                        i++;
+                    continue;
+                case State.Dollar: {
+                    const tag = this.dollarTag;
+                    const k = b.subarray(i, end).indexOf(tag);
+                    if (k < 0)
+                        return undefined;
+                    this.state = State.Normal;
+                    this.dollarTag = null;
+                    i += k + tag.length;
+                    continue;
+                }
+                case State.Normal:
+                    break;
+            }
+            // State.Normal
+            if (isSpace(c)) {
+                i++;
+                continue;
+            }
+            if (c === DASH && b[i + 1] === DASH && i + 1 < end) {
+                this.state = State.LineComment;
+                i += 2;
+                continue;
+            }
+            if (c === SLASH && b[i + 1] === STAR && i + 1 < end) {
+                this.state = State.Comment;
+                this.commentDepth = 1;
+                i += 2;
+                continue;
+            }
+            if (c === BACKSLASH) {
+                const n = b[i + 1];
+                if ((n === SEMICOLON || n === COLON) && i + 1 < end) {
+                    // psql: "\;" and "\:" put the character, without its backslash, into the query buffer
+                    this.dropped.push(i);
+                    this.hasContent = true;
+                    if (n === SEMICOLON)
+                        this.identCount = 0;
+                    i += 2;
+                    continue;
+                }
+                this.at = i;
+                return Stop.Backslash;
+            }
+            if (c === SEMICOLON && this.parenDepth === 0 && this.beginDepth === 0) {
+                this.at = i;
+                return Stop.Semicolon;
+            }
+            this.hasContent = true;
+            if (c === SEMICOLON) {
+                i++;
+                continue;
+            }
+            if (c === LPAREN) {
+                this.parenDepth++;
+                i++;
+                continue;
+            }
+            if (c === RPAREN) {
+                if (this.parenDepth > 0)
+                    this.parenDepth--;
+                i++;
+                continue;
+            }
+            if (c === QUOTE) {
+                this.state = this.standardConformingStrings ? State.Quote : State.Escape;
+                i++;
+                continue;
+            }
+            if (c === DQUOTE) {
+                this.state = State.Ident;
+                i++;
+                continue;
+            }
+            if (c === DOLLAR) {
+                const tagEnd = this.dollarTagEnd(b, i, end);
+                if (tagEnd > 0) {
+                    this.dollarTag = Buffer.from(b.subarray(i, tagEnd));
+                    this.state = State.Dollar;
+                    i = tagEnd;
+                }
+                else
+                    i++;
+                continue;
+            }
+            if (c === COLON) {
+                i = this.colon(b, i, end);
+                continue;
+            }
+            if (isDigit(c)) {
+                // a number, with any identifier bytes glued to it (psql's integer_junk and the like)
+                i++;
+                while (i < end && (isIdentCont(b[i]) || b[i] === 0x2e) && b[i] !== DOLLAR)
+                    i++;
+                continue;
+            }
+            if (isIdentStart(c)) {
+                i = this.identifier(b, i, end);
+                continue;
+            }
+            i++;
+        }
+        return undefined;
+    }
+    /** An identifier or keyword at `i`, or the prefix of a quoted form (`E'`, `B'`, `X'`, `N'`, `U&'`, `U&"`). @returns the index after it. */
+    identifier(b, i, end) {
+        let j = i + 1;
+        while (j < end && isIdentCont(b[j]))
+            j++;
+        const len = j - i;
+        if (len === 1) {
+            const c = lower(b[i]);
+            if (b[j] === QUOTE && j < end) {
+                if (c === 0x65) {
+                    this.state = State.Escape; // E'…'
+                    return j + 1;
+                }
+                if (c === 0x62 || c === 0x78) {
+                    this.state = State.Quote; // B'…', X'…': no escapes
+                    return j + 1;
+                }
+                if (c === 0x6e) {
+                    this.state = this.standardConformingStrings ? State.Quote : State.Escape; // N'…' is a plain string
+                    return j + 1;
+                }
+            }
+            if (c === 0x75 && b[j] === AMP && (b[j + 1] === QUOTE || b[j + 1] === DQUOTE) && j + 1 < end) {
+                this.state = b[j + 1] === QUOTE ? State.Quote : State.Ident; // U&'…', U&"…"
+                return j + 2;
+            }
+        }
+        this.word(b, i, j);
+        return j;
+    }
+    /** psql's BEGIN … END tracking inside CREATE [OR REPLACE] FUNCTION|PROCEDURE, on one identifier [i, j). */
+    word(b, i, j) {
+        const len = j - i;
+        const is = (w) => {
+            if (len !== w.length)
+                return false;
+            for (let k = 0; k < len; k++)
+                if (lower(b[i + k]) !== w.charCodeAt(k))
+                    return false;
+            return true;
+        };
+        if (this.identCount === 0) {
+            this.idents = '';
+            this.firstWord = b.toString('latin1', i, Math.min(j, i + 24)).toLowerCase();
+        }
+        if (this.identCount < 4 && (is('create') || is('function') || is('procedure') || is('or') || is('replace'))) {
+            this.idents = this.idents.padEnd(this.identCount, ' ') + String.fromCharCode(lower(b[i]));
+        }
+        this.identCount++;
+        const id = this.idents;
+        if (id[0] === 'c' &&
+            (id[1] === 'f' || id[1] === 'p' || (id[1] === 'o' && id[2] === 'r' && (id[3] === 'f' || id[3] === 'p'))) &&
+            this.parenDepth === 0) {
+            if (is('begin'))
+                this.beginDepth++;
+            else if (is('case')) {
+                if (this.beginDepth >= 1)
+                    this.beginDepth++;
+            }
+            else if (is('end')) {
+                if (this.beginDepth > 0)
+                    this.beginDepth--;
+            }
+        }
+    }
+    /** The end of a dollar-quote delimiter `$tag$` starting at `i`, or -1 (a lone `$`, or `$1`). */
+    dollarTagEnd(b, i, end) {
+        let j = i + 1;
+        if (j < end && b[j] === DOLLAR)
+            return j + 1;
+        if (j >= end || !isIdentStart(b[j]))
+            return -1;
+        j++;
+        while (j < end && isIdentCont(b[j]) && b[j] !== DOLLAR)
+            j++;
+        return j < end && b[j] === DOLLAR ? j + 1 : -1;
+    }
+    /** `::`, or a psql variable `:name`, `:'name'`, `:"name"`, `:{?name}` (whose quotes are not string quotes; noted in {@link variables}), or a lone `:`. */
+    colon(b, i, end) {
+        const n = b[i + 1];
+        if (n === COLON)
+            return i + 2;
+        if (n === LBRACE && b[i + 2] === QUESTION) {
+            // `:{?name}`: whether the variable is set (psqlscan.l, psqlscan_test_variable)
+            let j = i + 3;
+            while (j < end && isIdentCont(b[j]) && b[j] !== DOLLAR)
+                j++;
+            if (j > i + 3 && b[j] === RBRACE) {
+                this.variables.push(b.toString('latin1', i, j + 1));
+                this.variableSpans?.push(i, j + 1);
+                return j + 1;
+            }
+            return i + 1;
+        }
+        const quoted = n === QUOTE || n === DQUOTE;
+        let j = quoted ? i + 2 : i + 1;
+        while (j < end && isIdentCont(b[j]) && b[j] !== DOLLAR)
+            j++;
+        if (quoted ? j > i + 2 && b[j] === n : j > i + 1) {
+            const stop = quoted ? j + 1 : j;
+            this.variables.push(b.toString('latin1', i, stop));
+            this.variableSpans?.push(i, stop);
+            return stop;
+        }
+        return i + 1;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/psql/psqlslash.ts
+/**
+ * psql's backslash commands as text: where one ends, how its arguments are
+ * read, how variables are filled in, and psql's boolean values. The rules
+ * are psql 17's (src/bin/psql: psqlscanslash.l for the arguments,
+ * psqlscan.l for variables in SQL, variables.c for booleans, copy.c for
+ * `\copy`), written here from their documented behaviour.
+ */
+
+/**
+ * psql reads a meta-command's text and keeps its variables as bytes, in the
+ * client encoding, whatever that is (psqlscanslash.l is 8-bit clean; a value
+ * interpolated into SQL goes out as the same bytes). Here such text is a
+ * string of one character per byte (`latin1`), so every encoding's bytes come
+ * back out as they went in; {@link readable} shows it as UTF-8.
+ */
+const byteText = (b, start, end) => b.toString('latin1', start, end);
+/** The bytes of a {@link byteText} string. */
+const textBytes = (text) => Buffer.from(text, 'latin1');
+/** A {@link byteText} string as UTF-8 (for messages, paths, and output). */
+const readable = (text) => Buffer.from(text, 'latin1').toString('utf8');
+/** A JavaScript string (a server's answer, a name) as {@link byteText}: its UTF-8 bytes. */
+const asByteText = (value) => Buffer.from(value, 'utf8').toString('latin1');
+/** psql's whitespace in a backslash command (psqlscanslash.l: space). */
+const psqlslash_isSpace = (c) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f';
+/** `text` without psql's whitespace at either end (String#trim would also take bytes such as 0xA0, part of a UTF-8 letter here). */
+const trimSpace = (text) => text.replace(/^[ \t\n\r\f]+|[ \t\n\r\f]+$/g, '');
+/** A variable's value is not known before the database exists (set by `\gset`). */
+const UNKNOWN = Symbol('unknown');
+/** Commands whose argument is the rest of the line, unparsed (psql's OT_WHOLE_LINE). */
+const WHOLE_LINE = new Set(['copy', '!', 'h', 'help', 'sf', 'sf+', 'sv', 'sv+', 'ef', 'ev']);
+const isVarChar = (c) => /[A-Za-z0-9_\u0080-\uffff]/.test(c);
+/** The end of `:'name'` or `:"name"` at `i` (psql variable syntax, not a quote), or -1. */
+function quotedVariableEnd(text, i) {
+    const q = text[i + 1];
+    if (text[i] !== ':' || (q !== "'" && q !== '"'))
+        return -1;
+    let j = i + 2;
+    while (j < text.length && isVarChar(text[j]))
+        j++;
+    return j > i + 2 && text[j] === q ? j + 1 : -1;
+}
+/**
+ * Reads the backslash command at the start of `text` (one line, without its
+ * newline): the name ends at whitespace or a backslash; the arguments end at
+ * an unquoted backslash (`\\` is eaten, any other starts the next command),
+ * or at the end of the line (psqlscanslash.l: xslashcmd, xslasharg, xslashend).
+ */
+function slashCommand(text) {
+    let i = 1;
+    while (i < text.length && !psqlslash_isSpace(text[i]) && text[i] !== '\\')
+        i++;
+    // psql matches `copy` in any letter case (command.c: pg_strcasecmp), every other name exactly
+    const name = text.slice(1, i);
+    const command = name.toLowerCase() === 'copy' ? 'copy' : name;
+    if (WHOLE_LINE.has(command))
+        return { command, args: trimSpace(text.slice(i)), resume: -1 };
+    const start = i;
+    while (i < text.length) {
+        const c = text[i];
+        if (c === '\\') {
+            const resume = text[i + 1] === '\\' ? i + 2 : i;
+            return { command, args: trimSpace(text.slice(start, i)), resume };
+        }
+        const v = quotedVariableEnd(text, i);
+        if (v > 0) {
+            i = v;
+            continue;
+        }
+        if (c === "'" || c === '"' || c === '`') {
+            i++;
+            while (i < text.length && text[i] !== c)
+                i += c === "'" && text[i] === '\\' ? 2 : 1;
+        }
+        i++;
+    }
+    return { command, args: trimSpace(text.slice(start)), resume: -1 };
+}
+/** PQescapeLiteral's form: `'…'` with quotes doubled; with backslashes, ` E'…'` and backslashes doubled. */
+function quoteLiteral(value) {
+    const body = value.replace(/'/g, "''");
+    return value.includes('\\') ? ` E'${body.replace(/\\/g, '\\\\')}'` : `'${body}'`;
+}
+/** PQescapeIdentifier's form: `"…"` with double quotes doubled. */
+const quoteIdentifier = (value) => `"${value.replace(/"/g, '""')}"`;
+/**
+ * Splits a command's argument text into options as psql does (psqlscanslash.l,
+ * xslasharg): unquoted whitespace separates; `'…'` loses its quotes, `''` is a
+ * quote and `\n \t \b \r \f`, octal `\ooo`, hex `\xHH` and `\c` are escapes;
+ * `"…"` keeps its quotes; `:name` is the variable's value (as written when
+ * unset), `:'name'` and `:"name"` its quoted forms, `:{?name}` TRUE or FALSE.
+ */
+function slashOptions(args, lookup) {
+    const out = { options: [], unquotedTail: [], backtick: false, unknown: false };
+    let i = 0;
+    const n = args.length;
+    while (i < n) {
+        while (i < n && psqlslash_isSpace(args[i]))
+            i++;
+        if (i >= n)
+            break;
+        let opt = '';
+        let tail = 0;
+        let quoted = false;
+        while (i < n && !psqlslash_isSpace(args[i])) {
+            const c = args[i];
+            if (c === ':') {
+                const m = /^:(?:([A-Za-z0-9_\u0080-\uffff]+)|'([A-Za-z0-9_\u0080-\uffff]+)'|"([A-Za-z0-9_\u0080-\uffff]+)"|\{\?([A-Za-z0-9_\u0080-\uffff]+)\})/.exec(args.slice(i));
+                if (m) {
+                    const name = m[1] ?? m[2] ?? m[3] ?? m[4];
+                    const value = lookup(name);
+                    if (value === UNKNOWN)
+                        out.unknown = true;
+                    if (m[4] !== undefined)
+                        opt += value !== undefined ? 'TRUE' : 'FALSE';
+                    else if (value === undefined || value === UNKNOWN)
+                        opt += m[0];
+                    else
+                        opt += m[1] !== undefined ? value : m[2] !== undefined ? quoteLiteral(value) : quoteIdentifier(value);
+                    quoted = true;
+                    tail = 0;
+                    i += m[0].length;
+                    continue;
+                }
+            }
+            if (c === "'") {
+                quoted = true;
+                tail = 0;
+                i++;
+                while (i < n && args[i] !== "'") {
+                    if (args[i] === '\\' && i + 1 < n) {
+                        const e = args[i + 1];
+                        const simple = { n: '\n', t: '\t', b: '\b', r: '\r', f: '\f' };
+                        const oct = /^[0-7]{1,3}/.exec(args.slice(i + 1));
+                        const hex = /^x([0-9A-Fa-f]{1,2})/.exec(args.slice(i + 1));
+                        if (simple[e]) {
+                            opt += simple[e];
+                            i += 2;
+                        }
+                        else if (oct) {
+                            opt += String.fromCharCode(parseInt(oct[0], 8) & 0xff);
+                            i += 1 + oct[0].length;
+                        }
+                        else if (hex) {
+                            opt += String.fromCharCode(parseInt(hex[1], 16));
+                            i += 1 + hex[0].length;
+                        }
+                        else {
+                            opt += e;
+                            i += 2;
+                        }
+                        continue;
+                    }
+                    opt += args[i++];
+                }
+                i++;
+                if (args[i] === "'")
+                    opt += "'"; // '' inside: the closing quote and a reopening one
+                continue;
+            }
+            if (c === '"' || c === '`') {
+                const close = args.indexOf(c, i + 1);
+                const end = close < 0 ? n : close + 1;
+                if (c === '`')
+                    out.backtick = true;
+                opt += args.slice(i, end);
+                quoted = true;
+                tail = 0;
+                i = end;
+                continue;
+            }
+            opt += c;
+            tail++;
+            i++;
+        }
+        if (opt.length || quoted) {
+            out.options.push(opt);
+            out.unquotedTail.push(tail);
+        }
+    }
+    return out;
+}
+/** Removes unquoted trailing semicolons from option `k` (psql does it for file names: `\i a.sql;`). */
+function withoutSemicolons(o, k) {
+    let s = o.options[k];
+    let tail = o.unquotedTail[k];
+    while (tail-- > 0 && s.endsWith(';'))
+        s = s.slice(0, -1);
+    return s;
+}
+/**
+ * psql's ParseVariableBool (variables.c): case-insensitive prefixes of
+ * `true`, `false`, `yes`, `no`; `on` and `off` (at least two letters); `1`, `0`.
+ * @returns undefined when the value is none of them
+ */
+function parseBool(value) {
+    const v = value.toLowerCase();
+    const prefixOf = (word, min = 1) => v.length >= min && word.startsWith(v);
+    if (prefixOf('true'))
+        return true;
+    if (prefixOf('false'))
+        return false;
+    if (prefixOf('yes'))
+        return true;
+    if (prefixOf('no'))
+        return false;
+    if (prefixOf('on', 2))
+        return true;
+    if (prefixOf('off', 2))
+        return false;
+    if (v === '1')
+        return true;
+    if (v === '0')
+        return false;
+    return undefined;
+}
+/** A valid psql variable name (variables.c, valid_variable_name): letters, digits, underscores, non-ASCII. */
+const validVariableName = (name) => /^[A-Za-z0-9_\u0080-\uffff]+$/.test(name);
+/**
+ * Fills psql variables into one statement's bytes, as psql's SQL lexer does
+ * (psqlscan.l): `:name` becomes the value, `:'name'` and `:"name"` its quoted
+ * forms, `:{?name}` TRUE or FALSE (whether it is set); an unset variable (or one not known yet) stays as written. Quotes,
+ * comments and dollar quotes are left alone.
+ * @param standardConformingStrings the setting when the statement started
+ * @returns the same buffer when nothing was filled in
+ */
+function interpolate(raw, standardConformingStrings, lookup) {
+    const lexer = new PsqlLexer();
+    lexer.standardConformingStrings = standardConformingStrings;
+    lexer.variableSpans = [];
+    let pos = 0;
+    while (pos < raw.length) {
+        const stop = lexer.scan(raw, pos, raw.length);
+        if (stop === undefined)
+            break;
+        pos = lexer.at + (stop === Stop.Backslash ? 2 : 1);
+    }
+    const parts = [];
+    let last = 0;
+    const spans = lexer.variableSpans;
+    for (let k = 0; k < spans.length; k += 2) {
+        const text = byteText(raw, spans[k], spans[k + 1]);
+        if (text.startsWith(':{?')) {
+            // psqlscan.l: TRUE or FALSE, whether the variable is set
+            const set = lookup(text.slice(3, -1));
+            if (set === UNKNOWN)
+                continue;
+            parts.push(raw.subarray(last, spans[k]), Buffer.from(set === undefined ? 'FALSE' : 'TRUE'));
+            last = spans[k + 1];
+            continue;
+        }
+        const quote = text[1] === "'" || text[1] === '"' ? text[1] : '';
+        const value = lookup(quote ? text.slice(2, -1) : text.slice(1));
+        if (value === undefined || value === UNKNOWN)
+            continue;
+        parts.push(raw.subarray(last, spans[k]), textBytes(quote === "'" ? quoteLiteral(value) : quote ? quoteIdentifier(value) : value));
+        last = spans[k + 1];
+    }
+    if (!parts.length)
+        return raw;
+    parts.push(raw.subarray(last));
+    return Buffer.concat(parts);
+}
+/**
+ * Reads `\copy`'s argument text: the table (with columns) or query, `from` or
+ * `to`, the file (`'…'` or a bare word) or `stdin`/`pstdin`/`stdout`/`pstdout`/
+ * `program`, then the options, passed on as written.
+ * @returns undefined when there is no `from` or `to`
+ */
+function parseSlashCopy(args) {
+    let depth = 0;
+    let i = 0;
+    let keyword = -1;
+    while (i < args.length) {
+        const c = args[i];
+        if (c === '"' || c === "'") {
+            const close = args.indexOf(c, i + 1);
+            i = close < 0 ? args.length : close + 1;
+            continue;
+        }
+        if (c === '(')
+            depth++;
+        else if (c === ')')
+            depth--;
+        else if (depth === 0 && i > 0 && psqlslash_isSpace(args[i - 1])) {
+            const m = /^(from|to)(?=[ \t\n\r\f]|$)/i.exec(args.slice(i));
+            if (m) {
+                keyword = i;
+                break;
+            }
+        }
+        i++;
+    }
+    if (keyword < 0)
+        return undefined;
+    const before = trimSpace(args.slice(0, keyword));
+    const direction = args
+        .slice(keyword, keyword + 4)
+        .toLowerCase()
+        .startsWith('from')
+        ? 'from'
+        : 'to';
+    let rest = args.slice(keyword + direction.length).replace(/^[ \t\n\r\f]+/, '');
+    let token;
+    let quoted = false;
+    if (rest.startsWith("'")) {
+        let j = 1;
+        token = '';
+        while (j < rest.length) {
+            if (rest[j] === "'" && rest[j + 1] === "'") {
+                token += "'";
+                j += 2;
+                continue;
+            }
+            if (rest[j] === "'")
+                break;
+            token += rest[j++];
+        }
+        rest = rest.slice(j + 1);
+        quoted = true;
+    }
+    else {
+        const m = /^[^ \t\n\r\f;]*/.exec(rest);
+        token = m[0];
+        rest = rest.slice(token.length);
+    }
+    const word = token.toLowerCase();
+    const target = !quoted && ['stdin', 'pstdin', 'stdout', 'pstdout', 'program'].includes(word) ? word : 'file';
+    const sql = `COPY ${before} ${direction === 'from' ? 'FROM STDIN' : 'TO STDOUT'} ${trimSpace(rest)}`.replace(/[ \t\n\r\f]+$/, '');
+    return { direction, target, file: target === 'file' ? token : undefined, sql };
+}
+
+;// CONCATENATED MODULE: ./src/psql/variables.ts
+/**
+ * The variables psql sets itself, and the ones it treats specially. psql's
+ * own rules: startup.c (EstablishVariableSpace: each special variable's
+ * default, and its hooks), command.c (SyncVariables after a connection:
+ * DBNAME, USER, HOST, PORT, ENCODING, SERVER_VERSION_*), common.c
+ * (SetResultVariables after each query: ERROR, SQLSTATE, ROW_COUNT; ENCODING
+ * follows the client encoding), variables.c (a boolean hook's substitutes).
+ */
+/** Variables whose hook reads them as a boolean: `\set NAME` with no value makes them `on` (bool_substitute_hook). */
+const BOOLEAN_VARIABLES = new Set([
+    'AUTOCOMMIT',
+    'ON_ERROR_STOP',
+    'QUIET',
+    'SINGLELINE',
+    'SINGLESTEP',
+    'HIDE_TOAST_COMPRESSION',
+    'HIDE_TABLEAM',
+    'SHOW_ALL_RESULTS'
+]);
+/** Variables with a hook (psql's "specially treated variables"): `\gset` leaves them alone, with a warning. */
+const HOOKED_VARIABLES = new Set([
+    ...BOOLEAN_VARIABLES,
+    'FETCH_COUNT',
+    'HISTCONTROL',
+    'HISTSIZE',
+    'IGNOREEOF',
+    'ECHO',
+    'ECHO_HIDDEN',
+    'ON_ERROR_ROLLBACK',
+    'COMP_KEYWORD_CASE',
+    'PROMPT1',
+    'PROMPT2',
+    'PROMPT3',
+    'VERBOSITY',
+    'SHOW_CONTEXT'
+]);
+/** psql's defaults for its special variables, as `psql -X -v ON_ERROR_STOP=1` starts (the seed's rules). */
+const DEFAULTS = {
+    AUTOCOMMIT: 'on',
+    ON_ERROR_ROLLBACK: 'off',
+    ON_ERROR_STOP: 'on',
+    QUIET: 'off',
+    SINGLELINE: 'off',
+    SINGLESTEP: 'off',
+    FETCH_COUNT: '0',
+    HISTCONTROL: 'none',
+    HISTSIZE: '500',
+    IGNOREEOF: '0',
+    ECHO: 'none',
+    ECHO_HIDDEN: 'off',
+    COMP_KEYWORD_CASE: 'preserve-upper',
+    PROMPT1: '%/%R%x%# ',
+    PROMPT2: '%/%R%x%# ',
+    PROMPT3: '>> ',
+    VERBOSITY: 'default',
+    SHOW_CONTEXT: 'errors',
+    SHOW_ALL_RESULTS: 'on',
+    HIDE_TOAST_COMPRESSION: 'off',
+    HIDE_TABLEAM: 'off',
+    LAST_ERROR_MESSAGE: '',
+    LAST_ERROR_SQLSTATE: '00000'
+};
+/**
+ * The variables a psql session has before its first query: the special
+ * variables' defaults, the connection's, and psql's own version. The loader
+ * plays a psql of the server's version (VERSION, VERSION_NAME and
+ * VERSION_NUM are the server's).
+ */
+function startupVariables(c) {
+    return {
+        ...DEFAULTS,
+        VERSION: c.version,
+        VERSION_NAME: c.versionName,
+        VERSION_NUM: c.versionNum,
+        DBNAME: c.dbname,
+        USER: c.user,
+        HOST: c.host,
+        PORT: c.port,
+        ENCODING: 'UTF8',
+        SERVER_VERSION_NAME: c.versionName,
+        SERVER_VERSION_NUM: c.versionNum
+    };
+}
+/** Variables only a connection knows (the check pass has none: a value there is not known yet). */
+const CONNECTION_VARIABLES = [
+    'VERSION',
+    'VERSION_NAME',
+    'VERSION_NUM',
+    'DBNAME',
+    'USER',
+    'HOST',
+    'PORT',
+    'SERVER_VERSION_NAME',
+    'SERVER_VERSION_NUM'
+];
+/** The check pass's variables: the defaults; the connection's are not known yet. */
+const checkVariables = () => ({ ...DEFAULTS, ENCODING: 'UTF8' });
+/** Variables each query changes (SetResultVariables), and ENCODING, which `SET client_encoding` changes: read when used. */
+const RESULT_VARIABLES = new Set(['ERROR', 'SQLSTATE', 'ROW_COUNT', 'ENCODING']);
+/**
+ * ROW_COUNT from a command tag, as PQcmdTuples reads it: the count of
+ * INSERT, SELECT, UPDATE, DELETE, MERGE, MOVE, FETCH and COPY; 0 for others.
+ */
+function rowCount(tag) {
+    return /^(?:INSERT \d+ |SELECT |UPDATE |DELETE |MERGE |MOVE |FETCH |COPY )(\d+)$/.exec(tag ?? '')?.[1] ?? '0';
+}
+/** psql variable names a meta-command's text or a statement's references use (`:name`, `:'name'`, `:"name"`, `:{?name}`). */
+function referencedNames(text) {
+    return [...text.matchAll(/:(?:\{\?|['"])?([A-Za-z0-9_\u0080-\uffff]+)/g)].map((m) => m[1]);
+}
+
 // EXTERNAL MODULE: ./src/pg-sessions.ts
 var pg_sessions = __webpack_require__(38174);
 // EXTERNAL MODULE: ./src/sql-parser.ts
@@ -1448,659 +2260,6 @@ function asciiSafeEncoding(name) {
     return !NOT_ASCII_SAFE.has(name.toLowerCase().replace(/[^a-z0-9]/g, ''));
 }
 
-;// CONCATENATED MODULE: ./src/psql/psqlscan.ts
-/**
- * psql's lexer, over bytes: where a statement ends and where a meta-command
- * starts, by the rules of psql's psqlscan.l (PostgreSQL 17), so the loader
- * splits a file exactly where psql does:
- * - `;` ends a statement only outside quotes, comments and parentheses, and
- *   outside the `BEGIN … END` of a `CREATE [OR REPLACE] FUNCTION|PROCEDURE`
- *   (an SQL-standard body, `BEGIN ATOMIC`; `CASE … END` nests in it);
- * - quotes: `'…'` (backslash escapes only when standard_conforming_strings is
- *   off), `E'…'`, `B'…'`, `X'…'`, `N'…'`, `U&'…'`, `"…"`, `U&"…"`, `$tag$…$tag$`;
- *   comments `-- …` and nested `/* … *\/`;
- * - a backslash outside quotes and comments starts a meta-command, anywhere in
- *   a line (`\;` and `\:` put the character into the statement instead);
- * - `:name`, `:'name'` and `:"name"` are psql variables, not quotes (noted,
- *   so the check pass can refuse what psql would fill in).
- *
- * Every byte below 0x80 is ASCII in the encodings the loader accepts (UTF-8
- * and the server encodings), so bytes can be lexed without decoding them.
- */
-var State;
-(function (State) {
-    State[State["Normal"] = 0] = "Normal";
-    /** `'…'` with standard_conforming_strings on, and `B'`, `X'`, `U&'` strings. */
-    State[State["Quote"] = 1] = "Quote";
-    /** `E'…'`, or `'…'` with standard_conforming_strings off: a backslash escapes the next byte. */
-    State[State["Escape"] = 2] = "Escape";
-    /** `"…"` */
-    State[State["Ident"] = 3] = "Ident";
-    /** `$tag$…$tag$` */
-    State[State["Dollar"] = 4] = "Dollar";
-    /** `/* … *\/`, nested. */
-    State[State["Comment"] = 5] = "Comment";
-    /** `-- …` to the end of the line. */
-    State[State["LineComment"] = 6] = "LineComment";
-})(State || (State = {}));
-const SEMICOLON = 0x3b;
-const BACKSLASH = 0x5c;
-const QUOTE = 0x27;
-const DQUOTE = 0x22;
-const DOLLAR = 0x24;
-const DASH = 0x2d;
-const SLASH = 0x2f;
-const STAR = 0x2a;
-const COLON = 0x3a;
-const LPAREN = 0x28;
-const RPAREN = 0x29;
-const AMP = 0x26;
-const isSpace = (c) => c === 0x20 || (c >= 0x09 && c <= 0x0d);
-/** psql's ident_start: letters, `_`, and any byte >= 0x80. */
-const isIdentStart = (c) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c >= 0x80;
-const isIdentCont = (c) => isIdentStart(c) || (c >= 0x30 && c <= 0x39) || c === DOLLAR;
-const isDigit = (c) => c >= 0x30 && c <= 0x39;
-const lower = (c) => (c >= 0x41 && c <= 0x5a ? c + 32 : c);
-/** What {@link PsqlLexer.scan} stopped at. */
-var Stop;
-(function (Stop) {
-    /** A `;` that ends the statement. */
-    Stop[Stop["Semicolon"] = 0] = "Semicolon";
-    /** A backslash that starts a meta-command. */
-    Stop[Stop["Backslash"] = 1] = "Backslash";
-})(Stop || (Stop = {}));
-/** psql's lexer state, carried from line to line. */
-class PsqlLexer {
-    /** standard_conforming_strings as the server has it (psql follows the server's ParameterStatus). */
-    standardConformingStrings = true;
-    state = State.Normal;
-    commentDepth = 0;
-    dollarTag = null;
-    parenDepth = 0;
-    beginDepth = 0;
-    /** First letters of the statement's first identifiers among create/or/replace/function/procedure (psql's `identifiers`). */
-    idents = '';
-    identCount = 0;
-    /** The statement's first keyword, lower-cased (at most 24 bytes). */
-    firstWord = '';
-    /** The statement has a token that is not whitespace or a comment. */
-    hasContent = false;
-    /** psql variable references in the statement, as written (`:name`, `:'name'`, `:"name"`). */
-    variables = [];
-    /** Where scan() stopped: the index of the `;` or backslash. */
-    at = -1;
-    /** When set, each variable reference's [start, end) byte indexes are appended (for filling variables in). */
-    variableSpans = null;
-    /** Back to the start of a statement (psql_scan_reset), keeping standard_conforming_strings. */
-    reset() {
-        this.state = State.Normal;
-        this.commentDepth = 0;
-        this.dollarTag = null;
-        this.parenDepth = 0;
-        this.beginDepth = 0;
-        this.idents = '';
-        this.identCount = 0;
-        this.firstWord = '';
-        this.hasContent = false;
-        this.variables = [];
-    }
-    /**
-     * Lexes bytes [start, end) of `b` (one line, with its newline if it has one).
-     * @returns a {@link Stop} with its index in {@link at}, or undefined when the bytes are all statement text.
-     */
-    scan(b, start, end) {
-        let i = start;
-        while (i < end) {
-            const c = b[i];
-            switch (this.state) {
-                case State.LineComment:
-                    if (c === 0x0a || c === 0x0d)
-                        this.state = State.Normal;
-                    i++;
-                    continue;
-                case State.Comment:
-                    if (c === SLASH && b[i + 1] === STAR && i + 1 < end) {
-                        this.commentDepth++;
-                        i += 2;
-                    }
-                    else if (c === STAR && b[i + 1] === SLASH && i + 1 < end) {
-                        if (--this.commentDepth === 0)
-                            this.state = State.Normal;
-                        i += 2;
-                    }
-                    else
-                        i++;
-                    continue;
-                case State.Quote:
-                case State.Ident: {
-                    const q = this.state === State.Quote ? QUOTE : DQUOTE;
-                    const k = b.subarray(i, end).indexOf(q);
-                    if (k < 0)
-                        return undefined;
-                    // a doubled quote stays inside
-                    if (i + k + 1 < end && b[i + k + 1] === q)
-                        i += k + 2;
-                    else {
-                        this.state = State.Normal;
-                        i += k + 1;
-                    }
-                    continue;
-                }
-                case State.Escape:
-                    if (c === BACKSLASH)
-                        i += 2;
-                    else if (c === QUOTE) {
-                        if (b[i + 1] === QUOTE && i + 1 < end)
-                            i += 2;
-                        else {
-                            this.state = State.Normal;
-                            i++;
-                        }
-                    }
-                    else
-                        i++;
-                    continue;
-                case State.Dollar: {
-                    const tag = this.dollarTag;
-                    const k = b.subarray(i, end).indexOf(tag);
-                    if (k < 0)
-                        return undefined;
-                    this.state = State.Normal;
-                    this.dollarTag = null;
-                    i += k + tag.length;
-                    continue;
-                }
-                case State.Normal:
-                    break;
-            }
-            // State.Normal
-            if (isSpace(c)) {
-                i++;
-                continue;
-            }
-            if (c === DASH && b[i + 1] === DASH && i + 1 < end) {
-                this.state = State.LineComment;
-                i += 2;
-                continue;
-            }
-            if (c === SLASH && b[i + 1] === STAR && i + 1 < end) {
-                this.state = State.Comment;
-                this.commentDepth = 1;
-                i += 2;
-                continue;
-            }
-            if (c === BACKSLASH) {
-                const n = b[i + 1];
-                if ((n === SEMICOLON || n === COLON) && i + 1 < end) {
-                    // psql: "\;" and "\:" put the character into the query buffer
-                    this.hasContent = true;
-                    if (n === SEMICOLON)
-                        this.identCount = 0;
-                    i += 2;
-                    continue;
-                }
-                this.at = i;
-                return Stop.Backslash;
-            }
-            if (c === SEMICOLON && this.parenDepth === 0 && this.beginDepth === 0) {
-                this.at = i;
-                return Stop.Semicolon;
-            }
-            this.hasContent = true;
-            if (c === SEMICOLON) {
-                i++;
-                continue;
-            }
-            if (c === LPAREN) {
-                this.parenDepth++;
-                i++;
-                continue;
-            }
-            if (c === RPAREN) {
-                if (this.parenDepth > 0)
-                    this.parenDepth--;
-                i++;
-                continue;
-            }
-            if (c === QUOTE) {
-                this.state = this.standardConformingStrings ? State.Quote : State.Escape;
-                i++;
-                continue;
-            }
-            if (c === DQUOTE) {
-                this.state = State.Ident;
-                i++;
-                continue;
-            }
-            if (c === DOLLAR) {
-                const tagEnd = this.dollarTagEnd(b, i, end);
-                if (tagEnd > 0) {
-                    this.dollarTag = Buffer.from(b.subarray(i, tagEnd));
-                    this.state = State.Dollar;
-                    i = tagEnd;
-                }
-                else
-                    i++;
-                continue;
-            }
-            if (c === COLON) {
-                i = this.colon(b, i, end);
-                continue;
-            }
-            if (isDigit(c)) {
-                // a number, with any identifier bytes glued to it (psql's integer_junk and the like)
-                i++;
-                while (i < end && (isIdentCont(b[i]) || b[i] === 0x2e) && b[i] !== DOLLAR)
-                    i++;
-                continue;
-            }
-            if (isIdentStart(c)) {
-                i = this.identifier(b, i, end);
-                continue;
-            }
-            i++;
-        }
-        return undefined;
-    }
-    /** An identifier or keyword at `i`, or the prefix of a quoted form (`E'`, `B'`, `X'`, `N'`, `U&'`, `U&"`). @returns the index after it. */
-    identifier(b, i, end) {
-        let j = i + 1;
-        while (j < end && isIdentCont(b[j]))
-            j++;
-        const len = j - i;
-        if (len === 1) {
-            const c = lower(b[i]);
-            if (b[j] === QUOTE && j < end) {
-                if (c === 0x65) {
-                    this.state = State.Escape; // E'…'
-                    return j + 1;
-                }
-                if (c === 0x62 || c === 0x78) {
-                    this.state = State.Quote; // B'…', X'…': no escapes
-                    return j + 1;
-                }
-                if (c === 0x6e) {
-                    this.state = this.standardConformingStrings ? State.Quote : State.Escape; // N'…' is a plain string
-                    return j + 1;
-                }
-            }
-            if (c === 0x75 && b[j] === AMP && (b[j + 1] === QUOTE || b[j + 1] === DQUOTE) && j + 1 < end) {
-                this.state = b[j + 1] === QUOTE ? State.Quote : State.Ident; // U&'…', U&"…"
-                return j + 2;
-            }
-        }
-        this.word(b, i, j);
-        return j;
-    }
-    /** psql's BEGIN … END tracking inside CREATE [OR REPLACE] FUNCTION|PROCEDURE, on one identifier [i, j). */
-    word(b, i, j) {
-        const len = j - i;
-        const is = (w) => {
-            if (len !== w.length)
-                return false;
-            for (let k = 0; k < len; k++)
-                if (lower(b[i + k]) !== w.charCodeAt(k))
-                    return false;
-            return true;
-        };
-        if (this.identCount === 0) {
-            this.idents = '';
-            this.firstWord = b.toString('latin1', i, Math.min(j, i + 24)).toLowerCase();
-        }
-        if (this.identCount < 4 && (is('create') || is('function') || is('procedure') || is('or') || is('replace'))) {
-            this.idents = this.idents.padEnd(this.identCount, ' ') + String.fromCharCode(lower(b[i]));
-        }
-        this.identCount++;
-        const id = this.idents;
-        if (id[0] === 'c' &&
-            (id[1] === 'f' || id[1] === 'p' || (id[1] === 'o' && id[2] === 'r' && (id[3] === 'f' || id[3] === 'p'))) &&
-            this.parenDepth === 0) {
-            if (is('begin'))
-                this.beginDepth++;
-            else if (is('case')) {
-                if (this.beginDepth >= 1)
-                    this.beginDepth++;
-            }
-            else if (is('end')) {
-                if (this.beginDepth > 0)
-                    this.beginDepth--;
-            }
-        }
-    }
-    /** The end of a dollar-quote delimiter `$tag$` starting at `i`, or -1 (a lone `$`, or `$1`). */
-    dollarTagEnd(b, i, end) {
-        let j = i + 1;
-        if (j < end && b[j] === DOLLAR)
-            return j + 1;
-        if (j >= end || !isIdentStart(b[j]))
-            return -1;
-        j++;
-        while (j < end && isIdentCont(b[j]) && b[j] !== DOLLAR)
-            j++;
-        return j < end && b[j] === DOLLAR ? j + 1 : -1;
-    }
-    /** `::`, or a psql variable `:name`, `:'name'`, `:"name"` (whose quotes are not string quotes; noted in {@link variables}), or a lone `:`. */
-    colon(b, i, end) {
-        const n = b[i + 1];
-        if (n === COLON)
-            return i + 2;
-        const quoted = n === QUOTE || n === DQUOTE;
-        let j = quoted ? i + 2 : i + 1;
-        while (j < end && isIdentCont(b[j]) && b[j] !== DOLLAR)
-            j++;
-        if (quoted ? j > i + 2 && b[j] === n : j > i + 1) {
-            const stop = quoted ? j + 1 : j;
-            this.variables.push(b.toString('latin1', i, stop));
-            this.variableSpans?.push(i, stop);
-            return stop;
-        }
-        return i + 1;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/psql/psqlslash.ts
-/**
- * psql's backslash commands as text: where one ends, how its arguments are
- * read, how variables are filled in, and psql's boolean values. The rules
- * are psql 17's (src/bin/psql: psqlscanslash.l for the arguments,
- * psqlscan.l for variables in SQL, variables.c for booleans, copy.c for
- * `\copy`), written here from their documented behaviour.
- */
-
-/** A variable's value is not known before the database exists (set by `\gset`). */
-const UNKNOWN = Symbol('unknown');
-/** Commands whose argument is the rest of the line, unparsed (psql's OT_WHOLE_LINE). */
-const WHOLE_LINE = new Set(['copy', '!', 'h', 'help', 'sf', 'sf+', 'sv', 'sv+', 'ef', 'ev']);
-const isVarChar = (c) => /[A-Za-z0-9_\u0080-\uffff]/.test(c);
-/** The end of `:'name'` or `:"name"` at `i` (psql variable syntax, not a quote), or -1. */
-function quotedVariableEnd(text, i) {
-    const q = text[i + 1];
-    if (text[i] !== ':' || (q !== "'" && q !== '"'))
-        return -1;
-    let j = i + 2;
-    while (j < text.length && isVarChar(text[j]))
-        j++;
-    return j > i + 2 && text[j] === q ? j + 1 : -1;
-}
-/**
- * Reads the backslash command at the start of `text` (one line, without its
- * newline): the name ends at whitespace or a backslash; the arguments end at
- * an unquoted backslash (`\\` is eaten, any other starts the next command),
- * or at the end of the line (psqlscanslash.l: xslashcmd, xslasharg, xslashend).
- */
-function slashCommand(text) {
-    let i = 1;
-    while (i < text.length && !/\s/.test(text[i]) && text[i] !== '\\')
-        i++;
-    const command = text.slice(1, i);
-    if (WHOLE_LINE.has(command))
-        return { command, args: text.slice(i).trim(), resume: -1 };
-    const start = i;
-    while (i < text.length) {
-        const c = text[i];
-        if (c === '\\') {
-            const resume = text[i + 1] === '\\' ? i + 2 : i;
-            return { command, args: text.slice(start, i).trim(), resume };
-        }
-        const v = quotedVariableEnd(text, i);
-        if (v > 0) {
-            i = v;
-            continue;
-        }
-        if (c === "'" || c === '"' || c === '`') {
-            i++;
-            while (i < text.length && text[i] !== c)
-                i += c === "'" && text[i] === '\\' ? 2 : 1;
-        }
-        i++;
-    }
-    return { command, args: text.slice(start).trim(), resume: -1 };
-}
-/** PQescapeLiteral's form: `'…'` with quotes doubled; with backslashes, ` E'…'` and backslashes doubled. */
-function quoteLiteral(value) {
-    const body = value.replace(/'/g, "''");
-    return value.includes('\\') ? ` E'${body.replace(/\\/g, '\\\\')}'` : `'${body}'`;
-}
-/** PQescapeIdentifier's form: `"…"` with double quotes doubled. */
-const quoteIdentifier = (value) => `"${value.replace(/"/g, '""')}"`;
-/**
- * Splits a command's argument text into options as psql does (psqlscanslash.l,
- * xslasharg): unquoted whitespace separates; `'…'` loses its quotes, `''` is a
- * quote and `\n \t \b \r \f`, octal `\ooo`, hex `\xHH` and `\c` are escapes;
- * `"…"` keeps its quotes; `:name` is the variable's value (as written when
- * unset), `:'name'` and `:"name"` its quoted forms, `:{?name}` TRUE or FALSE.
- */
-function slashOptions(args, lookup) {
-    const out = { options: [], unquotedTail: [], backtick: false, unknown: false };
-    let i = 0;
-    const n = args.length;
-    while (i < n) {
-        while (i < n && /\s/.test(args[i]))
-            i++;
-        if (i >= n)
-            break;
-        let opt = '';
-        let tail = 0;
-        let quoted = false;
-        while (i < n && !/\s/.test(args[i])) {
-            const c = args[i];
-            if (c === ':') {
-                const m = /^:(?:([A-Za-z0-9_\u0080-\uffff]+)|'([A-Za-z0-9_\u0080-\uffff]+)'|"([A-Za-z0-9_\u0080-\uffff]+)"|\{\?([A-Za-z0-9_\u0080-\uffff]+)\})/.exec(args.slice(i));
-                if (m) {
-                    const name = m[1] ?? m[2] ?? m[3] ?? m[4];
-                    const value = lookup(name);
-                    if (value === UNKNOWN)
-                        out.unknown = true;
-                    if (m[4] !== undefined)
-                        opt += value !== undefined ? 'TRUE' : 'FALSE';
-                    else if (value === undefined || value === UNKNOWN)
-                        opt += m[0];
-                    else
-                        opt += m[1] !== undefined ? value : m[2] !== undefined ? quoteLiteral(value) : quoteIdentifier(value);
-                    quoted = true;
-                    tail = 0;
-                    i += m[0].length;
-                    continue;
-                }
-            }
-            if (c === "'") {
-                quoted = true;
-                tail = 0;
-                i++;
-                while (i < n && args[i] !== "'") {
-                    if (args[i] === '\\' && i + 1 < n) {
-                        const e = args[i + 1];
-                        const simple = { n: '\n', t: '\t', b: '\b', r: '\r', f: '\f' };
-                        const oct = /^[0-7]{1,3}/.exec(args.slice(i + 1));
-                        const hex = /^x([0-9A-Fa-f]{1,2})/.exec(args.slice(i + 1));
-                        if (simple[e]) {
-                            opt += simple[e];
-                            i += 2;
-                        }
-                        else if (oct) {
-                            opt += String.fromCharCode(parseInt(oct[0], 8) & 0xff);
-                            i += 1 + oct[0].length;
-                        }
-                        else if (hex) {
-                            opt += String.fromCharCode(parseInt(hex[1], 16));
-                            i += 1 + hex[0].length;
-                        }
-                        else {
-                            opt += e;
-                            i += 2;
-                        }
-                        continue;
-                    }
-                    opt += args[i++];
-                }
-                i++;
-                if (args[i] === "'")
-                    opt += "'"; // '' inside: the closing quote and a reopening one
-                continue;
-            }
-            if (c === '"' || c === '`') {
-                const close = args.indexOf(c, i + 1);
-                const end = close < 0 ? n : close + 1;
-                if (c === '`')
-                    out.backtick = true;
-                opt += args.slice(i, end);
-                quoted = true;
-                tail = 0;
-                i = end;
-                continue;
-            }
-            opt += c;
-            tail++;
-            i++;
-        }
-        if (opt.length || quoted) {
-            out.options.push(opt);
-            out.unquotedTail.push(tail);
-        }
-    }
-    return out;
-}
-/** Removes unquoted trailing semicolons from option `k` (psql does it for file names: `\i a.sql;`). */
-function withoutSemicolons(o, k) {
-    let s = o.options[k];
-    let tail = o.unquotedTail[k];
-    while (tail-- > 0 && s.endsWith(';'))
-        s = s.slice(0, -1);
-    return s;
-}
-/**
- * psql's ParseVariableBool (variables.c): case-insensitive prefixes of
- * `true`, `false`, `yes`, `no`; `on` and `off` (at least two letters); `1`, `0`.
- * @returns undefined when the value is none of them
- */
-function parseBool(value) {
-    const v = value.toLowerCase();
-    const prefixOf = (word, min = 1) => v.length >= min && word.startsWith(v);
-    if (prefixOf('true'))
-        return true;
-    if (prefixOf('false'))
-        return false;
-    if (prefixOf('yes'))
-        return true;
-    if (prefixOf('no'))
-        return false;
-    if (prefixOf('on', 2))
-        return true;
-    if (prefixOf('off', 2))
-        return false;
-    if (v === '1')
-        return true;
-    if (v === '0')
-        return false;
-    return undefined;
-}
-/** A valid psql variable name (variables.c, valid_variable_name): letters, digits, underscores, non-ASCII. */
-const validVariableName = (name) => /^[A-Za-z0-9_\u0080-\uffff]+$/.test(name);
-/**
- * Fills psql variables into one statement's bytes, as psql's SQL lexer does
- * (psqlscan.l): `:name` becomes the value, `:'name'` and `:"name"` its quoted
- * forms; an unset variable (or one not known yet) stays as written. Quotes,
- * comments and dollar quotes are left alone.
- * @param standardConformingStrings the setting when the statement started
- * @returns the same buffer when nothing was filled in
- */
-function interpolate(raw, standardConformingStrings, lookup) {
-    const lexer = new PsqlLexer();
-    lexer.standardConformingStrings = standardConformingStrings;
-    lexer.variableSpans = [];
-    let pos = 0;
-    while (pos < raw.length) {
-        const stop = lexer.scan(raw, pos, raw.length);
-        if (stop === undefined)
-            break;
-        pos = lexer.at + (stop === Stop.Backslash ? 2 : 1);
-    }
-    const parts = [];
-    let last = 0;
-    const spans = lexer.variableSpans;
-    for (let k = 0; k < spans.length; k += 2) {
-        const text = raw.toString('utf8', spans[k], spans[k + 1]);
-        const quote = text[1] === "'" || text[1] === '"' ? text[1] : '';
-        const value = lookup(quote ? text.slice(2, -1) : text.slice(1));
-        if (value === undefined || value === UNKNOWN)
-            continue;
-        parts.push(raw.subarray(last, spans[k]), Buffer.from(quote === "'" ? quoteLiteral(value) : quote ? quoteIdentifier(value) : value));
-        last = spans[k + 1];
-    }
-    if (!parts.length)
-        return raw;
-    parts.push(raw.subarray(last));
-    return Buffer.concat(parts);
-}
-/**
- * Reads `\copy`'s argument text: the table (with columns) or query, `from` or
- * `to`, the file (`'…'` or a bare word) or `stdin`/`pstdin`/`stdout`/`pstdout`/
- * `program`, then the options, passed on as written.
- * @returns undefined when there is no `from` or `to`
- */
-function parseSlashCopy(args) {
-    let depth = 0;
-    let i = 0;
-    let keyword = -1;
-    while (i < args.length) {
-        const c = args[i];
-        if (c === '"' || c === "'") {
-            const close = args.indexOf(c, i + 1);
-            i = close < 0 ? args.length : close + 1;
-            continue;
-        }
-        if (c === '(')
-            depth++;
-        else if (c === ')')
-            depth--;
-        else if (depth === 0 && i > 0 && /\s/.test(args[i - 1])) {
-            const m = /^(from|to)(?=\s|$)/i.exec(args.slice(i));
-            if (m) {
-                keyword = i;
-                break;
-            }
-        }
-        i++;
-    }
-    if (keyword < 0)
-        return undefined;
-    const before = args.slice(0, keyword).trim();
-    const direction = args
-        .slice(keyword, keyword + 4)
-        .toLowerCase()
-        .startsWith('from')
-        ? 'from'
-        : 'to';
-    let rest = args.slice(keyword + direction.length).replace(/^\s+/, '');
-    let token;
-    let quoted = false;
-    if (rest.startsWith("'")) {
-        let j = 1;
-        token = '';
-        while (j < rest.length) {
-            if (rest[j] === "'" && rest[j + 1] === "'") {
-                token += "'";
-                j += 2;
-                continue;
-            }
-            if (rest[j] === "'")
-                break;
-            token += rest[j++];
-        }
-        rest = rest.slice(j + 1);
-        quoted = true;
-    }
-    else {
-        const m = /^[^\s;]*/.exec(rest);
-        token = m[0];
-        rest = rest.slice(token.length);
-    }
-    const word = token.toLowerCase();
-    const target = !quoted && ['stdin', 'pstdin', 'stdout', 'pstdout', 'program'].includes(word) ? word : 'file';
-    const sql = `COPY ${before} ${direction === 'from' ? 'FROM STDIN' : 'TO STDOUT'} ${rest.trim()}`.trimEnd();
-    return { direction, target, file: target === 'file' ? token : undefined, sql };
-}
-
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __webpack_require__(51455);
 ;// CONCATENATED MODULE: ./src/psql/scanner.ts
@@ -2157,16 +2316,19 @@ function statementHead(sql) {
         }
     }
 }
+/** A statement's first keyword, lower-cased (what the lexer reports as its first word). */
+const firstWordOf = (sql) => statementHead(sql)
+    .split(/[\s;(]/)[0]
+    .toLowerCase();
 const COPY_FROM_STDIN = /^COPY\b[\s\S]*\bFROM\s+STDIN\b/i;
 /**
  * Reads `file` and yields its events in order. COPY data is handed on as the
  * file's own bytes (CR, tabs, backslashes and `\N` untouched, as psql sends
  * them), never split into per-line strings; only statement lines are decoded.
- * @throws Error for a COPY block that never ends (no `\.`).
  */
 async function* scanFile(file, options = {}) {
     const mode = options.copyData ?? 'lines';
-    const scanner = new Scanner(file, options, mode);
+    const scanner = new Scanner(options, mode);
     const size = options.readChunkBytes ?? (mode === 'skip' ? SKIP_READ_CHUNK_BYTES : READ_CHUNK_BYTES);
     // Events of `lines` and `bytes` mode hand on slices of what was read, so each read gets a new buffer;
     // `skip` mode keeps no slice past push() (the scanner copies its carry), so two buffers take turns.
@@ -2198,6 +2360,17 @@ async function* scanFile(file, options = {}) {
     scanner.end();
     yield* scanner.take();
 }
+/**
+ * Scans `text` as psql re-scans a variable's value it interpolated into SQL
+ * (psqlscan.l pushes the value as new input): its statements, meta-commands
+ * and COPY data, in order; lines count from 1.
+ */
+function scanText(text, options = {}) {
+    const scanner = new Scanner(options, 'lines');
+    scanner.push(text);
+    scanner.end();
+    return scanner.take();
+}
 const NL = 0x0a;
 const CR = 0x0d;
 const scanner_BACKSLASH = 0x5c;
@@ -2218,7 +2391,6 @@ function copyEndFrom(b, pos) {
 }
 /** The state machine behind scanFile: bytes in (push), events out (take). */
 class Scanner {
-    file;
     options;
     copyData;
     out = [];
@@ -2228,6 +2400,8 @@ class Scanner {
     /** Bytes of the statement being read (copies: read buffers are reused). */
     pending = [];
     pendingLine = 1;
+    /** Where meta-commands stood inside the pending statement (see StatementEvent.cuts). */
+    cuts = [];
     pendingCol = 1;
     /** An open COPY block: data bytes gathered but not handed on yet. */
     copy = null;
@@ -2235,8 +2409,7 @@ class Scanner {
     metas = 0;
     lexer = new PsqlLexer();
     lexing;
-    constructor(file, options, copyData) {
-        this.file = file;
+    constructor(options, copyData) {
         this.options = options;
         this.copyData = copyData;
         this.lexing = options.lexing ?? { standardConformingStrings: true };
@@ -2310,9 +2483,9 @@ class Scanner {
             this.carry = [];
             this.line(line, 0, line.length);
         }
-        if (this.copy) {
-            throw new Error(`${this.file}: the COPY block started at line ${this.copy.openedAt} has no terminating "\\." line.`);
-        }
+        // COPY data that runs to the end of the file ends there, as psql ends it (copy.c, handleCopyIn: EOF ends the data)
+        if (this.copy)
+            this.endCopy();
         // psql runs what is left at the end of a file as its last statement
         if (this.lexer.hasContent)
             this.emitStatement(false);
@@ -2378,12 +2551,12 @@ class Scanner {
             }
             const stop = this.lexer.scan(b, pos, end);
             if (stop === undefined) {
-                this.pending.push(Buffer.from(b.subarray(pos, end)));
+                this.pending.push(this.statementBytes(b, pos, end));
                 return;
             }
             const at = this.lexer.at;
             if (stop === Stop.Semicolon) {
-                this.pending.push(Buffer.from(b.subarray(pos, at + 1)));
+                this.pending.push(this.statementBytes(b, pos, at + 1));
                 pos = at + 1;
                 if (this.emitStatement(true))
                     return; // COPY data starts on the next line
@@ -2391,27 +2564,48 @@ class Scanner {
             }
             // A meta-command: to the end of the line, or to where psql's lexer goes on after it.
             if (at > pos)
-                this.pending.push(Buffer.from(b.subarray(pos, at)));
-            const text = b.toString('utf8', at, end).replace(/\r?\n$/, '');
+                this.pending.push(this.statementBytes(b, pos, at));
+            const text = byteText(b, at, end).replace(/\r?\n$/, '');
             const cmd = slashCommand(text);
             // \g, \gx, \gset and \gexec send what the buffer holds, as `;` does
             const copyData = SENDS_BUFFER.has(cmd.command) && this.lexer.hasContent && this.emitStatement(true, cmd.command);
-            this.out.push({ kind: 'meta', command: cmd.command, args: cmd.args, line: this.lineNo, index: this.metas++ });
-            if (!this.lexer.hasContent)
+            const meta = { kind: 'meta', command: cmd.command, args: cmd.args, line: this.lineNo, index: this.metas++ };
+            if (this.lexer.hasContent) {
+                // inside a statement: psql may drop the text on either side of it (an \if branch)
+                meta.inStatement = true;
+                this.cuts.push({ offset: this.pending.reduce((n, p) => n + p.length, 0), meta: meta.index });
+            }
+            else
                 this.pending = [];
+            this.out.push(meta);
             if (copyData)
                 return;
             if (cmd.command === 'copy') {
                 const copy = parseSlashCopy(cmd.args);
                 // `\copy … from stdin` reads the lines that follow, up to `\.`, as a COPY block does
                 if (copy?.direction === 'from' && (copy.target === 'stdin' || copy.target === 'pstdin')) {
-                    this.copy = { parts: [], bytes: 0, first: this.lineNo + 1, lines: 0, openedAt: this.lineNo };
+                    this.copy = { parts: [], bytes: 0, first: this.lineNo + 1, lines: 0 };
                 }
             }
             if (cmd.resume < 0)
                 return;
-            pos = at + Buffer.byteLength(text.slice(0, cmd.resume));
+            pos = at + cmd.resume;
         }
+    }
+    /** A copy of bytes [start, end) of `b`, without the backslashes of `\;` and `\:` (psql sends the character alone). */
+    statementBytes(b, start, end) {
+        const dropped = this.lexer.dropped;
+        if (!dropped.length)
+            return Buffer.from(b.subarray(start, end));
+        const parts = [];
+        let from = start;
+        for (const at of dropped) {
+            parts.push(b.subarray(from, at));
+            from = at + 1;
+        }
+        parts.push(b.subarray(from, end));
+        this.lexer.dropped = [];
+        return Buffer.concat(parts);
     }
     /** Hands on the pending statement. @returns true when it is a `COPY … FROM stdin` (its data follows). */
     emitStatement(terminated, endedBy) {
@@ -2440,6 +2634,10 @@ class Scanner {
         }
         if (endedBy)
             ev.endedBy = endedBy;
+        if (this.cuts.length) {
+            ev.cuts = this.cuts;
+            this.cuts = [];
+        }
         if (this.options.classify) {
             ev.classified = this.options.classify(sql, firstWord);
             const std = ev.classified.standardConformingStrings;
@@ -2448,7 +2646,7 @@ class Scanner {
         }
         this.out.push(ev);
         if (isCopy)
-            this.copy = { parts: [], bytes: 0, first: this.lineNo + 1, lines: 0, openedAt: this.lineNo };
+            this.copy = { parts: [], bytes: 0, first: this.lineNo + 1, lines: 0 };
         return isCopy;
     }
 }
@@ -2459,6 +2657,65 @@ function codePoints(b, start, end) {
         if ((b[i] & 0xc0) !== 0x80)
             n++;
     return n;
+}
+
+;// CONCATENATED MODULE: ./src/psql/commands.ts
+/**
+ * The psql meta-commands a seed may hold, and what the loader does with
+ * each: runs it as psql runs it, ignores it (it only changes how psql shows
+ * results, and a seed shows none), or refuses it before any database exists
+ * (it reaches outside the database). One table: the session's rules
+ * (session.ts) and README's list (scripts/docs.ts) are both read from it.
+ */
+/** Every meta-command the loader knows, in README's order. */
+const META_COMMANDS = [
+    { names: ['echo', 'qecho', 'warn'], treatment: 'runs', note: 'prints its text in the log' },
+    {
+        names: ['set', 'unset'],
+        treatment: 'runs',
+        note: 'sets or removes a variable; `\\set NAME` alone sets it empty (`on` for a boolean such as ON_ERROR_STOP); ON_ERROR_STOP stays on'
+    },
+    { names: ['i', 'include', 'ir', 'include_relative'], treatment: 'runs', note: 'reads a file of the repository where it stands' },
+    {
+        names: ['copy'],
+        treatment: 'runs',
+        note: '`\\copy … from` a file of the repository, or from the lines that follow (up to `\\.` or the end of the file)'
+    },
+    {
+        names: ['if', 'elif', 'else', 'endif'],
+        treatment: 'runs',
+        note: "conditional blocks, also inside a statement's text; a value that is not a boolean (an unset variable) is false, with a warning"
+    },
+    { names: ['g', 'gx'], treatment: 'runs', note: 'sends the statement (without an argument)' },
+    { names: ['gset'], treatment: 'runs', note: "sets variables from the statement's one row" },
+    { names: ['gexec'], treatment: 'runs', note: "runs each value of the statement's result as a statement" },
+    { names: ['restrict', 'unrestrict'], treatment: 'runs', note: "pg_dump's guard: the keys must match" },
+    { names: ['q', 'quit'], treatment: 'runs', note: 'ends the file it stands in' },
+    {
+        names: ['timing', 'pset', 'x', 't', 'a', 'f', 'C', 'H', 'T'],
+        treatment: 'ignored',
+        note: 'changes only how psql shows results'
+    },
+    { names: ['c', 'connect'], treatment: 'refused', note: 'connects to another database; the seed runs in the database the action made' },
+    { names: ['!'], treatment: 'refused', note: 'runs a shell command on the runner' },
+    { names: ['setenv'], treatment: 'refused', note: 'sets an environment variable on the runner' },
+    { names: ['o', 'out'], treatment: 'refused', note: 'writes query output to a file on the runner' },
+    { names: ['w', 'write'], treatment: 'refused', note: 'writes the query buffer to a file on the runner' },
+    {
+        names: ['lo_import', 'lo_export', 'lo_list', 'lo_unlink'],
+        treatment: 'refused',
+        note: 'moves a large object between a file on the runner and the server'
+    }
+];
+const byName = new Map(META_COMMANDS.flatMap((rule) => rule.names.map((name) => [name, rule])));
+/** The rule for a meta-command's name (`\copy` in any letter case), or undefined for one the loader does not know. */
+function ruleOf(name) {
+    return byName.get(name) ?? (name.startsWith('lo_') ? byName.get('lo_import') : undefined);
+}
+/** The names of one treatment, as `\a, \b and \c` (for messages). */
+function listOf(treatment) {
+    const names = META_COMMANDS.filter((r) => r.treatment === treatment).flatMap((r) => r.names.map((n) => `\\${n}`));
+    return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
 ;// CONCATENATED MODULE: ./src/psql/session.ts
@@ -2474,6 +2731,8 @@ function codePoints(b, start, end) {
 
 
 
+
+
 /** `file:line[:column]`, with ` (included from a.sql:12)` for an included file. */
 const place = (src, line, column) => `${src.shown}:${line}${column ? `:${column}` : ''}${src.includedFrom ? ` (included from ${src.includedFrom})` : ''}`;
 /** A meta-command the session will not run; `why` completes "psql meta-command …". */
@@ -2485,17 +2744,6 @@ class MetaRefusal extends Error {
         this.name = 'MetaRefusal';
     }
 }
-const REFUSED = {
-    c: 'connects to another database; the seed runs in the database the action made',
-    connect: 'connects to another database; the seed runs in the database the action made',
-    '!': 'runs a shell command on the runner',
-    setenv: 'sets an environment variable on the runner',
-    o: 'writes query output to a file on the runner',
-    out: 'writes query output to a file on the runner',
-    w: 'writes the query buffer to a file on the runner',
-    write: 'writes the query buffer to a file on the runner'
-};
-const IGNORED = new Set(['timing', 'pset', 'x']);
 const ALTERNATIVE = 'Run it from `seed-command`, which runs after the SQL seed with the connection in the environment (psql works there).';
 /** The session state that the check pass and the load each keep. */
 class PsqlSession {
@@ -2507,11 +2755,21 @@ class PsqlSession {
     gsetSeen = false;
     /** One stack of `\if` branches per open file, innermost file last. */
     branches = [];
+    /**
+     * Per open file: whether statements ran before and after each meta-command
+     * that stood inside a statement's text (by its ordinal), until that
+     * statement is read ({@link activeText}).
+     */
+    cutActivity = [];
     /** Files being read, outermost first (for include cycles). */
     reading = [];
     /** The file the last `\i`/`\ir` asked for: the walker reads it next. */
     include = null;
+    /** A `\q` ended the current file: the walker reads on after it. */
+    quit = false;
     restrictKey = null;
+    /** psql's warning for the meta-command just run, if any. */
+    warning;
     /**
      * @param checking true in the check pass (no database: `\gset` values unknown)
      * @param cwd where `\i` and `\copy` files are found, as psql finds them from the workspace
@@ -2519,10 +2777,14 @@ class PsqlSession {
     constructor(checking, cwd = process.cwd()) {
         this.checking = checking;
         this.cwd = cwd;
-        // the load sets psql's own connection variables; the check pass has no connection yet
-        if (checking)
-            for (const name of ['DBNAME', 'USER', 'HOST', 'PORT', 'ENCODING', 'SERVER_VERSION_NUM', 'SERVER_VERSION_NAME'])
+        // the load sets psql's own connection variables (startupVariables); the check pass has no connection yet
+        if (checking) {
+            for (const [name, value] of Object.entries(checkVariables()))
+                this.variables.set(name, value);
+            for (const name of [...CONNECTION_VARIABLES, ...RESULT_VARIABLES])
                 this.unknown.add(name);
+            this.variables.delete('ENCODING');
+        }
     }
     /** A variable's value: undefined when unset; {@link UNKNOWN} in the check pass for what a `\gset` may set. */
     lookup = (name) => {
@@ -2548,14 +2810,22 @@ class PsqlSession {
     enterFile(src) {
         this.reading.push(src);
         this.branches.push([]);
+        this.cutActivity.push(new Map());
     }
     /** A file ended. @returns the line of an `\if` left open in it, or undefined */
     leaveFile() {
         this.reading.pop();
+        this.cutActivity.pop();
         const open = this.branches.pop();
         return open.length ? open[0].line : undefined;
     }
-    /** The value of an `\if`/`\elif` expression: true, false, or undefined when it depends on a `\gset` value (check pass). @throws MetaRefusal */
+    /**
+     * The value of an `\if`/`\elif` expression: true, false, or undefined when
+     * it depends on a `\gset` value (check pass). A value that is not a boolean
+     * (an unset variable stays `:name`) is false, with psql's warning
+     * (command.c, is_true_boolean_expression; variables.c, ParseVariableBool).
+     * @throws MetaRefusal
+     */
     condition(ev) {
         const o = slashOptions(ev.args, this.lookup);
         if (o.backtick)
@@ -2565,7 +2835,8 @@ class PsqlSession {
         const expr = o.options.join(' ');
         const value = parseBool(expr);
         if (value === undefined) {
-            throw new MetaRefusal(`\\${ev.command}: unrecognized value "${expr}" for "\\${ev.command} expression": Boolean expected (psql's error; it stops the seed).`);
+            this.warning = `unrecognized value "${readable(expr)}" for "\\${ev.command} expression": Boolean expected (psql takes it as false and goes on).`;
+            return false;
         }
         return value;
     }
@@ -2613,17 +2884,65 @@ class PsqlSession {
      * @throws MetaRefusal for what the loader does not run, and for psql's own errors
      */
     meta(src, ev) {
+        if (!ev.inStatement)
+            return this.run(src, ev);
+        const before = this.activity;
+        const directive = this.run(src, ev);
+        this.cutActivity.at(-1).set(ev.index, [before, this.activity]);
+        return directive;
+    }
+    /**
+     * A statement's text as psql sends it: without what an inactive `\if`
+     * branch added to it (command.c: `\elif`, `\else` and `\endif` discard
+     * the query text a skipped branch added; mainloop.c resets the buffer at a
+     * `;` in one). Text whose branch the check pass cannot decide stays.
+     * @returns `ev.raw` itself when nothing is dropped
+     */
+    activeText(ev) {
+        if (!ev.cuts)
+            return ev.raw;
+        const log = this.cutActivity.at(-1);
+        const parts = [];
+        let start = 0;
+        let dropped = false;
+        ev.cuts.forEach((cut, k) => {
+            const [before, after] = log.get(cut.meta) ?? ['yes', 'yes'];
+            log.delete(cut.meta);
+            if (before === 'no')
+                dropped = true;
+            else
+                parts.push(ev.raw.subarray(start, cut.offset));
+            start = cut.offset;
+            if (k === ev.cuts.length - 1) {
+                if (after === 'no')
+                    dropped = true;
+                else
+                    parts.push(ev.raw.subarray(start));
+            }
+        });
+        return dropped ? Buffer.concat(parts) : ev.raw;
+    }
+    run(src, ev) {
         const c = ev.command;
         if (c === 'if' || c === 'elif' || c === 'else' || c === 'endif') {
+            this.warning = undefined;
             this.conditional(ev);
-            return { kind: 'none' };
+            return this.warning && !this.checking ? { kind: 'warning', text: `\\${c}: ${this.warning}` } : { kind: 'none' };
         }
         const activity = this.activity;
         if (activity === 'no')
             return { kind: 'none' };
-        if (REFUSED[c] || c.startsWith('lo_')) {
-            const why = REFUSED[c] ?? 'moves a large object between a file on the runner and the server';
-            throw new MetaRefusal(`psql meta-command \\${c} is not supported: it ${why}. ${ALTERNATIVE}`);
+        const rule = ruleOf(c);
+        if (rule?.treatment === 'refused')
+            throw new MetaRefusal(`psql meta-command \\${c} is not supported: it ${rule.note}. ${ALTERNATIVE}`);
+        if (c === 'q' || c === 'quit') {
+            // psql: \q in a script ends that script (mainloop.c, PSQL_CMD_TERMINATE); an open \if there is not an error.
+            // In a block the check pass cannot decide, only the load knows whether it ends the file.
+            if (activity === 'maybe')
+                return { kind: 'none' };
+            this.quit = true;
+            this.branches.at(-1).length = 0;
+            return { kind: 'none' };
         }
         if (c === 'restrict' || c === 'unrestrict') {
             if (c === 'restrict')
@@ -2634,10 +2953,10 @@ class PsqlSession {
                 this.restrictKey = null;
             return { kind: 'none' };
         }
-        if (IGNORED.has(c))
+        if (rule?.treatment === 'ignored')
             return {
                 kind: 'print',
-                text: `Ignored \\${c}${ev.args ? ` ${ev.args}` : ''}: it only changes how psql shows results, and a seed shows none.`
+                text: `Ignored \\${c}${ev.args ? ` ${readable(ev.args)}` : ''}: it only changes how psql shows results, and a seed shows none.`
             };
         if (c === 'copy')
             return this.copy(ev, activity);
@@ -2649,7 +2968,7 @@ class PsqlSession {
             case 'qecho':
             case 'warn': {
                 const words = o.options[0] === '-n' ? o.options.slice(1) : o.options;
-                return { kind: 'print', text: words.join(' ') };
+                return { kind: 'print', text: readable(words.join(' ')) };
             }
             case 'set':
                 // in a block the check pass cannot decide, the value afterwards is only known when the seed runs
@@ -2657,7 +2976,10 @@ class PsqlSession {
             case 'unset':
                 if (o.options[0] === 'ON_ERROR_STOP')
                     throw new MetaRefusal(ON_ERROR_STOP_OFF);
-                if (o.options[0] !== undefined)
+                // a boolean's hook makes \unset NAME `off` (variables.c, bool_substitute_hook)
+                if (o.options[0] !== undefined && BOOLEAN_VARIABLES.has(o.options[0]))
+                    this.variables.set(o.options[0], 'off');
+                else if (o.options[0] !== undefined)
                     this.variables.delete(o.options[0]);
                 if (o.options[0] !== undefined && activity === 'maybe')
                     this.unknown.add(o.options[0]);
@@ -2678,16 +3000,16 @@ class PsqlSession {
             case 'gexec':
                 return { kind: 'gexec' };
         }
-        throw new MetaRefusal(`psql meta-command \\${c} is not supported: the loader runs \\echo, \\qecho, \\warn, \\set, \\unset, \\i, \\ir, \\copy … from, \\if, \\elif, \\else, \\endif, ` +
-            `\\g, \\gset, \\gexec, \\restrict and \\unrestrict, and ignores \\timing, \\pset and \\x. ${ALTERNATIVE}`);
+        throw new MetaRefusal(`psql meta-command \\${c} is not supported: the loader runs ${listOf('runs')}, and ignores ${listOf('ignored')}. ${ALTERNATIVE}`);
     }
     set(options, unknown) {
         const [name, ...values] = options;
         if (name === undefined)
             return { kind: 'none' }; // psql lists the variables
         if (!validVariableName(name))
-            throw new MetaRefusal(`\\set: invalid variable name: "${name}" (psql's error; it stops the seed).`);
-        const value = values.join('');
+            throw new MetaRefusal(`\\set: invalid variable name: "${readable(name)}" (psql's error; it stops the seed).`);
+        // a boolean's hook makes \set NAME with no value `on` (variables.c, bool_substitute_hook)
+        const value = values.length === 0 && BOOLEAN_VARIABLES.has(name) ? 'on' : values.join('');
         if (name === 'ON_ERROR_STOP' && parseBool(value) === false)
             throw new MetaRefusal(ON_ERROR_STOP_OFF);
         if (unknown) {
@@ -2712,12 +3034,12 @@ class PsqlSession {
         if (unknown)
             return { kind: 'none' }; // the check pass cannot know the name; the load reads it
         const relative = ev.command === 'ir' || ev.command === 'include_relative';
-        const file = external_node_path_default().resolve(relative ? external_node_path_default().dirname(src.file) : this.cwd, expandTilde(name));
+        const file = external_node_path_default().resolve(relative ? external_node_path_default().dirname(src.file) : this.cwd, expandTilde(readable(name)));
         if (!(0,external_node_fs_.existsSync)(file) || !(0,external_node_fs_.statSync)(file).isFile()) {
             // in a block that may not run, only the load knows whether psql would read it
             if (activity === 'maybe')
                 return { kind: 'none' };
-            throw new MetaRefusal(`\\${ev.command} ${name}: no such file (${file}; \\i is relative to the working directory, \\ir to the including file). Add it to the repository, or fix the name.`);
+            throw new MetaRefusal(`\\${ev.command} ${readable(name)}: no such file (${file}; \\i is relative to the working directory, \\ir to the including file). Add it to the repository, or fix the name.`);
         }
         const cycle = this.reading.findIndex((s) => s.file === file);
         if (cycle >= 0) {
@@ -2730,7 +3052,7 @@ class PsqlSession {
     copy(ev, activity) {
         const copy = parseSlashCopy(ev.args);
         if (!copy)
-            throw new MetaRefusal(`\\copy: parse error at "${ev.args}" (psql's error: \\copy needs "from" or "to").`);
+            throw new MetaRefusal(`\\copy: parse error at "${readable(ev.args)}" (psql's error: \\copy needs "from" or "to").`);
         if (copy.direction === 'to')
             throw new MetaRefusal(`psql meta-command \\copy … to is not supported: it writes to the runner, and a seed writes nothing there. ${ALTERNATIVE}`);
         if (copy.target === 'program')
@@ -2739,9 +3061,9 @@ class PsqlSession {
             return { kind: 'copy', sql: copy.sql };
         if (copy.target !== 'file')
             throw new MetaRefusal(`\\copy … from ${copy.target}: psql reads nothing from ${copy.target}. Use stdin, or a file.`);
-        const file = external_node_path_default().resolve(this.cwd, expandTilde(copy.file));
+        const file = external_node_path_default().resolve(this.cwd, expandTilde(readable(copy.file)));
         if (activity === 'yes' && (!(0,external_node_fs_.existsSync)(file) || !(0,external_node_fs_.statSync)(file).isFile())) {
-            throw new MetaRefusal(`\\copy … from '${copy.file}': no such file (${file}; relative to the working directory, as psql reads it). Add it to the repository, or fix the name.`);
+            throw new MetaRefusal(`\\copy … from '${readable(copy.file)}': no such file (${file}; relative to the working directory, as psql reads it). Add it to the repository, or fix the name.`);
         }
         return { kind: 'copy', sql: copy.sql, file };
     }
@@ -2834,6 +3156,14 @@ async function* walkSeed(sources, options, session) {
                     continue;
                 }
                 yield [top.src, next.value];
+                if (session.quit) {
+                    // \q: the rest of this file is not read (psql ends that script)
+                    session.quit = false;
+                    open.pop();
+                    await top.events.return(undefined);
+                    session.leaveFile();
+                    continue;
+                }
                 const include = session.include;
                 if (include) {
                     session.include = null;
@@ -2879,18 +3209,19 @@ function statementRefusal(c) {
     return undefined;
 }
 /**
- * A statement with psql variables filled in from `lookup` (as psql fills
- * them in when it reads the statement), classified again if its text
- * changed; the same event when it has none.
+ * A statement as psql sends it: without the text an inactive `\if` branch
+ * added to it (PsqlSession.activeText), with psql variables filled in from
+ * the session (as psql fills them in when it reads the statement), and
+ * classified again if its text changed; the same event when neither applies.
  */
-function withVariables(ev, lookup) {
-    if (!ev.psqlVariables)
-        return ev;
-    const raw = interpolate(ev.raw, ev.standardConformingStrings ?? true, lookup);
+function asSent(ev, session) {
+    const active = session.activeText(ev);
+    const raw = ev.psqlVariables ? interpolate(active, ev.standardConformingStrings ?? true, session.lookup) : active;
     if (raw === ev.raw)
         return ev;
     const sql = raw.toString('utf8');
-    return { ...ev, raw, sql, classified: classify(sql, ev.firstWord) };
+    const firstWord = active === ev.raw ? ev.firstWord : firstWordOf(sql);
+    return { ...ev, raw, sql, firstWord, classified: classify(sql, firstWord) };
 }
 /**
  * Pass 1: refuses, before any database is touched, what cannot run: psql
@@ -2950,7 +3281,7 @@ async function checkEvents(sources, options, cwd) {
             }
             if (ev.kind !== 'statement' || session.activity !== 'yes')
                 continue;
-            const stmt = withVariables(ev, session.lookup);
+            const stmt = asSent(ev, session);
             const c = stmt.classified;
             const why = statementRefusal(c);
             if (why) {
@@ -3076,6 +3407,8 @@ class RawQuery {
     text;
     done;
     settle;
+    /** The command tag of the last statement completed (`SELECT 1`). */
+    tag;
     /** When set, the last result set's columns and rows (`\\gset`, `\\gexec`). */
     collect = null;
     constructor(text) {
@@ -3094,7 +3427,9 @@ class RawQuery {
     handleDataRow(msg) {
         this.collect?.rows.push(msg.fields);
     }
-    handleCommandComplete() { }
+    handleCommandComplete(msg) {
+        this.tag = msg?.text;
+    }
     handleEmptyQuery() { }
     handlePortalSuspended() { }
     handleCopyData() { }
@@ -3110,11 +3445,12 @@ class RawQuery {
         this.settle();
     }
 }
-/** Runs `text` (bytes) on `client`. @throws pg.DatabaseError as the server reported it. */
+/** Runs `text` (bytes) on `client`. @returns the last statement's command tag @throws pg.DatabaseError as the server reported it. */
 async function rawQuery(client, text) {
     const q = new RawQuery(text);
     client.query(q);
     await q.done;
+    return q.tag;
 }
 /** Runs `text` (bytes) on `client` and keeps its last result set (empty when it returns none). @throws pg.DatabaseError */
 async function rawRows(client, text) {
@@ -3122,7 +3458,7 @@ async function rawRows(client, text) {
     q.collect = { fields: [], rows: [] };
     client.query(q);
     await q.done;
-    return q.collect;
+    return { ...q.collect, tag: q.tag };
 }
 /** A pg-copy-streams COPY FROM STDIN whose statement text is sent as the file's bytes. */
 function rawCopy(stream, text) {
@@ -3213,35 +3549,47 @@ var pg_copy_streams = __webpack_require__(26901);
 
 
 
+
+
+
 /**
  * Streams `file` to the server as `sql` (`COPY … FROM STDIN …`, the `\copy`
- * command's own options), through pg-copy-streams with backpressure: memory
+ * command's own options, as psql's bytes: psqlslash.ts byteText), through pg-copy-streams with backpressure: memory
  * holds one read chunk (64 KiB), whatever the file's size.
  * @returns the rows the server copied
  * @throws pg.DatabaseError from the server (its `where` names the data line); Error if the file cannot be read
  */
 async function copyFromFile(client, sql, file) {
-    const stream = client.query(rawCopy((0,pg_copy_streams/* from */.H)(sql), Buffer.from(sql)));
+    const stream = client.query(rawCopy((0,pg_copy_streams/* from */.H)(readable(sql)), textBytes(sql)));
     await (0,external_node_stream_promises_.pipeline)((0,external_node_fs_.createReadStream)(file), stream);
     return stream.rowCount;
 }
 /**
  * `\gset [prefix]`: sets prefix + column name to each value of the one row
- * `result` holds; a NULL unsets it (psql: StoreQueryTuple).
- * @throws MetaRefusal when there is not exactly one row (psql's errors, which stop the seed)
+ * `result` holds; a NULL unsets it; a variable psql treats specially is left
+ * alone, with psql's warning (psql: StoreQueryTuple).
+ * @throws MetaRefusal when there is not exactly one row, or a column's name is not a valid variable name (psql's errors, which stop the seed)
  */
 function gset(session, result, prefix) {
     if (result.rows.length === 0)
         throw new MetaRefusal("no rows returned for \\gset (psql's error; it stops the seed).");
     if (result.rows.length > 1)
         throw new MetaRefusal("more than one row returned for \\gset (psql's error; it stops the seed).");
-    result.fields.forEach((name, k) => {
+    for (const [k, field] of result.fields.entries()) {
+        const name = prefix + asByteText(field);
+        if (HOOKED_VARIABLES.has(name)) {
+            core/* warning */.$e(`attempt to \\gset into specially treated variable "${readable(name)}" ignored (psql's warning).`);
+            continue;
+        }
+        // a column without a usable name (`?column?`) is not a variable name: psql stops there (variables.c, SetVariable)
+        if (!validVariableName(name))
+            throw new MetaRefusal(`\\gset: invalid variable name: "${readable(name)}" (psql's error; it stops the seed). Name the column: SELECT … AS name.`);
         const value = result.rows[0][k];
         if (value === null)
-            session.variables.delete(prefix + name);
+            session.variables.delete(name);
         else
-            session.variables.set(prefix + name, value);
-    });
+            session.variables.set(name, asByteText(value));
+    }
 }
 /** `\gexec`'s statements: each non-null cell, row by row, then column by column (psql: ExecQueryTuples). */
 function* gexecCells(result) {
@@ -3268,6 +3616,10 @@ function* gexecCells(result) {
 
 
 
+
+
+/** How deep values that hold values are re-scanned (psql stops a variable from holding itself; this stops any loop). */
+const MAX_RESCAN_DEPTH = 10;
 /** One load of a seed's files, in order, on the client `send` uses. */
 class SeedLoad {
     send;
@@ -3293,22 +3645,29 @@ class SeedLoad {
     }
     /** Loads every event of `sources`, then sends COMMIT. @throws SeedError naming file:line of the first failure */
     async run(sources) {
-        for await (const [src, ev] of walkSeed(sources, { copyData: 'bytes' }, this.session)) {
-            if (ev.kind === 'meta')
-                await this.meta(src, ev);
-            else if (ev.kind === 'statement')
-                await this.statement(src, ev);
-            else if (ev.kind === 'copy-data')
-                await this.send.copyData(ev.data);
-            else
-                await this.send.copyEnd();
-        }
+        for await (const [src, ev] of walkSeed(sources, { copyData: 'bytes' }, this.session))
+            await this.event(src, ev);
         await this.send.commit();
     }
-    async statement(src, ev) {
+    async event(src, ev, depth = 0) {
+        if (ev.kind === 'meta')
+            await this.meta(src, ev);
+        else if (ev.kind === 'statement')
+            await this.statement(src, ev, depth);
+        else if (ev.kind === 'copy-data')
+            await this.send.copyData(ev.data);
+        else
+            await this.send.copyEnd();
+    }
+    async statement(src, ev, depth) {
         if (this.session.activity !== 'yes')
             return;
-        const st = withVariables(ev, this.session.lookup);
+        if (ev.psqlVariables) {
+            await this.readResults(ev.psqlVariables.flatMap(referencedNames));
+            if (depth < MAX_RESCAN_DEPTH && this.needsRescan(ev))
+                return this.rescan(src, ev, depth);
+        }
+        const st = asSent(ev, this.session);
         this.previous.set(src, { src, ev: st });
         this.sentByG = st.endedBy === 'g' || st.endedBy === 'gx';
         if (st.endedBy === 'gset' || st.endedBy === 'gexec') {
@@ -3323,7 +3682,62 @@ class SeedLoad {
         // The server parses a whole batch before running it: end it where the way text is read changes, or where a file ends without `;`.
         await this.send.statement(src, st, st.classified.changesLexing || !st.terminated || st.endedBy !== undefined);
     }
+    /** A statement with a `:name` whose value holds a backslash or a `;`: psql reads that value as input (meta-commands, statement ends). */
+    needsRescan(ev) {
+        return ev.psqlVariables.some((ref) => {
+            if (!/^:[^'"{]/.test(ref))
+                return false;
+            const value = this.session.lookup(ref.slice(1));
+            return typeof value === 'string' && /[\\;]/.test(value);
+        });
+    }
+    /**
+     * Runs a statement's text with its variables filled in as new input, as
+     * psql re-scans an interpolated value (psqlscan.l: psqlscan_push_new_buffer):
+     * a value may hold meta-commands or several statements. Lines count from
+     * the statement's first line.
+     */
+    async rescan(src, ev, depth) {
+        const text = asSent(ev, this.session).raw;
+        const lexing = { standardConformingStrings: ev.standardConformingStrings ?? true };
+        const events = scanText(text, { classify: classify, lexing });
+        const last = events.findLastIndex((e) => e.kind === 'statement');
+        for (const [k, e] of events.entries()) {
+            // an error is placed at the statement the value was used in (its ordinal, for the rescan that finds its line)
+            const line = ev.line + ('line' in e ? e.line - 1 : 0);
+            if (e.kind === 'meta')
+                await this.event(src, { ...e, line, index: -1 }, depth + 1);
+            else if (e.kind !== 'statement')
+                await this.event(src, e, depth + 1);
+            else {
+                // the last one ends as the statement did (with `;`, or sent by \g, \gset, \gexec)
+                const end = k === last ? { terminated: ev.terminated, endedBy: ev.endedBy } : {};
+                await this.event(src, { ...e, line, index: ev.index, ...end }, depth + 1);
+            }
+        }
+    }
+    /**
+     * psql's ERROR, SQLSTATE and ROW_COUNT (set after each query) and ENCODING
+     * (the client encoding), when `names` use one: read from the answers to
+     * what was sent so far, which are waited for first.
+     */
+    async readResults(names) {
+        if (!names.some((n) => RESULT_VARIABLES.has(n)))
+            return;
+        await this.send.flushAll();
+        const v = this.session.variables;
+        if (this.send.lastTag !== undefined) {
+            // a seed stops at its first error, so ERROR is false whenever the seed goes on
+            v.set('ERROR', 'false');
+            v.set('SQLSTATE', '00000');
+            v.set('ROW_COUNT', rowCount(this.send.lastTag));
+        }
+        if (names.includes('ENCODING'))
+            v.set('ENCODING', await this.send.clientEncoding());
+    }
     async meta(src, ev) {
+        if (this.session.activity === 'yes')
+            await this.readResults(referencedNames(ev.args));
         let directive;
         try {
             directive = this.session.meta(src, ev);
@@ -3348,11 +3762,13 @@ class SeedLoad {
             return this.resend(src, ev);
         if (directive.kind === 'print')
             core/* info */.pq(directive.text);
+        if (directive.kind === 'warning')
+            core/* warning */.$e(`${place(src, ev.line)}: ${directive.text}`);
         if (directive.kind !== 'copy')
             return;
         if (directive.file)
             return this.send.copyFile(src, ev, directive.sql, directive.file);
-        await this.send.startCopy(src, ev, Buffer.from(directive.sql));
+        await this.send.startCopy(src, ev, textBytes(directive.sql));
     }
     /** `\g` with a query of its own sent it as `;` does; alone, psql sends the file's previous query again. */
     async resend(src, ev) {
@@ -3380,10 +3796,7 @@ class SeedLoad {
             return gset(this.session, rows, directive.prefix);
         let line;
         for (const cell of gexecCells(rows)) {
-            const firstWord = statementHead(cell)
-                .split(/[\s;(]/)[0]
-                .toLowerCase();
-            const generated = { ...q.ev, sql: cell, raw: Buffer.from(cell), classified: classify(cell, firstWord) };
+            const generated = { ...q.ev, sql: cell, raw: Buffer.from(cell), classified: classify(cell, firstWordOf(cell)) };
             // the \gexec line, found once (a rescan of its file) for all the statements it generates
             line ??= await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src));
             if (!this.rules.admit(src, generated, line))
@@ -3514,6 +3927,8 @@ class Pipeline {
     client;
     /** COPY rows the server counted ("COPY n") so far. */
     copyRows = 0;
+    /** The command tag of the last statement the server completed (`INSERT 0 3`), for psql's ROW_COUNT. */
+    lastTag;
     /** Set by the first error; nothing sent after it takes effect. */
     failure = null;
     sent = [];
@@ -3634,6 +4049,7 @@ class Pipeline {
     handlePortalSuspended() { }
     handleCopyData() { }
     handleCommandComplete(msg) {
+        this.lastTag = msg?.text;
         const m = /^COPY (\d+)/.exec(msg?.text ?? '');
         if (m && this.sent[0]?.copy)
             this.copyRows += Number(m[1]);
@@ -3693,6 +4109,7 @@ class Pipeline {
 
 
 
+
 /** Sends a seed's statements and COPY data on one client, inside the transaction the loader opened. */
 class Sender {
     client;
@@ -3702,6 +4119,8 @@ class Sender {
     copyRows = 0;
     batch = new Batch();
     pipe = null;
+    /** The command tag of the last statement the server completed, once one has (psql's ROW_COUNT comes from it). */
+    lastTag;
     /** A COPY block is open: `copy-data` events go to it. */
     copying = false;
     constructor(client) {
@@ -3746,12 +4165,13 @@ class Sender {
     }
     /** Runs `raw` on its own (call {@link flushAll} first). @throws pg.DatabaseError from the server */
     async query(raw) {
-        await rawQuery(this.client, raw);
+        this.lastTag = (await rawQuery(this.client, raw)) ?? '';
         this.statements++;
     }
     /** Runs `raw` on its own and returns its rows (call {@link flushAll} first). @throws pg.DatabaseError from the server */
     async rows(raw) {
         const rows = await rawRows(this.client, raw);
+        this.lastTag = rows.tag ?? '';
         this.statements++;
         return rows;
     }
@@ -3762,7 +4182,9 @@ class Sender {
     async copyFile(src, ev, sql, file) {
         await this.flushAll();
         try {
-            this.copyRows += await copyFromFile(this.client, sql, file);
+            const rows = await copyFromFile(this.client, sql, file);
+            this.copyRows += rows;
+            this.lastTag = `COPY ${rows}`;
             this.statements++;
         }
         catch (err) {
@@ -3776,6 +4198,11 @@ class Sender {
         await this.flush();
         (await this.pipeline()).query(END, { commit: true });
         await this.settle();
+    }
+    /** The client encoding now (`SHOW client_encoding`, after what was sent before): psql's ENCODING. Not a statement of the seed. */
+    async clientEncoding() {
+        await this.flushAll();
+        return (await rawRows(this.client, Buffer.from('SHOW client_encoding'))).rows[0][0] ?? 'UTF8';
     }
     /** After a failure: waits until the client is free again (to roll back). Never throws. */
     async abandon() {
@@ -3804,6 +4231,8 @@ class Sender {
         this.pipe = null;
         const failure = await p.settle();
         this.copyRows += p.copyRows;
+        if (p.lastTag !== undefined)
+            this.lastTag = p.lastTag;
         if (failure)
             await this.locate(failure);
     }
@@ -3832,7 +4261,7 @@ class Sender {
             const e = err;
             const row = /line (\d+)/.exec(e.where ?? '')?.[1];
             // the data starts on the line after the \copy: the server's "line N" is N lines below it
-            return failMeta(tag.src, tag.ev, `${describe(e, true)} (in the data of \\copy ${tag.ev.args}).`, row ? Number(row) : 0);
+            return failMeta(tag.src, tag.ev, `${describe(e, true)} (in the data of \\copy ${readable(tag.ev.args)}).`, row ? Number(row) : 0);
         }
         return failCopy(tag.src, tag.ev, err);
     }
@@ -3845,19 +4274,23 @@ class Sender {
 
 
 
-/** The variables psql sets itself for a connection (psql docs, "Variables"), which `:DBNAME` and the like fill in. */
+
+
+/** The variables psql sets itself for the connection (startupVariables), which `:DBNAME` and the like fill in. */
 function psqlVariables(client, target) {
     const p = client;
-    return {
-        DBNAME: p.database ?? '',
-        USER: p.user ?? '',
-        HOST: p.host ?? '',
-        PORT: String(p.port ?? ''),
-        ENCODING: 'UTF8',
-        ON_ERROR_STOP: 'on',
-        SERVER_VERSION_NUM: target.version[0],
-        SERVER_VERSION_NAME: target.version[1]
-    };
+    const vars = startupVariables({
+        dbname: p.database ?? '',
+        user: p.user ?? '',
+        host: p.host ?? '',
+        port: String(p.port ?? ''),
+        versionNum: target.version[0],
+        versionName: target.version[1],
+        version: target.version[2]
+    });
+    for (const name of Object.keys(vars))
+        vars[name] = asByteText(vars[name]);
+    return vars;
 }
 /**
  * Pass 2: loads a seed that {@link checkSeed} accepted into the database of
@@ -3922,12 +4355,12 @@ async function openTransaction(client) {
     try {
         // A simple-protocol query with several statements answers with one result per statement.
         const results = (await client.query("BEGIN; SAVEPOINT preview_postgres_seed; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE'); " +
-            "SELECT current_setting('server_version_num') AS num, current_setting('server_version') AS name"));
+            "SELECT current_setting('server_version_num') AS num, current_setting('server_version') AS name, version() AS full"));
         const v = results[4].rows[0];
         return {
             roles: results[2].rows.map((r) => r.rolname),
             foreignExtensions: new Set(results[3].rows.map((r) => r.extname)),
-            version: [v.num, v.name]
+            version: [v.num, v.name, v.full]
         };
     }
     catch (err) {

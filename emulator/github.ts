@@ -19,6 +19,8 @@ export interface TokenInfo {
   installation: boolean
   /** May create and update comments; false gives 403 like a fork PR's token. */
   canWrite: boolean
+  /** The `deployments: write` permission (default on when `canWrite`): off answers 403 on deployment writes. */
+  deployments?: boolean
 }
 
 export interface Comment {
@@ -44,6 +46,8 @@ export const REACTION_CONTENTS = ['+1', '-1', 'laugh', 'confused', 'heart', 'hoo
 export const APP_TOKEN = 'ghs_emulated_workflow_token'
 export const READ_ONLY_TOKEN = 'ghs_emulated_fork_token'
 export const USER_TOKEN = 'ghp_emulated_user_token'
+/** A workflow token that may write comments but was not granted `deployments: write`. */
+export const NO_DEPLOYMENTS_TOKEN = 'ghs_emulated_token_without_deployments'
 /** An installation token of a GitHub App whose slug is `preview-pilot`: comments as `preview-pilot[bot]`. */
 export const APP_INSTALLATION_TOKEN = 'ghs_emulated_app_installation_token'
 export const APP_BOT_LOGIN = 'preview-pilot[bot]'
@@ -54,6 +58,7 @@ export class GitHubService {
     [APP_TOKEN, { login: 'github-actions[bot]', installation: true, canWrite: true }],
     [READ_ONLY_TOKEN, { login: 'github-actions[bot]', installation: true, canWrite: false }],
     [USER_TOKEN, { login: 'octocat', installation: false, canWrite: true }],
+    [NO_DEPLOYMENTS_TOKEN, { login: 'github-actions[bot]', installation: true, canWrite: true, deployments: false }],
     [APP_INSTALLATION_TOKEN, { login: APP_BOT_LOGIN, installation: true, canWrite: true }]
   ])
   /** Comments per `owner/repo#number`; a key must exist for the PR to exist. */
@@ -246,6 +251,11 @@ export class GitHubService {
       if (c) return c
     }
     return undefined
+  }
+
+  /** The token of a request (its `Authorization` header), if the emulator knows it. */
+  tokenOf(req: Request): TokenInfo | undefined {
+    return this.auth(req)
   }
 
   private auth(req: Request): TokenInfo | undefined {

@@ -4,12 +4,13 @@
  */
 import { APP_TOKEN, GitHubService } from './github.js'
 import { PullRequests } from './github-pulls.js'
+import { Deployments } from './github-deployments.js'
 import { InstantService, REGION, type InstantOptions } from './instant.js'
 import { PlatformService } from './platform.js'
 import { PostgresServer } from './postgres.js'
 import { type RunOptions, type RunResult, runAction } from './runner.js'
 
-export { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, READ_ONLY_TOKEN, USER_TOKEN } from './github.js'
+export { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, NO_DEPLOYMENTS_TOKEN, READ_ONLY_TOKEN, USER_TOKEN } from './github.js'
 
 export interface Emulator {
   pg: PostgresServer
@@ -17,6 +18,8 @@ export interface Emulator {
   github: GitHubService
   /** GitHub's pulls API over `github`'s PRs: open, closed, merged. */
   pulls: PullRequests
+  /** GitHub's deployments and deployment statuses. */
+  deployments: Deployments
   platform: PlatformService
   /** PEM file of the CA that signed PostgreSQL's certificate: give it to the action as NODE_EXTRA_CA_CERTS. */
   caCertFile: string
@@ -48,6 +51,7 @@ export async function startEmulator(options: InstantOptions = {}): Promise<Emula
     instant,
     github,
     pulls: new PullRequests(github),
+    deployments: new Deployments(github),
     platform,
     caCertFile: pg.certificates.caCert,
     run: (o) => runAction({ githubToken: APP_TOKEN, ...o, githubApiUrl: github.url, caCertFile: pg.certificates.caCert }),

@@ -51,8 +51,15 @@ export interface RunOptions {
   /** Event name and payload; default a `pull_request` `opened` event for `pr`. */
   eventName?: string
   event?: Record<string, unknown>
-  /** Shortcut for a pull_request event payload. */
-  pr?: { number: number; headRef?: string }
+  /** Shortcut for a pull_request event payload; `fork` names the fork (`owner/repo`) the PR's head comes from. */
+  pr?: { number: number; headRef?: string; fork?: string }
+  /**
+   * Shortcut for a `workflow_run` `completed` event payload (GitHub's webhook
+   * payload): the triggering run was a `pull_request` run of `headBranch` at
+   * `headSha` from `headRepository`; `prs` fill `workflow_run.pull_requests`
+   * (GitHub leaves it empty for a fork's PR).
+   */
+  workflowRun?: { prs: number[]; headBranch?: string; headSha?: string; headRepository?: string }
   repository?: string
   githubApiUrl: string
   caCertFile: string
@@ -133,16 +140,23 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
   writeFileSync(files.output, '')
   writeFileSync(files.summary, '')
   const repository = o.repository ?? 'acme/shop'
+  const repo = { name: repository.split('/')[1], full_name: repository, owner: { login: repository.split('/')[0] } }
   const event =
     o.event ??
     (o.pr
       ? {
           action: 'opened',
           number: o.pr.number,
-          pull_request: { number: o.pr.number, head: { ref: o.pr.headRef ?? 'feature/login', sha: 'a1b2c3d4e5f6' }, base: { ref: 'main' } },
-          repository: { name: repository.split('/')[1], owner: { login: repository.split('/')[0] } }
+          pull_request: {
+            number: o.pr.number,
+            head: { ref: o.pr.headRef ?? 'feature/login', sha: 'a1b2c3d4e5f6', repo: { full_name: o.pr.fork ?? repository } },
+            base: { ref: 'main', repo: { full_name: repository } }
+          },
+          repository: repo
         }
-      : {})
+      : o.workflowRun
+        ? workflowRunEvent(o.workflowRun, repository, repo)
+        : {})
   writeFileSync(files.event, JSON.stringify(event))
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -152,7 +166,7 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
     GITHUB_OUTPUT: files.output,
     GITHUB_STEP_SUMMARY: files.summary,
     GITHUB_EVENT_PATH: files.event,
-    GITHUB_EVENT_NAME: o.eventName ?? (o.pr ? 'pull_request' : 'push'),
+    GITHUB_EVENT_NAME: o.eventName ?? (o.pr ? 'pull_request' : o.workflowRun ? 'workflow_run' : 'push'),
     GITHUB_REPOSITORY: repository,
     GITHUB_API_URL: o.githubApiUrl,
     GITHUB_SERVER_URL: 'https://github.com',
@@ -206,6 +220,30 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
     outputsAt,
     durationMs: endedAt - started,
     post
+  }
+}
+
+/** A `workflow_run` `completed` payload (GitHub webhook events, workflow_run) for {@link RunOptions.workflowRun}. */
+function workflowRunEvent(w: NonNullable<RunOptions['workflowRun']>, repository: string, repo: object): Record<string, unknown> {
+  return {
+    action: 'completed',
+    workflow_run: {
+      id: 4141,
+      name: 'Preview',
+      event: 'pull_request',
+      status: 'completed',
+      conclusion: 'success',
+      head_branch: w.headBranch ?? 'feature/login',
+      head_sha: w.headSha ?? 'a1b2c3d4e5f6',
+      head_repository: { full_name: w.headRepository ?? repository },
+      repository: { full_name: repository },
+      pull_requests: w.prs.map((number) => ({
+        number,
+        head: { ref: w.headBranch ?? 'feature/login', sha: w.headSha ?? 'a1b2c3d4e5f6' },
+        base: { ref: 'main' }
+      }))
+    },
+    repository: repo
   }
 }
 

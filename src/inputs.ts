@@ -201,7 +201,7 @@ function maskingRules(mode: Mode, schemaOnly: boolean): MaskingRuleInput[] {
  */
 export function readSettings(): Settings {
   const modeInput = oneOf('mode', ['auto', 'instant', 'branch'] as const, 'auto')
-  const command = oneOf('command', ['create', 'delete', 'cleanup', 'reset'] as const, 'create')
+  const command = oneOf('command', ['create', 'delete', 'cleanup', 'reset', 'publish'] as const, 'create')
   const projectId = text('project-id')
   const apiKey = core.getInput('api-key').trim()
   if (apiKey) core.setSecret(apiKey)
@@ -244,11 +244,17 @@ export function readSettings(): Settings {
     minCu: computeUnits('min-cu'),
     maxCu: computeUnits('max-cu'),
     schemaOnly: bool('schema-only', false),
-    maskingRules: []
+    maskingRules: [],
+    deployment: bool('deployment', true),
+    reportFile: text('report-file')
   }
   settings.maskingRules = maskingRules(mode, settings.schemaOnly)
   checkLifecycle(settings)
-  if (mode === 'branch') {
+  if (command === 'publish' && !settings.reportFile)
+    throw new InputError(
+      "`command: publish` needs input `report-file`: the report a fork PR's run wrote (its `report-file` output, downloaded from the run's artifact)."
+    )
+  if (mode === 'branch' && command !== 'publish') {
     if (!projectId) throw new InputError('Input `project-id` is required when `mode` is branch.')
     if (!apiKey) throw new InputError('Input `api-key` is required in branch mode (a platform API key; pass it from a secret).')
   }

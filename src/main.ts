@@ -18,6 +18,10 @@ import { checkedSeed, startSeedCheck } from './commands/seed-step.js'
 import { resolveSeedFiles } from './seed/files.js'
 import { endSessions } from './pg-sessions.js'
 import { type Publication, openPublication, releaseLock } from './publish/publication.js'
+import { publishReport } from './commands/publish.js'
+import { writeRunReport } from './publish/run-report.js'
+import type { PreviewDeployment } from './deployment/deployment.js'
+import { deactivateDeployments, environmentUrlOf, startDeployment } from './deployment/run-deployment.js'
 
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
@@ -29,11 +33,13 @@ import { type Publication, openPublication, releaseLock } from './publish/public
 export async function run(checked?: Settings): Promise<void> {
   let settings: Settings | undefined
   let pub: Publication | undefined
+  let deployment: PreviewDeployment | null = null
   let failed = false
   try {
     settings = checked ?? readSettings()
     const client = neonClientOf(settings) // the run's one Neon API client (branch mode; no request until used)
     if (settings.command === 'cleanup') return await runCleanup(settings, client)
+    if (settings.command === 'publish') return await publishReport(settings)
 
     const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : []
     const seedCheck = startSeedCheck(seedFiles)
@@ -42,12 +48,19 @@ export async function run(checked?: Settings): Promise<void> {
 
     const branchName = branchNameOf(settings, pub.pr)
     const driver = settings.mode === 'instant' ? instantDriver(settings, pub) : branchDriver(settings, client, branchName)
-    if (settings.command === 'create') await create(settings, seed, pub, driver)
-    else if (settings.command === 'delete') await deletePreview(pub, driver)
-    else await resetBranch(client, settings, branchName, seed, pub)
+    if (settings.command === 'create') {
+      deployment = await startDeployment(settings, pub)
+      const done = await create(settings, seed, pub, driver)
+      await deployment?.succeed(environmentUrlOf(done.report))
+      await writeRunReport(settings, pub, done)
+    } else if (settings.command === 'delete') {
+      await deletePreview(pub, driver)
+      await deactivateDeployments(settings, pub.pr)
+    } else await resetBranch(client, settings, branchName, seed, pub)
   } catch (err) {
     if (isCancelled()) return // the cancel handler reports and undoes
     failed = true
+    await deployment?.fail()
     core.setFailed(err instanceof Error ? err.message : String(err))
   } finally {
     await endSessions() // an open connection would keep the process running

@@ -28,7 +28,7 @@ export interface EnvNames {
 }
 
 export type Mode = 'instant' | 'branch'
-export type Command = 'create' | 'delete' | 'cleanup' | 'reset'
+export type Command = 'create' | 'delete' | 'cleanup' | 'reset' | 'publish'
 
 /** The validated inputs. Durations are in seconds, as the inputs are. */
 export interface Settings {
@@ -82,6 +82,10 @@ export interface Settings {
   schemaOnly: boolean
   /** `masking-rules`: non-empty makes the branch anonymized (platform spec, createProjectBranchAnonymized). */
   maskingRules: MaskingRuleInput[]
+  /** `deployment`: keep the PR's GitHub deployment (environment `preview-postgres/pr-<N>`). */
+  deployment: boolean
+  /** `report-file`: `command: publish` reads the report a fork PR's run wrote (a path; '' when not given). */
+  reportFile: string
 }
 
 /** A wrong input value. The message names the input and what it accepts. */

@@ -27,6 +27,7 @@ import { deleteBranchAndWait } from '../platform/lifecycle.js'
 import type { NeonClient } from '../platform/client.js'
 import { summarise } from '../platform/operations.js'
 import { renderReport } from '../publish/report.js'
+import { deactivateDeployments } from '../deployment/run-deployment.js'
 import { describeGitHubError, githubClient } from '../comment/comment.js'
 import { type CommentLock, acquireLock } from '../comment/lock/lock.js'
 
@@ -201,6 +202,7 @@ async function sweepOne(row: SweepRow, x: SweepContext): Promise<void> {
     const ops = await deleteBranchAndWait(x.client, row.branch, x.settings)
     x.gone.add(row.branch.id)
     row.decision = ops === null ? 'already gone' : 'deleted'
+    if (row.pr) await deactivateDeployments(x.settings, { ...github.context.repo, number: row.pr, headRef: '' })
     core.info(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`)
     const operations = (ops ?? []).map(summarise)
     markdown = renderReport({

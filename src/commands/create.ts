@@ -12,15 +12,23 @@ import { maskConnection, setOutputs } from '../publish/outputs.js'
 import { type Publication, forgetReusable, publish } from '../publish/publication.js'
 import type { SchemaDiff } from '../schema/diff.js'
 import { type SchemaUnavailable, preloadSchemaTools, schemaResult } from '../schema/track.js'
+import type { CommentRecord } from '../comment/comment.js'
+import type { Report } from '../publish/report.js'
 import type { ModeDriver } from './driver.js'
 import { seedOrUndo } from './seed-step.js'
 
 /**
  * Runs `command: create` with `driver`. Nothing is handed out (outputs, env
  * file, comment record) before the seed committed.
+ * @returns what was published: the report and the comment's record
  * @throws what the driver, the seed or publishing throws; CancelledError when the run is cancelled
  */
-export async function create(settings: Settings, seed: SeedPlan | null, pub: Publication, driver: ModeDriver): Promise<void> {
+export async function create(
+  settings: Settings,
+  seed: SeedPlan | null,
+  pub: Publication,
+  driver: ModeDriver
+): Promise<{ report: Report; record: CommentRecord }> {
   preloadSchemaTools(settings.mode, settings)
   const db = await driver.provision()
   if (db.created) forgetReusable(pub, settings.mode)
@@ -49,5 +57,7 @@ export async function create(settings: Settings, seed: SeedPlan | null, pub: Pub
     const names = db.envVariables === 'with-claim' ? `${v.url}, ${v.direct} and ${v.claim}` : `${v.url} and ${v.direct}`
     core.info(`Wrote ${names} to ${settings.envFile}.`)
   }
-  await publish(pub, report, db.record())
+  const record = db.record()
+  await publish(pub, report, record)
+  return { report, record }
 }

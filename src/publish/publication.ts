@@ -19,6 +19,7 @@ import {
 import { ClaimNotPostedError, type CommentLock, acquireLock } from '../comment/lock/lock.js'
 import { clearLock, markLock } from '../comment/lock/saved.js'
 import { COMMENT_LIMIT } from './report.js'
+import { forkRecord } from './read-only.js'
 
 /** Where the run publishes: the PR, the lock this run holds (when there is a PR and commenting is on), and what an earlier run recorded. */
 export interface Publication {
@@ -31,6 +32,8 @@ export interface Publication {
    * earlier run recorded, until this run makes something new ({@link forgetReusable}).
    */
   reusable: CommentRecord
+  /** A fork PR's run: its token may not write to the PR, so no comment, lock or deployment; `command: publish` posts them. */
+  readOnly?: boolean
 }
 
 /** The earlier run's record without the lock's fields, when it is of this mode; else nothing reusable. */
@@ -44,7 +47,8 @@ export function forgetReusable(pub: Publication, mode: CommentRecord['mode']): v
   pub.reusable = { mode }
 }
 
-function runUrl(): string | undefined {
+/** The workflow run's page (`<server>/<owner>/<repo>/actions/runs/<id>`), when the runner says which run this is. */
+export function runUrl(): string | undefined {
   const { serverUrl, runId } = github.context
   const repo = process.env.GITHUB_REPOSITORY
   return repo && runId ? `${serverUrl}/${repo}/actions/runs/${runId}` : undefined
@@ -59,8 +63,11 @@ function runUrl(): string | undefined {
  * without a lock and without reuse. A lock that stays held by another run
  * for `wait-timeout` fails the run.
  */
-export async function openPublication(settings: Settings, seedCheck: Promise<unknown>): Promise<Publication> {
-  const pr = pullRequestOfEvent()
+export async function openPublication(
+  settings: Settings,
+  seedCheck: Promise<unknown>,
+  pr: PullRequest | null = pullRequestOfEvent()
+): Promise<Publication> {
   if (!pr) {
     core.notice('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.')
     return { pr: null, lock: null, existing: null, reusable: { mode: settings.mode } }
@@ -82,7 +89,12 @@ export async function openPublication(settings: Settings, seedCheck: Promise<unk
         mode: settings.mode,
         placeholder: renderReport({
           mode: settings.mode,
-          state: settings.command === 'create' ? 'provisioning' : settings.command === 'reset' ? 'resetting' : 'closing',
+          state:
+            settings.command === 'create' || settings.command === 'publish'
+              ? 'provisioning'
+              : settings.command === 'reset'
+                ? 'resetting'
+                : 'closing',
           runUrl: runUrl()
         }),
         pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
@@ -101,6 +113,8 @@ export async function openPublication(settings: Settings, seedCheck: Promise<unk
       // Nothing of the lock is left (unless its reaction's delete failed too): nothing for a cancel or the post step to release.
       offCancel(COMMENT_LOCK)
       if (!err.reactionLeft) clearLock()
+      const fork = await forkRecord(octokit, pr, settings.mode, err)
+      if (fork) return { pr, lock: null, existing: fork.home, reusable: reusableOf(fork.home, settings.mode), readOnly: true }
       core.warning(
         `${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`
       )

@@ -1,8 +1,8 @@
-export const id = 687;
-export const ids = [687];
+export const id = 783;
+export const ids = [783];
 export const modules = {
 
-/***/ 10687:
+/***/ 12783:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -414,6 +414,379 @@ async function acquireLock(octokit, pr, o) {
     }
 }
 
+// EXTERNAL MODULE: ./src/comment/lock/saved.ts
+var saved = __webpack_require__(17466);
+;// CONCATENATED MODULE: ./src/publish/read-only.ts
+/**
+ * A pull request from a fork: its workflow runs with a read-only
+ * GITHUB_TOKEN (GitHub docs, "Events that trigger workflows",
+ * pull_request from forks), so the PR comment cannot be written or locked.
+ * Reading still works: the run reuses the database the PR's comment records,
+ * and the `workflow_run` job (`command: publish`) posts the comment from the
+ * run's `report-file`.
+ */
+
+
+
+/** True when the event's pull request comes from another repository (`head.repo.full_name` is not the base's). */
+function isForkPullRequest() {
+    const pr = github/* context */._.payload.pull_request;
+    const head = pr?.head?.repo?.full_name;
+    const base = pr?.base?.repo?.full_name ?? `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
+    return Boolean(head && head !== base);
+}
+/**
+ * After the comment lock was refused: when the refusal is a fork PR's 403,
+ * says once that the `workflow_run` job posts the comment and returns the
+ * PR's preview comment as `home` (the oldest marker comment written by a
+ * bot account, `…[bot]`: a person's comment cannot name a database to
+ * reuse; its record without the lock's fields), null when there is none of
+ * this mode or it cannot be read. Otherwise returns null: the caller
+ * reports the refusal as before.
+ */
+async function forkRecord(octokit, pr, mode, err) {
+    if ((0,comment/* statusOf */.c2)(err.cause) !== 403 || !isForkPullRequest())
+        return null;
+    core/* notice */.lm(`This pull request comes from a fork, so its token may not write to it (HTTP 403): the PR comment will be posted by the \`workflow_run\` job (\`command: publish\`) from this run's \`report-file\`.`);
+    const comments = await octokit
+        .paginate(octokit.rest.issues.listComments, { owner: pr.owner, repo: pr.repo, issue_number: pr.number, per_page: 100 })
+        .catch(() => []);
+    for (const c of comments.sort((a, b) => a.id - b.id)) {
+        if (!c.user?.login.endsWith('[bot]'))
+            continue;
+        const record = (0,comment/* recordOf */.zv)(c.body ?? '');
+        if (record)
+            return { home: record.mode === mode ? { id: c.id, record: (0,comment/* withoutLock */.OY)(record) } : null };
+    }
+    return { home: null };
+}
+
+;// CONCATENATED MODULE: ./src/publish/publication.ts
+/**
+ * Where a run publishes and how it holds the PR's comment lock: opened before
+ * anything is provisioned, written once at the end (success, failure or
+ * cancel), and the job summary.
+ */
+
+
+
+
+
+
+
+
+
+/** The earlier run's record without the lock's fields, when it is of this mode; else nothing reusable. */
+function reusableOf(home, mode) {
+    if (!home || home.record.mode !== mode)
+        return { mode };
+    return (0,comment/* withoutLock */.OY)(home.record);
+}
+/** This run made a new database or branch: a failure or cancel from now on records nothing reusable. */
+function forgetReusable(pub, mode) {
+    pub.reusable = { mode };
+}
+/** The workflow run's page (`<server>/<owner>/<repo>/actions/runs/<id>`), when the runner says which run this is. */
+function runUrl() {
+    const { serverUrl, runId } = github/* context */._;
+    const repo = process.env.GITHUB_REPOSITORY;
+    return repo && runId ? `${serverUrl}/${repo}/actions/runs/${runId}` : undefined;
+}
+/**
+ * Takes the PR's comment lock (lock.ts), so only one run of the PR
+ * provisions or deletes at a time, whatever comment an earlier run left;
+ * the lock's comment says what an earlier run recorded. `seedCheck` is
+ * awaited before the lock's placeholder is posted (a refused seed posts no
+ * comment). A claim that cannot be posted is a warning: the run goes on
+ * without a lock and without reuse. A lock that stays held by another run
+ * for `wait-timeout` fails the run.
+ */
+async function openPublication(settings, seedCheck, pr = (0,comment/* pullRequestOfEvent */.My)()) {
+    if (!pr) {
+        core/* notice */.lm('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.');
+        return { pr: null, lock: null, existing: null, reusable: { mode: settings.mode } };
+    }
+    if (!settings.comment || !settings.githubToken) {
+        core/* info */.pq(`${settings.comment ? 'No `github-token`' : '`comment` is false'}: no PR comment, so no earlier database can be found for reuse.`);
+        return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
+    }
+    await (0,cancel/* unlessCancelled */.MS)(seedCheck);
+    const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+    const cancelled = (0,publish_report/* renderReport */.B1)({ mode: settings.mode, state: 'cancelled', runUrl: runUrl() });
+    let pub;
+    return core/* group */.Os('Take the PR comment lock', async () => {
+        let lock;
+        try {
+            lock = await acquireLock(octokit, pr, {
+                mode: settings.mode,
+                placeholder: (0,publish_report/* renderReport */.B1)({
+                    mode: settings.mode,
+                    state: settings.command === 'create' || settings.command === 'publish'
+                        ? 'provisioning'
+                        : settings.command === 'reset'
+                            ? 'resetting'
+                            : 'closing',
+                    runUrl: runUrl()
+                }),
+                pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
+                timeoutSeconds: settings.waitTimeoutSeconds,
+                // As soon as the lock's reaction exists: a cancel, or a kill before the post step, releases it.
+                // What an earlier run recorded is read once the naming in flight has settled, whatever step the run was in.
+                onTaken: (taken) => {
+                    (0,saved/* markLock */.lF)(taken.reaction.id);
+                    (0,cancel/* onCancel */.Ao)(cancel/* COMMENT_LOCK */.ik, () => taken.finish(cancelled, () => pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(saved/* clearLock */.Nq));
+                }
+            });
+        }
+        catch (err) {
+            if (!(err instanceof ClaimNotPostedError))
+                throw err;
+            // Nothing of the lock is left (unless its reaction's delete failed too): nothing for a cancel or the post step to release.
+            (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+            if (!err.reactionLeft)
+                (0,saved/* clearLock */.Nq)();
+            const fork = await forkRecord(octokit, pr, settings.mode, err);
+            if (fork)
+                return { pr, lock: null, existing: fork.home, reusable: reusableOf(fork.home, settings.mode), readOnly: true };
+            core/* warning */.$e(`${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`);
+            return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
+        }
+        pub = { pr, lock, existing: lock.home, reusable: reusableOf(lock.home, settings.mode) };
+        if ((0,cancel/* isCancelled */.mm)()) {
+            // The cancel's undo steps may have run while the lock was being taken.
+            (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+            await lock.finish(cancelled, pub.reusable);
+            (0,saved/* clearLock */.Nq)();
+            (0,cancel/* throwIfCancelled */.dZ)();
+        }
+        core/* info */.pq(`This run holds the PR's comment lock (comment ${lock.claim.id}).` +
+            (lock.home ? ' The comment records what an earlier run left.' : ''));
+        return pub;
+    });
+}
+/**
+ * Writes the run's report into the PR comment (releasing the lock) and the
+ * job summary. The comment's schema diff is cut to GitHub's comment limit;
+ * the summary keeps all of it.
+ */
+async function publish(pub, report, record) {
+    (0,cancel/* throwIfCancelled */.dZ)();
+    const markdown = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() });
+    const lock = pub.lock;
+    if (lock?.held) {
+        const comment = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() }, Date.now(), publish_report/* COMMENT_LIMIT */.W$);
+        await core/* group */.Os('Update the PR comment', () => lock.finish(comment, record));
+        (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+        (0,saved/* clearLock */.Nq)();
+    }
+    if (process.env.GITHUB_STEP_SUMMARY)
+        await core/* summary */.z.addRaw(markdown, true).write();
+}
+/**
+ * At the end of a run that did not publish (failed, or had nothing to
+ * report): releases the lock. After a failure the comment says the run
+ * failed, and records what an earlier run recorded unless this run made
+ * something new; otherwise only the claim is removed. A cancelled run
+ * leaves this to its undo step.
+ */
+async function releaseLock(pub, mode, failed) {
+    if (!pub?.lock?.held || (0,cancel/* isCancelled */.mm)())
+        return;
+    (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+    await pub.lock.finish(failed ? (0,publish_report/* renderReport */.B1)({ mode, state: 'failed', runUrl: runUrl() }) : null, pub.reusable);
+    (0,saved/* clearLock */.Nq)();
+}
+
+;// CONCATENATED MODULE: ./src/deployment/deployment.ts
+/**
+ * The PR's GitHub deployment: what reviewers find through the pull request's
+ * "View deployment" button and the repository's environments. One
+ * deployment per run that provisions or reuses, for the PR's head commit,
+ * in the environment `preview-postgres/pr-<N>` (GitHub REST, "Create a
+ * deployment": `transient_environment: true`, `production_environment:
+ * false`, `auto_merge: false`, `required_contexts: []`), and its statuses
+ * (GitHub REST, "Create a deployment status"): `in_progress` when the run
+ * starts, then `success` with `environment_url` and `log_url`, or
+ * `failure`; `inactive` once the preview is deleted.
+ *
+ * Nothing here fails a run: a token without `deployments: write` (403) gets
+ * one notice naming the permission and no further deployment request; any
+ * other error is a warning.
+ */
+
+
+/**
+ * The environment of a PR's previews: `preview-postgres/pr-<N>`, with
+ * `-<previewName>` appended when a workflow names its preview (the
+ * `preview-name` input, once there is one; every name gets its own
+ * environment).
+ */
+function environmentOf(prNumber, previewName = '') {
+    return `preview-postgres/pr-${prNumber}${previewName ? `-${previewName}` : ''}`;
+}
+/** The branch's page in the Neon Console: a branch-mode deployment's `environment_url`. */
+function branchConsoleUrl(projectId, branchId) {
+    return `https://console.neon.tech/app/projects/${encodeURIComponent(projectId)}/branches/${encodeURIComponent(branchId)}`;
+}
+/** Set once a deployment request was refused for the permission: the run makes no further one. */
+let refused = false;
+/** The notice for a 403, once per run; other errors are warnings. Returns null so callers can `.catch(skip(…))`. */
+function skip(what) {
+    return (err) => {
+        if ((0,comment/* statusOf */.c2)(err) === 403) {
+            if (!refused)
+                core/* notice */.lm('GitHub refused the deployment (HTTP 403): grant the workflow `permissions: deployments: write` for the PR\'s "View deployment" button. The run goes on without it.');
+            refused = true;
+        }
+        else
+            core/* warning */.$e(`Could not ${what}: ${(0,comment/* describeGitHubError */.dZ)(err)}. The run goes on without it.`);
+        return null;
+    };
+}
+/** A deployment this run created, whose statuses it sets. */
+class PreviewDeployment {
+    octokit;
+    target;
+    id;
+    environment;
+    logUrl;
+    constructor(octokit, target, id, environment, logUrl) {
+        this.octokit = octokit;
+        this.target = target;
+        this.id = id;
+        this.environment = environment;
+        this.logUrl = logUrl;
+    }
+    /**
+     * Creates the deployment for `target.sha` in `environment` and sets it
+     * `in_progress`; sets the `deployment-id` output.
+     * @returns the deployment, or null when GitHub refused it (a notice or warning says why).
+     */
+    static async start(octokit, target, environment, logUrl) {
+        if (refused)
+            return null;
+        const created = await octokit.rest.repos
+            .createDeployment({
+            owner: target.owner,
+            repo: target.repo,
+            ref: target.sha,
+            environment,
+            description: `Preview Postgres for pull request #${target.number}`,
+            transient_environment: true,
+            production_environment: false,
+            auto_merge: false,
+            required_contexts: []
+        })
+            .catch(skip('create the deployment'));
+        // 202 ("Auto-merged …") has no id: with auto_merge false GitHub answers 201 or an error.
+        const id = created && 'id' in created.data ? created.data.id : undefined;
+        if (!id)
+            return null;
+        core/* setOutput */.uH('deployment-id', String(id));
+        const deployment = new PreviewDeployment(octokit, target, id, environment, logUrl);
+        await deployment.status('in_progress');
+        return deployment;
+    }
+    /** Sets `success` with the preview's address (instant: the claim URL; branch: the Console's branch page). */
+    succeed(environmentUrl) {
+        return this.status('success', environmentUrl);
+    }
+    /** Sets `failure`. */
+    fail() {
+        return this.status('failure');
+    }
+    async status(state, environmentUrl) {
+        if (refused)
+            return;
+        await setStatus(this.octokit, this.target, this.id, state, this.logUrl, environmentUrl);
+    }
+}
+async function setStatus(octokit, where, id, state, logUrl, environmentUrl) {
+    await octokit.rest.repos
+        .createDeploymentStatus({
+        owner: where.owner,
+        repo: where.repo,
+        deployment_id: id,
+        state,
+        log_url: logUrl || undefined,
+        environment_url: environmentUrl || undefined,
+        auto_inactive: false
+    })
+        .catch(skip(`set deployment ${id} ${state}`));
+}
+/**
+ * Sets `inactive` on every deployment of `environment` whose latest status
+ * is not already `inactive` (the preview was deleted: `command: delete`, the
+ * sweep). GitHub lists deployments newest first, 100 a page.
+ */
+async function deactivateEnvironment(octokit, where, environment, logUrl) {
+    if (refused)
+        return;
+    const deployments = await octokit
+        .paginate(octokit.rest.repos.listDeployments, { ...where, environment, per_page: 100 })
+        .catch(skip(`list the deployments of ${environment}`));
+    for (const d of deployments ?? []) {
+        const latest = await octokit.rest.repos
+            .listDeploymentStatuses({ ...where, deployment_id: d.id, per_page: 1 })
+            .then(({ data }) => data[0]?.state)
+            .catch(() => undefined);
+        if (latest === 'inactive')
+            continue;
+        await setStatus(octokit, where, d.id, 'inactive', logUrl);
+        if (refused)
+            return;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/deployment/run-deployment.ts
+/**
+ * Where the create, delete and publish flows and the sweep meet the PR's
+ * GitHub deployment (deployment.ts): when a run makes one, which commit and
+ * environment it is for, and the address a finished report gives it.
+ */
+
+
+
+
+/**
+ * The preview's name within its PR, for the environment's name. Empty until
+ * the action has a `preview-name` input: then it returns that input, and
+ * each name gets its own environment `preview-postgres/pr-<N>-<name>`.
+ */
+function previewNameOf(_settings) {
+    return '';
+}
+/** The PR's environment for this run's settings. */
+const environmentOfRun = (settings, prNumber) => environmentOf(prNumber, previewNameOf(settings));
+/** The address a finished report's deployment shows: instant mode's claim URL, branch mode's Console page. */
+function environmentUrlOf(report) {
+    if (report.mode === 'instant')
+        return report.claimUrl;
+    return report.projectId && report.branchId ? branchConsoleUrl(report.projectId, report.branchId) : undefined;
+}
+/**
+ * Creates the run's deployment, `in_progress`, for `command: create` with
+ * `deployment` on, a token and a PR whose token may write (a fork's run
+ * leaves it to `command: publish`).
+ * @param sha the PR's head commit; default the event's `pull_request.head.sha`
+ * @returns null when no deployment is made or GitHub refused it
+ */
+async function startDeployment(settings, pub, sha) {
+    if (!settings.deployment || !settings.githubToken || !pub.pr || pub.readOnly)
+        return null;
+    const head = sha ?? github/* context */._.payload.pull_request?.head?.sha ?? github/* context */._.sha;
+    const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+    const target = { owner: pub.pr.owner, repo: pub.pr.repo, number: pub.pr.number, sha: head };
+    return PreviewDeployment.start(octokit, target, environmentOfRun(settings, pub.pr.number), runUrl() ?? '');
+}
+/** Sets `inactive` on the PR's deployments once its preview is gone (`command: delete`, the sweep). */
+async function deactivateDeployments(settings, pr) {
+    if (!settings.deployment || !settings.githubToken || !pr)
+        return;
+    const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+    await deactivateEnvironment(octokit, { owner: pr.owner, repo: pr.repo }, environmentOfRun(settings, pr.number), runUrl() ?? '');
+}
+
 ;// CONCATENATED MODULE: ./src/commands/cleanup.ts
 /**
  * `command: cleanup`, for a scheduled workflow: looks at every branch of the
@@ -435,6 +808,7 @@ async function acquireLock(octokit, pr, o) {
  * the decision and the true reason; each swept PR's comment says so.
  * `dry-run: true` decides the same and deletes nothing.
  */
+
 
 
 
@@ -576,6 +950,8 @@ async function sweepOne(row, x) {
         const ops = await (0,lifecycle/* deleteBranchAndWait */.CR)(x.client, row.branch, x.settings);
         x.gone.add(row.branch.id);
         row.decision = ops === null ? 'already gone' : 'deleted';
+        if (row.pr)
+            await deactivateDeployments(x.settings, { ...github/* context */._.repo, number: row.pr, headRef: '' });
         core/* info */.pq(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`);
         const operations = (ops ?? []).map(platform_operations/* summarise */.fS);
         markdown = (0,publish_report/* renderReport */.B1)({
@@ -709,136 +1085,6 @@ function setOutputs(o) {
     };
     for (const [name, value] of Object.entries(values))
         core/* setOutput */.uH(name, value);
-}
-
-// EXTERNAL MODULE: ./src/comment/lock/saved.ts
-var saved = __webpack_require__(17466);
-;// CONCATENATED MODULE: ./src/publish/publication.ts
-/**
- * Where a run publishes and how it holds the PR's comment lock: opened before
- * anything is provisioned, written once at the end (success, failure or
- * cancel), and the job summary.
- */
-
-
-
-
-
-
-
-
-/** The earlier run's record without the lock's fields, when it is of this mode; else nothing reusable. */
-function reusableOf(home, mode) {
-    if (!home || home.record.mode !== mode)
-        return { mode };
-    return (0,comment/* withoutLock */.OY)(home.record);
-}
-/** This run made a new database or branch: a failure or cancel from now on records nothing reusable. */
-function forgetReusable(pub, mode) {
-    pub.reusable = { mode };
-}
-function runUrl() {
-    const { serverUrl, runId } = github/* context */._;
-    const repo = process.env.GITHUB_REPOSITORY;
-    return repo && runId ? `${serverUrl}/${repo}/actions/runs/${runId}` : undefined;
-}
-/**
- * Takes the PR's comment lock (lock.ts), so only one run of the PR
- * provisions or deletes at a time, whatever comment an earlier run left;
- * the lock's comment says what an earlier run recorded. `seedCheck` is
- * awaited before the lock's placeholder is posted (a refused seed posts no
- * comment). A claim that cannot be posted is a warning: the run goes on
- * without a lock and without reuse. A lock that stays held by another run
- * for `wait-timeout` fails the run.
- */
-async function openPublication(settings, seedCheck) {
-    const pr = (0,comment/* pullRequestOfEvent */.My)();
-    if (!pr) {
-        core/* notice */.lm('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.');
-        return { pr: null, lock: null, existing: null, reusable: { mode: settings.mode } };
-    }
-    if (!settings.comment || !settings.githubToken) {
-        core/* info */.pq(`${settings.comment ? 'No `github-token`' : '`comment` is false'}: no PR comment, so no earlier database can be found for reuse.`);
-        return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
-    }
-    await (0,cancel/* unlessCancelled */.MS)(seedCheck);
-    const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
-    const cancelled = (0,publish_report/* renderReport */.B1)({ mode: settings.mode, state: 'cancelled', runUrl: runUrl() });
-    let pub;
-    return core/* group */.Os('Take the PR comment lock', async () => {
-        let lock;
-        try {
-            lock = await acquireLock(octokit, pr, {
-                mode: settings.mode,
-                placeholder: (0,publish_report/* renderReport */.B1)({
-                    mode: settings.mode,
-                    state: settings.command === 'create' ? 'provisioning' : settings.command === 'reset' ? 'resetting' : 'closing',
-                    runUrl: runUrl()
-                }),
-                pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
-                timeoutSeconds: settings.waitTimeoutSeconds,
-                // As soon as the lock's reaction exists: a cancel, or a kill before the post step, releases it.
-                // What an earlier run recorded is read once the naming in flight has settled, whatever step the run was in.
-                onTaken: (taken) => {
-                    (0,saved/* markLock */.lF)(taken.reaction.id);
-                    (0,cancel/* onCancel */.Ao)(cancel/* COMMENT_LOCK */.ik, () => taken.finish(cancelled, () => pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(saved/* clearLock */.Nq));
-                }
-            });
-        }
-        catch (err) {
-            if (!(err instanceof ClaimNotPostedError))
-                throw err;
-            // Nothing of the lock is left (unless its reaction's delete failed too): nothing for a cancel or the post step to release.
-            (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
-            if (!err.reactionLeft)
-                (0,saved/* clearLock */.Nq)();
-            core/* warning */.$e(`${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`);
-            return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
-        }
-        pub = { pr, lock, existing: lock.home, reusable: reusableOf(lock.home, settings.mode) };
-        if ((0,cancel/* isCancelled */.mm)()) {
-            // The cancel's undo steps may have run while the lock was being taken.
-            (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
-            await lock.finish(cancelled, pub.reusable);
-            (0,saved/* clearLock */.Nq)();
-            (0,cancel/* throwIfCancelled */.dZ)();
-        }
-        core/* info */.pq(`This run holds the PR's comment lock (comment ${lock.claim.id}).` +
-            (lock.home ? ' The comment records what an earlier run left.' : ''));
-        return pub;
-    });
-}
-/**
- * Writes the run's report into the PR comment (releasing the lock) and the
- * job summary. The comment's schema diff is cut to GitHub's comment limit;
- * the summary keeps all of it.
- */
-async function publish(pub, report, record) {
-    (0,cancel/* throwIfCancelled */.dZ)();
-    const markdown = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() });
-    const lock = pub.lock;
-    if (lock?.held) {
-        const comment = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() }, Date.now(), publish_report/* COMMENT_LIMIT */.W$);
-        await core/* group */.Os('Update the PR comment', () => lock.finish(comment, record));
-        (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
-        (0,saved/* clearLock */.Nq)();
-    }
-    if (process.env.GITHUB_STEP_SUMMARY)
-        await core/* summary */.z.addRaw(markdown, true).write();
-}
-/**
- * At the end of a run that did not publish (failed, or had nothing to
- * report): releases the lock. After a failure the comment says the run
- * failed, and records what an earlier run recorded unless this run made
- * something new; otherwise only the claim is removed. A cancelled run
- * leaves this to its undo step.
- */
-async function releaseLock(pub, mode, failed) {
-    if (!pub?.lock?.held || (0,cancel/* isCancelled */.mm)())
-        return;
-    (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
-    await pub.lock.finish(failed ? (0,publish_report/* renderReport */.B1)({ mode, state: 'failed', runUrl: runUrl() }) : null, pub.reusable);
-    (0,saved/* clearLock */.Nq)();
 }
 
 // EXTERNAL MODULE: external "node:diagnostics_channel"
@@ -4449,6 +4695,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
 /**
  * Runs `command: create` with `driver`. Nothing is handed out (outputs, env
  * file, comment record) before the seed committed.
+ * @returns what was published: the report and the comment's record
  * @throws what the driver, the seed or publishing throws; CancelledError when the run is cancelled
  */
 async function create(settings, seed, pub, driver) {
@@ -4477,7 +4724,9 @@ async function create(settings, seed, pub, driver) {
         const names = db.envVariables === 'with-claim' ? `${v.url}, ${v.direct} and ${v.claim}` : `${v.url} and ${v.direct}`;
         core/* info */.pq(`Wrote ${names} to ${settings.envFile}.`);
     }
-    await publish(pub, report, db.record());
+    const record = db.record();
+    await publish(pub, report, record);
+    return { report, record };
 }
 
 ;// CONCATENATED MODULE: ./src/commands/delete.ts
@@ -4546,7 +4795,7 @@ function explainRestoreRefusal(err, name) {
     return childrenRefusal(name, `"${err.serviceMessage}"`);
 }
 /** An answer that says the restore did not happen: a 4xx, or 423 Locked to the last retry (not a lost answer, a timeout or a 5xx). */
-const refused = (err) => (err instanceof http/* HttpError */.j$ && err.status >= 400 && err.status < 500) || err instanceof retry_423/* ProjectBusyError */.P;
+const reset_refused = (err) => (err instanceof http/* HttpError */.j$ && err.status >= 400 && err.status < 500) || err instanceof retry_423/* ProjectBusyError */.P;
 /**
  * The platform lists `restore` among an anonymized branch's
  * `restricted_actions` (platform spec, Branch.restricted_actions): a reset
@@ -4590,7 +4839,7 @@ async function resetBranch(client, settings, branchName, seed, pub) {
             res = await (0,retry_423/* retryLocked */.rU)(`Restore branch "${unseeded.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }));
         }
         catch (err) {
-            if (refused(err) && !(0,cancel/* isCancelled */.mm)())
+            if (reset_refused(err) && !(0,cancel/* isCancelled */.mm)())
                 await giveNameBack(client, unseeded, branchName);
             throw explainRestoreRefusal(err, branch.name);
         }
@@ -5222,12 +5471,233 @@ async function resolveSeedFiles(patterns) {
     return files;
 }
 
+;// CONCATENATED MODULE: ./src/publish/report-file.ts
+/**
+ * The `report-file`: what the PR comment of an instant-mode run says, as
+ * JSON, for a fork PR's `workflow_run` job (`command: publish`), which
+ * posts the comment with a write token. It never holds a password or a
+ * connection string: only the report's public facts (claim URL, expiry,
+ * database id, schema diff) and the PR and repository it is for.
+ *
+ * The file comes from a run of the fork's code, so `command: publish`
+ * trusts nothing in it: {@link readReportFile} keeps only the known fields,
+ * of the right types and sizes, and a claim URL of the instant service.
+ */
+
+
+/** The file's `format`. */
+const REPORT_FORMAT = 'preview-postgres-report/v1';
+/** A report file `command: publish` must not post. */
+class ReportFileError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ReportFileError';
+    }
+}
+/**
+ * Writes the report of a finished instant-mode run to
+ * `<dir>/preview-postgres-report.json` and returns its path.
+ * @throws the file system's error
+ */
+async function writeReportFile(dir, pr, report, record) {
+    const file = external_node_path_default().join(dir, 'preview-postgres-report.json');
+    const content = {
+        format: REPORT_FORMAT,
+        repository: `${pr.owner}/${pr.repo}`,
+        pullRequest: { number: pr.number, headRef: pr.headRef },
+        report: instantReport(report, null),
+        record: instantRecord(record)
+    };
+    await (0,promises_.writeFile)(file, `${JSON.stringify(content, null, 2)}\n`);
+    return file;
+}
+/** Longest text field kept, in characters (the schema diff: GitHub's comment limit). */
+const MAX_TEXT = 1_000;
+const MAX_DIFF = 65_536;
+const str = (v, max = MAX_TEXT) => (typeof v === 'string' && v.length <= max ? v : undefined);
+const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+/** The schema part of a report, fields checked. */
+function schemaOf(v) {
+    if (!v || typeof v !== 'object')
+        return undefined;
+    const s = v;
+    const source = ['migra', 'platform', 'listing', 'none'].includes(String(s.source)) ? s.source : 'none';
+    const destructive = Array.isArray(s.destructive) ? s.destructive.filter((d) => typeof d === 'string').slice(0, 100) : [];
+    return {
+        summary: str(s.summary) ?? '',
+        diff: str(s.diff, MAX_DIFF) ?? '',
+        source,
+        note: str(s.note),
+        unavailable: str(s.unavailable),
+        destructive: destructive.map((d) => d.slice(0, MAX_TEXT)),
+        failOnDestructive: s.failOnDestructive === true ? true : undefined
+    };
+}
+/**
+ * An instant-mode report with only its known fields; `claimOrigin` (when
+ * given) is the only origin a claim URL may have.
+ */
+function instantReport(r, claimOrigin) {
+    const claimUrl = str(r.claimUrl);
+    if (claimUrl && claimOrigin !== null) {
+        const url = URL.canParse(claimUrl) ? new URL(claimUrl) : null;
+        if (!url || url.origin !== claimOrigin)
+            throw new ReportFileError(`its claim URL is not one of the instant service (${claimOrigin})`);
+    }
+    return {
+        mode: 'instant',
+        state: r.state === 'reused' ? 'reused' : 'created',
+        databaseId: str(r.databaseId, 100),
+        claimUrl,
+        expiresAt: str(r.expiresAt, 40),
+        region: str(r.region, 100),
+        pgVersion: num(r.pgVersion),
+        projectId: str(r.projectId, 100),
+        replacedBecause: str(r.replacedBecause),
+        seedFiles: num(r.seedFiles),
+        schema: schemaOf(r.schema)
+    };
+}
+/** An instant-mode record with only its reuse fields. */
+function instantRecord(r) {
+    return { mode: 'instant', databaseId: str(r.databaseId, 100), expiresAt: str(r.expiresAt, 40) };
+}
+/**
+ * Reads and checks a report file for `command: publish`.
+ * @param instantUrl the `instant-url` input: a claim URL must be of its origin
+ * @throws ReportFileError when the file cannot be read, is not a report of
+ *   this format, or is not of instant mode
+ */
+async function readReportFile(file, instantUrl) {
+    let data;
+    try {
+        data = JSON.parse(await (0,promises_.readFile)(file, 'utf8'));
+    }
+    catch (err) {
+        throw new ReportFileError(`\`report-file\` ${file} could not be read as JSON (${err.message})`);
+    }
+    if (!data || data.format !== REPORT_FORMAT)
+        throw new ReportFileError(`\`report-file\` ${file} is not a Preview Postgres report (its \`format\` is not ${REPORT_FORMAT})`);
+    const pr = (data.pullRequest ?? {});
+    const report = (data.report ?? {});
+    const number = num(pr.number);
+    if (!str(data.repository) || !number || !Number.isInteger(number))
+        throw new ReportFileError(`\`report-file\` ${file} does not name its repository and pull request`);
+    if (report.mode !== 'instant')
+        throw new ReportFileError(`\`report-file\` ${file} is not of instant mode (only instant mode serves fork PRs)`);
+    let checked;
+    try {
+        checked = instantReport(report, new URL(instantUrl).origin);
+    }
+    catch (err) {
+        throw new ReportFileError(`\`report-file\` ${file}: ${err.message}`);
+    }
+    return {
+        format: REPORT_FORMAT,
+        repository: data.repository,
+        pullRequest: { number, headRef: str(pr.headRef) ?? '' },
+        report: checked,
+        record: instantRecord((data.record ?? {}))
+    };
+}
+
+;// CONCATENATED MODULE: ./src/commands/publish.ts
+/**
+ * `command: publish`, run by a `workflow_run` workflow with a write token
+ * after a fork PR's run: posts or updates the PR's one comment from the
+ * fork run's `report-file`, under the PR's comment lock, and makes the PR's
+ * deployment. The report is for this repository and for the pull request
+ * of the triggering run, or it is refused.
+ */
+
+
+
+
+
+
+/**
+ * The PR of the triggering run: `workflow_run.pull_requests` when it names
+ * one; else (GitHub leaves it empty for a fork's PR) the open PR of this
+ * repository whose head is `head_repository`'s `head_branch` at `head_sha`.
+ * @throws ReportFileError when the event is not `workflow_run` or no PR matches
+ */
+async function triggeringPullRequest(settings) {
+    const run = github/* context */._.payload.workflow_run;
+    if (github/* context */._.eventName !== 'workflow_run' || !run)
+        throw new ReportFileError(`\`command: publish\` runs from a \`workflow_run\` workflow (this event is \`${github/* context */._.eventName}\`): the triggering run says which PR the report is for`);
+    const { owner, repo } = github/* context */._.repo;
+    const sha = run.head_sha ?? '';
+    const listed = run.pull_requests?.[0];
+    if (listed)
+        return { pr: { owner, repo, number: listed.number, headRef: listed.head?.ref ?? run.head_branch ?? '' }, sha };
+    const headOwner = run.head_repository?.owner?.login ?? run.head_repository?.full_name?.split('/')[0];
+    if (headOwner && run.head_branch && settings.githubToken) {
+        const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+        const { data } = await octokit.rest.pulls.list({ owner, repo, state: 'open', head: `${headOwner}:${run.head_branch}`, per_page: 100 });
+        const match = data.find((p) => p.head.sha === sha);
+        if (match)
+            return { pr: { owner, repo, number: match.number, headRef: match.head.ref }, sha };
+    }
+    throw new ReportFileError(`the triggering run (${run.head_branch ?? '?'} at ${sha || '?'}) belongs to no open pull request of ${owner}/${repo}`);
+}
+/**
+ * Runs `command: publish`.
+ * @throws ReportFileError (the step fails, nothing is posted) when the report
+ *   is unreadable, for another repository, or for another PR than the
+ *   triggering run's; what taking the lock or posting throws
+ */
+async function publishReport(settings) {
+    const file = await readReportFile(settings.reportFile, settings.instantUrl);
+    const repository = `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
+    if (file.repository !== repository)
+        throw new ReportFileError(`The report is for ${file.repository}, not for this repository (${repository}): nothing is posted`);
+    const { pr, sha } = await triggeringPullRequest(settings);
+    if (file.pullRequest.number !== pr.number)
+        throw new ReportFileError(`The report is for pull request #${file.pullRequest.number}, but the triggering run is of pull request #${pr.number}: nothing is posted`);
+    const own = { ...settings, mode: file.report.mode };
+    let pub;
+    let failed = true;
+    try {
+        pub = await openPublication(own, Promise.resolve(), pr);
+        const deployment = await startDeployment(own, pub, sha);
+        await publish(pub, file.report, file.record);
+        await deployment?.succeed(environmentUrlOf(file.report));
+        core/* info */.pq(`Published the report of pull request #${pr.number} (database ${file.report.databaseId ?? '?'}).`);
+        failed = false;
+    }
+    finally {
+        await releaseLock(pub, own.mode, failed);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/publish/run-report.ts
+/**
+ * The `report-file` output of `command: create` in instant mode
+ * (report-file.ts): written for every run of a PR, so a fork PR's workflow
+ * can upload it for the `workflow_run` job that posts the comment.
+ */
+
+
+
+/** Writes the report file into `RUNNER_TEMP` and sets the `report-file` output (instant mode, with a PR). */
+async function writeRunReport(settings, pub, done) {
+    if (settings.mode !== 'instant' || !pub.pr)
+        return;
+    const file = await writeReportFile(process.env.RUNNER_TEMP || external_node_os_default().tmpdir(), pub.pr, done.report, done.record);
+    core/* setOutput */.uH('report-file', file);
+    if (pub.readOnly)
+        core/* info */.pq(`Wrote the report for the \`workflow_run\` job to ${file} (upload it with actions/upload-artifact).`);
+}
+
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
  * The action's story: read and check the inputs, check the seed files while
  * taking the PR comment's lock (which finds what an earlier run of this PR
  * left), run the command, and release the lock whatever happened.
  */
+
+
+
 
 
 
@@ -5252,22 +5722,31 @@ async function resolveSeedFiles(patterns) {
 async function run(checked) {
     let settings;
     let pub;
+    let deployment = null;
     let failed = false;
     try {
         settings = checked ?? (0,inputs/* readSettings */.s)();
         const client = (0,platform_client/* neonClientOf */.ZF)(settings); // the run's one Neon API client (branch mode; no request until used)
         if (settings.command === 'cleanup')
             return await runCleanup(settings, client);
+        if (settings.command === 'publish')
+            return await publishReport(settings);
         const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : [];
         const seedCheck = startSeedCheck(seedFiles);
         pub = await openPublication(settings, seedCheck);
         const seed = await checkedSeed(seedFiles, seedCheck);
         const branchName = branchNameOf(settings, pub.pr);
         const driver = settings.mode === 'instant' ? instantDriver(settings, pub) : branchDriver(settings, client, branchName);
-        if (settings.command === 'create')
-            await create(settings, seed, pub, driver);
-        else if (settings.command === 'delete')
+        if (settings.command === 'create') {
+            deployment = await startDeployment(settings, pub);
+            const done = await create(settings, seed, pub, driver);
+            await deployment?.succeed(environmentUrlOf(done.report));
+            await writeRunReport(settings, pub, done);
+        }
+        else if (settings.command === 'delete') {
             await deletePreview(pub, driver);
+            await deactivateDeployments(settings, pub.pr);
+        }
         else
             await resetBranch(client, settings, branchName, seed, pub);
     }
@@ -5275,6 +5754,7 @@ async function run(checked) {
         if ((0,cancel/* isCancelled */.mm)())
             return; // the cancel handler reports and undoes
         failed = true;
+        await deployment?.fail();
         core/* setFailed */.C1(err instanceof Error ? err.message : String(err));
     }
     finally {

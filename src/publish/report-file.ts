@@ -1,0 +1,146 @@
+/**
+ * The `report-file`: what the PR comment of an instant-mode run says, as
+ * JSON, for a fork PR's `workflow_run` job (`command: publish`), which
+ * posts the comment with a write token. It never holds a password or a
+ * connection string: only the report's public facts (claim URL, expiry,
+ * database id, schema diff) and the PR and repository it is for.
+ *
+ * The file comes from a run of the fork's code, so `command: publish`
+ * trusts nothing in it: {@link readReportFile} keeps only the known fields,
+ * of the right types and sizes, and a claim URL of the instant service.
+ */
+import { readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import type { CommentRecord, PullRequest } from '../comment/comment.js'
+import type { Report, SchemaReport } from './report.js'
+
+/** The file's `format`. */
+export const REPORT_FORMAT = 'preview-postgres-report/v1'
+
+/** What the file holds. */
+export interface ReportFile {
+  format: typeof REPORT_FORMAT
+  /** `owner/repo` the run was for (`GITHUB_REPOSITORY`). */
+  repository: string
+  pullRequest: { number: number; headRef: string }
+  report: Report
+  /** What the comment records for the next run. */
+  record: CommentRecord
+}
+
+/** A report file `command: publish` must not post. */
+export class ReportFileError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ReportFileError'
+  }
+}
+
+/**
+ * Writes the report of a finished instant-mode run to
+ * `<dir>/preview-postgres-report.json` and returns its path.
+ * @throws the file system's error
+ */
+export async function writeReportFile(dir: string, pr: PullRequest, report: Report, record: CommentRecord): Promise<string> {
+  const file = path.join(dir, 'preview-postgres-report.json')
+  const content: ReportFile = {
+    format: REPORT_FORMAT,
+    repository: `${pr.owner}/${pr.repo}`,
+    pullRequest: { number: pr.number, headRef: pr.headRef },
+    report: instantReport(report, null),
+    record: instantRecord(record)
+  }
+  await writeFile(file, `${JSON.stringify(content, null, 2)}\n`)
+  return file
+}
+
+/** Longest text field kept, in characters (the schema diff: GitHub's comment limit). */
+const MAX_TEXT = 1_000
+const MAX_DIFF = 65_536
+
+const str = (v: unknown, max = MAX_TEXT): string | undefined => (typeof v === 'string' && v.length <= max ? v : undefined)
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
+
+/** The schema part of a report, fields checked. */
+function schemaOf(v: unknown): SchemaReport | undefined {
+  if (!v || typeof v !== 'object') return undefined
+  const s = v as Record<string, unknown>
+  const source = ['migra', 'platform', 'listing', 'none'].includes(String(s.source)) ? (s.source as SchemaReport['source']) : 'none'
+  const destructive = Array.isArray(s.destructive) ? s.destructive.filter((d): d is string => typeof d === 'string').slice(0, 100) : []
+  return {
+    summary: str(s.summary) ?? '',
+    diff: str(s.diff, MAX_DIFF) ?? '',
+    source,
+    note: str(s.note),
+    unavailable: str(s.unavailable),
+    destructive: destructive.map((d) => d.slice(0, MAX_TEXT)),
+    failOnDestructive: s.failOnDestructive === true ? true : undefined
+  }
+}
+
+/**
+ * An instant-mode report with only its known fields; `claimOrigin` (when
+ * given) is the only origin a claim URL may have.
+ */
+function instantReport(r: Report, claimOrigin: string | null): Report {
+  const claimUrl = str(r.claimUrl)
+  if (claimUrl && claimOrigin !== null) {
+    const url = URL.canParse(claimUrl) ? new URL(claimUrl) : null
+    if (!url || url.origin !== claimOrigin) throw new ReportFileError(`its claim URL is not one of the instant service (${claimOrigin})`)
+  }
+  return {
+    mode: 'instant',
+    state: r.state === 'reused' ? 'reused' : 'created',
+    databaseId: str(r.databaseId, 100),
+    claimUrl,
+    expiresAt: str(r.expiresAt, 40),
+    region: str(r.region, 100),
+    pgVersion: num(r.pgVersion),
+    projectId: str(r.projectId, 100),
+    replacedBecause: str(r.replacedBecause),
+    seedFiles: num(r.seedFiles),
+    schema: schemaOf(r.schema)
+  }
+}
+
+/** An instant-mode record with only its reuse fields. */
+function instantRecord(r: CommentRecord): CommentRecord {
+  return { mode: 'instant', databaseId: str(r.databaseId, 100), expiresAt: str(r.expiresAt, 40) }
+}
+
+/**
+ * Reads and checks a report file for `command: publish`.
+ * @param instantUrl the `instant-url` input: a claim URL must be of its origin
+ * @throws ReportFileError when the file cannot be read, is not a report of
+ *   this format, or is not of instant mode
+ */
+export async function readReportFile(file: string, instantUrl: string): Promise<ReportFile> {
+  let data: Record<string, unknown>
+  try {
+    data = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>
+  } catch (err) {
+    throw new ReportFileError(`\`report-file\` ${file} could not be read as JSON (${(err as Error).message})`)
+  }
+  if (!data || data.format !== REPORT_FORMAT)
+    throw new ReportFileError(`\`report-file\` ${file} is not a Preview Postgres report (its \`format\` is not ${REPORT_FORMAT})`)
+  const pr = (data.pullRequest ?? {}) as Record<string, unknown>
+  const report = (data.report ?? {}) as Report
+  const number = num(pr.number)
+  if (!str(data.repository) || !number || !Number.isInteger(number))
+    throw new ReportFileError(`\`report-file\` ${file} does not name its repository and pull request`)
+  if (report.mode !== 'instant')
+    throw new ReportFileError(`\`report-file\` ${file} is not of instant mode (only instant mode serves fork PRs)`)
+  let checked: Report
+  try {
+    checked = instantReport(report, new URL(instantUrl).origin)
+  } catch (err) {
+    throw new ReportFileError(`\`report-file\` ${file}: ${(err as Error).message}`)
+  }
+  return {
+    format: REPORT_FORMAT,
+    repository: data.repository as string,
+    pullRequest: { number, headRef: str(pr.headRef) ?? '' },
+    report: checked,
+    record: instantRecord((data.record ?? {}) as CommentRecord)
+  }
+}

@@ -1,8 +1,8 @@
-export const id = 175;
-export const ids = [175];
+export const id = 871;
+export const ids = [871];
 export const modules = {
 
-/***/ 21175:
+/***/ 40871:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -3131,6 +3131,7 @@ async function checkSeed(files, cwd = process.cwd()) {
 }
 async function checkEvents(sources, options, cwd) {
     let included = 0;
+    const readFiles = new Set();
     const needed = new Set();
     const created = new Set();
     const session = new PsqlSession(true, cwd);
@@ -3141,9 +3142,13 @@ async function checkEvents(sources, options, cwd) {
                     throw new SeedError(`Seed refused at ${place(from, ev.line)}: ${why} Nothing was run.`, from.shown, ev.line);
                 };
                 try {
-                    session.meta(from, ev);
-                    if (session.include)
+                    const directive = session.meta(from, ev);
+                    if (session.include) {
                         included++;
+                        readFiles.add(session.include.file);
+                    }
+                    if (directive.kind === 'copy' && directive.file)
+                        readFiles.add(directive.file);
                 }
                 catch (err) {
                     if (err instanceof MetaRefusal)
@@ -3172,7 +3177,7 @@ async function checkEvents(sources, options, cwd) {
             throw new SeedError(`Seed refused at ${place(err.src, err.ifLine)}: ${err.message} Nothing was run.`, err.src.shown, err.ifLine);
         throw err;
     }
-    return { needed, created, included };
+    return { needed, created, included, readFiles: [...readFiles] };
 }
 
 // EXTERNAL MODULE: external "node:stream/promises"
@@ -4021,12 +4026,34 @@ async function openTransaction(client) {
 
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __webpack_require__(31421);
+;// CONCATENATED MODULE: ./src/command-env.ts
+/**
+ * The variables a user command gets, added to the runner's environment.
+ * Values are secrets (the runner masks them in the log; they are never logged by us).
+ */
+function commandEnvironment(c) {
+    return {
+        DATABASE_URL: c.directUrl,
+        DIRECT_URL: c.directUrl,
+        DATABASE_URL_DIRECT: c.directUrl,
+        DATABASE_URL_POOLED: c.pooledUrl,
+        PGHOST: c.directHost,
+        PGPORT: c.port || '5432',
+        PGUSER: c.user,
+        PGPASSWORD: c.password,
+        PGDATABASE: c.database,
+        PGSSLMODE: c.sslmode || 'require',
+        ...(c.channelBinding ? { PGCHANNELBINDING: 'require' } : {})
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/seed/command.ts
 /**
  * `seed-command`: the workflow author's own command, run after the SQL seed
  * with the connection in the environment, so psql, `prisma migrate deploy`,
  * `drizzle-kit migrate` and the like work unchanged.
  */
+
 
 
 /** A seed command that exited non-zero. */
@@ -4038,24 +4065,11 @@ class SeedCommandError extends Error {
         this.name = 'SeedCommandError';
     }
 }
-/** The variables the command gets: both URLs and libpq's PG* variables for the direct connection. */
-function seedEnvironment(c) {
-    return {
-        DATABASE_URL: c.pooledUrl,
-        DATABASE_URL_DIRECT: c.directUrl,
-        PGHOST: c.directHost,
-        PGPORT: c.port || '5432',
-        PGUSER: c.user,
-        PGPASSWORD: c.password,
-        PGDATABASE: c.database,
-        PGSSLMODE: c.sslmode || 'require',
-        ...(c.channelBinding ? { PGCHANNELBINDING: 'require' } : {})
-    };
-}
 /** How long `seed-command`'s process group has after SIGTERM before SIGKILL, in milliseconds (within the cancel's budget, cancel.ts). */
 const SEED_COMMAND_KILL_GRACE_MS = 2000;
 /**
- * Runs `command` with `bash -eo pipefail -c`. The command text is passed as
+ * Runs a user command (`seed-command`, `migrate-command`) with `bash -eo pipefail -c`
+ * and the connection in its environment ({@link commandEnvironment}). The command text is passed as
  * one argument, never interpolated with input values; secrets reach it only
  * through the environment. Its output goes straight to the log (masked by
  * the runner). It runs in a process group of its own, so that `signal` (a
@@ -4072,7 +4086,7 @@ async function runSeedCommand(command, c, signal) {
     if (signal?.aborted)
         throw signal.reason;
     const child = (0,external_node_child_process_.spawn)('bash', ['-eo', 'pipefail', '-c', command], {
-        env: { ...env, ...seedEnvironment(c) },
+        env: { ...env, ...commandEnvironment(c) },
         stdio: ['ignore', 'inherit', 'inherit'],
         detached: GROUPS
     });

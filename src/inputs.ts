@@ -10,6 +10,7 @@ import { MAX_EXPIRES_IN_SECONDS } from './platform/expiry.js'
 
 export type Mode = 'instant' | 'branch'
 export type Command = 'create' | 'delete' | 'cleanup' | 'reset'
+export type Reseed = 'on-change' | 'never'
 
 /** The validated inputs. Durations are in seconds, as the inputs are. */
 export interface Settings {
@@ -32,6 +33,10 @@ export interface Settings {
   /** Seed paths or globs, in the order given. */
   seed: string[]
   seedCommand: string
+  /** `migrate-command`: run on every run that hands out a database (new: after the seed; reused: before it is handed out). */
+  migrateCommand: string
+  /** `reseed`: `on-change` rebuilds a reused database whose seed fingerprint changed; `never` always reuses. */
+  reseed: Reseed
   reuse: boolean
   githubToken: string
   comment: boolean
@@ -291,6 +296,8 @@ export function readSettings(): Settings {
       .map((line) => line.trim())
       .filter((line) => line !== '' && !line.startsWith('#')),
     seedCommand: core.getInput('seed-command').trim(),
+    migrateCommand: core.getInput('migrate-command').trim(),
+    reseed: oneOf('reseed', ['on-change', 'never'] as const, 'on-change'),
     reuse: bool('reuse', true),
     githubToken: core.getInput('github-token').trim(),
     comment: bool('comment', true),

@@ -22,7 +22,7 @@ import { UNSEEDED_BRANCH, isCancelled, offCancel, throwIfCancelled } from '../ca
 import { type LifecycleClient, lifecycleClientOf } from '../platform/lifecycle-client.js'
 import { recordUse } from '../platform/expiry.js'
 import { ProjectBusyError, retryLocked } from '../platform/locked.js'
-import { summarise, waitForOperations } from '../platform/operations.js'
+import { type Operation, summarise, waitForOperations } from '../platform/operations.js'
 import { maskConnection, setOutputs } from '../publish/outputs.js'
 import { writeEnvFile } from '../publish/env-file.js'
 import type { Report } from '../publish/report.js'
@@ -99,6 +99,73 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
   }
   const children = branches.filter((b) => b.parent_id === branch.id)
   if (children.length) throw childrenRefusal(branch.name, `children: ${children.map((c) => `"${c.name}"`).join(', ')}`)
+  let expiresAt: string | undefined
+  let report: Report | undefined
+  let seeded: Connection | undefined
+  await reseedInPlace(client, settings, branch, parent, branchName, async (connection, restored, undoBranch) => {
+    // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
+    expiresAt = settings.expiresInSeconds > 0 ? await recordUse(client, restored.branch, settings) : restored.branch.expires_at
+    report = {
+      mode: 'branch',
+      state: 'reset',
+      projectId: settings.projectId,
+      branchId: branch.id,
+      branchName: branch.name,
+      parentBranch: parent.name,
+      host: connection.directHost,
+      operations: restored.operations.map(summarise),
+      resetAt: (restored.branch as { last_reset_at?: string }).last_reset_at ?? new Date().toISOString(),
+      expiresAt
+    }
+    const r = report
+    await hooks.seed(connection, r, async () => {
+      await undoBranch()
+      await hooks.publish({ ...r, state: 'seed-failed' }, { mode: 'branch' })
+    })
+    seeded = connection
+  })
+  const connection = seeded!
+  throwIfCancelled()
+  setOutputs({
+    mode: 'branch',
+    created: false,
+    connection,
+    projectId: settings.projectId,
+    branchId: branch.id,
+    branchName: branch.name,
+    expiresAt
+  })
+  if (settings.envFile)
+    await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)
+  core.info(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`)
+  await hooks.publish(report!, { mode: 'branch', branchId: branch.id, branchName: branch.name })
+}
+
+/** The branch as restored, and the operations the restore ran. */
+export interface Restored {
+  branch: Branch
+  operations: Operation[]
+}
+
+/**
+ * Restores `branch` in place from `parent`'s latest state and seeds it again,
+ * never handing it out unseeded: it leaves the PR's name first
+ * (`<name>~seeding`, markProvisional), is restored (423 retried, operations
+ * waited on; a refused restore gives the name back), gets its connection
+ * (masked), is seeded by `seed`, and only then gets `branchName` back
+ * (markSeeded). Shared by `command: reset` and the rebuild of a changed seed.
+ * @param seed seeds the restored branch; `undoBranch` deletes it (for a failed seed: the next run creates it fresh)
+ * @returns the restored branch under `branchName`
+ * @throws HttpError, ProjectBusyError, OperationError, BranchRefusedError (a restore refused for children), and what `seed` throws
+ */
+export async function reseedInPlace(
+  client: LifecycleClient,
+  settings: Settings,
+  branch: Branch,
+  parent: Branch,
+  branchName: string,
+  seed: (connection: Connection, restored: Restored, undoBranch: () => Promise<void>) => Promise<void>
+): Promise<Branch> {
   const wait = { ...settings, get: (id: string) => client.getOperation(id) }
   const provisional = await core.group(`Take branch "${branch.name}" out of reuse until it is seeded again`, () =>
     markProvisional(client, branch, settings)
@@ -121,21 +188,7 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
   const { pooledUrl, directUrl } = await connectionOf(client, branch, settings)
   const connection = describeConnection(pooledUrl, directUrl)
   maskConnection(connection)
-  // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
-  const expiresAt = settings.expiresInSeconds > 0 ? await recordUse(client, restored.branch, settings) : restored.branch.expires_at
-  const report: Report = {
-    mode: 'branch',
-    state: 'reset',
-    projectId: settings.projectId,
-    branchId: branch.id,
-    branchName: branch.name,
-    parentBranch: parent.name,
-    host: connection.directHost,
-    operations: restored.operations.map(summarise),
-    resetAt: (restored.branch as { last_reset_at?: string }).last_reset_at ?? new Date().toISOString(),
-    expiresAt
-  }
-  await hooks.seed(connection, report, async () => {
+  await seed(connection, restored, async () => {
     offCancel(UNSEEDED_BRANCH)
     await core.group(`Delete the reset branch "${provisional.name}", whose seed failed`, async () => {
       try {
@@ -148,26 +201,12 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
         )
       }
     })
-    await hooks.publish({ ...report, state: 'seed-failed' }, { mode: 'branch' })
   })
   // Only now does the branch carry the PR's name again, which is what later runs reuse.
-  await core.group(`Mark branch "${branch.name}" seeded`, () => markSeeded(client, provisional, branchName, settings))
+  const named = await core.group(`Mark branch "${branch.name}" seeded`, () => markSeeded(client, provisional, branchName, settings))
   offCancel(UNSEEDED_BRANCH)
   clearUnseeded()
-  throwIfCancelled()
-  setOutputs({
-    mode: 'branch',
-    created: false,
-    connection,
-    projectId: settings.projectId,
-    branchId: branch.id,
-    branchName: branch.name,
-    expiresAt
-  })
-  if (settings.envFile)
-    await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)
-  core.info(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`)
-  await hooks.publish(report, { mode: 'branch', branchId: branch.id, branchName: branch.name })
+  return named
 }
 
 /** After a restore the platform refused (it changed nothing), the branch gets the PR's name back; on failure the post step deletes it. */

@@ -1,8 +1,8 @@
-export const id = 871;
-export const ids = [871];
+export const id = 600;
+export const ids = [600];
 export const modules = {
 
-/***/ 40871:
+/***/ 89600:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1192,214 +1192,8 @@ async function runCleanup(settings) {
     }
 }
 
-// EXTERNAL MODULE: ./src/platform/locked.ts
-var locked = __webpack_require__(58677);
-;// CONCATENATED MODULE: ./src/publish/outputs.ts
-/**
- * Masking and step outputs.
- */
-
-
-/**
- * Registers every secret form of a connection with the runner
- * (`::add-mask::`). Call before anything about the connection is logged or
- * written. Empty strings are skipped: the runner refuses to mask them.
- */
-function maskConnection(c) {
-    for (const secret of (0,src_connection/* secretsOf */.Fj)(c))
-        core/* setSecret */.Pq(secret);
-}
-/**
- * Sets every output declared in action.yml. The connection must have been
- * masked with {@link maskConnection} first.
- */
-function setOutputs(o) {
-    const c = o.connection;
-    const values = {
-        'database-url': c?.pooledUrl ?? '',
-        'database-url-direct': c?.directUrl ?? '',
-        'database-host': c?.pooledHost ?? '',
-        'database-host-direct': c?.directHost ?? '',
-        'database-name': c?.database ?? '',
-        'database-user': c?.user ?? '',
-        'database-password': c?.password ?? '',
-        'claim-url': o.claimUrl ?? '',
-        'expires-at': o.expiresAt ?? '',
-        'database-id': o.databaseId ?? '',
-        'project-id': o.projectId ?? '',
-        'branch-id': o.branchId ?? '',
-        'branch-name': o.branchName ?? '',
-        created: String(o.created),
-        mode: o.mode,
-        'schema-changed': String(o.schema?.changed ?? false),
-        'schema-diff': o.schema?.file ?? '',
-        'schema-destructive': String(o.schema?.destructive ?? false),
-        anonymized: String(o.anonymized ?? false)
-    };
-    for (const [name, value] of Object.entries(values))
-        core/* setOutput */.uH(name, value);
-}
-
-// EXTERNAL MODULE: ./src/publish/env-file.ts
-var env_file = __webpack_require__(13015);
 // EXTERNAL MODULE: ./src/post-state.ts
 var post_state = __webpack_require__(38653);
-;// CONCATENATED MODULE: ./src/commands/reset.ts
-/**
- * `command: reset`: restores the PR's branch in place from its parent's
- * latest state (platform spec, `POST /projects/{project_id}/branches/{branch_id}/restore`
- * with `source_branch_id` the parent), so the branch id, its compute and the
- * connection strings stay the same; the restore's 423 is retried and its
- * operations waited on. Then `seed` and `seed-command` run again.
- *
- * Issue 20: a branch under the PR's name is a seeded one (platform/lifecycle.ts),
- * so before the restore the branch leaves that name: it is renamed to
- * `<name>~seeding` (markProvisional, with the post step's state saved first
- * and the cancel's undo step registered), and renamed back only after the
- * seed (markSeeded). A lost restore answer, a cancel or a kill at any point
- * leaves a provisional branch, which no run reuses and which the post step,
- * the cancel's undo step or the next run deletes. A failed seed deletes it.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-/** The refusal of a reset of a branch with children (platform spec, BranchRestoreRequest.preserve_under_name). */
-function childrenRefusal(name, detail) {
-    return new lifecycle/* BranchRefusedError */.PK(`Cannot reset branch "${name}": the platform requires \`preserve_under_name\` to restore it (${detail}), because it has child branches. ` +
-        `A reset keeps the branch's id and connection strings, so the action does not move the children aside: delete the child branches of "${name}" ` +
-        '(or restore it by hand in the console, keeping its old state under a new name), then run the reset again.');
-}
-/** The restore refused because the branch has children (a child made after the check). */
-function explainRestoreRefusal(err, name) {
-    if (!(err instanceof http/* HttpError */.j$) || err.status !== 400 || !/preserve_under_name/i.test(err.serviceMessage ?? ''))
-        return err;
-    return childrenRefusal(name, `"${err.serviceMessage}"`);
-}
-/** An answer that says the restore did not happen: a 4xx, or 423 Locked to the last retry (not a lost answer, a timeout or a 5xx). */
-const refused = (err) => (err instanceof http/* HttpError */.j$ && err.status >= 400 && err.status < 500) || err instanceof locked/* ProjectBusyError */.P;
-/**
- * issue 25: the platform lists `restore` among an anonymized branch's
- * `restricted_actions` (platform spec, Branch.restricted_actions): a reset
- * would bring back the parent's unmasked rows. Refused before any change.
- * @throws BranchRefusedError
- */
-function refuseRestricted(branch) {
-    const restore = branch.restricted_actions?.find((a) => a.name === 'restore');
-    if (!restore)
-        return;
-    throw new lifecycle/* BranchRefusedError */.PK(`Cannot reset branch "${branch.name}" (${branch.id}): the platform does not allow restoring it ("${restore.reason}"); an anonymized branch cannot be reset. ` +
-        'Nothing was changed. Delete it with `command: delete` and create it again with `command: create`, which copies the parent afresh and masks it again.');
-}
-/**
- * Resets the branch named `branchName` and seeds it again.
- * @throws BranchRefusedError (no such branch, default or protected, no parent, children), ProjectBusyError, OperationError, HttpError, SeedError.
- */
-async function resetBranch(settings, branchName, hooks) {
-    const client = (0,lifecycle_client/* lifecycleClientOf */.b)(settings);
-    const branches = await client.listBranches();
-    const branch = branches.find((b) => b.name === branchName);
-    if (!branch) {
-        throw new lifecycle/* BranchRefusedError */.PK(`Branch "${branchName}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`);
-    }
-    if (branch.default || branch.protected) {
-        throw new lifecycle/* BranchRefusedError */.PK(`Refusing to reset branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. Set \`branch-name\` to a preview branch name.`);
-    }
-    refuseRestricted(branch);
-    const parent = branch.parent_id ? await client.getBranch(branch.parent_id) : null;
-    if (!parent) {
-        throw new lifecycle/* BranchRefusedError */.PK(`Branch "${branch.name}" has no parent to reset from (${branch.init_source === 'schema-only' ? 'a schema-only branch is a root branch' : 'its parent was deleted'}). ` +
-            'Delete it with `command: delete` and create it again instead.');
-    }
-    const children = branches.filter((b) => b.parent_id === branch.id);
-    if (children.length)
-        throw childrenRefusal(branch.name, `children: ${children.map((c) => `"${c.name}"`).join(', ')}`);
-    const wait = { ...settings, get: (id) => client.getOperation(id) };
-    const provisional = await core/* group */.Os(`Take branch "${branch.name}" out of reuse until it is seeded again`, () => (0,lifecycle/* markProvisional */.QQ)(client, branch, settings));
-    const restored = await core/* group */.Os(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
-        let res;
-        try {
-            res = await (0,locked/* retryLocked */.rU)(`Restore branch "${provisional.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }));
-        }
-        catch (err) {
-            if (refused(err) && !(0,cancel/* isCancelled */.mm)())
-                await giveNameBack(client, provisional, branchName);
-            throw explainRestoreRefusal(err, branch.name);
-        }
-        core/* info */.pq(`Restoring branch "${provisional.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`);
-        return { ...res, operations: await (0,platform_operations/* waitForOperations */.ft)(res.operations, wait) };
-    });
-    const { pooledUrl, directUrl } = await (0,lifecycle/* connectionOf */.ao)(client, branch, settings);
-    const connection = (0,src_connection/* describeConnection */.If)(pooledUrl, directUrl);
-    maskConnection(connection);
-    // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
-    const expiresAt = settings.expiresInSeconds > 0 ? await (0,platform_expiry/* recordUse */.zk)(client, restored.branch, settings) : restored.branch.expires_at;
-    const report = {
-        mode: 'branch',
-        state: 'reset',
-        projectId: settings.projectId,
-        branchId: branch.id,
-        branchName: branch.name,
-        parentBranch: parent.name,
-        host: connection.directHost,
-        operations: restored.operations.map(platform_operations/* summarise */.fS),
-        resetAt: restored.branch.last_reset_at ?? new Date().toISOString(),
-        expiresAt
-    };
-    await hooks.seed(connection, report, async () => {
-        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
-        await core/* group */.Os(`Delete the reset branch "${provisional.name}", whose seed failed`, async () => {
-            try {
-                await (0,lifecycle/* deleteBranchAndWait */.CR)(client, provisional, settings);
-                (0,post_state/* clearUnseeded */.nH)();
-                core/* info */.pq(`Deleted branch "${provisional.name}" so the next run creates "${branch.name}" fresh.`);
-            }
-            catch (err) {
-                core/* warning */.$e(`Could not delete branch "${provisional.name}" (${branch.id}): ${err.message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`);
-            }
-        });
-        await hooks.publish({ ...report, state: 'seed-failed' }, { mode: 'branch' });
-    });
-    // Only now does the branch carry the PR's name again, which is what later runs reuse.
-    await core/* group */.Os(`Mark branch "${branch.name}" seeded`, () => (0,lifecycle/* markSeeded */.WU)(client, provisional, branchName, settings));
-    (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
-    (0,post_state/* clearUnseeded */.nH)();
-    (0,cancel/* throwIfCancelled */.dZ)();
-    setOutputs({
-        mode: 'branch',
-        created: false,
-        connection,
-        projectId: settings.projectId,
-        branchId: branch.id,
-        branchName: branch.name,
-        expiresAt
-    });
-    if (settings.envFile)
-        await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames);
-    core/* info */.pq(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`);
-    await hooks.publish(report, { mode: 'branch', branchId: branch.id, branchName: branch.name });
-}
-/** After a restore the platform refused (it changed nothing), the branch gets the PR's name back; on failure the post step deletes it. */
-async function giveNameBack(client, provisional, name) {
-    try {
-        await (0,locked/* retryLocked */.rU)(`Rename branch "${provisional.name}"`, () => client.renameBranch(provisional.id, name));
-        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
-        (0,post_state/* clearUnseeded */.nH)();
-        core/* info */.pq(`The restore was refused, so branch "${provisional.name}" is unchanged: renamed it back to "${name}".`);
-    }
-    catch (err) {
-        core/* warning */.$e(`Could not rename branch "${provisional.name}" back to "${name}" (${err.message}); the post step deletes it, and the next run creates it fresh.`);
-    }
-}
-
 // EXTERNAL MODULE: ./node_modules/@actions/glob/lib/glob.js + 17 modules
 var glob = __webpack_require__(42377);
 ;// CONCATENATED MODULE: ./src/seed/files.ts
@@ -4125,129 +3919,6 @@ const osSignals = (external_node_os_default()).constants.signals;
 /** Process groups (POSIX): the command runs in one of its own, which a cancel signals as a whole. On Windows only the shell is signalled. */
 const GROUPS = process.platform !== 'win32';
 
-;// CONCATENATED MODULE: ./src/publish/publication.ts
-/**
- * Where a run publishes and how it holds the PR's comment lock: opened before
- * anything is provisioned, written once at the end (success, failure or
- * cancel), and the job summary.
- */
-
-
-
-
-
-
-
-
-/** The earlier run's record without the lock's fields, when it is of this mode; else nothing reusable. */
-function reusableOf(home, mode) {
-    if (!home || home.record.mode !== mode)
-        return { mode };
-    return (0,publish_comment/* withoutLock */.OY)(home.record);
-}
-/** This run made a new database or branch: a failure or cancel from now on records nothing reusable. */
-function forgetReusable(pub, mode) {
-    pub.reusable = { mode };
-}
-function runUrl() {
-    const { serverUrl, runId } = github/* context */._;
-    const repo = process.env.GITHUB_REPOSITORY;
-    return repo && runId ? `${serverUrl}/${repo}/actions/runs/${runId}` : undefined;
-}
-/**
- * Takes the PR's comment lock (lock.ts), so only one run of the PR
- * provisions or deletes at a time, whatever comment an earlier run left;
- * the lock's comment says what an earlier run recorded. `seedCheck` is
- * awaited before the lock's placeholder is posted (a refused seed posts no
- * comment). A claim that cannot be posted is a warning: the run goes on
- * without a lock and without reuse. A lock that stays held by another run
- * for `wait-timeout` fails the run.
- */
-async function openPublication(settings, seedCheck) {
-    const pr = (0,publish_comment/* pullRequestOfEvent */.My)();
-    if (!pr) {
-        core/* notice */.lm('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.');
-        return { pr: null, lock: null, existing: null, reusable: { mode: settings.mode } };
-    }
-    if (!settings.comment || !settings.githubToken) {
-        core/* info */.pq(`${settings.comment ? 'No `github-token`' : '`comment` is false'}: no PR comment, so no earlier database can be found for reuse.`);
-        return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
-    }
-    await (0,cancel/* unlessCancelled */.MS)(seedCheck);
-    const octokit = (0,publish_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
-    const cancelled = (0,publish_report/* renderReport */.B1)({ mode: settings.mode, state: 'cancelled', runUrl: runUrl() });
-    let pub;
-    return core/* group */.Os('Take the PR comment lock', async () => {
-        let lock;
-        try {
-            lock = await acquireLock(octokit, pr, {
-                mode: settings.mode,
-                placeholder: (0,publish_report/* renderReport */.B1)({
-                    mode: settings.mode,
-                    state: settings.command === 'create' ? 'provisioning' : settings.command === 'reset' ? 'resetting' : 'closing',
-                    runUrl: runUrl()
-                }),
-                pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
-                timeoutSeconds: settings.waitTimeoutSeconds,
-                // As soon as the lock's reaction exists (issue 20, item 6): a cancel, or a kill before the post step, releases it.
-                onTaken: (taken) => {
-                    (0,post_state/* markLock */.lF)(taken.claim.id, taken.reaction.id);
-                    (0,cancel/* onCancel */.Ao)(cancel/* COMMENT_LOCK */.ik, () => taken.finish(cancelled, pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(post_state/* clearLock */.Nq));
-                }
-            });
-        }
-        catch (err) {
-            if (!(err instanceof ClaimNotPostedError))
-                throw err;
-            core/* warning */.$e(`${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`);
-            return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
-        }
-        pub = { pr, lock, existing: lock.home, reusable: reusableOf(lock.home, settings.mode) };
-        if ((0,cancel/* isCancelled */.mm)()) {
-            // The cancel's undo steps may have run while the lock was being taken.
-            (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
-            await lock.finish(cancelled, pub.reusable);
-            (0,post_state/* clearLock */.Nq)();
-            (0,cancel/* throwIfCancelled */.dZ)();
-        }
-        core/* info */.pq(`This run holds the PR's comment lock (comment ${lock.claim.id}).` +
-            (lock.home ? ' The comment records what an earlier run left.' : ''));
-        return pub;
-    });
-}
-/**
- * Writes the run's report into the PR comment (releasing the lock) and the
- * job summary. The comment's schema diff is cut to GitHub's comment limit;
- * the summary keeps all of it.
- */
-async function publish(pub, report, record) {
-    (0,cancel/* throwIfCancelled */.dZ)();
-    const markdown = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() });
-    const lock = pub.lock;
-    if (lock?.held) {
-        const comment = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() }, Date.now(), publish_report/* COMMENT_LIMIT */.W$);
-        await core/* group */.Os('Update the PR comment', () => lock.finish(comment, record));
-        (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
-        (0,post_state/* clearLock */.Nq)();
-    }
-    if (process.env.GITHUB_STEP_SUMMARY)
-        await core/* summary */.z.addRaw(markdown, true).write();
-}
-/**
- * At the end of a run that did not publish (failed, or had nothing to
- * report): releases the lock. After a failure the comment says the run
- * failed, and records what an earlier run recorded unless this run made
- * something new; otherwise only the claim is removed. A cancelled run
- * leaves this to its undo step.
- */
-async function releaseLock(pub, mode, failed) {
-    if (!pub?.lock?.held || (0,cancel/* isCancelled */.mm)())
-        return;
-    (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
-    await pub.lock.finish(failed ? (0,publish_report/* renderReport */.B1)({ mode, state: 'failed', runUrl: runUrl() }) : null, pub.reusable);
-    (0,post_state/* clearLock */.Nq)();
-}
-
 // EXTERNAL MODULE: external "node:diagnostics_channel"
 var external_node_diagnostics_channel_ = __webpack_require__(53053);
 var external_node_diagnostics_channel_default = /*#__PURE__*/__webpack_require__.n(external_node_diagnostics_channel_);
@@ -4416,15 +4087,15 @@ class SchemaTracker {
     }
     commandStarted;
     /**
-     * Between the SQL seed and `seed-command` (instant mode): reads the catalog
+     * Between the SQL seed and `seed-command` (instant mode; `when` names the moment in the log): reads the catalog
      * now; builds the snapshot once {@link seedCommandStarted} says the
      * command's process runs (its CPU time is otherwise idle), or at {@link finish}.
      */
-    async afterSeedFiles() {
+    async afterSeedFiles(when = 'after the SQL seed') {
         if (!this.inspects || this.mode !== 'instant')
             return;
         const started = new Promise((resolve) => (this.commandStarted = resolve));
-        this.before = (await this.snapshot('after the SQL seed', started)).built;
+        this.before = (await this.snapshot(when, started)).built;
     }
     /** `seed-command`'s process has been spawned: the "before" snapshot is built while it runs. */
     seedCommandStarted() {
@@ -4532,6 +4203,533 @@ function schemaResult(settings, diff, created) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/migrate.ts
+/**
+ * `migrate-command`: the PR's migrations, run on every run that hands out a
+ * database. On a new (or rebuilt) database it runs after the seed, inside
+ * the seed's undo (main.ts); on a reused one {@link migrateReused} runs it
+ * before anything is handed out and compares the schema around it: this
+ * push's change, and in branch mode the PR's total change against the parent.
+ * Both go through the one function that runs a user command (seed/command.ts).
+ */
+
+
+
+
+
+/** `migrate-command` exited non-zero (128 + the signal's number when a signal ended it). */
+class MigrateCommandError extends Error {
+    exitCode;
+    constructor(exitCode) {
+        super(`migrate-command exited with code ${exitCode}. Its output is above.`);
+        this.exitCode = exitCode;
+        this.name = 'MigrateCommandError';
+    }
+}
+/**
+ * Runs `migrate-command` once, with the connection in its environment
+ * (command-env.ts). Our own sessions are ended first: a migration tool may
+ * need the database to itself. A cancel stops its process group.
+ * @param started called once its process has been spawned (the schema tracker builds "before" meanwhile)
+ * @throws MigrateCommandError with the exit code; CancelledError when the run is cancelled
+ */
+async function runMigrateCommand(command, connection, started) {
+    await (0,session/* endSessions */.v)();
+    const running = core/* group */.Os('Run migrate-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(command, connection, (0,cancel/* cancelSignal */.Bj)()).catch((err) => {
+        throw err instanceof SeedCommandError ? new MigrateCommandError(err.exitCode) : err;
+    })));
+    started?.(); // its process runs (spawned synchronously)
+    await running;
+}
+/**
+ * Runs `migrate-command` on a reused database and compares the schema
+ * around it (the "before" snapshot is read before the command starts).
+ * @param total branch mode: fetches the PR's total change against the parent (compare_schema); a failure is a warning
+ * @throws MigrateCommandError; DestructiveSchemaError when `fail-on-destructive` and this push's change is destructive (or could not be checked)
+ */
+async function migrateReused(settings, connection, total) {
+    // Snapshot right before the command, as instant mode does after its SQL seed.
+    const tracker = new SchemaTracker('instant', connection, settings.compareSchema, settings.failOnDestructive, true);
+    try {
+        await tracker.atStart();
+        await tracker.afterSeedFiles('before migrate-command');
+        await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted());
+        if (!settings.compareSchema)
+            return { diff: null };
+        const diff = await core/* group */.Os('Compare the schema', () => (0,cancel/* unlessCancelled */.MS)(tracker.finish()));
+        let text;
+        if (total) {
+            try {
+                text = await (0,cancel/* unlessCancelled */.MS)(total());
+            }
+            catch (err) {
+                core/* warning */.$e(`Could not read the pull request's total change against the parent (compare_schema): ${err.message}`);
+            }
+        }
+        return { diff, total: text };
+    }
+    finally {
+        await tracker.close();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/fingerprint.ts
+/**
+ * The seed's fingerprint: what a reused database was seeded from, recorded
+ * in the PR comment's marker, so a run can tell that the seed changed and
+ * rebuild (`reseed: on-change`).
+ *
+ * It is a sha256 over, in this order:
+ * - the bytes of every seed file, in load order: the files resolved from
+ *   `seed`, then the files the seed's check pass found it reads besides
+ *   (`\i`/`\ir` includes and `\copy … from` files, in the order met, each
+ *   once). A file whose name depends on a `\gset` value is not known before
+ *   the load, so it is not part of it;
+ * - the `seed-command` text;
+ * - `schema-only`;
+ * - the masking rules (their fields in a fixed order).
+ * Every part is framed by its kind and length, so no two different inputs
+ * hash the same bytes. File names are not part of it: moving or renaming a
+ * file without changing its bytes or order does not rebuild.
+ */
+
+
+/** The fingerprint's format: `sha256:` and 64 lowercase hex digits. */
+const FINGERPRINT = /^sha256:[0-9a-f]{64}$/;
+/** Adds one framed part: its kind, its length in bytes, its bytes. */
+function part(hash, kind, bytes) {
+    const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
+    hash.update(`${kind}\0${data.length}\0`);
+    hash.update(data);
+}
+/** Adds a file's bytes, streamed (a seed may be a dump of hundreds of MB), framed like {@link part}. */
+async function filePart(hash, file) {
+    // The frame's length comes first, so the bytes go through a hash of their own, and that is framed.
+    const inner = (0,external_node_crypto_.createHash)('sha256');
+    let length = 0;
+    try {
+        for await (const chunk of (0,external_node_fs_.createReadStream)(file)) {
+            inner.update(chunk);
+            length += chunk.length;
+        }
+    }
+    catch (err) {
+        // a `\copy` file in an `\if` branch that does not run may not exist; what is not there is part of the seed too
+        if (err.code !== 'ENOENT')
+            throw err;
+        return part(hash, 'no-file', '');
+    }
+    part(hash, 'file', Buffer.concat([Buffer.from(`${length}\0`), inner.digest()]));
+}
+/** A masking rule's fields in one fixed order (the input's key order does not matter). */
+const ruleText = (r) => JSON.stringify([r.database ?? null, r.schema, r.table, r.column, r.function ?? null, r.value ?? null]);
+/**
+ * The fingerprint of `inputs`.
+ * @returns `sha256:<64 hex digits>` ({@link FINGERPRINT})
+ * @throws Error when a file cannot be read (EACCES, EISDIR; a missing file counts as one with no bytes, framed apart)
+ */
+async function seedFingerprint(inputs) {
+    const hash = (0,external_node_crypto_.createHash)('sha256');
+    hash.update('preview-postgres seed fingerprint 1\0');
+    for (const file of [...new Set(inputs.files)])
+        await filePart(hash, file);
+    part(hash, 'seed-command', inputs.seedCommand);
+    part(hash, 'schema-only', String(inputs.schemaOnly));
+    for (const rule of inputs.maskingRules)
+        part(hash, 'masking-rule', ruleText(rule));
+    return `sha256:${hash.digest('hex')}`;
+}
+
+;// CONCATENATED MODULE: ./src/reseed.ts
+
+/**
+ * The fingerprint of this run's seed: the files resolved from `seed` and those
+ * the check pass found they read, `seed-command`, `schema-only`, `masking-rules`.
+ * @throws Error when a seed file cannot be read
+ */
+function fingerprintOf(settings, files, plan) {
+    return seedFingerprint({
+        files: [...files, ...(plan?.readFiles ?? [])],
+        seedCommand: settings.seedCommand,
+        schemaOnly: settings.schemaOnly,
+        maskingRules: settings.maskingRules
+    });
+}
+/**
+ * Why the reused database must be rebuilt, or null: only with `reseed:
+ * on-change`, and only when the record of that database holds a fingerprint
+ * and it differs (a record of a version without fingerprints rebuilds nothing).
+ * @param record what the comment records for the database being reused
+ */
+function rebuildReason(settings, record, fingerprint) {
+    if (settings.reseed === 'never' || !record?.fingerprint || record.fingerprint === fingerprint)
+        return null;
+    return 'the seed changed since this database was seeded (a seed file, `seed-command`, `schema-only` or `masking-rules`; `reseed: on-change`)';
+}
+/**
+ * The fingerprint to record for a database this run reused without rebuilding:
+ * what it was seeded from (the recorded one, which `reseed: never` keeps), or
+ * this run's when none was recorded.
+ */
+function keptFingerprint(record, fingerprint) {
+    return record?.fingerprint ?? fingerprint;
+}
+
+// EXTERNAL MODULE: ./src/platform/locked.ts
+var locked = __webpack_require__(58677);
+;// CONCATENATED MODULE: ./src/publish/outputs.ts
+/**
+ * Masking and step outputs.
+ */
+
+
+/**
+ * Registers every secret form of a connection with the runner
+ * (`::add-mask::`). Call before anything about the connection is logged or
+ * written. Empty strings are skipped: the runner refuses to mask them.
+ */
+function maskConnection(c) {
+    for (const secret of (0,src_connection/* secretsOf */.Fj)(c))
+        core/* setSecret */.Pq(secret);
+}
+/**
+ * Sets every output declared in action.yml. The connection must have been
+ * masked with {@link maskConnection} first.
+ */
+function setOutputs(o) {
+    const c = o.connection;
+    const values = {
+        'database-url': c?.pooledUrl ?? '',
+        'database-url-direct': c?.directUrl ?? '',
+        'database-host': c?.pooledHost ?? '',
+        'database-host-direct': c?.directHost ?? '',
+        'database-name': c?.database ?? '',
+        'database-user': c?.user ?? '',
+        'database-password': c?.password ?? '',
+        'claim-url': o.claimUrl ?? '',
+        'expires-at': o.expiresAt ?? '',
+        'database-id': o.databaseId ?? '',
+        'project-id': o.projectId ?? '',
+        'branch-id': o.branchId ?? '',
+        'branch-name': o.branchName ?? '',
+        created: String(o.created),
+        mode: o.mode,
+        'schema-changed': String(o.schema?.changed ?? false),
+        'schema-diff': o.schema?.file ?? '',
+        'schema-destructive': String(o.schema?.destructive ?? false),
+        anonymized: String(o.anonymized ?? false),
+        reseeded: String(o.reseeded ?? false)
+    };
+    for (const [name, value] of Object.entries(values))
+        core/* setOutput */.uH(name, value);
+}
+
+// EXTERNAL MODULE: ./src/publish/env-file.ts
+var env_file = __webpack_require__(13015);
+;// CONCATENATED MODULE: ./src/commands/reset.ts
+/**
+ * `command: reset`: restores the PR's branch in place from its parent's
+ * latest state (platform spec, `POST /projects/{project_id}/branches/{branch_id}/restore`
+ * with `source_branch_id` the parent), so the branch id, its compute and the
+ * connection strings stay the same; the restore's 423 is retried and its
+ * operations waited on. Then `seed` and `seed-command` run again.
+ *
+ * Issue 20: a branch under the PR's name is a seeded one (platform/lifecycle.ts),
+ * so before the restore the branch leaves that name: it is renamed to
+ * `<name>~seeding` (markProvisional, with the post step's state saved first
+ * and the cancel's undo step registered), and renamed back only after the
+ * seed (markSeeded). A lost restore answer, a cancel or a kill at any point
+ * leaves a provisional branch, which no run reuses and which the post step,
+ * the cancel's undo step or the next run deletes. A failed seed deletes it.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/** The refusal of a reset of a branch with children (platform spec, BranchRestoreRequest.preserve_under_name). */
+function childrenRefusal(name, detail) {
+    return new lifecycle/* BranchRefusedError */.PK(`Cannot reset branch "${name}": the platform requires \`preserve_under_name\` to restore it (${detail}), because it has child branches. ` +
+        `A reset keeps the branch's id and connection strings, so the action does not move the children aside: delete the child branches of "${name}" ` +
+        '(or restore it by hand in the console, keeping its old state under a new name), then run the reset again.');
+}
+/** The restore refused because the branch has children (a child made after the check). */
+function explainRestoreRefusal(err, name) {
+    if (!(err instanceof http/* HttpError */.j$) || err.status !== 400 || !/preserve_under_name/i.test(err.serviceMessage ?? ''))
+        return err;
+    return childrenRefusal(name, `"${err.serviceMessage}"`);
+}
+/** An answer that says the restore did not happen: a 4xx, or 423 Locked to the last retry (not a lost answer, a timeout or a 5xx). */
+const refused = (err) => (err instanceof http/* HttpError */.j$ && err.status >= 400 && err.status < 500) || err instanceof locked/* ProjectBusyError */.P;
+/**
+ * issue 25: the platform lists `restore` among an anonymized branch's
+ * `restricted_actions` (platform spec, Branch.restricted_actions): a reset
+ * would bring back the parent's unmasked rows. Refused before any change.
+ * @throws BranchRefusedError
+ */
+function refuseRestricted(branch) {
+    const restore = branch.restricted_actions?.find((a) => a.name === 'restore');
+    if (!restore)
+        return;
+    throw new lifecycle/* BranchRefusedError */.PK(`Cannot reset branch "${branch.name}" (${branch.id}): the platform does not allow restoring it ("${restore.reason}"); an anonymized branch cannot be reset. ` +
+        'Nothing was changed. Delete it with `command: delete` and create it again with `command: create`, which copies the parent afresh and masks it again.');
+}
+/**
+ * Resets the branch named `branchName` and seeds it again.
+ * @throws BranchRefusedError (no such branch, default or protected, no parent, children), ProjectBusyError, OperationError, HttpError, SeedError.
+ */
+async function resetBranch(settings, branchName, hooks) {
+    const client = (0,lifecycle_client/* lifecycleClientOf */.b)(settings);
+    const branches = await client.listBranches();
+    const branch = branches.find((b) => b.name === branchName);
+    if (!branch) {
+        throw new lifecycle/* BranchRefusedError */.PK(`Branch "${branchName}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`);
+    }
+    if (branch.default || branch.protected) {
+        throw new lifecycle/* BranchRefusedError */.PK(`Refusing to reset branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. Set \`branch-name\` to a preview branch name.`);
+    }
+    refuseRestricted(branch);
+    const parent = branch.parent_id ? await client.getBranch(branch.parent_id) : null;
+    if (!parent) {
+        throw new lifecycle/* BranchRefusedError */.PK(`Branch "${branch.name}" has no parent to reset from (${branch.init_source === 'schema-only' ? 'a schema-only branch is a root branch' : 'its parent was deleted'}). ` +
+            'Delete it with `command: delete` and create it again instead.');
+    }
+    const children = branches.filter((b) => b.parent_id === branch.id);
+    if (children.length)
+        throw childrenRefusal(branch.name, `children: ${children.map((c) => `"${c.name}"`).join(', ')}`);
+    let expiresAt;
+    let report;
+    let seeded;
+    await reseedInPlace(client, settings, branch, parent, branchName, async (connection, restored, undoBranch) => {
+        // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
+        expiresAt = settings.expiresInSeconds > 0 ? await (0,platform_expiry/* recordUse */.zk)(client, restored.branch, settings) : restored.branch.expires_at;
+        report = {
+            mode: 'branch',
+            state: 'reset',
+            projectId: settings.projectId,
+            branchId: branch.id,
+            branchName: branch.name,
+            parentBranch: parent.name,
+            host: connection.directHost,
+            operations: restored.operations.map(platform_operations/* summarise */.fS),
+            resetAt: restored.branch.last_reset_at ?? new Date().toISOString(),
+            expiresAt
+        };
+        const r = report;
+        await hooks.seed(connection, r, async () => {
+            await undoBranch();
+            await hooks.publish({ ...r, state: 'seed-failed' }, { mode: 'branch' });
+        });
+        seeded = connection;
+    });
+    const connection = seeded;
+    (0,cancel/* throwIfCancelled */.dZ)();
+    setOutputs({
+        mode: 'branch',
+        created: false,
+        connection,
+        projectId: settings.projectId,
+        branchId: branch.id,
+        branchName: branch.name,
+        expiresAt
+    });
+    if (settings.envFile)
+        await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames);
+    core/* info */.pq(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`);
+    await hooks.publish(report, { mode: 'branch', branchId: branch.id, branchName: branch.name });
+}
+/**
+ * Restores `branch` in place from `parent`'s latest state and seeds it again,
+ * never handing it out unseeded: it leaves the PR's name first
+ * (`<name>~seeding`, markProvisional), is restored (423 retried, operations
+ * waited on; a refused restore gives the name back), gets its connection
+ * (masked), is seeded by `seed`, and only then gets `branchName` back
+ * (markSeeded). Shared by `command: reset` and the rebuild of a changed seed.
+ * @param seed seeds the restored branch; `undoBranch` deletes it (for a failed seed: the next run creates it fresh)
+ * @returns the restored branch under `branchName`
+ * @throws HttpError, ProjectBusyError, OperationError, BranchRefusedError (a restore refused for children), and what `seed` throws
+ */
+async function reseedInPlace(client, settings, branch, parent, branchName, seed) {
+    const wait = { ...settings, get: (id) => client.getOperation(id) };
+    const provisional = await core/* group */.Os(`Take branch "${branch.name}" out of reuse until it is seeded again`, () => (0,lifecycle/* markProvisional */.QQ)(client, branch, settings));
+    const restored = await core/* group */.Os(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
+        let res;
+        try {
+            res = await (0,locked/* retryLocked */.rU)(`Restore branch "${provisional.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }));
+        }
+        catch (err) {
+            if (refused(err) && !(0,cancel/* isCancelled */.mm)())
+                await giveNameBack(client, provisional, branchName);
+            throw explainRestoreRefusal(err, branch.name);
+        }
+        core/* info */.pq(`Restoring branch "${provisional.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`);
+        return { ...res, operations: await (0,platform_operations/* waitForOperations */.ft)(res.operations, wait) };
+    });
+    const { pooledUrl, directUrl } = await (0,lifecycle/* connectionOf */.ao)(client, branch, settings);
+    const connection = (0,src_connection/* describeConnection */.If)(pooledUrl, directUrl);
+    maskConnection(connection);
+    await seed(connection, restored, async () => {
+        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+        await core/* group */.Os(`Delete the reset branch "${provisional.name}", whose seed failed`, async () => {
+            try {
+                await (0,lifecycle/* deleteBranchAndWait */.CR)(client, provisional, settings);
+                (0,post_state/* clearUnseeded */.nH)();
+                core/* info */.pq(`Deleted branch "${provisional.name}" so the next run creates "${branch.name}" fresh.`);
+            }
+            catch (err) {
+                core/* warning */.$e(`Could not delete branch "${provisional.name}" (${branch.id}): ${err.message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`);
+            }
+        });
+    });
+    // Only now does the branch carry the PR's name again, which is what later runs reuse.
+    const named = await core/* group */.Os(`Mark branch "${branch.name}" seeded`, () => (0,lifecycle/* markSeeded */.WU)(client, provisional, branchName, settings));
+    (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+    (0,post_state/* clearUnseeded */.nH)();
+    return named;
+}
+/** After a restore the platform refused (it changed nothing), the branch gets the PR's name back; on failure the post step deletes it. */
+async function giveNameBack(client, provisional, name) {
+    try {
+        await (0,locked/* retryLocked */.rU)(`Rename branch "${provisional.name}"`, () => client.renameBranch(provisional.id, name));
+        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+        (0,post_state/* clearUnseeded */.nH)();
+        core/* info */.pq(`The restore was refused, so branch "${provisional.name}" is unchanged: renamed it back to "${name}".`);
+    }
+    catch (err) {
+        core/* warning */.$e(`Could not rename branch "${provisional.name}" back to "${name}" (${err.message}); the post step deletes it, and the next run creates it fresh.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/publish/publication.ts
+/**
+ * Where a run publishes and how it holds the PR's comment lock: opened before
+ * anything is provisioned, written once at the end (success, failure or
+ * cancel), and the job summary.
+ */
+
+
+
+
+
+
+
+
+/** The earlier run's record without the lock's fields, when it is of this mode; else nothing reusable. */
+function reusableOf(home, mode) {
+    if (!home || home.record.mode !== mode)
+        return { mode };
+    return (0,publish_comment/* withoutLock */.OY)(home.record);
+}
+/** This run made a new database or branch: a failure or cancel from now on records nothing reusable. */
+function forgetReusable(pub, mode) {
+    pub.reusable = { mode };
+}
+function runUrl() {
+    const { serverUrl, runId } = github/* context */._;
+    const repo = process.env.GITHUB_REPOSITORY;
+    return repo && runId ? `${serverUrl}/${repo}/actions/runs/${runId}` : undefined;
+}
+/**
+ * Takes the PR's comment lock (lock.ts), so only one run of the PR
+ * provisions or deletes at a time, whatever comment an earlier run left;
+ * the lock's comment says what an earlier run recorded. `seedCheck` is
+ * awaited before the lock's placeholder is posted (a refused seed posts no
+ * comment). A claim that cannot be posted is a warning: the run goes on
+ * without a lock and without reuse. A lock that stays held by another run
+ * for `wait-timeout` fails the run.
+ */
+async function openPublication(settings, seedCheck) {
+    const pr = (0,publish_comment/* pullRequestOfEvent */.My)();
+    if (!pr) {
+        core/* notice */.lm('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.');
+        return { pr: null, lock: null, existing: null, reusable: { mode: settings.mode } };
+    }
+    if (!settings.comment || !settings.githubToken) {
+        core/* info */.pq(`${settings.comment ? 'No `github-token`' : '`comment` is false'}: no PR comment, so no earlier database can be found for reuse.`);
+        return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
+    }
+    await (0,cancel/* unlessCancelled */.MS)(seedCheck);
+    const octokit = (0,publish_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+    const cancelled = (0,publish_report/* renderReport */.B1)({ mode: settings.mode, state: 'cancelled', runUrl: runUrl() });
+    let pub;
+    return core/* group */.Os('Take the PR comment lock', async () => {
+        let lock;
+        try {
+            lock = await acquireLock(octokit, pr, {
+                mode: settings.mode,
+                placeholder: (0,publish_report/* renderReport */.B1)({
+                    mode: settings.mode,
+                    state: settings.command === 'create' ? 'provisioning' : settings.command === 'reset' ? 'resetting' : 'closing',
+                    runUrl: runUrl()
+                }),
+                pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
+                timeoutSeconds: settings.waitTimeoutSeconds,
+                // As soon as the lock's reaction exists (issue 20, item 6): a cancel, or a kill before the post step, releases it.
+                onTaken: (taken) => {
+                    (0,post_state/* markLock */.lF)(taken.claim.id, taken.reaction.id);
+                    (0,cancel/* onCancel */.Ao)(cancel/* COMMENT_LOCK */.ik, () => taken.finish(cancelled, pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(post_state/* clearLock */.Nq));
+                }
+            });
+        }
+        catch (err) {
+            if (!(err instanceof ClaimNotPostedError))
+                throw err;
+            core/* warning */.$e(`${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`);
+            return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
+        }
+        pub = { pr, lock, existing: lock.home, reusable: reusableOf(lock.home, settings.mode) };
+        if ((0,cancel/* isCancelled */.mm)()) {
+            // The cancel's undo steps may have run while the lock was being taken.
+            (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+            await lock.finish(cancelled, pub.reusable);
+            (0,post_state/* clearLock */.Nq)();
+            (0,cancel/* throwIfCancelled */.dZ)();
+        }
+        core/* info */.pq(`This run holds the PR's comment lock (comment ${lock.claim.id}).` +
+            (lock.home ? ' The comment records what an earlier run left.' : ''));
+        return pub;
+    });
+}
+/**
+ * Writes the run's report into the PR comment (releasing the lock) and the
+ * job summary. The comment's schema diff is cut to GitHub's comment limit;
+ * the summary keeps all of it.
+ */
+async function publish(pub, report, record) {
+    (0,cancel/* throwIfCancelled */.dZ)();
+    const markdown = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() });
+    const lock = pub.lock;
+    if (lock?.held) {
+        const comment = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() }, Date.now(), publish_report/* COMMENT_LIMIT */.W$);
+        await core/* group */.Os('Update the PR comment', () => lock.finish(comment, record));
+        (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+        (0,post_state/* clearLock */.Nq)();
+    }
+    if (process.env.GITHUB_STEP_SUMMARY)
+        await core/* summary */.z.addRaw(markdown, true).write();
+}
+/**
+ * At the end of a run that did not publish (failed, or had nothing to
+ * report): releases the lock. After a failure the comment says the run
+ * failed, and records what an earlier run recorded unless this run made
+ * something new; otherwise only the claim is removed. A cancelled run
+ * leaves this to its undo step.
+ */
+async function releaseLock(pub, mode, failed) {
+    if (!pub?.lock?.held || (0,cancel/* isCancelled */.mm)())
+        return;
+    (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+    await pub.lock.finish(failed ? (0,publish_report/* renderReport */.B1)({ mode, state: 'failed', runUrl: runUrl() }) : null, pub.reusable);
+    (0,post_state/* clearLock */.Nq)();
+}
+
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
  * The action's story: read and check the inputs, check the seed files while
@@ -4539,6 +4737,9 @@ function schemaResult(settings, diff, created) {
  * down) the database, seed it, publish masked outputs, the PR comment and the
  * job summary.
  */
+
+
+
 
 
 
@@ -4582,18 +4783,18 @@ function startSeedCheck(files) {
     return checking;
 }
 /**
-/**
- * Seeds a newly created database: the checked SQL files in one transaction,
- * then `seed-command`, with the schema compared around them ({@link SchemaTracker}).
+ * Seeds a newly created (or rebuilt) database: the checked SQL files in one transaction,
+ * then `seed-command`, then `migrate-command`, with the schema compared around them ({@link SchemaTracker}).
  * On failure (a destructive change under `fail-on-destructive` included)
  * runs `undo` (so nothing unseeded is left for reuse) and rethrows. Sets
  * `report.seedFiles`.
  * @param platformDiff branch mode: fetches the platform's compare_schema diff against the parent
  * @throws CancelledError at once when the run is cancelled: the seed's session is ended (its
- *   transaction rolled back, never committed) and `seed-command`'s process group is killed.
+ *   transaction rolled back, never committed) and the command's process group is killed.
  */
 async function seedOrUndo(settings, seed, connection, report, undo, platformDiff) {
-    const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive, !!settings.seedCommand);
+    const commands = !!(settings.seedCommand || settings.migrateCommand);
+    const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive, commands);
     try {
         await tracker.atStart();
         if (seed) {
@@ -4609,6 +4810,8 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
             tracker.seedCommandStarted(); // its process runs (spawned synchronously): build "before" meanwhile
             await running;
         }
+        if (settings.migrateCommand)
+            await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted());
         if (!settings.compareSchema)
             return null;
         return await core/* group */.Os('Compare the schema', () => (0,cancel/* unlessCancelled */.MS)(tracker.finish(platformDiff)));
@@ -4623,12 +4826,17 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
         throw err;
     }
 }
-/** Instant mode, `command: create`. */
-async function createInstant(settings, seed, pub) {
-    preloadSchemaTools('instant', settings);
+/** Instant mode, `command: create`. `fingerprint`: this run's seed (reseed.ts). */
+async function createInstant(settings, seed, pub, fingerprint) {
+    preloadSchemaTools('instant', { ...settings, seedCommand: settings.seedCommand || settings.migrateCommand });
     const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 };
-    const previous = pub.existing?.record.mode === 'instant' ? pub.existing.record.databaseId : undefined;
-    const outcome = await core/* group */.Os('Provision the instant database', () => provisionInstant(endpoint, { ...settings, previousId: previous }));
+    const previous = pub.existing?.record.mode === 'instant' ? pub.existing.record : undefined;
+    let outcome = await core/* group */.Os('Provision the instant database', () => provisionInstant(endpoint, { ...settings, previousId: previous?.databaseId }));
+    const rebuiltBecause = outcome.created ? null : rebuildReason(settings, previous, fingerprint);
+    if (rebuiltBecause) {
+        core/* info */.pq(`Rebuilding: ${rebuiltBecause}. Database ${outcome.database.id} is left to lapse; creating a new one.`);
+        outcome = await core/* group */.Os('Create a new instant database (the seed changed)', () => provisionInstant(endpoint, { ...settings, reuse: false }));
+    }
     const db = { ...outcome.database, expiresAt: outcome.database.expiresAt ?? undefined };
     if (outcome.created)
         forgetReusable(pub, 'instant');
@@ -4643,17 +4851,29 @@ async function createInstant(settings, seed, pub) {
         region: INSTANT_REGION,
         pgVersion: INSTANT_PG_VERSION,
         projectId: db.projectId,
-        replacedBecause: outcome.replacedBecause
+        replacedBecause: outcome.replacedBecause,
+        rebuiltBecause: rebuiltBecause ?? undefined
+    };
+    const record = {
+        mode: 'instant',
+        databaseId: db.id,
+        expiresAt: db.expiresAt,
+        fingerprint: outcome.created ? fingerprint : keptFingerprint(previous, fingerprint)
     };
     let diff = null;
+    let total;
     if (outcome.created) {
         diff = await seedOrUndo(settings, seed, connection, report, async () => {
             // The instant service has no delete: record nothing reusable instead.
             await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'instant' });
         });
     }
-    const schema = schemaResult(settings, diff, outcome.created);
-    report.schema = schema.report;
+    else if (settings.migrateCommand) {
+        ;
+        ({ diff, total } = await migrateOrKeep(settings, connection, pub, report, record));
+    }
+    const schema = schemaResult(settings, diff, outcome.created || !!settings.migrateCommand);
+    report.schema = withMadeBy(settings, schema.report, outcome.created, total);
     (0,cancel/* throwIfCancelled */.dZ)();
     setOutputs({
         mode: 'instant',
@@ -4663,14 +4883,51 @@ async function createInstant(settings, seed, pub) {
         expiresAt: db.expiresAt,
         databaseId: db.id,
         projectId: db.projectId,
-        schema: schema.outputs
+        schema: schema.outputs,
+        reseeded: !!rebuiltBecause
     });
     if (settings.envFile) {
         await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl, claimUrl: db.claimUrl, expiresAt: db.expiresAt }, settings.envNames);
         const v = (0,env_file/* envVariables */.tU)(settings.envNames);
         core/* info */.pq(`Wrote ${v.url}, ${v.direct} and ${v.claim} to ${settings.envFile}.`);
     }
-    await publish(pub, report, { mode: 'instant', databaseId: db.id, expiresAt: db.expiresAt });
+    await publish(pub, report, record);
+}
+/**
+ * Runs `migrate-command` on a reused database. When it fails (or its change
+ * is destructive under `fail-on-destructive`), the comment says so at this
+ * commit and keeps recording the database, which keeps its data: the next run
+ * runs the command again. Nothing is handed out; the error is rethrown.
+ */
+async function migrateOrKeep(settings, connection, pub, report, record, total) {
+    try {
+        return await migrateReused(settings, connection, total);
+    }
+    catch (err) {
+        if ((0,cancel/* isCancelled */.mm)() || !(err instanceof MigrateCommandError || err instanceof DestructiveSchemaError))
+            throw err;
+        const migrateFailure = err instanceof MigrateCommandError
+            ? { commit: headCommit(), exitCode: err.exitCode }
+            : { commit: headCommit(), reason: "this push's schema change is destructive and `fail-on-destructive` is true" };
+        await publish(pub, { ...report, state: 'migrate-failed', migrateFailure }, record);
+        throw err;
+    }
+}
+/** The commit this run is for: the PR's head, else the workflow's commit. */
+function headCommit() {
+    const head = github/* context */._.payload.pull_request?.head?.sha;
+    return head || github/* context */._.sha || '';
+}
+/** The schema report with what made the change named (`migrate-command` on a reused database) and the PR's total (branch mode). */
+function withMadeBy(settings, report, created, total) {
+    if (!report || !settings.migrateCommand)
+        return report;
+    const madeBy = created
+        ? settings.seedCommand
+            ? '`seed-command` and `migrate-command`'
+            : '`migrate-command`'
+        : '`migrate-command` in this run';
+    return { ...report, madeBy: report.source === 'platform' ? undefined : madeBy, total };
 }
 /**
  * Instant mode, `command: delete`. The service has no delete (seed 001): say
@@ -4704,26 +4961,41 @@ function platformClient(settings) {
 function branchNameOf(settings, pub) {
     return settings.branchName || (0,lifecycle/* defaultBranchName */.pe)(pub.pr, github/* context */._.sha ?? '');
 }
-/** Branch mode, `command: create`. */
-async function createBranch(settings, seed, pub) {
+/**
+ * Branch mode, `command: create`. `fingerprint`: this run's seed (reseed.ts).
+ * A reused branch whose seed changed is rebuilt: reset in place from its
+ * parent and seeded again (reset.ts: same name and id, never handed out
+ * unseeded), or, where the platform cannot restore it (anonymized,
+ * schema-only), deleted and created again under the same name.
+ */
+async function createBranch(settings, seed, pub, fingerprint) {
     preloadSchemaTools('branch', settings);
     const client = platformClient(settings);
     const branchName = branchNameOf(settings, pub);
     const extras = createExtras(settings, ownerOfRun());
     const anonymized = settings.maskingRules.length ? anonymizedBranch(settings, settings.maskingRules) : undefined;
-    const outcome = await core/* group */.Os(`Provision branch "${branchName}"`, () => (0,lifecycle/* provisionBranch */.gx)(client, { ...settings, branchName, createExtras: extras, anonymized }))
+    const provision = (reuse) => core/* group */.Os(`Provision branch "${branchName}"`, () => (0,lifecycle/* provisionBranch */.gx)(client, { ...settings, reuse, branchName, createExtras: extras, anonymized }))
         .catch((err) => Promise.reject(explainCreateRefusal(err, settings)));
+    let outcome = await provision(settings.reuse);
+    const earlier = pub.existing?.record;
+    const previous = earlier?.mode === 'branch' && earlier.branchId === outcome.branch.id ? earlier : undefined;
+    const rebuiltBecause = outcome.created ? null : rebuildReason(settings, previous, fingerprint);
+    if (rebuiltBecause && (anonymized || settings.schemaOnly)) {
+        core/* info */.pq(`Rebuilding: ${rebuiltBecause}. The platform cannot restore this branch from its parent, so it is created again.`);
+        outcome = await provision(false);
+    }
+    const inPlace = !!rebuiltBecause && !outcome.created;
     // issue 14: a reused branch's expiry moves to `expires-in` from now; issue 20: every reuse is recorded as the branch's last use (max-age)
     const expiresAt = outcome.created
         ? (outcome.branch.expires_at ?? extras.branch?.expires_at)
         : await (0,platform_expiry/* recordUse */.zk)(client, outcome.branch, settings);
-    if (outcome.created)
+    if (outcome.created || inPlace)
         forgetReusable(pub, 'branch');
-    const connection = (0,src_connection/* describeConnection */.If)(outcome.pooledUrl, outcome.directUrl);
+    let connection = (0,src_connection/* describeConnection */.If)(outcome.pooledUrl, outcome.directUrl);
     maskConnection(connection);
     const report = {
         mode: 'branch',
-        state: outcome.created ? 'created' : 'reused',
+        state: outcome.created ? 'created' : inPlace ? 'reset' : 'reused',
         projectId: settings.projectId,
         branchId: outcome.branch.id,
         branchName,
@@ -4732,14 +5004,23 @@ async function createBranch(settings, seed, pub) {
         operations: outcome.operations.map(platform_operations/* summarise */.fS),
         expiresAt,
         schemaOnly: outcome.created && settings.schemaOnly,
-        anonymized: anonymized?.columns()
+        anonymized: anonymized?.columns(),
+        rebuiltBecause: rebuiltBecause ?? undefined
     };
+    const seededRecord = () => ({ mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name, fingerprint });
+    let record = { ...seededRecord(), fingerprint: keptFingerprint(previous, fingerprint) };
     let diff = null;
+    let total;
+    const parent = outcome.parent;
+    const platformDiff = parent ? () => client.compareSchema(outcome.branch.id, parent.id, connection.database) : undefined;
+    /** Seeds the branch; on failure `undoBranch` deletes it and the comment says the seed failed. */
+    const seedBranch = (undoBranch) => seedOrUndo(settings, seed, connection, report, async () => {
+        await undoBranch();
+        await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' });
+    }, platformDiff);
     if (outcome.created) {
         // provisionBranch registered the UNSEEDED_BRANCH undo step when it created the branch; it stays until seeded.
-        const parent = outcome.parent;
-        const platformDiff = parent ? () => client.compareSchema(outcome.branch.id, parent.id, connection.database) : undefined;
-        diff = await seedOrUndo(settings, seed, connection, report, async () => {
+        diff = await seedBranch(async () => {
             (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
             await core/* group */.Os(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
                 try {
@@ -4751,16 +5032,30 @@ async function createBranch(settings, seed, pub) {
                     core/* warning */.$e(`Could not delete the unseeded branch "${outcome.branch.name}" (${outcome.branch.id}): ${err.message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`);
                 }
             });
-            await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' });
-        }, platformDiff);
+        });
         // Only now does the branch carry the PR's name, which is what later runs reuse (platform/lifecycle.ts).
         outcome.branch = await core/* group */.Os(`Mark branch "${branchName}" seeded`, () => (0,lifecycle/* markSeeded */.WU)(client, outcome.branch, branchName, settings));
         (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
         (0,post_state/* clearUnseeded */.nH)();
+        record = seededRecord();
+    }
+    else if (inPlace && parent) {
+        outcome.branch = await reseedInPlace(client, settings, outcome.branch, parent, branchName, async (restoredConnection, restored, undoBranch) => {
+            connection = restoredConnection;
+            report.operations = [...(report.operations ?? []), ...restored.operations.map(platform_operations/* summarise */.fS)];
+            report.resetAt = restored.branch.last_reset_at ?? new Date().toISOString();
+            diff = await seedBranch(undoBranch);
+        });
+        record = seededRecord();
+    }
+    else if (settings.migrateCommand) {
+        ;
+        ({ diff, total } = await migrateOrKeep(settings, connection, pub, report, record, platformDiff));
     }
     (0,cancel/* throwIfCancelled */.dZ)();
-    const schema = schemaResult(settings, diff, outcome.created);
-    report.schema = schema.report;
+    const ran = outcome.created || inPlace;
+    const schema = schemaResult(settings, diff, ran || !!settings.migrateCommand);
+    report.schema = withMadeBy(settings, schema.report, ran, total);
     setOutputs({
         mode: 'branch',
         created: outcome.created,
@@ -4770,14 +5065,15 @@ async function createBranch(settings, seed, pub) {
         branchName: outcome.branch.name,
         schema: schema.outputs,
         expiresAt,
-        anonymized: !!anonymized
+        anonymized: !!anonymized,
+        reseeded: !!rebuiltBecause
     });
     if (settings.envFile) {
         await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames);
         const v = (0,env_file/* envVariables */.tU)(settings.envNames);
         core/* info */.pq(`Wrote ${v.url} and ${v.direct} to ${settings.envFile}.`);
     }
-    await publish(pub, report, { mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name });
+    await publish(pub, report, record);
 }
 /** Branch mode, `command: delete`: delete the PR's branch (and a provisional one a failed run left) and wait for the operations. */
 async function removeBranch(settings, pub) {
@@ -4839,21 +5135,23 @@ async function run(checked) {
                     'no statement that needs another database or its own transaction.');
                 return plan;
             });
+        const fingerprint = settings.command === 'create' || settings.command === 'reset' ? await fingerprintOf(settings, seedFiles, seed) : '';
         if (settings.mode === 'instant') {
             if (settings.command === 'create')
-                await createInstant(settings, seed, pub);
+                await createInstant(settings, seed, pub, fingerprint);
             else
                 await closeInstant(settings, pub);
         }
         else {
             if (settings.command === 'create')
-                await createBranch(settings, seed, pub);
+                await createBranch(settings, seed, pub, fingerprint);
             else if (settings.command === 'delete')
                 await removeBranch(settings, pub);
             else {
                 const [s, p] = [settings, pub];
                 await resetBranch(s, branchNameOf(s, p), {
-                    publish: (report, record) => publish(p, report, record),
+                    // a branch seeded again records what it was seeded from
+                    publish: (report, record) => publish(p, report, record.branchId ? { ...record, fingerprint } : record),
                     seed: async (connection, report, undo) => {
                         // After the restore the branch is its parent's copy again: the diff is what the seed and seed-command change.
                         report.schema = schemaResult(s, await seedOrUndo(s, seed, connection, report, undo), true).report;

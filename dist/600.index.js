@@ -5125,6 +5125,10 @@ async function run(checked) {
             return await runCleanup(settings);
         const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : [];
         const seedCheck = startSeedCheck(seedFiles);
+        const s = settings;
+        // Hashed while the comment lock is taken (reading the files needs no network).
+        const fingerprinting = s.command === 'create' || s.command === 'reset' ? seedCheck.then((plan) => fingerprintOf(s, seedFiles, plan)) : Promise.resolve('');
+        fingerprinting.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
         pub = await openPublication(settings, seedCheck);
         const seed = seedFiles.length === 0
             ? null
@@ -5135,7 +5139,7 @@ async function run(checked) {
                     'no statement that needs another database or its own transaction.');
                 return plan;
             });
-        const fingerprint = settings.command === 'create' || settings.command === 'reset' ? await fingerprintOf(settings, seedFiles, seed) : '';
+        const fingerprint = await fingerprinting;
         if (settings.mode === 'instant') {
             if (settings.command === 'create')
                 await createInstant(settings, seed, pub, fingerprint);

@@ -458,6 +458,11 @@ export async function run(checked?: Settings): Promise<void> {
     if (settings.command === 'cleanup') return await runCleanup(settings)
     const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : []
     const seedCheck = startSeedCheck(seedFiles)
+    const s = settings
+    // Hashed while the comment lock is taken (reading the files needs no network).
+    const fingerprinting =
+      s.command === 'create' || s.command === 'reset' ? seedCheck.then((plan) => fingerprintOf(s, seedFiles, plan)) : Promise.resolve('')
+    fingerprinting.catch(() => undefined) // awaited below; not an unhandled rejection meanwhile
     pub = await openPublication(settings, seedCheck)
     const seed =
       seedFiles.length === 0
@@ -471,7 +476,7 @@ export async function run(checked?: Settings): Promise<void> {
             )
             return plan
           })
-    const fingerprint = settings.command === 'create' || settings.command === 'reset' ? await fingerprintOf(settings, seedFiles, seed) : ''
+    const fingerprint = await fingerprinting
     if (settings.mode === 'instant') {
       if (settings.command === 'create') await createInstant(settings, seed, pub, fingerprint)
       else await closeInstant(settings, pub)

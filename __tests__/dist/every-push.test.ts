@@ -261,6 +261,25 @@ describe.each(['instant', 'branch'] as const)('every push, %s mode', (mode) => {
   })
 })
 
+describe('reseed, branch mode, a branch the platform cannot restore from its parent', () => {
+  it('schema-only: a changed seed deletes the branch and creates it again under the same name, then migrates it', async () => {
+    const dir = checkout()
+    const pr = newPr()
+    const run = runner('branch', dir, pr)
+    const first = await run({ 'schema-only': 'true' })
+    expect(first.errors).toEqual([])
+    writeFileSync(path.join(dir, 'seed.sql'), "CREATE TABLE items (id int PRIMARY KEY, name text);\nINSERT INTO items VALUES (4, 'four');\n")
+    const second = await run({ 'schema-only': 'true' })
+    expect(second.errors).toEqual([])
+    expect(second.outputs).toMatchObject({ created: 'true', reseeded: 'true', 'branch-name': first.outputs['branch-name'] })
+    expect(project.branches.has(first.outputs['branch-id'])).toBe(false)
+    const db = databaseOf('branch', second)
+    expect(await query(db, 'SELECT id FROM items')).toEqual([{ id: 4 }])
+    expect(await tables(db)).toEqual(['_migrations', 'items', 'tags'])
+    expect(comments(pr)[0]).toMatch(/rebuilt because the seed changed/i)
+  })
+})
+
 describe('reseed', () => {
   it('refuses any other value before any request, naming the values', async () => {
     const dir = checkout()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { commandEnvironment } from '../../src/command-env.js'
+import { commandEnvironment } from '../../src/seed/command-env.js'
 import { describeConnection } from '../../src/connection.js'
 
 const pooled = 'postgresql://owner:p%40ss@ep-x-1-pooler.us-east-2.aws.neon.tech/neondb?channel_binding=require&sslmode=require'

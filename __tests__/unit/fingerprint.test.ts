@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { FINGERPRINT, type SeedInputs, seedFingerprint } from '../../src/fingerprint.js'
+import { FINGERPRINT, type SeedInputs, seedFingerprint } from '../../src/seed/fingerprint.js'
 import { checkSeed } from '../../src/seed/loader.js'
 
 let dir: string

@@ -5,37 +5,35 @@
  * connection strings stay the same; the restore's 423 is retried and its
  * operations waited on. Then `seed` and `seed-command` run again.
  *
- * Issue 20: a branch under the PR's name is a seeded one (platform/lifecycle.ts),
+ * A branch under the PR's name is a seeded one (platform/lifecycle.ts),
  * so before the restore the branch leaves that name: it is renamed to
- * `<name>~seeding` (markProvisional, with the post step's state saved first
+ * `<name>~seeding` (markUnseeded, with the post step's state saved first
  * and the cancel's undo step registered), and renamed back only after the
  * seed (markSeeded). A lost restore answer, a cancel or a kill at any point
- * leaves a provisional branch, which no run reuses and which the post step,
+ * leaves an unseeded branch, which no run reuses and which the post step,
  * the cancel's undo step or the next run deletes. A failed seed deletes it.
  */
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../settings.js'
 import { type Connection, describeConnection } from '../connection.js'
-import { BranchRefusedError, connectionOf, deleteBranchAndWait, markProvisional, markSeeded } from '../platform/lifecycle.js'
+import { deleteBranchAndWait, markUnseeded, markSeeded } from '../platform/lifecycle.js'
+import { BranchRefusedError } from '../platform/preview-branch.js'
+import { connectionOf } from '../platform/branch-connection.js'
 import { UNSEEDED_BRANCH, isCancelled, offCancel, throwIfCancelled } from '../cancel.js'
-import { type LifecycleClient, lifecycleClientOf } from '../platform/lifecycle-client.js'
+import type { NeonClient } from '../platform/client.js'
 import { recordUse } from '../platform/expiry.js'
-import { ProjectBusyError, retryLocked } from '../platform/locked.js'
+import { ProjectBusyError, retryLocked } from '../platform/retry-423.js'
 import { type Operation, summarise, waitForOperations } from '../platform/operations.js'
 import { maskConnection, setOutputs } from '../publish/outputs.js'
 import { writeEnvFile } from '../publish/env-file.js'
 import type { Report } from '../publish/report.js'
-import type { CommentRecord } from '../publish/comment.js'
+import { type Publication, publish } from '../publish/publication.js'
+import { schemaResult } from '../schema/track.js'
+import type { SeedPlan } from '../seed/loader.js'
+import { seedOrUndo } from './seed-step.js'
 import { clearUnseeded } from '../post-state.js'
 import type { Branch } from '../platform/client.js'
-
-/** What main.ts lends the reset: publishing (PR comment and summary) and seeding with an undo. */
-export interface ResetHooks {
-  publish(report: Report, record: CommentRecord): Promise<void>
-  /** Loads the checked seed files and runs `seed-command`; on failure runs `undo` and rethrows. Sets `report.seedFiles`. */
-  seed(connection: Connection, report: Report, undo: () => Promise<void>): Promise<void>
-}
 
 /** The refusal of a reset of a branch with children (platform spec, BranchRestoreRequest.preserve_under_name). */
 function childrenRefusal(name: string, detail: string): BranchRefusedError {
@@ -57,7 +55,7 @@ const refused = (err: unknown): boolean =>
   (err instanceof HttpError && err.status >= 400 && err.status < 500) || err instanceof ProjectBusyError
 
 /**
- * issue 25: the platform lists `restore` among an anonymized branch's
+ * The platform lists `restore` among an anonymized branch's
  * `restricted_actions` (platform spec, Branch.restricted_actions): a reset
  * would bring back the parent's unmasked rows. Refused before any change.
  * @throws BranchRefusedError
@@ -75,8 +73,14 @@ function refuseRestricted(branch: Branch): void {
  * Resets the branch named `branchName` and seeds it again.
  * @throws BranchRefusedError (no such branch, default or protected, no parent, children), ProjectBusyError, OperationError, HttpError, SeedError.
  */
-export async function resetBranch(settings: Settings, branchName: string, hooks: ResetHooks): Promise<void> {
-  const client = lifecycleClientOf(settings)
+export async function resetBranch(
+  client: NeonClient,
+  settings: Settings,
+  branchName: string,
+  seed: SeedPlan | null,
+  pub: Publication,
+  fingerprint: string
+): Promise<void> {
   const branches = await client.listBranches()
   const branch = branches.find((b) => b.name === branchName)
   if (!branch) {
@@ -99,32 +103,29 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
   }
   const children = branches.filter((b) => b.parent_id === branch.id)
   if (children.length) throw childrenRefusal(branch.name, `children: ${children.map((c) => `"${c.name}"`).join(', ')}`)
-  let expiresAt: string | undefined
-  let report: Report | undefined
-  let seeded: Connection | undefined
-  await reseedInPlace(client, settings, branch, parent, branchName, async (connection, restored, undoBranch) => {
-    // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
-    expiresAt = settings.expiresInSeconds > 0 ? await recordUse(client, restored.branch, settings) : restored.branch.expires_at
-    report = {
-      mode: 'branch',
-      state: 'reset',
-      projectId: settings.projectId,
-      branchId: branch.id,
-      branchName: branch.name,
-      parentBranch: parent.name,
-      host: connection.directHost,
-      operations: restored.operations.map(summarise),
-      resetAt: (restored.branch as { last_reset_at?: string }).last_reset_at ?? new Date().toISOString(),
-      expiresAt
-    }
-    const r = report
-    await hooks.seed(connection, r, async () => {
-      await undoBranch()
-      await hooks.publish({ ...r, state: 'seed-failed' }, { mode: 'branch' })
-    })
-    seeded = connection
-  })
-  const connection = seeded!
+  const { restored, connection, undoUnseeded, markSeededAgain } = await restoreUnseeded(client, settings, branch, parent, branchName)
+  maskConnection(connection)
+  // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
+  const expiresAt = settings.expiresInSeconds > 0 ? await recordUse(client, restored.branch, settings) : restored.branch.expires_at
+  const report: Report = {
+    mode: 'branch',
+    state: 'reset',
+    projectId: settings.projectId,
+    branchId: branch.id,
+    branchName: branch.name,
+    parentBranch: parent.name,
+    host: connection.directHost,
+    operations: restored.operations.map(summarise),
+    resetAt: (restored.branch as { last_reset_at?: string }).last_reset_at ?? new Date().toISOString(),
+    expiresAt
+  }
+  const undo = async (): Promise<void> => {
+    await undoUnseeded()
+    await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' })
+  }
+  // After the restore the branch is its parent's copy again: the diff is what the seed and seed-command change.
+  report.schema = schemaResult(settings, await seedOrUndo(settings, seed, connection, report, undo), true).report
+  await markSeededAgain()
   throwIfCancelled()
   setOutputs({
     mode: 'branch',
@@ -138,87 +139,95 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
   if (settings.envFile)
     await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)
   core.info(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`)
-  await hooks.publish(report!, { mode: 'branch', branchId: branch.id, branchName: branch.name })
+  await publish(pub, report, { mode: 'branch', branchId: branch.id, branchName: branch.name, fingerprint })
 }
 
-/** The branch as restored, and the operations the restore ran. */
-export interface Restored {
-  branch: Branch
-  operations: Operation[]
+/** A branch restored from its parent under its unseeded name, and what finishes or undoes it. */
+export interface RestoredUnseeded {
+  /** The branch under `<name>~seeding`. */
+  unseeded: Branch
+  /** The branch as the restore left it, and the operations the restore ran (in their terminal state). */
+  restored: { branch: Branch; operations: Operation[] }
+  /** Its connection (not yet masked). */
+  connection: Connection
+  /** After a failed seed: deletes it (its name keeps every run from reusing it if even that fails). */
+  undoUnseeded(): Promise<void>
+  /** After the seed committed: gives it the PR's name back, so later runs reuse it. @returns the renamed branch */
+  markSeededAgain(): Promise<Branch>
 }
 
 /**
- * Restores `branch` in place from `parent`'s latest state and seeds it again,
- * never handing it out unseeded: it leaves the PR's name first
- * (`<name>~seeding`, markProvisional), is restored (423 retried, operations
- * waited on; a refused restore gives the name back), gets its connection
- * (masked), is seeded by `seed`, and only then gets `branchName` back
- * (markSeeded). Shared by `command: reset` and the rebuild of a changed seed.
- * @param seed seeds the restored branch; `undoBranch` deletes it (for a failed seed: the next run creates it fresh)
- * @returns the restored branch under `branchName`
- * @throws HttpError, ProjectBusyError, OperationError, BranchRefusedError (a restore refused for children), and what `seed` throws
+ * Restores `branch` in place from `parent`'s latest state, never leaving it
+ * reusable unseeded: it leaves the PR's name first (`<name>~seeding`,
+ * markUnseeded: the post step's state saved and the cancel's undo step
+ * registered), is restored (423 retried, operations waited on; a restore the
+ * Neon API refuses gives the name back), and its connection is read. Shared by
+ * `command: reset` and the rebuild of a reused branch whose seed changed.
+ * @throws HttpError, ProjectBusyError, OperationError, BranchRefusedError (a restore refused because of child branches)
  */
-export async function reseedInPlace(
-  client: LifecycleClient,
+export async function restoreUnseeded(
+  client: NeonClient,
   settings: Settings,
   branch: Branch,
   parent: Branch,
-  branchName: string,
-  seed: (connection: Connection, restored: Restored, undoBranch: () => Promise<void>) => Promise<void>
-): Promise<Branch> {
+  branchName: string
+): Promise<RestoredUnseeded> {
   const wait = { ...settings, get: (id: string) => client.getOperation(id) }
-  const provisional = await core.group(`Take branch "${branch.name}" out of reuse until it is seeded again`, () =>
-    markProvisional(client, branch, settings)
+  const unseeded = await core.group(`Take branch "${branch.name}" out of reuse until it is seeded again`, () =>
+    markUnseeded(client, branch, settings)
   )
   const restored = await core.group(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
     let res
     try {
-      res = await retryLocked(`Restore branch "${provisional.name}"`, () =>
-        client.restoreBranch(branch.id, { source_branch_id: parent.id })
-      )
+      res = await retryLocked(`Restore branch "${unseeded.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }))
     } catch (err) {
-      if (refused(err) && !isCancelled()) await giveNameBack(client, provisional, branchName)
+      if (refused(err) && !isCancelled()) await giveNameBack(client, unseeded, branchName)
       throw explainRestoreRefusal(err, branch.name)
     }
     core.info(
-      `Restoring branch "${provisional.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`
+      `Restoring branch "${unseeded.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`
     )
     return { ...res, operations: await waitForOperations(res.operations, wait) }
   })
   const { pooledUrl, directUrl } = await connectionOf(client, branch, settings)
-  const connection = describeConnection(pooledUrl, directUrl)
-  maskConnection(connection)
-  await seed(connection, restored, async () => {
-    offCancel(UNSEEDED_BRANCH)
-    await core.group(`Delete the reset branch "${provisional.name}", whose seed failed`, async () => {
-      try {
-        await deleteBranchAndWait(client, provisional, settings)
-        clearUnseeded()
-        core.info(`Deleted branch "${provisional.name}" so the next run creates "${branch.name}" fresh.`)
-      } catch (err) {
-        core.warning(
-          `Could not delete branch "${provisional.name}" (${branch.id}): ${(err as Error).message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`
-        )
-      }
-    })
-  })
-  // Only now does the branch carry the PR's name again, which is what later runs reuse.
-  const named = await core.group(`Mark branch "${branch.name}" seeded`, () => markSeeded(client, provisional, branchName, settings))
-  offCancel(UNSEEDED_BRANCH)
-  clearUnseeded()
-  return named
+  return {
+    unseeded,
+    restored,
+    connection: describeConnection(pooledUrl, directUrl),
+    async undoUnseeded() {
+      offCancel(UNSEEDED_BRANCH)
+      await core.group(`Delete the reset branch "${unseeded.name}", whose seed failed`, async () => {
+        try {
+          await deleteBranchAndWait(client, unseeded, settings)
+          clearUnseeded()
+          core.info(`Deleted branch "${unseeded.name}" so the next run creates "${branch.name}" fresh.`)
+        } catch (err) {
+          core.warning(
+            `Could not delete branch "${unseeded.name}" (${branch.id}): ${(err as Error).message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`
+          )
+        }
+      })
+    },
+    async markSeededAgain() {
+      // Only now does the branch carry the PR's name again, which is what later runs reuse.
+      const named = await core.group(`Mark branch "${branch.name}" seeded`, () => markSeeded(client, unseeded, branchName, settings))
+      offCancel(UNSEEDED_BRANCH)
+      clearUnseeded()
+      return named
+    }
+  }
 }
 
 /** After a restore the platform refused (it changed nothing), the branch gets the PR's name back; on failure the post step deletes it. */
-async function giveNameBack(client: LifecycleClient, provisional: Branch, name: string): Promise<void> {
+async function giveNameBack(client: NeonClient, unseeded: Branch, name: string): Promise<void> {
   try {
-    await retryLocked(`Rename branch "${provisional.name}"`, () => client.renameBranch(provisional.id, name))
+    await retryLocked(`Rename branch "${unseeded.name}"`, () => client.renameBranch(unseeded.id, name))
     offCancel(UNSEEDED_BRANCH)
     clearUnseeded()
-    core.info(`The restore was refused, so branch "${provisional.name}" is unchanged: renamed it back to "${name}".`)
+    core.info(`The restore was refused, so branch "${unseeded.name}" is unchanged: renamed it back to "${name}".`)
   } catch (err) {
     core.warning(
-      `Could not rename branch "${provisional.name}" back to "${name}" (${(err as Error).message}); the post step deletes it, and the next run creates it fresh.`
+      `Could not rename branch "${unseeded.name}" back to "${name}" (${(err as Error).message}); the post step deletes it, and the next run creates it fresh.`
     )
   }
 }

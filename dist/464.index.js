@@ -1400,9 +1400,11 @@ function renderSchema(r, diffBudget = Infinity) {
     const against = s.source === 'platform'
         ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by the platform)`
         : s.source === 'migra' || s.source === 'listing'
-            ? r.mode === 'instant'
-                ? ' (made by `seed-command`)'
-                : ' (made by the seed and `seed-command`)'
+            ? s.madeBy
+                ? ` (made by ${s.madeBy})`
+                : r.mode === 'instant'
+                    ? ' (made by `seed-command`)'
+                    : ' (made by the seed and `seed-command`)'
             : '';
     if (s.unavailable)
         return [
@@ -1429,6 +1431,16 @@ function renderSchema(r, diffBudget = Infinity) {
         }
         const f = fence(diff);
         lines.push(`<details><summary>Schema diff (${s.diff.split('\n').length} lines)</summary>`, '', `${f}diff`, diff, f, cut, '</details>', '');
+    }
+    if (s.total !== undefined) {
+        const parent = r.parentBranch ? ` \`${r.parentBranch}\`` : '';
+        if (!s.total.trim())
+            lines.push(`**This pull request's total change against the parent branch${parent}**: none.`, '');
+        else {
+            const total = s.total.length > diffBudget ? s.total.slice(0, Math.max(0, s.total.lastIndexOf('\n', diffBudget))) : s.total;
+            const f = fence(total);
+            lines.push(`<details><summary>This pull request's total change against the parent branch${parent} (the platform's compare_schema)</summary>`, '', `${f}diff`, total, f, '', '</details>', '');
+        }
     }
     return lines;
 }
@@ -1481,7 +1493,8 @@ const HEADLINES = {
     failed: 'not ready: the run failed',
     cancelled: 'not ready: the run was cancelled',
     swept: 'deleted by the scheduled cleanup',
-    reset: 'reset to its parent and seeded again'
+    reset: 'reset to its parent and seeded again',
+    'migrate-failed': 'kept, but its migrations failed'
 };
 /**
  * Renders the report as Markdown (comment and summary share it). `limit`
@@ -1493,6 +1506,12 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
     const lines = [`### 🐘 Preview Postgres: ${kind} ${HEADLINES[r.state]}`, ''];
     if (r.replacedBecause)
         lines.push(`> A new database was created because ${r.replacedBecause}.`, '');
+    if (r.rebuiltBecause)
+        lines.push(`> Rebuilt because ${r.rebuiltBecause}.`, '');
+    if (r.state === 'migrate-failed' && r.migrateFailure) {
+        lines.push(`**The migrations failed at commit \`${r.migrateFailure.commit.slice(0, 7)}\`** (${r.migrateFailure.exitCode !== undefined ? `\`migrate-command\` exit code ${r.migrateFailure.exitCode}` : r.migrateFailure.reason}). ` +
+            'This run handed out no connection. The database is kept with its data, and the next run runs `migrate-command` again; see the job log for its output.', '');
+    }
     if (r.state === 'provisioning') {
         lines.push('A run of this pull request is provisioning the database; this comment is updated when it is ready. Other runs of the PR wait for it.', '');
     }
@@ -1557,7 +1576,8 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
         failed: 'failed',
         cancelled: 'cancelled',
         swept: 'deleted by `command: cleanup`',
-        reset: 'reset in place (same branch and connection strings)'
+        reset: 'reset in place (same branch and connection strings)',
+        'migrate-failed': 'reused; `migrate-command` failed, nothing handed out'
     };
     rows.push(['This run', action[r.state] + (r.seedFiles ? `, seeded from ${r.seedFiles} file${r.seedFiles === 1 ? '' : 's'}` : '')]);
     lines.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`), '');

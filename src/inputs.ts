@@ -227,6 +227,8 @@ export function readSettings(): Settings {
       .map((line) => line.trim())
       .filter((line) => line !== '' && !line.startsWith('#')),
     seedCommand: core.getInput('seed-command').trim(),
+    migrateCommand: core.getInput('migrate-command').trim(),
+    reseed: oneOf('reseed', ['on-change', 'never'] as const, 'on-change'),
     reuse: bool('reuse', true),
     githubToken: core.getInput('github-token').trim(),
     comment: bool('comment', true),

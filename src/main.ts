@@ -15,6 +15,7 @@ import { resetBranch } from './commands/reset.js'
 import { branchDriver, branchNameOf } from './commands/branch-driver.js'
 import { instantDriver } from './commands/instant-driver.js'
 import { checkedSeed, startSeedCheck } from './commands/seed-step.js'
+import { seedFingerprintOf } from './commands/reseed.js'
 import { resolveSeedFiles } from './seed/files.js'
 import { endSessions } from './pg-sessions.js'
 import { type Publication, openPublication, releaseLock } from './publish/publication.js'
@@ -43,20 +44,23 @@ export async function run(checked?: Settings): Promise<void> {
 
     const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : []
     const seedCheck = startSeedCheck(seedFiles)
+    const fingerprinting = seedFingerprintOf(settings, seedFiles, seedCheck) // hashed while the lock is taken
     pub = await openPublication(settings, seedCheck)
     const seed = await checkedSeed(seedFiles, seedCheck)
+    const fingerprint = await fingerprinting
 
     const branchName = branchNameOf(settings, pub.pr)
-    const driver = settings.mode === 'instant' ? instantDriver(settings, pub) : branchDriver(settings, client, branchName)
+    const driver =
+      settings.mode === 'instant' ? instantDriver(settings, pub) : branchDriver(settings, client, branchName, pub.existing?.record)
     if (settings.command === 'create') {
       deployment = await startDeployment(settings, pub)
-      const done = await create(settings, seed, pub, driver)
+      const done = await create(settings, seed, pub, driver, fingerprint)
       await deployment?.succeed(environmentUrlOf(done.report))
       await writeRunReport(settings, pub, done)
     } else if (settings.command === 'delete') {
       await deletePreview(pub, driver)
       await deactivateDeployments(settings, pub.pr)
-    } else await resetBranch(client, settings, branchName, seed, pub)
+    } else await resetBranch(client, settings, branchName, seed, pub, fingerprint)
   } catch (err) {
     if (isCancelled()) return // the cancel handler reports and undoes
     failed = true

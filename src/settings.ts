@@ -28,6 +28,7 @@ export interface EnvNames {
 }
 
 export type Mode = 'instant' | 'branch'
+export type Reseed = 'on-change' | 'never'
 export type Command = 'create' | 'delete' | 'cleanup' | 'reset' | 'publish'
 
 /** The validated inputs. Durations are in seconds, as the inputs are. */
@@ -51,6 +52,10 @@ export interface Settings {
   /** Seed paths or globs, in the order given. */
   seed: string[]
   seedCommand: string
+  /** `migrate-command`: run on every run that hands out a database (new: after the seed; reused: before it is handed out). */
+  migrateCommand: string
+  /** `reseed`: `on-change` rebuilds a reused database whose seed fingerprint changed; `never` always reuses. */
+  reseed: Reseed
   reuse: boolean
   githubToken: string
   comment: boolean

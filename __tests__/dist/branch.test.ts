@@ -204,13 +204,15 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
 
   it('runs seed-command with the connection in the environment', async () => {
     const out = path.join(work, `env-${Date.now()}.txt`)
-    const r = await run({ 'seed-command': `env | grep -E '^(PG|DATABASE_URL)' | sort > ${out}; echo seeded-by-command` }, { pr: { number: newPr() } })
+    const r = await run({ 'seed-command': `env | grep -E '^(PG|DATABASE_URL|DIRECT_URL)' | sort > ${out}; echo seeded-by-command` }, { pr: { number: newPr() } })
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('seeded-by-command')
     const env = Object.fromEntries(readFileSync(out, 'utf8').trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))
     expect(env).toMatchObject({
-      DATABASE_URL: r.outputs['database-url'],
+      DATABASE_URL: r.outputs['database-url-direct'],
+      DIRECT_URL: r.outputs['database-url-direct'],
       DATABASE_URL_DIRECT: r.outputs['database-url-direct'],
+      DATABASE_URL_POOLED: r.outputs['database-url'],
       PGHOST: r.outputs['database-host-direct'],
       PGUSER: r.outputs['database-user'],
       PGPASSWORD: r.outputs['database-password'],

@@ -32,6 +32,7 @@ import { concurrentFailedCancelled } from './matrix-runs.js'
 import { apiContract } from './matrix-api.js'
 import { anonymizedCases } from './matrix-anonymized.js'
 import { schemaDiffCases } from './matrix-schema.js'
+import { everyPushCases } from './matrix-push.js'
 import {
   REPO,
   SEED_TABLES,
@@ -575,7 +576,9 @@ export const CASES: Case[] = [
   // anonymized previews (matrix-anonymized.ts)
   ...anonymizedCases(),
   // the schema diff never costs a preview (matrix-schema.ts)
-  ...schemaDiffCases()
+  ...schemaDiffCases(),
+  // every push: migrate-command and reseed (matrix-push.ts)
+  ...everyPushCases()
 ]
 
 /** Every secret form the emulator handed out so far (instant passwords and URLs, platform API keys and passwords). */

@@ -16,7 +16,9 @@ import { deleteBranchAndWait, markSeeded, provisionBranch, waitForPendingOf } fr
 import { defaultBranchName, findPreviewBranches } from '../platform/preview-branch.js'
 import { summarise } from '../platform/operations.js'
 import { clearUnseeded } from '../post-state.js'
-import type { PullRequest } from '../comment/comment.js'
+import type { CommentRecord, PullRequest } from '../comment/comment.js'
+import type { Branch } from '../platform/client.js'
+import { restoreUnseeded } from './reset.js'
 import type { Report } from '../publish/report.js'
 import type { Settings } from '../settings.js'
 import type { Deleted, ModeDriver, Provisioned } from './driver.js'
@@ -26,20 +28,26 @@ export function branchNameOf(settings: Settings, pr: PullRequest | null): string
   return settings.branchName || defaultBranchName(pr, github.context.sha ?? '')
 }
 
-/** The branch driver for this run's settings, the run's one Neon API client and the PR's branch name. */
-export function branchDriver(settings: Settings, client: NeonClient, branchName: string): ModeDriver {
+/** The branch driver for this run's settings, the run's one Neon API client, the PR's branch name and what the comment recorded. */
+export function branchDriver(settings: Settings, client: NeonClient, branchName: string, earlier?: CommentRecord): ModeDriver {
   return {
-    provision: () => provision(settings, client, branchName),
+    provision: () => provision(settings, client, branchName, earlier),
     delete: () => deleteBranch(settings, client, branchName)
   }
 }
 
-async function provision(settings: Settings, client: NeonClient, branchName: string): Promise<Provisioned> {
+async function provision(
+  settings: Settings,
+  client: NeonClient,
+  branchName: string,
+  earlier: CommentRecord | undefined,
+  reuse = settings.reuse
+): Promise<Provisioned> {
   const extras = branchCreateExtras(settings, ownerOfRun())
   const anonymized = settings.maskingRules.length ? anonymizedBranch(client, settings, settings.maskingRules) : undefined
   const outcome = await core
     .group(`Provision branch "${branchName}"`, () =>
-      provisionBranch(client, { ...settings, branchName, branchCreateExtras: extras, anonymized })
+      provisionBranch(client, { ...settings, reuse, branchName, branchCreateExtras: extras, anonymized })
     )
     .catch((err: unknown) => Promise.reject(explainCreateRefusal(err, settings)))
   // A reused branch's expiry moves to `expires-in` from now, and every reuse is recorded as the branch's last use (max-age).
@@ -61,10 +69,20 @@ async function provision(settings: Settings, client: NeonClient, branchName: str
     anonymized: anonymized?.columns()
   }
   const parent = outcome.parent
-  return {
+  const provisioned: Provisioned = {
     created: outcome.created,
+    previous: earlier?.mode === 'branch' && earlier.branchId === outcome.branch.id ? earlier : undefined,
     connection,
     report,
+    async rebuild() {
+      if (anonymized || settings.schemaOnly || !parent) {
+        core.info(
+          `The Neon API cannot restore branch "${branchName}" from its parent (${anonymized ? 'anonymized' : 'schema-only'}): deleting it and creating it again.`
+        )
+        return provision(settings, client, branchName, earlier, false)
+      }
+      return rebuildInPlace(settings, client, branchName, provisioned, outcome.branch, parent)
+    },
     platformDiff: parent ? () => client.compareSchema(outcome.branch.id, parent.id, connection.database) : undefined,
     // provisionBranch registered the UNSEEDED_BRANCH undo step when it created the branch; it stays until seeded.
     async undoUnseeded() {
@@ -100,6 +118,43 @@ async function provision(settings: Settings, client: NeonClient, branchName: str
     record: () => ({ mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name }),
     env: {},
     envVariables: 'connection-only'
+  }
+  return provisioned
+}
+
+/**
+ * Rebuilds the reused branch in place (commands/reset.ts, restoreUnseeded):
+ * under `<name>~seeding` until seeded, restored from `parent`; same name, id
+ * and connection strings.
+ */
+async function rebuildInPlace(
+  settings: Settings,
+  client: NeonClient,
+  branchName: string,
+  reused: Provisioned,
+  branch: Branch,
+  parent: Branch
+): Promise<Provisioned> {
+  const r = await restoreUnseeded(client, settings, branch, parent, branchName)
+  let named = branch
+  const report: Report = {
+    ...reused.report,
+    state: 'reset',
+    operations: [...(reused.report.operations ?? []), ...r.restored.operations.map(summarise)],
+    resetAt: (r.restored.branch as { last_reset_at?: string }).last_reset_at ?? new Date().toISOString()
+  }
+  return {
+    ...reused,
+    rebuilt: true,
+    connection: r.connection,
+    report,
+    platformDiff: () => client.compareSchema(branch.id, parent.id, r.connection.database),
+    undoUnseeded: r.undoUnseeded,
+    async markSeeded() {
+      named = await r.markSeededAgain()
+    },
+    outputs: () => ({ ...reused.outputs(), branchName: named.name }),
+    record: () => ({ mode: 'branch', branchId: named.id, branchName: named.name })
   }
 }
 

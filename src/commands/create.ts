@@ -1,7 +1,9 @@
 /**
  * `command: create`, in both modes: provision (or reuse) through the mode's
- * driver, seed what was created (undoing it when the seed fails), then
- * publish: masked outputs, the env file, the PR comment and the job summary.
+ * driver; rebuild a reused database whose seed changed (`reseed`); seed what
+ * was created or rebuilt and run `migrate-command` (undoing it when either
+ * fails), or run `migrate-command` on a reused database; then publish:
+ * masked outputs, the env file, the PR comment and the job summary.
  */
 import * as core from '@actions/core'
 import { throwIfCancelled } from '../cancel.js'
@@ -16,37 +18,54 @@ import type { CommentRecord } from '../comment/comment.js'
 import type { Report } from '../publish/report.js'
 import type { ModeDriver } from './driver.js'
 import { seedOrUndo } from './seed-step.js'
+import { migrateOrKeep, withMadeBy } from './migrate-step.js'
+import { keptFingerprint, rebuildReason } from './reseed.js'
 
 /**
  * Runs `command: create` with `driver`. Nothing is handed out (outputs, env
- * file, comment record) before the seed committed.
+ * file, comment record) before the seed committed and `migrate-command` succeeded.
+ * @param fingerprint this run's seed (commands/reseed.ts), recorded in the comment's marker
  * @returns what was published: the report and the comment's record
- * @throws what the driver, the seed or publishing throws; CancelledError when the run is cancelled
+ * @throws what the driver, the seed, `migrate-command` or publishing throws; CancelledError when the run is cancelled
  */
 export async function create(
   settings: Settings,
   seed: SeedPlan | null,
   pub: Publication,
-  driver: ModeDriver
+  driver: ModeDriver,
+  fingerprint: string
 ): Promise<{ report: Report; record: CommentRecord }> {
-  preloadSchemaTools(settings.mode, settings)
-  const db = await driver.provision()
-  if (db.created) forgetReusable(pub, settings.mode)
+  preloadSchemaTools(settings.mode, { ...settings, seedCommand: settings.seedCommand || settings.migrateCommand })
+  let db = await driver.provision()
+  const rebuiltBecause = db.created ? null : rebuildReason(settings, db.previous, fingerprint)
+  if (rebuiltBecause) {
+    core.info(`Rebuilding: ${rebuiltBecause}.`)
+    db = await db.rebuild()
+    db.report.rebuiltBecause = rebuiltBecause
+  }
+  const fresh = db.created || !!db.rebuilt
+  if (fresh) forgetReusable(pub, settings.mode)
   maskConnection(db.connection)
   const { connection, report } = db
+  const recorded = { fingerprint: fresh ? fingerprint : keptFingerprint(db.previous, fingerprint) }
   let diff: SchemaDiff | SchemaUnavailable | null = null
-  if (db.created) {
+  let total: string | undefined
+  if (fresh) {
     const undo = async (): Promise<void> => {
       await db.undoUnseeded()
       await publish(pub, { ...report, state: 'seed-failed' }, { mode: settings.mode })
     }
     diff = await seedOrUndo(settings, seed, connection, report, undo, db.platformDiff)
     await db.markSeeded()
+  } else if (settings.migrateCommand) {
+    ;({ diff, total } = await migrateOrKeep(settings, connection, db.platformDiff, async (failure) =>
+      publish(pub, { ...report, state: 'migrate-failed', migrateFailure: failure }, { ...db.record(), ...recorded })
+    ))
   }
   throwIfCancelled()
-  const schema = schemaResult(settings, diff, db.created)
-  report.schema = schema.report
-  setOutputs({ ...db.outputs(), created: db.created, connection, schema: schema.outputs })
+  const schema = schemaResult(settings, diff, fresh || !!settings.migrateCommand)
+  report.schema = withMadeBy(settings, schema.report, fresh, total)
+  setOutputs({ ...db.outputs(), created: db.created, connection, schema: schema.outputs, reseeded: !!rebuiltBecause })
   if (settings.envFile) {
     await writeEnvFile(
       settings.envFile,
@@ -57,7 +76,7 @@ export async function create(
     const names = db.envVariables === 'with-claim' ? `${v.url}, ${v.direct} and ${v.claim}` : `${v.url} and ${v.direct}`
     core.info(`Wrote ${names} to ${settings.envFile}.`)
   }
-  const record = db.record()
+  const record = { ...db.record(), ...recorded }
   await publish(pub, report, record)
   return { report, record }
 }

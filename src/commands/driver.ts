@@ -13,6 +13,10 @@ import type { Report } from '../publish/report.js'
 export interface Provisioned {
   /** True when this run created it: it is unseeded until {@link markSeeded}. */
   created: boolean
+  /** True when {@link rebuild} made it: a reused database taken back to unseeded (branch mode: restored in place), until {@link markSeeded}. */
+  rebuilt?: boolean
+  /** What the PR comment recorded for this very database, if it names it: its fingerprint says what it was seeded from. */
+  previous?: CommentRecord
   connection: Connection
   /** The run's report so far; the flow adds the seed's and the schema's parts. */
   report: Report
@@ -26,6 +30,12 @@ export interface Provisioned {
   outputs(): Omit<ActionOutputs, 'created' | 'connection' | 'schema'>
   /** What the PR comment records for the next run (after {@link markSeeded}). */
   record(): CommentRecord
+  /**
+   * For a reused database whose seed changed: makes it again, unseeded. Branch mode restores it in
+   * place from its parent (same name and id), or deletes and creates it where the Neon API cannot
+   * restore it (anonymized, schema-only); instant mode creates a new database.
+   */
+  rebuild(): Promise<Provisioned>
   /** The env file's claim URL and expiry (instant mode). */
   env: { claimUrl?: string; expiresAt?: string }
   /** The env file's variables named in the log line after it is written. */

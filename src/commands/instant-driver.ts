@@ -23,11 +23,11 @@ export function instantDriver(settings: Settings, pub: Publication): ModeDriver 
 
 type Endpoint = { baseUrl: string; timeoutMs: number }
 
-async function provision(settings: Settings, pub: Publication, endpoint: Endpoint): Promise<Provisioned> {
-  const previous = pub.existing?.record.mode === 'instant' ? pub.existing.record.databaseId : undefined
-  const outcome = await core.group('Provision the instant database', () =>
-    provisionInstant(endpoint, { ...settings, previousId: previous })
-  )
+async function provision(settings: Settings, pub: Publication, endpoint: Endpoint, fresh = false): Promise<Provisioned> {
+  const earlier = pub.existing?.record.mode === 'instant' ? pub.existing.record : undefined
+  const outcome = fresh
+    ? await core.group('Create a new instant database (the seed changed)', () => provisionInstant(endpoint, { ...settings, reuse: false }))
+    : await core.group('Provision the instant database', () => provisionInstant(endpoint, { ...settings, previousId: earlier?.databaseId }))
   const db = { ...outcome.database, expiresAt: outcome.database.expiresAt ?? undefined }
   const report: Report = {
     mode: 'instant',
@@ -42,8 +42,11 @@ async function provision(settings: Settings, pub: Publication, endpoint: Endpoin
   }
   return {
     created: outcome.created,
+    previous: earlier?.databaseId === db.id ? earlier : undefined,
     connection: describeConnection(db.connectionString),
     report,
+    // A new database; the old one lapses at its expiry unless claimed (the service has no delete).
+    rebuild: () => provision(settings, pub, endpoint, true),
     // The instant service has no delete: the flow records nothing reusable instead.
     undoUnseeded: async () => undefined,
     markSeeded: async () => undefined,

@@ -16,7 +16,7 @@
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'
 import type { Settings } from '../settings.js'
-import { describeConnection } from '../connection.js'
+import { type Connection, describeConnection } from '../connection.js'
 import { deleteBranchAndWait, markUnseeded, markSeeded } from '../platform/lifecycle.js'
 import { BranchRefusedError } from '../platform/preview-branch.js'
 import { connectionOf } from '../platform/branch-connection.js'
@@ -24,7 +24,7 @@ import { UNSEEDED_BRANCH, isCancelled, offCancel, throwIfCancelled } from '../ca
 import type { NeonClient } from '../platform/client.js'
 import { recordUse } from '../platform/expiry.js'
 import { ProjectBusyError, retryLocked } from '../platform/retry-423.js'
-import { summarise, waitForOperations } from '../platform/operations.js'
+import { type Operation, summarise, waitForOperations } from '../platform/operations.js'
 import { maskConnection, setOutputs } from '../publish/outputs.js'
 import { writeEnvFile } from '../publish/env-file.js'
 import type { Report } from '../publish/report.js'
@@ -78,7 +78,8 @@ export async function resetBranch(
   settings: Settings,
   branchName: string,
   seed: SeedPlan | null,
-  pub: Publication
+  pub: Publication,
+  fingerprint: string
 ): Promise<void> {
   const branches = await client.listBranches()
   const branch = branches.find((b) => b.name === branchName)
@@ -102,6 +103,75 @@ export async function resetBranch(
   }
   const children = branches.filter((b) => b.parent_id === branch.id)
   if (children.length) throw childrenRefusal(branch.name, `children: ${children.map((c) => `"${c.name}"`).join(', ')}`)
+  const { restored, connection, undoUnseeded, markSeededAgain } = await restoreUnseeded(client, settings, branch, parent, branchName)
+  maskConnection(connection)
+  // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
+  const expiresAt = settings.expiresInSeconds > 0 ? await recordUse(client, restored.branch, settings) : restored.branch.expires_at
+  const report: Report = {
+    mode: 'branch',
+    state: 'reset',
+    projectId: settings.projectId,
+    branchId: branch.id,
+    branchName: branch.name,
+    parentBranch: parent.name,
+    host: connection.directHost,
+    operations: restored.operations.map(summarise),
+    resetAt: (restored.branch as { last_reset_at?: string }).last_reset_at ?? new Date().toISOString(),
+    expiresAt
+  }
+  const undo = async (): Promise<void> => {
+    await undoUnseeded()
+    await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' })
+  }
+  // After the restore the branch is its parent's copy again: the diff is what the seed and seed-command change.
+  report.schema = schemaResult(settings, await seedOrUndo(settings, seed, connection, report, undo), true).report
+  await markSeededAgain()
+  throwIfCancelled()
+  setOutputs({
+    mode: 'branch',
+    created: false,
+    connection,
+    projectId: settings.projectId,
+    branchId: branch.id,
+    branchName: branch.name,
+    expiresAt
+  })
+  if (settings.envFile)
+    await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)
+  core.info(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`)
+  await publish(pub, report, { mode: 'branch', branchId: branch.id, branchName: branch.name, fingerprint })
+}
+
+/** A branch restored from its parent under its unseeded name, and what finishes or undoes it. */
+export interface RestoredUnseeded {
+  /** The branch under `<name>~seeding`. */
+  unseeded: Branch
+  /** The branch as the restore left it, and the operations the restore ran (in their terminal state). */
+  restored: { branch: Branch; operations: Operation[] }
+  /** Its connection (not yet masked). */
+  connection: Connection
+  /** After a failed seed: deletes it (its name keeps every run from reusing it if even that fails). */
+  undoUnseeded(): Promise<void>
+  /** After the seed committed: gives it the PR's name back, so later runs reuse it. @returns the renamed branch */
+  markSeededAgain(): Promise<Branch>
+}
+
+/**
+ * Restores `branch` in place from `parent`'s latest state, never leaving it
+ * reusable unseeded: it leaves the PR's name first (`<name>~seeding`,
+ * markUnseeded: the post step's state saved and the cancel's undo step
+ * registered), is restored (423 retried, operations waited on; a restore the
+ * Neon API refuses gives the name back), and its connection is read. Shared by
+ * `command: reset` and the rebuild of a reused branch whose seed changed.
+ * @throws HttpError, ProjectBusyError, OperationError, BranchRefusedError (a restore refused because of child branches)
+ */
+export async function restoreUnseeded(
+  client: NeonClient,
+  settings: Settings,
+  branch: Branch,
+  parent: Branch,
+  branchName: string
+): Promise<RestoredUnseeded> {
   const wait = { ...settings, get: (id: string) => client.getOperation(id) }
   const unseeded = await core.group(`Take branch "${branch.name}" out of reuse until it is seeded again`, () =>
     markUnseeded(client, branch, settings)
@@ -120,57 +190,32 @@ export async function resetBranch(
     return { ...res, operations: await waitForOperations(res.operations, wait) }
   })
   const { pooledUrl, directUrl } = await connectionOf(client, branch, settings)
-  const connection = describeConnection(pooledUrl, directUrl)
-  maskConnection(connection)
-  // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
-  const expiresAt = settings.expiresInSeconds > 0 ? await recordUse(client, restored.branch, settings) : restored.branch.expires_at
-  const report: Report = {
-    mode: 'branch',
-    state: 'reset',
-    projectId: settings.projectId,
-    branchId: branch.id,
-    branchName: branch.name,
-    parentBranch: parent.name,
-    host: connection.directHost,
-    operations: restored.operations.map(summarise),
-    resetAt: (restored.branch as { last_reset_at?: string }).last_reset_at ?? new Date().toISOString(),
-    expiresAt
+  return {
+    unseeded,
+    restored,
+    connection: describeConnection(pooledUrl, directUrl),
+    async undoUnseeded() {
+      offCancel(UNSEEDED_BRANCH)
+      await core.group(`Delete the reset branch "${unseeded.name}", whose seed failed`, async () => {
+        try {
+          await deleteBranchAndWait(client, unseeded, settings)
+          clearUnseeded()
+          core.info(`Deleted branch "${unseeded.name}" so the next run creates "${branch.name}" fresh.`)
+        } catch (err) {
+          core.warning(
+            `Could not delete branch "${unseeded.name}" (${branch.id}): ${(err as Error).message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`
+          )
+        }
+      })
+    },
+    async markSeededAgain() {
+      // Only now does the branch carry the PR's name again, which is what later runs reuse.
+      const named = await core.group(`Mark branch "${branch.name}" seeded`, () => markSeeded(client, unseeded, branchName, settings))
+      offCancel(UNSEEDED_BRANCH)
+      clearUnseeded()
+      return named
+    }
   }
-  const undo = async (): Promise<void> => {
-    offCancel(UNSEEDED_BRANCH)
-    await core.group(`Delete the reset branch "${unseeded.name}", whose seed failed`, async () => {
-      try {
-        await deleteBranchAndWait(client, unseeded, settings)
-        clearUnseeded()
-        core.info(`Deleted branch "${unseeded.name}" so the next run creates "${branch.name}" fresh.`)
-      } catch (err) {
-        core.warning(
-          `Could not delete branch "${unseeded.name}" (${branch.id}): ${(err as Error).message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`
-        )
-      }
-    })
-    await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' })
-  }
-  // After the restore the branch is its parent's copy again: the diff is what the seed and seed-command change.
-  report.schema = schemaResult(settings, await seedOrUndo(settings, seed, connection, report, undo), true).report
-  // Only now does the branch carry the PR's name again, which is what later runs reuse.
-  await core.group(`Mark branch "${branch.name}" seeded`, () => markSeeded(client, unseeded, branchName, settings))
-  offCancel(UNSEEDED_BRANCH)
-  clearUnseeded()
-  throwIfCancelled()
-  setOutputs({
-    mode: 'branch',
-    created: false,
-    connection,
-    projectId: settings.projectId,
-    branchId: branch.id,
-    branchName: branch.name,
-    expiresAt
-  })
-  if (settings.envFile)
-    await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)
-  core.info(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`)
-  await publish(pub, report, { mode: 'branch', branchId: branch.id, branchName: branch.name })
 }
 
 /** After a restore the platform refused (it changed nothing), the branch gets the PR's name back; on failure the post step deletes it. */

@@ -11,6 +11,7 @@ import type { Report } from '../publish/report.js'
 import type { SchemaDiff } from '../schema/diff.js'
 import { type SchemaUnavailable, SchemaTracker } from '../schema/track.js'
 import { runSeedCommand } from '../seed/command.js'
+import { runMigrateCommand } from './migrate-step.js'
 import { type SeedPlan, SeedError, checkSeed, loadSeed } from '../seed/loader.js'
 import { endSessions } from '../pg-sessions.js'
 import type { Settings } from '../settings.js'
@@ -52,7 +53,7 @@ export async function checkedSeed(files: string[], checking: Promise<SeedPlan | 
 
 /**
  * Seeds a database whose seed has not committed (unseeded): the checked SQL
- * files in one transaction, then `seed-command`, with the schema compared
+ * files in one transaction, then `seed-command`, then `migrate-command`, with the schema compared
  * around them ({@link SchemaTracker}). On failure (a destructive change under
  * `fail-on-destructive` included) runs `undo` (so nothing unseeded is left
  * for reuse) and rethrows. Sets `report.seedFiles`.
@@ -68,7 +69,8 @@ export async function seedOrUndo(
   undo: () => Promise<void>,
   platformDiff?: () => Promise<string>
 ): Promise<SchemaDiff | SchemaUnavailable | null> {
-  const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive, !!settings.seedCommand)
+  const commands = !!(settings.seedCommand || settings.migrateCommand)
+  const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive, commands)
   try {
     await tracker.atStart()
     if (seed) {
@@ -90,6 +92,7 @@ export async function seedOrUndo(
       tracker.seedCommandStarted() // its process runs (spawned synchronously): build "before" meanwhile
       await running
     }
+    if (settings.migrateCommand) await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted())
     if (!settings.compareSchema) return null
     return await core.group('Compare the schema', () => unlessCancelled(tracker.finish(platformDiff)))
   } catch (err) {

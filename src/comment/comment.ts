@@ -20,6 +20,8 @@ export interface CommentRecord {
   expiresAt?: string
   branchId?: string
   branchName?: string
+  /** What the recorded database was seeded from (fingerprint.ts): `sha256:<hex>`; absent in a record of an earlier version. */
+  fingerprint?: string
   /**
    * Set (ISO 8601 UTC start time) on a lock claim: a placeholder comment a run
    * posts before it provisions (see lock.ts). Absent on a final comment.

@@ -29,6 +29,8 @@ export interface ActionOutputs {
   schema?: { changed: boolean; file: string; destructive: boolean }
   /** Branch mode: the branch is anonymized and its masking finished. */
   anonymized?: boolean
+  /** This run rebuilt the PR's database because its seed changed (`reseed: on-change`). */
+  reseeded?: boolean
 }
 
 /**
@@ -56,7 +58,8 @@ export function setOutputs(o: ActionOutputs): void {
     'schema-changed': String(o.schema?.changed ?? false),
     'schema-diff': o.schema?.file ?? '',
     'schema-destructive': String(o.schema?.destructive ?? false),
-    anonymized: String(o.anonymized ?? false)
+    anonymized: String(o.anonymized ?? false),
+    reseeded: String(o.reseeded ?? false)
   }
   for (const [name, value] of Object.entries(values)) core.setOutput(name, value)
 }

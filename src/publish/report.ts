@@ -22,6 +22,7 @@ export interface Report {
     | 'cancelled'
     | 'swept'
     | 'reset'
+    | 'migrate-failed'
   databaseId?: string
   claimUrl?: string
   expiresAt?: string
@@ -35,6 +36,10 @@ export interface Report {
   host?: string
   /** Why an earlier database was not reused, if it was not. */
   replacedBecause?: string
+  /** Why this run rebuilt the PR's database (`reseed: on-change`: the seed changed). */
+  rebuiltBecause?: string
+  /** `migrate-failed`: the commit the migrations failed at (the PR's head), and `migrate-command`'s exit code or why its change was refused. */
+  migrateFailure?: { commit: string; exitCode?: number; reason?: string }
   seedFiles?: number
   /** Operations the platform ran for this run (branch mode). */
   operations?: { name: string; status: string; durationSeconds: number }[]
@@ -59,6 +64,10 @@ export interface SchemaReport {
   diff: string
   /** Where the diff comes from: the platform's compare_schema against `parentBranch`, or the action's own comparison. */
   source: 'migra' | 'platform' | 'listing' | 'none'
+  /** The action's own comparison: what ran between its snapshots, when not the whole seed (`migrate-command` on a reused database). */
+  madeBy?: string
+  /** Branch mode, a reused branch: the PR's total change against the parent (the platform's compare_schema text; '' when none). */
+  total?: string
   /** Why the diff is a listing of the snapshots' objects instead of migra's script. */
   note?: string
   /** The diff could not be made: why. The run succeeded; only the diff is missing. */
@@ -87,9 +96,11 @@ export function renderSchema(r: Report, diffBudget = Infinity): string[] {
     s.source === 'platform'
       ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by the platform)`
       : s.source === 'migra' || s.source === 'listing'
-        ? r.mode === 'instant'
-          ? ' (made by `seed-command`)'
-          : ' (made by the seed and `seed-command`)'
+        ? s.madeBy
+          ? ` (made by ${s.madeBy})`
+          : r.mode === 'instant'
+            ? ' (made by `seed-command`)'
+            : ' (made by the seed and `seed-command`)'
         : ''
   if (s.unavailable)
     return [
@@ -126,6 +137,24 @@ export function renderSchema(r: Report, diffBudget = Infinity): string[] {
       '</details>',
       ''
     )
+  }
+  if (s.total !== undefined) {
+    const parent = r.parentBranch ? ` \`${r.parentBranch}\`` : ''
+    if (!s.total.trim()) lines.push(`**This pull request's total change against the parent branch${parent}**: none.`, '')
+    else {
+      const total = s.total.length > diffBudget ? s.total.slice(0, Math.max(0, s.total.lastIndexOf('\n', diffBudget))) : s.total
+      const f = fence(total)
+      lines.push(
+        `<details><summary>This pull request's total change against the parent branch${parent} (the platform's compare_schema)</summary>`,
+        '',
+        `${f}diff`,
+        total,
+        f,
+        '',
+        '</details>',
+        ''
+      )
+    }
   }
   return lines
 }
@@ -183,7 +212,8 @@ const HEADLINES: Record<Report['state'], string> = {
   failed: 'not ready: the run failed',
   cancelled: 'not ready: the run was cancelled',
   swept: 'deleted by the scheduled cleanup',
-  reset: 'reset to its parent and seeded again'
+  reset: 'reset to its parent and seeded again',
+  'migrate-failed': 'kept, but its migrations failed'
 }
 
 /**
@@ -195,6 +225,14 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
   const kind = r.mode === 'instant' ? 'Instant Postgres database' : 'Postgres branch'
   const lines = [`### 🐘 Preview Postgres: ${kind} ${HEADLINES[r.state]}`, '']
   if (r.replacedBecause) lines.push(`> A new database was created because ${r.replacedBecause}.`, '')
+  if (r.rebuiltBecause) lines.push(`> Rebuilt because ${r.rebuiltBecause}.`, '')
+  if (r.state === 'migrate-failed' && r.migrateFailure) {
+    lines.push(
+      `**The migrations failed at commit \`${r.migrateFailure.commit.slice(0, 7)}\`** (${r.migrateFailure.exitCode !== undefined ? `\`migrate-command\` exit code ${r.migrateFailure.exitCode}` : r.migrateFailure.reason}). ` +
+        'This run handed out no connection. The database is kept with its data, and the next run runs `migrate-command` again; see the job log for its output.',
+      ''
+    )
+  }
   if (r.state === 'provisioning') {
     lines.push(
       'A run of this pull request is provisioning the database; this comment is updated when it is ready. Other runs of the PR wait for it.',
@@ -263,7 +301,8 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
     failed: 'failed',
     cancelled: 'cancelled',
     swept: 'deleted by `command: cleanup`',
-    reset: 'reset in place (same branch and connection strings)'
+    reset: 'reset in place (same branch and connection strings)',
+    'migrate-failed': 'reused; `migrate-command` failed, nothing handed out'
   }
   rows.push(['This run', action[r.state] + (r.seedFiles ? `, seeded from ${r.seedFiles} file${r.seedFiles === 1 ? '' : 's'}` : '')])
   lines.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`), '')

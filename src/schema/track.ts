@@ -183,14 +183,14 @@ export class SchemaTracker {
   private commandStarted: (() => void) | undefined
 
   /**
-   * Between the SQL seed and `seed-command` (instant mode): reads the catalog
+   * Between the SQL seed and `seed-command` (instant mode; `when` names the moment in the log): reads the catalog
    * now; builds the snapshot once {@link seedCommandStarted} says the
    * command's process runs (its CPU time is otherwise idle), or at {@link finish}.
    */
-  async afterSeedFiles(): Promise<void> {
+  async afterSeedFiles(when = 'after the SQL seed'): Promise<void> {
     if (!this.inspects || this.mode !== 'instant') return
     const started = new Promise<void>((resolve) => (this.commandStarted = resolve))
-    this.before = (await this.snapshot('after the SQL seed', started)).built
+    this.before = (await this.snapshot(when, started)).built
   }
 
   /** `seed-command`'s process has been spawned: the "before" snapshot is built while it runs. */

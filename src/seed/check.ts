@@ -45,6 +45,12 @@ export interface SeedPlan {
   created: Set<string>
   /** Files that `\\i`/`\\ir` pull in, counted where the check pass read them. */
   included: number
+  /**
+   * Files the seed reads besides `sources`, as the check pass found them: `\\i`/`\\ir` includes and
+   * `\\copy … from` files, absolute paths in the order met, each once (one whose name depends on a
+   * `\\gset` value is known only to the load, so it is not here).
+   */
+  readFiles: string[]
   /** How long the check pass took, milliseconds. */
   checkMs: number
 }
@@ -203,7 +209,7 @@ export async function checkSeed(files: string[], cwd = process.cwd()): Promise<S
   const started = Date.now()
   await loadGrammar()
   const sources = files.map((file) => ({ file, shown: path.relative(cwd, file) || file }))
-  let found: { needed: Set<string>; created: Set<string>; included: number }
+  let found: { needed: Set<string>; created: Set<string>; included: number; readFiles: string[] }
   try {
     found = await checkEvents(sources, { copyData: 'skip' }, cwd)
   } catch (err) {
@@ -218,8 +224,9 @@ async function checkEvents(
   sources: SeedSource[],
   options: SeedScanOptions,
   cwd: string
-): Promise<{ needed: Set<string>; created: Set<string>; included: number }> {
+): Promise<{ needed: Set<string>; created: Set<string>; included: number; readFiles: string[] }> {
   let included = 0
+  const readFiles = new Set<string>()
   const needed = new Set<string>()
   const created = new Set<string>()
   const session = new PsqlSession(true, cwd)
@@ -230,8 +237,12 @@ async function checkEvents(
           throw new SeedError(`Seed refused at ${place(from, ev.line)}: ${why} Nothing was run.`, from.shown, ev.line)
         }
         try {
-          session.meta(from, ev)
-          if (session.include) included++
+          const directive = session.meta(from, ev)
+          if (session.include) {
+            included++
+            readFiles.add(session.include.file)
+          }
+          if (directive.kind === 'copy' && directive.file) readFiles.add(directive.file)
         } catch (err) {
           if (err instanceof MetaRefusal) refuse(err.message)
           throw err
@@ -259,5 +270,5 @@ async function checkEvents(
       throw new SeedError(`Seed refused at ${place(err.src, err.ifLine)}: ${err.message} Nothing was run.`, err.src.shown, err.ifLine)
     throw err
   }
-  return { needed, created, included }
+  return { needed, created, included, readFiles: [...readFiles] }
 }

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process'
 import os from 'node:os'
 import type { Connection } from '../connection.js'
+import { commandEnvironment } from './command-env.js'
 
 /** A seed command that exited non-zero. */
 export class SeedCommandError extends Error {
@@ -15,26 +16,12 @@ export class SeedCommandError extends Error {
   }
 }
 
-/** The variables the command gets: both URLs and libpq's PG* variables for the direct connection. */
-export function seedEnvironment(c: Connection): Record<string, string> {
-  return {
-    DATABASE_URL: c.pooledUrl,
-    DATABASE_URL_DIRECT: c.directUrl,
-    PGHOST: c.directHost,
-    PGPORT: c.port || '5432',
-    PGUSER: c.user,
-    PGPASSWORD: c.password,
-    PGDATABASE: c.database,
-    PGSSLMODE: c.sslmode || 'require',
-    ...(c.channelBinding ? { PGCHANNELBINDING: 'require' } : {})
-  }
-}
-
 /** How long `seed-command`'s process group has after SIGTERM before SIGKILL, in milliseconds (within the cancel's budget, cancel.ts). */
 export const SEED_COMMAND_KILL_GRACE_MS = 2000
 
 /**
- * Runs `command` with `bash -eo pipefail -c`. The command text is passed as
+ * Runs a user command (`seed-command`, `migrate-command`) with `bash -eo pipefail -c`
+ * and the connection in its environment ({@link commandEnvironment}). The command text is passed as
  * one argument, never interpolated with input values; secrets reach it only
  * through the environment. Its output goes straight to the log (masked by
  * the runner). It runs in a process group of its own, so that `signal` (a
@@ -48,7 +35,7 @@ export async function runSeedCommand(command: string, c: Connection, signal?: Ab
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v
   if (signal?.aborted) throw signal.reason as Error
   const child = spawn('bash', ['-eo', 'pipefail', '-c', command], {
-    env: { ...env, ...seedEnvironment(c) },
+    env: { ...env, ...commandEnvironment(c) },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: GROUPS
   })

@@ -1,8 +1,8 @@
-export const id = 783;
-export const ids = [783];
+export const id = 25;
+export const ids = [25];
 export const modules = {
 
-/***/ 12783:
+/***/ 30025:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1081,7 +1081,8 @@ function setOutputs(o) {
         'schema-changed': String(o.schema?.changed ?? false),
         'schema-diff': o.schema?.file ?? '',
         'schema-destructive': String(o.schema?.destructive ?? false),
-        anonymized: String(o.anonymized ?? false)
+        anonymized: String(o.anonymized ?? false),
+        reseeded: String(o.reseeded ?? false)
     };
     for (const [name, value] of Object.entries(values))
         core/* setOutput */.uH(name, value);
@@ -1263,15 +1264,15 @@ class SchemaTracker {
     }
     commandStarted;
     /**
-     * Between the SQL seed and `seed-command` (instant mode): reads the catalog
+     * Between the SQL seed and `seed-command` (instant mode; `when` names the moment in the log): reads the catalog
      * now; builds the snapshot once {@link seedCommandStarted} says the
      * command's process runs (its CPU time is otherwise idle), or at {@link finish}.
      */
-    async afterSeedFiles() {
+    async afterSeedFiles(when = 'after the SQL seed') {
         if (!this.inspects || this.mode !== 'instant')
             return;
         const started = new Promise((resolve) => (this.commandStarted = resolve));
-        this.before = (await this.snapshot('after the SQL seed', started)).built;
+        this.before = (await this.snapshot(when, started)).built;
     }
     /** `seed-command`'s process has been spawned: the "before" snapshot is built while it runs. */
     seedCommandStarted() {
@@ -1381,12 +1382,34 @@ function schemaResult(settings, diff, created) {
 
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __webpack_require__(31421);
+;// CONCATENATED MODULE: ./src/seed/command-env.ts
+/**
+ * The variables a user command gets, added to the runner's environment.
+ * Values are secrets (the runner masks them in the log; they are never logged by us).
+ */
+function commandEnvironment(c) {
+    return {
+        DATABASE_URL: c.directUrl,
+        DIRECT_URL: c.directUrl,
+        DATABASE_URL_DIRECT: c.directUrl,
+        DATABASE_URL_POOLED: c.pooledUrl,
+        PGHOST: c.directHost,
+        PGPORT: c.port || '5432',
+        PGUSER: c.user,
+        PGPASSWORD: c.password,
+        PGDATABASE: c.database,
+        PGSSLMODE: c.sslmode || 'require',
+        ...(c.channelBinding ? { PGCHANNELBINDING: 'require' } : {})
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/seed/command.ts
 /**
  * `seed-command`: the workflow author's own command, run after the SQL seed
  * with the connection in the environment, so psql, `prisma migrate deploy`,
  * `drizzle-kit migrate` and the like work unchanged.
  */
+
 
 
 /** A seed command that exited non-zero. */
@@ -1398,24 +1421,11 @@ class SeedCommandError extends Error {
         this.name = 'SeedCommandError';
     }
 }
-/** The variables the command gets: both URLs and libpq's PG* variables for the direct connection. */
-function seedEnvironment(c) {
-    return {
-        DATABASE_URL: c.pooledUrl,
-        DATABASE_URL_DIRECT: c.directUrl,
-        PGHOST: c.directHost,
-        PGPORT: c.port || '5432',
-        PGUSER: c.user,
-        PGPASSWORD: c.password,
-        PGDATABASE: c.database,
-        PGSSLMODE: c.sslmode || 'require',
-        ...(c.channelBinding ? { PGCHANNELBINDING: 'require' } : {})
-    };
-}
 /** How long `seed-command`'s process group has after SIGTERM before SIGKILL, in milliseconds (within the cancel's budget, cancel.ts). */
 const SEED_COMMAND_KILL_GRACE_MS = 2000;
 /**
- * Runs `command` with `bash -eo pipefail -c`. The command text is passed as
+ * Runs a user command (`seed-command`, `migrate-command`) with `bash -eo pipefail -c`
+ * and the connection in its environment ({@link commandEnvironment}). The command text is passed as
  * one argument, never interpolated with input values; secrets reach it only
  * through the environment. Its output goes straight to the log (masked by
  * the runner). It runs in a process group of its own, so that `signal` (a
@@ -1432,7 +1442,7 @@ async function runSeedCommand(command, c, signal) {
     if (signal?.aborted)
         throw signal.reason;
     const child = (0,external_node_child_process_.spawn)('bash', ['-eo', 'pipefail', '-c', command], {
-        env: { ...env, ...seedEnvironment(c) },
+        env: { ...env, ...commandEnvironment(c) },
         stdio: ['ignore', 'inherit', 'inherit'],
         detached: GROUPS
     });
@@ -1470,6 +1480,120 @@ async function runSeedCommand(command, c, signal) {
 const osSignals = (external_node_os_default()).constants.signals;
 /** Process groups (POSIX): the command runs in one of its own, which a cancel signals as a whole. On Windows only the shell is signalled. */
 const GROUPS = process.platform !== 'win32';
+
+// EXTERNAL MODULE: ./src/pg-sessions.ts
+var pg_sessions = __webpack_require__(38174);
+;// CONCATENATED MODULE: ./src/commands/migrate-step.ts
+/**
+ * `migrate-command`: the PR's migrations, run on every run that hands out a
+ * database. On a new (or rebuilt) database it runs after the seed, inside
+ * the seed's undo (seed-step.ts); on a reused one {@link migrateReused} runs it
+ * before anything is handed out and compares the schema around it: this
+ * push's change, and in branch mode the PR's total change against the parent.
+ * Both go through the one function that runs a user command (seed/command.ts).
+ */
+
+
+
+
+
+
+/** `migrate-command` exited non-zero (128 + the signal's number when a signal ended it). */
+class MigrateCommandError extends Error {
+    exitCode;
+    constructor(exitCode) {
+        super(`migrate-command exited with code ${exitCode}. Its output is above.`);
+        this.exitCode = exitCode;
+        this.name = 'MigrateCommandError';
+    }
+}
+/**
+ * Runs `migrate-command` once, with the connection in its environment
+ * (seed/command-env.ts). Our own sessions are ended first: a migration tool may
+ * need the database to itself. A cancel stops its process group.
+ * @param started called once its process has been spawned (the schema tracker builds "before" meanwhile)
+ * @throws MigrateCommandError with the exit code; CancelledError when the run is cancelled
+ */
+async function runMigrateCommand(command, connection, started) {
+    await (0,pg_sessions/* endSessions */.v)();
+    const running = core/* group */.Os('Run migrate-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(command, connection, (0,cancel/* cancelSignal */.Bj)()).catch((err) => {
+        throw err instanceof SeedCommandError ? new MigrateCommandError(err.exitCode) : err;
+    })));
+    started?.(); // its process runs (spawned synchronously)
+    await running;
+}
+/**
+ * Runs `migrate-command` on a reused database and compares the schema
+ * around it (the "before" snapshot is read before the command starts).
+ * @param total branch mode: fetches the PR's total change against the parent (compare_schema); a failure is a warning
+ * @throws MigrateCommandError; DestructiveSchemaError when `fail-on-destructive` and this push's change is destructive (or could not be checked)
+ */
+async function migrateReused(settings, connection, total) {
+    // Snapshot right before the command, as instant mode does after its SQL seed.
+    const tracker = new SchemaTracker('instant', connection, settings.compareSchema, settings.failOnDestructive, true);
+    try {
+        await tracker.atStart();
+        await tracker.afterSeedFiles('before migrate-command');
+        await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted());
+        if (!settings.compareSchema)
+            return { diff: null };
+        const diff = await core/* group */.Os('Compare the schema', () => (0,cancel/* unlessCancelled */.MS)(tracker.finish()));
+        let text;
+        if (total) {
+            try {
+                text = await (0,cancel/* unlessCancelled */.MS)(total());
+            }
+            catch (err) {
+                core/* warning */.$e(`Could not read the pull request's total change against the parent (compare_schema): ${err.message}`);
+            }
+        }
+        return { diff, total: text };
+    }
+    finally {
+        await tracker.close();
+    }
+}
+/**
+ * Runs `migrate-command` on a reused database ({@link migrateReused}). When
+ * it fails (or its change is destructive under `fail-on-destructive`),
+ * `report` says so at this commit (the comment keeps recording the database,
+ * which keeps its data: the next run runs the command again) and the error
+ * is rethrown: nothing is handed out.
+ * @param report publishes the failure (PR comment and job summary)
+ */
+async function migrateOrKeep(settings, connection, total, report) {
+    try {
+        return await migrateReused(settings, connection, total);
+    }
+    catch (err) {
+        if ((0,cancel/* isCancelled */.mm)() || !(err instanceof MigrateCommandError || err instanceof DestructiveSchemaError))
+            throw err;
+        await report(err instanceof MigrateCommandError
+            ? { commit: headCommit(), exitCode: err.exitCode }
+            : { commit: headCommit(), reason: "this push's schema change is destructive and `fail-on-destructive` is true" });
+        throw err;
+    }
+}
+/** The commit this run is for: the PR's head, else the workflow's commit. */
+function headCommit() {
+    const head = github/* context */._.payload.pull_request?.head?.sha;
+    return head || github/* context */._.sha || '';
+}
+/**
+ * The schema report with what made the change named when `migrate-command`
+ * ran (the action's own comparison), and the PR's total change against the
+ * parent (branch mode, a reused branch).
+ */
+function withMadeBy(settings, report, fresh, total) {
+    if (!report || !settings.migrateCommand)
+        return report;
+    const madeBy = fresh
+        ? settings.seedCommand
+            ? '`seed-command` and `migrate-command`'
+            : '`migrate-command`'
+        : '`migrate-command` in this run';
+    return { ...report, madeBy: report.source === 'platform' ? undefined : madeBy, total };
+}
 
 ;// CONCATENATED MODULE: ./src/psql/psqlscan.ts
 /**
@@ -2283,8 +2407,6 @@ function referencedNames(text) {
     return [...text.matchAll(/:(?:\{\?|['"])?([A-Za-z0-9_\u0080-\uffff]+)/g)].map((m) => m[1]);
 }
 
-// EXTERNAL MODULE: ./src/pg-sessions.ts
-var pg_sessions = __webpack_require__(38174);
 // EXTERNAL MODULE: ./src/sql-parser.ts
 var sql_parser = __webpack_require__(22687);
 ;// CONCATENATED MODULE: ./src/seed/grammar.ts
@@ -3481,6 +3603,7 @@ async function checkSeed(files, cwd = process.cwd()) {
 }
 async function checkEvents(sources, options, cwd) {
     let included = 0;
+    const readFiles = new Set();
     const needed = new Set();
     const created = new Set();
     const session = new PsqlSession(true, cwd);
@@ -3491,9 +3614,13 @@ async function checkEvents(sources, options, cwd) {
                     throw new SeedError(`Seed refused at ${place(from, ev.line)}: ${why} Nothing was run.`, from.shown, ev.line);
                 };
                 try {
-                    session.meta(from, ev);
-                    if (session.include)
+                    const directive = session.meta(from, ev);
+                    if (session.include) {
                         included++;
+                        readFiles.add(session.include.file);
+                    }
+                    if (directive.kind === 'copy' && directive.file)
+                        readFiles.add(directive.file);
                 }
                 catch (err) {
                     if (err instanceof MetaRefusal)
@@ -3522,7 +3649,7 @@ async function checkEvents(sources, options, cwd) {
             throw new SeedError(`Seed refused at ${place(err.src, err.ifLine)}: ${err.message} Nothing was run.`, err.src.shown, err.ifLine);
         throw err;
     }
-    return { needed, created, included };
+    return { needed, created, included, readFiles: [...readFiles] };
 }
 
 ;// CONCATENATED MODULE: ./src/seed/batch.ts
@@ -4604,6 +4731,7 @@ async function openTransaction(client) {
 
 
 
+
 /**
  * Starts the seed's check pass (no database needed). Awaited before the PR
  * comment's lock is claimed and before anything is created: a refused seed
@@ -4639,7 +4767,7 @@ async function checkedSeed(files, checking) {
 }
 /**
  * Seeds a database whose seed has not committed (unseeded): the checked SQL
- * files in one transaction, then `seed-command`, with the schema compared
+ * files in one transaction, then `seed-command`, then `migrate-command`, with the schema compared
  * around them ({@link SchemaTracker}). On failure (a destructive change under
  * `fail-on-destructive` included) runs `undo` (so nothing unseeded is left
  * for reuse) and rethrows. Sets `report.seedFiles`.
@@ -4648,7 +4776,8 @@ async function checkedSeed(files, checking) {
  *   transaction rolled back, never committed) and `seed-command`'s process group is killed.
  */
 async function seedOrUndo(settings, seed, connection, report, undo, platformDiff) {
-    const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive, !!settings.seedCommand);
+    const commands = !!(settings.seedCommand || settings.migrateCommand);
+    const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive, commands);
     try {
         await tracker.atStart();
         if (seed) {
@@ -4664,6 +4793,8 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
             tracker.seedCommandStarted(); // its process runs (spawned synchronously): build "before" meanwhile
             await running;
         }
+        if (settings.migrateCommand)
+            await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted());
         if (!settings.compareSchema)
             return null;
         return await core/* group */.Os('Compare the schema', () => (0,cancel/* unlessCancelled */.MS)(tracker.finish(platformDiff)));
@@ -4679,12 +4810,125 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
     }
 }
 
+;// CONCATENATED MODULE: ./src/seed/fingerprint.ts
+/**
+ * The seed's fingerprint: what a reused database was seeded from, recorded
+ * in the PR comment's marker, so a run can tell that the seed changed and
+ * rebuild (`reseed: on-change`).
+ *
+ * It is a sha256 over, in this order:
+ * - the bytes of every seed file, in load order: the files resolved from
+ *   `seed`, then the files the seed's check pass found it reads besides
+ *   (`\i`/`\ir` includes and `\copy … from` files, in the order met, each
+ *   once). A file whose name depends on a `\gset` value is not known before
+ *   the load, so it is not part of it;
+ * - the `seed-command` text;
+ * - `schema-only`;
+ * - the masking rules (their fields in a fixed order).
+ * Every part is framed by its kind and length, so no two different inputs
+ * hash the same bytes. File names are not part of it: moving or renaming a
+ * file without changing its bytes or order does not rebuild.
+ */
+
+
+/** The fingerprint's format: `sha256:` and 64 lowercase hex digits. */
+const FINGERPRINT = /^sha256:[0-9a-f]{64}$/;
+/** Adds one framed part: its kind, its length in bytes, its bytes. */
+function part(hash, kind, bytes) {
+    const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
+    hash.update(`${kind}\0${data.length}\0`);
+    hash.update(data);
+}
+/** Adds a file's bytes, streamed (a seed may be a dump of hundreds of MB), framed like {@link part}. */
+async function filePart(hash, file) {
+    // The frame's length comes first, so the bytes go through a hash of their own, and that is framed.
+    const inner = (0,external_node_crypto_.createHash)('sha256');
+    let length = 0;
+    try {
+        for await (const chunk of (0,external_node_fs_.createReadStream)(file)) {
+            inner.update(chunk);
+            length += chunk.length;
+        }
+    }
+    catch (err) {
+        // a `\copy` file in an `\if` branch that does not run may not exist; what is not there is part of the seed too
+        if (err.code !== 'ENOENT')
+            throw err;
+        return part(hash, 'no-file', '');
+    }
+    part(hash, 'file', Buffer.concat([Buffer.from(`${length}\0`), inner.digest()]));
+}
+/** A masking rule's fields in one fixed order (the input's key order does not matter). */
+const ruleText = (r) => JSON.stringify([r.database ?? null, r.schema, r.table, r.column, r.function ?? null, r.value ?? null]);
+/**
+ * The fingerprint of `inputs`.
+ * @returns `sha256:<64 hex digits>` ({@link FINGERPRINT})
+ * @throws Error when a file cannot be read (EACCES, EISDIR; a missing file counts as one with no bytes, framed apart)
+ */
+async function seedFingerprint(inputs) {
+    const hash = (0,external_node_crypto_.createHash)('sha256');
+    hash.update('preview-postgres seed fingerprint 1\0');
+    for (const file of [...new Set(inputs.files)])
+        await filePart(hash, file);
+    part(hash, 'seed-command', inputs.seedCommand);
+    part(hash, 'schema-only', String(inputs.schemaOnly));
+    for (const rule of inputs.maskingRules)
+        part(hash, 'masking-rule', ruleText(rule));
+    return `sha256:${hash.digest('hex')}`;
+}
+
+;// CONCATENATED MODULE: ./src/commands/reseed.ts
+
+/**
+ * The fingerprint of this run's seed, started once the seed's check is
+ * (create and reset; '' for other commands): the files resolved from `seed`
+ * and those the check pass found they read, `seed-command`, `schema-only`,
+ * `masking-rules`. Reading the files needs no network, so it runs while the
+ * PR comment's lock is taken.
+ * @returns a promise that rejects like the check, or when a seed file cannot be read
+ */
+function seedFingerprintOf(settings, files, checking) {
+    if (settings.command !== 'create' && settings.command !== 'reset')
+        return Promise.resolve('');
+    const hashing = checking.then((plan) => seedFingerprint({
+        files: [...files, ...(plan?.readFiles ?? [])],
+        seedCommand: settings.seedCommand,
+        schemaOnly: settings.schemaOnly,
+        maskingRules: settings.maskingRules
+    }));
+    hashing.catch(() => undefined); // awaited later; not an unhandled rejection meanwhile
+    return hashing;
+}
+/**
+ * Why the reused database must be rebuilt, or null: only with `reseed:
+ * on-change`, and only when the record of that database holds a fingerprint
+ * and it differs (a record of a version without fingerprints rebuilds nothing).
+ * @param record what the comment records for the database being reused
+ */
+function rebuildReason(settings, record, fingerprint) {
+    if (settings.reseed === 'never' || !record?.fingerprint || record.fingerprint === fingerprint)
+        return null;
+    return 'the seed changed since this database was seeded (a seed file, `seed-command`, `schema-only` or `masking-rules`; `reseed: on-change`)';
+}
+/**
+ * The fingerprint to record for a database this run reused without rebuilding:
+ * what it was seeded from (the recorded one, which `reseed: never` keeps), or
+ * this run's when none was recorded.
+ */
+function keptFingerprint(record, fingerprint) {
+    return record?.fingerprint ?? fingerprint;
+}
+
 ;// CONCATENATED MODULE: ./src/commands/create.ts
 /**
  * `command: create`, in both modes: provision (or reuse) through the mode's
- * driver, seed what was created (undoing it when the seed fails), then
- * publish: masked outputs, the env file, the PR comment and the job summary.
+ * driver; rebuild a reused database whose seed changed (`reseed`); seed what
+ * was created or rebuilt and run `migrate-command` (undoing it when either
+ * fails), or run `migrate-command` on a reused database; then publish:
+ * masked outputs, the env file, the PR comment and the job summary.
  */
+
+
 
 
 
@@ -4694,19 +4938,29 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
 
 /**
  * Runs `command: create` with `driver`. Nothing is handed out (outputs, env
- * file, comment record) before the seed committed.
+ * file, comment record) before the seed committed and `migrate-command` succeeded.
+ * @param fingerprint this run's seed (commands/reseed.ts), recorded in the comment's marker
  * @returns what was published: the report and the comment's record
- * @throws what the driver, the seed or publishing throws; CancelledError when the run is cancelled
+ * @throws what the driver, the seed, `migrate-command` or publishing throws; CancelledError when the run is cancelled
  */
-async function create(settings, seed, pub, driver) {
-    preloadSchemaTools(settings.mode, settings);
-    const db = await driver.provision();
-    if (db.created)
+async function create(settings, seed, pub, driver, fingerprint) {
+    preloadSchemaTools(settings.mode, { ...settings, seedCommand: settings.seedCommand || settings.migrateCommand });
+    let db = await driver.provision();
+    const rebuiltBecause = db.created ? null : rebuildReason(settings, db.previous, fingerprint);
+    if (rebuiltBecause) {
+        core/* info */.pq(`Rebuilding: ${rebuiltBecause}.`);
+        db = await db.rebuild();
+        db.report.rebuiltBecause = rebuiltBecause;
+    }
+    const fresh = db.created || !!db.rebuilt;
+    if (fresh)
         forgetReusable(pub, settings.mode);
     maskConnection(db.connection);
     const { connection, report } = db;
+    const recorded = { fingerprint: fresh ? fingerprint : keptFingerprint(db.previous, fingerprint) };
     let diff = null;
-    if (db.created) {
+    let total;
+    if (fresh) {
         const undo = async () => {
             await db.undoUnseeded();
             await publish(pub, { ...report, state: 'seed-failed' }, { mode: settings.mode });
@@ -4714,17 +4968,21 @@ async function create(settings, seed, pub, driver) {
         diff = await seedOrUndo(settings, seed, connection, report, undo, db.platformDiff);
         await db.markSeeded();
     }
+    else if (settings.migrateCommand) {
+        ;
+        ({ diff, total } = await migrateOrKeep(settings, connection, db.platformDiff, async (failure) => publish(pub, { ...report, state: 'migrate-failed', migrateFailure: failure }, { ...db.record(), ...recorded })));
+    }
     (0,cancel/* throwIfCancelled */.dZ)();
-    const schema = schemaResult(settings, diff, db.created);
-    report.schema = schema.report;
-    setOutputs({ ...db.outputs(), created: db.created, connection, schema: schema.outputs });
+    const schema = schemaResult(settings, diff, fresh || !!settings.migrateCommand);
+    report.schema = withMadeBy(settings, schema.report, fresh, total);
+    setOutputs({ ...db.outputs(), created: db.created, connection, schema: schema.outputs, reseeded: !!rebuiltBecause });
     if (settings.envFile) {
         await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl, ...db.env }, settings.envNames);
         const v = (0,env_file/* envVariables */.tU)(settings.envNames);
         const names = db.envVariables === 'with-claim' ? `${v.url}, ${v.direct} and ${v.claim}` : `${v.url} and ${v.direct}`;
         core/* info */.pq(`Wrote ${names} to ${settings.envFile}.`);
     }
-    const record = db.record();
+    const record = { ...db.record(), ...recorded };
     await publish(pub, report, record);
     return { report, record };
 }
@@ -4813,7 +5071,7 @@ function refuseRestricted(branch) {
  * Resets the branch named `branchName` and seeds it again.
  * @throws BranchRefusedError (no such branch, default or protected, no parent, children), ProjectBusyError, OperationError, HttpError, SeedError.
  */
-async function resetBranch(client, settings, branchName, seed, pub) {
+async function resetBranch(client, settings, branchName, seed, pub, fingerprint) {
     const branches = await client.listBranches();
     const branch = branches.find((b) => b.name === branchName);
     if (!branch) {
@@ -4831,23 +5089,7 @@ async function resetBranch(client, settings, branchName, seed, pub) {
     const children = branches.filter((b) => b.parent_id === branch.id);
     if (children.length)
         throw childrenRefusal(branch.name, `children: ${children.map((c) => `"${c.name}"`).join(', ')}`);
-    const wait = { ...settings, get: (id) => client.getOperation(id) };
-    const unseeded = await core/* group */.Os(`Take branch "${branch.name}" out of reuse until it is seeded again`, () => (0,lifecycle/* markUnseeded */.NX)(client, branch, settings));
-    const restored = await core/* group */.Os(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
-        let res;
-        try {
-            res = await (0,retry_423/* retryLocked */.rU)(`Restore branch "${unseeded.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }));
-        }
-        catch (err) {
-            if (reset_refused(err) && !(0,cancel/* isCancelled */.mm)())
-                await giveNameBack(client, unseeded, branchName);
-            throw explainRestoreRefusal(err, branch.name);
-        }
-        core/* info */.pq(`Restoring branch "${unseeded.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`);
-        return { ...res, operations: await (0,platform_operations/* waitForOperations */.ft)(res.operations, wait) };
-    });
-    const { pooledUrl, directUrl } = await (0,branch_connection/* connectionOf */.ao)(client, branch, settings);
-    const connection = (0,src_connection/* describeConnection */.If)(pooledUrl, directUrl);
+    const { restored, connection, undoUnseeded, markSeededAgain } = await restoreUnseeded(client, settings, branch, parent, branchName);
     maskConnection(connection);
     // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
     const expiresAt = settings.expiresInSeconds > 0 ? await (0,platform_expiry/* recordUse */.zk)(client, restored.branch, settings) : restored.branch.expires_at;
@@ -4864,25 +5106,12 @@ async function resetBranch(client, settings, branchName, seed, pub) {
         expiresAt
     };
     const undo = async () => {
-        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
-        await core/* group */.Os(`Delete the reset branch "${unseeded.name}", whose seed failed`, async () => {
-            try {
-                await (0,lifecycle/* deleteBranchAndWait */.CR)(client, unseeded, settings);
-                (0,post_state/* clearUnseeded */.nH)();
-                core/* info */.pq(`Deleted branch "${unseeded.name}" so the next run creates "${branch.name}" fresh.`);
-            }
-            catch (err) {
-                core/* warning */.$e(`Could not delete branch "${unseeded.name}" (${branch.id}): ${err.message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`);
-            }
-        });
+        await undoUnseeded();
         await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' });
     };
     // After the restore the branch is its parent's copy again: the diff is what the seed and seed-command change.
     report.schema = schemaResult(settings, await seedOrUndo(settings, seed, connection, report, undo), true).report;
-    // Only now does the branch carry the PR's name again, which is what later runs reuse.
-    await core/* group */.Os(`Mark branch "${branch.name}" seeded`, () => (0,lifecycle/* markSeeded */.WU)(client, unseeded, branchName, settings));
-    (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
-    (0,post_state/* clearUnseeded */.nH)();
+    await markSeededAgain();
     (0,cancel/* throwIfCancelled */.dZ)();
     setOutputs({
         mode: 'branch',
@@ -4896,7 +5125,59 @@ async function resetBranch(client, settings, branchName, seed, pub) {
     if (settings.envFile)
         await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames);
     core/* info */.pq(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`);
-    await publish(pub, report, { mode: 'branch', branchId: branch.id, branchName: branch.name });
+    await publish(pub, report, { mode: 'branch', branchId: branch.id, branchName: branch.name, fingerprint });
+}
+/**
+ * Restores `branch` in place from `parent`'s latest state, never leaving it
+ * reusable unseeded: it leaves the PR's name first (`<name>~seeding`,
+ * markUnseeded: the post step's state saved and the cancel's undo step
+ * registered), is restored (423 retried, operations waited on; a restore the
+ * Neon API refuses gives the name back), and its connection is read. Shared by
+ * `command: reset` and the rebuild of a reused branch whose seed changed.
+ * @throws HttpError, ProjectBusyError, OperationError, BranchRefusedError (a restore refused because of child branches)
+ */
+async function restoreUnseeded(client, settings, branch, parent, branchName) {
+    const wait = { ...settings, get: (id) => client.getOperation(id) };
+    const unseeded = await core/* group */.Os(`Take branch "${branch.name}" out of reuse until it is seeded again`, () => (0,lifecycle/* markUnseeded */.NX)(client, branch, settings));
+    const restored = await core/* group */.Os(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
+        let res;
+        try {
+            res = await (0,retry_423/* retryLocked */.rU)(`Restore branch "${unseeded.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }));
+        }
+        catch (err) {
+            if (reset_refused(err) && !(0,cancel/* isCancelled */.mm)())
+                await giveNameBack(client, unseeded, branchName);
+            throw explainRestoreRefusal(err, branch.name);
+        }
+        core/* info */.pq(`Restoring branch "${unseeded.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`);
+        return { ...res, operations: await (0,platform_operations/* waitForOperations */.ft)(res.operations, wait) };
+    });
+    const { pooledUrl, directUrl } = await (0,branch_connection/* connectionOf */.ao)(client, branch, settings);
+    return {
+        unseeded,
+        restored,
+        connection: (0,src_connection/* describeConnection */.If)(pooledUrl, directUrl),
+        async undoUnseeded() {
+            (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+            await core/* group */.Os(`Delete the reset branch "${unseeded.name}", whose seed failed`, async () => {
+                try {
+                    await (0,lifecycle/* deleteBranchAndWait */.CR)(client, unseeded, settings);
+                    (0,post_state/* clearUnseeded */.nH)();
+                    core/* info */.pq(`Deleted branch "${unseeded.name}" so the next run creates "${branch.name}" fresh.`);
+                }
+                catch (err) {
+                    core/* warning */.$e(`Could not delete branch "${unseeded.name}" (${branch.id}): ${err.message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`);
+                }
+            });
+        },
+        async markSeededAgain() {
+            // Only now does the branch carry the PR's name again, which is what later runs reuse.
+            const named = await core/* group */.Os(`Mark branch "${branch.name}" seeded`, () => (0,lifecycle/* markSeeded */.WU)(client, unseeded, branchName, settings));
+            (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+            (0,post_state/* clearUnseeded */.nH)();
+            return named;
+        }
+    };
 }
 /** After a restore the platform refused (it changed nothing), the branch gets the PR's name back; on failure the post step deletes it. */
 async function giveNameBack(client, unseeded, name) {
@@ -5096,21 +5377,22 @@ function explainCreateRefusal(err, s) {
 
 
 
+
 /** The PR's branch name: `branch-name`, else the default one for the PR and the run's commit. */
 function branchNameOf(settings, pr) {
     return settings.branchName || (0,preview_branch/* defaultBranchName */.pe)(pr, github/* context */._.sha ?? '');
 }
-/** The branch driver for this run's settings, the run's one Neon API client and the PR's branch name. */
-function branchDriver(settings, client, branchName) {
+/** The branch driver for this run's settings, the run's one Neon API client, the PR's branch name and what the comment recorded. */
+function branchDriver(settings, client, branchName, earlier) {
     return {
-        provision: () => provision(settings, client, branchName),
+        provision: () => provision(settings, client, branchName, earlier),
         delete: () => deleteBranch(settings, client, branchName)
     };
 }
-async function provision(settings, client, branchName) {
+async function provision(settings, client, branchName, earlier, reuse = settings.reuse) {
     const extras = branchCreateExtras(settings, ownerOfRun());
     const anonymized = settings.maskingRules.length ? anonymizedBranch(client, settings, settings.maskingRules) : undefined;
-    const outcome = await core/* group */.Os(`Provision branch "${branchName}"`, () => (0,lifecycle/* provisionBranch */.gx)(client, { ...settings, branchName, branchCreateExtras: extras, anonymized }))
+    const outcome = await core/* group */.Os(`Provision branch "${branchName}"`, () => (0,lifecycle/* provisionBranch */.gx)(client, { ...settings, reuse, branchName, branchCreateExtras: extras, anonymized }))
         .catch((err) => Promise.reject(explainCreateRefusal(err, settings)));
     // A reused branch's expiry moves to `expires-in` from now, and every reuse is recorded as the branch's last use (max-age).
     const expiresAt = outcome.created
@@ -5131,10 +5413,18 @@ async function provision(settings, client, branchName) {
         anonymized: anonymized?.columns()
     };
     const parent = outcome.parent;
-    return {
+    const provisioned = {
         created: outcome.created,
+        previous: earlier?.mode === 'branch' && earlier.branchId === outcome.branch.id ? earlier : undefined,
         connection,
         report,
+        async rebuild() {
+            if (anonymized || settings.schemaOnly || !parent) {
+                core/* info */.pq(`The Neon API cannot restore branch "${branchName}" from its parent (${anonymized ? 'anonymized' : 'schema-only'}): deleting it and creating it again.`);
+                return provision(settings, client, branchName, earlier, false);
+            }
+            return rebuildInPlace(settings, client, branchName, provisioned, outcome.branch, parent);
+        },
         platformDiff: parent ? () => client.compareSchema(outcome.branch.id, parent.id, connection.database) : undefined,
         // provisionBranch registered the UNSEEDED_BRANCH undo step when it created the branch; it stays until seeded.
         async undoUnseeded() {
@@ -5167,6 +5457,35 @@ async function provision(settings, client, branchName) {
         record: () => ({ mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name }),
         env: {},
         envVariables: 'connection-only'
+    };
+    return provisioned;
+}
+/**
+ * Rebuilds the reused branch in place (commands/reset.ts, restoreUnseeded):
+ * under `<name>~seeding` until seeded, restored from `parent`; same name, id
+ * and connection strings.
+ */
+async function rebuildInPlace(settings, client, branchName, reused, branch, parent) {
+    const r = await restoreUnseeded(client, settings, branch, parent, branchName);
+    let named = branch;
+    const report = {
+        ...reused.report,
+        state: 'reset',
+        operations: [...(reused.report.operations ?? []), ...r.restored.operations.map(platform_operations/* summarise */.fS)],
+        resetAt: r.restored.branch.last_reset_at ?? new Date().toISOString()
+    };
+    return {
+        ...reused,
+        rebuilt: true,
+        connection: r.connection,
+        report,
+        platformDiff: () => client.compareSchema(branch.id, parent.id, r.connection.database),
+        undoUnseeded: r.undoUnseeded,
+        async markSeeded() {
+            named = await r.markSeededAgain();
+        },
+        outputs: () => ({ ...reused.outputs(), branchName: named.name }),
+        record: () => ({ mode: 'branch', branchId: named.id, branchName: named.name })
     };
 }
 /** Deletes the PR's branch (and an unseeded one a failed run left) and waits for the operations. */
@@ -5381,9 +5700,11 @@ function instantDriver(settings, pub) {
         delete: () => deleteInstant(pub, endpoint)
     };
 }
-async function instant_driver_provision(settings, pub, endpoint) {
-    const previous = pub.existing?.record.mode === 'instant' ? pub.existing.record.databaseId : undefined;
-    const outcome = await core/* group */.Os('Provision the instant database', () => provisionInstant(endpoint, { ...settings, previousId: previous }));
+async function instant_driver_provision(settings, pub, endpoint, fresh = false) {
+    const earlier = pub.existing?.record.mode === 'instant' ? pub.existing.record : undefined;
+    const outcome = fresh
+        ? await core/* group */.Os('Create a new instant database (the seed changed)', () => provisionInstant(endpoint, { ...settings, reuse: false }))
+        : await core/* group */.Os('Provision the instant database', () => provisionInstant(endpoint, { ...settings, previousId: earlier?.databaseId }));
     const db = { ...outcome.database, expiresAt: outcome.database.expiresAt ?? undefined };
     const report = {
         mode: 'instant',
@@ -5398,8 +5719,11 @@ async function instant_driver_provision(settings, pub, endpoint) {
     };
     return {
         created: outcome.created,
+        previous: earlier?.databaseId === db.id ? earlier : undefined,
         connection: (0,src_connection/* describeConnection */.If)(db.connectionString),
         report,
+        // A new database; the old one lapses at its expiry unless claimed (the service has no delete).
+        rebuild: () => instant_driver_provision(settings, pub, endpoint, true),
         // The instant service has no delete: the flow records nothing reusable instead.
         undoUnseeded: async () => undefined,
         markSeeded: async () => undefined,
@@ -5712,6 +6036,7 @@ async function writeRunReport(settings, pub, done) {
 
 
 
+
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
  * that says what to fix; nothing secret is ever part of it. Whatever
@@ -5733,13 +6058,15 @@ async function run(checked) {
             return await publishReport(settings);
         const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : [];
         const seedCheck = startSeedCheck(seedFiles);
+        const fingerprinting = seedFingerprintOf(settings, seedFiles, seedCheck); // hashed while the lock is taken
         pub = await openPublication(settings, seedCheck);
         const seed = await checkedSeed(seedFiles, seedCheck);
+        const fingerprint = await fingerprinting;
         const branchName = branchNameOf(settings, pub.pr);
-        const driver = settings.mode === 'instant' ? instantDriver(settings, pub) : branchDriver(settings, client, branchName);
+        const driver = settings.mode === 'instant' ? instantDriver(settings, pub) : branchDriver(settings, client, branchName, pub.existing?.record);
         if (settings.command === 'create') {
             deployment = await startDeployment(settings, pub);
-            const done = await create(settings, seed, pub, driver);
+            const done = await create(settings, seed, pub, driver, fingerprint);
             await deployment?.succeed(environmentUrlOf(done.report));
             await writeRunReport(settings, pub, done);
         }
@@ -5748,7 +6075,7 @@ async function run(checked) {
             await deactivateDeployments(settings, pub.pr);
         }
         else
-            await resetBranch(client, settings, branchName, seed, pub);
+            await resetBranch(client, settings, branchName, seed, pub, fingerprint);
     }
     catch (err) {
         if ((0,cancel/* isCancelled */.mm)())

@@ -185,6 +185,8 @@ var src_connection = __webpack_require__(87199);
 var lifecycle = __webpack_require__(92863);
 // EXTERNAL MODULE: ./src/platform/lifecycle-client.ts
 var lifecycle_client = __webpack_require__(62259);
+// EXTERNAL MODULE: ./src/platform/project-wait.ts
+var project_wait = __webpack_require__(29142);
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The action's version, recorded in the annotations of every branch it creates (kept equal to package.json's by a unit test). */
 const ACTION_VERSION = '1.0.0';
@@ -4550,6 +4552,7 @@ function schemaResult(settings, diff, created) {
 
 
 
+
 /**
  * Starts the seed's check pass (no database needed). Awaited before the PR
  * comment's lock is claimed and before anything is created: a refused seed
@@ -4716,6 +4719,7 @@ async function createBranch(settings, seed, pub) {
         parentBranch: outcome.parent?.name,
         host: connection.directHost,
         operations: outcome.operations.map(platform_operations/* summarise */.fS),
+        projectWait: (0,project_wait/* projectWaitSummary */.rH)(),
         expiresAt,
         schemaOnly: outcome.created && settings.schemaOnly,
         anonymized: anonymized?.columns()

@@ -30,6 +30,7 @@ import { branchView as specBranchView, databaseView, endpointView, listBranches 
 import { REGION } from './instant.js'
 import { type BranchLifecycle, type EndpointSettings, PlatformLifecycle } from './platform-lifecycle.js'
 import { PlatformAnonymized } from './platform-anonymized.js'
+import { NEON_RATE_LIMIT, RateLimiter, type RateLimitOptions, accountOf, routeOf } from './neon-limits.js'
 
 type Status = 'scheduling' | 'running' | 'finished' | 'failed' | 'error' | 'cancelling' | 'cancelled' | 'skipped'
 const TERMINAL: readonly Status[] = ['finished', 'skipped', 'cancelled', 'error']
@@ -120,6 +121,8 @@ export class PlatformService {
   readonly lifecycle: PlatformLifecycle
   /** Anonymized branches: branch_anonymized, anonymized_status, masking_rules, anonymize (issue 25). */
   readonly anonymized: PlatformAnonymized
+  /** Neon's API rate limit, when {@link limitRate} switched it on. */
+  rateLimit?: RateLimiter
   private lastCreated = 0
   private readonly timers = new Set<NodeJS.Timeout>()
 
@@ -193,6 +196,13 @@ export class PlatformService {
       )
   }
 
+  /** Switches Neon's API rate limit on (neon-limits.ts: 700 per minute per API key, 40 per second per route; 429 with `Retry-After`). */
+  limitRate(options: RateLimitOptions = NEON_RATE_LIMIT): RateLimiter {
+    const limiter = (this.rateLimit = new RateLimiter(options))
+    this.server.admit = (method, path, headers) => limiter.admit(accountOf(headers.authorization), routeOf(method, path))
+    return limiter
+  }
+
   get url(): string {
     return `${this.server.url}/api/v2`
   }
@@ -246,9 +256,9 @@ export class PlatformService {
     this.scripts.set(action, [...(this.scripts.get(action) ?? []), steps])
   }
 
-  /** Operations of a project as the API shows them now, oldest first, with when each ended. */
-  operations(project: Project): (Record<string, unknown> & { endedAt?: number })[] {
-    return project.operations.map((op) => ({ ...this.opView(op), endedAt: op.endedAt }))
+  /** Operations of a project as the API shows them now, oldest first, with when each started and ended (milliseconds since the epoch). */
+  operations(project: Project): (Record<string, unknown> & { startedAt: number; endedAt?: number })[] {
+    return project.operations.map((op) => ({ ...this.opView(op), startedAt: op.created, endedAt: op.endedAt }))
   }
 
   async close(): Promise<void> {
@@ -334,8 +344,9 @@ export class PlatformService {
       ...(step.status === 'error' ? { error: step.error ?? 'operation failed' } : {}),
       failures_count: step.failures ?? 0,
       created_at: iso(op.created),
-      updated_at: iso(op.created + step.at),
-      total_duration_ms: step.at
+      // An operation whose work outlasted its scripted time (a slow database copy) was updated when it ended.
+      updated_at: iso(op.created + Math.max(step.at, (op.endedAt ?? 0) - op.created)),
+      total_duration_ms: Math.max(step.at, (op.endedAt ?? 0) - op.created)
     }
   }
 
@@ -414,13 +425,23 @@ export class PlatformService {
     const b = this.newBranch(project, name, parent.id)
     const wantsCompute = (body.endpoints ?? []).some((e) => e.type === 'read_write')
     if (!wantsCompute) delete b.endpoint
-    await this.lifecycle.materialise(project, b, parent, body)
+    // The operations hold the project from the moment the request is accepted; the database copy is part of
+    // the create's time (create_branch reports finished only once it is done).
+    const copy = this.lifecycle.materialise(project, b, parent, body)
+    copy.catch(() => undefined)
     const { createBranchMs, startComputeMs } = this.timing
     const ops = [
-      this.addOperation(project, b.id, 'create_branch', [
-        { at: 0, status: 'running' },
-        { at: createBranchMs, status: 'finished' }
-      ])
+      this.addOperation(
+        project,
+        b.id,
+        'create_branch',
+        [
+          { at: 0, status: 'running' },
+          { at: createBranchMs, status: 'finished' }
+        ],
+        undefined,
+        () => copy
+      )
     ]
     if (wantsCompute) {
       ops.push(
@@ -433,9 +454,16 @@ export class PlatformService {
             { at: startComputeMs, status: 'finished' }
           ],
           b.endpoint!.id,
-          () => this.pg.allowConnections(b.database)
+          () => copy.then(() => this.pg.allowConnections(b.database))
         )
       )
+    }
+    try {
+      await copy
+    } catch (err) {
+      project.branches.delete(b.id)
+      project.operations = project.operations.filter((op) => !ops.includes(op))
+      throw err
     }
     return {
       status: 201,

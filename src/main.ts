@@ -20,6 +20,7 @@ import {
   waitForPendingOf
 } from './platform/lifecycle.js'
 import { type LifecycleClient, lifecycleClientOf } from './platform/lifecycle-client.js'
+import { projectWaitSummary } from './platform/project-wait.js'
 import { createExtras, explainCreateRefusal } from './platform/create-options.js'
 import { ownerOfRun } from './platform/annotations.js'
 import { anonymizedBranch } from './platform/anonymized.js'
@@ -233,6 +234,7 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     parentBranch: outcome.parent?.name,
     host: connection.directHost,
     operations: outcome.operations.map(summarise),
+    projectWait: projectWaitSummary(),
     expiresAt,
     schemaOnly: outcome.created && settings.schemaOnly,
     anonymized: anonymized?.columns()

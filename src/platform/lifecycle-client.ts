@@ -7,6 +7,7 @@
 import { HttpError } from '../http.js'
 import { type Branch, PlatformClient } from './client.js'
 import type { Operation } from './operations.js'
+import { waitForBusyProject } from './project-wait.js'
 
 /** Platform spec, BranchUpdateRequest.branch. `expires_at: null` removes the expiry. */
 export interface BranchUpdate {
@@ -89,12 +90,19 @@ export class LifecycleClient extends PlatformClient {
   }
 }
 
-/** The lifecycle client of the settings' project (timeout in seconds from `request-timeout`). */
+/**
+ * The lifecycle client of the settings' project (timeout in seconds from `request-timeout`); its
+ * project is the one the run waits for when a request that starts work meets 423 (project-wait.ts).
+ */
 export function lifecycleClientOf(s: {
   apiUrl: string
   apiKey: string
   requestTimeoutSeconds: number
   projectId: string
+  pollIntervalSeconds: number
+  waitTimeoutSeconds: number
 }): LifecycleClient {
-  return new LifecycleClient(s.apiUrl, s.apiKey, s.requestTimeoutSeconds * 1000, s.projectId)
+  const client = new LifecycleClient(s.apiUrl, s.apiKey, s.requestTimeoutSeconds * 1000, s.projectId)
+  waitForBusyProject(client, s)
+  return client
 }

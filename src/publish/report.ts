@@ -35,6 +35,8 @@ export interface Report {
   /** Why an earlier database was not reused, if it was not. */
   replacedBecause?: string
   seedFiles?: number
+  /** Branch mode: time spent waiting for a busy project (other runs' or the platform's operations) to be free. */
+  projectWait?: { seconds: number; operations: number }
   /** Operations the platform ran for this run (branch mode). */
   operations?: { name: string; status: string; durationSeconds: number }[]
   /** Branch mode, issue 25: the branch is anonymized; its masked columns (names and function names, never a value). */
@@ -264,6 +266,13 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
     cancelled: 'cancelled',
     swept: 'deleted by `command: cleanup`',
     reset: 'reset in place (same branch and connection strings)'
+  }
+  if (r.projectWait) {
+    const n = r.projectWait.operations
+    rows.push([
+      'Waited for the project',
+      `${r.projectWait.seconds.toFixed(1)} s, for ${n} operation${n === 1 ? '' : 's'} of other runs or of Neon`
+    ])
   }
   rows.push(['This run', action[r.state] + (r.seedFiles ? `, seeded from ${r.seedFiles} file${r.seedFiles === 1 ? '' : 's'}` : '')])
   lines.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`), '')

@@ -1,0 +1,53 @@
+/**
+ * Many branch-mode runs of different PRs started at the same moment against
+ * one project of the emulator (and, optionally, a `command: cleanup` sweep
+ * beside them), with what the platform saw of them (load-figures.ts). Used by
+ * bench/load.ts and the load test.
+ */
+import { APP_TOKEN, type Emulator } from '../emulator/index.js'
+import type { Project } from '../emulator/platform.js'
+import type { RunResult } from '../emulator/runner.js'
+import { type LoadFigures, loadFigures } from './load-figures.js'
+
+export interface LoadOptions {
+  project: Project
+  /** PR numbers: one run each, all started together. */
+  prs: number[]
+  repository: string
+  /** Working directory of the runs (holds the seed file `seed.sql`). */
+  cwd: string
+  /** Inputs every run gets besides the platform's (e.g. `poll-interval`). */
+  inputs?: Record<string, string>
+  /** Also start a `command: cleanup` sweep (a `schedule` event) with these inputs. */
+  sweep?: Record<string, string>
+  node?: string
+}
+
+export interface LoadResult {
+  runs: RunResult[]
+  sweep?: RunResult
+  figures: LoadFigures
+}
+
+/** Starts the runs together, waits for all, and measures. */
+export async function runLoad(emu: Emulator, o: LoadOptions): Promise<LoadResult> {
+  const inputs = {
+    'api-url': emu.platform.url,
+    'api-key': o.project.apiKey,
+    'project-id': o.project.id,
+    'github-token': APP_TOKEN,
+    seed: 'seed.sql',
+    ...o.inputs
+  }
+  const first = emu.platform.server.log.length
+  const startedAt = Date.now()
+  const common = { repository: o.repository, cwd: o.cwd, node: o.node, timeoutMs: 900_000 }
+  const [sweep, ...runs] = await Promise.all([
+    o.sweep ? emu.run({ inputs: { ...inputs, command: 'cleanup', ...o.sweep }, eventName: 'schedule', event: {}, ...common }) : undefined,
+    ...o.prs.map((number) => emu.run({ inputs, pr: { number, headRef: `feature-${number}` }, ...common }))
+  ])
+  const endedAt = Math.max(...runs.map((r) => r.endedAt), sweep?.endedAt ?? 0)
+  const log = emu.platform.server.log.slice(first)
+  const operations = emu.platform.operations(o.project).filter((op) => op.startedAt >= startedAt)
+  return { runs, sweep, figures: loadFigures(startedAt, endedAt, log, operations) }
+}

@@ -1043,8 +1043,10 @@ class ProjectWaiter {
         const seconds = (ms) => `${Math.max(0, Math.round(ms / 100) / 10)} s`;
         _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${label}: the project is busy (HTTP 423 on every attempt) with ${first.length} operation(s): ${first.map(describeOperation).join('; ')}. ` +
             `Waiting for the project to be free, polling every ${this.options.pollIntervalSeconds} s, at most ${seconds(deadline - start)} more (wait-timeout).`);
-        for (const op of first)
+        for (const op of first) {
             this.waitedOn.add(op.id);
+            sayIfFailed(label, op);
+        }
         try {
             for (;;) {
                 const pending = [...tracked.values()].filter(running);
@@ -1095,17 +1097,22 @@ class ProjectWaiter {
                 continue;
             if (!before)
                 added.push(now);
-            else if ((now.status === 'failed' || now.status === 'error') &&
-                (now.status !== before.status || now.failures_count !== before.failures_count)) {
-                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`${label}: operation ${describeOperation(now)}, which this run waits on, ${now.status === 'error' ? `ended in error${now.error ? ` ("${now.error}")` : ''}` : 'failed; the platform retries it'}. ` +
-                    "It is not this run's operation: still waiting for the project to be free.");
-            }
+            sayIfFailed(label, now, before);
             tracked.set(now.id, now);
             this.waitedOn.add(now.id);
         }
         if (added.length)
             _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${label}: waiting also for ${added.map(describeOperation).join('; ')}.`);
     }
+}
+/** Warns when `now` turned `failed` or `error` since `before` (or is so when first seen): someone else's operation, so the wait goes on. */
+function sayIfFailed(label, now, before) {
+    if (now.status !== 'failed' && now.status !== 'error')
+        return;
+    if (before && now.status === before.status && now.failures_count === before.failures_count)
+        return;
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`${label}: operation ${describeOperation(now)}, which this run waits on, ${now.status === 'error' ? `ended in error${now.error ? ` ("${now.error}")` : ''}` : 'failed; the platform retries it'}. ` +
+        "It is not this run's operation: still waiting for the project to be free.");
 }
 /** A failure that a later poll may not meet: no answer, 5xx, or 429 after http.ts's own retries. */
 function transient(err) {

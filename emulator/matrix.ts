@@ -32,6 +32,7 @@ import { concurrentFailedCancelled } from './matrix-runs.js'
 import { apiContract } from './matrix-api.js'
 import { anonymizedCases } from './matrix-anonymized.js'
 import { schemaDiffCases } from './matrix-schema.js'
+import { busyProjectCases } from './matrix-busy.js'
 import {
   REPO,
   SEED_TABLES,
@@ -574,7 +575,9 @@ export const CASES: Case[] = [
   // issue 25: anonymized previews (emulator/matrix-anonymized.ts)
   ...anonymizedCases(),
   // issue 19: the schema diff never costs a preview (emulator/matrix-schema.ts)
-  ...schemaDiffCases()
+  ...schemaDiffCases(),
+  // many runs in one project: the wait for a busy project (emulator/matrix-busy.ts)
+  ...busyProjectCases()
 ]
 
 /** Every secret form the emulator handed out so far (instant passwords and URLs, platform API keys and passwords). */

@@ -129,7 +129,10 @@ export class ProjectWaiter implements LockedHandler {
       `${label}: the project is busy (HTTP 423 on every attempt) with ${first.length} operation(s): ${first.map(describeOperation).join('; ')}. ` +
         `Waiting for the project to be free, polling every ${this.options.pollIntervalSeconds} s, at most ${seconds(deadline - start)} more (wait-timeout).`
     )
-    for (const op of first) this.waitedOn.add(op.id)
+    for (const op of first) {
+      this.waitedOn.add(op.id)
+      sayIfFailed(label, op)
+    }
     try {
       for (;;) {
         const pending = [...tracked.values()].filter(running)
@@ -176,20 +179,22 @@ export class ProjectWaiter implements LockedHandler {
       const before = tracked.get(now.id)
       if (!before && !running(now)) continue
       if (!before) added.push(now)
-      else if (
-        (now.status === 'failed' || now.status === 'error') &&
-        (now.status !== before.status || now.failures_count !== before.failures_count)
-      ) {
-        core.warning(
-          `${label}: operation ${describeOperation(now)}, which this run waits on, ${now.status === 'error' ? `ended in error${now.error ? ` ("${now.error}")` : ''}` : 'failed; the platform retries it'}. ` +
-            "It is not this run's operation: still waiting for the project to be free."
-        )
-      }
+      sayIfFailed(label, now, before)
       tracked.set(now.id, now)
       this.waitedOn.add(now.id)
     }
     if (added.length) core.info(`${label}: waiting also for ${added.map(describeOperation).join('; ')}.`)
   }
+}
+
+/** Warns when `now` turned `failed` or `error` since `before` (or is so when first seen): someone else's operation, so the wait goes on. */
+function sayIfFailed(label: string, now: Operation, before?: Operation): void {
+  if (now.status !== 'failed' && now.status !== 'error') return
+  if (before && now.status === before.status && now.failures_count === before.failures_count) return
+  core.warning(
+    `${label}: operation ${describeOperation(now)}, which this run waits on, ${now.status === 'error' ? `ended in error${now.error ? ` ("${now.error}")` : ''}` : 'failed; the platform retries it'}. ` +
+      "It is not this run's operation: still waiting for the project to be free."
+  )
 }
 
 /** A failure that a later poll may not meet: no answer, 5xx, or 429 after http.ts's own retries. */

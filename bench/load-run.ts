@@ -7,20 +7,19 @@
 import { APP_TOKEN, type Emulator } from '../emulator/index.js'
 import type { Project } from '../emulator/platform.js'
 import type { RunResult } from '../emulator/runner.js'
+import { branchInputs, runAction } from '../__tests__/fixtures/preview.js'
 import { type LoadFigures, loadFigures } from './load-figures.js'
 
 export interface LoadOptions {
   project: Project
-  /** PR numbers: one run each, all started together. */
+  /** PR numbers (of the fixtures' repository): one run each, all started together. */
   prs: number[]
-  repository: string
   /** Working directory of the runs (holds the seed file `seed.sql`). */
-  cwd: string
+  work: string
   /** Inputs every run gets besides the platform's (e.g. `poll-interval`). */
   inputs?: Record<string, string>
   /** Also start a `command: cleanup` sweep (a `schedule` event) with these inputs. */
   sweep?: Record<string, string>
-  node?: string
 }
 
 export interface LoadResult {
@@ -31,20 +30,12 @@ export interface LoadResult {
 
 /** Starts the runs together, waits for all, and measures. */
 export async function runLoad(emu: Emulator, o: LoadOptions): Promise<LoadResult> {
-  const inputs = {
-    'api-url': emu.platform.url,
-    'api-key': o.project.apiKey,
-    'project-id': o.project.id,
-    'github-token': APP_TOKEN,
-    seed: 'seed.sql',
-    ...o.inputs
-  }
+  const inputs = { ...branchInputs(emu, o.project), 'github-token': APP_TOKEN, seed: 'seed.sql', ...o.inputs }
   const first = emu.platform.server.log.length
   const startedAt = Date.now()
-  const common = { repository: o.repository, cwd: o.cwd, node: o.node, timeoutMs: 900_000 }
   const [sweep, ...runs] = await Promise.all([
-    o.sweep ? emu.run({ inputs: { ...inputs, command: 'cleanup', ...o.sweep }, eventName: 'schedule', event: {}, ...common }) : undefined,
-    ...o.prs.map((number) => emu.run({ inputs, pr: { number, headRef: `feature-${number}` }, ...common }))
+    o.sweep ? runAction(emu, o.work, { ...inputs, command: 'cleanup', ...o.sweep }, { eventName: 'schedule', event: {} }) : undefined,
+    ...o.prs.map((number) => runAction(emu, o.work, inputs, { pr: { number, headRef: `feature-${number}` }, timeoutMs: 900_000 }))
   ])
   const endedAt = Math.max(...runs.map((r) => r.endedAt), sweep?.endedAt ?? 0)
   const log = emu.platform.server.log.slice(first)

@@ -12,17 +12,14 @@
  *
  *   npx tsx bench/load.ts [runs] [poll-interval…]     (defaults: 20; 1 5)
  */
-import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
 import { exitOnStartError } from '../emulator/child.js'
-import { startEmulator } from '../emulator/index.js'
 import { NEON_TIMING } from '../emulator/neon-limits.js'
+import { REPO, freshProject, previewBranches, startTestEmulator } from '../__tests__/fixtures/preview.js'
 import { runLoad } from './load-run.js'
 
 const count = Number(process.argv[2] ?? 20)
 const intervals = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [1, 5]
-const REPO = 'acme/shop'
 const loadavg = (): string =>
   os
     .loadavg()
@@ -30,12 +27,11 @@ const loadavg = (): string =>
     .join(' ')
 const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`
 
-const cwd = mkdtempSync(path.join(os.tmpdir(), 'bench-load-'))
-writeFileSync(path.join(cwd, 'seed.sql'), 'CREATE TABLE items (id int PRIMARY KEY);\nINSERT INTO items VALUES (1), (2), (3);\n')
-const emu = await startEmulator().catch(exitOnStartError)
+const { emu, work } = await startTestEmulator('bench-load-', {
+  'seed.sql': 'CREATE TABLE items (id int PRIMARY KEY);\nINSERT INTO items VALUES (1), (2), (3);\n'
+}).catch(exitOnStartError)
 let pr = 1000
 try {
-  emu.platform.timing = { ...NEON_TIMING }
   emu.platform.limitRate()
   console.log(
     `${count} branch-mode runs of ${count} PRs at once, one project; create_branch ${NEON_TIMING.createBranchMs} ms, start_compute ${NEON_TIMING.startComputeMs} ms; ` +
@@ -45,11 +41,11 @@ try {
     'poll-interval | makespan | lower bound | ratio | operations span | span ratio | peak requests/min | requests | 423 | 429 | succeeded | seeded | left over | comments | load average'
   )
   for (const interval of intervals) {
-    const project = await emu.platform.createProject()
+    const project = await freshProject(emu, { ...NEON_TIMING })
     const prs = Array.from({ length: count }, () => pr++)
     for (const n of prs) emu.github.openPullRequest(REPO, n)
     const before = loadavg()
-    const { runs, figures: f } = await runLoad(emu, { project, prs, repository: REPO, cwd, inputs: { 'poll-interval': String(interval) } })
+    const { runs, figures: f } = await runLoad(emu, { project, prs, work, inputs: { 'poll-interval': String(interval) } })
     const ok = runs.filter((r) => r.code === 0)
     let seeded = 0
     for (const r of ok) {
@@ -59,7 +55,7 @@ try {
         if ((rows?.[0] as { n?: number } | undefined)?.n === 3) seeded++
       }
     }
-    const leftOver = [...project.branches.values()].filter((b) => b.name.endsWith('~seeding')).length
+    const leftOver = previewBranches(project).filter((b) => b.name.endsWith('~seeding')).length
     const comments = prs.filter((n) => emu.github.comments(REPO, n).length === 1).length
     console.log(
       [

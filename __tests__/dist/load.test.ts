@@ -5,37 +5,28 @@
  * Heavy (twenty processes at once): seeds are one tiny table.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { type Emulator, startEmulator } from '../../emulator/index.js'
+import type { Emulator } from '../../emulator/index.js'
 import { NEON_TIMING } from '../../emulator/neon-limits.js'
 import type { Project } from '../../emulator/platform.js'
-import { NODE_24, type RunResult } from '../../emulator/runner.js'
+import type { RunResult } from '../../emulator/runner.js'
+import { REPO, freshProject, previewBranches, pullRequests, startTestEmulator } from '../fixtures/preview.js'
 import { runLoad } from '../../bench/load-run.js'
 
-const REPO = 'acme/load'
 let emu: Emulator
-let cwd: string
-let nextPr = 3000
+let work: string
+const newPr = pullRequests(() => emu, 3000)
+const openPrs = (n: number): number[] => Array.from({ length: n }, newPr)
 
 beforeAll(async () => {
-  emu = await startEmulator()
-  emu.platform.timing = { ...NEON_TIMING }
+  ;({ emu, work } = await startTestEmulator('load-test-', {
+    'seed.sql': 'CREATE TABLE items (id int PRIMARY KEY);\nINSERT INTO items VALUES (1), (2), (3);\n'
+  }))
   emu.platform.limitRate()
-  cwd = mkdtempSync(path.join(os.tmpdir(), 'load-test-'))
-  writeFileSync(path.join(cwd, 'seed.sql'), 'CREATE TABLE items (id int PRIMARY KEY);\nINSERT INTO items VALUES (1), (2), (3);\n')
 })
 
 afterAll(async () => {
   await emu?.stop()
 })
-
-function openPrs(n: number): number[] {
-  const prs = Array.from({ length: n }, () => nextPr++)
-  for (const pr of prs) emu.github.openPullRequest(REPO, pr)
-  return prs
-}
 
 /** Every run succeeded with its own seeded branch under its PR's name, and its PR has one comment. */
 async function expectSeededEach(project: Project, prs: number[], runs: RunResult[]): Promise<void> {
@@ -48,16 +39,16 @@ async function expectSeededEach(project: Project, prs: number[], runs: RunResult
     expect(await emu.pg.query(b.database, 'SELECT count(*)::int AS n FROM items')).toEqual([{ n: 3 }])
     expect(emu.github.comments(REPO, prs[i])).toHaveLength(1)
   }
-  expect([...project.branches.values()].filter((b) => b.name.endsWith('~seeding'))).toEqual([])
+  expect(previewBranches(project).filter((b) => b.name.endsWith('~seeding'))).toEqual([])
 }
 
 describe('many runs in one project (Neon-like durations, rate limit on)', () => {
   it('20 runs of 20 PRs at once all succeed, each seeded, nothing left over, one comment per PR', async () => {
-    const project = await emu.platform.createProject()
+    const project = await freshProject(emu, { ...NEON_TIMING })
     const prs = openPrs(20)
-    const { runs, figures } = await runLoad(emu, { project, prs, repository: REPO, cwd, node: NODE_24, inputs: { 'poll-interval': '1' } })
+    const { runs, figures } = await runLoad(emu, { project, prs, work, inputs: { 'poll-interval': '1' } })
     await expectSeededEach(project, prs, runs)
-    expect([...project.branches.values()]).toHaveLength(21) // main and the 20
+    expect(previewBranches(project)).toHaveLength(20)
     expect(figures.locked).toBeGreaterThan(0) // they did meet the lock
     expect(figures.peakPerMinute).toBeLessThanOrEqual(700)
     // A run that waited for the project says for what, and the job summary says how long.
@@ -70,18 +61,16 @@ describe('many runs in one project (Neon-like durations, rate limit on)', () => 
   }, 900_000)
 
   it('10 PR runs and a cleanup sweep deleting 10 branches at the same time all succeed', async () => {
-    const project = await emu.platform.createProject()
+    const project = await freshProject(emu, { ...NEON_TIMING })
     const old = openPrs(10)
-    const made = await runLoad(emu, { project, prs: old, repository: REPO, cwd, node: NODE_24, inputs: { 'poll-interval': '1' } })
+    const made = await runLoad(emu, { project, prs: old, work, inputs: { 'poll-interval': '1' } })
     await expectSeededEach(project, old, made.runs)
     for (const pr of old) emu.pulls.close(REPO, pr)
     const prs = openPrs(10)
     const { runs, sweep } = await runLoad(emu, {
       project,
       prs,
-      repository: REPO,
-      cwd,
-      node: NODE_24,
+      work,
       inputs: { 'poll-interval': '1' },
       sweep: {}
     })
@@ -89,6 +78,6 @@ describe('many runs in one project (Neon-like durations, rate limit on)', () => 
     expect(sweep!.code).toBe(0)
     for (const r of made.runs) expect(project.branches.has(r.outputs['branch-id'])).toBe(false)
     await expectSeededEach(project, prs, runs)
-    expect([...project.branches.values()]).toHaveLength(11)
+    expect(previewBranches(project)).toHaveLength(10)
   }, 900_000)
 })

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { HttpError } from '../../src/http.js'
-import { ProjectBusyError, retryLocked, setLockedHandler } from '../../src/platform/locked.js'
+import { ProjectBusyError, retryLocked, setLockedHandler } from '../../src/platform/retry-423.js'
 import { type Operation, OperationError } from '../../src/platform/operations.js'
 import { ProjectWaiter } from '../../src/platform/project-wait.js'
 

@@ -3,7 +3,7 @@
  * the project runs conflicting operations (Neon operations guide, Errors), and Neon's
  * guidance is to "retry with exponential backoff or wait for the in-flight
  * operation to finish" (Neon API reference, Operations). When the five
- * attempts of the backoff (locked.ts) all met 423, {@link ProjectWaiter}
+ * attempts of the backoff (retry-423.ts) all met 423, {@link ProjectWaiter}
  * lists the project's running operations (`GET /projects/{project_id}/operations`,
  * newest first, cursor-paginated; platform spec, listProjectOperations), waits
  * until none is running, polling one page of the list at the poll interval
@@ -16,7 +16,7 @@
 import * as core from '@actions/core'
 import { isCancelled } from '../cancel.js'
 import { HttpError, sleep } from '../http.js'
-import { type LockedHandler, setLockedHandler } from './locked.js'
+import { type LockedHandler, setLockedHandler } from './retry-423.js'
 import { type Operation, OperationError, displayName } from './operations.js'
 
 /** What the waiter reads: the platform client's list and get operation requests. */
@@ -206,7 +206,7 @@ let current: ProjectWaiter | undefined
 
 /**
  * Makes `reader`'s project the one whose operations the run waits for after a
- * schedule of 423s (every request that starts work goes through locked.ts).
+ * schedule of 423s (every request that starts work goes through retry-423.ts).
  * @returns the waiter, whose {@link ProjectWaiter.summary} the report shows.
  */
 export function waitForBusyProject(

@@ -1441,7 +1441,10 @@ class ProjectWaiter {
                 page.push(await this.reader.getOperation(op.id));
             }
             catch (err) {
-                if (!transient(err))
+                // Gone from the project (404): it no longer holds it.
+                if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_2__/* .HttpError */ .j$ && err.status === 404)
+                    tracked.delete(op.id);
+                else if (!transient(err))
                     throw err;
             }
         }

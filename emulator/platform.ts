@@ -405,8 +405,16 @@ export class PlatformService implements PlatformCore {
     try {
       await copy
     } catch (err) {
+      // The copy failed: the branch is not made and its operations end in error.
       project.branches.delete(b.id)
-      project.operations = project.operations.filter((op) => !ops.includes(op))
+      for (const op of ops) {
+        op.onFinish = undefined
+        op.steps = [
+          { at: 0, status: 'running' },
+          { at: Date.now() - op.created, status: 'error', error: (err as Error).message }
+        ]
+        op.endedAt = Date.now()
+      }
       throw err
     }
     return {

@@ -119,6 +119,20 @@ describe('after five 423s, wait for the project to be free', () => {
     expect(waiter.summary()).toMatchObject({ operations: 3 })
   })
 
+  it('takes an operation gone from the project (404) for ended', async () => {
+    const old = op('old', 'running', { created_at: iso(Date.now() - 7200_000) })
+    const p = project([[old], []])
+    const reader = {
+      ...p.reader,
+      getOperation: async (): Promise<Operation> => {
+        throw new HttpError('gone', 404)
+      }
+    }
+    setLockedHandler(new ProjectWaiter(reader, options))
+    const r = request(() => p.listings() >= 2)
+    await expect(retryLocked('Create branch "x"', r.send, noSleep)).resolves.toBe('made')
+  })
+
   it('fails at wait-timeout naming the operations still running, without sending again', async () => {
     const p = project([[op('a', 'running', { action: 'start_compute' })]])
     setLockedHandler(new ProjectWaiter(p.reader, { pollIntervalSeconds: 0.02, waitTimeoutSeconds: 0.2 }))

@@ -171,7 +171,9 @@ export class ProjectWaiter implements LockedHandler {
       try {
         page.push(await this.reader.getOperation(op.id))
       } catch (err) {
-        if (!transient(err)) throw err
+        // Gone from the project (404): it no longer holds it.
+        if (err instanceof HttpError && err.status === 404) tracked.delete(op.id)
+        else if (!transient(err)) throw err
       }
     }
     const added: Operation[] = []

@@ -19,6 +19,8 @@ var inputs = __webpack_require__(38422);
 var cancel = __webpack_require__(90833);
 // EXTERNAL MODULE: ./src/platform/client.ts + 1 modules
 var platform_client = __webpack_require__(16383);
+// EXTERNAL MODULE: ./src/platform/project-wait.ts
+var project_wait = __webpack_require__(29142);
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
 var github = __webpack_require__(11758);
 ;// CONCATENATED MODULE: ./src/version.ts
@@ -5378,6 +5380,7 @@ function explainCreateRefusal(err, s) {
 
 
 
+
 /** The PR's branch name: `branch-name`, else the default one for the PR and the run's commit. */
 function branchNameOf(settings, pr) {
     return settings.branchName || (0,preview_branch/* defaultBranchName */.pe)(pr, github/* context */._.sha ?? '');
@@ -5408,6 +5411,7 @@ async function provision(settings, client, branchName, earlier, reuse = settings
         parentBranch: outcome.parent?.name,
         host: connection.directHost,
         operations: outcome.operations.map(platform_operations/* summarise */.fS),
+        projectWait: (0,project_wait/* projectWaitSummary */.rH)(),
         expiresAt,
         schemaOnly: outcome.created && settings.schemaOnly,
         anonymized: anonymized?.columns()
@@ -6037,6 +6041,7 @@ async function writeRunReport(settings, pub, done) {
 
 
 
+
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
  * that says what to fix; nothing secret is ever part of it. Whatever
@@ -6052,6 +6057,7 @@ async function run(checked) {
     try {
         settings = checked ?? (0,inputs/* readSettings */.s)();
         const client = (0,platform_client/* neonClientOf */.ZF)(settings); // the run's one Neon API client (branch mode; no request until used)
+        (0,project_wait/* waitForBusyProject */.vo)(client, settings); // a request that meets 423 on all five attempts waits for the project's operations
         if (settings.command === 'cleanup')
             return await runCleanup(settings, client);
         if (settings.command === 'publish')

@@ -94,6 +94,8 @@ export class ServiceServer {
   url = ''
   /** Called with each request as it arrives, before it is answered (tests use it to start work at a precise moment). */
   onRequest?: (entry: LoggedRequest) => void
+  /** Answers a request before its route does when it returns a reply (a rate limit, neon-limits.ts); injected faults come first. */
+  admit?: (method: string, path: string, headers: http.IncomingHttpHeaders) => Reply | undefined
 
   /**
    * @param errorBody the service's error body for a message (used for injected
@@ -110,6 +112,9 @@ export class ServiceServer {
       s.on('close', () => this.sockets.delete(s))
     })
     this.server.on('clientError', (_err, socket) => socket.destroy())
+    // Idle connections outlive the client's keep-alive (undici: 4 s), as a hosted API's do: otherwise a request sent
+    // on a connection the server is closing meets a reset, which a loaded machine makes likely with many runs at once.
+    this.server.keepAliveTimeout = 65_000
   }
 
   route(method: string, pattern: RegExp, handler: Handler): this {
@@ -203,6 +208,13 @@ export class ServiceServer {
       if (fault.kind === 'delay') await new Promise((r) => setTimeout(r, fault.delayMs ?? 1000))
     }
     let reply: Reply = { status: 404, body: this.errorBody(`no route for ${method} ${url.pathname}`, requestId) }
+    const refused = this.admit?.(method, url.pathname, req.headers)
+    if (refused)
+      return send(
+        refused.status,
+        this.errorBody(String((refused.body as { message?: string })?.message ?? ''), requestId, refused.body as Record<string, unknown>),
+        refused.headers
+      )
     for (const r of this.routes) {
       const m = r.method === method ? r.pattern.exec(url.pathname) : null
       if (!m) continue

@@ -41,6 +41,7 @@ import {
   type Step,
   type Timing
 } from './platform-records.js'
+import { NEON_RATE_LIMIT, RateLimiter, type RateLimitOptions, accountOf, routeOf } from './neon-limits.js'
 
 export type { BranchRecord, Project, Step, Timing } from './platform-records.js'
 
@@ -64,6 +65,8 @@ export class PlatformService implements PlatformCore {
   readonly lifecycle: PlatformLifecycle
   /** Anonymized branches: branch_anonymized, anonymized_status, masking_rules, anonymize (platform-anonymized.ts). */
   readonly anonymized: PlatformAnonymized
+  /** Neon's API rate limit, when {@link limitRate} switched it on. */
+  rateLimit?: RateLimiter
   private lastCreated = 0
   private readonly timers = new Set<NodeJS.Timeout>()
 
@@ -137,6 +140,13 @@ export class PlatformService implements PlatformCore {
       )
   }
 
+  /** Switches Neon's API rate limit on (neon-limits.ts: 700 per minute per API key, 40 per second per route; 429 with `Retry-After`). */
+  limitRate(options: RateLimitOptions = NEON_RATE_LIMIT): RateLimiter {
+    const limiter = (this.rateLimit = new RateLimiter(options))
+    this.server.admit = (method, path, headers) => limiter.admit(accountOf(headers.authorization), routeOf(method, path))
+    return limiter
+  }
+
   get url(): string {
     return `${this.server.url}/api/v2`
   }
@@ -190,9 +200,9 @@ export class PlatformService implements PlatformCore {
     this.scripts.set(action, [...(this.scripts.get(action) ?? []), steps])
   }
 
-  /** Operations of a project as the API shows them now, oldest first, with when each ended. */
-  operations(project: Project): (Record<string, unknown> & { endedAt?: number })[] {
-    return project.operations.map((op) => ({ ...this.opView(op), endedAt: op.endedAt }))
+  /** Operations of a project as the API shows them now, oldest first, with when each started and ended (milliseconds since the epoch). */
+  operations(project: Project): (Record<string, unknown> & { startedAt: number; endedAt?: number })[] {
+    return project.operations.map((op) => ({ ...this.opView(op), startedAt: op.created, endedAt: op.endedAt }))
   }
 
   async close(): Promise<void> {
@@ -278,8 +288,9 @@ export class PlatformService implements PlatformCore {
       ...(step.status === 'error' ? { error: step.error ?? 'operation failed' } : {}),
       failures_count: step.failures ?? 0,
       created_at: iso(op.created),
-      updated_at: iso(op.created + step.at),
-      total_duration_ms: step.at
+      // An operation whose work outlasted its scripted time (a slow database copy) was updated when it ended.
+      updated_at: iso(op.created + Math.max(step.at, (op.endedAt ?? 0) - op.created)),
+      total_duration_ms: Math.max(step.at, (op.endedAt ?? 0) - op.created)
     }
   }
 
@@ -358,13 +369,23 @@ export class PlatformService implements PlatformCore {
     const b = this.newBranch(project, name, parent.id)
     const wantsCompute = (body.endpoints ?? []).some((e) => e.type === 'read_write')
     if (!wantsCompute) delete b.endpoint
-    await this.lifecycle.materialise(project, b, parent, body)
+    // The operations hold the project from the moment the request is accepted; the database copy is part of
+    // the create's time (create_branch reports finished only once it is done).
+    const copy = this.lifecycle.materialise(project, b, parent, body)
+    copy.catch(() => undefined)
     const { createBranchMs, startComputeMs } = this.timing
     const ops = [
-      this.addOperation(project, b.id, 'create_branch', [
-        { at: 0, status: 'running' },
-        { at: createBranchMs, status: 'finished' }
-      ])
+      this.addOperation(
+        project,
+        b.id,
+        'create_branch',
+        [
+          { at: 0, status: 'running' },
+          { at: createBranchMs, status: 'finished' }
+        ],
+        undefined,
+        () => copy
+      )
     ]
     if (wantsCompute) {
       ops.push(
@@ -377,9 +398,24 @@ export class PlatformService implements PlatformCore {
             { at: startComputeMs, status: 'finished' }
           ],
           b.endpoint!.id,
-          () => this.pg.allowConnections(b.database)
+          () => copy.then(() => this.pg.allowConnections(b.database))
         )
       )
+    }
+    try {
+      await copy
+    } catch (err) {
+      // The copy failed: the branch is not made and its operations end in error.
+      project.branches.delete(b.id)
+      for (const op of ops) {
+        op.onFinish = undefined
+        op.steps = [
+          { at: 0, status: 'running' },
+          { at: Date.now() - op.created, status: 'error', error: (err as Error).message }
+        ]
+        op.endedAt = Date.now()
+      }
+      throw err
     }
     return {
       status: 201,

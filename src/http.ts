@@ -68,8 +68,13 @@ export interface JsonResponse {
 
 /** Attempts for idempotent requests on 5xx, network errors and timeouts. */
 const IDEMPOTENT_ATTEMPTS = 3
-/** Attempts for HTTP 429, which means the request was refused unprocessed. */
-const RATE_LIMIT_ATTEMPTS = 4
+/**
+ * Attempts for HTTP 429, which means the request was refused unprocessed. Enough to ride out
+ * a burst of many runs against one account (Neon: 700 requests a minute, 40 a second per route).
+ */
+const RATE_LIMIT_ATTEMPTS = 8
+/** Each wait after a 429 is `Retry-After` lengthened by up to this fraction of a second, at random (never shortened), so refused runs do not all come back at once. */
+const RATE_LIMIT_JITTER_S = 0.25
 /**
  * Longest `Retry-After` the run spends on one wait, in seconds. A longer one
  * fails the request at once, saying how long the service asked for: waiting
@@ -204,8 +209,8 @@ async function once(req: JsonRequest): Promise<JsonResponse> {
 /**
  * Sends one JSON request and returns the parsed body.
  *
- * Retries: HTTP 429 up to 4 attempts in all, waiting `Retry-After` (1 s when
- * absent); a 429 is a refusal, so this is safe even for a create. A
+ * Retries: HTTP 429 up to 8 attempts in all, waiting `Retry-After` (1 s when
+ * absent) plus up to 0.25 s of jitter, never less; a 429 is a refusal, so this is safe even for a create. A
  * `Retry-After` over 60 s (on 429 or 503) fails at once with a message giving the wait the
  * service asked for (RFC 9110 §10.2.3: delta-seconds or an HTTP date). Idempotent
  * requests are also retried on 5xx, network errors and timeouts, 3 attempts
@@ -236,7 +241,7 @@ export async function requestJson(req: JsonRequest): Promise<JsonResponse> {
         )
       }
       if (err.status === 429 && ++rateLimited < RATE_LIMIT_ATTEMPTS) {
-        await sleep((err.retryAfterSeconds ?? 1) * 1000)
+        await sleep(((err.retryAfterSeconds ?? 1) + RATE_LIMIT_JITTER_S * Math.random()) * 1000)
         continue
       }
       const transientFailure = err.status === 0 || err.status >= 500

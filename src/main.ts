@@ -8,6 +8,7 @@ import { readSettings } from './inputs.js'
 import type { Settings } from './settings.js'
 import { isCancelled } from './cancel.js'
 import { neonClientOf } from './platform/client.js'
+import { waitForBusyProject } from './platform/project-wait.js'
 import { runCleanup } from './commands/cleanup.js'
 import { create } from './commands/create.js'
 import { deletePreview } from './commands/delete.js'
@@ -39,6 +40,7 @@ export async function run(checked?: Settings): Promise<void> {
   try {
     settings = checked ?? readSettings()
     const client = neonClientOf(settings) // the run's one Neon API client (branch mode; no request until used)
+    waitForBusyProject(client, settings) // a request that meets 423 on all five attempts waits for the project's operations
     if (settings.command === 'cleanup') return await runCleanup(settings, client)
     if (settings.command === 'publish') return await publishReport(settings)
 

@@ -99,31 +99,64 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
     expectNoLeak(r)
   })
 
-  it('retries a 423 from a system operation at 0.1 s doubling, then creates the branch', async () => {
-    // The availability check runs until the create has met 423 twice, however long the action takes to start.
+  /**
+   * Holds the project with an availability check until the create has met 423 `times` times (however long the
+   * action takes to start), then ends it. Call with the run started just after the check starts.
+   */
+  const lockedFor = async (times: number, start: () => Promise<RunResult>): Promise<RunResult> => {
     emu.platform.startSystemOperation(project, { durationMs: 60_000 })
-    const running = run({}, { pr: { number: newPr() } })
+    const running = start()
     const locked = () => emu.platform.server.requests('POST', /\/branches$/).filter((p) => p.status === 423).length
-    for (const deadline = Date.now() + 30_000; locked() < 2 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20))
+    for (const deadline = Date.now() + 30_000; locked() < times && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20))
     emu.platform.lifecycle.finishSystemOperations(project)
-    const r = await running
+    return await running
+  }
+
+  it('retries a 423 from a system operation at 0.1 s doubling, then creates the branch', async () => {
+    const r = await lockedFor(2, () => run({}, { pr: { number: newPr() } }))
     expect(r.code).toBe(0)
     const posts = emu.platform.server.requests('POST', /\/branches$/)
     expect(posts.map((p) => p.status)).toEqual([...Array(posts.length - 1).fill(423), 201])
     expect(posts.length).toBeGreaterThanOrEqual(3)
     expectDoublingGaps(posts)
-    expect(r.stdout).toMatch(/HTTP 423 Locked \(project busy\), attempt 1 of 5; retrying in 0\.1 s/)
+    expect(r.stdout).toMatch(/HTTP 423 Locked \(project busy\), attempt 1 of 5; retrying in 0\.1\d* s/)
   })
 
-  it('gives up after exactly five attempts when the lock never clears', async () => {
-    emu.platform.startSystemOperation(project, { durationMs: 60_000 })
+  it('retries at 100, 200 and 400 ms (within 20 ms) plus its jitter of at most a quarter, with the schema diff on', async () => {
+    const r = await lockedFor(4, () => run({ 'compare-schema': 'true', seed: 'seed.sql' }, { pr: { number: newPr() } }))
+    expect(r.code).toBe(0)
+    const posts = emu.platform.server.requests('POST', /\/branches$/)
+    expect(posts.slice(0, 4).map((p) => p.status)).toEqual([423, 423, 423, 423])
+    const gaps = posts.slice(1, 4).map((p, i) => p.at - posts[i].at)
+    ;[100, 200, 400].forEach((base, i) => {
+      expect(gaps[i]).toBeGreaterThanOrEqual(base - 5)
+      expect(gaps[i]).toBeLessThanOrEqual(base * 1.25 + 20)
+    })
+  })
+
+  it('gives up after exactly five attempts when the 423s have no running operation to wait for', async () => {
+    emu.platform.server.inject({ method: 'POST', path: /\/branches$/, kind: 'status', status: 423, times: 5 })
     const r = await run({ comment: 'false' }, { pr: { number: newPr() } })
     expect(r.code).toBe(1)
     const posts = emu.platform.server.requests('POST', /\/branches$/)
     expect(posts).toHaveLength(5)
     expect(posts.every((p) => p.status === 423)).toBe(true)
     expectDoublingGaps(posts)
+    expect(emu.platform.server.requests('GET', /\/operations$/)).toHaveLength(1)
     expect(r.errors[0]).toMatch(/the project is busy with other operations \(HTTP 423 Locked on all 5 attempts/)
+    expect(previewBranches()).toHaveLength(0)
+  })
+
+  it('when the lock outlasts the five attempts, waits for the running operation, names it, and fails at wait-timeout naming it', async () => {
+    emu.platform.startSystemOperation(project, { durationMs: 60_000 })
+    const r = await run({ comment: 'false', 'wait-timeout': '4', 'poll-interval': '0.5' }, { pr: { number: newPr() } })
+    expect(r.code).toBe(1)
+    const posts = emu.platform.server.requests('POST', /\/branches$/)
+    expect(posts).toHaveLength(5)
+    expect(r.stdout).toMatch(/the project is busy \(HTTP 423 on every attempt\) with 1 operation\(s\): Check availability on branch br-[\w-]+ \(running\)/)
+    expect(r.errors[0]).toMatch(
+      /timed out after 4 s \(wait-timeout\) waiting for the project to be free; still running: Check availability on branch br-[\w-]+ \(running\) id [0-9a-f-]{36}\. Nothing was created/
+    )
     expect(previewBranches()).toHaveLength(0)
   })
 

@@ -33,6 +33,7 @@ import { apiContract } from './matrix-api.js'
 import { anonymizedCases } from './matrix-anonymized.js'
 import { schemaDiffCases } from './matrix-schema.js'
 import { everyPushCases } from './matrix-push.js'
+import { busyProjectCases } from './matrix-busy.js'
 import {
   REPO,
   SEED_TABLES,
@@ -578,7 +579,9 @@ export const CASES: Case[] = [
   // the schema diff never costs a preview (matrix-schema.ts)
   ...schemaDiffCases(),
   // every push: migrate-command and reseed (matrix-push.ts)
-  ...everyPushCases()
+  ...everyPushCases(),
+  // many runs in one project: the wait for a busy project (matrix-busy.ts)
+  ...busyProjectCases()
 ]
 
 /** Every secret form the emulator handed out so far (instant passwords and URLs, platform API keys and passwords). */

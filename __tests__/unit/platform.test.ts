@@ -17,11 +17,30 @@ describe('retryLocked (seed 000: 0.1 s doubling, 5 attempts)', () => {
         attempts++
         throw locked()
       },
-      async (ms) => void waits.push(ms)
+      async (ms) => void waits.push(ms),
+      () => 0
     )
     await expect(result).rejects.toBeInstanceOf(ProjectBusyError)
     expect(attempts).toBe(LOCKED_RETRY.attempts)
     expect(waits).toEqual([100, 200, 400, 800])
+  })
+
+  it('lengthens each wait by up to a quarter at random, never shortens it', async () => {
+    for (const [r, expected] of [
+      [0.5, [113, 225, 450, 900]],
+      [0.999, [125, 250, 500, 1000]]
+    ] as const) {
+      const waits: number[] = []
+      await expect(
+        retryLocked(
+          'x',
+          async () => Promise.reject(locked()),
+          async (ms) => void waits.push(ms),
+          () => r
+        )
+      ).rejects.toBeInstanceOf(ProjectBusyError)
+      expect(waits).toEqual(expected)
+    }
   })
 
   it('returns as soon as the lock clears, and passes other errors through at once', async () => {

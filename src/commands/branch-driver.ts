@@ -15,6 +15,7 @@ import { recordUse } from '../platform/expiry.js'
 import { deleteBranchAndWait, markSeeded, provisionBranch, waitForPendingOf } from '../platform/lifecycle.js'
 import { defaultBranchName, findPreviewBranches } from '../platform/preview-branch.js'
 import { summarise } from '../platform/operations.js'
+import { projectWaitSummary } from '../platform/project-wait.js'
 import { clearUnseeded } from '../post-state.js'
 import type { CommentRecord, PullRequest } from '../comment/comment.js'
 import type { Branch } from '../platform/client.js'
@@ -64,6 +65,7 @@ async function provision(
     parentBranch: outcome.parent?.name,
     host: connection.directHost,
     operations: outcome.operations.map(summarise),
+    projectWait: projectWaitSummary(),
     expiresAt,
     schemaOnly: outcome.created && settings.schemaOnly,
     anonymized: anonymized?.columns()

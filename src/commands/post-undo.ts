@@ -12,6 +12,7 @@ import { readSettings } from '../inputs.js'
 import { deleteBranchAndWait, waitForPendingOf } from '../platform/lifecycle.js'
 import { UNSEEDED_SUFFIX } from '../platform/preview-branch.js'
 import { neonClientOf } from '../platform/client.js'
+import { waitForBusyProject } from '../platform/project-wait.js'
 import { renderReport } from '../publish/report.js'
 import { githubClient, pullRequestOfEvent } from '../comment/comment.js'
 import { releaseSavedLock, savedLock } from '../comment/lock/saved.js'
@@ -28,6 +29,7 @@ export async function deleteUnseeded(saved: string): Promise<void> {
   const { id, name } = JSON.parse(saved) as { id: string; name: string }
   const settings = readSettings()
   const client = neonClientOf(settings)
+  waitForBusyProject(client, settings)
   await core.group(`Delete branch "${name}", which the main step did not finish seeding`, async () => {
     const branch = await client.getBranch(id)
     if (!branch) return core.info(`Branch "${name}" (${id}) is already gone.`)

@@ -7,8 +7,19 @@
 import * as core from '@actions/core'
 import { HttpError, sleep } from '../http.js'
 
-/** Attempts in all, first wait in milliseconds, and factor (Neon operations guide, Limits: 0.1 s / 2 / 5). */
-export const LOCKED_RETRY = { attempts: 5, firstWaitMs: 100, factor: 2 } as const
+/**
+ * Attempts in all, first wait in milliseconds, and factor (Neon operations guide, Limits: 0.1 s / 2 / 5), and the
+ * jitter: each wait is lengthened by up to this fraction of itself, at random (never shortened), so
+ * runs that met the same 423 do not all send again at the same instant. The waits are so 100–125,
+ * 200–250, 400–500 and 800–1000 ms.
+ */
+export const LOCKED_RETRY = { attempts: 5, firstWaitMs: 100, factor: 2, jitter: 0.25 } as const
+
+/** The wait before attempt `attempt + 1`, in milliseconds; `random` in [0, 1). */
+export function lockedWaitMs(attempt: number, random: number): number {
+  const base = LOCKED_RETRY.firstWaitMs * LOCKED_RETRY.factor ** (attempt - 1)
+  return Math.round(base * (1 + LOCKED_RETRY.jitter * random))
+}
 
 /** The project stayed locked through every attempt. */
 export class ProjectBusyError extends Error {
@@ -28,21 +39,53 @@ export class ProjectBusyError extends Error {
 }
 
 /**
- * Sends `request` and resends it on HTTP 423 per that rule; any other
- * outcome is returned or thrown as is. `sleepMs` is injectable for tests.
- * @throws ProjectBusyError after the fifth 423.
+ * What to do when a request met 423 on every attempt of a schedule: platform/project-wait.ts
+ * lists the project's running operations and waits for them to end.
  */
-export async function retryLocked<T>(label: string, request: () => Promise<T>, sleepMs: (ms: number) => Promise<void> = sleep): Promise<T> {
-  let wait: number = LOCKED_RETRY.firstWaitMs
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await request()
-    } catch (err) {
-      if (!(err instanceof HttpError) || err.status !== 423) throw err
-      if (attempt >= LOCKED_RETRY.attempts) throw new ProjectBusyError(label, attempt, err.requestId)
-      core.info(`${label}: HTTP 423 Locked (project busy), attempt ${attempt} of ${LOCKED_RETRY.attempts}; retrying in ${wait / 1000} s.`)
-      await sleepMs(wait)
-      wait *= LOCKED_RETRY.factor
+export interface LockedHandler {
+  /**
+   * @param times milliseconds since the epoch: the request's first attempt and this schedule's first attempt
+   * @returns true to send the request again with a fresh schedule, false to give up (ProjectBusyError)
+   * @throws when the wait fails (`wait-timeout`, a cancel)
+   */
+  afterLocked(label: string, times: { requestStart: number; scheduleStart: number }): Promise<boolean>
+}
+
+let handler: LockedHandler | undefined
+
+/** Sets (or with undefined clears) the run's {@link LockedHandler}. */
+export function setLockedHandler(h: LockedHandler | undefined): void {
+  handler = h
+}
+
+/**
+ * Sends `request` and resends it on HTTP 423 per that rule, with the
+ * jitter of {@link LOCKED_RETRY}; after the fifth 423 asks the run's
+ * {@link LockedHandler} (if any) whether to start a fresh schedule. Any other
+ * outcome is returned or thrown as is. `sleepMs` and `random` are injectable for tests.
+ * @throws ProjectBusyError after the fifth 423 when there is no handler or it gives up.
+ */
+export async function retryLocked<T>(
+  label: string,
+  request: () => Promise<T>,
+  sleepMs: (ms: number) => Promise<void> = sleep,
+  random: () => number = Math.random
+): Promise<T> {
+  const requestStart = Date.now()
+  for (let scheduleStart = requestStart; ; scheduleStart = Date.now()) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await request()
+      } catch (err) {
+        if (!(err instanceof HttpError) || err.status !== 423) throw err
+        if (attempt >= LOCKED_RETRY.attempts) {
+          if (handler && (await handler.afterLocked(label, { requestStart, scheduleStart }))) break
+          throw new ProjectBusyError(label, attempt, err.requestId)
+        }
+        const wait = lockedWaitMs(attempt, random())
+        core.info(`${label}: HTTP 423 Locked (project busy), attempt ${attempt} of ${LOCKED_RETRY.attempts}; retrying in ${wait / 1000} s.`)
+        await sleepMs(wait)
+      }
     }
   }
 }

@@ -41,6 +41,8 @@ export interface Report {
   /** `migrate-failed`: the commit the migrations failed at (the PR's head), and `migrate-command`'s exit code or why its change was refused. */
   migrateFailure?: { commit: string; exitCode?: number; reason?: string }
   seedFiles?: number
+  /** Branch mode: time spent waiting for a busy project (other runs' or the platform's operations) to be free. */
+  projectWait?: { seconds: number; operations: number }
   /** Operations the platform ran for this run (branch mode). */
   operations?: { name: string; status: string; durationSeconds: number }[]
   /** Branch mode: the branch is anonymized; its masked columns (names and function names, never a value). */
@@ -303,6 +305,13 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
     swept: 'deleted by `command: cleanup`',
     reset: 'reset in place (same branch and connection strings)',
     'migrate-failed': 'reused; `migrate-command` failed, nothing handed out'
+  }
+  if (r.projectWait) {
+    const n = r.projectWait.operations
+    rows.push([
+      'Waited for the project',
+      `${r.projectWait.seconds.toFixed(1)} s, for ${n} operation${n === 1 ? '' : 's'} of other runs or of Neon`
+    ])
   }
   rows.push(['This run', action[r.state] + (r.seedFiles ? `, seeded from ${r.seedFiles} file${r.seedFiles === 1 ? '' : 's'}` : '')])
   lines.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`), '')

@@ -1,0 +1,76 @@
+/**
+ * The figures of many runs against one project, from the platform emulator's
+ * request log and operations: the busy time of the project (the union of its
+ * operations' start-to-end intervals, the lower bound of any schedule, since
+ * the platform runs one conflicting operation at a time, though a create's
+ * branch and compute operations run together), the peak of API requests in
+ * any sliding minute, and the 423 and 429 answers. Used by bench/load.ts and
+ * the load test.
+ */
+
+/** Milliseconds covered by the union of `[start, end]` intervals. */
+export function unionMs(intervals: { start: number; end: number }[]): number {
+  const sorted = [...intervals].sort((a, b) => a.start - b.start)
+  let total = 0
+  let from = -Infinity
+  let to = -Infinity
+  for (const { start, end } of sorted) {
+    if (start > to) {
+      if (to > from) total += to - from
+      from = start
+      to = end
+    } else to = Math.max(to, end)
+  }
+  if (to > from) total += to - from
+  return total
+}
+
+/** Most requests in any window of `windowMs` (default one minute), from their times in milliseconds. */
+export function peakPerWindow(times: number[], windowMs = 60_000): number {
+  const t = [...times].sort((a, b) => a - b)
+  let peak = 0
+  for (let i = 0, j = 0; j < t.length; j++) {
+    while (t[j] - t[i] >= windowMs) i++
+    peak = Math.max(peak, j - i + 1)
+  }
+  return peak
+}
+
+/** What the platform saw of a load. */
+export interface LoadFigures {
+  /** Launch of the first run to the end of the last one's main step, in milliseconds. */
+  makespanMs: number
+  /** The union of the project's operations' intervals, in milliseconds: the lower bound of the makespan. */
+  busyMs: number
+  /** The first operation's start to the last one's end, in milliseconds: the makespan without the runs' own start and finish. */
+  spanMs: number
+  /** Requests to the platform API, all and in the busiest minute. */
+  requests: number
+  peakPerMinute: number
+  /** Answers with HTTP 423 and 429. */
+  locked: number
+  rateLimited: number
+}
+
+/**
+ * @param log the platform server's requests of this load (`at` ms, `status`)
+ * @param operations the project's operations (`startedAt`, `endedAt` ms since the epoch)
+ */
+export function loadFigures(
+  startedAt: number,
+  endedAt: number,
+  log: { at: number; status: number }[],
+  operations: { startedAt: number; endedAt?: number }[]
+): LoadFigures {
+  return {
+    makespanMs: endedAt - startedAt,
+    busyMs: unionMs(operations.map((op) => ({ start: op.startedAt, end: op.endedAt ?? endedAt }))),
+    spanMs: operations.length
+      ? Math.max(...operations.map((op) => op.endedAt ?? endedAt)) - Math.min(...operations.map((op) => op.startedAt))
+      : 0,
+    requests: log.length,
+    peakPerMinute: peakPerWindow(log.map((r) => r.at)),
+    locked: log.filter((r) => r.status === 423).length,
+    rateLimited: log.filter((r) => r.status === 429).length
+  }
+}

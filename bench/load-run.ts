@@ -1,0 +1,45 @@
+/**
+ * Many branch-mode runs of different PRs started at the same moment against
+ * one project of the emulator (and, optionally, a `command: cleanup` sweep
+ * beside them), with what the platform saw of them (load-figures.ts). Used by
+ * bench/load.ts and the load test.
+ */
+import { APP_TOKEN, type Emulator } from '../emulator/index.js'
+import type { Project } from '../emulator/platform.js'
+import type { RunResult } from '../emulator/runner.js'
+import { branchInputs, runAction } from '../__tests__/fixtures/preview.js'
+import { type LoadFigures, loadFigures } from './load-figures.js'
+
+export interface LoadOptions {
+  project: Project
+  /** PR numbers (of the fixtures' repository): one run each, all started together. */
+  prs: number[]
+  /** Working directory of the runs (holds the seed file `seed.sql`). */
+  work: string
+  /** Inputs every run gets besides the platform's (e.g. `poll-interval`). */
+  inputs?: Record<string, string>
+  /** Also start a `command: cleanup` sweep (a `schedule` event) with these inputs. */
+  sweep?: Record<string, string>
+}
+
+export interface LoadResult {
+  runs: RunResult[]
+  sweep?: RunResult
+  figures: LoadFigures
+}
+
+/** Starts the runs together, waits for all, and measures. */
+export async function runLoad(emu: Emulator, o: LoadOptions): Promise<LoadResult> {
+  // The schema diff is off: the emulator computes compare_schema in this process, which twenty runs at once would starve.
+  const inputs = { ...branchInputs(emu, o.project), 'github-token': APP_TOKEN, seed: 'seed.sql', 'compare-schema': 'false', ...o.inputs }
+  const first = emu.platform.server.log.length
+  const startedAt = Date.now()
+  const [sweep, ...runs] = await Promise.all([
+    o.sweep ? runAction(emu, o.work, { ...inputs, command: 'cleanup', ...o.sweep }, { eventName: 'schedule', event: {} }) : undefined,
+    ...o.prs.map((number) => runAction(emu, o.work, inputs, { pr: { number, headRef: `feature-${number}` }, timeoutMs: 900_000 }))
+  ])
+  const endedAt = Math.max(...runs.map((r) => r.endedAt), sweep?.endedAt ?? 0)
+  const log = emu.platform.server.log.slice(first)
+  const operations = emu.platform.operations(o.project).filter((op) => op.startedAt >= startedAt)
+  return { runs, sweep, figures: loadFigures(startedAt, endedAt, log, operations) }
+}

@@ -739,6 +739,8 @@ function setOutputs(o) {
         core/* setOutput */.uH(name, value);
 }
 
+// EXTERNAL MODULE: ./src/phases.ts
+var phases = __webpack_require__(20119);
 // EXTERNAL MODULE: ./src/comment/lock/saved.ts
 var saved = __webpack_require__(17466);
 ;// CONCATENATED MODULE: ./src/publish/publication.ts
@@ -747,6 +749,7 @@ var saved = __webpack_require__(17466);
  * anything is provisioned, written once at the end (success, failure or
  * cancel), and the job summary.
  */
+
 
 
 
@@ -838,7 +841,8 @@ async function openPublication(settings, seedCheck) {
  */
 async function publish(pub, report, record) {
     (0,cancel/* throwIfCancelled */.dZ)();
-    const markdown = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() });
+    (0,phases/* mark */.Gy)('publish');
+    const markdown = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl(), phases: (0,phases/* phaseTrace */.pM)() });
     const lock = pub.lock;
     if (lock?.held) {
         const comment = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() }, Date.now(), publish_report/* COMMENT_LIMIT */.W$);
@@ -4381,6 +4385,7 @@ async function openTransaction(client) {
 
 
 
+
 /**
  * Starts the seed's check pass (no database needed). Awaited before the PR
  * comment's lock is claimed and before anything is created: a refused seed
@@ -4408,6 +4413,7 @@ async function checkedSeed(files, checking) {
         return null;
     return core/* group */.Os('Check the seed files', async () => {
         const plan = (await checking);
+        (0,phases/* overlapped */.RO)('check pass', plan.checkMs);
         core/* info */.pq(`Checked ${plan.sources.length} seed file(s)${plan.included ? ` and ${plan.included} included one(s)` : ''} in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
             'only the psql meta-commands the loader runs (\\echo, \\i, \\ir, \\set, \\if, \\copy … from, \\gset, \\gexec, …), ' +
             'no statement that needs another database or its own transaction.');
@@ -4427,7 +4433,9 @@ async function checkedSeed(files, checking) {
 async function seedOrUndo(settings, seed, connection, report, undo, platformDiff) {
     const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive, !!settings.seedCommand);
     try {
+        (0,phases/* mark */.Gy)('schema diff');
         await tracker.atStart();
+        (0,phases/* mark */.Gy)('seed');
         if (seed) {
             const n = seed.sources.length;
             const result = await core/* group */.Os(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => (0,cancel/* unlessCancelled */.MS)(loadSeed(connection, seed, (0,cancel/* cancelSignal */.Bj)())));
@@ -4436,6 +4444,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
         }
         await tracker.afterSeedFiles();
         if (settings.seedCommand) {
+            (0,phases/* mark */.Gy)('seed-command');
             await (0,pg_sessions/* endSessions */.v)(); // a migration tool may need the database to itself
             const running = core/* group */.Os('Run seed-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(settings.seedCommand, connection, (0,cancel/* cancelSignal */.Bj)())));
             tracker.seedCommandStarted(); // its process runs (spawned synchronously): build "before" meanwhile
@@ -4443,6 +4452,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
         }
         if (!settings.compareSchema)
             return null;
+        (0,phases/* mark */.Gy)('schema diff');
         return await core/* group */.Os('Compare the schema', () => (0,cancel/* unlessCancelled */.MS)(tracker.finish(platformDiff)));
     }
     catch (err) {
@@ -4469,6 +4479,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
 
 
 
+
 /**
  * Runs `command: create` with `driver`. Nothing is handed out (outputs, env
  * file, comment record) before the seed committed.
@@ -4476,6 +4487,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
  */
 async function create(settings, seed, pub, driver) {
     preloadSchemaTools(settings.mode, settings);
+    (0,phases/* mark */.Gy)('provisioning');
     const db = await driver.provision();
     if (db.created)
         forgetReusable(pub, settings.mode);
@@ -4493,6 +4505,7 @@ async function create(settings, seed, pub, driver) {
     (0,cancel/* throwIfCancelled */.dZ)();
     const schema = schemaResult(settings, diff, db.created);
     report.schema = schema.report;
+    (0,phases/* mark */.Gy)('outputs');
     setOutputs({ ...db.outputs(), created: db.created, connection, schema: schema.outputs });
     if (settings.envFile) {
         await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl, ...db.env }, settings.envNames);
@@ -5265,6 +5278,7 @@ async function resolveSeedFiles(patterns) {
 
 
 
+
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
  * that says what to fix; nothing secret is ever part of it. Whatever
@@ -5281,9 +5295,12 @@ async function run(checked) {
         const client = (0,platform_client/* neonClientOf */.ZF)(settings); // the run's one Neon API client (branch mode; no request until used)
         if (settings.command === 'cleanup')
             return await runCleanup(settings, client);
+        (0,phases/* mark */.Gy)('seed files');
         const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : [];
         const seedCheck = startSeedCheck(seedFiles);
+        (0,phases/* mark */.Gy)('comment lock');
         pub = await openPublication(settings, seedCheck);
+        (0,phases/* mark */.Gy)('check pass (the rest)');
         const seed = await checkedSeed(seedFiles, seedCheck);
         const branchName = branchNameOf(settings, pub.pr);
         const driver = settings.mode === 'instant' ? instantDriver(settings, pub) : branchDriver(settings, client, branchName);
@@ -5301,9 +5318,11 @@ async function run(checked) {
         core/* setFailed */.C1(err instanceof Error ? err.message : String(err));
     }
     finally {
+        (0,phases/* mark */.Gy)('finish');
         await (0,pg_sessions/* endSessions */.v)(); // an open connection would keep the process running
         if (settings)
             await releaseLock(pub, settings.mode, failed);
+        core/* info */.pq(`Where the time went:\n${(0,phases/* phaseLog */.yr)()}`);
     }
 }
 
@@ -5319,6 +5338,7 @@ async function run(checked) {
 /* harmony export */ });
 /* harmony import */ var pg__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(83849);
 /* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(87199);
+/* harmony import */ var _phases_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(20119);
 /**
  * One PostgreSQL session per database for a run's own work (the seed loader,
  * the schema snapshots), instead of a connection each: every connection
@@ -5338,6 +5358,7 @@ async function run(checked) {
  * database to itself), before undoing a failed seed (a branch is deleted),
  * and at the end of the run (an open socket would keep Node running).
  */
+
 
 
 /** Open sessions by direct connection string. */
@@ -5382,6 +5403,8 @@ async function leaseSession(connection) {
     });
     sessions.set(key, session);
     const lease = (await lend(session));
+    (0,_phases_js__WEBPACK_IMPORTED_MODULE_2__/* .countRoundTrips */ .sZ)(client);
+    const back = (0,_phases_js__WEBPACK_IMPORTED_MODULE_2__/* .mark */ .Gy)('connect');
     try {
         await client.connect();
     }
@@ -5389,6 +5412,9 @@ async function leaseSession(connection) {
         session.broken = true;
         lease.release();
         throw err;
+    }
+    finally {
+        back();
     }
     return lease;
 }

@@ -18,6 +18,7 @@ import { checkedSeed, startSeedCheck } from './commands/seed-step.js'
 import { resolveSeedFiles } from './seed/files.js'
 import { endSessions } from './pg-sessions.js'
 import { type Publication, openPublication, releaseLock } from './publish/publication.js'
+import { mark, phaseLog } from './phases.js'
 
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
@@ -35,9 +36,12 @@ export async function run(checked?: Settings): Promise<void> {
     const client = neonClientOf(settings) // the run's one Neon API client (branch mode; no request until used)
     if (settings.command === 'cleanup') return await runCleanup(settings, client)
 
+    mark('seed files')
     const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : []
     const seedCheck = startSeedCheck(seedFiles)
+    mark('comment lock')
     pub = await openPublication(settings, seedCheck)
+    mark('check pass (the rest)')
     const seed = await checkedSeed(seedFiles, seedCheck)
 
     const branchName = branchNameOf(settings, pub.pr)
@@ -50,7 +54,9 @@ export async function run(checked?: Settings): Promise<void> {
     failed = true
     core.setFailed(err instanceof Error ? err.message : String(err))
   } finally {
+    mark('finish')
     await endSessions() // an open connection would keep the process running
     if (settings) await releaseLock(pub, settings.mode, failed)
+    core.info(`Where the time went:\n${phaseLog()}`)
   }
 }

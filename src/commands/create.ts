@@ -14,6 +14,7 @@ import type { SchemaDiff } from '../schema/diff.js'
 import { type SchemaUnavailable, preloadSchemaTools, schemaResult } from '../schema/track.js'
 import type { ModeDriver } from './driver.js'
 import { seedOrUndo } from './seed-step.js'
+import { mark } from '../phases.js'
 
 /**
  * Runs `command: create` with `driver`. Nothing is handed out (outputs, env
@@ -22,6 +23,7 @@ import { seedOrUndo } from './seed-step.js'
  */
 export async function create(settings: Settings, seed: SeedPlan | null, pub: Publication, driver: ModeDriver): Promise<void> {
   preloadSchemaTools(settings.mode, settings)
+  mark('provisioning')
   const db = await driver.provision()
   if (db.created) forgetReusable(pub, settings.mode)
   maskConnection(db.connection)
@@ -38,6 +40,7 @@ export async function create(settings: Settings, seed: SeedPlan | null, pub: Pub
   throwIfCancelled()
   const schema = schemaResult(settings, diff, db.created)
   report.schema = schema.report
+  mark('outputs')
   setOutputs({ ...db.outputs(), created: db.created, connection, schema: schema.outputs })
   if (settings.envFile) {
     await writeEnvFile(

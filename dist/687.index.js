@@ -868,9 +868,6 @@ async function releaseLock(pub, mode, failed) {
     (0,saved/* clearLock */.Nq)();
 }
 
-// EXTERNAL MODULE: external "node:diagnostics_channel"
-var external_node_diagnostics_channel_ = __webpack_require__(53053);
-var external_node_diagnostics_channel_default = /*#__PURE__*/__webpack_require__.n(external_node_diagnostics_channel_);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:os"
@@ -901,7 +898,6 @@ var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_nod
 
 
 
-
 /**
  * The inspector, differ and grammar are loaded on first use (a separate
  * chunk of the bundle), so runs that compare nothing, and everything a run
@@ -910,27 +906,24 @@ var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_nod
 let loading;
 const schemaTools = () => (loading ??= Promise.all(/* import() */[__webpack_require__.e(7), __webpack_require__.e(156)]).then(__webpack_require__.bind(__webpack_require__, 69156)));
 /**
- * Starts loading the schema tools while the database is provisioned (a
- * branch's operations are awaited), so the first snapshot does not wait for
- * them. Reads nothing; starts once the caller's next HTTP request has gone
- * out (Node's fetch, undici's diagnostics channel `undici:client:sendHeaders`).
- * Nothing is lost if no request goes out: the tools load on first use. Only
- * where the run will compare: `compare-schema` on and, in instant mode, a
- * `seed-command`.
+ * Starts loading the schema tools (once; later calls return the same
+ * promise), where the run will compare: `compare-schema` on and, in instant
+ * mode, a `seed-command`. Loading the chunk compiles and runs it
+ * synchronously (about 80 ms of CPU, more on a loaded runner), holding the
+ * event loop: the caller starts it before the comment lock is taken (its
+ * HTTP requests overlap the load) and awaits it before provisioning, so the
+ * load never delays a timer that matters (a 423 retry, an operation poll,
+ * the lock's heartbeat). Never rejects: tools that fail to load fail at
+ * first use.
+ * @returns settles once the tools are loaded (at once where the run compares nothing)
  */
 function preloadSchemaTools(mode, settings) {
     if (!settings.compareSchema || (mode === 'instant' && !settings.seedCommand))
-        return;
-    // Loading the chunk compiles and runs it synchronously (~80 ms of CPU): it starts once the next
-    // HTTP request's headers are sent (fetch's undici reports it on this channel), so it overlaps
-    // the wait for the provisioning response instead of delaying the request.
-    const sent = external_node_diagnostics_channel_default().channel('undici:client:sendHeaders');
-    const load = () => {
-        sent.unsubscribe(load);
-        setImmediate(() => schemaTools().catch(() => undefined));
-    };
-    sent.subscribe(load);
+        return Promise.resolve();
+    preloading ??= new Promise((resolve) => setImmediate(resolve)).then(() => schemaTools().then(() => undefined, () => undefined));
+    return preloading;
 }
+let preloading;
 /** `fail-on-destructive` is true and the schema change is destructive. */
 class DestructiveSchemaError extends Error {
 }
@@ -4486,7 +4479,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
  * @throws what the driver, the seed or publishing throws; CancelledError when the run is cancelled
  */
 async function create(settings, seed, pub, driver) {
-    preloadSchemaTools(settings.mode, settings);
+    await preloadSchemaTools(settings.mode, settings); // started by main.ts; loaded before any 423 retry or poll can be due
     (0,phases/* mark */.Gy)('provisioning');
     const db = await driver.provision();
     if (db.created)
@@ -5279,6 +5272,7 @@ async function resolveSeedFiles(patterns) {
 
 
 
+
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
  * that says what to fix; nothing secret is ever part of it. Whatever
@@ -5298,6 +5292,8 @@ async function run(checked) {
         (0,phases/* mark */.Gy)('seed files');
         const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : [];
         const seedCheck = startSeedCheck(seedFiles);
+        if (settings.command === 'create')
+            void preloadSchemaTools(settings.mode, settings); // overlaps the comment lock's requests
         (0,phases/* mark */.Gy)('comment lock');
         pub = await openPublication(settings, seedCheck);
         (0,phases/* mark */.Gy)('check pass (the rest)');

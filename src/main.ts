@@ -16,6 +16,7 @@ import { branchDriver, branchNameOf } from './commands/branch-driver.js'
 import { instantDriver } from './commands/instant-driver.js'
 import { checkedSeed, startSeedCheck } from './commands/seed-step.js'
 import { resolveSeedFiles } from './seed/files.js'
+import { preloadSchemaTools } from './schema/track.js'
 import { endSessions } from './pg-sessions.js'
 import { type Publication, openPublication, releaseLock } from './publish/publication.js'
 import { mark, phaseLog } from './phases.js'
@@ -39,6 +40,7 @@ export async function run(checked?: Settings): Promise<void> {
     mark('seed files')
     const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : []
     const seedCheck = startSeedCheck(seedFiles)
+    if (settings.command === 'create') void preloadSchemaTools(settings.mode, settings) // overlaps the comment lock's requests
     mark('comment lock')
     pub = await openPublication(settings, seedCheck)
     mark('check pass (the rest)')

@@ -22,7 +22,7 @@ import { mark } from '../phases.js'
  * @throws what the driver, the seed or publishing throws; CancelledError when the run is cancelled
  */
 export async function create(settings: Settings, seed: SeedPlan | null, pub: Publication, driver: ModeDriver): Promise<void> {
-  preloadSchemaTools(settings.mode, settings)
+  await preloadSchemaTools(settings.mode, settings) // started by main.ts; loaded before any 423 retry or poll can be due
   mark('provisioning')
   const db = await driver.provision()
   if (db.created) forgetReusable(pub, settings.mode)

@@ -130,6 +130,8 @@ interface Run {
   seedMs: number
   connections: number
   statements: string
+  /** The run's phase trace as its log printed it (src/phases.ts). */
+  trace: string
 }
 
 /** Runs the bundled action once (a new PR, so a new database). */
@@ -155,7 +157,8 @@ async function action(files: string[], withCommand: boolean): Promise<Run> {
   if (r.code !== 0) throw new Error(`the action failed: ${r.errors.join('; ')}\n${r.stdout.slice(-2000)}`)
   const seeded = /Seeded \d+ file\(s\): (\d+ statement\(s\), \d+ COPY row\(s\)) in ([\d.]+) s\./.exec(r.stdout)
   if (!seeded) throw new Error(`no "Seeded" line in the action's log:\n${r.stdout.slice(-2000)}`)
-  return { mainMs: r.durationMs, totalMs, seedMs: Number(seeded[2]) * 1000, connections, statements: seeded[1] }
+  const trace = /Where the time went:\n((?:.*: \d+ ms, .*\n?)+)/.exec(r.stdout)?.[1].trimEnd() ?? '(no trace in the log)'
+  return { mainMs: r.durationMs, totalMs, seedMs: Number(seeded[2]) * 1000, connections, statements: seeded[1], trace }
 }
 
 const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`
@@ -186,10 +189,12 @@ async function measure(load: Load, withCommand: boolean, migrationMs: number): P
   console.log(
     `  action: main step ${s(main)} (${ours.map((o) => s(o.mainMs)).join(', ')}) = ${(main / psqlMs).toFixed(2)}× psql; ` +
       `main + post ${s(total)} = ${(total / psqlMs).toFixed(2)}×; seed phase ${s(seed)} = ${(seed / psqlMs).toFixed(2)}×; ` +
-      `${conns} connection(s) to PostgreSQL${withCommand ? " (seed-command's psql included)" : ''}`
+      `${conns} connection(s) to PostgreSQL${withCommand ? " (seed-command's psql included)" : ''}; load average ${loadavg()}`
   )
+  const typical = [...ours].sort((a, b) => a.mainMs - b.mainMs)[Math.floor(ours.length / 2)]
+  console.log(`  where the time went (the median run):\n${typical.trace.replace(/^/gm, '    ')}`)
   rows.push(
-    `| ${label} | ${s(psqlMs)} | ${s(main)} (${(main / psqlMs).toFixed(2)}×) | ${s(total)} (${(total / psqlMs).toFixed(2)}×) | ${s(seed)} (${(seed / psqlMs).toFixed(2)}×) | ${conns} |`
+    `| ${label} | ${s(psqlMs)} | ${s(main)} (${(main / psqlMs).toFixed(2)}×) | ${s(total)} (${(total / psqlMs).toFixed(2)}×) | ${s(seed)} (${(seed / psqlMs).toFixed(2)}×) | ${conns} | ${loadavg()} |`
   )
 }
 
@@ -233,7 +238,9 @@ try {
   for (const load of loads) await measure(load, false, migrationMs)
   for (const load of loads) await measure(load, true, migrationMs)
   console.log(`\nload average at the end: ${loadavg()}`)
-  console.log('\n| load | psql | action, main step | main + post | seed phase | connections |\n| --- | --- | --- | --- | --- | --- |')
+  console.log(
+    '\n| load | psql | action, main step | main + post | seed phase | connections | load average |\n| --- | --- | --- | --- | --- | --- | --- |'
+  )
   for (const r of rows) console.log(r)
 } finally {
   await instant.server.close()

@@ -86,6 +86,8 @@ var platform_operations = __webpack_require__(59085);
 var publish_report = __webpack_require__(24585);
 // EXTERNAL MODULE: ./src/comment/comment.ts
 var comment = __webpack_require__(86924);
+// EXTERNAL MODULE: ./src/phases.ts
+var phases = __webpack_require__(20119);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
 // EXTERNAL MODULE: ./src/comment/lock/wait.ts
@@ -478,6 +480,7 @@ async function forkRecord(octokit, pr, mode, err) {
 
 
 
+
 /** The earlier run's record without the lock's fields, when it is of this mode; else nothing reusable. */
 function reusableOf(home, mode) {
     if (!home || home.record.mode !== mode)
@@ -573,7 +576,8 @@ async function openPublication(settings, seedCheck, pr = (0,comment/* pullReques
  */
 async function publish(pub, report, record) {
     (0,cancel/* throwIfCancelled */.dZ)();
-    const markdown = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() });
+    (0,phases/* mark */.Gy)('publish');
+    const markdown = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl(), phases: (0,phases/* phaseTrace */.pM)() });
     const lock = pub.lock;
     if (lock?.held) {
         const comment = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() }, Date.now(), publish_report/* COMMENT_LIMIT */.W$);
@@ -1090,9 +1094,6 @@ function setOutputs(o) {
         core/* setOutput */.uH(name, value);
 }
 
-// EXTERNAL MODULE: external "node:diagnostics_channel"
-var external_node_diagnostics_channel_ = __webpack_require__(53053);
-var external_node_diagnostics_channel_default = /*#__PURE__*/__webpack_require__.n(external_node_diagnostics_channel_);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:os"
@@ -1123,7 +1124,6 @@ var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_nod
 
 
 
-
 /**
  * The inspector, differ and grammar are loaded on first use (a separate
  * chunk of the bundle), so runs that compare nothing, and everything a run
@@ -1132,27 +1132,24 @@ var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_nod
 let loading;
 const schemaTools = () => (loading ??= Promise.all(/* import() */[__webpack_require__.e(7), __webpack_require__.e(156)]).then(__webpack_require__.bind(__webpack_require__, 69156)));
 /**
- * Starts loading the schema tools while the database is provisioned (a
- * branch's operations are awaited), so the first snapshot does not wait for
- * them. Reads nothing; starts once the caller's next HTTP request has gone
- * out (Node's fetch, undici's diagnostics channel `undici:client:sendHeaders`).
- * Nothing is lost if no request goes out: the tools load on first use. Only
- * where the run will compare: `compare-schema` on and, in instant mode, a
- * `seed-command`.
+ * Starts loading the schema tools (once; later calls return the same
+ * promise), where the run will compare: `compare-schema` on and, in instant
+ * mode, a `seed-command`. Loading the chunk compiles and runs it
+ * synchronously (about 80 ms of CPU, more on a loaded runner), holding the
+ * event loop: the caller starts it before the comment lock is taken (its
+ * HTTP requests overlap the load) and awaits it before provisioning, so the
+ * load never delays a timer that matters (a 423 retry, an operation poll,
+ * the lock's heartbeat). Never rejects: tools that fail to load fail at
+ * first use.
+ * @returns settles once the tools are loaded (at once where the run compares nothing)
  */
 function preloadSchemaTools(mode, settings) {
     if (!settings.compareSchema || (mode === 'instant' && !settings.seedCommand))
-        return;
-    // Loading the chunk compiles and runs it synchronously (~80 ms of CPU): it starts once the next
-    // HTTP request's headers are sent (fetch's undici reports it on this channel), so it overlaps
-    // the wait for the provisioning response instead of delaying the request.
-    const sent = external_node_diagnostics_channel_default().channel('undici:client:sendHeaders');
-    const load = () => {
-        sent.unsubscribe(load);
-        setImmediate(() => schemaTools().catch(() => undefined));
-    };
-    sent.subscribe(load);
+        return Promise.resolve();
+    preloading ??= new Promise((resolve) => setImmediate(resolve)).then(() => schemaTools().then(() => undefined, () => undefined));
+    return preloading;
 }
+let preloading;
 /** `fail-on-destructive` is true and the schema change is destructive. */
 class DestructiveSchemaError extends Error {
 }
@@ -4734,6 +4731,7 @@ async function openTransaction(client) {
 
 
 
+
 /**
  * Starts the seed's check pass (no database needed). Awaited before the PR
  * comment's lock is claimed and before anything is created: a refused seed
@@ -4761,6 +4759,7 @@ async function checkedSeed(files, checking) {
         return null;
     return core/* group */.Os('Check the seed files', async () => {
         const plan = (await checking);
+        (0,phases/* overlapped */.RO)('check pass', plan.checkMs);
         core/* info */.pq(`Checked ${plan.sources.length} seed file(s)${plan.included ? ` and ${plan.included} included one(s)` : ''} in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
             'only the psql meta-commands the loader runs (\\echo, \\i, \\ir, \\set, \\if, \\copy … from, \\gset, \\gexec, …), ' +
             'no statement that needs another database or its own transaction.');
@@ -4781,7 +4780,9 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
     const commands = !!(settings.seedCommand || settings.migrateCommand);
     const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive, commands);
     try {
+        (0,phases/* mark */.Gy)('schema diff');
         await tracker.atStart();
+        (0,phases/* mark */.Gy)('seed');
         if (seed) {
             const n = seed.sources.length;
             const result = await core/* group */.Os(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => (0,cancel/* unlessCancelled */.MS)(loadSeed(connection, seed, (0,cancel/* cancelSignal */.Bj)())));
@@ -4790,6 +4791,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
         }
         await tracker.afterSeedFiles();
         if (settings.seedCommand) {
+            (0,phases/* mark */.Gy)('seed-command');
             await (0,pg_sessions/* endSessions */.v)(); // a migration tool may need the database to itself
             const running = core/* group */.Os('Run seed-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(settings.seedCommand, connection, (0,cancel/* cancelSignal */.Bj)())));
             tracker.seedCommandStarted(); // its process runs (spawned synchronously): build "before" meanwhile
@@ -4799,6 +4801,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
             await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted());
         if (!settings.compareSchema)
             return null;
+        (0,phases/* mark */.Gy)('schema diff');
         return await core/* group */.Os('Compare the schema', () => (0,cancel/* unlessCancelled */.MS)(tracker.finish(platformDiff)));
     }
     catch (err) {
@@ -4938,6 +4941,7 @@ function keptFingerprint(record, fingerprint) {
 
 
 
+
 /**
  * Runs `command: create` with `driver`. Nothing is handed out (outputs, env
  * file, comment record) before the seed committed and `migrate-command` succeeded.
@@ -4946,7 +4950,9 @@ function keptFingerprint(record, fingerprint) {
  * @throws what the driver, the seed, `migrate-command` or publishing throws; CancelledError when the run is cancelled
  */
 async function create(settings, seed, pub, driver, fingerprint) {
-    preloadSchemaTools(settings.mode, { ...settings, seedCommand: settings.seedCommand || settings.migrateCommand });
+    // started by main.ts; loaded before any 423 retry or poll can be due
+    await preloadSchemaTools(settings.mode, { ...settings, seedCommand: settings.seedCommand || settings.migrateCommand });
+    (0,phases/* mark */.Gy)('provisioning');
     let db = await driver.provision();
     const rebuiltBecause = db.created ? null : rebuildReason(settings, db.previous, fingerprint);
     if (rebuiltBecause) {
@@ -4977,6 +4983,7 @@ async function create(settings, seed, pub, driver, fingerprint) {
     (0,cancel/* throwIfCancelled */.dZ)();
     const schema = schemaResult(settings, diff, fresh || !!settings.migrateCommand);
     report.schema = withMadeBy(settings, schema.report, fresh, total);
+    (0,phases/* mark */.Gy)('outputs');
     setOutputs({ ...db.outputs(), created: db.created, connection, schema: schema.outputs, reseeded: !!rebuiltBecause });
     if (settings.envFile) {
         await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl, ...db.env }, settings.envNames);
@@ -6042,6 +6049,8 @@ async function writeRunReport(settings, pub, done) {
 
 
 
+
+
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
  * that says what to fix; nothing secret is ever part of it. Whatever
@@ -6062,10 +6071,17 @@ async function run(checked) {
             return await runCleanup(settings, client);
         if (settings.command === 'publish')
             return await publishReport(settings);
+        (0,phases/* mark */.Gy)('seed files');
         const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : [];
         const seedCheck = startSeedCheck(seedFiles);
         const fingerprinting = seedFingerprintOf(settings, seedFiles, seedCheck); // hashed while the lock is taken
+        if (settings.command === 'create') {
+            // overlaps the comment lock's requests
+            void preloadSchemaTools(settings.mode, { ...settings, seedCommand: settings.seedCommand || settings.migrateCommand });
+        }
+        (0,phases/* mark */.Gy)('comment lock');
         pub = await openPublication(settings, seedCheck);
+        (0,phases/* mark */.Gy)('check pass (the rest)');
         const seed = await checkedSeed(seedFiles, seedCheck);
         const fingerprint = await fingerprinting;
         const branchName = branchNameOf(settings, pub.pr);
@@ -6091,9 +6107,11 @@ async function run(checked) {
         core/* setFailed */.C1(err instanceof Error ? err.message : String(err));
     }
     finally {
+        (0,phases/* mark */.Gy)('finish');
         await (0,pg_sessions/* endSessions */.v)(); // an open connection would keep the process running
         if (settings)
             await releaseLock(pub, settings.mode, failed);
+        core/* info */.pq(`Where the time went:\n${(0,phases/* phaseLog */.yr)()}`);
     }
 }
 
@@ -6109,6 +6127,7 @@ async function run(checked) {
 /* harmony export */ });
 /* harmony import */ var pg__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(83849);
 /* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(87199);
+/* harmony import */ var _phases_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(20119);
 /**
  * One PostgreSQL session per database for a run's own work (the seed loader,
  * the schema snapshots), instead of a connection each: every connection
@@ -6128,6 +6147,7 @@ async function run(checked) {
  * database to itself), before undoing a failed seed (a branch is deleted),
  * and at the end of the run (an open socket would keep Node running).
  */
+
 
 
 /** Open sessions by direct connection string. */
@@ -6172,6 +6192,8 @@ async function leaseSession(connection) {
     });
     sessions.set(key, session);
     const lease = (await lend(session));
+    (0,_phases_js__WEBPACK_IMPORTED_MODULE_2__/* .countRoundTrips */ .sZ)(client);
+    const back = (0,_phases_js__WEBPACK_IMPORTED_MODULE_2__/* .mark */ .Gy)('connect');
     try {
         await client.connect();
     }
@@ -6179,6 +6201,9 @@ async function leaseSession(connection) {
         session.broken = true;
         lease.release();
         throw err;
+    }
+    finally {
+        back();
     }
     return lease;
 }

@@ -1597,7 +1597,7 @@ const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization';
 /* harmony export */   B1: () => (/* binding */ renderReport),
 /* harmony export */   W$: () => (/* binding */ COMMENT_LIMIT)
 /* harmony export */ });
-/* unused harmony exports renderSchema, renderMasked, relativeExpiry, utc */
+/* unused harmony exports renderSchema, renderMasked, renderPhases, relativeExpiry, utc */
 /* harmony import */ var _platform_shapes_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4773);
 /**
  * What one run did, rendered once as Markdown for both the PR comment and the
@@ -1681,6 +1681,27 @@ function renderMasked(r) {
         '| Column | Masked with |',
         '| --- | --- |',
         ...r.anonymized.map((c) => `| ${code(`${c.schema}.${c.table}.${c.column}`).replace(/\|/g, '\\|')} | ${c.masking === 'value' ? 'a fixed value' : code(c.masking).replace(/\|/g, '\\|')} |`),
+        ''
+    ];
+}
+/**
+ * The "where the time went" table of the job summary: each phase's wall
+ * time (milliseconds, the share of the run), its PostgreSQL round trips and
+ * HTTP requests; work overlapped with the timeline is marked so.
+ */
+function renderPhases(phases) {
+    if (!phases?.length)
+        return [];
+    const total = phases.filter((p) => !p.overlapped).reduce((sum, p) => sum + p.ms, 0);
+    return [
+        '<details><summary>Where the time went</summary>',
+        '',
+        '| Phase | Time | Share | PostgreSQL round trips | HTTP requests |',
+        '| --- | --- | --- | --- | --- |',
+        ...phases.map((p) => `| ${p.phase}${p.overlapped ? ' (overlapped)' : ''} | ${Math.round(p.ms)} ms | ${p.overlapped ? '' : `${Math.round((100 * p.ms) / Math.max(total, 1))} %`} | ${p.pgRoundTrips} | ${p.httpRequests} |`),
+        `| **run so far** | **${Math.round(total)} ms** | | ${phases.reduce((n, p) => n + p.pgRoundTrips, 0)} | ${phases.reduce((n, p) => n + p.httpRequests, 0)} |`,
+        '',
+        '</details>',
         ''
     ];
 }
@@ -1817,6 +1838,7 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
         lines.push('');
     }
     const tail = [
+        ...renderPhases(r.phases),
         '<sub>Connection strings are in the step outputs `database-url` and `database-url-direct` (masked); they are never posted here.</sub>',
         ...(r.runUrl ? [`<sub>Last updated by [this run](${r.runUrl}).</sub>`] : [])
     ];

@@ -12,12 +12,14 @@ import { readSettings } from './inputs.js'
 import type { Settings } from './settings.js'
 import { runPost } from './commands/post.js'
 import { STATE } from './post-state.js'
+import { mark } from './phases.js'
 
 if (core.getState(STATE.isPost) === 'true') {
   await runPost()
 } else {
   core.saveState(STATE.isPost, 'true')
   let settings: Settings | undefined
+  mark('inputs')
   try {
     settings = readSettings()
   } catch (err) {
@@ -27,6 +29,7 @@ if (core.getState(STATE.isPost) === 'true') {
   if (settings) {
     const checked = settings
     handleCancellation()
+    mark('loading the code')
     const { run } = await import('./main.js')
     await runMainFlow(() => run(checked))
   }

@@ -18,12 +18,14 @@ import { instantDriver } from './commands/instant-driver.js'
 import { checkedSeed, startSeedCheck } from './commands/seed-step.js'
 import { seedFingerprintOf } from './commands/reseed.js'
 import { resolveSeedFiles } from './seed/files.js'
+import { preloadSchemaTools } from './schema/track.js'
 import { endSessions } from './pg-sessions.js'
 import { type Publication, openPublication, releaseLock } from './publish/publication.js'
 import { publishReport } from './commands/publish.js'
 import { writeRunReport } from './publish/run-report.js'
 import type { PreviewDeployment } from './deployment/deployment.js'
 import { deactivateDeployments, environmentUrlOf, startDeployment } from './deployment/run-deployment.js'
+import { mark, phaseLog } from './phases.js'
 
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
@@ -44,10 +46,17 @@ export async function run(checked?: Settings): Promise<void> {
     if (settings.command === 'cleanup') return await runCleanup(settings, client)
     if (settings.command === 'publish') return await publishReport(settings)
 
+    mark('seed files')
     const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : []
     const seedCheck = startSeedCheck(seedFiles)
     const fingerprinting = seedFingerprintOf(settings, seedFiles, seedCheck) // hashed while the lock is taken
+    if (settings.command === 'create') {
+      // overlaps the comment lock's requests
+      void preloadSchemaTools(settings.mode, { ...settings, seedCommand: settings.seedCommand || settings.migrateCommand })
+    }
+    mark('comment lock')
     pub = await openPublication(settings, seedCheck)
+    mark('check pass (the rest)')
     const seed = await checkedSeed(seedFiles, seedCheck)
     const fingerprint = await fingerprinting
 
@@ -69,7 +78,9 @@ export async function run(checked?: Settings): Promise<void> {
     await deployment?.fail()
     core.setFailed(err instanceof Error ? err.message : String(err))
   } finally {
+    mark('finish')
     await endSessions() // an open connection would keep the process running
     if (settings) await releaseLock(pub, settings.mode, failed)
+    core.info(`Where the time went:\n${phaseLog()}`)
   }
 }

@@ -19,6 +19,7 @@
  */
 import pg from 'pg'
 import { type Connection, directClientConfig } from './connection.js'
+import { countRoundTrips, mark } from './phases.js'
 
 /** A session lent to one user. */
 export interface SessionLease {
@@ -89,12 +90,16 @@ export async function leaseSession(connection: Connection): Promise<SessionLease
   })
   sessions.set(key, session)
   const lease = (await lend(session))!
+  countRoundTrips(client)
+  const back = mark('connect')
   try {
     await client.connect()
   } catch (err) {
     session.broken = true
     lease.release()
     throw err
+  } finally {
+    back()
   }
   return lease
 }

@@ -20,6 +20,7 @@ import type { ModeDriver } from './driver.js'
 import { seedOrUndo } from './seed-step.js'
 import { migrateOrKeep, withMadeBy } from './migrate-step.js'
 import { keptFingerprint, rebuildReason } from './reseed.js'
+import { mark } from '../phases.js'
 
 /**
  * Runs `command: create` with `driver`. Nothing is handed out (outputs, env
@@ -35,7 +36,9 @@ export async function create(
   driver: ModeDriver,
   fingerprint: string
 ): Promise<{ report: Report; record: CommentRecord }> {
-  preloadSchemaTools(settings.mode, { ...settings, seedCommand: settings.seedCommand || settings.migrateCommand })
+  // started by main.ts; loaded before any 423 retry or poll can be due
+  await preloadSchemaTools(settings.mode, { ...settings, seedCommand: settings.seedCommand || settings.migrateCommand })
+  mark('provisioning')
   let db = await driver.provision()
   const rebuiltBecause = db.created ? null : rebuildReason(settings, db.previous, fingerprint)
   if (rebuiltBecause) {
@@ -65,6 +68,7 @@ export async function create(
   throwIfCancelled()
   const schema = schemaResult(settings, diff, fresh || !!settings.migrateCommand)
   report.schema = withMadeBy(settings, schema.report, fresh, total)
+  mark('outputs')
   setOutputs({ ...db.outputs(), created: db.created, connection, schema: schema.outputs, reseeded: !!rebuiltBecause })
   if (settings.envFile) {
     await writeEnvFile(

@@ -15,6 +15,7 @@ import { runMigrateCommand } from './migrate-step.js'
 import { type SeedPlan, SeedError, checkSeed, loadSeed } from '../seed/loader.js'
 import { endSessions } from '../pg-sessions.js'
 import type { Settings } from '../settings.js'
+import { mark, overlapped } from '../phases.js'
 
 /**
  * Starts the seed's check pass (no database needed). Awaited before the PR
@@ -42,6 +43,7 @@ export async function checkedSeed(files: string[], checking: Promise<SeedPlan | 
   if (files.length === 0) return null
   return core.group('Check the seed files', async () => {
     const plan = (await checking)!
+    overlapped('check pass', plan.checkMs)
     core.info(
       `Checked ${plan.sources.length} seed file(s)${plan.included ? ` and ${plan.included} included one(s)` : ''} in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
         'only the psql meta-commands the loader runs (\\echo, \\i, \\ir, \\set, \\if, \\copy … from, \\gset, \\gexec, …), ' +
@@ -72,7 +74,9 @@ export async function seedOrUndo(
   const commands = !!(settings.seedCommand || settings.migrateCommand)
   const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive, commands)
   try {
+    mark('schema diff')
     await tracker.atStart()
+    mark('seed')
     if (seed) {
       const n = seed.sources.length
       const result = await core.group(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () =>
@@ -85,6 +89,7 @@ export async function seedOrUndo(
     }
     await tracker.afterSeedFiles()
     if (settings.seedCommand) {
+      mark('seed-command')
       await endSessions() // a migration tool may need the database to itself
       const running = core.group('Run seed-command', () =>
         unlessCancelled(runSeedCommand(settings.seedCommand, connection, cancelSignal()))
@@ -94,6 +99,7 @@ export async function seedOrUndo(
     }
     if (settings.migrateCommand) await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted())
     if (!settings.compareSchema) return null
+    mark('schema diff')
     return await core.group('Compare the schema', () => unlessCancelled(tracker.finish(platformDiff)))
   } catch (err) {
     await tracker.close()

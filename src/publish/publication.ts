@@ -8,6 +8,7 @@ import * as github from '@actions/github'
 import type { Settings } from '../settings.js'
 import { COMMENT_LOCK, isCancelled, offCancel, onCancel, throwIfCancelled, unlessCancelled } from '../cancel.js'
 import { type Report, renderReport } from './report.js'
+import { mark, phaseTrace } from '../phases.js'
 import {
   type CommentRecord,
   type FoundComment,
@@ -143,7 +144,8 @@ export async function openPublication(
  */
 export async function publish(pub: Publication, report: Report, record: CommentRecord): Promise<void> {
   throwIfCancelled()
-  const markdown = renderReport({ ...report, runUrl: runUrl() })
+  mark('publish')
+  const markdown = renderReport({ ...report, runUrl: runUrl(), phases: phaseTrace() })
   const lock = pub.lock
   if (lock?.held) {
     const comment = renderReport({ ...report, runUrl: runUrl() }, Date.now(), COMMENT_LIMIT)

@@ -3,6 +3,7 @@
  * job summary. Holds no secret: no connection string, no password.
  */
 import { ANONYMIZATION_DOCS } from '../platform/shapes.js'
+import type { PhaseTiming } from '../phases.js'
 
 /** The facts of one run. Times are ISO 8601 UTC strings. */
 export interface Report {
@@ -57,6 +58,8 @@ export interface Report {
   runUrl?: string
   /** The schema change of this run; `noChange` for a reused database, where nothing ran. */
   schema?: SchemaReport
+  /** Job summary only: where the run's time went (phases.ts), up to the summary's writing. */
+  phases?: PhaseTiming[]
 }
 
 /** The schema part of a report. */
@@ -179,6 +182,30 @@ export function renderMasked(r: Report): string[] {
       (c) =>
         `| ${code(`${c.schema}.${c.table}.${c.column}`).replace(/\|/g, '\\|')} | ${c.masking === 'value' ? 'a fixed value' : code(c.masking).replace(/\|/g, '\\|')} |`
     ),
+    ''
+  ]
+}
+
+/**
+ * The "where the time went" table of the job summary: each phase's wall
+ * time (milliseconds, the share of the run), its PostgreSQL round trips and
+ * HTTP requests; work overlapped with the timeline is marked so.
+ */
+export function renderPhases(phases: PhaseTiming[] | undefined): string[] {
+  if (!phases?.length) return []
+  const total = phases.filter((p) => !p.overlapped).reduce((sum, p) => sum + p.ms, 0)
+  return [
+    '<details><summary>Where the time went</summary>',
+    '',
+    '| Phase | Time | Share | PostgreSQL round trips | HTTP requests |',
+    '| --- | --- | --- | --- | --- |',
+    ...phases.map(
+      (p) =>
+        `| ${p.phase}${p.overlapped ? ' (overlapped)' : ''} | ${Math.round(p.ms)} ms | ${p.overlapped ? '' : `${Math.round((100 * p.ms) / Math.max(total, 1))} %`} | ${p.pgRoundTrips} | ${p.httpRequests} |`
+    ),
+    `| **run so far** | **${Math.round(total)} ms** | | ${phases.reduce((n, p) => n + p.pgRoundTrips, 0)} | ${phases.reduce((n, p) => n + p.httpRequests, 0)} |`,
+    '',
+    '</details>',
     ''
   ]
 }
@@ -321,6 +348,7 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
     lines.push('')
   }
   const tail = [
+    ...renderPhases(r.phases),
     '<sub>Connection strings are in the step outputs `database-url` and `database-url-direct` (masked); they are never posted here.</sub>',
     ...(r.runUrl ? [`<sub>Last updated by [this run](${r.runUrl}).</sub>`] : [])
   ]

@@ -15,7 +15,6 @@
  * checked, throw {@link DestructiveSchemaError}, which the caller treats like
  * a failed seed (fails closed).
  */
-import diagnostics from 'node:diagnostics_channel'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -35,26 +34,28 @@ let loading: Promise<typeof import('./inspect-and-diff.js')> | undefined
 const schemaTools = (): Promise<typeof import('./inspect-and-diff.js')> => (loading ??= import('./inspect-and-diff.js'))
 
 /**
- * Starts loading the schema tools while the database is provisioned (a
- * branch's operations are awaited), so the first snapshot does not wait for
- * them. Reads nothing; starts once the caller's next HTTP request has gone
- * out (Node's fetch, undici's diagnostics channel `undici:client:sendHeaders`).
- * Nothing is lost if no request goes out: the tools load on first use. Only
- * where the run will compare: `compare-schema` on and, in instant mode, a
- * `seed-command`.
+ * Starts loading the schema tools (once; later calls return the same
+ * promise), where the run will compare: `compare-schema` on and, in instant
+ * mode, a `seed-command`. Loading the chunk compiles and runs it
+ * synchronously (about 80 ms of CPU, more on a loaded runner), holding the
+ * event loop: the caller starts it before the comment lock is taken (its
+ * HTTP requests overlap the load) and awaits it before provisioning, so the
+ * load never delays a timer that matters (a 423 retry, an operation poll,
+ * the lock's heartbeat). Never rejects: tools that fail to load fail at
+ * first use.
+ * @returns settles once the tools are loaded (at once where the run compares nothing)
  */
-export function preloadSchemaTools(mode: 'instant' | 'branch', settings: Pick<Settings, 'compareSchema' | 'seedCommand'>): void {
-  if (!settings.compareSchema || (mode === 'instant' && !settings.seedCommand)) return
-  // Loading the chunk compiles and runs it synchronously (~80 ms of CPU): it starts once the next
-  // HTTP request's headers are sent (fetch's undici reports it on this channel), so it overlaps
-  // the wait for the provisioning response instead of delaying the request.
-  const sent = diagnostics.channel('undici:client:sendHeaders')
-  const load = (): void => {
-    sent.unsubscribe(load)
-    setImmediate(() => schemaTools().catch(() => undefined))
-  }
-  sent.subscribe(load)
+export function preloadSchemaTools(mode: 'instant' | 'branch', settings: Pick<Settings, 'compareSchema' | 'seedCommand'>): Promise<void> {
+  if (!settings.compareSchema || (mode === 'instant' && !settings.seedCommand)) return Promise.resolve()
+  preloading ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+    schemaTools().then(
+      () => undefined,
+      () => undefined
+    )
+  )
+  return preloading
 }
+let preloading: Promise<void> | undefined
 
 /** `fail-on-destructive` is true and the schema change is destructive. */
 export class DestructiveSchemaError extends Error {}

@@ -53,7 +53,9 @@ const NOTICE_PREFIX = 'preview-postgres-locks '
 /** The sampling loop; one statement, sent with the simple query protocol (a `DO` that commits must be). */
 export const WATCH_SQL = `DO $watch$
 DECLARE
-  since timestamptz := (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid());
+  me int := pg_backend_pid();
+  role oid := (SELECT oid FROM pg_roles WHERE rolname = current_user);
+  since timestamptz := (SELECT backend_start FROM pg_stat_get_activity(pg_backend_pid()));
   db oid := (SELECT oid FROM pg_database WHERE datname = current_database());
   deadline timestamptz := clock_timestamp() + interval '${MAX_WATCH_HOURS} hours';
   seen text;
@@ -65,11 +67,10 @@ BEGIN
   LOOP
     SELECT coalesce(json_agg(json_build_array(k.relation, k.mode) ORDER BY k.relation, k.mode), '[]')::text INTO cur
       FROM (SELECT DISTINCT l.relation::int8 AS relation, l.mode
-              FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-             WHERE l.locktype = 'relation' AND l.granted AND l.database = db AND l.relation >= 16384
-               AND l.pid <> pg_backend_pid()
+              FROM pg_lock_status() l JOIN pg_stat_get_activity(NULL) a ON a.pid = l.pid
+             WHERE l.locktype = 'relation' AND l.granted AND l.database = db AND l.relation >= 16384 AND l.pid <> me
                AND (a.application_name = '${COMMAND_APPLICATION_NAME}'
-                    OR (a.usename = current_user AND a.backend_type = 'client backend' AND a.backend_start > since
+                    OR (a.usesysid = role AND a.backend_type = 'client backend' AND a.backend_start > since
                         AND a.application_name NOT LIKE 'preview-postgres%'))) k;
     t := round(extract(epoch FROM clock_timestamp()) * 1000, 1);
     IF cur IS DISTINCT FROM seen OR t - said >= ${HEARTBEAT_MS} THEN

@@ -52,6 +52,8 @@ await server.query(
 )
 let n = 0
 const side = { measured: { total: [] as number[], migration: [] as number[] }, plain: { total: [] as number[], migration: [] as number[] } }
+/** Measured runs: time from the call to the command's start, and from its exit to the call's return (ms). */
+const around = { before: [] as number[], after: [] as number[] }
 const watcherCpu: number[] = []
 try {
   console.log(
@@ -65,9 +67,11 @@ try {
       const url = `postgresql://${ADMIN_USER}:${encodeURIComponent(server.adminPassword)}@127.0.0.1:${proxy.port}/${db}?sslmode=disable`
       const c = describeConnection(url, url)
       let migration = 0
+      let ended = 0
       const started = performance.now()
       await measureCommand(c, measured, async (env) => {
         const t = performance.now()
+        if (measured) around.before.push(t - started)
         const code = await new Promise<number | null>((resolve, reject) => {
           const child = spawn('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', MIGRATION], {
             env: {
@@ -93,8 +97,10 @@ try {
           ])
           if (w) watcherCpu.push(cpuMs(Number(w.pid)) / (migration / 1000))
         }
+        ended = performance.now()
       })
       const total = performance.now() - started
+      if (measured) around.after.push(performance.now() - ended)
       await endSessions()
       const s = side[measured ? 'measured' : 'plain']
       s.total.push(total)
@@ -114,7 +120,8 @@ try {
   console.log(
     `medians: whole call measured ${Math.round(mt)} ms, not measured ${Math.round(pt)} ms: ratio ${(mt / pt).toFixed(3)}, +${Math.round(mt - pt)} ms; ` +
       `the migration alone ${Math.round(mm)} ms vs ${Math.round(pm)} ms: ratio ${(mm / pm).toFixed(3)}; ` +
-      `watcher backend CPU ${median(watcherCpu).toFixed(0)} ms per second watched; load average ${loadavg()}`
+      `measuring adds ${Math.round(median(around.before))} ms before the command (watcher's connection, "before" query) and ${Math.round(median(around.after))} ms after it ` +
+      `(last report, closing, "after" query on a new session); watcher backend CPU ${median(watcherCpu).toFixed(0)} ms per second watched; load average ${loadavg()}`
   )
 } finally {
   await endSessions()

@@ -6,7 +6,7 @@
  */
 import type { Reply, Request } from './http-kit.js'
 import { REGION } from './instant.js'
-import type { BranchRecord, Project } from './platform.js'
+import type { BranchRecord, Project } from './platform-records.js'
 
 /** The spec's Branch object (every required field). */
 export function branchView(project: Project, b: BranchRecord, extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -4,74 +4,10 @@
  * {@link InputError} that names the input and the values it accepts.
  */
 import * as core from '@actions/core'
-import { ENV_NAME, envVariables, type EnvNames } from './publish/env-file.js'
-import { type MaskingRuleInput, MaskingRulesError, parseMaskingRules, ruleSecrets } from './platform/masking-rules.js'
+import { ENV_NAME, envVariables } from './publish/env-file.js'
+import { MaskingRulesError, parseMaskingRules, ruleSecrets } from './platform/masking-rules.js'
+import { type EnvNames, type MaskingRuleInput, type Mode, type Settings, InputError } from './settings.js'
 import { MAX_EXPIRES_IN_SECONDS } from './platform/expiry.js'
-
-export type Mode = 'instant' | 'branch'
-export type Command = 'create' | 'delete' | 'cleanup' | 'reset'
-
-/** The validated inputs. Durations are in seconds, as the inputs are. */
-export interface Settings {
-  /** Resolved mode (`auto` becomes `branch` when `project-id` is set, else `instant`). */
-  mode: Mode
-  command: Command
-  /** Sent as `ref` to the instant service (seed 001: required, non-empty). */
-  referrer: string
-  logicalReplication: boolean
-  /** Base address of the instant service, without `/api/v1`. */
-  instantUrl: string
-  /** Base address of the platform API; already contains `/api/v2` (seed 000). */
-  apiUrl: string
-  apiKey: string
-  projectId: string
-  parentBranch: string
-  branchName: string
-  database: string
-  role: string
-  /** Seed paths or globs, in the order given. */
-  seed: string[]
-  seedCommand: string
-  reuse: boolean
-  githubToken: string
-  comment: boolean
-  /** Seconds between polls of a pending operation (seed 000 recommends 5). */
-  pollIntervalSeconds: number
-  /** Seconds to wait for the operations of one request before failing. */
-  waitTimeoutSeconds: number
-  /** Seconds before any single HTTP request is abandoned. */
-  requestTimeoutSeconds: number
-  envFile: string
-  /** `env-key` and `env-prefix`: the env file's variable names (seed 001, the CLI's `--key` and `--prefix`). */
-  envNames: EnvNames
-  /** Show what the run's seed and migrations did to the schema (issue 15). */
-  compareSchema: boolean
-  /** Fail the step (and undo, like a failed seed) when the schema change is destructive. */
-  failOnDestructive: boolean
-  /** `expires-in` in seconds; 0 when empty (no expiry). Sent as `branch.expires_at` (platform spec, BranchCreateRequest). */
-  expiresInSeconds: number
-  /** `max-age` in seconds for `command: cleanup`; 0 when empty (sweep by PR state only). */
-  maxAgeSeconds: number
-  /** `dry-run`: `command: cleanup` lists what it would delete and deletes nothing. */
-  dryRun: boolean
-  /** `suspend-timeout` in seconds (platform spec, SuspendTimeoutSeconds: -1, 0, or 60 to 604800); undefined: not sent. */
-  suspendTimeoutSeconds?: number
-  /** `min-cu` / `max-cu` in compute units (platform spec, ComputeUnit: at least 0.25); undefined: not sent. */
-  minCu?: number
-  maxCu?: number
-  /** `schema-only`: create the branch with `init_source: schema-only`. */
-  schemaOnly: boolean
-  /** `masking-rules` (issue 25): non-empty makes the branch anonymized (platform spec, createProjectBranchAnonymized). */
-  maskingRules: MaskingRuleInput[]
-}
-
-/** A wrong input value. The message names the input and what it accepts. */
-export class InputError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'InputError'
-  }
-}
 
 function text(name: string): string {
   return core.getInput(name).trim()
@@ -177,7 +113,7 @@ function computeUnits(name: string): number | undefined {
 
 /**
  * `env-key` (default `DATABASE_URL`) and `env-prefix` (default `PUBLIC_`),
- * named as the instant service's CLI names its variables (seed 001): `<key>`,
+ * named as the instant service's CLI names its variables (instant service API): `<key>`,
  * `<key>_DIRECT`, `<prefix>POSTGRES_CLAIM_URL`. Each must make a valid
  * environment variable name ({@link ENV_NAME}), and the three must differ.
  * @throws InputError

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { InputError, readSettings } from '../../src/inputs.js'
+import { readSettings } from '../../src/inputs.js'
+import { InputError } from '../../src/settings.js'
 
 const set = (inputs: Record<string, string>): void => {
   for (const [k, v] of Object.entries(inputs)) process.env[`INPUT_${k.toUpperCase()}`] = v

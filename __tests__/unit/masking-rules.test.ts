@@ -1,5 +1,5 @@
 /**
- * The `masking-rules` input (issue 25): parsing, validation, the strings
+ * The `masking-rules` input: parsing, validation, the strings
  * masked in the log, and its refusals in readSettings.
  */
 import { afterEach, describe, expect, it } from '@jest/globals'

@@ -1,5 +1,5 @@
 /**
- * The `masking-rules` input (issue 25): YAML or JSON in the input, or
+ * The `masking-rules` input: YAML or JSON in the input, or
  * `@path/to/file`, a list of `{database?, schema, table, column, function | value}`.
  * Parsed and validated before any network call; the result maps 1:1 onto the
  * platform's MaskingRule (platform spec, `public-v2-for-users.gen.yaml`:
@@ -14,18 +14,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse } from 'yaml'
-
-/** One masking rule as the input gives it, validated. `database` undefined: the branch's database. */
-export interface MaskingRuleInput {
-  database?: string
-  schema: string
-  table: string
-  column: string
-  /** A PostgreSQL Anonymizer call such as `anon.fake_email()` or `anon.partial(email, 2, '***', 4)`. */
-  function?: string
-  /** A literal set on every row (sent as `masking_value`, a string per the spec). */
-  value?: string
-}
+import type { MaskingRuleInput } from '../settings.js'
 
 /** Platform spec, MaskingRule. */
 export interface MaskingRule {

@@ -2,6 +2,7 @@
  * What one run did, rendered once as Markdown for both the PR comment and the
  * job summary. Holds no secret: no connection string, no password.
  */
+import { ANONYMIZATION_DOCS } from '../platform/shapes.js'
 
 /** The facts of one run. Times are ISO 8601 UTC strings. */
 export interface Report {
@@ -37,7 +38,7 @@ export interface Report {
   seedFiles?: number
   /** Operations the platform ran for this run (branch mode). */
   operations?: { name: string; status: string; durationSeconds: number }[]
-  /** Branch mode, issue 25: the branch is anonymized; its masked columns (names and function names, never a value). */
+  /** Branch mode: the branch is anonymized; its masked columns (names and function names, never a value). */
   anonymized?: { schema: string; table: string; column: string; masking: string }[]
   /** Branch mode: created with `init_source: schema-only` (the parent's schema, none of its rows). */
   schemaOnly?: boolean
@@ -47,7 +48,7 @@ export interface Report {
   sweptBecause?: string
   /** Link to the workflow run. */
   runUrl?: string
-  /** The schema change of this run (issue 15); `noChange` for a reused database, where nothing ran. */
+  /** The schema change of this run; `noChange` for a reused database, where nothing ran. */
   schema?: SchemaReport
 }
 
@@ -60,7 +61,7 @@ export interface SchemaReport {
   source: 'migra' | 'platform' | 'listing' | 'none'
   /** Why the diff is a listing of the snapshots' objects instead of migra's script. */
   note?: string
-  /** The diff could not be made (issue 19): why. The run succeeded; only the diff is missing. */
+  /** The diff could not be made: why. The run succeeded; only the diff is missing. */
   unavailable?: string
   destructive: string[]
   failOnDestructive?: boolean
@@ -130,9 +131,8 @@ export function renderSchema(r: Report, diffBudget = Infinity): string[] {
 }
 
 /** The platform's docs on anonymized branches. */
-const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization'
 
-/** The masked columns of an anonymized branch (issue 25): schema.table.column and the function's name, never a value. */
+/** The masked columns of an anonymized branch: schema.table.column and the function's name, never a value. */
 export function renderMasked(r: Report): string[] {
   if (!r.anonymized?.length || r.state === 'seed-failed') return []
   const n = r.anonymized.length

@@ -18,7 +18,7 @@ import os from 'node:os'
 import { ADMIN_USER, PostgresServer } from '../emulator/postgres.js'
 import { startDelayProxy } from '../emulator/delay-proxy.js'
 import { describeConnection } from '../src/connection.js'
-import { endSessions } from '../src/session.js'
+import { endSessions } from '../src/pg-sessions.js'
 import { measureCommand } from '../src/migration-cost/measure.js'
 import { WATCHER_APPLICATION_NAME } from '../src/migration-cost/watcher.js'
 

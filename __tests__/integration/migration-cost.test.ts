@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import pg from 'pg'
 import { type Connection, describeConnection } from '../../src/connection.js'
-import { endSessions } from '../../src/session.js'
+import { endSessions } from '../../src/pg-sessions.js'
 import { measureCommand } from '../../src/migration-cost/measure.js'
 import { COMMAND_APPLICATION_NAME, WATCHER_APPLICATION_NAME } from '../../src/migration-cost/watcher.js'
 import { ADMIN_USER, PostgresServer } from '../../emulator/postgres.js'
@@ -215,6 +215,16 @@ describe('measureCommand', () => {
     } finally {
       write.mockRestore()
     }
+  })
+
+  it('a statement_timeout the command set on the database does not stop the snapshot after it', async () => {
+    const c = await database()
+    const { measured } = await measureCommand(
+      c,
+      true,
+      psql(c, `ALTER TABLE events ALTER COLUMN id TYPE bigint; ALTER DATABASE ${c.database} SET statement_timeout = 1`)
+    )
+    expect(measured!.cost.rewrites.map((r) => r.table)).toEqual(['public.events'])
   })
 
   it('a watcher that cannot connect is a warning; the command runs unmeasured', async () => {

@@ -38,7 +38,7 @@ export async function create(settings: Settings, seed: SeedPlan | null, pub: Pub
   throwIfCancelled()
   const schema = schemaResult(settings, diff, db.created)
   report.schema = schema.report
-  setOutputs({ ...db.outputs(), created: db.created, connection, schema: schema.outputs })
+  setOutputs({ ...db.outputs(), created: db.created, connection, schema: schema.outputs, migrationReport: report.migrationCost?.file })
   if (settings.envFile) {
     await writeEnvFile(
       settings.envFile,

@@ -65,6 +65,9 @@ export function writeMigrationReport(cost: MigrationCost): string {
   return file
 }
 
+/** A table name as Markdown code (a backtick in the name would end the span). */
+const code = (name: string): string => `\`${name.replace(/`/g, "'")}\``
+
 /** "300,000". */
 const count = (n: number): string => Math.round(n).toLocaleString('en-US')
 
@@ -148,7 +151,7 @@ export function costLines(cost: MigrationCost, before: StorageSnapshot): string[
     }
     const matview = rowsOf(r.table)?.kind === 'm'
     lines.push(
-      `- \`${r.table}\` (${count(r.rows)} rows, ${prettySize(r.bytes)}): **rewritten**${held(r.table)}. Instead: ${matview ? INSTEAD.matview : INSTEAD.rewrite}.`
+      `- ${code(r.table)} (${count(r.rows)} rows, ${prettySize(r.bytes)}): **rewritten**${held(r.table)}. Instead: ${matview ? INSTEAD.matview : INSTEAD.rewrite}.`
     )
   }
   for (const [table, l] of strongest) {
@@ -164,13 +167,13 @@ export function costLines(cost: MigrationCost, before: StorageSnapshot): string[
             : INSTEAD.exclusive
     const waits = l.mode === 'AccessExclusiveLock' ? 'reads and writes wait' : 'writes wait'
     lines.push(
-      `- \`${table}\` (${count(t.rows)} rows, ${prettySize(t.bytes)}): **${LOCK_NAMES[l.mode]} lock** seen held ${prettyDuration(l.heldMs)} (${waits}). Instead: ${instead}.`
+      `- ${code(table)} (${count(t.rows)} rows, ${prettySize(t.bytes)}): **${LOCK_NAMES[l.mode]} lock** seen held ${prettyDuration(l.heldMs)} (${waits}). Instead: ${instead}.`
     )
   }
   for (const r of cost.truncations) {
     if (r.rows === 0) continue
     lines.push(
-      `- \`${r.table}\` (${count(r.rows)} rows, ${prettySize(r.bytes)}): **emptied by TRUNCATE** (new empty storage, not a rewrite: its rows are gone).`
+      `- ${code(r.table)} (${count(r.rows)} rows, ${prettySize(r.bytes)}): **emptied by TRUNCATE** (new empty storage, not a rewrite: its rows are gone).`
     )
   }
   if (small > 0)

@@ -12,7 +12,7 @@
  */
 import * as core from '@actions/core'
 import type { Connection } from '../connection.js'
-import { leaseSession } from '../session.js'
+import { leaseSession } from '../pg-sessions.js'
 import { COMMAND_APPLICATION_NAME, LockWatcher } from './watcher.js'
 import { type StorageSnapshot, replacedTables, takeSnapshot } from './storage.js'
 import { type MigrationCost, costLines, migrationCost, writeMigrationReport } from './findings.js'
@@ -32,15 +32,15 @@ export interface MeasuredCommand {
  * Set on every run, measured or not, so the command sees the same
  * environment; a `PGAPPNAME` of the step's own is replaced.
  */
-export function commandEnvironment(): Record<string, string> {
+export function attributionEnvironment(): Record<string, string> {
   return { PGAPPNAME: COMMAND_APPLICATION_NAME }
 }
 
 /**
- * Runs `run` with {@link commandEnvironment}, measured when `measure`:
+ * Runs `run` with {@link attributionEnvironment}, measured when `measure`:
  * the watcher connects and snapshots the tables' storage before `run`
  * starts, samples locks while it runs, and once it returned the storage is
- * read again on the run's session (session.ts) and the report is written.
+ * read again on the run's session (pg-sessions.ts) and the report is written.
  * @param run starts the user command with `env` added to its environment; resolves when it exited
  * @returns what `run` returned, and the cost when it was measured
  * @throws what `run` throws (the watcher is closed first; no report then)
@@ -50,19 +50,19 @@ export async function measureCommand<T>(
   measure: boolean,
   run: (env: Record<string, string>) => Promise<T>
 ): Promise<{ result: T; measured?: MeasuredCommand }> {
-  if (!measure) return { result: await run(commandEnvironment()) }
+  if (!measure) return { result: await run(attributionEnvironment()) }
   let opened: { watcher: LockWatcher; before: StorageSnapshot } | undefined
   try {
     opened = await LockWatcher.open(connection)
   } catch (err) {
     core.warning(`Could not watch the command's locks (${(err as Error).message}): its migration cost is not measured. The run goes on.`)
   }
-  if (!opened) return { result: await run(commandEnvironment()) }
+  if (!opened) return { result: await run(attributionEnvironment()) }
   const { watcher, before } = opened
   watcher.start()
   let result: T
   try {
-    result = await run(commandEnvironment())
+    result = await run(attributionEnvironment())
   } catch (err) {
     await watcher.stop()
     throw err

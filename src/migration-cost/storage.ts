@@ -95,13 +95,26 @@ export function qualifiedName(schema: string, name: string): string {
   return `${q(schema)}.${q(name)}`
 }
 
+/** {@link SNAPSHOT_SQL} with its parameter in the text, for the simple query protocol (several statements in one message). */
+export const SNAPSHOT_SQL_INLINE = SNAPSHOT_SQL.replace('$1', String(EXACT_COUNT_MAX_BYTES))
+
 /**
- * Reads every user table's storage in one query on `client`.
- * @throws the driver's error when the query fails
+ * Reads every user table's storage in one round trip on `client` (a session
+ * others use too): in a read-only transaction of its own with no statement
+ * timeout (`SET LOCAL`, so the session keeps its settings), because the
+ * command may have set one on the database or role.
+ * @throws the driver's error when the query fails (the transaction is rolled back)
  */
 export async function takeSnapshot(client: pg.ClientBase): Promise<StorageSnapshot> {
-  const { rows } = await client.query<Record<string, string>>(SNAPSHOT_SQL, [EXACT_COUNT_MAX_BYTES])
-  return snapshotOf(rows)
+  try {
+    const results = (await client.query(
+      `BEGIN READ ONLY; SET LOCAL statement_timeout = 0; ${SNAPSHOT_SQL_INLINE}; COMMIT`
+    )) as unknown as pg.QueryResult<Record<string, string>>[]
+    return snapshotOf(results[2].rows)
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined)
+    throw err
+  }
 }
 
 /** The snapshot of {@link SNAPSHOT_SQL}'s rows (int8 columns arrive as strings). */

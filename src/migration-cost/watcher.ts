@@ -27,7 +27,7 @@
 import pg from 'pg'
 import { type Connection, directClientConfig } from '../connection.js'
 import { type Hold, HoldTracker, type LockSample } from './holds.js'
-import { EXACT_COUNT_MAX_BYTES, SNAPSHOT_SQL, type StorageSnapshot, snapshotOf } from './storage.js'
+import { SNAPSHOT_SQL_INLINE, type StorageSnapshot, snapshotOf } from './storage.js'
 
 /**
  * `application_name` of the user command's sessions: `PGAPPNAME` in its
@@ -96,7 +96,7 @@ const START_SQL = [
   'SET statement_timeout = 0',
   'SET lock_timeout = 0',
   "SELECT set_config('client_connection_check_interval', '100', false) WHERE current_setting('server_version_num')::int >= 140000",
-  SNAPSHOT_SQL.replace('$1', String(EXACT_COUNT_MAX_BYTES))
+  SNAPSHOT_SQL_INLINE
 ].join(';\n')
 
 /** One connection to the database, watching the command's locks. */

@@ -148,67 +148,68 @@ function describeGitHubError(err) {
 /* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(86924);
 /* harmony import */ var _wait_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(39088);
 /**
- * The comment lock as the post step sees it: the main step saves which lock
- * it holds (comment and reaction ids) in the runner's step state the moment
+ * The PR's lock as the post step sees it: the main step saves which lock it
+ * holds (its reaction's id on the PR) in the runner's step state the moment
  * its reaction exists, clears it once released, and the post step releases
  * a lock still saved (a main step killed, or ended before it released).
- * The release is the same as {@link CommentLock.finish}'s: the comment says
- * the run failed when its marker still names this run's reaction (keeping
- * what it records for reuse, without the lock's fields), then the reaction
- * is deleted by its id, so a reaction of another run is never touched.
+ * The release is the same as {@link CommentLock.finish}'s: a comment whose
+ * marker still names this run's reaction says the run failed (keeping what
+ * it records for reuse, without the lock's fields), then the reaction is
+ * deleted from the PR by its id, so a reaction of another run is never
+ * touched.
  */
 
 
 
 
-/** This run holds the comment lock (reaction `reactionId` on comment `commentId`) until {@link clearLock}. */
-function markLock(commentId, reactionId) {
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_post_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c4.lockComment, JSON.stringify({ comment: commentId, reaction: reactionId }));
+/** This run holds the PR's lock (its reaction `reactionId` on the PR) until {@link clearLock}. */
+function markLock(reactionId) {
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_post_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c4.lockComment, JSON.stringify({ reaction: reactionId }));
 }
 /** The lock {@link markLock} saved, from the post step's `STATE_lockComment`; null when none. */
 function savedLock(saved) {
     if (!saved)
         return null;
-    if (/^\d+$/.test(saved))
-        return { comment: Number(saved) };
     const v = JSON.parse(saved);
-    return typeof v.comment === 'number' ? { comment: v.comment, reaction: typeof v.reaction === 'number' ? v.reaction : undefined } : null;
+    return typeof v.reaction === 'number' ? { reaction: v.reaction } : null;
 }
-/** The comment lock is released (the comment is final). */
+/** The lock is released (the comment is final). */
 function clearLock() {
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_post_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c4.lockComment, '');
 }
 /**
- * Releases the lock `saved` names (the post step's `STATE_lockComment`), writing
- * `failedMarkdown` over the comment when its marker still names the saved
- * reaction. Other runs would take the lock over 1 to 5 minutes later; this
- * frees them at once. An older main step's state (a claim comment id alone)
- * is handled as before: its claim comment is deleted when it still is a claim.
- * @returns true when a lock was released
- * @throws the GitHub error of the read, the edit or the delete (a 404 on the reaction is success)
+ * Releases the lock `saved` names (the post step's `STATE_lockComment`):
+ * writes `failedMarkdown` over the PR's comment whose marker still names the
+ * saved reaction (found by listing the comments: a user may have deleted the
+ * comment and the holder posted it again), then deletes the reaction from
+ * the PR. Other runs would take the lock over minutes later; this frees them
+ * at once.
+ * @returns the reaction released and the comment written (undefined when none named it), or null when nothing was saved
+ * @throws the GitHub error of the edit or the delete (a 404 on the reaction is success)
  */
 async function releaseSavedLock(octokit, pr, saved, failedMarkdown) {
     const lock = savedLock(saved);
     if (!lock)
-        return false;
-    const { owner, repo } = pr;
-    const comment = await octokit.rest.issues.getComment({ owner, repo, comment_id: lock.comment }).catch(() => null);
-    const record = comment ? (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(comment.data.body ?? '') : null;
-    if (lock.reaction === undefined) {
-        if (record?.provisioningSince)
-            await octokit.rest.issues.deleteComment({ owner, repo, comment_id: lock.comment });
-        return false;
-    }
-    if (record?.reaction === lock.reaction) {
+        return null;
+    const { owner, repo, number } = pr;
+    const comments = await octokit
+        .paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: number, per_page: 100 })
+        .catch(() => []);
+    let comment;
+    for (const c of comments) {
+        const record = (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(c.body ?? '');
+        if (record?.reaction !== lock.reaction)
+            continue;
+        comment = c.id;
         await octokit.rest.issues.updateComment({
             owner,
             repo,
-            comment_id: lock.comment,
+            comment_id: c.id,
             body: `${failedMarkdown}\n\n${(0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .markerOf */ .we)((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .withoutLock */ .OY)(record))}`
         });
     }
-    await (0,_wait_js__WEBPACK_IMPORTED_MODULE_3__/* .deleteReaction */ .ft)(octokit, pr, lock.comment, lock.reaction);
-    return true;
+    await (0,_wait_js__WEBPACK_IMPORTED_MODULE_3__/* .deleteLockReaction */ .A_)(octokit, pr, lock.reaction);
+    return { reaction: lock.reaction, comment };
 }
 
 
@@ -218,123 +219,160 @@ async function releaseSavedLock(octokit, pr, saved, failedMarkdown) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   A_: () => (/* binding */ deleteLockReaction),
 /* harmony export */   FI: () => (/* binding */ NAME_WITHIN_MS),
 /* harmony export */   Uv: () => (/* binding */ waitForRelease),
+/* harmony export */   V6: () => (/* binding */ markerComments),
 /* harmony export */   _k: () => (/* binding */ STALE_AFTER_MS),
 /* harmony export */   as: () => (/* binding */ LOCK_REACTION),
-/* harmony export */   ft: () => (/* binding */ deleteReaction),
 /* harmony export */   hR: () => (/* binding */ ORPHAN_AFTER_MS),
-/* harmony export */   m: () => (/* binding */ HEARTBEAT_MS)
+/* harmony export */   m: () => (/* binding */ HEARTBEAT_MS),
+/* harmony export */   n9: () => (/* binding */ lockReactionIds)
 /* harmony export */ });
-/* unused harmony export isLiveClaim */
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
 /* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(86924);
 /**
- * The waiting side of the comment lock (lock.ts has the protocol): its
- * timing constants, when a lock is live, stale or orphaned, and the wait
- * until a lock reaction is gone (released, or deleted here by its id).
+ * The waiting side of the PR's lock (lock.ts has the protocol): its timing
+ * constants, the lock reactions on the PR, and the wait until the lock
+ * reaction is gone (released, or deleted here by its id when stale or
+ * orphaned).
  */
 
 
 
-/** How often the holder refreshes `heartbeatAt` in the marker, in milliseconds. */
+/** How often the holder refreshes `heartbeatAt` in the marker (and so the comment's `updated_at`), in milliseconds. */
 const HEARTBEAT_MS = 60_000;
-/** A lock whose heartbeat is older than this is stale (its run is gone), in milliseconds. */
+/** A lock whose marker comment GitHub last saw written this long ago (GitHub's clock) is stale: its run is gone. Milliseconds. */
 const STALE_AFTER_MS = 5 * 60_000;
-/** A lock reaction no marker names for this long, as one waiter watches it, is orphaned, in milliseconds. */
-const ORPHAN_AFTER_MS = 60_000;
-/** The holder keeps a take only when its naming edit was answered within this long of sending its create, in milliseconds. */
-const NAME_WITHIN_MS = ORPHAN_AFTER_MS / 2;
+/**
+ * A lock reaction no marker names for this long, as one waiter watches it,
+ * is orphaned, in milliseconds: longer than a heartbeat and its requests, so
+ * a holder whose marker a user erased (comment deleted or edited) has
+ * written it again well before.
+ */
+const ORPHAN_AFTER_MS = 3 * 60_000;
+/** The holder keeps a take only when its naming write was answered within this long of sending its create, in milliseconds. */
+const NAME_WITHIN_MS = 30_000;
 /** The reaction that is the lock. */
 const LOCK_REACTION = 'eyes';
-/** A record that names a lock of a run still alive: it has `provisioningSince` and a heartbeat younger than `staleAfterMs` (default {@link STALE_AFTER_MS}). */
-function isLiveClaim(record, now = Date.now(), staleAfterMs = STALE_AFTER_MS) {
-    if (!record.provisioningSince)
-        return false;
-    const beat = Date.parse(record.heartbeatAt ?? record.provisioningSince);
-    return Number.isFinite(beat) && now - beat < staleAfterMs;
-}
-/** Deletes reaction `reactionId` on comment `commentId`; a 404 (already gone) is success. @throws other GitHub errors. */
-async function deleteReaction(octokit, pr, commentId, reactionId) {
+/** Deletes lock reaction `reactionId` on the PR; a 404 (already gone) is success. @throws other GitHub errors. */
+async function deleteLockReaction(octokit, pr, reactionId) {
     try {
-        await octokit.rest.reactions.deleteForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId, reaction_id: reactionId });
+        await octokit.rest.reactions.deleteForIssue({ owner: pr.owner, repo: pr.repo, issue_number: pr.number, reaction_id: reactionId });
     }
     catch (err) {
         if ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .statusOf */ .c2)(err) !== 404)
             throw err;
     }
 }
-/** The lock reactions of `login` on a comment. @throws the GitHub error. */
-async function lockReactions(octokit, pr, commentId, login) {
-    const { data } = await octokit.rest.reactions.listForIssueComment({
+/** The ids of `login`'s lock reactions on the PR itself (all pages). @throws the GitHub error. */
+async function lockReactionIds(octokit, pr, login) {
+    const reactions = await octokit.paginate(octokit.rest.reactions.listForIssue, {
         owner: pr.owner,
         repo: pr.repo,
-        comment_id: commentId,
+        issue_number: pr.number,
         content: LOCK_REACTION,
         per_page: 100
     });
-    return data.filter((r) => r.user?.login === login).map((r) => r.id);
+    return reactions.filter((r) => r.user?.login === login).map((r) => r.id);
+}
+/** GitHub's clock from a response's `Date` header (milliseconds since the epoch), else this machine's. */
+const githubNow = (headers) => {
+    const at = Date.parse(headers.date ?? '');
+    return Number.isFinite(at) ? at : Date.now();
+};
+/** `login`'s marker comments on the PR, oldest first (all pages). @throws the GitHub error. */
+async function markerComments(octokit, pr, login) {
+    const found = [];
+    await octokit.paginate(octokit.rest.issues.listComments, { owner: pr.owner, repo: pr.repo, issue_number: pr.number, per_page: 100 }, (response) => {
+        const now = githubNow(response.headers);
+        for (const c of response.data) {
+            const record = c.user?.login === login ? (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(c.body ?? '') : null;
+            if (record)
+                found.push({ id: c.id, body: c.body ?? '', record, age: now - Date.parse(c.updated_at) });
+        }
+        return [];
+    });
+    return found.sort((a, b) => a.id - b.id);
 }
 /**
- * Waits until the lock reaction on `home` is gone: released by its holder,
- * or deleted here by its id when stale or orphaned (module comment). Polls
- * the marker and the reactions every `pollSeconds` seconds. Milliseconds for
- * `staleAfterMs` and `orphanAfterMs`.
+ * Reads the marker of the PR's comment: the comment `commentId` when given
+ * and still ours, else the oldest marker comment of `login` found by
+ * listing. Null when the PR has no marker comment of `login`.
+ * @throws the GitHub error.
+ */
+async function readMarker(octokit, pr, login, commentId) {
+    if (commentId !== null) {
+        const got = await octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId }).catch((err) => {
+            if ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .statusOf */ .c2)(err) === 404)
+                return null;
+            throw err;
+        });
+        const record = got ? (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(got.data.body ?? '') : null;
+        if (got && record)
+            return { id: commentId, body: got.data.body ?? '', record, age: githubNow(got.headers) - Date.parse(got.data.updated_at) };
+    }
+    return (await markerComments(octokit, pr, login))[0] ?? null;
+}
+/**
+ * Waits until `login`'s lock reaction on the PR is gone: released by its
+ * holder, or deleted here by its id when stale or orphaned (lock.ts). Polls
+ * the PR's lock reactions and the comment's marker every `pollSeconds`
+ * seconds. Milliseconds for `staleAfterMs` and `orphanAfterMs`.
  * @throws Error naming the comment when the lock is still live at `deadline`
  *   (milliseconds since the epoch); CancelledError on a cancel.
  */
-async function waitForRelease(octokit, pr, home, seen, deadline, o) {
-    const staleAfter = o.staleAfterMs;
-    const orphanAfter = o.orphanAfterMs;
-    const firstSeen = new Map([[seen.id, Date.now()]]);
+async function waitForRelease(octokit, pr, seen, deadline, o) {
+    /** Per reaction id: since when this waiter has seen no marker name it (milliseconds since the epoch). */
+    const unnamedSince = new Map([[seen.id, Date.now()]]);
+    let commentId = null;
     let told = false;
     for (;;) {
-        let record;
+        let marker;
         let ids;
         try {
-            const [comment, reactions] = await Promise.all([
-                octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: home.id }),
-                lockReactions(octokit, pr, home.id, seen.login)
-            ]);
-            record = (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(comment.data.body ?? '');
-            ids = reactions;
+            ids = await lockReactionIds(octokit, pr, seen.login);
+            marker = await readMarker(octokit, pr, seen.login, commentId);
+            commentId = marker?.id ?? null;
         }
         catch (err) {
-            if ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .statusOf */ .c2)(err) === 404)
-                return; // the comment is gone: the caller looks again
             // A GitHub hiccup (after the client's retries): decide nothing on it, keep waiting.
             if (Date.now() >= deadline)
-                throw new Error(`Could not read the lock of PR #${pr.number} (comment ${home.id}) before wait-timeout: ${(0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .describeGitHubError */ .dZ)(err)}.`, { cause: err });
+                throw new Error(`Could not read the lock of PR #${pr.number} before wait-timeout: ${(0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .describeGitHubError */ .dZ)(err)}.`, { cause: err });
             await (0,_http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - Date.now())));
             continue;
         }
         const id = ids[0];
+        const named = id !== undefined && marker?.record.reaction === id;
+        if (!told) {
+            // Said once, even when the holder released it meanwhile: the 200 meant another run held it.
+            told = true;
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Another run of this PR holds the lock${named ? ` (comment ${marker.id}, provisioning since ${marker.record.provisioningSince})` : ''}: waiting for it.`);
+        }
         if (id === undefined)
             return;
         const now = Date.now();
-        if (!firstSeen.has(id))
-            firstSeen.set(id, now);
+        if (named)
+            unnamedSince.delete(id);
+        else if (!unnamedSince.has(id))
+            unnamedSince.set(id, now);
         let reason = null;
-        if (record?.reaction === id) {
-            if (!isLiveClaim(record, now, staleAfter))
-                reason = `stale: no heartbeat since ${record.heartbeatAt}`;
+        if (named && marker.age >= o.staleAfterMs) {
+            reason = `stale: its comment was last written ${Math.round(marker.age / 1000)} s ago (GitHub's clock)`;
         }
-        else if (now - firstSeen.get(id) >= orphanAfter) {
-            reason = `orphaned: no run named it in ${orphanAfter / 1000} s`;
+        else if (!named && now - unnamedSince.get(id) >= o.orphanAfterMs) {
+            reason = `orphaned: no marker named it for ${o.orphanAfterMs / 1000} s`;
         }
         if (reason) {
-            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Taking over the lock of PR #${pr.number} (comment ${home.id}): its reaction ${id} is ${reason}.`);
-            await deleteReaction(octokit, pr, home.id, id).catch(() => undefined);
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Taking over the lock of PR #${pr.number}: its reaction ${id} is ${reason}.`);
+            await deleteLockReaction(octokit, pr, id).catch(() => undefined);
             return;
         }
-        if (!told) {
-            told = true;
-            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Another run of this PR holds the lock (comment ${home.id}${record?.reaction === id ? `, provisioning since ${record.provisioningSince}` : ''}): waiting for it.`);
-        }
         if (now >= deadline) {
-            throw new Error(`Another run of PR #${pr.number} has been provisioning its preview database since ${record?.provisioningSince ?? 'a moment ago'} (comment ${home.id}) ` +
-                `and did not finish within wait-timeout. Re-run when it is done; a lock whose run was killed is taken over ${staleAfter / 60_000} minutes after its last heartbeat.`);
+            throw new Error(`Another run of PR #${pr.number} has been provisioning its preview database since ${named ? marker.record.provisioningSince : 'a moment ago'}` +
+                `${marker ? ` (comment ${marker.id})` : ''} and did not finish within wait-timeout. Re-run when it is done; a lock whose run was killed is taken over ` +
+                `${o.staleAfterMs / 60_000} minutes after its last heartbeat.`);
         }
         await (0,_http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - now)));
     }

@@ -58,15 +58,16 @@ async function deleteUnseeded(saved) {
         _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Deleted branch "${name}" (${id})${ops === null ? ': it was already gone' : ''}, so the next run starts clean.`);
     });
 }
-/** Releases the comment lock the main step still held (comment/lock/saved.ts), saying in the comment that the run failed. */
+/** Releases the PR's lock the main step still held (comment/lock/saved.ts), saying in the comment that the run failed. */
 async function releaseLock(saved) {
     const settings = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .readSettings */ .s)();
     const pr = (0,_comment_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .pullRequestOfEvent */ .My)();
     if (!pr || !settings.githubToken || !(0,_comment_lock_saved_js__WEBPACK_IMPORTED_MODULE_6__/* .savedLock */ .h3)(saved))
         return;
     const octokit = (0,_comment_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .githubClient */ .$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
-    if (await (0,_comment_lock_saved_js__WEBPACK_IMPORTED_MODULE_6__/* .releaseSavedLock */ .an)(octokit, pr, saved, (0,_publish_report_js__WEBPACK_IMPORTED_MODULE_4__/* .renderReport */ .B1)({ mode: settings.mode, state: 'failed' }))) {
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Released the PR comment lock (comment ${(0,_comment_lock_saved_js__WEBPACK_IMPORTED_MODULE_6__/* .savedLock */ .h3)(saved).comment}): the main step ended before the database was ready.`);
+    const released = await (0,_comment_lock_saved_js__WEBPACK_IMPORTED_MODULE_6__/* .releaseSavedLock */ .an)(octokit, pr, saved, (0,_publish_report_js__WEBPACK_IMPORTED_MODULE_4__/* .renderReport */ .B1)({ mode: settings.mode, state: 'failed' }));
+    if (released) {
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Released the PR comment lock (${released.comment ? `comment ${released.comment}` : `reaction ${released.reaction}`}): the main step ended before the database was ready.`);
     }
 }
 

@@ -42,4 +42,9 @@ export class PullRequests {
   close(repository: string, number: number, merged = false): void {
     this.states.set(`${repository}#${number}`, { state: 'closed', merged, closedAt: new Date().toISOString() })
   }
+
+  /** Reopens a closed (not merged) PR: `open` again, as GitHub's "Reopen pull request" leaves it. */
+  reopen(repository: string, number: number): void {
+    this.states.delete(`${repository}#${number}`)
+  }
 }

@@ -16,7 +16,7 @@ export const STATE = {
    * a reset. The post step deletes it only while it has that id and name.
    */
   unseededBranch: 'unseededBranch',
-  /** `{comment, reaction}`: the PR comment and the lock reaction on it this run holds (saved by comment/lock/saved.ts); older versions saved the comment id alone. */
+  /** `{reaction}`: the id of the lock reaction on the PR this run holds (saved by comment/lock/saved.ts). */
   lockComment: 'lockComment'
 } as const
 

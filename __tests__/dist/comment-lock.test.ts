@@ -48,7 +48,9 @@ const ok = (r: RunResult): void => {
   expect(r.errors).toEqual([])
   expect(r.code).toBe(0)
 }
-const lockReactions = (pr: number): number => emu.github.comments(REPO, pr).reduce((n, c) => n + emu.github.commentReactions(c.id).length, 0)
+/** Lock reactions left on the PR (where the lock lives) or on any of its comments. */
+const lockReactions = (pr: number): number =>
+  (emu.github.reactionsOf.get(`issue ${REPO}#${pr}`) ?? []).length + emu.github.comments(REPO, pr).reduce((n, c) => n + emu.github.commentReactions(c.id).length, 0)
 
 describe.each(['instant', 'branch'] as const)('%s mode: no comment after the first run', (mode) => {
   it('the first run creates the one comment; a re-run creates none and leaves no lock', async () => {
@@ -112,13 +114,13 @@ describe.each(['instant', 'branch'] as const)('%s mode: no comment after the fir
     ok(await run(mode, pr))
     const comment = emu.github.comments(REPO, pr)[0]
     // The reaction's answer comes 1.5 s late: SIGINT arrives while the lock is being taken.
-    emu.github.server.inject({ method: 'POST', path: /\/issues\/comments\/\d+\/reactions\/?$/, kind: 'delay', delayMs: 1500 })
+    emu.github.server.inject({ method: 'POST', path: /\/issues\/\d+\/reactions\/?$/, kind: 'delay', delayMs: 1500 })
     const mark = emu.github.server.log.length
     const cancelled = await run(mode, pr, {}, { cancelWhen: () => emu.github.server.log.slice(mark).some((q) => q.method === 'POST' && /\/reactions\/?$/.test(q.path)) })
     expect(cancelled.code).toBe(1)
     expect(cancelled.errors.some((e) => /cancelled \(SIGINT\)/.test(e))).toBe(true)
     expect(emu.github.server.requests('POST', /\/reactions\/?$/).at(-1)?.status).toBe(201)
-    expect(emu.github.commentReactions(comment.id)).toEqual([])
+    expect(lockReactions(pr)).toBe(0)
     expect(comment.body).toMatch(/the run was cancelled/)
     const t0 = Date.now()
     const next = await run(mode, pr, { 'wait-timeout': '20' })
@@ -141,7 +143,7 @@ describe('a cancel between the lock reaction (201) and the marker naming it', ()
     })
     expect(cancelled.code).toBe(1)
     expect(cancelled.errors.some((e) => /cancelled \(SIGINT\)/.test(e))).toBe(true)
-    expect(emu.github.commentReactions(comment.id)).toEqual([])
+    expect(lockReactions(pr)).toBe(0)
     expect(comment.body).toMatch(/the run was cancelled/)
     expect(commentsCreated(pr, mark)).toBe(0)
     const next = await run('instant', pr, { 'wait-timeout': '20' })
@@ -182,8 +184,9 @@ describe('branch mode: reset, cleanup and the post step create no comment', () =
     const comment = emu.github.comments(REPO, pr)[0]
     const killed = await run('branch', pr, { command: 'reset' }, { killOn: /This run holds the PR's comment lock/ })
     expect(killed.code).not.toBe(0)
-    expect(killed.post?.stdout).toMatch(/Released the PR comment lock/)
-    expect(emu.github.commentReactions(comment.id)).toEqual([])
+    expect(killed.post?.stdout).toMatch(new RegExp(`Released the PR comment lock \\(comment ${comment.id}\\)`))
+    expect(comment.body).toMatch(/failed/)
+    expect(lockReactions(pr)).toBe(0)
     const mark = emu.github.server.log.length
     const next = await run('branch', pr)
     ok(next)

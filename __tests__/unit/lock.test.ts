@@ -1,6 +1,6 @@
 /**
- * The comment lock (src/comment/lock/lock.ts) with the real octokit client
- * (retry and throttling plugins) against the GitHub emulator's comment API.
+ * The PR's lock (src/comment/lock/lock.ts) with the real octokit client (retry
+ * and throttling plugins) against the GitHub emulator's comment and reaction API.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, GitHubService } from '../../emulator/github.js'
@@ -29,37 +29,30 @@ beforeEach(() => {
   github.server.clearFaults()
 })
 
-const minutesAgo = (n: number): string => new Date(Date.now() - n * 60_000).toISOString()
 const options = { mode: 'instant' as const, placeholder: 'being provisioned', pollSeconds: 0.1, timeoutSeconds: 5 }
 const client = (token = APP_TOKEN) => commentModule.githubClient(token, 5000)
 const comments = () =>
   github.comments(REPO, pr.number).map((c) => ({ id: c.id, login: c.user.login, record: commentModule.recordOf(c.body) }))
 
-describe('isLiveClaim', () => {
-  it('is live with a fresh heartbeat, stale after 5 minutes without one, and never for a final record', () => {
-    const { isLiveClaim } = lockModule
-    expect(isLiveClaim({ mode: 'instant', provisioningSince: minutesAgo(20), heartbeatAt: minutesAgo(1) })).toBe(true)
-    expect(isLiveClaim({ mode: 'instant', provisioningSince: minutesAgo(6) })).toBe(false)
-    expect(isLiveClaim({ mode: 'instant', provisioningSince: minutesAgo(20), heartbeatAt: minutesAgo(6) })).toBe(false)
-    expect(isLiveClaim({ mode: 'instant', databaseId: 'db' })).toBe(false)
-  })
-})
-
-const reactionsOn = (id: number) => github.commentReactions(id)
+/** Lock reactions on the PR itself. */
+const lockReactions = () => github.reactionsOf.get(`issue ${REPO}#${pr.number}`) ?? []
+/** Reactions on any comment of the PR (the lock never puts one there). */
+const commentReactions = () => github.comments(REPO, pr.number).flatMap((c) => github.commentReactions(c.id))
 const commentPosts = () => github.server.requests('POST', new RegExp(`/issues/${pr.number}/comments/?$`)).length
 
 describe('acquireLock and finish', () => {
-  it('takes the lock with a reaction on the earlier comment, creates no comment, writes the report into it and removes the reaction', async () => {
+  it('takes the lock with a reaction on the PR, names it in the earlier comment, creates no comment, writes the report into it and removes the reaction', async () => {
     const { markerOf } = commentModule
     const home = github.addComment(REPO, pr.number, 'github-actions[bot]', `old\n\n${markerOf({ mode: 'instant', databaseId: 'db-1' })}`)
     const lock = await lockModule.acquireLock(client(), pr, options)
     expect(lock.home?.id).toBe(home.id)
     expect(lock.home?.record).toEqual({ mode: 'instant', databaseId: 'db-1' })
-    expect(reactionsOn(home.id).map((r) => r.id)).toEqual([lock.reaction.id])
+    expect(lockReactions().map((r) => r.id)).toEqual([lock.reaction.id])
+    expect(commentReactions()).toEqual([])
     expect(comments()[0].record).toMatchObject({ databaseId: 'db-1', reaction: lock.reaction.id, run: expect.any(String) })
     await lock.finish('done', { mode: 'instant', databaseId: 'db-2' })
     expect(comments()).toEqual([{ id: home.id, login: 'github-actions[bot]', record: { mode: 'instant', databaseId: 'db-2' } }])
-    expect(reactionsOn(home.id)).toEqual([])
+    expect(lockReactions()).toEqual([])
     expect(commentPosts()).toBe(0)
   })
 
@@ -71,7 +64,7 @@ describe('acquireLock and finish', () => {
     expect(comments()).toEqual([])
   })
 
-  it('two racing first runs: at most two comments are posted, the later one is deleted, and they hold the lock in turn', async () => {
+  it('two racing first runs hold the lock in turn, and the one comment is posted under it', async () => {
     let holders = 0
     let most = 0
     const take = async (id: string): Promise<void> => {
@@ -83,30 +76,23 @@ describe('acquireLock and finish', () => {
     }
     await Promise.all([take('a'), take('b')])
     expect(most).toBe(1)
-    expect(commentPosts()).toBeLessThanOrEqual(2)
+    expect(commentPosts()).toBe(1)
     expect(comments()).toHaveLength(1)
-    expect(reactionsOn(comments()[0].id)).toEqual([])
+    expect(lockReactions()).toEqual([])
   })
 
-  it('a first run whose reaction lands after another run held its comment and recorded a database reads that record (no second database)', async () => {
-    // The first run posts the comment, then its reaction POST is held back 3 s; meanwhile a second
-    // run finds the comment, takes the lock, records db-r2 and releases it. Then the first run's reaction lands (201).
-    github.server.inject({ method: 'POST', path: /\/reactions$/, kind: 'delay', delayMs: 3000 })
-    const reactionPosts = () => github.server.requests('POST', /\/reactions$/).length
-    const before = reactionPosts()
-    const first = lockModule.acquireLock(client(), pr, options)
-    // The second run starts only once the first run's reaction POST has arrived (logged on arrival) and is held back.
-    while (reactionPosts() === before) await new Promise((r) => setTimeout(r, 10))
-    const second = await lockModule.acquireLock(client(), pr, options)
-    expect(second.home).not.toBeNull()
-    await second.finish('two', { mode: 'instant', databaseId: 'db-r2' })
-    const lock = await first
-    expect(lock.home?.record.databaseId).toBe('db-r2')
-    expect(lock.createdComment).toBe(false)
-    await lock.finish(null, { mode: 'instant' })
-    expect(comments()).toEqual([{ id: lock.claim.id, login: expect.any(String), record: { mode: 'instant', databaseId: 'db-r2' } }])
-    expect(reactionsOn(lock.claim.id)).toEqual([])
-    expect(commentPosts()).toBe(1)
+  it('a first run that cannot list the PR comments after its 201 does not claim: no comment, its reaction deleted, ClaimNotPostedError', async () => {
+    github.server.inject({ method: 'GET', path: /\/issues\/\d+\/comments\/?$/, kind: 'status', status: 502, times: 4 })
+    const taken: number[] = []
+    const err = await lockModule
+      .acquireLock(client(), pr, { ...options, onTaken: (l) => taken.push(l.reaction.id) })
+      .catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(lockModule.ClaimNotPostedError)
+    expect((err as Error).message).toMatch(/Could not read the comments of PR #\d+: HTTP 502/)
+    expect((err as InstanceType<typeof lockModule.ClaimNotPostedError>).reactionLeft).toBe(false)
+    expect(taken).toHaveLength(1)
+    expect(commentPosts()).toBe(0)
+    expect(lockReactions()).toEqual([])
   })
 
   it('waits while the marker names a live lock, and takes the lock once its run has released it', async () => {
@@ -122,7 +108,7 @@ describe('acquireLock and finish', () => {
     await lock.finish(null, { mode: 'instant' })
     expect(comments()).toHaveLength(1)
     expect(github.comments(REPO, pr.number)[0].body).toBe(`two\n\n${markerOf({ mode: 'instant', databaseId: 'db-9' })}`)
-    expect(reactionsOn(lock.claim.id)).toEqual([])
+    expect(lockReactions()).toEqual([])
     expect(commentPosts()).toBe(1)
   })
 
@@ -131,11 +117,11 @@ describe('acquireLock and finish', () => {
     await expect(lockModule.acquireLock(client(), pr, { ...options, timeoutSeconds: 0.5 })).rejects.toThrow(
       new RegExp(`comment ${holder.claim.id}\\) and did not finish within wait-timeout`)
     )
-    expect(reactionsOn(holder.claim.id).map((r) => r.id)).toEqual([holder.reaction.id])
+    expect(lockReactions().map((r) => r.id)).toEqual([holder.reaction.id])
     await holder.finish(null, { mode: 'instant' })
   })
 
-  it('a stale lock (no heartbeat) is taken over by exactly one of two runs at once; the other waits for it', async () => {
+  it('a stale lock (its comment not written since: GitHub clock) is taken over by exactly one of two runs at once; the other waits for it', async () => {
     const dead = await lockModule.acquireLock(client(), pr, { ...options, heartbeatMs: 3_600_000 })
     const fast = { ...options, staleAfterMs: 400, timeoutSeconds: 10 }
     await new Promise((r) => setTimeout(r, 500))
@@ -153,42 +139,46 @@ describe('acquireLock and finish', () => {
     expect(most).toBe(1)
     expect(new Set(ids).size).toBe(2)
     expect(ids).not.toContain(dead.reaction.id)
-    expect(reactionsOn(dead.claim.id)).toEqual([])
+    expect(lockReactions()).toEqual([])
     expect(
-      github.server.requests('DELETE', /\/reactions\/\d+$/).filter((q) => q.path.endsWith(`/${dead.reaction.id}`)).length
+      github.server.requests('DELETE', /\/issues\/\d+\/reactions\/\d+$/).filter((q) => q.path.endsWith(`/${dead.reaction.id}`)).length
     ).toBeGreaterThanOrEqual(1)
   })
 
   it('a reaction the marker never names (its run died right after the 201) is orphaned and taken over', async () => {
-    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant', databaseId: 'db-1' }))
-    github.reactionsOf.set(`comment ${c.id}`, [
+    github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant', databaseId: 'db-1' }))
+    github.reactionsOf.set(`issue ${REPO}#${pr.number}`, [
       { id: 999, node_id: 'x', user: { login: 'github-actions[bot]', type: 'Bot' }, content: 'eyes', created_at: new Date().toISOString() }
     ])
     const lock = await lockModule.acquireLock(client(), pr, { ...options, orphanAfterMs: 500 })
     expect(lock.home?.record.databaseId).toBe('db-1')
-    expect(reactionsOn(c.id).map((r) => r.id)).toEqual([lock.reaction.id])
+    expect(lockReactions().map((r) => r.id)).toEqual([lock.reaction.id])
     await lock.finish(null, { mode: 'instant' })
     expect(commentModule.recordOf(github.comments(REPO, pr.number)[0].body)).toEqual({ mode: 'instant', databaseId: 'db-1' })
   })
 
   it('never takes a live lock for orphaned while GitHub cannot be read: it fails at wait-timeout and the holder keeps it', async () => {
     const holder = await lockModule.acquireLock(client(), pr, options)
-    github.server.inject({ method: 'GET', path: /\/issues\/comments\/\d+\/?$/, kind: 'status', status: 502, times: 1000 })
+    github.server.inject({ method: 'GET', path: /\/issues\/\d+\/reactions\/?$/, kind: 'status', status: 502, times: 1000 })
     await expect(lockModule.acquireLock(client(), pr, { ...options, orphanAfterMs: 100, timeoutSeconds: 1.5 })).rejects.toThrow(
       /before wait-timeout: HTTP 502/
     )
     github.server.clearFaults()
-    expect(reactionsOn(holder.claim.id).map((r) => r.id)).toEqual([holder.reaction.id])
+    expect(lockReactions().map((r) => r.id)).toEqual([holder.reaction.id])
     await holder.finish(null, { mode: 'instant' })
   }, 30_000)
 
   it("learns its login from its reaction: a GitHub App installation token, whose GET /user is refused; skips another login's comment", async () => {
-    const { markerOf } = commentModule
+    const { markerOf, recordOf } = commentModule
     const other = github.addComment(REPO, pr.number, 'github-actions[bot]', markerOf({ mode: 'instant', databaseId: 'not-ours' }))
     const ours = github.addComment(REPO, pr.number, APP_BOT_LOGIN, markerOf({ mode: 'instant', databaseId: 'ours' }))
     const lock = await lockModule.acquireLock(client(APP_INSTALLATION_TOKEN), pr, options)
     expect(lock.home?.id).toBe(ours.id)
-    expect(reactionsOn(other.id)).toEqual([])
+    expect(lockReactions().map((r) => r.user.login)).toEqual([APP_BOT_LOGIN])
+    expect(recordOf(github.comments(REPO, pr.number).find((x) => x.id === other.id)!.body)).toEqual({
+      mode: 'instant',
+      databaseId: 'not-ours'
+    })
     await lock.finish(null, { mode: 'instant' })
     expect(github.server.requests('GET', /^\/user/)).toEqual([])
     expect(commentPosts()).toBe(0)
@@ -198,9 +188,10 @@ describe('acquireLock and finish', () => {
     const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant' }))
     github.server.inject({ method: 'POST', path: /\/reactions\/?$/, kind: 'lost-reset' })
     const lock = await lockModule.acquireLock(client(), pr, { ...options, orphanAfterMs: 500 })
-    expect(reactionsOn(c.id).map((r) => r.id)).toEqual([lock.reaction.id])
+    expect(lockReactions().map((r) => r.id)).toEqual([lock.reaction.id])
     await lock.finish('done', { mode: 'instant' })
-    expect(reactionsOn(c.id)).toEqual([])
+    expect(lockReactions()).toEqual([])
+    expect(commentModule.recordOf(github.comments(REPO, pr.number).find((x) => x.id === c.id)!.body)).toEqual({ mode: 'instant' })
   })
 
   it('retries a 502 on the final update; when every attempt fails it still removes its reaction', async () => {
@@ -212,7 +203,7 @@ describe('acquireLock and finish', () => {
     lock = await lockModule.acquireLock(client(), pr, options)
     github.server.inject({ method: 'PATCH', path: one, kind: 'status', status: 502, times: 4 })
     expect(await lock.finish('done', { mode: 'instant', databaseId: 'db-5' })).toBeNull()
-    expect(reactionsOn(lock.claim.id)).toEqual([])
+    expect(lockReactions()).toEqual([])
     const next = await lockModule.acquireLock(client(), pr, { ...options, timeoutSeconds: 0.2 })
     expect(next.home?.record.databaseId).toBe('db-4')
     await next.finish(null, { mode: 'instant' })
@@ -239,6 +230,53 @@ describe('acquireLock and finish', () => {
     await lock.finish('two', { mode: 'instant' })
     expect(Date.now() - t0).toBeLessThan(900)
   })
+})
+
+describe('users deleting or editing the PR comment while a run holds the lock', () => {
+  const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+  let naming = ''
+  const userActions: [string, () => void][] = [
+    [
+      'deletes the comment',
+      () => {
+        const list = github.comments(REPO, pr.number)
+        const [gone] = list.splice(0, list.length)
+        github.reactionsOf.delete(`comment ${gone.id}`)
+      }
+    ],
+    ['edits it and removes the marker', () => void (github.comments(REPO, pr.number)[0].body = 'Edited by a maintainer.')],
+    [
+      'puts back the revision the holder named it with (an old heartbeat)',
+      () => Object.assign(github.comments(REPO, pr.number)[0], { body: naming, updated_at: new Date().toISOString() })
+    ]
+  ]
+  it.each(userActions)(
+    'a user %s: no second run takes the lock while it is held, and the record survives',
+    async (_what, act) => {
+      const first = await lockModule.acquireLock(client(), pr, options)
+      await first.finish('one', { mode: 'instant', databaseId: 'db-1' })
+      const holder = await lockModule.acquireLock(client(), pr, { ...options, heartbeatMs: 200 })
+      naming = github.comments(REPO, pr.number)[0].body
+      let takenAt = 0
+      const waiting = lockModule
+        .acquireLock(client(), pr, { ...options, orphanAfterMs: 1000, staleAfterMs: 1500, timeoutSeconds: 20 })
+        .then((l) => ((takenAt = Date.now()), l))
+      await sleep(1600)
+      act()
+      await sleep(3000) // well past both windows: a waiter that took the user's action for a release has the lock by now
+      expect(takenAt).toBe(0)
+      const releasedAt = Date.now()
+      await holder.finish('two', { mode: 'instant', databaseId: 'db-2' })
+      const lock = await waiting
+      expect(takenAt).toBeGreaterThanOrEqual(releasedAt)
+      expect(lock.home?.record.databaseId).toBe('db-2')
+      expect(comments()).toHaveLength(1)
+      await lock.finish(null, { mode: 'instant' })
+      expect(comments()[0].record).toEqual({ mode: 'instant', databaseId: 'db-2' })
+      expect(lockReactions()).toEqual([])
+    },
+    30_000
+  )
 })
 
 describe('githubClient: rate limits kept, write spacing gone', () => {

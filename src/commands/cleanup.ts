@@ -176,7 +176,8 @@ async function sweepOne(row: SweepRow, x: SweepContext): Promise<void> {
   const lock = row.pr && x.settings.comment ? await lockOf(x.octokit, row, x.settings) : null
   let markdown: string | null = null
   try {
-    const again = await decide(x.client, row.branch, x.settings, x.pulls, Date.now())
+    // Under the lock the PR is read again: it may have been reopened, and a run of it have used the branch, since the sweep began.
+    const again = await decide(x.client, row.branch, x.settings, lock ? (n) => pullState(x.octokit, n) : x.pulls, Date.now())
     if (again.reason === 'gone before it could be read') {
       row.decision = 'already gone'
       return

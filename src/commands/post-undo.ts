@@ -42,13 +42,16 @@ export async function deleteUnseeded(saved: string): Promise<void> {
   })
 }
 
-/** Releases the comment lock the main step still held (comment/lock/saved.ts), saying in the comment that the run failed. */
+/** Releases the PR's lock the main step still held (comment/lock/saved.ts), saying in the comment that the run failed. */
 export async function releaseLock(saved: string): Promise<void> {
   const settings = readSettings()
   const pr = pullRequestOfEvent()
   if (!pr || !settings.githubToken || !savedLock(saved)) return
   const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
-  if (await releaseSavedLock(octokit, pr, saved, renderReport({ mode: settings.mode, state: 'failed' }))) {
-    core.info(`Released the PR comment lock (comment ${savedLock(saved)!.comment}): the main step ended before the database was ready.`)
+  const released = await releaseSavedLock(octokit, pr, saved, renderReport({ mode: settings.mode, state: 'failed' }))
+  if (released) {
+    core.info(
+      `Released the PR comment lock (${released.comment ? `comment ${released.comment}` : `reaction ${released.reaction}`}): the main step ended before the database was ready.`
+    )
   }
 }

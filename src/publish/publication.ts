@@ -88,13 +88,19 @@ export async function openPublication(settings: Settings, seedCheck: Promise<unk
         pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
         timeoutSeconds: settings.waitTimeoutSeconds,
         // As soon as the lock's reaction exists: a cancel, or a kill before the post step, releases it.
+        // What an earlier run recorded is read once the naming in flight has settled, whatever step the run was in.
         onTaken: (taken) => {
-          markLock(taken.claim.id, taken.reaction.id)
-          onCancel(COMMENT_LOCK, () => taken.finish(cancelled, pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(clearLock))
+          markLock(taken.reaction.id)
+          onCancel(COMMENT_LOCK, () =>
+            taken.finish(cancelled, () => pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(clearLock)
+          )
         }
       })
     } catch (err) {
       if (!(err instanceof ClaimNotPostedError)) throw err
+      // Nothing of the lock is left (unless its reaction's delete failed too): nothing for a cancel or the post step to release.
+      offCancel(COMMENT_LOCK)
+      if (!err.reactionLeft) clearLock()
       core.warning(
         `${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`
       )

@@ -1,63 +1,70 @@
 /**
- * The comment lock as the post step sees it: the main step saves which lock
- * it holds (comment and reaction ids) in the runner's step state the moment
+ * The PR's lock as the post step sees it: the main step saves which lock it
+ * holds (its reaction's id on the PR) in the runner's step state the moment
  * its reaction exists, clears it once released, and the post step releases
  * a lock still saved (a main step killed, or ended before it released).
- * The release is the same as {@link CommentLock.finish}'s: the comment says
- * the run failed when its marker still names this run's reaction (keeping
- * what it records for reuse, without the lock's fields), then the reaction
- * is deleted by its id, so a reaction of another run is never touched.
+ * The release is the same as {@link CommentLock.finish}'s: a comment whose
+ * marker still names this run's reaction says the run failed (keeping what
+ * it records for reuse, without the lock's fields), then the reaction is
+ * deleted from the PR by its id, so a reaction of another run is never
+ * touched.
  */
 import * as core from '@actions/core'
 import { STATE } from '../../post-state.js'
 import { type Octokit, type PullRequest, markerOf, recordOf, withoutLock } from '../comment.js'
-import { deleteReaction } from './wait.js'
+import { deleteLockReaction } from './wait.js'
 
-/** This run holds the comment lock (reaction `reactionId` on comment `commentId`) until {@link clearLock}. */
-export function markLock(commentId: number, reactionId?: number): void {
-  core.saveState(STATE.lockComment, JSON.stringify({ comment: commentId, reaction: reactionId }))
+/** This run holds the PR's lock (its reaction `reactionId` on the PR) until {@link clearLock}. */
+export function markLock(reactionId: number): void {
+  core.saveState(STATE.lockComment, JSON.stringify({ reaction: reactionId }))
 }
 
 /** The lock {@link markLock} saved, from the post step's `STATE_lockComment`; null when none. */
-export function savedLock(saved: string): { comment: number; reaction?: number } | null {
+export function savedLock(saved: string): { reaction: number } | null {
   if (!saved) return null
-  if (/^\d+$/.test(saved)) return { comment: Number(saved) }
-  const v = JSON.parse(saved) as { comment?: unknown; reaction?: unknown }
-  return typeof v.comment === 'number' ? { comment: v.comment, reaction: typeof v.reaction === 'number' ? v.reaction : undefined } : null
+  const v = JSON.parse(saved) as { reaction?: unknown }
+  return typeof v.reaction === 'number' ? { reaction: v.reaction } : null
 }
 
-/** The comment lock is released (the comment is final). */
+/** The lock is released (the comment is final). */
 export function clearLock(): void {
   core.saveState(STATE.lockComment, '')
 }
 
 /**
- * Releases the lock `saved` names (the post step's `STATE_lockComment`), writing
- * `failedMarkdown` over the comment when its marker still names the saved
- * reaction. Other runs would take the lock over 1 to 5 minutes later; this
- * frees them at once. An older main step's state (a claim comment id alone)
- * is handled as before: its claim comment is deleted when it still is a claim.
- * @returns true when a lock was released
- * @throws the GitHub error of the read, the edit or the delete (a 404 on the reaction is success)
+ * Releases the lock `saved` names (the post step's `STATE_lockComment`):
+ * writes `failedMarkdown` over the PR's comment whose marker still names the
+ * saved reaction (found by listing the comments: a user may have deleted the
+ * comment and the holder posted it again), then deletes the reaction from
+ * the PR. Other runs would take the lock over minutes later; this frees them
+ * at once.
+ * @returns the reaction released and the comment written (undefined when none named it), or null when nothing was saved
+ * @throws the GitHub error of the edit or the delete (a 404 on the reaction is success)
  */
-export async function releaseSavedLock(octokit: Octokit, pr: PullRequest, saved: string, failedMarkdown: string): Promise<boolean> {
+export async function releaseSavedLock(
+  octokit: Octokit,
+  pr: PullRequest,
+  saved: string,
+  failedMarkdown: string
+): Promise<{ reaction: number; comment?: number } | null> {
   const lock = savedLock(saved)
-  if (!lock) return false
-  const { owner, repo } = pr
-  const comment = await octokit.rest.issues.getComment({ owner, repo, comment_id: lock.comment }).catch(() => null)
-  const record = comment ? recordOf(comment.data.body ?? '') : null
-  if (lock.reaction === undefined) {
-    if (record?.provisioningSince) await octokit.rest.issues.deleteComment({ owner, repo, comment_id: lock.comment })
-    return false
-  }
-  if (record?.reaction === lock.reaction) {
+  if (!lock) return null
+  const { owner, repo, number } = pr
+  const comments = await octokit
+    .paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: number, per_page: 100 })
+    .catch(() => [])
+  let comment: number | undefined
+  for (const c of comments) {
+    const record = recordOf(c.body ?? '')
+    if (record?.reaction !== lock.reaction) continue
+    comment = c.id
     await octokit.rest.issues.updateComment({
       owner,
       repo,
-      comment_id: lock.comment,
+      comment_id: c.id,
       body: `${failedMarkdown}\n\n${markerOf(withoutLock(record))}`
     })
   }
-  await deleteReaction(octokit, pr, lock.comment, lock.reaction)
-  return true
+  await deleteLockReaction(octokit, pr, lock.reaction)
+  return { reaction: lock.reaction, comment }
 }

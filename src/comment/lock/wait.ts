@@ -1,37 +1,28 @@
 /**
- * The waiting side of the comment lock (lock.ts has the protocol): its
- * timing constants, when a lock is live, stale or orphaned, and the wait
- * until a lock reaction is gone (released, or deleted here by its id).
+ * The waiting side of the PR's lock (lock.ts has the protocol): its timing
+ * constants, the lock reactions on the PR, and the wait until the lock
+ * reaction is gone (released, or deleted here by its id when stale or
+ * orphaned).
  */
 import * as core from '@actions/core'
 import { sleep } from '../../http.js'
-import {
-  type CommentRecord,
-  type FoundComment,
-  type Octokit,
-  type PullRequest,
-  describeGitHubError,
-  recordOf,
-  statusOf
-} from '../comment.js'
+import { type CommentRecord, type Octokit, type PullRequest, describeGitHubError, recordOf, statusOf } from '../comment.js'
 
-/** How often the holder refreshes `heartbeatAt` in the marker, in milliseconds. */
+/** How often the holder refreshes `heartbeatAt` in the marker (and so the comment's `updated_at`), in milliseconds. */
 export const HEARTBEAT_MS = 60_000
-/** A lock whose heartbeat is older than this is stale (its run is gone), in milliseconds. */
+/** A lock whose marker comment GitHub last saw written this long ago (GitHub's clock) is stale: its run is gone. Milliseconds. */
 export const STALE_AFTER_MS = 5 * 60_000
-/** A lock reaction no marker names for this long, as one waiter watches it, is orphaned, in milliseconds. */
-export const ORPHAN_AFTER_MS = 60_000
-/** The holder keeps a take only when its naming edit was answered within this long of sending its create, in milliseconds. */
-export const NAME_WITHIN_MS = ORPHAN_AFTER_MS / 2
+/**
+ * A lock reaction no marker names for this long, as one waiter watches it,
+ * is orphaned, in milliseconds: longer than a heartbeat and its requests, so
+ * a holder whose marker a user erased (comment deleted or edited) has
+ * written it again well before.
+ */
+export const ORPHAN_AFTER_MS = 3 * 60_000
+/** The holder keeps a take only when its naming write was answered within this long of sending its create, in milliseconds. */
+export const NAME_WITHIN_MS = 30_000
 /** The reaction that is the lock. */
 export const LOCK_REACTION = 'eyes'
-
-/** A record that names a lock of a run still alive: it has `provisioningSince` and a heartbeat younger than `staleAfterMs` (default {@link STALE_AFTER_MS}). */
-export function isLiveClaim(record: CommentRecord, now = Date.now(), staleAfterMs = STALE_AFTER_MS): boolean {
-  if (!record.provisioningSince) return false
-  const beat = Date.parse(record.heartbeatAt ?? record.provisioningSince)
-  return Number.isFinite(beat) && now - beat < staleAfterMs
-}
 
 /** A reaction as GitHub answers it (the fields the lock reads). */
 export interface LockReaction {
@@ -39,93 +30,141 @@ export interface LockReaction {
   login: string
 }
 
-/** Deletes reaction `reactionId` on comment `commentId`; a 404 (already gone) is success. @throws other GitHub errors. */
-export async function deleteReaction(octokit: Octokit, pr: PullRequest, commentId: number, reactionId: number): Promise<void> {
+/** Deletes lock reaction `reactionId` on the PR; a 404 (already gone) is success. @throws other GitHub errors. */
+export async function deleteLockReaction(octokit: Octokit, pr: PullRequest, reactionId: number): Promise<void> {
   try {
-    await octokit.rest.reactions.deleteForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId, reaction_id: reactionId })
+    await octokit.rest.reactions.deleteForIssue({ owner: pr.owner, repo: pr.repo, issue_number: pr.number, reaction_id: reactionId })
   } catch (err) {
     if (statusOf(err) !== 404) throw err
   }
 }
 
-/** The lock reactions of `login` on a comment. @throws the GitHub error. */
-async function lockReactions(octokit: Octokit, pr: PullRequest, commentId: number, login: string): Promise<number[]> {
-  const { data } = await octokit.rest.reactions.listForIssueComment({
+/** The ids of `login`'s lock reactions on the PR itself (all pages). @throws the GitHub error. */
+export async function lockReactionIds(octokit: Octokit, pr: PullRequest, login: string): Promise<number[]> {
+  const reactions = await octokit.paginate(octokit.rest.reactions.listForIssue, {
     owner: pr.owner,
     repo: pr.repo,
-    comment_id: commentId,
+    issue_number: pr.number,
     content: LOCK_REACTION,
     per_page: 100
   })
-  return data.filter((r) => r.user?.login === login).map((r) => r.id)
+  return reactions.filter((r) => r.user?.login === login).map((r) => r.id)
+}
+
+/** A marker comment of `login` on the PR: its id, body and record, and how long ago GitHub last saw it written. */
+export interface MarkerComment {
+  id: number
+  body: string
+  record: CommentRecord
+  /** Milliseconds between the comment's `updated_at` and the answer's `Date` header (both GitHub's clock). */
+  age: number
+}
+
+/** GitHub's clock from a response's `Date` header (milliseconds since the epoch), else this machine's. */
+const githubNow = (headers: { date?: string }): number => {
+  const at = Date.parse(headers.date ?? '')
+  return Number.isFinite(at) ? at : Date.now()
+}
+
+/** `login`'s marker comments on the PR, oldest first (all pages). @throws the GitHub error. */
+export async function markerComments(octokit: Octokit, pr: PullRequest, login: string): Promise<MarkerComment[]> {
+  const found: MarkerComment[] = []
+  await octokit.paginate(
+    octokit.rest.issues.listComments,
+    { owner: pr.owner, repo: pr.repo, issue_number: pr.number, per_page: 100 },
+    (response) => {
+      const now = githubNow(response.headers)
+      for (const c of response.data) {
+        const record = c.user?.login === login ? recordOf(c.body ?? '') : null
+        if (record) found.push({ id: c.id, body: c.body ?? '', record, age: now - Date.parse(c.updated_at) })
+      }
+      return []
+    }
+  )
+  return found.sort((a, b) => a.id - b.id)
 }
 
 /**
- * Waits until the lock reaction on `home` is gone: released by its holder,
- * or deleted here by its id when stale or orphaned (module comment). Polls
- * the marker and the reactions every `pollSeconds` seconds. Milliseconds for
- * `staleAfterMs` and `orphanAfterMs`.
+ * Reads the marker of the PR's comment: the comment `commentId` when given
+ * and still ours, else the oldest marker comment of `login` found by
+ * listing. Null when the PR has no marker comment of `login`.
+ * @throws the GitHub error.
+ */
+async function readMarker(octokit: Octokit, pr: PullRequest, login: string, commentId: number | null): Promise<MarkerComment | null> {
+  if (commentId !== null) {
+    const got = await octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId }).catch((err: unknown) => {
+      if (statusOf(err) === 404) return null
+      throw err
+    })
+    const record = got ? recordOf(got.data.body ?? '') : null
+    if (got && record)
+      return { id: commentId, body: got.data.body ?? '', record, age: githubNow(got.headers) - Date.parse(got.data.updated_at) }
+  }
+  return (await markerComments(octokit, pr, login))[0] ?? null
+}
+
+/**
+ * Waits until `login`'s lock reaction on the PR is gone: released by its
+ * holder, or deleted here by its id when stale or orphaned (lock.ts). Polls
+ * the PR's lock reactions and the comment's marker every `pollSeconds`
+ * seconds. Milliseconds for `staleAfterMs` and `orphanAfterMs`.
  * @throws Error naming the comment when the lock is still live at `deadline`
  *   (milliseconds since the epoch); CancelledError on a cancel.
  */
 export async function waitForRelease(
   octokit: Octokit,
   pr: PullRequest,
-  home: FoundComment,
   seen: LockReaction,
   deadline: number,
   o: { pollSeconds: number; staleAfterMs: number; orphanAfterMs: number }
 ): Promise<void> {
-  const staleAfter = o.staleAfterMs
-  const orphanAfter = o.orphanAfterMs
-  const firstSeen = new Map<number, number>([[seen.id, Date.now()]])
+  /** Per reaction id: since when this waiter has seen no marker name it (milliseconds since the epoch). */
+  const unnamedSince = new Map<number, number>([[seen.id, Date.now()]])
+  let commentId: number | null = null
   let told = false
   for (;;) {
-    let record: CommentRecord | null
+    let marker: MarkerComment | null
     let ids: number[]
     try {
-      const [comment, reactions] = await Promise.all([
-        octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: home.id }),
-        lockReactions(octokit, pr, home.id, seen.login)
-      ])
-      record = recordOf(comment.data.body ?? '')
-      ids = reactions
+      ids = await lockReactionIds(octokit, pr, seen.login)
+      marker = await readMarker(octokit, pr, seen.login, commentId)
+      commentId = marker?.id ?? null
     } catch (err) {
-      if (statusOf(err) === 404) return // the comment is gone: the caller looks again
       // A GitHub hiccup (after the client's retries): decide nothing on it, keep waiting.
       if (Date.now() >= deadline)
-        throw new Error(
-          `Could not read the lock of PR #${pr.number} (comment ${home.id}) before wait-timeout: ${describeGitHubError(err)}.`,
-          { cause: err }
-        )
+        throw new Error(`Could not read the lock of PR #${pr.number} before wait-timeout: ${describeGitHubError(err)}.`, { cause: err })
       await sleep(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - Date.now())))
       continue
     }
     const id = ids[0]
-    if (id === undefined) return
-    const now = Date.now()
-    if (!firstSeen.has(id)) firstSeen.set(id, now)
-    let reason: string | null = null
-    if (record?.reaction === id) {
-      if (!isLiveClaim(record, now, staleAfter)) reason = `stale: no heartbeat since ${record.heartbeatAt}`
-    } else if (now - firstSeen.get(id)! >= orphanAfter) {
-      reason = `orphaned: no run named it in ${orphanAfter / 1000} s`
-    }
-    if (reason) {
-      core.info(`Taking over the lock of PR #${pr.number} (comment ${home.id}): its reaction ${id} is ${reason}.`)
-      await deleteReaction(octokit, pr, home.id, id).catch(() => undefined)
-      return
-    }
+    const named = id !== undefined && marker?.record.reaction === id
     if (!told) {
+      // Said once, even when the holder released it meanwhile: the 200 meant another run held it.
       told = true
       core.info(
-        `Another run of this PR holds the lock (comment ${home.id}${record?.reaction === id ? `, provisioning since ${record.provisioningSince}` : ''}): waiting for it.`
+        `Another run of this PR holds the lock${named ? ` (comment ${marker!.id}, provisioning since ${marker!.record.provisioningSince})` : ''}: waiting for it.`
       )
+    }
+    if (id === undefined) return
+    const now = Date.now()
+    if (named) unnamedSince.delete(id)
+    else if (!unnamedSince.has(id)) unnamedSince.set(id, now)
+    let reason: string | null = null
+    if (named && marker!.age >= o.staleAfterMs) {
+      reason = `stale: its comment was last written ${Math.round(marker!.age / 1000)} s ago (GitHub's clock)`
+    } else if (!named && now - unnamedSince.get(id)! >= o.orphanAfterMs) {
+      reason = `orphaned: no marker named it for ${o.orphanAfterMs / 1000} s`
+    }
+    if (reason) {
+      core.info(`Taking over the lock of PR #${pr.number}: its reaction ${id} is ${reason}.`)
+      await deleteLockReaction(octokit, pr, id).catch(() => undefined)
+      return
     }
     if (now >= deadline) {
       throw new Error(
-        `Another run of PR #${pr.number} has been provisioning its preview database since ${record?.provisioningSince ?? 'a moment ago'} (comment ${home.id}) ` +
-          `and did not finish within wait-timeout. Re-run when it is done; a lock whose run was killed is taken over ${staleAfter / 60_000} minutes after its last heartbeat.`
+        `Another run of PR #${pr.number} has been provisioning its preview database since ${named ? marker!.record.provisioningSince : 'a moment ago'}` +
+          `${marker ? ` (comment ${marker.id})` : ''} and did not finish within wait-timeout. Re-run when it is done; a lock whose run was killed is taken over ` +
+          `${o.staleAfterMs / 60_000} minutes after its last heartbeat.`
       )
     }
     await sleep(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - now)))

@@ -1597,7 +1597,7 @@ const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization';
 /* harmony export */   B1: () => (/* binding */ renderReport),
 /* harmony export */   W$: () => (/* binding */ COMMENT_LIMIT)
 /* harmony export */ });
-/* unused harmony exports renderSchema, renderMasked, renderPhases, relativeExpiry, utc */
+/* unused harmony exports renderSchema, renderMigrationCost, renderMasked, renderPhases, relativeExpiry, utc */
 /* harmony import */ var _platform_shapes_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4773);
 /**
  * What one run did, rendered once as Markdown for both the PR comment and the
@@ -1665,6 +1665,25 @@ function renderSchema(r, diffBudget = Infinity) {
         }
     }
     return lines;
+}
+/**
+ * The migration cost section: one line per finding (migration-cost/findings.ts);
+ * nothing when there is none, or nothing was measured.
+ */
+function renderMigrationCost(r) {
+    const m = r.migrationCost;
+    if (!m?.lines.length || r.state === 'seed-failed')
+        return [];
+    return [
+        '#### Migration cost',
+        '',
+        `Measured on this preview's data while \`${m.command}\` ran:`,
+        '',
+        ...m.lines.map((l) => l.replace(/\n/g, ' ')),
+        '',
+        "<sub>Times are this preview's; on production the same statements wait at least as long, and so does every query queued behind their locks. All tables and locks: the `migration-report` output.</sub>",
+        ''
+    ];
 }
 /** The platform's docs on anonymized branches. */
 /** The masked columns of an anonymized branch: schema.table.column and the function's name, never a value. */
@@ -1838,6 +1857,7 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
         lines.push('');
     }
     const tail = [
+        ...renderMigrationCost(r),
         ...renderPhases(r.phases),
         '<sub>Connection strings are in the step outputs `database-url` and `database-url-direct` (masked); they are never posted here.</sub>',
         ...(r.runUrl ? [`<sub>Last updated by [this run](${r.runUrl}).</sub>`] : [])

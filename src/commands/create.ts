@@ -61,15 +61,25 @@ export async function create(
     diff = await seedOrUndo(settings, seed, connection, report, undo, db.platformDiff)
     await db.markSeeded()
   } else if (settings.migrateCommand) {
-    ;({ diff, total } = await migrateOrKeep(settings, connection, db.platformDiff, async (failure) =>
+    const migrated = await migrateOrKeep(settings, connection, db.platformDiff, async (failure) =>
       publish(pub, { ...report, state: 'migrate-failed', migrateFailure: failure }, { ...db.record(), ...recorded })
-    ))
+    )
+    ;({ diff, total } = migrated)
+    if (migrated.measured)
+      report.migrationCost = { command: 'migrate-command', lines: migrated.measured.lines, file: migrated.measured.file }
   }
   throwIfCancelled()
   const schema = schemaResult(settings, diff, fresh || !!settings.migrateCommand)
   report.schema = withMadeBy(settings, schema.report, fresh, total)
   mark('outputs')
-  setOutputs({ ...db.outputs(), created: db.created, connection, schema: schema.outputs, reseeded: !!rebuiltBecause })
+  setOutputs({
+    ...db.outputs(),
+    created: db.created,
+    connection,
+    schema: schema.outputs,
+    reseeded: !!rebuiltBecause,
+    migrationReport: report.migrationCost?.file
+  })
   if (settings.envFile) {
     await writeEnvFile(
       settings.envFile,

@@ -16,6 +16,7 @@ import { endSessions } from '../pg-sessions.js'
 import type { SchemaDiff } from '../schema/diff.js'
 import { DestructiveSchemaError, type SchemaUnavailable, SchemaTracker } from '../schema/track.js'
 import type { SchemaReport } from '../publish/report.js'
+import type { MeasuredCommand } from '../migration-cost/measure.js'
 
 /** `migrate-command` exited non-zero (128 + the signal's number when a signal ended it). */
 export class MigrateCommandError extends Error {
@@ -30,19 +31,26 @@ export class MigrateCommandError extends Error {
  * (seed/command-env.ts). Our own sessions are ended first: a migration tool may
  * need the database to itself. A cancel stops its process group.
  * @param started called once its process has been spawned (the schema tracker builds "before" meanwhile)
+ * @param measure the database holds data: measure what the command rewrote and the locks it held (migration-cost/)
+ * @returns the command's cost when it was measured
  * @throws MigrateCommandError with the exit code; CancelledError when the run is cancelled
  */
-export async function runMigrateCommand(command: string, connection: Connection, started?: () => void): Promise<void> {
+export async function runMigrateCommand(
+  command: string,
+  connection: Connection,
+  started?: () => void,
+  measure = false
+): Promise<MeasuredCommand | undefined> {
   await endSessions()
   const running = core.group('Run migrate-command', () =>
     unlessCancelled(
-      runSeedCommand(command, connection, cancelSignal()).catch((err: unknown) => {
+      runSeedCommand(command, connection, cancelSignal(), measure).catch((err: unknown) => {
         throw err instanceof SeedCommandError ? new MigrateCommandError(err.exitCode) : err
       })
     )
   )
-  started?.() // its process runs (spawned synchronously)
-  await running
+  started?.() // its process runs (spawned synchronously unless measured)
+  return await running
 }
 
 /** What `migrate-command` did on a reused database. */
@@ -51,6 +59,8 @@ export interface ReusedMigration {
   diff: SchemaDiff | SchemaUnavailable | null
   /** Branch mode: the platform's compare_schema text against the parent after the command; undefined when not fetched or it failed. */
   total?: string
+  /** What the command cost on the reused database's data (migration-cost/); undefined when it could not be measured. */
+  measured?: MeasuredCommand
 }
 
 /**
@@ -69,8 +79,9 @@ export async function migrateReused(
   try {
     await tracker.atStart()
     await tracker.afterSeedFiles('before migrate-command')
-    await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted())
-    if (!settings.compareSchema) return { diff: null }
+    // A reused database holds data: the command's cost is measured.
+    const measured = await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted(), true)
+    if (!settings.compareSchema) return { diff: null, measured }
     const diff = await core.group('Compare the schema', () => unlessCancelled(tracker.finish()))
     let text: string | undefined
     if (total) {
@@ -80,7 +91,7 @@ export async function migrateReused(
         core.warning(`Could not read the pull request's total change against the parent (compare_schema): ${(err as Error).message}`)
       }
     }
-    return { diff, total: text }
+    return { diff, total: text, measured }
   } finally {
     await tracker.close()
   }

@@ -134,7 +134,8 @@ export async function resetBranch(
     projectId: settings.projectId,
     branchId: branch.id,
     branchName: branch.name,
-    expiresAt
+    expiresAt,
+    migrationReport: report.migrationCost?.file
   })
   if (settings.envFile)
     await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)

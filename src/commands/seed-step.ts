@@ -54,11 +54,22 @@ export async function checkedSeed(files: string[], checking: Promise<SeedPlan | 
 }
 
 /**
+ * Whether a user command runs on a database that holds data, so that its
+ * migration cost is measured (migration-cost/): a reused database; a branch
+ * (its parent's data), unless it is `schema-only` and no seed files were
+ * loaded into it. A new instant database starts empty.
+ */
+export function holdsData(report: Report, seeded: boolean): boolean {
+  return report.state === 'reused' || (report.mode === 'branch' && (!report.schemaOnly || seeded))
+}
+
+/**
  * Seeds a database whose seed has not committed (unseeded): the checked SQL
  * files in one transaction, then `seed-command`, then `migrate-command`, with the schema compared
  * around them ({@link SchemaTracker}). On failure (a destructive change under
  * `fail-on-destructive` included) runs `undo` (so nothing unseeded is left
- * for reuse) and rethrows. Sets `report.seedFiles`.
+ * for reuse) and rethrows. Sets `report.seedFiles`, and `report.migrationCost`
+ * when `seed-command` or `migrate-command` ran on a database that {@link holdsData}.
  * @param platformDiff branch mode: fetches the Neon API's compare_schema diff against the parent
  * @throws CancelledError at once when the run is cancelled: the seed's database session is ended (its
  *   transaction rolled back, never committed) and `seed-command`'s process group is killed.
@@ -91,13 +102,20 @@ export async function seedOrUndo(
     if (settings.seedCommand) {
       mark('seed-command')
       await endSessions() // a migration tool may need the database to itself
+      const measure = holdsData(report, seed !== null)
       const running = core.group('Run seed-command', () =>
-        unlessCancelled(runSeedCommand(settings.seedCommand, connection, cancelSignal()))
+        unlessCancelled(runSeedCommand(settings.seedCommand, connection, cancelSignal(), measure))
       )
-      tracker.seedCommandStarted() // its process runs (spawned synchronously): build "before" meanwhile
-      await running
+      tracker.seedCommandStarted() // its process runs (spawned synchronously unless measured): build "before" meanwhile
+      const measured = await running
+      if (measured) report.migrationCost = { command: 'seed-command', lines: measured.lines, file: measured.file }
     }
-    if (settings.migrateCommand) await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted())
+    if (settings.migrateCommand) {
+      const measure = holdsData(report, seed !== null || !!settings.seedCommand)
+      const measured = await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted(), measure)
+      // One report a run: migrate-command's cost, when measured, replaces seed-command's.
+      if (measured) report.migrationCost = { command: 'migrate-command', lines: measured.lines, file: measured.file }
+    }
     if (!settings.compareSchema) return null
     mark('schema diff')
     return await core.group('Compare the schema', () => unlessCancelled(tracker.finish(platformDiff)))

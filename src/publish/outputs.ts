@@ -27,6 +27,8 @@ export interface ActionOutputs {
   branchName?: string
   /** The run's schema diff: whether it changed anything, the file with the diff, whether it is destructive. */
   schema?: { changed: boolean; file: string; destructive: boolean }
+  /** The `migration-report` file, when a user command's cost was measured (migration-cost/). */
+  migrationReport?: string
   /** Branch mode: the branch is anonymized and its masking finished. */
   anonymized?: boolean
   /** This run rebuilt the PR's database because its seed changed (`reseed: on-change`). */
@@ -58,6 +60,7 @@ export function setOutputs(o: ActionOutputs): void {
     'schema-changed': String(o.schema?.changed ?? false),
     'schema-diff': o.schema?.file ?? '',
     'schema-destructive': String(o.schema?.destructive ?? false),
+    'migration-report': o.migrationReport ?? '',
     anonymized: String(o.anonymized ?? false),
     reseeded: String(o.reseeded ?? false)
   }

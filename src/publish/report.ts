@@ -56,6 +56,13 @@ export interface Report {
   sweptBecause?: string
   /** Link to the workflow run. */
   runUrl?: string
+  /**
+   * What a user command cost on the data it ran on (migration-cost/): the
+   * command's input name, the warning lines (Markdown; [] when there is
+   * nothing to warn about) and the `migration-report` file. Absent when
+   * nothing was measured.
+   */
+  migrationCost?: { command: string; lines: string[]; file: string }
   /** The schema change of this run; `noChange` for a reused database, where nothing ran. */
   schema?: SchemaReport
   /** Job summary only: where the run's time went (phases.ts), up to the summary's writing. */
@@ -162,6 +169,25 @@ export function renderSchema(r: Report, diffBudget = Infinity): string[] {
     }
   }
   return lines
+}
+
+/**
+ * The migration cost section: one line per finding (migration-cost/findings.ts);
+ * nothing when there is none, or nothing was measured.
+ */
+export function renderMigrationCost(r: Report): string[] {
+  const m = r.migrationCost
+  if (!m?.lines.length || r.state === 'seed-failed') return []
+  return [
+    '#### Migration cost',
+    '',
+    `Measured on this preview's data while \`${m.command}\` ran:`,
+    '',
+    ...m.lines.map((l) => l.replace(/\n/g, ' ')),
+    '',
+    "<sub>Times are this preview's; on production the same statements wait at least as long, and so does every query queued behind their locks. All tables and locks: the `migration-report` output.</sub>",
+    ''
+  ]
 }
 
 /** The platform's docs on anonymized branches. */
@@ -348,6 +374,7 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
     lines.push('')
   }
   const tail = [
+    ...renderMigrationCost(r),
     ...renderPhases(r.phases),
     '<sub>Connection strings are in the step outputs `database-url` and `database-url-direct` (masked); they are never posted here.</sub>',
     ...(r.runUrl ? [`<sub>Last updated by [this run](${r.runUrl}).</sub>`] : [])

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process'
 import os from 'node:os'
 import type { Connection } from '../connection.js'
 import { commandEnvironment } from './command-env.js'
+import { type MeasuredCommand, measureCommand } from '../migration-cost/measure.js'
 
 /** A seed command that exited non-zero. */
 export class SeedCommandError extends Error {
@@ -20,22 +21,39 @@ export class SeedCommandError extends Error {
 export const SEED_COMMAND_KILL_GRACE_MS = 2000
 
 /**
- * Runs a user command (`seed-command`, `migrate-command`) with `bash -eo pipefail -c`
- * and the connection in its environment ({@link commandEnvironment}). The command text is passed as
- * one argument, never interpolated with input values; secrets reach it only
- * through the environment. Its output goes straight to the log (masked by
- * the runner). It runs in a process group of its own, so that `signal` (a
- * cancel of the run) stops all of it: SIGTERM to the group, then SIGKILL after
+ * Runs a user command (`seed-command`, `migrate-command`; `command`, with
+ * `bash -eo pipefail -c`) against the database `c`, with the connection in its
+ * environment ({@link commandEnvironment}) and `PGAPPNAME`
+ * (migration-cost/measure.ts). When `measure` (the database holds data), what
+ * it rewrote and which locks it held are measured (migration-cost/); a
+ * failure to measure is a warning. The command text is passed as one
+ * argument, never interpolated with input values; secrets reach it only
+ * through the environment. Its output goes straight to the log (masked by the
+ * runner). It runs in a process group of its own, so that `signal` (a cancel)
+ * stops all of it: SIGTERM to the group, then SIGKILL after
  * {@link SEED_COMMAND_KILL_GRACE_MS}; no process of it goes on writing to the
  * database after the run stopped.
+ * @returns the command's cost when it was measured
  * @throws SeedCommandError with the exit code (128 + the signal's number when a signal ended it).
  */
-export async function runSeedCommand(command: string, c: Connection, signal?: AbortSignal): Promise<void> {
+export async function runSeedCommand(
+  command: string,
+  c: Connection,
+  signal?: AbortSignal,
+  measure = false
+): Promise<MeasuredCommand | undefined> {
+  if (signal?.aborted) throw signal.reason as Error
+  const { measured } = await measureCommand(c, measure, (extra) => runCommand(command, { ...commandEnvironment(c), ...extra }, signal))
+  return measured
+}
+
+/** Runs `command` with `variables` added to the runner's environment (see {@link runSeedCommand}). */
+async function runCommand(command: string, variables: Record<string, string>, signal?: AbortSignal): Promise<void> {
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v
   if (signal?.aborted) throw signal.reason as Error
   const child = spawn('bash', ['-eo', 'pipefail', '-c', command], {
-    env: { ...env, ...commandEnvironment(c) },
+    env: { ...env, ...variables },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: GROUPS
   })

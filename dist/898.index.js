@@ -1,8 +1,8 @@
-export const id = 25;
-export const ids = [25];
+export const id = 898;
+export const ids = [898];
 export const modules = {
 
-/***/ 30025:
+/***/ 70898:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1087,6 +1087,7 @@ function setOutputs(o) {
         'schema-changed': String(o.schema?.changed ?? false),
         'schema-diff': o.schema?.file ?? '',
         'schema-destructive': String(o.schema?.destructive ?? false),
+        'migration-report': o.migrationReport ?? '',
         anonymized: String(o.anonymized ?? false),
         reseeded: String(o.reseeded ?? false)
     };
@@ -1402,12 +1403,582 @@ function commandEnvironment(c) {
     };
 }
 
+// EXTERNAL MODULE: ./src/pg-sessions.ts
+var pg_sessions = __webpack_require__(38174);
+// EXTERNAL MODULE: ./node_modules/pg/esm/index.mjs
+var esm = __webpack_require__(83849);
+;// CONCATENATED MODULE: ./src/migration-cost/holds.ts
+/**
+ * From lock samples to hold times: per relation (OID) and lock mode, the
+ * longest run of consecutive samples in which a lock was seen held, in
+ * milliseconds from the first of them to the last (so a lock seen in one
+ * sample only was held 0 ms, as far as the samples tell).
+ */
+/**
+ * Folds the watcher's reports into holds. The watcher reports a sample when
+ * its set of locks differs from the last report's, and otherwise now and
+ * then (a heartbeat); every sample between two reports saw the earlier
+ * report's set, so a lock gone at a report was last seen at its `p`.
+ */
+class HoldTracker {
+    open = new Map();
+    longest = new Map();
+    /** Adds one report. Reports arrive in the order the watcher took them. */
+    add(s) {
+        const now = new Set(s.l.map(([oid, mode]) => `${oid} ${mode}`));
+        for (const [key, run] of this.open) {
+            if (now.has(key))
+                continue;
+            this.close(key, Math.max(run.last, s.p) - run.first);
+        }
+        for (const key of now) {
+            const run = this.open.get(key);
+            if (run)
+                run.last = s.t;
+            else
+                this.open.set(key, { first: s.t, last: s.t });
+        }
+    }
+    /** Whether some lock is still seen held (its end not yet reported). */
+    holding() {
+        return this.open.size > 0;
+    }
+    /** Every relation and mode seen, with its longest hold; runs still open end at their last sample. */
+    holds() {
+        const longest = new Map(this.longest);
+        for (const [key, run] of this.open)
+            longest.set(key, Math.max(longest.get(key) ?? 0, run.last - run.first));
+        return [...longest].map(([key, ms]) => {
+            const [oid, mode] = key.split(' ');
+            return { oid: Number(oid), mode, heldMs: Math.round(ms) };
+        });
+    }
+    close(key, ms) {
+        this.open.delete(key);
+        this.longest.set(key, Math.max(this.longest.get(key) ?? 0, ms));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/migration-cost/storage.ts
+/**
+ * A table of at most this many bytes (main fork) whose row count the
+ * statistics do not know (never vacuumed or analyzed, and no cumulative
+ * statistics) is counted with `count(*)`; a larger one is estimated from its
+ * size and its columns' widths, as the planner does for such a table.
+ */
+const EXACT_COUNT_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * The one catalog query of a snapshot; `$1` is {@link EXACT_COUNT_MAX_BYTES}.
+ * Rows, in order of preference:
+ * 1. `pg_class.reltuples` when it is known (≥ 0; PostgreSQL 14+ says -1 for
+ *    a table never vacuumed or analyzed): the planner's estimate, kept by
+ *    VACUUM, ANALYZE and CREATE INDEX; what autovacuum keeps current on a
+ *    production table.
+ * 2. `pg_stat_user_tables.n_live_tup` when positive (cumulative statistics).
+ * 3. 0 when the main fork is empty.
+ * 4. `count(*)` (through `query_to_xml`, so the snapshot stays one query)
+ *    when the table is small and readable to the role.
+ * 5. Else pages × rows per page, rows per page from the column widths plus
+ *    the tuple header and line pointer (28 bytes), 32 bytes for a
+ *    variable-width column: the planner's own fallback (plancat.c,
+ *    `estimate_rel_size`).
+ */
+const SNAPSHOT_SQL = `SELECT c.oid::int8 AS oid, n.nspname AS schema, c.relname AS name, c.relkind AS kind,
+  c.relfilenode::int8 AS filenode, pg_total_relation_size(c.oid) AS bytes, pg_relation_size(c.oid) AS main_bytes,
+  CASE
+    WHEN c.reltuples >= 0 THEN round(c.reltuples)::int8
+    WHEN coalesce(s.n_live_tup, 0) > 0 THEN s.n_live_tup
+    WHEN pg_relation_size(c.oid) = 0 THEN 0
+    WHEN pg_relation_size(c.oid) <= $1 AND has_table_privilege(c.oid, 'SELECT') THEN
+      (xpath('/row/n/text()', query_to_xml(format('SELECT count(*) AS n FROM %I.%I', n.nspname, c.relname), false, true, '')))[1]::text::int8
+    ELSE (pg_relation_size(c.oid) / current_setting('block_size')::int8) * floor((current_setting('block_size')::int8 - 24) / (28 +
+      coalesce((SELECT sum(CASE WHEN a.attlen > 0 THEN a.attlen ELSE 32 END) FROM pg_attribute a
+                WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), 0)))::int8
+  END AS rows
+FROM pg_class c
+JOIN pg_namespace n ON n.oid = c.relnamespace
+LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
+WHERE c.relkind IN ('r', 'p', 'm') AND c.relpersistence <> 't'
+  AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname !~ '^pg_(toast|temp_)'`;
+/** `schema.name`, each part double-quoted when SQL would need it (as `regclass` prints names). */
+function qualifiedName(schema, name) {
+    const q = (s) => (/^[a-z_][a-z0-9_$]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`);
+    return `${q(schema)}.${q(name)}`;
+}
+/** {@link SNAPSHOT_SQL} with its parameter in the text, for the simple query protocol (several statements in one message). */
+const SNAPSHOT_SQL_INLINE = SNAPSHOT_SQL.replace('$1', String(EXACT_COUNT_MAX_BYTES));
+/**
+ * Reads every user table's storage in one round trip on `client` (a session
+ * others use too): in a read-only transaction of its own with no statement
+ * timeout (`SET LOCAL`, so the session keeps its settings), because the
+ * command may have set one on the database or role.
+ * @throws the driver's error when the query fails (the transaction is rolled back)
+ */
+async function takeSnapshot(client) {
+    try {
+        const results = (await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = 0; ${SNAPSHOT_SQL_INLINE}; COMMIT`));
+        return snapshotOf(results[2].rows);
+    }
+    catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+    }
+}
+/** The snapshot of {@link SNAPSHOT_SQL}'s rows (int8 columns arrive as strings). */
+function snapshotOf(rows) {
+    const tables = new Map();
+    for (const r of rows) {
+        const t = {
+            oid: Number(r.oid),
+            schema: r.schema,
+            name: r.name,
+            kind: r.kind,
+            filenode: Number(r.filenode),
+            rows: Math.max(0, Number(r.rows)),
+            bytes: Number(r.bytes),
+            mainBytes: Number(r.main_bytes)
+        };
+        tables.set(t.oid, t);
+    }
+    return tables;
+}
+/**
+ * The tables present before and after whose filenode changed. A table whose
+ * main fork is empty after, but was not before, was truncated; every other
+ * one was rewritten. Sorted by bytes before, largest first.
+ */
+function replacedTables(before, after) {
+    const rewrites = [];
+    const truncations = [];
+    for (const [oid, b] of before) {
+        const a = after.get(oid);
+        if (!a || a.filenode === b.filenode || b.filenode === 0)
+            continue;
+        const entry = { table: qualifiedName(b.schema, b.name), rows: b.rows, bytes: b.bytes };
+        if (a.mainBytes === 0 && b.mainBytes > 0)
+            truncations.push(entry);
+        else
+            rewrites.push(entry);
+    }
+    const order = (x, y) => y.bytes - x.bytes || x.table.localeCompare(y.table);
+    return { rewrites: rewrites.sort(order), truncations: truncations.sort(order) };
+}
+
+;// CONCATENATED MODULE: ./src/migration-cost/watcher.ts
+/**
+ * The lock watcher: one connection that, while a user command runs, samples
+ * `pg_locks` joined to `pg_stat_activity` for the command's sessions, and
+ * reports what they hold.
+ *
+ * The sampling loop runs inside the server, as one `DO` block (PL/pgSQL),
+ * so its rate does not depend on the network's round trip: a sample every
+ * {@link SAMPLE_SLEEP_MS} ms plus the time of the query (about a
+ * millisecond), each in a transaction of its own (`COMMIT` in a `DO` block,
+ * PostgreSQL 11+), so the watcher never holds a snapshot for longer than one
+ * sample (`CREATE INDEX CONCURRENTLY` waits for older snapshots) and never
+ * locks a user table. It reports through `RAISE NOTICE`, which the server
+ * sends at once: a sample whose locks differ from the last report's, and
+ * otherwise one every {@link HEARTBEAT_MS} ms. The loop ends when the
+ * connection closes: `client_connection_check_interval` (PostgreSQL 14+)
+ * makes the server notice it within 100 ms, the next report fails at the
+ * latest, and the loop gives up after {@link MAX_WATCH_HOURS} hours anyway.
+ *
+ * Which sessions are the command's (see {@link COMMAND_APPLICATION_NAME}):
+ * those whose `application_name` is `preview-postgres-command`, which the
+ * command's environment sets through `PGAPPNAME`; and, for clients that set
+ * their own name, every other client session of the same role that
+ * connected after the watcher did (the command's time window), unless its
+ * name starts with `preview-postgres` (the action's own sessions). Never the
+ * watcher's own session.
+ */
+
+
+
+
+/**
+ * `application_name` of the user command's sessions: `PGAPPNAME` in its
+ * environment, which libpq (psql, psycopg, Rails, …), node-postgres (Prisma's
+ * driver adapters, Drizzle, Knex) and pgx read. A client that sets its own
+ * name (JDBC: Flyway, Liquibase; some ORMs) is attributed by role and time
+ * window instead (see the module's comment).
+ */
+const COMMAND_APPLICATION_NAME = 'preview-postgres-command';
+/** The watcher's own `application_name`. */
+const WATCHER_APPLICATION_NAME = 'preview-postgres-lock-watcher';
+/** Sleep between two samples, in milliseconds (a sample takes about 1 ms more). */
+const SAMPLE_SLEEP_MS = 10;
+/** A report at least this often (ms) while nothing changes: the last time a lock was seen. */
+const HEARTBEAT_MS = 500;
+/** After the command exited, how long to wait for the report that its locks are gone (ms). */
+const FINAL_REPORT_WAIT_MS = 300;
+/** The loop's own end, in hours, should the connection's end go unnoticed (a GitHub job's limit is 6 hours). */
+const MAX_WATCH_HOURS = 6;
+const NOTICE_PREFIX = 'preview-postgres-locks ';
+/** The sampling loop; one statement, sent with the simple query protocol (a `DO` that commits must be). */
+const WATCH_SQL = `DO $watch$
+DECLARE
+  me int := pg_backend_pid();
+  role oid := (SELECT oid FROM pg_roles WHERE rolname = current_user);
+  since timestamptz := (SELECT backend_start FROM pg_stat_get_activity(pg_backend_pid()));
+  db oid := (SELECT oid FROM pg_database WHERE datname = current_database());
+  deadline timestamptz := clock_timestamp() + interval '${MAX_WATCH_HOURS} hours';
+  seen text;
+  cur text;
+  t numeric;
+  p numeric := 0;
+  said numeric := 0;
+BEGIN
+  LOOP
+    SELECT coalesce(json_agg(json_build_array(k.relation, k.mode) ORDER BY k.relation, k.mode), '[]')::text INTO cur
+      FROM (SELECT DISTINCT l.relation::int8 AS relation, l.mode
+              FROM pg_lock_status() l JOIN pg_stat_get_activity(NULL) a ON a.pid = l.pid
+             WHERE l.locktype = 'relation' AND l.granted AND l.database = db AND l.relation >= 16384 AND l.pid <> me
+               AND (a.application_name = '${COMMAND_APPLICATION_NAME}'
+                    OR (a.usesysid = role AND a.backend_type = 'client backend' AND a.backend_start > since
+                        AND a.application_name NOT LIKE 'preview-postgres%'))) k;
+    t := round(extract(epoch FROM clock_timestamp()) * 1000, 1);
+    IF cur IS DISTINCT FROM seen OR t - said >= ${HEARTBEAT_MS} THEN
+      RAISE NOTICE '${NOTICE_PREFIX}{"t":%,"p":%,"l":%}', t, p, cur;
+      seen := cur;
+      said := t;
+    END IF;
+    p := t;
+    COMMIT;
+    EXIT WHEN clock_timestamp() > deadline;
+    PERFORM pg_sleep(${SAMPLE_SLEEP_MS / 1000});
+  END LOOP;
+END
+$watch$`;
+/**
+ * Session settings, then the "before" snapshot, in one round trip (simple
+ * query protocol): no statement or lock timeout of the role's ends the
+ * loop, and the server checks for a closed connection every 100 ms while it
+ * runs (PostgreSQL 14+; older servers skip it).
+ */
+const START_SQL = [
+    'SET statement_timeout = 0',
+    'SET lock_timeout = 0',
+    "SELECT set_config('client_connection_check_interval', '100', false) WHERE current_setting('server_version_num')::int >= 140000",
+    SNAPSHOT_SQL_INLINE
+].join(';\n');
+/** One connection to the database, watching the command's locks. */
+class LockWatcher {
+    client;
+    tracker = new HoldTracker();
+    loop;
+    stopping = false;
+    /** Why the watching stopped early, when it did. */
+    failure;
+    reported;
+    constructor(client) {
+        this.client = client;
+    }
+    /**
+     * Connects to `c`'s direct connection string and takes the "before"
+     * snapshot of the tables' storage (storage.ts) on it.
+     * @throws the driver's error when the connection or the query fails (the connection is closed)
+     */
+    static async open(c) {
+        const client = new esm/* default.Client */.Ay.Client((0,src_connection/* directClientConfig */.$P)(c, WATCHER_APPLICATION_NAME));
+        const watcher = new LockWatcher(client);
+        client.on('error', (err) => (watcher.failure ??= err.message)); // a socket error between queries
+        client.on('notice', (msg) => watcher.noticed(msg.message ?? ''));
+        try {
+            await client.connect();
+            const results = (await client.query(START_SQL));
+            return { watcher, before: snapshotOf(results[results.length - 1].rows) };
+        }
+        catch (err) {
+            await client.end().catch(() => undefined);
+            throw err;
+        }
+    }
+    /** Starts the sampling loop; returns at once (the loop's first sample comes within a round trip). */
+    start() {
+        this.loop = this.client.query(WATCH_SQL).then(() => {
+            if (!this.stopping)
+                this.failure ??= `it stopped after ${MAX_WATCH_HOURS} hours`;
+        }, (err) => {
+            if (!this.stopping)
+                this.failure ??= err.message;
+        });
+    }
+    /**
+     * Ends the watching (call once the command exited): waits up to
+     * {@link FINAL_REPORT_WAIT_MS} for the report that the command's locks
+     * are gone, then closes the connection. Never throws.
+     * @returns the holds per relation OID and mode, and why the watching stopped early, if it did
+     */
+    async stop() {
+        if (this.loop && !this.failure && this.tracker.holding()) {
+            await new Promise((resolve) => {
+                const timer = setTimeout(resolve, FINAL_REPORT_WAIT_MS);
+                this.reported = () => {
+                    if (this.tracker.holding())
+                        return;
+                    clearTimeout(timer);
+                    resolve();
+                };
+            });
+        }
+        this.stopping = true;
+        this.reported = undefined;
+        await this.client.end().catch(() => undefined);
+        await this.loop;
+        return { holds: this.tracker.holds(), failure: this.failure };
+    }
+    noticed(message) {
+        if (!message.startsWith(NOTICE_PREFIX))
+            return;
+        try {
+            this.tracker.add(JSON.parse(message.slice(NOTICE_PREFIX.length)));
+        }
+        catch {
+            return; // not ours after all
+        }
+        this.reported?.();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/migration-cost/findings.ts
+/**
+ * What a user command cost on the data it ran on: the `migration-report`
+ * JSON file, and the warnings for the PR comment and the job summary.
+ * Names, counts, sizes and durations only: never a row's values.
+ */
+
+
+
+
+/** A table counts as large above this many rows. */
+const LARGE_TABLE_ROWS = 10_000;
+/** A lock that blocks others counts as long from this many milliseconds. */
+const LONG_HOLD_MS = 100;
+/** The lock modes that block a table's writes (SHARE and stronger; PostgreSQL docs, Table-Level Lock Modes). */
+const BLOCKS_WRITES = new Set(['ShareLock', 'ShareRowExclusiveLock', 'ExclusiveLock', 'AccessExclusiveLock']);
+/**
+ * The report of one command: tables replaced (storage.ts) and holds
+ * (holds.ts) named from the snapshots (a relation in neither, such as an
+ * index, a sequence or a table created and dropped by the command, is left
+ * out).
+ */
+function migrationCost(replaced, holds, before, after, locksUnavailable) {
+    const locks = [];
+    for (const h of holds) {
+        const t = before.get(h.oid) ?? after?.get(h.oid);
+        if (t)
+            locks.push({ relation: qualifiedName(t.schema, t.name), mode: h.mode, heldMs: h.heldMs });
+    }
+    locks.sort((a, b) => b.heldMs - a.heldMs || a.relation.localeCompare(b.relation) || a.mode.localeCompare(b.mode));
+    return { rewrites: replaced.rewrites, locks, truncations: replaced.truncations, ...(locksUnavailable ? { locksUnavailable } : {}) };
+}
+/** Where the report is written (the `migration-report` output). */
+function migrationReportPath() {
+    const dir = process.env.RUNNER_TEMP || external_node_os_default().tmpdir();
+    (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
+    return external_node_path_default().join(dir, 'preview-postgres-migration-report.json');
+}
+/** Writes `cost` as JSON to {@link migrationReportPath}. @returns the path */
+function writeMigrationReport(cost) {
+    const file = migrationReportPath();
+    (0,external_node_fs_.writeFileSync)(file, JSON.stringify(cost, null, 2) + '\n');
+    return file;
+}
+/** A table name as Markdown code (a backtick in the name would end the span). */
+const code = (name) => `\`${name.replace(/`/g, "'")}\``;
+/** "300,000". */
+const count = (n) => Math.round(n).toLocaleString('en-US');
+/** Bytes as `pg_size_pretty` prints them (1024-based): "8192 bytes", "12 MB". */
+function prettySize(bytes) {
+    const units = ['bytes', 'kB', 'MB', 'GB', 'TB', 'PB'];
+    let v = bytes;
+    let u = 0;
+    while (Math.abs(v) >= 10 * 1024 - 0.5 && u < units.length - 1) {
+        v /= 1024;
+        u++;
+    }
+    return `${Math.round(v)} ${units[u]}`;
+}
+/** "240 ms", "1.3 s", "2 min 5 s". */
+function prettyDuration(ms) {
+    if (ms < 1000)
+        return `${Math.round(ms)} ms`;
+    if (ms < 60_000)
+        return `${(ms / 1000).toFixed(1)} s`;
+    return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+const LOCK_NAMES = {
+    AccessExclusiveLock: 'ACCESS EXCLUSIVE',
+    ExclusiveLock: 'EXCLUSIVE',
+    ShareRowExclusiveLock: 'SHARE ROW EXCLUSIVE',
+    ShareLock: 'SHARE'
+};
+/** What to do instead, from PostgreSQL's documentation, by what was seen. */
+const INSTEAD = {
+    rewrite: 'a table rewrite (`ALTER COLUMN … TYPE`, `ADD COLUMN` with a volatile `DEFAULT`, `SET LOGGED`, `VACUUM FULL`, `CLUSTER`) holds ACCESS EXCLUSIVE throughout: ' +
+        'add a new column, backfill it in batches, then switch to it; a type change needs no rewrite when the old type is binary coercible to the new one (`varchar(n)` → `text`) (PostgreSQL docs, ALTER TABLE, Notes)',
+    matview: 'use `REFRESH MATERIALIZED VIEW CONCURRENTLY` (needs a unique index; reads go on) (PostgreSQL docs, REFRESH MATERIALIZED VIEW)',
+    accessExclusive: 'no rewrite, so most likely a scan that validates every row: add the constraint `NOT VALID`, then `VALIDATE CONSTRAINT` in a later transaction (SHARE UPDATE EXCLUSIVE: reads and writes go on); ' +
+        'for `SET NOT NULL`, a validated `CHECK (col IS NOT NULL)` lets it skip the scan (PostgreSQL docs, ALTER TABLE)',
+    share: 'most likely `CREATE INDEX`: use `CREATE INDEX CONCURRENTLY` (writes go on) (PostgreSQL docs, CREATE INDEX, Building Indexes Concurrently)',
+    shareRowExclusive: 'most likely `ADD FOREIGN KEY` or `CREATE TRIGGER`: add a foreign key `NOT VALID`, then `VALIDATE CONSTRAINT` (PostgreSQL docs, ALTER TABLE)',
+    exclusive: 'writes wait while it is held'
+};
+/**
+ * One Markdown line per finding, for the comment and the job summary; []
+ * when the command rewrote nothing and held no blocking lock for long:
+ * - each rewrite of a table over {@link LARGE_TABLE_ROWS} rows (table,
+ *   rows and size before, how long ACCESS EXCLUSIVE was seen held), then
+ *   one line counting the rewrites of smaller tables;
+ * - each table over {@link LARGE_TABLE_ROWS} rows, not rewritten, whose
+ *   ACCESS EXCLUSIVE or other write-blocking lock (SHARE and stronger) was
+ *   held over {@link LONG_HOLD_MS} ms: the strongest such lock;
+ * - each table that TRUNCATE emptied of rows.
+ * Each says what to do instead where PostgreSQL's documentation names it.
+ * @param before the "before" snapshot: rows, sizes and kinds of the tables
+ */
+function costLines(cost, before) {
+    const byName = new Map([...before.values()].map((t) => [qualifiedName(t.schema, t.name), t]));
+    const rowsOf = (table) => byName.get(table);
+    const lines = [];
+    const strongest = new Map();
+    const rank = ['ShareLock', 'ShareRowExclusiveLock', 'ExclusiveLock', 'AccessExclusiveLock'];
+    for (const l of cost.locks) {
+        if (!BLOCKS_WRITES.has(l.mode))
+            continue;
+        const had = strongest.get(l.relation);
+        if (!had || rank.indexOf(l.mode) > rank.indexOf(had.mode))
+            strongest.set(l.relation, l);
+    }
+    const held = (table) => {
+        const ae = cost.locks.find((l) => l.relation === table && l.mode === 'AccessExclusiveLock');
+        return ae ? `, under an ACCESS EXCLUSIVE lock seen held ${prettyDuration(ae.heldMs)} (reads and writes wait)` : '';
+    };
+    let small = 0;
+    const rewritten = new Set();
+    for (const r of cost.rewrites) {
+        rewritten.add(r.table);
+        if (r.rows <= LARGE_TABLE_ROWS) {
+            small++;
+            continue;
+        }
+        const matview = rowsOf(r.table)?.kind === 'm';
+        lines.push(`- ${code(r.table)} (${count(r.rows)} rows, ${prettySize(r.bytes)}): **rewritten**${held(r.table)}. Instead: ${matview ? INSTEAD.matview : INSTEAD.rewrite}.`);
+    }
+    for (const [table, l] of strongest) {
+        const t = rowsOf(table);
+        if (rewritten.has(table) || !t || t.rows <= LARGE_TABLE_ROWS || l.heldMs <= LONG_HOLD_MS)
+            continue;
+        const instead = l.mode === 'AccessExclusiveLock'
+            ? INSTEAD.accessExclusive
+            : l.mode === 'ShareLock'
+                ? INSTEAD.share
+                : l.mode === 'ShareRowExclusiveLock'
+                    ? INSTEAD.shareRowExclusive
+                    : INSTEAD.exclusive;
+        const waits = l.mode === 'AccessExclusiveLock' ? 'reads and writes wait' : 'writes wait';
+        lines.push(`- ${code(table)} (${count(t.rows)} rows, ${prettySize(t.bytes)}): **${LOCK_NAMES[l.mode]} lock** seen held ${prettyDuration(l.heldMs)} (${waits}). Instead: ${instead}.`);
+    }
+    for (const r of cost.truncations) {
+        if (r.rows === 0)
+            continue;
+        lines.push(`- ${code(r.table)} (${count(r.rows)} rows, ${prettySize(r.bytes)}): **emptied by TRUNCATE** (new empty storage, not a rewrite: its rows are gone).`);
+    }
+    if (small > 0)
+        lines.push(`- ${small} more rewrite${small === 1 ? '' : 's'} of table${small === 1 ? '' : 's'} of ${count(LARGE_TABLE_ROWS)} rows or fewer (listed in the \`migration-report\` file).`);
+    return lines;
+}
+
+;// CONCATENATED MODULE: ./src/migration-cost/measure.ts
+/**
+ * A user command (`seed-command`, `migrate-command`) run against a database,
+ * measured: what it rewrote (storage.ts) and which locks its sessions held
+ * for how long (watcher.ts), on the data the database holds.
+ *
+ * Measuring costs one connection (the watcher) and one catalog query before
+ * the command, and one catalog query after it on the run's own session;
+ * nothing at all when `measure` is false (a database without data: the
+ * caller decides). Never fatal: a watcher that cannot connect, a snapshot
+ * that fails or a watcher that stops early is a warning, and the command
+ * runs and ends as it would unmeasured.
+ */
+
+
+
+
+
+/**
+ * What the command's environment gets on top of the connection's variables:
+ * `PGAPPNAME`, by which the watcher tells the command's sessions (watcher.ts).
+ * Set on every run, measured or not, so the command sees the same
+ * environment; a `PGAPPNAME` of the step's own is replaced.
+ */
+function attributionEnvironment() {
+    return { PGAPPNAME: COMMAND_APPLICATION_NAME };
+}
+/**
+ * Runs `run` with {@link attributionEnvironment}, measured when `measure`:
+ * the watcher connects and snapshots the tables' storage before `run`
+ * starts, samples locks while it runs, and once it returned the storage is
+ * read again on the run's session (pg-sessions.ts) and the report is written.
+ * @param run starts the user command with `env` added to its environment; resolves when it exited
+ * @returns what `run` returned, and the cost when it was measured
+ * @throws what `run` throws (the watcher is closed first; no report then)
+ */
+async function measureCommand(connection, measure, run) {
+    if (!measure)
+        return { result: await run(attributionEnvironment()) };
+    let opened;
+    try {
+        opened = await LockWatcher.open(connection);
+    }
+    catch (err) {
+        core/* warning */.$e(`Could not watch the command's locks (${err.message}): its migration cost is not measured. The run goes on.`);
+    }
+    if (!opened)
+        return { result: await run(attributionEnvironment()) };
+    const { watcher, before } = opened;
+    watcher.start();
+    let result;
+    try {
+        result = await run(attributionEnvironment());
+    }
+    catch (err) {
+        await watcher.stop();
+        throw err;
+    }
+    const watched = await watcher.stop();
+    if (watched.failure)
+        core/* warning */.$e(`The lock watcher stopped early (${watched.failure}): lock times may be missing. The run goes on.`);
+    let after;
+    try {
+        const lease = await (0,pg_sessions/* leaseSession */.f)(connection);
+        try {
+            after = await takeSnapshot(lease.client);
+        }
+        finally {
+            lease.release();
+        }
+    }
+    catch (err) {
+        core/* warning */.$e(`Could not read the tables' storage after the command (${err.message}): rewrites are not reported.`);
+    }
+    const replaced = after ? replacedTables(before, after) : { rewrites: [], truncations: [] };
+    const cost = migrationCost(replaced, watched.holds, before, after, watched.failure);
+    const file = writeMigrationReport(cost);
+    const lines = costLines(cost, before);
+    core/* info */.pq(`Migration cost: ${cost.rewrites.length} table(s) rewritten, ${cost.truncations.length} truncated, ` +
+        `${cost.locks.length} relation lock(s) seen held by the command's sessions; ${lines.length} warning line(s). Report: ${file}`);
+    return { result, measured: { cost, lines, file } };
+}
+
 ;// CONCATENATED MODULE: ./src/seed/command.ts
 /**
  * `seed-command`: the workflow author's own command, run after the SQL seed
  * with the connection in the environment, so psql, `prisma migrate deploy`,
  * `drizzle-kit migrate` and the like work unchanged.
  */
+
 
 
 
@@ -1423,17 +1994,29 @@ class SeedCommandError extends Error {
 /** How long `seed-command`'s process group has after SIGTERM before SIGKILL, in milliseconds (within the cancel's budget, cancel.ts). */
 const SEED_COMMAND_KILL_GRACE_MS = 2000;
 /**
- * Runs a user command (`seed-command`, `migrate-command`) with `bash -eo pipefail -c`
- * and the connection in its environment ({@link commandEnvironment}). The command text is passed as
- * one argument, never interpolated with input values; secrets reach it only
- * through the environment. Its output goes straight to the log (masked by
- * the runner). It runs in a process group of its own, so that `signal` (a
- * cancel of the run) stops all of it: SIGTERM to the group, then SIGKILL after
+ * Runs a user command (`seed-command`, `migrate-command`; `command`, with
+ * `bash -eo pipefail -c`) against the database `c`, with the connection in its
+ * environment ({@link commandEnvironment}) and `PGAPPNAME`
+ * (migration-cost/measure.ts). When `measure` (the database holds data), what
+ * it rewrote and which locks it held are measured (migration-cost/); a
+ * failure to measure is a warning. The command text is passed as one
+ * argument, never interpolated with input values; secrets reach it only
+ * through the environment. Its output goes straight to the log (masked by the
+ * runner). It runs in a process group of its own, so that `signal` (a cancel)
+ * stops all of it: SIGTERM to the group, then SIGKILL after
  * {@link SEED_COMMAND_KILL_GRACE_MS}; no process of it goes on writing to the
  * database after the run stopped.
+ * @returns the command's cost when it was measured
  * @throws SeedCommandError with the exit code (128 + the signal's number when a signal ended it).
  */
-async function runSeedCommand(command, c, signal) {
+async function runSeedCommand(command, c, signal, measure = false) {
+    if (signal?.aborted)
+        throw signal.reason;
+    const { measured } = await measureCommand(c, measure, (extra) => runCommand(command, { ...commandEnvironment(c), ...extra }, signal));
+    return measured;
+}
+/** Runs `command` with `variables` added to the runner's environment (see {@link runSeedCommand}). */
+async function runCommand(command, variables, signal) {
     const env = {};
     for (const [k, v] of Object.entries(process.env))
         if (v !== undefined)
@@ -1441,7 +2024,7 @@ async function runSeedCommand(command, c, signal) {
     if (signal?.aborted)
         throw signal.reason;
     const child = (0,external_node_child_process_.spawn)('bash', ['-eo', 'pipefail', '-c', command], {
-        env: { ...env, ...commandEnvironment(c) },
+        env: { ...env, ...variables },
         stdio: ['ignore', 'inherit', 'inherit'],
         detached: GROUPS
     });
@@ -1480,8 +2063,6 @@ const osSignals = (external_node_os_default()).constants.signals;
 /** Process groups (POSIX): the command runs in one of its own, which a cancel signals as a whole. On Windows only the shell is signalled. */
 const GROUPS = process.platform !== 'win32';
 
-// EXTERNAL MODULE: ./src/pg-sessions.ts
-var pg_sessions = __webpack_require__(38174);
 ;// CONCATENATED MODULE: ./src/commands/migrate-step.ts
 /**
  * `migrate-command`: the PR's migrations, run on every run that hands out a
@@ -1511,15 +2092,17 @@ class MigrateCommandError extends Error {
  * (seed/command-env.ts). Our own sessions are ended first: a migration tool may
  * need the database to itself. A cancel stops its process group.
  * @param started called once its process has been spawned (the schema tracker builds "before" meanwhile)
+ * @param measure the database holds data: measure what the command rewrote and the locks it held (migration-cost/)
+ * @returns the command's cost when it was measured
  * @throws MigrateCommandError with the exit code; CancelledError when the run is cancelled
  */
-async function runMigrateCommand(command, connection, started) {
+async function runMigrateCommand(command, connection, started, measure = false) {
     await (0,pg_sessions/* endSessions */.v)();
-    const running = core/* group */.Os('Run migrate-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(command, connection, (0,cancel/* cancelSignal */.Bj)()).catch((err) => {
+    const running = core/* group */.Os('Run migrate-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(command, connection, (0,cancel/* cancelSignal */.Bj)(), measure).catch((err) => {
         throw err instanceof SeedCommandError ? new MigrateCommandError(err.exitCode) : err;
     })));
-    started?.(); // its process runs (spawned synchronously)
-    await running;
+    started?.(); // its process runs (spawned synchronously unless measured)
+    return await running;
 }
 /**
  * Runs `migrate-command` on a reused database and compares the schema
@@ -1533,9 +2116,10 @@ async function migrateReused(settings, connection, total) {
     try {
         await tracker.atStart();
         await tracker.afterSeedFiles('before migrate-command');
-        await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted());
+        // A reused database holds data: the command's cost is measured.
+        const measured = await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted(), true);
         if (!settings.compareSchema)
-            return { diff: null };
+            return { diff: null, measured };
         const diff = await core/* group */.Os('Compare the schema', () => (0,cancel/* unlessCancelled */.MS)(tracker.finish()));
         let text;
         if (total) {
@@ -1546,7 +2130,7 @@ async function migrateReused(settings, connection, total) {
                 core/* warning */.$e(`Could not read the pull request's total change against the parent (compare_schema): ${err.message}`);
             }
         }
-        return { diff, total: text };
+        return { diff, total: text, measured };
     }
     finally {
         await tracker.close();
@@ -4767,11 +5351,21 @@ async function checkedSeed(files, checking) {
     });
 }
 /**
+ * Whether a user command runs on a database that holds data, so that its
+ * migration cost is measured (migration-cost/): a reused database; a branch
+ * (its parent's data), unless it is `schema-only` and no seed files were
+ * loaded into it. A new instant database starts empty.
+ */
+function holdsData(report, seeded) {
+    return report.state === 'reused' || (report.mode === 'branch' && (!report.schemaOnly || seeded));
+}
+/**
  * Seeds a database whose seed has not committed (unseeded): the checked SQL
  * files in one transaction, then `seed-command`, then `migrate-command`, with the schema compared
  * around them ({@link SchemaTracker}). On failure (a destructive change under
  * `fail-on-destructive` included) runs `undo` (so nothing unseeded is left
- * for reuse) and rethrows. Sets `report.seedFiles`.
+ * for reuse) and rethrows. Sets `report.seedFiles`, and `report.migrationCost`
+ * when `seed-command` or `migrate-command` ran on a database that {@link holdsData}.
  * @param platformDiff branch mode: fetches the Neon API's compare_schema diff against the parent
  * @throws CancelledError at once when the run is cancelled: the seed's database session is ended (its
  *   transaction rolled back, never committed) and `seed-command`'s process group is killed.
@@ -4793,12 +5387,20 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
         if (settings.seedCommand) {
             (0,phases/* mark */.Gy)('seed-command');
             await (0,pg_sessions/* endSessions */.v)(); // a migration tool may need the database to itself
-            const running = core/* group */.Os('Run seed-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(settings.seedCommand, connection, (0,cancel/* cancelSignal */.Bj)())));
-            tracker.seedCommandStarted(); // its process runs (spawned synchronously): build "before" meanwhile
-            await running;
+            const measure = holdsData(report, seed !== null);
+            const running = core/* group */.Os('Run seed-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(settings.seedCommand, connection, (0,cancel/* cancelSignal */.Bj)(), measure)));
+            tracker.seedCommandStarted(); // its process runs (spawned synchronously unless measured): build "before" meanwhile
+            const measured = await running;
+            if (measured)
+                report.migrationCost = { command: 'seed-command', lines: measured.lines, file: measured.file };
         }
-        if (settings.migrateCommand)
-            await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted());
+        if (settings.migrateCommand) {
+            const measure = holdsData(report, seed !== null || !!settings.seedCommand);
+            const measured = await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted(), measure);
+            // One report a run: migrate-command's cost, when measured, replaces seed-command's.
+            if (measured)
+                report.migrationCost = { command: 'migrate-command', lines: measured.lines, file: measured.file };
+        }
         if (!settings.compareSchema)
             return null;
         (0,phases/* mark */.Gy)('schema diff');
@@ -4977,14 +5579,23 @@ async function create(settings, seed, pub, driver, fingerprint) {
         await db.markSeeded();
     }
     else if (settings.migrateCommand) {
-        ;
-        ({ diff, total } = await migrateOrKeep(settings, connection, db.platformDiff, async (failure) => publish(pub, { ...report, state: 'migrate-failed', migrateFailure: failure }, { ...db.record(), ...recorded })));
+        const migrated = await migrateOrKeep(settings, connection, db.platformDiff, async (failure) => publish(pub, { ...report, state: 'migrate-failed', migrateFailure: failure }, { ...db.record(), ...recorded }));
+        ({ diff, total } = migrated);
+        if (migrated.measured)
+            report.migrationCost = { command: 'migrate-command', lines: migrated.measured.lines, file: migrated.measured.file };
     }
     (0,cancel/* throwIfCancelled */.dZ)();
     const schema = schemaResult(settings, diff, fresh || !!settings.migrateCommand);
     report.schema = withMadeBy(settings, schema.report, fresh, total);
     (0,phases/* mark */.Gy)('outputs');
-    setOutputs({ ...db.outputs(), created: db.created, connection, schema: schema.outputs, reseeded: !!rebuiltBecause });
+    setOutputs({
+        ...db.outputs(),
+        created: db.created,
+        connection,
+        schema: schema.outputs,
+        reseeded: !!rebuiltBecause,
+        migrationReport: report.migrationCost?.file
+    });
     if (settings.envFile) {
         await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl, ...db.env }, settings.envNames);
         const v = (0,env_file/* envVariables */.tU)(settings.envNames);
@@ -5129,7 +5740,8 @@ async function resetBranch(client, settings, branchName, seed, pub, fingerprint)
         projectId: settings.projectId,
         branchId: branch.id,
         branchName: branch.name,
-        expiresAt
+        expiresAt,
+        migrationReport: report.migrationCost?.file
     });
     if (settings.envFile)
         await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames);

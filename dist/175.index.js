@@ -390,6 +390,10 @@ class AnonymizedClient extends lifecycle_client/* LifecycleClient */._ {
         }
     }
 }
+/** A rule as the report shows it. */
+function maskedColumn(r) {
+    return { database: r.database_name, schema: r.schema_name, table: r.table_name, column: r.column_name, masking: (0,masking_rules/* maskingLabel */.XQ)(r) };
+}
 /**
  * The anonymized branch for these settings. Rules without `database` take
  * `database`, else the parent's only database (its copy has the same name).
@@ -457,15 +461,26 @@ function anonymizedBranch(settings, rules) {
             return null;
         },
         columns() {
-            return (resolved ?? (0,masking_rules/* toPlatformRules */.Qy)(rules, settings.database)).map((r) => ({
-                database: r.database_name,
-                schema: r.schema_name,
-                table: r.table_name,
-                column: r.column_name,
-                masking: (0,masking_rules/* maskingLabel */.XQ)(r)
-            }));
+            return (resolved ?? (0,masking_rules/* toPlatformRules */.Qy)(rules, settings.database)).map(maskedColumn);
         }
     };
+}
+/**
+ * The masked columns of a reused branch that this run gave no `masking-rules`:
+ * what the branch IS, so output `anonymized` and the report say so. Asks Neon
+ * only when the branch lists `restore` among its `restricted_actions` (Neon API
+ * spec, Branch: an anonymized branch restricts restore), then reads its
+ * `anonymized_status` and `masking_rules`.
+ * @returns the columns when the branch's state is `anonymized`, else undefined.
+ * @throws HttpError, PlatformResponseError from the reads.
+ */
+async function maskedColumnsOf(settings, branch) {
+    if (!branch.restricted_actions?.some((a) => a.name === 'restore'))
+        return undefined;
+    const client = new AnonymizedClient(settings.apiUrl, settings.apiKey, settings.requestTimeoutSeconds * 1000, settings.projectId);
+    if ((await client.anonymizedStatus(branch.id))?.state !== 'anonymized')
+        return undefined;
+    return (await client.maskingRules(branch.id))?.map(maskedColumn);
 }
 
 // EXTERNAL MODULE: ./src/platform/operations.ts
@@ -4707,6 +4722,8 @@ async function createBranch(settings, seed, pub) {
         forgetReusable(pub, 'branch');
     const connection = (0,src_connection/* describeConnection */.If)(outcome.pooledUrl, outcome.directUrl);
     maskConnection(connection);
+    // A reused branch is reported as what it is, anonymized or not, whatever this run's `masking-rules`.
+    const masked = anonymized?.columns() ?? (outcome.created ? undefined : await maskedColumnsOf(settings, outcome.branch));
     const report = {
         mode: 'branch',
         state: outcome.created ? 'created' : 'reused',
@@ -4718,7 +4735,7 @@ async function createBranch(settings, seed, pub) {
         operations: outcome.operations.map(platform_operations/* summarise */.fS),
         expiresAt,
         schemaOnly: outcome.created && settings.schemaOnly,
-        anonymized: anonymized?.columns()
+        anonymized: masked
     };
     let diff = null;
     if (outcome.created) {
@@ -4756,7 +4773,7 @@ async function createBranch(settings, seed, pub) {
         branchName: outcome.branch.name,
         schema: schema.outputs,
         expiresAt,
-        anonymized: !!anonymized
+        anonymized: !!masked
     });
     if (settings.envFile) {
         await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames);

@@ -22,7 +22,7 @@ import {
 import { type LifecycleClient, lifecycleClientOf } from './platform/lifecycle-client.js'
 import { createExtras, explainCreateRefusal } from './platform/create-options.js'
 import { ownerOfRun } from './platform/annotations.js'
-import { anonymizedBranch } from './platform/anonymized.js'
+import { anonymizedBranch, maskedColumnsOf } from './platform/anonymized.js'
 import { recordUse } from './platform/expiry.js'
 import { runCleanup } from './commands/cleanup.js'
 import { resetBranch } from './commands/reset.js'
@@ -224,6 +224,8 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
   if (outcome.created) forgetReusable(pub, 'branch')
   const connection = describeConnection(outcome.pooledUrl, outcome.directUrl)
   maskConnection(connection)
+  // A reused branch is reported as what it is, anonymized or not, whatever this run's `masking-rules`.
+  const masked = anonymized?.columns() ?? (outcome.created ? undefined : await maskedColumnsOf(settings, outcome.branch))
   const report: Report = {
     mode: 'branch',
     state: outcome.created ? 'created' : 'reused',
@@ -235,7 +237,7 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     operations: outcome.operations.map(summarise),
     expiresAt,
     schemaOnly: outcome.created && settings.schemaOnly,
-    anonymized: anonymized?.columns()
+    anonymized: masked
   }
   let diff: SchemaDiff | SchemaUnavailable | null = null
   if (outcome.created) {
@@ -281,7 +283,7 @@ async function createBranch(settings: Settings, seed: SeedPlan | null, pub: Publ
     branchName: outcome.branch.name,
     schema: schema.outputs,
     expiresAt,
-    anonymized: !!anonymized
+    anonymized: !!masked
   })
   if (settings.envFile) {
     await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)

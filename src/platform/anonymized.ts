@@ -106,6 +106,11 @@ export interface MaskedColumn {
   masking: string
 }
 
+/** A rule as the report shows it. */
+function maskedColumn(r: MaskingRule): MaskedColumn {
+  return { database: r.database_name, schema: r.schema_name, table: r.table_name, column: r.column_name, masking: maskingLabel(r) }
+}
+
 /** The anonymized branch of one run: the hooks the lifecycle calls, and what the report shows. */
 export interface AnonymizedBranch extends AnonymizedHooks {
   /** The masked columns (after {@link AnonymizedHooks.create} or {@link AnonymizedHooks.unreusable} resolved the database). */
@@ -185,13 +190,23 @@ export function anonymizedBranch(settings: Settings, rules: MaskingRuleInput[]):
       return null
     },
     columns(): MaskedColumn[] {
-      return (resolved ?? toPlatformRules(rules, settings.database)).map((r) => ({
-        database: r.database_name,
-        schema: r.schema_name,
-        table: r.table_name,
-        column: r.column_name,
-        masking: maskingLabel(r)
-      }))
+      return (resolved ?? toPlatformRules(rules, settings.database)).map(maskedColumn)
     }
   }
+}
+
+/**
+ * The masked columns of a reused branch that this run gave no `masking-rules`:
+ * what the branch IS, so output `anonymized` and the report say so. Asks Neon
+ * only when the branch lists `restore` among its `restricted_actions` (Neon API
+ * spec, Branch: an anonymized branch restricts restore), then reads its
+ * `anonymized_status` and `masking_rules`.
+ * @returns the columns when the branch's state is `anonymized`, else undefined.
+ * @throws HttpError, PlatformResponseError from the reads.
+ */
+export async function maskedColumnsOf(settings: Settings, branch: Branch): Promise<MaskedColumn[] | undefined> {
+  if (!branch.restricted_actions?.some((a) => a.name === 'restore')) return undefined
+  const client = new AnonymizedClient(settings.apiUrl, settings.apiKey, settings.requestTimeoutSeconds * 1000, settings.projectId)
+  if ((await client.anonymizedStatus(branch.id))?.state !== 'anonymized') return undefined
+  return (await client.maskingRules(branch.id))?.map(maskedColumn)
 }

@@ -1,6 +1,6 @@
 /** Shared pieces of the integration tests. */
 import type { Emulator } from '../emulator/index.js'
-import { leakForms, leaks, runPlaces } from '../emulator/leaks.js'
+import { leakForms, leaks, runPlaces } from './leaks.js'
 import type { RunResult } from '../emulator/runner.js'
 
 export { leakForms, leaks }

@@ -1,5 +1,5 @@
 /**
- * Branch-mode benchmark (issue 3): against the emulator, for poll-interval 5
+ * Branch-mode benchmark: against the emulator, for poll-interval 5
  * and 1, prints the time from the last operation finishing to the action's
  * outputs being set, the API requests per provision, and the whole run's
  * wall time. Operations take what BENCH_CREATE_MS / BENCH_COMPUTE_MS say
@@ -9,6 +9,7 @@
  */
 import { exitOnStartError } from '../emulator/child.js'
 import { APP_TOKEN, startEmulator } from '../emulator/index.js'
+import { branchInputs } from '../__tests__/fixtures/preview.js'
 
 const rounds = Number(process.argv[2] ?? 3)
 const createMs = Number(process.env.BENCH_CREATE_MS ?? 2000)
@@ -31,9 +32,7 @@ try {
       const before = emu.platform.server.log.length
       const r = await emu.run({
         inputs: {
-          'api-url': emu.platform.url,
-          'api-key': project.apiKey,
-          'project-id': project.id,
+          ...branchInputs(emu, project),
           'poll-interval': String(interval),
           'github-token': APP_TOKEN,
           comment: 'false'

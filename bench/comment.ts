@@ -1,5 +1,5 @@
 /**
- * The PR comment's cost (issue 23): against the emulator on loopback, with
+ * The PR comment's cost: against the emulator on loopback, with
  * the comment on, prints per mode the GitHub requests (writes among them,
  * and comments created) and the wall time of a PR's first run and of a
  * re-run that reuses its database or branch. Not a test: it prints figures.
@@ -16,7 +16,7 @@ import { APP_TOKEN, startEmulator } from '../emulator/index.js'
 const rounds = Number(process.argv[2] ?? 5)
 const actionYml = process.env.BENCH_ACTION_YML
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const REPO = 'acme/shop'
+import { REPO, branchInputs, instantInputs } from '../__tests__/fixtures/preview.js'
 
 const emu = await startEmulator()
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-comment-'))
@@ -45,9 +45,7 @@ try {
         const r = await emu.run({
           inputs: {
             mode,
-            ...(mode === 'instant'
-              ? { 'instant-url': emu.instant.url }
-              : { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': '0.2' }),
+            ...(mode === 'instant' ? instantInputs(emu) : branchInputs(emu, project)),
             'github-token': APP_TOKEN,
             seed: 'seed.sql'
           },

@@ -1,5 +1,5 @@
 /**
- * The schema diff on real-world SQL (issue 19):
+ * The schema diff on real-world SQL:
  *
  *   npm run corpus -- DIR --schema
  *
@@ -21,6 +21,7 @@
 import { readFileSync } from 'node:fs'
 import { startEmulator, type Emulator } from '../emulator/index.js'
 import { NODE_24, type RunResult } from '../emulator/runner.js'
+import { branchInputs } from '../__tests__/fixtures/preview.js'
 import { compareSnapshots, snapshot } from './snapshot.js'
 
 interface Row {
@@ -48,10 +49,7 @@ async function runBranch(emu: Emulator, dir: string, files: string[], compare: b
   const project = await emu.platform.createProject()
   const r = await emu.run({
     inputs: {
-      'api-url': emu.platform.url,
-      'api-key': project.apiKey,
-      'project-id': project.id,
-      'poll-interval': '0.2',
+      ...branchInputs(emu, project),
       seed: files.join('\n'),
       ...(compare ? {} : { 'compare-schema': 'false' })
     },

@@ -1,5 +1,5 @@
 /**
- * The seed loader against psql on real-world SQL (issue 13):
+ * The seed loader against psql on real-world SQL:
  *
  *   npm run corpus -- DIR            (npm run corpus -- DIR --schema: bench/corpus-schema.ts)
  *
@@ -80,7 +80,7 @@ async function main(): Promise<number> {
   const sets = readdirSync(root)
     .filter((d) => existsSync(path.join(root, d, 'SOURCE')))
     .sort()
-  // issue 19: `-- DIR --schema` checks the schema diff instead (bench/corpus-schema.ts)
+  // `-- DIR --schema` checks the schema diff instead (bench/corpus-schema.ts)
   if (process.argv[3] === '--schema')
     return (await import('./corpus-schema.js')).schemaMode(
       sets.map((s) => path.resolve(root, s)),

@@ -1,5 +1,5 @@
 /**
- * The cost of a whole run over a real link (issue 24): a TCP proxy on
+ * The cost of a whole run over a real link: a TCP proxy on
  * loopback (emulator/delay-proxy.ts) adds BENCH_DELAY_MS milliseconds each way
  * (default 10, so a 20 ms round trip, as between a runner and a database in
  * another region) between the emulator's PostgreSQL 17 and both clients: the

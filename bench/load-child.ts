@@ -6,10 +6,10 @@
  * counted them). Used by bench/seed.ts.
  *   node <bundle of this file> <postgresql-url> <file>...   (or: tsx bench/load-child.ts …)
  */
-import '../src/heap.js' // as src/index.ts does first
+import '../src/v8-heap.js' // as src/index.ts does first
 import { describeConnection } from '../src/connection.js'
 import { checkSeed, loadSeed } from '../src/seed/loader.js'
-import { endSessions } from '../src/session.js'
+import { endSessions } from '../src/pg-sessions.js'
 
 const [url, ...files] = process.argv.slice(2)
 const cpu = process.cpuUsage()

@@ -1,5 +1,5 @@
 /**
- * Prints the fault matrix (issue 5) as a Markdown table: case, expected,
+ * Prints the fault matrix as a Markdown table: case, expected,
  * observed, result; then the secret and orphan totals and `N passed, N failed`.
  * Runs the bundled dist/index.js on Node 24 against the emulator, as the
  * matrix test does. Exits 1 when a case fails.
@@ -12,7 +12,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { exitOnStartError } from '../emulator/child.js'
 import { startEmulator } from '../emulator/index.js'
-import { CASES, type CaseResult, renderMatrix, runCase, writeSeedFiles } from '../emulator/matrix.js'
+import { CASES, type CaseResult, renderMatrix, runCase, writeSeedFiles } from '../__tests__/matrix/matrix.js'
 import type { Project } from '../emulator/platform.js'
 
 /** Replaces the table between docs/reliability.md's matrix markers; refuses a partial run (MATRIX_ONLY). */

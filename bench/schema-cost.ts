@@ -1,6 +1,6 @@
 /**
  * What `compare-schema` (on by default) adds to an instant-mode run with a
- * `seed-command` (issue 19, "nearly free"): the bundled action, a seed
+ * `seed-command` (it should be nearly free): the bundled action, a seed
  * (the files of the folder given; by default a schema of 11 tables it
  * generates, with keys, foreign keys and indexes, as large as the quartz
  * scheduler's: nothing outside the repository is read unless given)
@@ -21,6 +21,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, startEmulator } from '../emulator/index.js'
 import { InstantService } from '../emulator/instant.js'
+import { branchInputs } from '../__tests__/fixtures/preview.js'
 import { startDelayProxy, throughProxy } from '../emulator/delay-proxy.js'
 
 const args = process.argv.slice(2)
@@ -69,7 +70,7 @@ const files = readdirSync(dir)
 const project = branchMode ? await emu.platform.createProject() : undefined
 const modeInputs = (): Record<string, string> =>
   project
-    ? { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': '0.2' }
+    ? branchInputs(emu, project)
     : { 'instant-url': instant.url, 'seed-command': `PGHOSTADDR=127.0.0.1 psql -X -q -v ON_ERROR_STOP=1 -1 -f '${migration}'` }
 let pr = 5000
 const runs = { on: [] as number[], off: [] as number[] }

@@ -1,5 +1,5 @@
 /**
- * Seed-loader benchmark (issue 4): loads a dump that this machine's pg_dump
+ * Seed-loader benchmark: loads a dump that this machine's pg_dump
  * makes of data we generate (__tests__/fixtures/generate.ts: every common
  * column type, 7 COPY blocks, owners, grants, functions, views; about
  * BENCH_SEED_MB MiB, default 6, which is pagila's size) into fresh databases

@@ -1,5 +1,5 @@
 /**
- * Cold start (issue 24): how long `node dist/index.js` takes up to its input
+ * Cold start: how long `node dist/index.js` takes up to its input
  * check, against `node -e 0`, on Node 24 (the runtime action.yml names).
  * Each round runs both, alternating which goes first; the action gets an
  * input it refuses (`command: nope`), so it exits right after the check,

@@ -12,15 +12,16 @@ export const modules = {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(38422);
 /* harmony import */ var _platform_lifecycle_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(92863);
-/* harmony import */ var _platform_lifecycle_client_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(62259);
+/* harmony import */ var _platform_preview_branch_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(65272);
+/* harmony import */ var _platform_client_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(16383);
 /* harmony import */ var _publish_report_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(24585);
-/* harmony import */ var _publish_comment_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(71206);
-/* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(38653);
+/* harmony import */ var _comment_comment_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(13505);
+/* harmony import */ var _comment_lock_saved_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(17466);
 /**
  * What the post step undoes (commands/post.ts loads this module only when
  * there is something to undo). When main created a branch it did not
  * finish seeding (created, or taken out of reuse for a reset) and that is
- * still under its provisional name, the post step deletes it, waiting first for the branch's
+ * still under its unseeded name, the post step deletes it, waiting first for the branch's
  * own operations and retrying 423, which the SIGINT handler has no time for;
  * when main still held the PR comment's provisioning lock, it marks the
  * comment failed. After a successful main both are cleared, and it does nothing.
@@ -32,9 +33,10 @@ export const modules = {
 
 
 
+
 /**
  * Deletes the unseeded branch named in the state, but only while it is still
- * as the main step left it (issue 20): the same id under the provisional name
+ * as the main step left it: the same id under the unseeded name
  * `<name>~seeding` the state names. A branch renamed since (its seed
  * completed, or a reset's rename never happened) is in use or usable: kept.
  * A branch that another run deleted and made again has another id: kept.
@@ -42,13 +44,13 @@ export const modules = {
  */
 async function deleteUnseeded(saved) {
     const { id, name } = JSON.parse(saved);
-    const settings = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .readSettings */ .sb)();
-    const client = (0,_platform_lifecycle_client_js__WEBPACK_IMPORTED_MODULE_3__/* .lifecycleClientOf */ .b)(settings);
+    const settings = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .readSettings */ .s)();
+    const client = (0,_platform_client_js__WEBPACK_IMPORTED_MODULE_3__/* .neonClientOf */ .ZF)(settings);
     await _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .group */ .Os(`Delete branch "${name}", which the main step did not finish seeding`, async () => {
         const branch = await client.getBranch(id);
         if (!branch)
             return _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Branch "${name}" (${id}) is already gone.`);
-        if (branch.name !== name || !name.endsWith(_platform_lifecycle_js__WEBPACK_IMPORTED_MODULE_2__/* .PROVISIONAL_SUFFIX */ .HK)) {
+        if (branch.name !== name || !name.endsWith(_platform_preview_branch_js__WEBPACK_IMPORTED_MODULE_7__/* .UNSEEDED_SUFFIX */ .Q2)) {
             return _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Branch ${id} is now named "${branch.name}", not "${name}" as the main step left it: it is seeded or in use, so it is kept.`);
         }
         await (0,_platform_lifecycle_js__WEBPACK_IMPORTED_MODULE_2__/* .waitForPendingOf */ .fS)(client, branch, settings);
@@ -56,47 +58,16 @@ async function deleteUnseeded(saved) {
         _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Deleted branch "${name}" (${id})${ops === null ? ': it was already gone' : ''}, so the next run starts clean.`);
     });
 }
-/**
- * Releases the comment lock the main step still held (publish/lock.ts):
- * when the comment's marker still names this run's lock reaction, writes
- * that the run failed (keeping what the marker records for reuse, without
- * the lock's fields), then deletes the reaction by its id (a reaction of
- * another run is never touched: ids are unique). Other runs would take the
- * lock over 1 to 5 minutes later; this frees them at once. An older main
- * step's state (a claim comment id alone) is handled as before: its claim
- * comment is deleted when it still is a claim.
- */
+/** Releases the comment lock the main step still held (comment/lock/saved.ts), saying in the comment that the run failed. */
 async function releaseLock(saved) {
-    const settings = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .readSettings */ .sb)();
-    const pr = (0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .pullRequestOfEvent */ .My)();
-    const lock = (0,_post_state_js__WEBPACK_IMPORTED_MODULE_6__/* .savedLock */ .h3)(saved);
-    if (!pr || !settings.githubToken || !lock)
+    const settings = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .readSettings */ .s)();
+    const pr = (0,_comment_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .pullRequestOfEvent */ .My)();
+    if (!pr || !settings.githubToken || !(0,_comment_lock_saved_js__WEBPACK_IMPORTED_MODULE_6__/* .savedLock */ .h3)(saved))
         return;
-    const octokit = (0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .githubClient */ .$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
-    const { owner, repo } = pr;
-    const comment = await octokit.rest.issues.getComment({ owner, repo, comment_id: lock.comment }).catch(() => null);
-    const record = comment ? (0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .recordOf */ .zv)(comment.data.body ?? '') : null;
-    if (lock.reaction === undefined) {
-        if (record?.provisioningSince)
-            await octokit.rest.issues.deleteComment({ owner, repo, comment_id: lock.comment });
-        return;
+    const octokit = (0,_comment_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .githubClient */ .$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+    if (await (0,_comment_lock_saved_js__WEBPACK_IMPORTED_MODULE_6__/* .releaseSavedLock */ .an)(octokit, pr, saved, (0,_publish_report_js__WEBPACK_IMPORTED_MODULE_4__/* .renderReport */ .B1)({ mode: settings.mode, state: 'failed' }))) {
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Released the PR comment lock (comment ${(0,_comment_lock_saved_js__WEBPACK_IMPORTED_MODULE_6__/* .savedLock */ .h3)(saved).comment}): the main step ended before the database was ready.`);
     }
-    if (record?.reaction === lock.reaction) {
-        const markdown = (0,_publish_report_js__WEBPACK_IMPORTED_MODULE_4__/* .renderReport */ .B1)({ mode: settings.mode, state: 'failed' });
-        await octokit.rest.issues.updateComment({
-            owner,
-            repo,
-            comment_id: lock.comment,
-            body: `${markdown}\n\n${(0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .markerOf */ .we)((0,_publish_comment_js__WEBPACK_IMPORTED_MODULE_5__/* .withoutLock */ .OY)(record))}`
-        });
-    }
-    await octokit.rest.reactions
-        .deleteForIssueComment({ owner, repo, comment_id: lock.comment, reaction_id: lock.reaction })
-        .catch((err) => {
-        if (err.status !== 404)
-            throw err;
-    });
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Released the PR comment lock (comment ${lock.comment}): the main step ended before the database was ready.`);
 }
 
 

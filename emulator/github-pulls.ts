@@ -1,6 +1,6 @@
 /**
  * GitHub's `GET /repos/{owner}/{repo}/pulls/{pull_number}` for the emulator
- * (issue 14's sweep): a pull request exists while its issue exists in
+ * (read by the cleanup sweep): a pull request exists while its issue exists in
  * {@link GitHubService}; it is `open` until a test closes or merges it. The
  * body has the REST API's fields the action reads: `number`, `state`
  * (`open`/`closed`), `merged`, `merged_at`, `closed_at`, `head.ref`, `head.sha`.

@@ -43,6 +43,16 @@ export interface Request {
   requestId: string
 }
 
+/** The request body as a JSON object, or null when it is not valid JSON or not an object (an array, a string, null). */
+export function jsonObject(req: Request): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(req.text) as unknown
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null
+  } catch {
+    return null
+  }
+}
+
 export type Handler = (req: Request, params: string[]) => Reply | Promise<Reply>
 
 /** A fault served instead of the normal answer, `times` times (default 1), to requests that match. */

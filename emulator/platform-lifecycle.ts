@@ -1,5 +1,5 @@
 /**
- * The platform emulator's part of the preview lifecycle (issue 14), per the
+ * The platform emulator's part of the preview lifecycle (expiry, annotations, restore), per the
  * platform's published spec (public-v2-for-users.gen.yaml in
  * `@neondatabase/api-client`):
  *
@@ -23,25 +23,9 @@
  * answered 400; a schema-only branch has no `parent_id`, as the spec says it
  * has no parent-child relationship.
  */
-import type { Reply, Request } from './http-kit.js'
-import type { BranchRecord, PlatformService, Project } from './platform.js'
+import { jsonObject, type Reply, type Request } from './http-kit.js'
+import { LOCKED, type BranchRecord, type EndpointSettings, type PlatformCore, type Project } from './platform-records.js'
 import type { PostgresServer } from './postgres.js'
-
-/** Lifecycle fields of a branch record. */
-export interface BranchLifecycle {
-  expires_at?: string
-  init_source?: 'schema-only' | 'parent-data'
-  annotations?: Record<string, string>
-  updated_at?: string
-  last_reset_at?: string
-}
-
-/** Settings of an endpoint the emulator records and shows. */
-export interface EndpointSettings {
-  suspend_timeout_seconds?: number
-  autoscaling_limit_min_cu?: number
-  autoscaling_limit_max_cu?: number
-}
 
 interface CreateBody {
   branch?: { expires_at?: unknown; init_source?: unknown }
@@ -54,10 +38,6 @@ export const MAX_EXPIRY_MS = 30 * 86400_000
 const RFC3339_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 const bad = (message: string): Reply => ({ status: 400, body: { code: '', message } })
-const LOCKED: Reply = {
-  status: 423,
-  body: { code: '', message: 'project already has running conflicting operations, scheduling of some are not possible' }
-}
 
 function refuseExpiresAt(v: unknown, nullable: boolean): Reply | null {
   if (v === undefined || (nullable && v === null)) return null
@@ -88,7 +68,7 @@ export class PlatformLifecycle {
   private readonly sweeper: NodeJS.Timeout
 
   constructor(
-    private readonly platform: PlatformService,
+    private readonly platform: PlatformCore,
     private readonly pg: PostgresServer
   ) {
     const p = '^/api/v2/projects/([^/]+)'
@@ -164,9 +144,9 @@ export class PlatformLifecycle {
    * Records the lifecycle fields on the new branch `b` and creates its
    * database: a copy of the parent's, or for `schema-only` its schema with
    * every table emptied (sequences restarted). The database is left closed
-   * to connections until the compute starts.
+   * to connections until the compute starts. `from`: the database to copy (a past state of the parent, platform-history.ts).
    */
-  async materialise(project: Project, b: BranchRecord, parent: BranchRecord, body: CreateBody): Promise<void> {
+  async materialise(project: Project, b: BranchRecord, parent: BranchRecord, body: CreateBody, from = parent.database): Promise<void> {
     if (typeof body.branch?.expires_at === 'string') b.expires_at = body.branch.expires_at
     if (body.annotation_value) b.annotations = { ...(body.annotation_value as Record<string, string>) }
     const rw = (body.endpoints ?? []).find((e) => e.type === 'read_write')
@@ -175,12 +155,12 @@ export class PlatformLifecycle {
       Object.assign(b.endpoint, JSON.parse(JSON.stringify({ suspend_timeout_seconds, autoscaling_limit_min_cu, autoscaling_limit_max_cu })))
     }
     if (body.branch?.init_source !== 'schema-only') {
-      await this.pg.createDatabase(b.database, project.role, { template: parent.database, allowConnections: false })
+      await this.pg.createDatabase(b.database, project.role, { template: from, allowConnections: false })
       return
     }
     b.init_source = 'schema-only'
     delete b.parent_id
-    await this.pg.createDatabase(b.database, project.role, { template: parent.database })
+    await this.pg.createDatabase(b.database, project.role, { template: from })
     const tables = await this.pg.query<{ t: string }>(
       b.database,
       "SELECT format('%I.%I', schemaname, tablename) AS t FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')"
@@ -189,17 +169,8 @@ export class PlatformLifecycle {
     await this.pg.query('postgres', `ALTER DATABASE "${b.database}" ALLOW_CONNECTIONS false`)
   }
 
-  private parse(req: Request): Record<string, unknown> | null {
-    try {
-      const v = JSON.parse(req.text) as unknown
-      return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null
-    } catch {
-      return null
-    }
-  }
-
   private update(project: Project, b: BranchRecord, req: Request): Reply {
-    const body = this.parse(req)
+    const body = jsonObject(req)
     const branch = body?.branch as { name?: unknown; protected?: unknown; expires_at?: unknown } | undefined
     if (!branch || typeof branch !== 'object') return bad('request body must be {"branch": {...}}')
     if (branch.expires_at !== undefined && this.refuseExpiry.has(project.id))
@@ -220,7 +191,7 @@ export class PlatformLifecycle {
   }
 
   private restore(project: Project, b: BranchRecord, req: Request): Reply {
-    const body = this.parse(req) as {
+    const body = jsonObject(req) as {
       source_branch_id?: unknown
       source_lsn?: unknown
       source_timestamp?: unknown

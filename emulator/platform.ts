@@ -1,15 +1,15 @@
 /**
- * Emulator of the platform's v2 API (seed 000 plus the public v2 shapes the
- * seed leaves out). Projects hold branches that are real PostgreSQL
+ * Emulator of the platform's v2 API (the operations API document plus the public v2 shapes
+ * that document leaves out). Projects hold branches that are real PostgreSQL
  * databases: a new branch is `CREATE DATABASE … TEMPLATE <parent>` and stays
  * closed to connections until its `start_compute` operation finishes.
  *
- * Operations move over time as the seed's table says: `create_branch` starts
+ * Operations move over time as the operations API document's table says: `create_branch` starts
  * `running`, `start_compute` starts `scheduling`, both end `finished`.
  * Requests that start work get 423 while any operation of the project is not
  * terminal, including system operations (`check_availability`) a test starts.
  *
- * Where the seed says "not shown" the platform's published OpenAPI spec
+ * Where that document says "not shown" the platform's published OpenAPI spec
  * (`public-v2-for-users.gen.yaml`, npm `@neondatabase/api-client`) decides,
  * and __tests__/contract checks every answer against it: error bodies
  * `{code, message, request_id}` (also for 423); operations carry
@@ -28,82 +28,27 @@ import { ServiceServer, type Reply, type Request } from './http-kit.js'
 import type { PostgresServer } from './postgres.js'
 import { branchView as specBranchView, databaseView, endpointView, listBranches } from './platform-views.js'
 import { REGION } from './instant.js'
-import { type BranchLifecycle, type EndpointSettings, PlatformLifecycle } from './platform-lifecycle.js'
+import { PlatformLifecycle } from './platform-lifecycle.js'
 import { PlatformAnonymized } from './platform-anonymized.js'
+import { PlatformHistory } from './platform-history.js'
+import {
+  LOCKED,
+  TERMINAL,
+  type BranchRecord,
+  type CreateBranchBody,
+  type OperationRecord,
+  type PlatformCore,
+  type Project,
+  type Step,
+  type Timing
+} from './platform-records.js'
 
-type Status = 'scheduling' | 'running' | 'finished' | 'failed' | 'error' | 'cancelling' | 'cancelled' | 'skipped'
-const TERMINAL: readonly Status[] = ['finished', 'skipped', 'cancelled', 'error']
-
-/** One step of an operation's life: at `at` ms after creation it has `status` (and, in `error`, the `error` text). */
-export interface Step {
-  at: number
-  status: Status
-  failures?: number
-  error?: string
-}
-
-interface OperationRecord {
-  id: string
-  project_id: string
-  branch_id: string
-  endpoint_id?: string
-  action: string
-  created: number
-  steps: Step[]
-  /** Run once when a `finished` step is reached; the operation reports `finished` only after it completed. */
-  onFinish?: () => Promise<void>
-  /** The side effect has completed (or there is none). */
-  effectDone?: boolean
-  /** Milliseconds since the epoch at which it reached a terminal status, if it has. */
-  endedAt?: number
-}
-
-export interface BranchRecord extends BranchLifecycle {
-  id: string
-  name: string
-  parent_id?: string
-  default: boolean
-  protected: boolean
-  created_at: string
-  updated_at: string
-  /** The PostgreSQL database behind the branch. */
-  database: string
-  endpoint?: { id: string; host: string; type: 'read_write' } & EndpointSettings
-}
-
-export interface Project {
-  id: string
-  apiKey: string
-  role: string
-  password: string
-  branches: Map<string, BranchRecord>
-  operations: OperationRecord[]
-}
-
-/** A create-branch request body (platform spec, BranchCreateRequest, with `annotation_value`). */
-type CreateBranchBody = {
-  branch?: { parent_id?: string; name?: string; expires_at?: unknown; init_source?: unknown }
-  endpoints?: { type?: string }[]
-  annotation_value?: unknown
-}
-
-/** Durations of the emulated operations, in milliseconds. */
-export interface Timing {
-  createBranchMs: number
-  startComputeMs: number
-  deleteMs: number
-}
-
-/** The 423 answer (seed 000: "retry later"; the body is the spec's GeneralError, completed with `request_id` by the server). */
-const LOCKED: Reply = {
-  status: 423,
-  body: { code: '', message: 'project already has running conflicting operations, scheduling of some are not possible' }
-}
+export type { BranchRecord, Project, Step, Timing } from './platform-records.js'
 
 const hex = (n: number): string => randomBytes(n).toString('hex')
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 
-export class PlatformService {
+export class PlatformService implements PlatformCore {
   readonly server = new ServiceServer('platform', (message, requestId, body) => ({
     ...body,
     code: typeof body?.code === 'string' ? body.code : '',
@@ -116,16 +61,19 @@ export class PlatformService {
   branchPageSize = 10000
   /** Scripts for the next operations of an action, consumed in order (fault injection). */
   readonly scripts = new Map<string, Step[][]>()
-  /** Expiry, annotations, update and restore branch, schema-only (issue 14). */
+  /** Expiry, annotations, update and restore branch, schema-only (platform-lifecycle.ts). */
   readonly lifecycle: PlatformLifecycle
-  /** Anonymized branches: branch_anonymized, anonymized_status, masking_rules, anonymize (issue 25). */
+  /** Anonymized branches: branch_anonymized, anonymized_status, masking_rules, anonymize (platform-anonymized.ts). */
   readonly anonymized: PlatformAnonymized
+  /** Past states of branches, for a create from `parent_lsn` or `parent_timestamp` (platform-history.ts). */
+  readonly history: PlatformHistory
   private lastCreated = 0
   private readonly timers = new Set<NodeJS.Timeout>()
 
   constructor(private readonly pg: PostgresServer) {
     this.lifecycle = new PlatformLifecycle(this, pg)
     this.anonymized = new PlatformAnonymized(this, pg)
+    this.history = new PlatformHistory(pg)
     const p = '^/api/v2/projects/([^/]+)'
     this.server
       .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) =>
@@ -411,10 +359,19 @@ export class PlatformService {
       ? project.branches.get(body.branch.parent_id)
       : [...project.branches.values()].find((b) => b.default)
     if (!parent) return { status: 404, body: { code: '', message: 'parent branch not found' } }
+    const { parent_lsn, parent_timestamp } = body.branch ?? {}
+    if (parent_lsn !== undefined && parent_timestamp !== undefined)
+      return { status: 400, body: { code: '', message: 'specify only one of parent_lsn and parent_timestamp' } }
+    const point =
+      parent_lsn !== undefined || parent_timestamp !== undefined
+        ? await this.history.source(parent, { parent_lsn, parent_timestamp })
+        : undefined
+    if (point && 'error' in point) return { status: 400, body: { code: '', message: point.error } }
     const b = this.newBranch(project, name, parent.id)
+    if (point) Object.assign(b, { parent_lsn: point.lsn, parent_timestamp: point.timestamp })
     const wantsCompute = (body.endpoints ?? []).some((e) => e.type === 'read_write')
     if (!wantsCompute) delete b.endpoint
-    await this.lifecycle.materialise(project, b, parent, body)
+    await this.lifecycle.materialise(project, b, parent, body, point?.database)
     const { createBranchMs, startComputeMs } = this.timing
     const ops = [
       this.addOperation(project, b.id, 'create_branch', [
@@ -465,7 +422,7 @@ export class PlatformService {
 
   private deleteBranch(project: Project, b: BranchRecord): Reply {
     if (b.default || b.protected) return { status: 422, body: { code: '', message: 'cannot delete a default or protected branch' } }
-    // The platform does not delete a branch with children (issue 20); status and wording are our choice, the spec does not say.
+    // The platform does not delete a branch with children (the action's undo deletes children first); status and wording are our choice, the spec does not say.
     const children = [...project.branches.values()].filter((x) => x.parent_id === b.id)
     if (children.length)
       return {

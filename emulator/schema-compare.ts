@@ -2,23 +2,29 @@
  * The platform's compare_schema endpoint (platform spec,
  * getProjectBranchSchemaComparison: `GET …/branches/{branch_id}/compare_schema
  * ?base_branch_id&db_name` → `{diff}`), computed from the two databases' real
- * schemas: each is inspected (@pgkit/schemainspect), written out as the DDL
+ * schemas: each is inspected by @pgkit/schemainspect over its own client
+ * (@pgkit/client), running the library's catalog queries one by one, apart
+ * from the action's batched reader (src/schema/), so this check does not
+ * share the code it checks; each schema is then written out as the DDL
  * that creates it from an empty database (@pgkit/migra), and the two scripts
  * are compared as a unified diff (jsdiff), base first. Equal schemas give
  * `diff: ""`.
  */
 import { createTwoFilesPatch } from 'diff'
 import { Migration } from '@pgkit/migra'
-import type { PostgreSQL } from '@pgkit/schemainspect'
-import { inspectOver } from '../src/schema/inspect.js'
-import type { PostgresServer } from './postgres.js'
+import { createClient } from '@pgkit/client'
+import { PostgreSQL } from '@pgkit/schemainspect'
+import { ADMIN_USER, type PostgresServer } from './postgres.js'
 
 const EMPTY = 'emulator_empty_schema'
 
 async function inspect(pg: PostgresServer, database: string): Promise<PostgreSQL> {
-  const client = await pg.connect(database)
+  // One client a call, ended after it: pg-promise's warning about a second client of the same database does not apply.
+  const client = createClient(`postgresql://${ADMIN_USER}:${encodeURIComponent(pg.adminPassword)}@127.0.0.1:${pg.port}/${database}`, {
+    pgpOptions: { initialize: { noWarnings: true } }
+  })
   try {
-    return await inspectOver(client) // one batch of catalog queries
+    return await PostgreSQL.create(client)
   } finally {
     await client.end().catch(() => undefined)
   }
@@ -30,7 +36,7 @@ function emptySchema(pg: PostgresServer): Promise<PostgreSQL> {
   let empty = empties.get(pg)
   if (!empty) {
     empty = (async () => {
-      if (!(await pg.databases()).includes(EMPTY)) await pg.createDatabase(EMPTY, 'emulator_admin').catch(() => undefined)
+      if (!(await pg.databases()).includes(EMPTY)) await pg.createDatabase(EMPTY, ADMIN_USER).catch(() => undefined)
       return inspect(pg, EMPTY)
     })()
     empty.catch(() => empties.delete(pg))

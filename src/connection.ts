@@ -53,7 +53,7 @@ export function replaceHost(url: string, rewrite: (host: string) => string): str
 
 /**
  * The direct connection string for a pooled one: `-pooler` removed from the
- * end of the host's first label only (seed 001: "for a direct connection
+ * end of the host's first label only (instant service API: "for a direct connection
  * remove `-pooler` from the host name"); everything else byte for byte. A URL
  * without `-pooler` is returned as is.
  */

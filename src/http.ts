@@ -16,7 +16,7 @@ export class HttpError extends Error {
     readonly status: number,
     /** The service's own message from the error body, if it sent one. */
     readonly serviceMessage?: string,
-    /** The service's `hint`, if it sent one (seed 001: 400 Missing referrer). */
+    /** The service's `hint`, if it sent one (instant service API: 400 Missing referrer). */
     readonly hint?: string,
     /** True when the request timed out. */
     readonly timedOut = false,

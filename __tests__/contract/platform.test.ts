@@ -1,5 +1,5 @@
 /**
- * The contract (issue 12): the platform's published OpenAPI spec
+ * The contract: the platform's published OpenAPI spec
  * (`public-v2-for-users.gen.yaml` from `@neondatabase/api-client`) checked
  * by ajv against every request the bundled action sends and every response
  * the emulator serves, over runs that touch each endpoint the action uses:
@@ -17,6 +17,7 @@ import type { LoggedRequest } from '../../emulator/http-kit.js'
 import type { Project } from '../../emulator/platform.js'
 import { NODE_24, type RunResult } from '../../emulator/runner.js'
 import { SPEC_VERSION, findOperation, validateRequest, validateResponse } from '../../emulator/openapi.js'
+import { branchInputs } from '../fixtures/preview.js'
 
 const REPO = 'acme/contract'
 const API = /^\/api\/v2/
@@ -38,23 +39,20 @@ const USED = [
   'getProjectOperation',
   'listProjectOperations',
   'getProjectBranchSchemaComparison',
-  // issue 25: anonymized branches
+  // anonymized branches
   'createProjectBranchAnonymized',
   'getAnonymizedBranchStatus',
   'getMaskingRules'
 ]
 
-/** Issue 25's endpoints the action does not call, exercised directly so their requests and answers are checked too. */
+/** The anonymized-branch endpoints the action does not call, exercised directly so their requests and answers are checked too. */
 const ANONYMIZED_DIRECT = ['updateMaskingRules', 'startAnonymization']
 
 async function run(pr: number, inputs: Record<string, string> = {}): Promise<RunResult> {
   emu.platform.server.log.length = 0
   const r = await emu.run({
     inputs: {
-      'api-url': emu.platform.url,
-      'api-key': project.apiKey,
-      'project-id': project.id,
-      'poll-interval': '0.2',
+      ...branchInputs(emu, project),
       'github-token': APP_TOKEN,
       seed: 'seed.sql',
       ...inputs
@@ -106,7 +104,7 @@ beforeAll(async () => {
   await anonymizedRuns()
 }, 300_000)
 
-/** Issue 25: an anonymized branch created, reused, its rules replaced and masking run again; one that ends in `error`. */
+/** An anonymized branch created, reused, its rules replaced and masking run again; one that ends in `error`. */
 async function anonymizedRuns(): Promise<void> {
   const main = [...project.branches.values()].find((b) => b.default)!
   await emu.pg.query(

@@ -13,19 +13,18 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import YAML from 'yaml'
-import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
+import { APP_TOKEN, type Emulator } from '../../emulator/index.js'
 import type { BranchRecord, Project } from '../../emulator/platform.js'
-import { NODE_24, ROOT, type RunOptions, type RunResult } from '../../emulator/runner.js'
+import { ROOT, type RunOptions, type RunResult } from '../../emulator/runner.js'
+import { branchInputs, freshProject as newProject, pullRequests, runAction, startTestEmulator } from '../fixtures/preview.js'
 
-const REPO = 'acme/shop'
 let emu: Emulator
 let work: string
-let nextPr = 3100
 let project: Project
+const newPr = pullRequests(() => emu, 3100)
 
 beforeAll(async () => {
-  emu = await startEmulator()
-  work = mkdtempSync(path.join(os.tmpdir(), 'anonymized-rules-test-'))
+  ;({ emu, work } = await startTestEmulator('anonymized-rules-test-'))
 })
 afterAll(async () => {
   await emu?.stop()
@@ -33,12 +32,9 @@ afterAll(async () => {
 
 /** A fresh project whose branch `onto` (main, or the protected `production`) holds `sql`'s tables, owned by the project's role. */
 async function freshProject(sql: string, onto: 'main' | 'production' = 'main'): Promise<BranchRecord> {
-  project = await emu.platform.createProject({ protectedBranch: 'production' })
-  emu.platform.timing = { createBranchMs: 100, startComputeMs: 200, deleteMs: 100 }
+  project = await newProject(emu, { createBranchMs: 100, startComputeMs: 200, deleteMs: 100 })
   emu.platform.anonymized.timing = { initializeMs: 100, anonymizeMs: 300 }
   emu.platform.anonymized.faults.length = 0
-  emu.platform.server.clearFaults()
-  emu.platform.server.log.length = 0
   const parent = [...project.branches.values()].find((b) => (onto === 'main' ? b.default : b.protected))!
   await emu.pg.query(parent.database, sql)
   await emu.pg.query(
@@ -55,22 +51,8 @@ INSERT INTO customers VALUES (1, 'Augusta Byron', 'ada@realmail.test', 97, true,
                              (2, 'Grace Murray', 'grace@realmail.test', 88, false, 'navy');
 `
 
-function newPr(): number {
-  const n = nextPr++
-  emu.github.openPullRequest(REPO, n)
-  return n
-}
-
 const run = (pr: number, inputs: Record<string, string> = {}, extra: Partial<RunOptions> = {}): Promise<RunResult> =>
-  emu.run({
-    inputs: { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'github-token': APP_TOKEN, 'poll-interval': '0.2', ...inputs },
-    repository: REPO,
-    pr: { number: pr },
-    cwd: work,
-    node: NODE_24,
-    timeoutMs: 60_000,
-    ...extra
-  })
+  runAction(emu, work, { ...branchInputs(emu, project), 'github-token': APP_TOKEN, ...inputs }, { pr: { number: pr }, timeoutMs: 60_000, ...extra })
 const rowsOf = async (branchId: string) =>
   emu.pg.query<Record<string, unknown>>(project.branches.get(branchId)!.database, 'SELECT * FROM customers ORDER BY id')
 const sentRules = (): Record<string, unknown>[] =>

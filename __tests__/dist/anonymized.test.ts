@@ -1,25 +1,22 @@
 /**
- * Issue 25's anonymized previews through the bundled action (Node 24, as
+ * Anonymized previews through the bundled action (Node 24, as
  * action.yml) against the platform emulator (emulator/platform-anonymized.ts,
  * which masks the branch's real rows with SQL) and a real PostgreSQL 17:
  * masking, nothing handed out before `anonymized`, the error states, reuse
  * only under the same rules, reset refused, and no rule value in any log,
  * comment or summary.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { createHash } from 'node:crypto'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
+import { APP_TOKEN, type Emulator } from '../../emulator/index.js'
 import type { Project } from '../../emulator/platform.js'
-import { NODE_24, type RunOptions, type RunResult } from '../../emulator/runner.js'
+import { NODE_24, type RunResult } from '../../emulator/runner.js'
+import { branchSuite } from '../fixtures/branch-suite.js'
+import { REPO, mainBranch } from '../fixtures/preview.js'
 import { leakForms, leaks, publicText } from '../helpers.js'
 
-const REPO = 'acme/shop'
 let emu: Emulator
 let work: string
-let nextPr = 2500
 let project: Project
 
 /** The parent's rows: personal data in every column but id and city. */
@@ -43,62 +40,48 @@ const RULES = `
 /** Everything of the rules that must never be shown: the literal value and the function arguments. */
 const RULE_SECRETS = [PHONE_VALUE, PARTIAL_ARGS].flatMap(leakForms)
 
-beforeAll(async () => {
-  emu = await startEmulator()
-  work = mkdtempSync(path.join(os.tmpdir(), 'anonymized-test-'))
-  // The seed adds a row after masking: it must stay as the seed wrote it.
-  writeFileSync(path.join(work, 'seed.sql'), "INSERT INTO customers VALUES (100, 'seeded@example.com', 'Seed', 'Row', '000', '000-00-0000', 'tok-seed', 'seeded', 'Seedville');\n")
-  writeFileSync(path.join(work, 'rules.yml'), RULES)
+/** The parent's rows in each fresh project; the seed adds a row after masking: it must stay as the seed wrote it. */
+const suite = branchSuite({
+  prefix: 'anonymized-test-',
+  firstPr: 2500,
+  files: {
+    'seed.sql': "INSERT INTO customers VALUES (100, 'seeded@example.com', 'Seed', 'Row', '000', '000-00-0000', 'tok-seed', 'seeded', 'Seedville');\n",
+    'rules.yml': RULES
+  },
+  timeoutMs: 60_000,
+  onProject: async (emu, project) => {
+    emu.platform.anonymized.timing = { initializeMs: 200, anonymizeMs: 600 }
+    emu.platform.anonymized.faults.length = 0
+    const main = mainBranch(project)
+    await emu.pg.query(
+      main.database,
+      'CREATE TABLE customers (id int PRIMARY KEY, email text, first_name text, last_name text, phone text, ssn text, token text, notes text, city text)'
+    )
+    await emu.pg.query(main.database, `ALTER TABLE customers OWNER TO "${project.role}"`)
+    for (const r of PARENT) await emu.pg.query(main.database, 'INSERT INTO customers VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', Object.values(r))
+  }
 })
-afterAll(async () => {
-  await emu?.stop()
+const { newPr, run, previewBranches } = suite
+beforeAll(() => {
+  ;({ emu, work } = suite)
 })
 
 /** A fresh project whose parent branch holds PARENT's rows (owned by the project's role, as the platform's would be). */
 async function freshProject(): Promise<void> {
-  project = await emu.platform.createProject({ protectedBranch: 'production' })
-  emu.platform.timing = { createBranchMs: 200, startComputeMs: 400, deleteMs: 200 }
-  emu.platform.anonymized.timing = { initializeMs: 200, anonymizeMs: 600 }
-  emu.platform.anonymized.faults.length = 0
-  emu.platform.server.clearFaults()
-  emu.platform.server.log.length = 0
-  const main = [...project.branches.values()].find((b) => b.default)!
-  await emu.pg.query(
-    main.database,
-    'CREATE TABLE customers (id int PRIMARY KEY, email text, first_name text, last_name text, phone text, ssn text, token text, notes text, city text)'
-  )
-  await emu.pg.query(main.database, `ALTER TABLE customers OWNER TO "${project.role}"`)
-  for (const r of PARENT) await emu.pg.query(main.database, 'INSERT INTO customers VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', Object.values(r))
+  project = await suite.freshProject()
 }
 
-function newPr(): number {
-  const n = nextPr++
-  emu.github.openPullRequest(REPO, n)
-  return n
-}
-
-const run = (inputs: Record<string, string> = {}, extra: Partial<RunOptions> = {}): Promise<RunResult> =>
-  emu.run({
-    inputs: { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'github-token': APP_TOKEN, 'poll-interval': '0.2', ...inputs },
-    repository: REPO,
-    cwd: work,
-    node: NODE_24,
-    timeoutMs: 60_000,
-    ...extra
-  })
-const previewBranches = () => [...project.branches.values()].filter((b) => !b.default && !b.protected)
 const rowsOf = async (branchId: string) =>
   emu.pg.query<Record<string, string | number>>(project.branches.get(branchId)!.database, 'SELECT * FROM customers ORDER BY id')
 /** No rule value, API key or password in the run's log, summary or any comment. */
-const expectNoLeak = (r: RunResult): void =>
-  expect(leaks(publicText(emu, r), [...RULE_SECRETS, ...[project.apiKey, project.password].flatMap(leakForms)])).toEqual([])
+const expectNoLeak = (r: RunResult): void => suite.expectNoLeak(r, RULE_SECRETS)
 
 describe('an anonymized preview, created, reused, re-created and refused a reset', () => {
   let pr: number
   let first: RunResult
   beforeAll(async () => {
     await freshProject()
-    pr = nextPr++
+    pr = newPr()
   })
 
   it('masks the copy before handing it out: no parent value in a masked column, unmasked columns unchanged, the seed after masking', async () => {
@@ -205,7 +188,7 @@ describe('an anonymized preview, created, reused, re-created and refused a reset
 describe('masking that does not finish: the run fails, nothing is handed out, the branch is deleted', () => {
   beforeEach(freshProject)
   it.each([
-    ['error', { phase: 'anonymize' as const, message: 'Anonymizing table neondb.public.customers failed: out of memory' }, /could not be anonymized: the platform reports state `error`: "Anonymizing table neondb.public.customers failed: out of memory"/],
+    ['error', { phase: 'anonymize' as const, message: 'Anonymizing table neondb.public.customers failed: out of memory' }, /could not be anonymized: Neon reports state `error`: "Anonymizing table neondb.public.customers failed: out of memory"/],
     ['initialization_error', { phase: 'initialize' as const, message: 'anon extension could not be initialized' }, /state `initialization_error`: "anon extension could not be initialized"/]
   ])('%s', async (_state, fault, message) => {
     emu.platform.anonymized.faults.push(fault)

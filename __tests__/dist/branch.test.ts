@@ -1,28 +1,26 @@
 /**
  * Branch mode through the bundled action against the platform emulator and
  * a real PostgreSQL 17: operation waiting, 423 retry, reuse, races, delete,
- * and the error cases of issue 3.
+ * and the error cases.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
+import { APP_TOKEN, type Emulator } from '../../emulator/index.js'
 import type { Project } from '../../emulator/platform.js'
 import { RUNTIMES, type RunOptions, type RunResult } from '../../emulator/runner.js'
+import { REPO, branchInputs, mainBranch, previewBranches as previewsOf, pullRequests, runAction, startTestEmulator } from '../fixtures/preview.js'
 import { leakForms, leaks, publicText } from '../helpers.js'
 
-const REPO = 'acme/shop'
 let emu: Emulator
 let work: string
-let nextPr = 500
 let project: Project
 
 beforeAll(async () => {
-  emu = await startEmulator()
-  work = mkdtempSync(path.join(os.tmpdir(), 'branch-test-'))
-  writeFileSync(path.join(work, 'seed.sql'), "CREATE TABLE items (id int PRIMARY KEY);\nINSERT INTO items SELECT generate_series(1, 5);\n")
-  writeFileSync(path.join(work, 'bad.sql'), 'CREATE TABLE ok (id int);\n\nINSERT INTO nope VALUES (1);\n')
+  ;({ emu, work } = await startTestEmulator('branch-test-', {
+    'seed.sql': 'CREATE TABLE items (id int PRIMARY KEY);\nINSERT INTO items SELECT generate_series(1, 5);\n',
+    'bad.sql': 'CREATE TABLE ok (id int);\n\nINSERT INTO nope VALUES (1);\n'
+  }))
 })
 
 afterAll(async () => {
@@ -37,19 +35,14 @@ beforeEach(async () => {
   emu.platform.server.log.length = 0
   emu.platform.scripts.clear()
   // the parent's data, which a new branch must start with
-  const main = [...project.branches.values()].find((b) => b.default)!
-  await emu.pg.query(main.database, 'CREATE TABLE parent_data (v text); INSERT INTO parent_data VALUES ($$from main$$)')
+  await emu.pg.query(mainBranch(project).database, 'CREATE TABLE parent_data (v text); INSERT INTO parent_data VALUES ($$from main$$)')
 })
 
-function newPr(): number {
-  const n = nextPr++
-  emu.github.openPullRequest(REPO, n)
-  return n
-}
+const newPr = pullRequests(() => emu, 500)
 
 const secretsOf = (p: Project): string[] => [p.apiKey, p.password, ...[...p.branches.values()].map(() => p.password)].flatMap(leakForms)
 
-/** Seed 000's 423 retry: the gaps between attempts are 0.1 s doubling (at least that, and not much more on a loaded machine). */
+/** The operations API's 423 retry (Neon operations guide): the gaps between attempts are 0.1 s doubling (at least that, and not much more on a loaded machine). */
 function expectDoublingGaps(posts: { at: number }[]): void {
   posts.slice(1).forEach((p, i) => {
     const gap = p.at - posts[i].at
@@ -59,24 +52,11 @@ function expectDoublingGaps(posts: { at: number }[]): void {
 }
 
 /** Branches of the project other than main and production. */
-const previewBranches = () => [...project.branches.values()].filter((b) => !b.default && !b.protected)
+const previewBranches = () => previewsOf(project)
 
 describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
   const run = (inputs: Record<string, string> = {}, extra: Partial<RunOptions> = {}): Promise<RunResult> =>
-    emu.run({
-      inputs: {
-        'api-url': emu.platform.url,
-        'api-key': project.apiKey,
-        'project-id': project.id,
-        'github-token': APP_TOKEN,
-        'poll-interval': '0.2',
-        ...inputs
-      },
-      repository: REPO,
-      cwd: work,
-      node,
-      ...extra
-    })
+    runAction(emu, work, { ...branchInputs(emu, project), 'github-token': APP_TOKEN, ...inputs }, { node, ...extra })
   const rows = async (r: RunResult, table: string): Promise<number> => {
     const b = project.branches.get(r.outputs['branch-id'])!
     return Number((await emu.pg.query(b.database, `SELECT count(*) AS n FROM ${table}`))[0].n)
@@ -291,7 +271,7 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
     emu.platform.script('start_compute', [{ at: 0, status: 'scheduling' }, { at: 300, status: 'cancelled' }])
     const r = await run({}, { pr: { number: newPr() } })
     expect(r.code).toBe(1)
-    expect(r.errors[0]).toMatch(/The platform cancelled "Start compute"/)
+    expect(r.errors[0]).toMatch(/Neon cancelled "Start compute"/)
     expect(previewBranches()).toHaveLength(0)
   })
 
@@ -314,7 +294,7 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
   })
 
   it.each([
-    ['a bad API key', { 'api-key': 'napi_wrong' }, /the platform refused the API key \(HTTP 401: "authentication required"\) \(request_id [0-9a-f-]{36}\)\. Check the `api-key` secret/],
+    ['a bad API key', { 'api-key': 'napi_wrong' }, /Neon refused the API key \(HTTP 401: "authentication required"\) \(request_id [0-9a-f-]{36}\)\. Check the `api-key` secret/],
     ['an unknown project', { 'project-id': 'no-such-project' }, /project "no-such-project" was not found \(HTTP 404\) \(request_id [0-9a-f-]{36}\)\. Check `project-id`/],
     ['an unknown parent', { 'parent-branch': 'staging' }, /Parent branch "staging" was not found in the project/]
   ])('fails clearly on %s', async (_what, inputs, message) => {

@@ -1,29 +1,25 @@
 /**
- * Issue 23 through the bundled action: after a pull request's first run, no
+ * The comment lock through the bundled action: after a pull request's first run, no
  * run creates a comment (a POST to `.../issues/{n}/comments` notifies every
- * subscriber; the lock is a reaction, see src/publish/lock.ts), in both
+ * subscriber; the lock is a reaction, see src/comment/lock/lock.ts), in both
  * modes, on reuse, after a failed seed, for reset, delete and cleanup; and
- * (issue 20, item 6) a cancel right after the lock is taken leaves no live lock.
+ * a cancel right after the lock is taken leaves no live lock.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
+import { APP_TOKEN, type Emulator } from '../../emulator/index.js'
 import type { Project } from '../../emulator/platform.js'
-import { NODE_24, type RunOptions, type RunResult } from '../../emulator/runner.js'
+import type { RunOptions, RunResult } from '../../emulator/runner.js'
+import { REPO, branchInputs, instantInputs, pullRequests, runAction, startTestEmulator } from '../fixtures/preview.js'
 
-const REPO = 'acme/shop'
 let emu: Emulator
 let work: string
-let nextPr = 2300
 let project: Project
 
 beforeAll(async () => {
-  emu = await startEmulator()
-  work = mkdtempSync(path.join(os.tmpdir(), 'comment-lock-test-'))
-  writeFileSync(path.join(work, 'seed.sql'), 'CREATE TABLE IF NOT EXISTS items (id int PRIMARY KEY);\nINSERT INTO items SELECT generate_series(1, 5);\n')
-  writeFileSync(path.join(work, 'bad.sql'), 'INSERT INTO no_such_table VALUES (1);\n')
+  ;({ emu, work } = await startTestEmulator('comment-lock-test-', {
+    'seed.sql': 'CREATE TABLE IF NOT EXISTS items (id int PRIMARY KEY);\nINSERT INTO items SELECT generate_series(1, 5);\n',
+    'bad.sql': 'INSERT INTO no_such_table VALUES (1);\n'
+  }))
 })
 afterAll(async () => {
   await emu?.stop()
@@ -34,30 +30,16 @@ beforeEach(async () => {
   emu.github.server.clearFaults()
 })
 
-function newPr(): number {
-  const n = nextPr++
-  emu.github.openPullRequest(REPO, n)
-  return n
-}
+const newPr = pullRequests(() => emu, 2300)
 
 type Mode = 'instant' | 'branch'
 const run = (mode: Mode, pr: number, inputs: Record<string, string> = {}, extra: Partial<RunOptions> = {}): Promise<RunResult> =>
-  emu.run({
-    inputs: {
-      mode,
-      ...(mode === 'instant'
-        ? { 'instant-url': emu.instant.url }
-        : { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': '0.2' }),
-      'github-token': APP_TOKEN,
-      seed: 'seed.sql',
-      ...inputs
-    },
-    repository: REPO,
-    cwd: work,
-    node: NODE_24,
-    pr: { number: pr },
-    ...extra
-  })
+  runAction(
+    emu,
+    work,
+    { mode, ...(mode === 'instant' ? instantInputs(emu) : branchInputs(emu, project)), 'github-token': APP_TOKEN, seed: 'seed.sql', ...inputs },
+    { pr: { number: pr }, ...extra }
+  )
 
 /** Comments created on PR `pr` (POST .../issues/{pr}/comments) since the log was `from` long. */
 const commentsCreated = (pr: number, from = 0): number =>

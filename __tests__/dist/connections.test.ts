@@ -1,8 +1,8 @@
 /**
- * How many PostgreSQL connections a run opens (issue 24: each is a TCP, TLS
+ * How many PostgreSQL connections a run opens (each is a TCP, TLS
  * and SCRAM handshake, 5 to 6 round trips over a real link), counted at a
  * proxy between the bundled action and the emulator's PostgreSQL 17: the
- * seed loader and the schema snapshots share one session (src/session.ts),
+ * seed loader and the schema snapshots share one session (src/pg-sessions.ts),
  * which is closed while `seed-command` runs, so the command has the
  * database to itself, as before.
  */
@@ -49,7 +49,7 @@ async function run(inputs: Record<string, string>): Promise<{ r: RunResult; conn
 }
 
 describe('connections per run', () => {
-  it('a seeded run with defaults opens one connection (instant mode without seed-command inspects nothing: issue 19)', async () => {
+  it('a seeded run with defaults opens one connection (instant mode without seed-command inspects nothing)', async () => {
     const { r, connections } = await run({ seed: 'seed.sql' })
     expect(r.errors).toEqual([])
     expect(r.code).toBe(0)

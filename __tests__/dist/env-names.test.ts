@@ -1,26 +1,23 @@
 /**
- * `env-key` and `env-prefix` (issue 21): the env file's variable names, as the
- * instant service's CLI sets them with `--key` and `--prefix` (seed 001),
+ * `env-key` and `env-prefix`: the env file's variable names, as the
+ * instant service's CLI sets them with `--key` and `--prefix` (its API document),
  * through the bundled action in both modes; names that are not environment
  * variable names are refused before any request.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
+import { APP_TOKEN, type Emulator } from '../../emulator/index.js'
 import type { Project } from '../../emulator/platform.js'
 import { RUNTIMES, type RunResult } from '../../emulator/runner.js'
+import { REPO, branchInputs, instantInputs, pullRequests, startTestEmulator } from '../fixtures/preview.js'
 
-const REPO = 'acme/shop'
 let emu: Emulator
 let work: string
 let project: Project
-let nextPr = 2100
 
 beforeAll(async () => {
-  emu = await startEmulator()
-  work = mkdtempSync(path.join(os.tmpdir(), 'env-names-test-'))
+  ;({ emu, work } = await startTestEmulator('env-names-test-'))
   project = await emu.platform.createProject()
 })
 
@@ -39,22 +36,19 @@ const namesIn = (env: string): string[] => [...env.matchAll(/^([A-Za-z_][A-Za-z0
 const requestCount = (): number => emu.instant.server.requests().length + emu.platform.server.requests().length + emu.github.server.requests().length
 
 const MODES = {
-  instant: () => ({ 'instant-url': emu.instant.url }),
-  branch: () => ({ 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': '0.2' })
+  instant: () => instantInputs(emu),
+  branch: () => branchInputs(emu, project)
 }
 
+const newPr = pullRequests(() => emu, 2100)
+
 describe.each(RUNTIMES)('env-key and env-prefix on $name', ({ node }) => {
-  const newPr = (): number => {
-    const pr = nextPr++
-    emu.github.openPullRequest(REPO, pr)
-    return pr
-  }
   const run = (mode: keyof typeof MODES, inputs: Record<string, string>, pr = newPr()): Promise<RunResult> => {
     return emu.run({ inputs: { 'github-token': APP_TOKEN, ...MODES[mode](), ...inputs }, repository: REPO, pr: { number: pr }, cwd: work, node })
   }
 
   it('instant mode: <key>, <key>_DIRECT and <prefix>POSTGRES_CLAIM_URL, other lines kept', async () => {
-    const envFile = path.join(work, `instant-${node.length}-${nextPr}.env`)
+    const envFile = path.join(work, `instant-${node.length}-${Date.now()}.env`)
     writeFileSync(envFile, 'API_TOKEN=keep-me\nVITE_OLD=1\n')
     const r = await run('instant', { 'env-file': envFile, 'env-key': 'APP_DB', 'env-prefix': 'VITE_' })
     expect(r.errors).toEqual([])
@@ -69,14 +63,14 @@ describe.each(RUNTIMES)('env-key and env-prefix on $name', ({ node }) => {
   })
 
   it('instant mode: the defaults are the CLI\'s (DATABASE_URL, DATABASE_URL_DIRECT, PUBLIC_POSTGRES_CLAIM_URL)', async () => {
-    const envFile = path.join(work, `defaults-${node.length}-${nextPr}.env`)
+    const envFile = path.join(work, `defaults-${node.length}-${Date.now()}.env`)
     const r = await run('instant', { 'env-file': envFile })
     expect(r.code).toBe(0)
     expect(namesIn(readFileSync(envFile, 'utf8'))).toEqual(['DATABASE_URL', 'DATABASE_URL_DIRECT', 'PUBLIC_POSTGRES_CLAIM_URL'])
   })
 
   it('branch mode: <key> and <key>_DIRECT, no claim URL (a branch has none)', async () => {
-    const envFile = path.join(work, `branch-${node.length}-${nextPr}.env`)
+    const envFile = path.join(work, `branch-${node.length}-${Date.now()}.env`)
     const r = await run('branch', { 'env-file': envFile, 'env-key': 'db_url', 'env-prefix': 'NEXT_PUBLIC_' })
     expect(r.errors).toEqual([])
     expect(r.code).toBe(0)
@@ -112,7 +106,7 @@ describe.each(RUNTIMES)('env-key and env-prefix on $name', ({ node }) => {
     ['branch', { 'env-prefix': '9_' }, /^Input `env-prefix` must be the start of an environment variable name .*got "9_"\.$/]
   ]
   it.each(refused)('%s mode refuses %j before any request', async (mode, inputs, message) => {
-    const envFile = path.join(work, `refused-${node.length}-${nextPr}.env`)
+    const envFile = path.join(work, `refused-${node.length}-${Date.now()}.env`)
     const before = requestCount()
     const databases = emu.instant.databases.size
     const branches = project.branches.size

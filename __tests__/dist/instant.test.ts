@@ -4,50 +4,39 @@
  * the machine's Node.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, READ_ONLY_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
+import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, READ_ONLY_TOKEN, type Emulator } from '../../emulator/index.js'
 import { RUNTIMES, type RunOptions, type RunResult } from '../../emulator/runner.js'
 import { freePort } from '../../emulator/postgres.js'
-import { recordOf } from '../../src/publish/comment.js'
+import { recordOf } from '../../src/comment/comment.js'
+import { REPO, instantInputs, pullRequests, runAction, startTestEmulator } from '../fixtures/preview.js'
 import { emulatorSecrets, leaks, publicText } from '../helpers.js'
 
-const REPO = 'acme/shop'
 let emu: Emulator
-let nextPr = 100
 let work: string
 
 beforeAll(async () => {
-  emu = await startEmulator({ passwords: 'special' })
-  work = mkdtempSync(path.join(os.tmpdir(), 'instant-test-'))
-  writeFileSync(path.join(work, '01_schema.sql'), 'CREATE TABLE items (id int PRIMARY KEY, name text NOT NULL);\n')
-  writeFileSync(path.join(work, '02_data.sql'), "INSERT INTO items VALUES (1, 'one'), (2, 'two; not a split');\n")
-  writeFileSync(
-    path.join(work, '03_bad.sql'),
-    "INSERT INTO items VALUES (3, 'three');\n\nSELECT *\n  FROM no_such_table;\n"
-  )
+  ;({ emu, work } = await startTestEmulator(
+    'instant-test-',
+    {
+      '01_schema.sql': 'CREATE TABLE items (id int PRIMARY KEY, name text NOT NULL);\n',
+      '02_data.sql': "INSERT INTO items VALUES (1, 'one'), (2, 'two; not a split');\n",
+      '03_bad.sql': "INSERT INTO items VALUES (3, 'three');\n\nSELECT *\n  FROM no_such_table;\n"
+    },
+    { passwords: 'special' }
+  ))
 })
 
 afterAll(async () => {
   await emu?.stop()
 })
 
-function newPr(): number {
-  const n = nextPr++
-  emu.github.openPullRequest(REPO, n)
-  return n
-}
+const newPr = pullRequests(() => emu, 100)
 
 describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
   const run = (inputs: Record<string, string>, extra: Partial<RunOptions> = {}): Promise<RunResult> =>
-    emu.run({
-      inputs: { 'instant-url': emu.instant.url, 'github-token': APP_TOKEN, ...inputs },
-      repository: REPO,
-      cwd: work,
-      node,
-      ...extra
-    })
+    runAction(emu, work, { ...instantInputs(emu), 'github-token': APP_TOKEN, ...inputs }, { node, ...extra })
 
   const databaseOf = (r: RunResult) => emu.instant.databases.get(r.outputs['database-id'])!
   const itemCount = async (r: RunResult): Promise<number> =>
@@ -131,7 +120,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
 
   it.each([
     ['neon_project_id (the live service)', 'live'],
-    ['svc_project_id (seed 001)', 'seed']
+    ['svc_project_id (the API document)', 'seed']
   ] as const)('takes the project id as %s', async (_what, names) => {
     emu.instant.fieldNames = names
     try {
@@ -192,7 +181,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     const left = emu.github.comments(REPO, pr)
     expect(left.map((c) => c.user.login)).toEqual([APP_BOT_LOGIN])
     expect(recordOf(left[0].body)).toEqual({ mode: 'instant', databaseId: first.outputs['database-id'], expiresAt: expect.any(String) })
-    // only the first run created a comment (issue 23); the second took the lock with a reaction, and left none behind
+    // only the first run created a comment; the second took the lock with a reaction, and left none behind
     expect(emu.github.server.requests('POST', comments).length - postsBefore).toBe(1)
     expect(emu.github.commentReactions(left[0].id)).toEqual([])
     expect(second.stdout).toMatch(/This run holds the PR's comment lock \(comment \d+\)\. The comment records what an earlier run left\./)

@@ -1,7 +1,7 @@
 /**
- * The fault matrix of issue 5 through the bundled action: service faults,
+ * The fault matrix through the bundled action: service faults,
  * GitHub faults, races and bad input. After every case, the orphan scan and
- * the secret scan of emulator/matrix.ts must find nothing.
+ * the secret scan of __tests__/matrix/matrix.ts must find nothing.
  * `npm run matrix` prints the same cases as a table.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { startEmulator, type Emulator } from '../../emulator/index.js'
-import { CASES, runCase, writeSeedFiles } from '../../emulator/matrix.js'
+import { CASES, runCase, writeSeedFiles } from '../matrix/matrix.js'
 import type { Project } from '../../emulator/platform.js'
 
 let emu: Emulator

@@ -1,5 +1,5 @@
 /**
- * The schema diff (issue 15) through the bundled action, against the
+ * The schema diff through the bundled action, against the
  * emulator and a real PostgreSQL 17: instant mode (what `seed-command`
  * changed), branch mode (the platform's compare_schema against the parent),
  * destructive changes with and without `fail-on-destructive`, no change, a
@@ -14,14 +14,13 @@ import path from 'node:path'
 import { startEmulator, type Emulator } from '../../emulator/index.js'
 import type { Project } from '../../emulator/platform.js'
 import { ROOT, type RunOptions, type RunResult } from '../../emulator/runner.js'
+import { REPO, branchInputs, instantInputs, pullRequests } from '../fixtures/preview.js'
 import { leakForms, leaks, publicText } from '../helpers.js'
 
-const REPO = 'acme/shop'
 const COMMENT_LIMIT = 65_536
 let emu: Emulator
 let work: string
 let project: Project
-let nextPr = 700
 
 beforeAll(async () => {
   emu = await startEmulator()
@@ -51,22 +50,18 @@ afterAll(async () => {
   await emu?.stop()
 })
 
-function newPr(): number {
-  const n = nextPr++
-  emu.github.openPullRequest(REPO, n)
-  return n
-}
+const newPr = pullRequests(() => emu, 700)
 
 const migrate = (file: string): string => `node migrate.mjs ${file}`
 const comment = (pr: number): string => emu.github.comments(REPO, pr).at(-1)?.body ?? ''
 
 function instant(inputs: Record<string, string>, extra: Partial<RunOptions> = {}): Promise<RunResult> {
-  return emu.run({ inputs: { 'instant-url': emu.instant.url, seed: 'seed.sql', ...inputs }, repository: REPO, cwd: work, ...extra })
+  return emu.run({ inputs: { ...instantInputs(emu), seed: 'seed.sql', ...inputs }, repository: REPO, cwd: work, ...extra })
 }
 
 function branch(inputs: Record<string, string>, extra: Partial<RunOptions> = {}): Promise<RunResult> {
   return emu.run({
-    inputs: { 'api-url': emu.platform.url, 'api-key': project.apiKey, 'project-id': project.id, 'poll-interval': '0.2', seed: 'seed.sql', ...inputs },
+    inputs: { ...branchInputs(emu, project), seed: 'seed.sql', ...inputs },
     repository: REPO,
     cwd: work,
     ...extra
@@ -191,7 +186,7 @@ describe('schema diff, branch mode: the platform compares with the parent', () =
     expect(diff).toMatch(/^\+.*create table "public"\."tags"/m)
     const body = comment(pr)
     // The seed made items and the migration tags (and an index on items): all new to the parent; a new table's indexes count as part of it.
-    expect(body).toContain('**2 tables added** (compared with the parent branch `main` by the platform)')
+    expect(body).toContain('**2 tables added** (compared with the parent branch `main` by Neon)')
     expect(body).toContain(diff.trimEnd())
     expectNoLeak(r, [project.apiKey, project.password].flatMap(leakForms))
 
@@ -213,7 +208,7 @@ describe('schema diff, branch mode: the platform compares with the parent', () =
   })
 })
 
-describe('schema diff never costs a preview (issue 19)', () => {
+describe('schema diff never costs a preview', () => {
   const DOMAIN =
     "CREATE DOMAIN public.email_address AS text CHECK (VALUE ~ '^[^@\\s]+@[^@\\s]+$');\nCREATE TABLE public.subscriber (id int PRIMARY KEY, email public.email_address NOT NULL);\n"
   // A seed-command that leaves the database unreadable for the inspector: it ends the inspector's open
@@ -246,7 +241,7 @@ describe('schema diff never costs a preview (issue 19)', () => {
     expect(r.outputs.created).toBe('true')
     expect(project.branches.size).toBe(before + 1)
     expect(r.outputs['schema-changed']).toBe('true')
-    expect(comment(pr)).toMatch(/\*\*1 table added, 1 type added\*\* \(compared with the parent branch `main` by the platform\)/)
+    expect(comment(pr)).toMatch(/\*\*1 table added, 1 type added\*\* \(compared with the parent branch `main` by Neon\)/)
     expect(readFileSync(r.outputs['schema-diff'], 'utf8')).toMatch(/^\+.*create domain "public"\."email_address"/m)
   })
 

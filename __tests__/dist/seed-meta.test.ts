@@ -1,5 +1,5 @@
 /**
- * psql's meta-commands in a seed (issue 22), each case loaded through the
+ * psql's meta-commands in a seed, each case loaded through the
  * bundled action and by psql (`psql -X -v ON_ERROR_STOP=1 -1`) from the same
  * folder, and the databases compared (__tests__/psql-compare.ts). Where psql
  * loads, both databases must be equal; where the loader refuses, it refuses

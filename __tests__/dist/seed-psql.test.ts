@@ -1,5 +1,5 @@
 /**
- * The seed loader against psql, class by class (issue 13): each file, SQL of
+ * The seed loader against psql, class by class: each file, SQL of
  * our own, is loaded through the bundled action (Node 24, emulator,
  * PostgreSQL 17) and by `psql -X -v ON_ERROR_STOP=1 -1` into a fresh database
  * of a second PostgreSQL 17 as a non-superuser owner; then both databases are

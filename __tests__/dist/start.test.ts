@@ -1,5 +1,5 @@
 /**
- * Cold start (issue 24): the bundle's entry, dist/index.js, holds only what
+ * Cold start: the bundle's entry, dist/index.js, holds only what
  * the input check and the post step's "anything to undo?" need; the main
  * flow and the post step's undo are chunks loaded afterwards. Shown by
  * running the entry alone, without its chunks, through the emulated runner:
@@ -29,7 +29,7 @@ describe('the entry chunk', () => {
   it('the bundle is split: the entry is not the whole action', () => {
     const chunks = readdirSync(path.join(ROOT, 'dist')).filter((f) => /^\d+\.index\.js$/.test(f))
     expect(chunks.length).toBeGreaterThan(0)
-    // 2.0 MB before the split (issue 24); 1.05 MiB after, nearly all of it @actions/core's HTTP client (undici)
+    // 2.0 MB before the entry was split; 1.05 MiB after, nearly all of it @actions/core's HTTP client (undici)
     expect(statSync(path.join(ROOT, 'dist', 'index.js')).size).toBeLessThan(1.5 * 1048576)
   })
 

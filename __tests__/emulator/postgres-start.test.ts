@@ -1,5 +1,5 @@
 /**
- * The emulator's PostgreSQL start-up (issue 21): as root, with the programs
+ * The emulator's PostgreSQL start-up: as root, with the programs
  * inside a folder only root can enter (a clone in `mktemp -d`, `/root`), it
  * still starts; any failure to start is one line naming the cause and the
  * fix, from the real entry points (`npm start`, `npm run emulator`), never

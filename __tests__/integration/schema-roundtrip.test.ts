@@ -1,12 +1,12 @@
 /**
- * Round trip of the schema diff's displayed SQL (issue 19), on a real
+ * Round trip of the schema diff's displayed SQL, on a real
  * PostgreSQL 17: for each generated schema change,
  * 1. "before" and "after" are built from SQL;
  * 2. the migration the action displays (render.ts: migra's script,
  *    repaired) is applied to a copy of "before";
  * 3. the copy is compared with "after", from the catalog (bench/snapshot.ts's
  *    sections, plus policies, row-level security and types), and with the
- *    action's own object comparison (classify.ts).
+ *    action's own object comparison (changes.ts).
  * Each mismatch is a known gap of the differ, listed in KNOWN_GAPS: the list
  * must match exactly, so a new gap fails the test, and so does a fixed one
  * (then remove it from the list).
@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { PostgresServer } from '../../emulator/postgres.js'
 import { compareSnapshots as compareCatalogs, snapshot } from '../../bench/snapshot.js'
-import { compareSnapshots } from '../../src/schema/classify.js'
+import { compareSnapshots } from '../../src/schema/changes.js'
 import { type SchemaSnapshot, inspectOver } from '../../src/schema/inspect.js'
 import { migraStatements } from '../../src/schema/render.js'
 

@@ -1,4 +1,4 @@
-/** Issue 25: the masked columns in the comment and summary (names and function names, never a value). */
+/** Anonymized previews: the masked columns in the comment and summary (names and function names, never a value). */
 import { describe, expect, it } from '@jest/globals'
 import { renderReport } from '../../src/publish/report.js'
 

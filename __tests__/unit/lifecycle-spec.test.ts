@@ -11,8 +11,8 @@ import { createRequire } from 'node:module'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import { parse } from 'yaml'
-import { LifecycleClient } from '../../src/platform/lifecycle-client.js'
-import { createExtras } from '../../src/platform/create-options.js'
+import { NeonClient } from '../../src/platform/client.js'
+import { branchCreateExtras } from '../../src/platform/branch-create-extras.js'
 import { ANNOTATION, ownerOf } from '../../src/platform/annotations.js'
 import { ACTION_VERSION } from '../../src/version.js'
 import { duration } from '../../src/inputs.js'
@@ -68,7 +68,7 @@ afterEach(() => {
   sent.length = 0
 })
 
-const client = new LifecycleClient('https://platform.test/api/v2', 'napi_test', 5000, 'proj-1')
+const client = new NeonClient('https://platform.test/api/v2', 'napi_test', 5000, 'proj-1')
 const branch = { id: 'br-a-1', project_id: 'proj-1', name: 'preview/pr-1', created_at: '2026-01-01T00:00:00Z' }
 const settings = { expiresInSeconds: 7 * 86400, schemaOnly: true, suspendTimeoutSeconds: 300, minCu: 0.25, maxCu: 2 }
 const owner = { repository: 'acme/shop', pr: 7, headSha: 'abc123' }
@@ -84,7 +84,7 @@ function expectConforms(path: string, method: string, body: unknown): void {
 describe('requests against the published spec', () => {
   it('create branch with every lifecycle field: BranchCreateRequest + AnnotationCreateValueRequest', async () => {
     stubFetch({ branch, endpoints: [], operations: [], connection_uris: [] })
-    await client.createBranch('br-main-1', 'preview/pr-7', createExtras(settings, owner, Date.parse('2026-11-23T10:00:00.456Z')))
+    await client.createBranch('br-main-1', 'preview/pr-7', branchCreateExtras(settings, owner, Date.parse('2026-11-23T10:00:00.456Z')))
     const body = sent[0].body as {
       branch: Record<string, unknown>
       endpoints: Record<string, unknown>[]
@@ -110,7 +110,7 @@ describe('requests against the published spec', () => {
 
   it('create branch without lifecycle inputs sends only the annotations', async () => {
     stubFetch({ branch, endpoints: [], operations: [], connection_uris: [] })
-    await client.createBranch('br-main-1', 'preview/pr-7', createExtras({ expiresInSeconds: 0, schemaOnly: false }, owner))
+    await client.createBranch('br-main-1', 'preview/pr-7', branchCreateExtras({ expiresInSeconds: 0, schemaOnly: false }, owner))
     const body = sent[0].body as Record<string, unknown>
     expect(Object.keys(body).sort()).toEqual(['annotation_value', 'branch', 'endpoints'])
     expect(body.endpoints).toEqual([{ type: 'read_write' }])
@@ -136,7 +136,7 @@ describe('requests against the published spec', () => {
 
 describe('annotations and durations', () => {
   it('reads its own annotations back; a branch without them is not ours', () => {
-    expect(ownerOf(createExtras({ expiresInSeconds: 0, schemaOnly: false }, owner).annotation_value)).toEqual({
+    expect(ownerOf(branchCreateExtras({ expiresInSeconds: 0, schemaOnly: false }, owner).annotation_value)).toEqual({
       ...owner,
       version: ACTION_VERSION
     })

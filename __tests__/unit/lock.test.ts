@@ -1,5 +1,5 @@
 /**
- * The comment lock (src/publish/lock.ts) with the real octokit client
+ * The comment lock (src/comment/lock/lock.ts) with the real octokit client
  * (retry and throttling plugins) against the GitHub emulator's comment API.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
@@ -7,16 +7,16 @@ import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, GitHubService } from 
 
 const REPO = 'acme/shop'
 const github = new GitHubService()
-let lockModule: typeof import('../../src/publish/lock.js')
-let commentModule: typeof import('../../src/publish/comment.js')
+let lockModule: typeof import('../../src/comment/lock/lock.js')
+let commentModule: typeof import('../../src/comment/comment.js')
 let prNumber = 100
 
 beforeAll(async () => {
   await github.server.listen()
   // @actions/github reads the API URL when it is first loaded.
   process.env.GITHUB_API_URL = github.url
-  commentModule = await import('../../src/publish/comment.js')
-  lockModule = await import('../../src/publish/lock.js')
+  commentModule = await import('../../src/comment/comment.js')
+  lockModule = await import('../../src/comment/lock/lock.js')
 })
 afterAll(async () => {
   await github.server.close()

@@ -1,5 +1,5 @@
 /**
- * The `masking-rules` input (issue 25): parsing, validation, the strings
+ * The `masking-rules` input: parsing, validation, the strings
  * masked in the log, and its refusals in readSettings.
  */
 import { afterEach, describe, expect, it } from '@jest/globals'
@@ -157,7 +157,7 @@ describe('readSettings: masking-rules', () => {
     expect(readSettings().maskingRules).toHaveLength(1)
   })
   it('is refused in instant mode, saying why', () => {
-    set({ 'masking-rules': RULE })
+    set({ mode: 'instant', 'masking-rules': RULE })
     expect(() => readSettings()).toThrow(/`masking-rules` needs branch mode \(set `project-id`\).*nothing to mask/)
   })
   it('is refused with schema-only, saying why', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
 import { HttpError } from '../../src/http.js'
-import { LOCKED_RETRY, ProjectBusyError, retryLocked } from '../../src/platform/locked.js'
+import { LOCKED_RETRY, ProjectBusyError, retryLocked } from '../../src/platform/retry-423.js'
 import { type Operation, OperationError, displayName, waitForOperations } from '../../src/platform/operations.js'
-import { PROVISIONAL_SUFFIX, defaultBranchName, provisionalName } from '../../src/platform/lifecycle.js'
+import { UNSEEDED_SUFFIX, defaultBranchName, unseededName } from '../../src/platform/preview-branch.js'
 import { summarise } from '../../src/platform/operations.js'
 
 const locked = () => new HttpError('locked', 423)
@@ -123,12 +123,12 @@ describe('summarise', () => {
   })
 })
 
-describe('provisional names (proof of a completed seed)', () => {
+describe('unseeded names (proof of a completed seed)', () => {
   it('adds ~seeding and stays within the 256 characters the spec allows', () => {
-    expect(provisionalName('preview/pr-7-x')).toBe('preview/pr-7-x~seeding')
-    const long = provisionalName('b'.repeat(256))
+    expect(unseededName('preview/pr-7-x')).toBe('preview/pr-7-x~seeding')
+    const long = unseededName('b'.repeat(256))
     expect(long).toHaveLength(256)
-    expect(long.endsWith(PROVISIONAL_SUFFIX)).toBe(true)
+    expect(long.endsWith(UNSEEDED_SUFFIX)).toBe(true)
   })
 })
 

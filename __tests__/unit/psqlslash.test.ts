@@ -1,9 +1,18 @@
 /**
- * psql's backslash-command rules (src/seed/psqlslash.ts) against what psql 17
+ * psql's backslash-command rules (src/psql/psqlslash.ts) against what psql 17
  * does with the same text (psqlscanslash.l, variables.c, copy.c).
  */
 import { describe, expect, it } from '@jest/globals'
-import { UNKNOWN, interpolate, parseBool, parseSlashCopy, quoteLiteral, slashCommand, slashOptions } from '../../src/seed/psqlslash.js'
+import {
+  UNKNOWN,
+  byteText,
+  interpolate,
+  parseBool,
+  parseSlashCopy,
+  quoteLiteral,
+  slashCommand,
+  slashOptions
+} from '../../src/psql/psqlslash.js'
 
 const vars: Record<string, string> = { t: 'my table', q: "O'Brien", b: 'a\\b', n: '42' }
 const lookup = (name: string) => vars[name]
@@ -77,5 +86,18 @@ describe('psql backslash commands', () => {
     expect(interpolate(Buffer.from("SELECT :'b';"), true, lookup).toString()).toBe("SELECT  E'a\\\\b';")
     const same = Buffer.from('SELECT :zz;')
     expect(interpolate(same, true, lookup)).toBe(same)
+  })
+
+  it(':{?name} is TRUE or FALSE; values are bytes in any client encoding; \\COPY is \\copy', () => {
+    expect(interpolate(Buffer.from("SELECT :{?n}, :{?zz}, ':{?n}';"), true, lookup).toString()).toBe("SELECT TRUE, FALSE, ':{?n}';")
+    // 0xE9 is é in LATIN1: the value goes out as the same byte, whatever the encoding
+    const latin1 = Buffer.from([0x27, 0x63, 0x61, 0x66, 0xe9, 0x27])
+    const value = slashOptions(byteText(latin1), () => undefined).options[0]
+    expect(interpolate(Buffer.from("SELECT :'v';"), true, () => value)).toEqual(
+      Buffer.concat([Buffer.from("SELECT 'caf"), Buffer.from([0xe9]), Buffer.from("';")])
+    )
+    // 0xA0 ends a UTF-8 letter (à is C3 A0): it is not whitespace to psql
+    expect(slashCommand(byteText(Buffer.from('\\set x à'))).args).toBe(byteText(Buffer.from('x à')))
+    expect(slashCommand('\\COPY t FROM stdin').command).toBe('copy')
   })
 })

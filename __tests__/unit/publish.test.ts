@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileS
 import os from 'node:os'
 import path from 'node:path'
 import { writeEnvFile } from '../../src/publish/env-file.js'
-import { markerOf, recordOf } from '../../src/publish/comment.js'
+import { markerOf, recordOf } from '../../src/comment/comment.js'
 import { relativeExpiry, renderReport, utc } from '../../src/publish/report.js'
 import { locate } from '../../src/seed/loader.js'
 

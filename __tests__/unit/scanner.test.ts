@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { classify, loadGrammar } from '../../src/seed/grammar.js'
-import { exactStatement } from '../../src/seed/exact.js'
-import { type CopyDataMode, type ScanEvent, type StatementEvent, scanFile, statementHead } from '../../src/seed/scanner.js'
+import { exactStatement } from '../../src/seed/rescan.js'
+import { type CopyDataMode, type ScanEvent, type StatementEvent, scanFile, statementHead } from '../../src/psql/scanner.js'
 import { TABLES_QUERY, generateDump } from '../fixtures/generate.js'
 import { DumpSource } from '../pg-dump-source.js'
 
@@ -200,10 +200,12 @@ describe('scanFile', () => {
     await expect(exactStatement(tricky, 999)).rejects.toThrow(/statement 1000 not found on rescan/)
   })
 
-  it('fails on a COPY block with no \\. line, naming the line it started on', async () => {
+  it('ends a COPY block with no \\. line at the end of its file, as psql does', async () => {
     const file = path.join(dir, 'open.sql')
-    writeFileSync(file, 'SELECT 1;\nCOPY t FROM stdin;\na\nb\n')
-    await expect(normalized(file, 3)).rejects.toThrow(/COPY block started at line 2 has no terminating "\\\." line/)
+    writeFileSync(file, 'SELECT 1;\nCOPY t FROM stdin;\na\nb')
+    const events = (await normalized(file, 3)) as { kind: string; data?: string }[]
+    expect(events.map((e) => e.kind)).toEqual(['statement', 'statement', 'copy', 'copy-end'])
+    expect(events[2].data).toBe('a\nb')
   })
 })
 
@@ -269,7 +271,8 @@ describe('splitting as psql splits (psqlscan.l rules)', () => {
       'SELECT 2;',
       '\\echo a',
       'SELECT 3;',
-      'SELECT 4 \\; SELECT 5;'
+      // psql sends `\;` as a `;` that does not end the statement
+      'SELECT 4 ; SELECT 5;'
     ])
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { compareSnapshots, isSafeWidening } from '../../src/schema/classify.js'
+import { compareSnapshots, isSafeWidening } from '../../src/schema/changes.js'
 import { summarise } from '../../src/schema/diff.js'
 import { type SchemaSnapshot, nameQueriesLazily } from '../../src/schema/inspect.js'
 import { sql } from '@pgkit/client'
@@ -243,7 +243,7 @@ describe('renderReport with a schema diff', () => {
   })
 })
 
-describe("nameQueriesLazily: schemainspect's sql.raw names its query only when asked (issue 19: half of a snapshot's CPU)", () => {
+describe("nameQueriesLazily: schemainspect's sql.raw names its query only when asked (half of a snapshot's CPU)", () => {
   it('keeps the query and its values, and gives the same name as before, computed on first read', () => {
     const query = 'select n.nspname as schema from pg_catalog.pg_namespace n'
     const eager = sql.raw(query, [1])

@@ -1,11 +1,14 @@
 /**
- * The psql session the check pass and the load keep (src/seed/psql-session.ts):
+ * The psql session the check pass and the load keep (src/psql/session.ts):
  * `\if` blocks by psql's rules, values a `\gset` sets unknown before the
  * database exists, and refusals.
  */
 import { describe, expect, it } from '@jest/globals'
-import { MetaRefusal, PsqlSession, type SeedSource } from '../../src/seed/psql-session.js'
-import type { MetaEvent } from '../../src/seed/scanner.js'
+import { MetaRefusal, PsqlSession, type SeedSource } from '../../src/psql/session.js'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { type MetaEvent, scanFile } from '../../src/psql/scanner.js'
 
 const src: SeedSource = { file: '/nowhere/a.sql', shown: 'a.sql' }
 let n = 0
@@ -36,7 +39,8 @@ describe('PsqlSession', () => {
     expect(() => run(s, '\\endif')).toThrow(/\\endif: no matching \\if/)
     expect(() => run(s, '\\if true', '\\else', '\\elif true')).toThrow(/\\elif: cannot occur after \\else/)
     run(s, '\\endif')
-    expect(() => run(s, '\\if perhaps')).toThrow(/unrecognized value "perhaps" for "\\if expression": Boolean expected/)
+    // a value that is not a boolean is false, as psql takes it (with a warning), and the block goes on
+    expect(run(s, '\\if perhaps', '\\else', '\\endif')).toEqual(['no', 'yes', 'yes'])
     // in a branch that does not run, psql does not evaluate a nested \if
     expect(run(s, '\\if false', '\\if perhaps', '\\endif', '\\endif', '\\if true')).toEqual(['no', 'no', 'no', 'yes', 'yes'])
     expect(s.leaveFile()).toBe(n)
@@ -70,5 +74,30 @@ describe('PsqlSession', () => {
     }
     expect(s.meta(src, meta("\\echo -n 'a  b' c"))).toEqual({ kind: 'print', text: 'a  b c' })
     expect(s.meta(src, meta('\\pset border 2'))).toMatchObject({ kind: 'print', text: expect.stringContaining('Ignored \\pset border 2') })
+  })
+
+  it('\\q ends the file; in a block the check pass cannot decide, only the load knows', () => {
+    const load = new PsqlSession(false)
+    load.enterFile(src)
+    run(load, '\\q')
+    expect(load.quit).toBe(true)
+    const check = new PsqlSession(true)
+    check.enterFile(src)
+    expect(run(check, '\\if :ROW_COUNT', '\\q')).toEqual(['maybe', 'maybe'])
+    expect(check.quit).toBe(false)
+  })
+
+  it('drops the text an inactive \\if branch added to a statement', async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'session-')), 'rows.sql')
+    writeFileSync(file, 'INSERT INTO t VALUES (1)\n\\if false\n, (2)\n\\else\n, (3)\n\\endif\n, (4);\n')
+    const s = new PsqlSession(false)
+    const f: SeedSource = { file, shown: 'rows.sql' }
+    s.enterFile(f)
+    const sent: string[] = []
+    for await (const ev of scanFile(file)) {
+      if (ev.kind === 'meta') s.meta(f, ev)
+      else if (ev.kind === 'statement') sent.push(s.activeText(ev).toString().replace(/\s+/g, ' ').trim())
+    }
+    expect(sent).toEqual(['INSERT INTO t VALUES (1) , (3) , (4);'])
   })
 })

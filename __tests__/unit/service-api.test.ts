@@ -1,6 +1,6 @@
 /**
- * The HTTP layer and the instant parser as the real services answer
- * (issue 12): 204 with no body, `request_id` in error bodies, 503 retried
+ * The HTTP layer and the instant parser as the real services answer:
+ * 204 with no body, `request_id` in error bodies, 503 retried
  * only where allowed, and the instant service's field names.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
@@ -80,7 +80,7 @@ const database = (extra: Record<string, unknown>) => ({
 })
 
 describe('parseDatabase (instant service)', () => {
-  it('reads the project id as neon_project_id (live service) or svc_project_id (seed 001)', () => {
+  it('reads the project id as neon_project_id (live service) or svc_project_id (the API document)', () => {
     expect(parseDatabase('x', database({ neon_project_id: 'live-1' })).projectId).toBe('live-1')
     expect(parseDatabase('x', database({ svc_project_id: 'seed-1' })).projectId).toBe('seed-1')
   })

@@ -1,11 +1,11 @@
 /**
- * src/session.ts against real PostgreSQL 17 (the emulator's): one
+ * src/pg-sessions.ts against real PostgreSQL 17 (the emulator's): one
  * connection for the run's own work, handed from user to user in a new
  * connection's state, replaced when it broke, closed by endSessions.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { type Connection, describeConnection } from '../../src/connection.js'
-import { endSessions, leaseSession } from '../../src/session.js'
+import { endSessions, leaseSession } from '../../src/pg-sessions.js'
 import { ADMIN_USER, PostgresServer } from '../../emulator/postgres.js'
 
 let server: PostgresServer

@@ -7,8 +7,8 @@
  * that reuses it moves (expiry.ts, recordUse). It never touches the default
  * branch or a protected branch.
  *
- * Issue 20: before it deletes a PR's branch it takes that PR's comment lock
- * (publish/lock.ts), so it waits for a run of the PR that holds it, and then
+ * Before it deletes a PR's branch it takes that PR's comment lock
+ * (comment/lock/lock.ts), so it waits for a run of the PR that holds it, and then
  * reads the branch again and decides again under the lock: a branch used
  * meanwhile is kept. A branch with child branches is kept (the platform does
  * not delete it) unless its children are deleted first in the same sweep.
@@ -20,15 +20,15 @@
  */
 import * as core from '@actions/core'
 import * as github from '@actions/github'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../settings.js'
 import type { Branch } from '../platform/client.js'
 import { ownerOf } from '../platform/annotations.js'
 import { deleteBranchAndWait } from '../platform/lifecycle.js'
-import { lifecycleClientOf, type LifecycleClient } from '../platform/lifecycle-client.js'
+import type { NeonClient } from '../platform/client.js'
 import { summarise } from '../platform/operations.js'
 import { renderReport } from '../publish/report.js'
-import { describeGitHubError, githubClient } from '../publish/comment.js'
-import { type CommentLock, acquireLock } from '../publish/lock.js'
+import { describeGitHubError, githubClient } from '../comment/comment.js'
+import { type CommentLock, acquireLock } from '../comment/lock/lock.js'
 
 type Octokit = ReturnType<typeof githubClient>
 
@@ -65,7 +65,7 @@ export function humanDuration(seconds: number): string {
  * closed or merged PR, older than `max-age`, or kept.
  */
 async function decide(
-  client: LifecycleClient,
+  client: NeonClient,
   branch: Branch,
   settings: Settings,
   pulls: (n: number) => Promise<PullState>,
@@ -156,7 +156,7 @@ async function lockOf(octokit: Octokit, row: SweepRow, settings: Settings): Prom
 
 /** What a sweep needs to delete one branch. */
 interface SweepContext {
-  client: LifecycleClient
+  client: NeonClient
   octokit: Octokit
   settings: Settings
   pulls: (n: number) => Promise<PullState>
@@ -193,7 +193,7 @@ async function sweepOne(row: SweepRow, x: SweepContext): Promise<void> {
     if (children.length) {
       Object.assign(row, {
         decision: 'keep',
-        reason: `${again.reason}, but it has child branch${children.length === 1 ? '' : 'es'} ${children.map((c) => `"${c.name}"`).join(', ')}, and the platform does not delete a branch with children: delete them first`
+        reason: `${again.reason}, but it has child branch${children.length === 1 ? '' : 'es'} ${children.map((c) => `"${c.name}"`).join(', ')}, and Neon does not delete a branch with children: delete them first`
       })
       return
     }
@@ -229,7 +229,7 @@ function depthOf(b: Branch, byId: Map<string, Branch>): number {
  * service has no delete; its databases lapse by themselves).
  * @throws Error after every branch was looked at and the summary written, when some branch could not be read or deleted.
  */
-export async function runCleanup(settings: Settings): Promise<void> {
+export async function runCleanup(settings: Settings, client: NeonClient): Promise<void> {
   if (settings.mode === 'instant') {
     core.notice(
       '`command: cleanup` does nothing in instant mode: the instant service has no delete, and its unclaimed databases lapse by themselves.'
@@ -240,7 +240,6 @@ export async function runCleanup(settings: Settings): Promise<void> {
     throw new Error(
       '`command: cleanup` needs `github-token` to read the state of pull requests (the default `${{ github.token }}` with `pull-requests: write`).'
     )
-  const client = lifecycleClientOf(settings)
   const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
   const cache = new Map<number, Promise<PullState>>()
   const pulls = (n: number): Promise<PullState> => cache.get(n) ?? cache.set(n, pullState(octokit, n)).get(n)!

@@ -2,22 +2,23 @@
  * What the post step undoes (commands/post.ts loads this module only when
  * there is something to undo). When main created a branch it did not
  * finish seeding (created, or taken out of reuse for a reset) and that is
- * still under its provisional name, the post step deletes it, waiting first for the branch's
+ * still under its unseeded name, the post step deletes it, waiting first for the branch's
  * own operations and retrying 423, which the SIGINT handler has no time for;
  * when main still held the PR comment's provisioning lock, it marks the
  * comment failed. After a successful main both are cleared, and it does nothing.
  */
 import * as core from '@actions/core'
 import { readSettings } from '../inputs.js'
-import { PROVISIONAL_SUFFIX, deleteBranchAndWait, waitForPendingOf } from '../platform/lifecycle.js'
-import { lifecycleClientOf } from '../platform/lifecycle-client.js'
+import { deleteBranchAndWait, waitForPendingOf } from '../platform/lifecycle.js'
+import { UNSEEDED_SUFFIX } from '../platform/preview-branch.js'
+import { neonClientOf } from '../platform/client.js'
 import { renderReport } from '../publish/report.js'
-import { githubClient, markerOf, pullRequestOfEvent, recordOf, withoutLock } from '../publish/comment.js'
-import { savedLock } from '../post-state.js'
+import { githubClient, pullRequestOfEvent } from '../comment/comment.js'
+import { releaseSavedLock, savedLock } from '../comment/lock/saved.js'
 
 /**
  * Deletes the unseeded branch named in the state, but only while it is still
- * as the main step left it (issue 20): the same id under the provisional name
+ * as the main step left it: the same id under the unseeded name
  * `<name>~seeding` the state names. A branch renamed since (its seed
  * completed, or a reset's rename never happened) is in use or usable: kept.
  * A branch that another run deleted and made again has another id: kept.
@@ -26,11 +27,11 @@ import { savedLock } from '../post-state.js'
 export async function deleteUnseeded(saved: string): Promise<void> {
   const { id, name } = JSON.parse(saved) as { id: string; name: string }
   const settings = readSettings()
-  const client = lifecycleClientOf(settings)
+  const client = neonClientOf(settings)
   await core.group(`Delete branch "${name}", which the main step did not finish seeding`, async () => {
     const branch = await client.getBranch(id)
     if (!branch) return core.info(`Branch "${name}" (${id}) is already gone.`)
-    if (branch.name !== name || !name.endsWith(PROVISIONAL_SUFFIX)) {
+    if (branch.name !== name || !name.endsWith(UNSEEDED_SUFFIX)) {
       return core.info(
         `Branch ${id} is now named "${branch.name}", not "${name}" as the main step left it: it is seeded or in use, so it is kept.`
       )
@@ -41,42 +42,13 @@ export async function deleteUnseeded(saved: string): Promise<void> {
   })
 }
 
-/**
- * Releases the comment lock the main step still held (publish/lock.ts):
- * when the comment's marker still names this run's lock reaction, writes
- * that the run failed (keeping what the marker records for reuse, without
- * the lock's fields), then deletes the reaction by its id (a reaction of
- * another run is never touched: ids are unique). Other runs would take the
- * lock over 1 to 5 minutes later; this frees them at once. An older main
- * step's state (a claim comment id alone) is handled as before: its claim
- * comment is deleted when it still is a claim.
- */
+/** Releases the comment lock the main step still held (comment/lock/saved.ts), saying in the comment that the run failed. */
 export async function releaseLock(saved: string): Promise<void> {
   const settings = readSettings()
   const pr = pullRequestOfEvent()
-  const lock = savedLock(saved)
-  if (!pr || !settings.githubToken || !lock) return
+  if (!pr || !settings.githubToken || !savedLock(saved)) return
   const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
-  const { owner, repo } = pr
-  const comment = await octokit.rest.issues.getComment({ owner, repo, comment_id: lock.comment }).catch(() => null)
-  const record = comment ? recordOf(comment.data.body ?? '') : null
-  if (lock.reaction === undefined) {
-    if (record?.provisioningSince) await octokit.rest.issues.deleteComment({ owner, repo, comment_id: lock.comment })
-    return
+  if (await releaseSavedLock(octokit, pr, saved, renderReport({ mode: settings.mode, state: 'failed' }))) {
+    core.info(`Released the PR comment lock (comment ${savedLock(saved)!.comment}): the main step ended before the database was ready.`)
   }
-  if (record?.reaction === lock.reaction) {
-    const markdown = renderReport({ mode: settings.mode, state: 'failed' })
-    await octokit.rest.issues.updateComment({
-      owner,
-      repo,
-      comment_id: lock.comment,
-      body: `${markdown}\n\n${markerOf(withoutLock(record))}`
-    })
-  }
-  await octokit.rest.reactions
-    .deleteForIssueComment({ owner, repo, comment_id: lock.comment, reaction_id: lock.reaction })
-    .catch((err: { status?: number }) => {
-      if (err.status !== 404) throw err
-    })
-  core.info(`Released the PR comment lock (comment ${lock.comment}): the main step ended before the database was ready.`)
 }

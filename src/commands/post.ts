@@ -1,7 +1,7 @@
 /**
  * The post step (`runs.post`, run by GitHub after the main step even when it
  * failed or was cancelled or killed): when the main step left an unseeded
- * branch (created, or taken out of reuse for a reset, under its provisional
+ * branch (created, or taken out of reuse for a reset, under its unseeded
  * name) or still held the PR comment's provisioning lock, undoes that
  * (post-undo.ts, loaded only then: after a successful main, which clears
  * both, the step does nothing and loads nothing more).

@@ -5,42 +5,40 @@
  * connection strings stay the same; the restore's 423 is retried and its
  * operations waited on. Then `seed` and `seed-command` run again.
  *
- * Issue 20: a branch under the PR's name is a seeded one (platform/lifecycle.ts),
+ * A branch under the PR's name is a seeded one (platform/lifecycle.ts),
  * so before the restore the branch leaves that name: it is renamed to
- * `<name>~seeding` (markProvisional, with the post step's state saved first
+ * `<name>~seeding` (markUnseeded, with the post step's state saved first
  * and the cancel's undo step registered), and renamed back only after the
  * seed (markSeeded). A lost restore answer, a cancel or a kill at any point
- * leaves a provisional branch, which no run reuses and which the post step,
+ * leaves an unseeded branch, which no run reuses and which the post step,
  * the cancel's undo step or the next run deletes. A failed seed deletes it.
  */
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'
-import type { Settings } from '../inputs.js'
-import { type Connection, describeConnection } from '../connection.js'
-import { BranchRefusedError, connectionOf, deleteBranchAndWait, markProvisional, markSeeded } from '../platform/lifecycle.js'
+import type { Settings } from '../settings.js'
+import { describeConnection } from '../connection.js'
+import { deleteBranchAndWait, markUnseeded, markSeeded } from '../platform/lifecycle.js'
+import { BranchRefusedError, UNSEEDED_SUFFIX, refuseProtected } from '../platform/preview-branch.js'
+import { connectionOf } from '../platform/branch-connection.js'
 import { UNSEEDED_BRANCH, isCancelled, offCancel, throwIfCancelled } from '../cancel.js'
-import { type LifecycleClient, lifecycleClientOf } from '../platform/lifecycle-client.js'
+import type { NeonClient } from '../platform/client.js'
 import { recordUse } from '../platform/expiry.js'
-import { ProjectBusyError, retryLocked } from '../platform/locked.js'
+import { ProjectBusyError, retryLocked } from '../platform/retry-423.js'
 import { summarise, waitForOperations } from '../platform/operations.js'
 import { maskConnection, setOutputs } from '../publish/outputs.js'
 import { writeEnvFile } from '../publish/env-file.js'
 import type { Report } from '../publish/report.js'
-import type { CommentRecord } from '../publish/comment.js'
+import { type Publication, publish } from '../publish/publication.js'
+import { schemaResult } from '../schema/track.js'
+import type { SeedPlan } from '../seed/loader.js'
+import { seedOrUndo } from './seed-step.js'
 import { clearUnseeded } from '../post-state.js'
 import type { Branch } from '../platform/client.js'
-
-/** What main.ts lends the reset: publishing (PR comment and summary) and seeding with an undo. */
-export interface ResetHooks {
-  publish(report: Report, record: CommentRecord): Promise<void>
-  /** Loads the checked seed files and runs `seed-command`; on failure runs `undo` and rethrows. Sets `report.seedFiles`. */
-  seed(connection: Connection, report: Report, undo: () => Promise<void>): Promise<void>
-}
 
 /** The refusal of a reset of a branch with children (platform spec, BranchRestoreRequest.preserve_under_name). */
 function childrenRefusal(name: string, detail: string): BranchRefusedError {
   return new BranchRefusedError(
-    `Cannot reset branch "${name}": the platform requires \`preserve_under_name\` to restore it (${detail}), because it has child branches. ` +
+    `Cannot reset branch "${name}": Neon requires \`preserve_under_name\` to restore it (${detail}), because it has child branches. ` +
       `A reset keeps the branch's id and connection strings, so the action does not move the children aside: delete the child branches of "${name}" ` +
       '(or restore it by hand in the console, keeping its old state under a new name), then run the reset again.'
   )
@@ -57,7 +55,7 @@ const refused = (err: unknown): boolean =>
   (err instanceof HttpError && err.status >= 400 && err.status < 500) || err instanceof ProjectBusyError
 
 /**
- * issue 25: the platform lists `restore` among an anonymized branch's
+ * The platform lists `restore` among an anonymized branch's
  * `restricted_actions` (platform spec, Branch.restricted_actions): a reset
  * would bring back the parent's unmasked rows. Refused before any change.
  * @throws BranchRefusedError
@@ -66,29 +64,38 @@ function refuseRestricted(branch: Branch): void {
   const restore = branch.restricted_actions?.find((a) => a.name === 'restore')
   if (!restore) return
   throw new BranchRefusedError(
-    `Cannot reset branch "${branch.name}" (${branch.id}): the platform does not allow restoring it ("${restore.reason}"); an anonymized branch cannot be reset. ` +
+    `Cannot reset branch "${branch.name}" (${branch.id}): Neon does not allow restoring it ("${restore.reason}"); an anonymized branch cannot be reset. ` +
       'Nothing was changed. Delete it with `command: delete` and create it again with `command: create`, which copies the parent afresh and masks it again.'
   )
 }
 
 /**
- * Resets the branch named `branchName` and seeds it again.
+ * Resets the branch named `name` (or, with `branch-id`, the branch with that id) and seeds it again.
  * @throws BranchRefusedError (no such branch, default or protected, no parent, children), ProjectBusyError, OperationError, HttpError, SeedError.
  */
-export async function resetBranch(settings: Settings, branchName: string, hooks: ResetHooks): Promise<void> {
-  const client = lifecycleClientOf(settings)
+export async function resetBranch(
+  client: NeonClient,
+  settings: Settings,
+  name: string,
+  seed: SeedPlan | null,
+  pub: Publication
+): Promise<void> {
   const branches = await client.listBranches()
-  const branch = branches.find((b) => b.name === branchName)
+  const branch = branches.find((b) => (settings.branchId ? b.id === settings.branchId : b.name === name))
   if (!branch) {
     throw new BranchRefusedError(
-      `Branch "${branchName}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`
+      settings.branchId
+        ? `Branch ${settings.branchId} (input \`branch-id\`) does not exist in the project, so there is nothing to reset.`
+        : `Branch "${name}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`
     )
   }
-  if (branch.default || branch.protected) {
+  refuseProtected(branch, 'reset', settings.branchId ? 'branch-id' : 'branch-name')
+  if (branch.name.endsWith(UNSEEDED_SUFFIX)) {
     throw new BranchRefusedError(
-      `Refusing to reset branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. Set \`branch-name\` to a preview branch name.`
+      `Cannot reset branch "${branch.name}" (${branch.id}): its seed never completed. Delete it with \`command: delete\` and create it again.`
     )
   }
+  const branchName = branch.name
   refuseRestricted(branch)
   const parent = branch.parent_id ? await client.getBranch(branch.parent_id) : null
   if (!parent) {
@@ -100,21 +107,19 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
   const children = branches.filter((b) => b.parent_id === branch.id)
   if (children.length) throw childrenRefusal(branch.name, `children: ${children.map((c) => `"${c.name}"`).join(', ')}`)
   const wait = { ...settings, get: (id: string) => client.getOperation(id) }
-  const provisional = await core.group(`Take branch "${branch.name}" out of reuse until it is seeded again`, () =>
-    markProvisional(client, branch, settings)
+  const unseeded = await core.group(`Take branch "${branch.name}" out of reuse until it is seeded again`, () =>
+    markUnseeded(client, branch, settings)
   )
   const restored = await core.group(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
     let res
     try {
-      res = await retryLocked(`Restore branch "${provisional.name}"`, () =>
-        client.restoreBranch(branch.id, { source_branch_id: parent.id })
-      )
+      res = await retryLocked(`Restore branch "${unseeded.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }))
     } catch (err) {
-      if (refused(err) && !isCancelled()) await giveNameBack(client, provisional, branchName)
+      if (refused(err) && !isCancelled()) await giveNameBack(client, unseeded, branchName)
       throw explainRestoreRefusal(err, branch.name)
     }
     core.info(
-      `Restoring branch "${provisional.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`
+      `Restoring branch "${unseeded.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`
     )
     return { ...res, operations: await waitForOperations(res.operations, wait) }
   })
@@ -135,23 +140,25 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
     resetAt: (restored.branch as { last_reset_at?: string }).last_reset_at ?? new Date().toISOString(),
     expiresAt
   }
-  await hooks.seed(connection, report, async () => {
+  const undo = async (): Promise<void> => {
     offCancel(UNSEEDED_BRANCH)
-    await core.group(`Delete the reset branch "${provisional.name}", whose seed failed`, async () => {
+    await core.group(`Delete the reset branch "${unseeded.name}", whose seed failed`, async () => {
       try {
-        await deleteBranchAndWait(client, provisional, settings)
+        await deleteBranchAndWait(client, unseeded, settings)
         clearUnseeded()
-        core.info(`Deleted branch "${provisional.name}" so the next run creates "${branch.name}" fresh.`)
+        core.info(`Deleted branch "${unseeded.name}" so the next run creates "${branch.name}" fresh.`)
       } catch (err) {
         core.warning(
-          `Could not delete branch "${provisional.name}" (${branch.id}): ${(err as Error).message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`
+          `Could not delete branch "${unseeded.name}" (${branch.id}): ${(err as Error).message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`
         )
       }
     })
-    await hooks.publish({ ...report, state: 'seed-failed' }, { mode: 'branch' })
-  })
+    await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' })
+  }
+  // After the restore the branch is its parent's copy again: the diff is what the seed and seed-command change.
+  report.schema = schemaResult(settings, await seedOrUndo(settings, seed, connection, report, undo), true).report
   // Only now does the branch carry the PR's name again, which is what later runs reuse.
-  await core.group(`Mark branch "${branch.name}" seeded`, () => markSeeded(client, provisional, branchName, settings))
+  await core.group(`Mark branch "${branch.name}" seeded`, () => markSeeded(client, unseeded, branchName, settings))
   offCancel(UNSEEDED_BRANCH)
   clearUnseeded()
   throwIfCancelled()
@@ -167,19 +174,19 @@ export async function resetBranch(settings: Settings, branchName: string, hooks:
   if (settings.envFile)
     await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)
   core.info(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`)
-  await hooks.publish(report, { mode: 'branch', branchId: branch.id, branchName: branch.name })
+  await publish(pub, report, { mode: 'branch', branchId: branch.id, branchName: branch.name })
 }
 
 /** After a restore the platform refused (it changed nothing), the branch gets the PR's name back; on failure the post step deletes it. */
-async function giveNameBack(client: LifecycleClient, provisional: Branch, name: string): Promise<void> {
+async function giveNameBack(client: NeonClient, unseeded: Branch, name: string): Promise<void> {
   try {
-    await retryLocked(`Rename branch "${provisional.name}"`, () => client.renameBranch(provisional.id, name))
+    await retryLocked(`Rename branch "${unseeded.name}"`, () => client.renameBranch(unseeded.id, name))
     offCancel(UNSEEDED_BRANCH)
     clearUnseeded()
-    core.info(`The restore was refused, so branch "${provisional.name}" is unchanged: renamed it back to "${name}".`)
+    core.info(`The restore was refused, so branch "${unseeded.name}" is unchanged: renamed it back to "${name}".`)
   } catch (err) {
     core.warning(
-      `Could not rename branch "${provisional.name}" back to "${name}" (${(err as Error).message}); the post step deletes it, and the next run creates it fresh.`
+      `Could not rename branch "${unseeded.name}" back to "${name}" (${(err as Error).message}); the post step deletes it, and the next run creates it fresh.`
     )
   }
 }

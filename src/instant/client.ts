@@ -1,31 +1,31 @@
 /**
- * Client of the instant database service (seed 001): create a database with
+ * Client of the instant database service (instant service API): create a database with
  * one unauthenticated call, and fetch it again by id. The service has no
  * delete: an unclaimed database lapses 72 hours after creation.
  */
 import { HttpError, requestJson } from '../http.js'
 
-/** Region every instant database is provisioned in (seed 001). */
+/** Region every instant database is provisioned in (instant service API). */
 export const INSTANT_REGION = 'us-east-2'
-/** PostgreSQL major version of every instant database (seed 001). */
+/** PostgreSQL major version of every instant database (instant service API). */
 export const INSTANT_PG_VERSION = 17
 
 export type InstantStatus = 'UNCLAIMED' | 'CLAIMING' | 'CLAIMED'
 
-/** The service's Database object (seed 001), with timestamps as given (ISO 8601 strings). */
+/** The service's Database object (instant service API), with timestamps as given (ISO 8601 strings). */
 export interface InstantDatabase {
   id: string
   status: InstantStatus
   /**
    * Id of the underlying platform project: `neon_project_id` in the live
-   * service's answers, `svc_project_id` in seed 001. Information only: a
+   * service's answers, `svc_project_id` in the instant service API. Information only: a
    * missing or odd value never fails a run (undefined then).
    */
   projectId?: string
   /** Pooled connection string; null once claimed. A secret: mask before logging anything. */
   connectionString: string | null
   claimUrl: string
-  /** ISO 8601 UTC with milliseconds, as the service sent it; null once claimed (seed 001: "expiration removed"). */
+  /** ISO 8601 UTC with milliseconds, as the service sent it; null once claimed (instant service API: "expiration removed"). */
   expiresAt: string | null
   createdAt: string
   updatedAt: string
@@ -121,7 +121,7 @@ export async function createDatabase(
 /**
  * `GET {base}/api/v1/database/{id}`.
  * @returns the database, or null when the service says `Database not found`
- *   (HTTP 400 per seed 001; 404 is treated the same).
+ *   (HTTP 400 per the instant service API; 404 is treated the same).
  * @throws HttpError for any other failure, InstantResponseError for a bad body.
  */
 export async function getDatabase(endpoint: InstantEndpoint, id: string): Promise<InstantDatabase | null> {

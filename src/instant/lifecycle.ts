@@ -19,9 +19,9 @@ const EXPIRY_MARGIN_MS = 10 * 60_000
 
 /**
  * Why the earlier database cannot be reused, or null when it can.
- * Rules (issue 2): reuse only an `UNCLAIMED` database that has a connection
+ * Rules: reuse only an `UNCLAIMED` database that has a connection
  * string and does not expire within the next 10 minutes. A claimed database
- * (seed 001: `connection_string` null, expiration removed, so `expires_at`
+ * (instant service API: `connection_string` null, expiration removed, so `expires_at`
  * may be null) and a lapsed one (400 `Database not found`) are replaced.
  */
 export function whyNotReusable(id: string, db: InstantDatabase | null, now = Date.now()): string | null {

@@ -1,103 +1,42 @@
 /**
- * Client of the platform's v2 API: seed 000 for operations, and the
- * platform's published OpenAPI spec (`public-v2-for-users.gen.yaml` in the
- * npm package `@neondatabase/api-client`, checked by `npm run contract`)
- * where the seed says "not shown": the `{branch}`, `{branches}`,
- * `{endpoints}`, `{databases}`, `{uri}` envelopes, cursor pagination of
- * branches, 204 deletes and `{code, message, request_id}` error bodies.
- *
- * Every request sends `Authorization: Bearer <api-key>` and
- * `Accept: application/json` (seed 000, Authentication) and has a timeout.
+ * The one client of the Neon API v2 (Neon operations guide for operations and
+ * authentication; Neon API spec, `public-v2-for-users.gen.yaml` in
+ * `@neondatabase/api-client`, checked by `npm run contract`, for the rest).
+ * Every request sends `Authorization: Bearer <api-key>` and has a timeout.
  * Requests that start work are not retried here: callers wrap them in
  * {@link retryLocked} for 423 and never resend them after an unclear failure.
  */
 import { HttpError, requestJson } from '../http.js'
 import type { Operation } from './operations.js'
-import type { CreateBranchExtras } from './create-options.js'
+import type { MaskingRule } from './masking-rules.js'
+import { explainApiError } from './api-errors.js'
+import {
+  type CreateBranchExtras,
+  type AnonymizedStatus,
+  type Branch,
+  type BranchDatabase,
+  type BranchOperations,
+  type BranchRestore,
+  type BranchUpdate,
+  type CreatedBranch,
+  type Endpoint,
+  branchOf,
+  createdBranchOf,
+  isObject,
+  need,
+  operationsOf
+} from './shapes.js'
 
-export interface Branch {
-  id: string
-  project_id: string
-  parent_id?: string
-  name: string
-  default?: boolean
-  protected?: boolean
-  created_at: string
-  /** Platform spec, Branch: when the branch was last updated (a reuse with `expires-in` updates it). */
-  updated_at?: string
-  /** Platform spec, Branch: RFC 3339 time at which the platform's background job deletes the branch. */
-  expires_at?: string
-  /** Platform spec, Branch: `schema-only` or `parent-data`. */
-  init_source?: string
-  /** Platform spec, Branch: actions restricted on this branch and why (an anonymized branch restricts `restore`). */
-  restricted_actions?: { name: string; reason: string }[]
-}
+export type { Branch, BranchDatabase, ConnectionUri, CreatedBranch, Endpoint } from './shapes.js'
+export { PlatformResponseError } from './shapes.js'
 
-export interface Endpoint {
-  id: string
-  branch_id: string
-  host: string
-  type: string
-}
-
-export interface BranchDatabase {
-  name: string
-  owner_name: string
-}
-
-/** One entry of `connection_uris` in a create-branch response (platform v2). */
-export interface ConnectionUri {
-  connection_uri: string
-  connection_parameters: { database: string; role: string; password?: string; host: string; pooler_host?: string }
-}
-
-/** A create-branch response: the seed's `operations` plus the v2 fields we use. */
-export interface CreatedBranch {
-  branch: Branch
-  endpoints: Endpoint[]
-  operations: Operation[]
-  connection_uris: ConnectionUri[]
-}
-
-/** A response whose shape is not what the API documents. Never quotes the body (it may hold a password). */
-export class PlatformResponseError extends Error {}
-
-function need<T>(value: unknown, what: string, label: string, check: (v: unknown) => boolean): T {
-  if (!check(value)) throw new PlatformResponseError(`${label}: the platform's response has no valid ${what}.`)
-  return value as T
-}
-const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v)
-const isString = (v: unknown): boolean => typeof v === 'string' && v !== ''
-
-function branchOf(v: unknown, label: string): Branch {
-  const b = need<Record<string, unknown>>(v, '`branch`', label, isObject)
-  need(b.id, '`branch.id`', label, isString)
-  need(b.name, '`branch.name`', label, isString)
-  return b as unknown as Branch
-}
-
-function operationsOf(v: unknown, label: string): Operation[] {
-  const ops = need<unknown[]>(v ?? [], '`operations` array', label, Array.isArray)
-  for (const op of ops) {
-    const o = need<Record<string, unknown>>(op, 'operation', label, isObject)
-    need(o.id, '`operations[].id`', label, isString)
-    need(o.status, '`operations[].status`', label, isString)
-    need(o.action, '`operations[].action`', label, isString)
-  }
-  return ops as Operation[]
-}
-
-/**
- * A create-branch answer (platform spec, CreatedBranch: `branch`, `endpoints`,
- * `operations`, `connection_uris`), checked. Shared by create branch and create anonymized branch.
- * @throws PlatformResponseError when a required part is missing.
- */
-export function createdBranchOf(body: Record<string, unknown>, label: string): CreatedBranch {
-  return {
-    branch: branchOf(body.branch, label),
-    endpoints: need<Endpoint[]>(body.endpoints ?? [], '`endpoints` array', label, Array.isArray),
-    operations: operationsOf(body.operations, label),
-    connection_uris: need<ConnectionUri[]>(body.connection_uris ?? [], '`connection_uris` array', label, Array.isArray)
+/** `request`'s value, or null when the Neon API answered 404 (Not Found). */
+async function nullOn404<T>(request: Promise<T>): Promise<T | null> {
+  try {
+    return await request
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 404) return null
+    throw err
   }
 }
 
@@ -106,7 +45,8 @@ const BRANCH_PAGE_LIMIT = 100
 /** Pages of List branches read before giving up on a lookup. */
 const MAX_BRANCH_PAGES = 200
 
-export class PlatformClient {
+/** The one client of the Neon API a run uses: built once ({@link neonClientOf}) and passed down. */
+export class NeonClient {
   /**
    * @param apiUrl base address including `/api/v2`
    * @param apiKey secret; already masked by the inputs
@@ -140,31 +80,7 @@ export class PlatformClient {
       if (res.body === undefined) return null
       return need<Record<string, unknown>>(res.body, 'JSON object', label, isObject)
     } catch (err) {
-      const rid = err instanceof HttpError && err.requestId ? ` (request_id ${err.requestId})` : ''
-      if (err instanceof HttpError && (err.status === 401 || err.status === 403)) {
-        throw new HttpError(
-          `${label}: the platform refused the API key (HTTP ${err.status}${err.serviceMessage ? `: "${err.serviceMessage}"` : ''})${rid}. ` +
-            `Check the \`api-key\` secret and that it can access project ${this.projectId}.`,
-          err.status,
-          err.serviceMessage,
-          undefined,
-          false,
-          undefined,
-          err.requestId
-        )
-      }
-      if (err instanceof HttpError && err.status === 404 && /project/i.test(err.serviceMessage ?? '')) {
-        throw new HttpError(
-          `${label}: project "${this.projectId}" was not found (HTTP 404)${rid}. Check \`project-id\`.`,
-          404,
-          err.serviceMessage,
-          undefined,
-          false,
-          undefined,
-          err.requestId
-        )
-      }
-      throw err
+      throw explainApiError(err, label, this.projectId)
     }
   }
 
@@ -246,12 +162,8 @@ export class PlatformClient {
   /** `GET /projects/{project_id}/branches/{branch_id}` (platform spec, getProjectBranch); null on 404. */
   async getBranch(branchId: string): Promise<Branch | null> {
     const label = `Get branch ${branchId}`
-    try {
-      return branchOf((await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}`)).branch, label)
-    } catch (err) {
-      if (err instanceof HttpError && err.status === 404) return null
-      throw err
-    }
+    const body = await nullOn404(this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}`))
+    return body && branchOf(body.branch, label)
   }
 
   /** The branch named exactly `name`, looked up with `search=<name>` and the cursor; null when there is none. */
@@ -261,8 +173,8 @@ export class PlatformClient {
 
   /**
    * `POST /projects/{project_id}/branches` with
-   * `{endpoints: [{type: "read_write"}], branch: {parent_id, name}}` (seed 000
-   * plus the spec's `name` field) and the `extras` of create-options.ts
+   * `{endpoints: [{type: "read_write"}], branch: {parent_id, name}}` (Neon operations guide
+   * plus the spec's `name` field) and the `extras` of branch-create-extras.ts
    * (expiry, annotations, init source, endpoint settings). Retried on HTTP 503 only (platform spec:
    * a 503 "is always safe to retry"; a duplicate create answers 409, so the
    * name makes it idempotent); never resent after a timeout or a reset, whose
@@ -352,7 +264,7 @@ export class PlatformClient {
     return need<string>(body.uri, '`uri`', label, (v) => typeof v === 'string' && /^postgres(ql)?:\/\//.test(v))
   }
 
-  /** `GET /projects/{project_id}/operations/{operation_id}` (seed 000). Not retried here: the poll loop polls again. */
+  /** `GET /projects/{project_id}/operations/{operation_id}` (Neon operations guide). Not retried here: the poll loop polls again. */
   async getOperation(operationId: string): Promise<Operation> {
     const label = `Get operation ${operationId}`
     const body = await this.callJson(label, 'GET', `/operations/${encodeURIComponent(operationId)}`, { idempotent: false })
@@ -360,7 +272,7 @@ export class PlatformClient {
   }
 
   /**
-   * `GET /projects/{project_id}/operations?limit&cursor` (seed 000): newest
+   * `GET /projects/{project_id}/operations?limit&cursor` (Neon operations guide): newest
    * first; send the returned `pagination.cursor` with `limit` for the next page.
    */
   async listOperations(limit: number, cursor?: string): Promise<{ operations: Operation[]; cursor?: string }> {
@@ -394,4 +306,94 @@ export class PlatformClient {
     }
     return out
   }
+
+  /**
+   * `PATCH /projects/{project_id}/branches/{branch_id}` with `{branch: update}`
+   * (platform spec, updateProjectBranch: 200 BranchOperations). Not retried
+   * blindly; wrap in retryLocked for 423.
+   */
+  async updateBranch(branchId: string, update: BranchUpdate): Promise<BranchOperations> {
+    const label = `Update branch ${branchId}`
+    const body = await this.callJson(label, 'PATCH', `/branches/${encodeURIComponent(branchId)}`, {
+      body: { branch: update },
+      idempotent: false
+    })
+    return { branch: branchOf(body.branch, label), operations: operationsOf(body.operations, label) }
+  }
+
+  /**
+   * `POST /projects/{project_id}/branches/{branch_id}/restore` (platform spec,
+   * restoreProjectBranch: 200 BranchOperations). Sent once; wrap in retryLocked for 423.
+   */
+  async restoreBranch(branchId: string, request: BranchRestore): Promise<BranchOperations> {
+    const label = `Restore branch ${branchId}`
+    const body = await this.callJson(label, 'POST', `/branches/${encodeURIComponent(branchId)}/restore`, {
+      body: request,
+      idempotent: false
+    })
+    return { branch: branchOf(body.branch, label), operations: operationsOf(body.operations, label) }
+  }
+
+  /**
+   * `GET /projects/{project_id}/branches/{branch_id}` with its annotation
+   * (platform spec: BranchResponse + AnnotationResponse, `annotation.value`
+   * a string map). Null on 404.
+   */
+  async branchWithAnnotations(branchId: string): Promise<{ branch: Branch; annotations: Record<string, unknown> } | null> {
+    const label = `Get branch ${branchId}`
+    const body = await nullOn404(this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}`))
+    if (!body) return null
+    const value = (body.annotation as { value?: unknown } | undefined)?.value
+    return {
+      branch: branchOf(body.branch, label),
+      annotations: value && typeof value === 'object' ? (value as Record<string, unknown>) : {}
+    }
+  }
+
+  /**
+   * `POST /projects/{project_id}/branch_anonymized` with a read-write
+   * endpoint, the `extras` of branch-create-extras.ts, the rules, and
+   * `start_anonymization: true`. Retried on 503 only, like create branch
+   * (the name makes a duplicate answer 409). Wrap in retryLocked for 423.
+   * @throws HttpError (409 when the name exists, 423 when locked), PlatformResponseError.
+   */
+  async createAnonymizedBranch(
+    parentId: string,
+    name: string,
+    rules: MaskingRule[],
+    extras: CreateBranchExtras = {}
+  ): Promise<CreatedBranch> {
+    const label = `Create anonymized branch "${name}"`
+    const { endpoint, branch, annotation_value } = extras
+    const body = await this.callJson(label, 'POST', '/branch_anonymized', {
+      body: {
+        branch_create: { endpoints: [{ type: 'read_write', ...endpoint }], branch: { parent_id: parentId, name, ...branch } },
+        masking_rules: rules,
+        start_anonymization: true,
+        ...(annotation_value ? { annotation_value } : {})
+      },
+      idempotent: false,
+      retryOn503: true
+    })
+    return createdBranchOf(body, label)
+  }
+
+  /** `GET …/branches/{branch_id}/anonymized_status`; null on 404 (not an anonymized branch, or gone). */
+  async anonymizedStatus(branchId: string): Promise<AnonymizedStatus | null> {
+    const label = `Get the anonymization status of branch ${branchId}`
+    const body = await nullOn404(this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/anonymized_status`))
+    return body && need<AnonymizedStatus>(body, '`state`', label, () => typeof body.state === 'string')
+  }
+
+  /** `GET …/branches/{branch_id}/masking_rules`; null on 404. */
+  async maskingRules(branchId: string): Promise<MaskingRule[] | null> {
+    const label = `Get the masking rules of branch ${branchId}`
+    const body = await nullOn404(this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/masking_rules`))
+    return body && need<MaskingRule[]>(body.masking_rules, '`masking_rules`', label, Array.isArray)
+  }
+}
+
+/** The client of the settings' project (timeout in seconds from `request-timeout`). */
+export function neonClientOf(s: { apiUrl: string; apiKey: string; requestTimeoutSeconds: number; projectId: string }): NeonClient {
+  return new NeonClient(s.apiUrl, s.apiKey, s.requestTimeoutSeconds * 1000, s.projectId)
 }

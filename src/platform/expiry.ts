@@ -10,15 +10,15 @@
  * a longer `expires-in` before any request, and every `expires_at` sent is
  * at most {@link MAX_EXPIRES_IN_SECONDS} minus {@link EXPIRY_CLOCK_MARGIN_SECONDS} from now.
  *
- * Every reuse also records its use on the branch (issue 20, {@link recordUse}):
+ * Every reuse also records its use on the branch ({@link recordUse}):
  * the update moves the branch's `updated_at`, which `command: cleanup`'s
  * `max-age` reads as its last use.
  */
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'
 import type { Branch } from './client.js'
-import type { LifecycleClient } from './lifecycle-client.js'
-import { retryLocked } from './locked.js'
+import type { NeonClient } from './client.js'
+import { retryLocked } from './retry-423.js'
 import { waitForOperations } from './operations.js'
 
 /** The platform's longest branch expiry, in seconds: 30 days (platform docs, branch expiration). */
@@ -47,7 +47,7 @@ export function expiresAtFrom(seconds: number, now = Date.now()): string {
  *   only with `expires-in`; without it a failed update is a warning.
  */
 export async function recordUse(
-  client: LifecycleClient,
+  client: NeonClient,
   branch: Branch,
   o: { expiresInSeconds: number; pollIntervalSeconds: number; waitTimeoutSeconds: number }
 ): Promise<string | undefined> {
@@ -82,8 +82,8 @@ export function explainExpiryRefusal(err: unknown, expiresInSeconds: number): un
   if (!/expir|ttl/i.test(err.serviceMessage ?? '')) return err
   const why = err.serviceMessage ? `: "${err.serviceMessage}"` : ''
   return new HttpError(
-    `The platform refused the branch expiry that input \`expires-in\` asks for (sent as \`branch.expires_at\`; HTTP ${err.status}${why}). ` +
-      `The platform keeps a branch at most ${MAX_EXPIRES_IN_SECONDS / 86400} days ahead (platform docs, branch expiration). ` +
+    `Neon refused the branch expiry that input \`expires-in\` asks for (sent as \`branch.expires_at\`; HTTP ${err.status}${why}). ` +
+      `Neon keeps a branch at most ${MAX_EXPIRES_IN_SECONDS / 86400} days ahead (Neon docs, branch expiration). ` +
       'If the project does not accept branch expiry, remove `expires-in` and sweep old branches with `command: cleanup` and `max-age` instead.',
     err.status,
     err.serviceMessage

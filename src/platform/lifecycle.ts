@@ -4,29 +4,30 @@
  * it again (on `command: delete`, on `reuse: false`, or after a failed seed).
  *
  * Proof of a completed seed lives on the branch itself, in its name: a run
- * creates the branch under a provisional name (`<name>~seeding`) and renames
+ * creates the branch under an unseeded name (`<name>~seeding`) and renames
  * it to `<name>` (platform spec, updateProjectBranch) only once it is seeded.
  * So a branch found under the PR's name was seeded, and one found under the
- * provisional name (a run that was cancelled, crashed, or lost the create's
+ * unseeded name (a run that was cancelled, crashed, or lost the create's
  * answer) is never reused: it is deleted and made again, after waiting for
  * the operations still running on it. Annotations would not do: the spec
  * sets them only on create.
  *
- * Issue 20: the rule holds for every command that changes a branch under the
- * PR's name. `command: reset` first takes the branch back to the provisional
- * name ({@link markProvisional}) and gives it the PR's name again only after
+ * The rule holds for every command that changes a branch under the
+ * PR's name. `command: reset` first takes the branch back to the unseeded
+ * name ({@link markUnseeded}) and gives it the PR's name again only after
  * its seed ({@link markSeeded}); the post step deletes a branch only while it
- * still has the id and provisional name this run left it with.
+ * still has the id and unseeded name this run left it with.
  */
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'
-import { replaceHost } from '../connection.js'
-import { type Branch, type ConnectionUri, type CreatedBranch, PlatformClient, PlatformResponseError } from './client.js'
+import { type Branch, type ConnectionUri, type CreatedBranch, NeonClient, PlatformResponseError } from './client.js'
+import { chooseUri, connectionOf, pooledOf } from './branch-connection.js'
+import { BranchRefusedError, UNSEEDED_SUFFIX, findPreviewBranches, refuseProtected, resolveParent, unseededName } from './preview-branch.js'
 import { UNSEEDED_BRANCH, isCancelled, offCancel, onCancel } from '../cancel.js'
-import { retryLocked } from './locked.js'
+import { retryLocked } from './retry-423.js'
 import { type Operation, waitForOperations } from './operations.js'
-import type { CreateBranchExtras } from './create-options.js'
-import { clearUnseeded, markUnseeded } from '../post-state.js'
+import type { CreateBranchExtras } from './shapes.js'
+import { clearUnseeded, saveUnseeded } from '../post-state.js'
 
 /** What branch mode needs from the settings. Seconds for the durations. */
 export interface BranchOptions {
@@ -38,13 +39,13 @@ export interface BranchOptions {
   pollIntervalSeconds: number
   waitTimeoutSeconds: number
   /** Lifecycle fields of a create request (expiry, annotations, init source, endpoint settings). */
-  createExtras?: CreateBranchExtras
-  /** Issue 25: make (or reuse) an anonymized branch through these (platform/anonymized.ts). */
+  branchCreateExtras?: CreateBranchExtras
+  /** Make (or reuse) an anonymized branch through these (platform/anonymized.ts). */
   anonymized?: AnonymizedHooks
 }
 
 /**
- * What the lifecycle needs for an anonymized branch (issue 25; implemented
+ * What the lifecycle needs for an anonymized branch (implemented
  * in platform/anonymized.ts): its create request, the wait for its masking,
  * and whether a seeded branch may be reused.
  */
@@ -69,24 +70,7 @@ export interface BranchOutcome {
   operations: Operation[]
 }
 
-/** A request the action refuses to make, with what to change. */
-export class BranchRefusedError extends Error {}
-
-/**
- * `preview/pr-<number>-<head ref>` in a PR, else `preview/<short sha>`;
- * characters other than letters, digits, `.`, `_` and `-` become `-`, at most 256 characters.
- */
-export function defaultBranchName(pr: { number: number; headRef: string } | null, sha: string): string {
-  const clean = (s: string): string =>
-    s
-      .replace(/[^A-Za-z0-9._-]+/g, '-')
-      .replace(/-{2,}/g, '-')
-      .replace(/^-|-$/g, '')
-  const name = pr ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}` : `preview/${clean(sha).slice(0, 7) || 'local'}`
-  return name.slice(0, 256)
-}
-
-function waitOptions(client: PlatformClient, o: BranchOptions) {
+function waitOptions(client: NeonClient, o: BranchOptions) {
   return {
     pollIntervalSeconds: o.pollIntervalSeconds,
     waitTimeoutSeconds: o.waitTimeoutSeconds,
@@ -94,119 +78,16 @@ function waitOptions(client: PlatformClient, o: BranchOptions) {
   }
 }
 
-function refuseProtected(branch: Branch, what: string): void {
-  if (branch.default || branch.protected) {
-    throw new BranchRefusedError(
-      `Refusing to ${what} branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. ` +
-        'Set `branch-name` to a preview branch name.'
-    )
-  }
-}
-
-/** Resolves `parent-branch` (an id or a name, looked up with `search`) or the project's default branch. */
-async function resolveParent(client: PlatformClient, parentBranch: string): Promise<Branch> {
-  if (parentBranch) {
-    const parent = await client.findBranch((b) => b.id === parentBranch || b.name === parentBranch, parentBranch)
-    if (!parent)
-      throw new BranchRefusedError(
-        `Parent branch "${parentBranch}" was not found in the project (input \`parent-branch\`, an id or a name).`
-      )
-    return parent
-  }
-  const parent = await client.findBranch((b) => !!b.default)
-  if (!parent) throw new BranchRefusedError('The project has no default branch; set `parent-branch`.')
-  return parent
-}
-
-/** Marks a branch whose seed has not completed (see the module comment). */
-export const PROVISIONAL_SUFFIX = '~seeding'
-
-/**
- * The provisional name of the branch `name` until its seed completes:
- * `<name>~seeding`, the name cut so the whole stays within the spec's 256 characters.
- */
-export function provisionalName(name: string): string {
-  return name.slice(0, 256 - PROVISIONAL_SUFFIX.length) + PROVISIONAL_SUFFIX
-}
-
-/** The PR's branch as the project has it: `seeded` under its name, `provisional` under `<name>~seeding`. */
-export interface FoundBranches {
-  seeded: Branch | null
-  provisional: Branch | null
-}
-
-/**
- * Looks the PR's branch up under both names with one search (`search=` the
- * part both names share), following the cursor through every page.
- */
-export async function findPreviewBranches(client: PlatformClient, name: string): Promise<FoundBranches> {
-  const provisional = provisionalName(name)
-  const found: FoundBranches = { seeded: null, provisional: null }
-  await client.findBranch(
-    (b) => {
-      if (b.name === name) found.seeded = b
-      if (b.name === provisional) found.provisional = b
-      return !!found.seeded && !!found.provisional
-    },
-    name.slice(0, 256 - PROVISIONAL_SUFFIX.length)
-  )
-  return found
-}
-
-/** The pooled form of a direct URL: the pooler host when given, else `-pooler` added to the first label. */
-function pooledOf(directUrl: string, poolerHost?: string): string {
-  return replaceHost(directUrl, (host) => poolerHost || host.replace(/^([^.]+)/, '$1-pooler'))
-}
-
-/** Chooses the connection URI of the `database`/`role` inputs, or the only one. */
-function chooseUri(uris: ConnectionUri[], database: string, role: string): ConnectionUri | undefined {
-  const matching = uris.filter(
-    (u) => (!database || u.connection_parameters.database === database) && (!role || u.connection_parameters.role === role)
-  )
-  return matching.length === 1 || (matching.length > 1 && (database || role)) ? matching[0] : undefined
-}
-
-/** Connection strings of an existing branch, from the connection-URI endpoint (pooled and direct). */
-export async function connectionOf(
-  client: PlatformClient,
-  branch: Branch,
-  o: BranchOptions
-): Promise<{ pooledUrl: string; directUrl: string }> {
-  const endpoints = await client.listEndpoints(branch.id)
-  if (!endpoints.some((e) => e.type === 'read_write')) {
-    throw new BranchRefusedError(`Branch "${branch.name}" has no read-write compute; delete it or set \`reuse: false\`.`)
-  }
-  let { database, role } = o
-  if (!database || !role) {
-    const dbs = await client.listDatabases(branch.id)
-    const db = database ? dbs.find((d) => d.name === database) : dbs.length === 1 ? dbs[0] : undefined
-    if (!db) {
-      throw new BranchRefusedError(
-        database
-          ? `Branch "${branch.name}" has no database "${database}" (input \`database\`); it has: ${dbs.map((d) => d.name).join(', ') || 'none'}.`
-          : `Branch "${branch.name}" has ${dbs.length} databases (${dbs.map((d) => d.name).join(', ')}); set \`database\` to choose one.`
-      )
-    }
-    database = db.name
-    role ||= db.owner_name
-  }
-  const [pooledUrl, directUrl] = await Promise.all([
-    client.connectionUri(branch.id, database, role, true),
-    client.connectionUri(branch.id, database, role, false)
-  ])
-  return { pooledUrl, directUrl }
-}
-
 /**
  * Waits for the operations still running on `branch` (started within the
  * last hour and since it was created): another run's create, a compute start
  * a cancelled run left, a restore. A DELETE or PATCH meets 423 until they end
- * (seed 000), so every path waits for them first.
+ * (Neon operations guide), so every path waits for them first.
  * @returns those operations, in their terminal state (empty when none ran).
  * @throws OperationError, or Error after `waitTimeoutSeconds`.
  */
 export async function waitForPendingOf(
-  client: PlatformClient,
+  client: NeonClient,
   branch: Branch,
   o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
 ): Promise<Operation[]> {
@@ -218,19 +99,19 @@ export async function waitForPendingOf(
 }
 
 /** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
-async function reuse(client: PlatformClient, branch: Branch, o: BranchOptions): Promise<BranchOutcome> {
+async function reuse(client: NeonClient, branch: Branch, o: BranchOptions): Promise<BranchOutcome> {
   const operations = await waitForPendingOf(client, branch, o)
   core.info(`Reusing branch "${branch.name}" (${branch.id}).`)
   return { branch, created: false, operations, ...(await connectionOf(client, branch, o)) }
 }
 
 /**
- * Deletes `branch` (423 retried per seed 000) and waits for the operations
+ * Deletes `branch` (423 retried per the Neon operations guide, Errors) and waits for the operations
  * the delete started.
  * @returns those operations; empty when the branch was already gone.
  */
 export async function deleteBranchAndWait(
-  client: PlatformClient,
+  client: NeonClient,
   branch: Branch,
   o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
 ): Promise<Operation[] | null> {
@@ -259,14 +140,14 @@ function unanswered(err: unknown): err is HttpError | PlatformResponseError {
 }
 
 /**
- * Creates the provisional branch. After an unanswered create (its answer
+ * Creates the unseeded branch. After an unanswered create (its answer
  * lost to a timeout or a reset, or a 5xx) looks the name up: a branch the
  * platform made anyway is adopted with the operations still pending on it,
  * so this run finishes the job (wait, seed, rename) or deletes it.
  * @returns the branch, its pending operations, and its connection URIs if the create answered.
  */
-async function createProvisional(
-  client: PlatformClient,
+async function createUnseeded(
+  client: NeonClient,
   parent: Branch,
   name: string,
   extras?: CreateBranchExtras,
@@ -279,10 +160,10 @@ async function createProvisional(
     return { branch: created.branch, operations: created.operations, uris: created.connection_uris }
   } catch (err) {
     if (!unanswered(err)) throw err
-    core.warning(`${err.message} Looking the branch up by name, in case the platform made it.`)
+    core.warning(`${err.message} Looking the branch up by name, in case Neon made it.`)
     let made: Branch | null
     try {
-      made = (await findPreviewBranches(client, name.slice(0, -PROVISIONAL_SUFFIX.length))).provisional
+      made = (await findPreviewBranches(client, name.slice(0, -UNSEEDED_SUFFIX.length))).unseeded
     } catch (e) {
       throw new Error(
         `${err.message} The lookup that would tell whether the branch was made failed too (${(e as Error).message}); if branch "${name}" exists, the next run deletes it.`,
@@ -301,20 +182,20 @@ async function createProvisional(
         err.requestId
       )
     }
-    core.info(`The platform made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`)
+    core.info(`Neon made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`)
     return { branch: made, operations: await client.pendingOperationsOf(made.id, since), uris: [] }
   }
 }
 
 /**
  * Registers the cancel's undo step for `branch`, which this run holds under
- * its provisional name: wait for `pending` (its operations hold the project,
+ * its unseeded name: wait for `pending` (its operations hold the project,
  * a DELETE meets 423 until they end) until shortly before the cancel's
  * deadline (cancel.ts), polling every 0.2 s, then delete it with the 423
  * retry, and clear the post step's state.
  */
 export function undoOnCancel(
-  client: PlatformClient,
+  client: NeonClient,
   branch: Branch,
   pending: Operation[],
   o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
@@ -333,37 +214,37 @@ export function undoOnCancel(
 
 /**
  * Finds the PR's seeded branch and reuses it, or creates it under its
- * provisional name from the parent with a read-write compute and waits for
- * the operations the create started. A provisional branch found (a run whose
+ * unseeded name from the parent with a read-write compute and waits for
+ * the operations the create started. An unseeded branch found (a run whose
  * seed did not complete) is deleted first; `reuse: false` deletes the seeded
  * one too. A newly created branch must be passed to {@link markSeeded} once seeded.
  * @throws BranchRefusedError, ProjectBusyError, OperationError, HttpError.
  */
-export async function provisionBranch(client: PlatformClient, o: BranchOptions): Promise<BranchOutcome> {
+export async function provisionBranch(client: NeonClient, o: BranchOptions): Promise<BranchOutcome> {
   const found = await findPreviewBranches(client, o.branchName)
   const parent = await resolveParent(client, o.parentBranch)
-  if (found.provisional) {
+  if (found.unseeded) {
     core.warning(
-      `Branch "${found.provisional.name}" (${found.provisional.id}) was left by a run whose seed did not complete: deleting it and starting again.`
+      `Branch "${found.unseeded.name}" (${found.unseeded.id}) was left by a run whose seed did not complete: deleting it and starting again.`
     )
-    // issue 20: a cancelled run's compute start may still run on it; a DELETE before it ends meets 423.
-    await waitForPendingOf(client, found.provisional, o)
-    await deleteBranchAndWait(client, found.provisional, o)
+    // A cancelled run's compute start may still run on it; a DELETE before it ends meets 423.
+    await waitForPendingOf(client, found.unseeded, o)
+    await deleteBranchAndWait(client, found.unseeded, o)
   }
   const existing = found.seeded
   if (existing) {
     refuseProtected(existing, o.reuse ? 'reuse' : 'delete and recreate')
-    // issue 25: an anonymized branch is reused only when masked, under the same rules
+    // An anonymized branch is reused only when masked, under the same rules
     const unreusable = o.reuse && o.anonymized ? await o.anonymized.unreusable(existing, parent) : null
     if (o.reuse && !unreusable) return { ...(await reuse(client, existing, o)), parent }
     if (unreusable) core.warning(`Not reusing branch "${existing.name}" (${existing.id}): ${unreusable}. Deleting it to create it again.`)
     else core.info(`reuse is false: deleting branch "${existing.name}" (${existing.id}) to recreate it.`)
     await deleteBranchAndWait(client, existing, o)
   }
-  const provisional = provisionalName(o.branchName)
+  const unseeded = unseededName(o.branchName)
   let created
   try {
-    created = await createProvisional(client, parent, provisional, o.createExtras, o.anonymized)
+    created = await createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized)
   } catch (err) {
     if (err instanceof HttpError && err.status === 409) {
       const now = await findPreviewBranches(client, o.branchName)
@@ -372,7 +253,7 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
         return { ...(await reuse(client, now.seeded, o)), parent }
       }
       throw new BranchRefusedError(
-        `Branch "${provisional}" already exists: another run of this PR is creating and seeding "${o.branchName}" right now. ` +
+        `Branch "${unseeded}" already exists: another run of this PR is creating and seeding "${o.branchName}" right now. ` +
           'Re-run this job once it has finished; a branch it leaves unseeded is deleted then.'
       )
     }
@@ -385,16 +266,16 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
     }
     throw err
   }
-  // From here until it is seeded, a cancelled run deletes the branch (main.ts keeps this step through seeding).
+  // From here until it is seeded, a cancelled run deletes the branch (the create flow keeps this step through seeding).
   const { branch } = created
   const pending = created.operations
-  markUnseeded(branch) // issue 14: the post step deletes it if this run ends before it is seeded
+  saveUnseeded(branch) // the post step deletes it if this run ends before it is seeded
   undoOnCancel(client, branch, pending, o)
   core.info(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`)
   try {
     const waitStart = Date.now()
     const operations = await waitForOperations(pending, waitOptions(client, o))
-    // issue 25: nothing is handed out before masking finished; `wait-timeout` covers both waits
+    // Nothing is handed out before masking finished; `wait-timeout` covers both waits
     if (o.anonymized) await o.anonymized.waitUntilMasked(branch, waitStart + o.waitTimeoutSeconds * 1000)
     const uri = chooseUri(created.uris, o.database, o.role)
     const connection = uri
@@ -406,7 +287,7 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
     offCancel(UNSEEDED_BRANCH)
     // A branch whose creation did not finish (or whose connection could not be read) must not be left behind.
     core.warning(`Deleting branch "${branch.name}" again: ${(err as Error).message}`)
-    // Its own operations hold the project (a DELETE meets 423 until they end, seed 000): give them a bounded while more.
+    // Its own operations hold the project (a DELETE meets 423 until they end, Neon operations guide): give them a bounded while more.
     await waitForOperations(pending, {
       ...waitOptions(client, o),
       pollIntervalSeconds: Math.min(o.pollIntervalSeconds, 1),
@@ -423,39 +304,39 @@ export async function provisionBranch(client: PlatformClient, o: BranchOptions):
 
 /**
  * Takes the seeded branch `branch` out of reuse before a command changes it
- * (issue 20: `command: reset`): saves the post step's state first (so a kill
+ * (`command: reset`): saves the post step's state first (so a kill
  * or a lost answer from here on is undone by the post step, which deletes
- * the branch only while it still has the provisional name), then renames it
+ * the branch only while it still has the unseeded name), then renames it
  * to `<name>~seeding` (PATCH, 423 retried, its operations waited on), and
  * registers the cancel's undo step. From then on no run reuses it, and the
  * next run deletes it if this one does not finish; {@link markSeeded} gives
  * the name back after the seed.
- * @returns the branch under its provisional name.
+ * @returns the branch under its unseeded name.
  * @throws HttpError, ProjectBusyError, OperationError (the branch may then carry either name; both cases are handled as above).
  */
-export async function markProvisional(
-  client: PlatformClient,
+export async function markUnseeded(
+  client: NeonClient,
   branch: Branch,
   o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
 ): Promise<Branch> {
-  const provisional = provisionalName(branch.name)
-  markUnseeded({ id: branch.id, name: provisional })
-  const renamed = await retryLocked(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, provisional))
+  const unseeded = unseededName(branch.name)
+  saveUnseeded({ id: branch.id, name: unseeded })
+  const renamed = await retryLocked(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, unseeded))
   undoOnCancel(client, renamed.branch, renamed.operations, o)
   await waitForOperations(renamed.operations, waitOptions(client, o as BranchOptions))
-  core.info(`Renamed branch "${branch.name}" to "${provisional}" until it is seeded again: no run reuses it meanwhile.`)
+  core.info(`Renamed branch "${branch.name}" to "${unseeded}" until it is seeded again: no run reuses it meanwhile.`)
   return renamed.branch
 }
 
 /**
- * Records on the branch that its seed completed: renames the provisional
+ * Records on the branch that its seed completed: renames the unseeded
  * branch to `name` (PATCH, 423 retried) and waits for any operation the
  * update started. On failure deletes the branch (a later run would delete it
  * anyway) and rethrows.
  * @returns the renamed branch.
  */
 export async function markSeeded(
-  client: PlatformClient,
+  client: NeonClient,
   branch: Branch,
   name: string,
   o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>

@@ -24,18 +24,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse } from 'yaml'
-
-/** One masking rule as the input gives it, validated. `database` undefined: the branch's database. */
-export interface MaskingRuleInput {
-  database?: string
-  schema: string
-  table: string
-  column: string
-  /** A PostgreSQL Anonymizer call such as `anon.fake_email()` or `anon.partial(email, 2, '***', 4)`. */
-  function?: string
-  /** The SQL text of the value set on every row, sent as `masking_value` (`'CARD HOLDER'`, `0`, `NULL`, `true`). */
-  value?: string
-}
+import type { MaskingRuleInput } from '../settings.js'
 
 /** Platform spec, MaskingRule. */
 export interface MaskingRule {

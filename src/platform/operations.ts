@@ -1,5 +1,5 @@
 /**
- * Platform operations (seed 000, and the platform's OpenAPI spec where the
+ * Platform operations (Neon operations guide, and the platform's OpenAPI spec where the
  * seed is silent): their shape, their display names, and waiting until the
  * operations a request started are terminal.
  */
@@ -7,13 +7,13 @@ import * as core from '@actions/core'
 import { HttpError, sleep } from '../http.js'
 
 /**
- * Status values of an operation: seed 000's seven plus `error`, which the
+ * Status values of an operation: the Neon operations guide's seven plus `error`, which the
  * platform spec's `OperationStatus` enum adds.
  */
 export type OperationStatus = 'scheduling' | 'running' | 'finished' | 'failed' | 'error' | 'cancelling' | 'cancelled' | 'skipped'
 
 /**
- * The Operation object (seed 000; platform spec `Operation`). Timestamps are
+ * The Operation object (Neon operations guide; platform spec `Operation`). Timestamps are
  * ISO 8601 UTC, second precision. The spec marks `branch_id` optional and
  * adds `error` (the error text) and `total_duration_ms` (milliseconds).
  */
@@ -35,7 +35,7 @@ export interface Operation {
 
 /**
  * Terminal statuses that count as success. `cancelled` and `error` are
- * terminal failures; `failed` is NOT terminal (seed 000: it can still be
+ * terminal failures; `failed` is NOT terminal (Neon operations guide: it can still be
  * retried). `error` is terminal because the spec lists it beside `failed`
  * (which is the retried state) and gives it the error text: nothing moves an
  * operation out of it, so waiting on it could only end at `wait-timeout`.
@@ -43,13 +43,13 @@ export interface Operation {
 const SUCCESS: readonly string[] = ['finished', 'skipped']
 const FAILED_TERMINAL: readonly string[] = ['cancelled', 'error']
 
-/** Display names of seed 000's table; other actions are shown in sentence case. */
+/** Display names of the Neon operations guide's table; other actions are shown in sentence case. */
 const DISPLAY: Record<string, string> = {
   apply_config: 'Apply config',
   apply_storage_config: 'Apply storage config',
   check_availability: 'Check availability',
   create_branch: 'Create branch',
-  // seed 000 spells the display name so
+  // The Neon operations guide spells the display name so
   create_timeline: 'Create timelime',
   delete_tenant: 'Delete tenant',
   start_compute: 'Start compute',
@@ -97,7 +97,7 @@ function table(ops: Operation[]): string {
 }
 
 export interface WaitOptions {
-  /** Seconds between polls (seed 000 recommends 5). */
+  /** Seconds between polls (the Neon operations guide recommends 5). */
   pollIntervalSeconds: number
   /** Seconds before giving up. */
   waitTimeoutSeconds: number
@@ -106,7 +106,7 @@ export interface WaitOptions {
 }
 
 /**
- * Waits until every operation in `operations` is terminal (seed 000, Polling
+ * Waits until every operation in `operations` is terminal (Neon operations guide, Polling
  * rule): all pending ones are polled together every `pollIntervalSeconds`.
  * `finished` and `skipped` are success; `cancelled` and `error` fail at once
  * (the message quotes the operation's own `error` text); `failed` is not
@@ -125,17 +125,17 @@ export async function waitForOperations(operations: Operation[], options: WaitOp
     const errored = [...latest.values()].filter((op) => op.status === 'error')
     if (errored.length) {
       const what = errored.map(
-        (op) => `"${displayName(op.action)}" (${op.id}) ended in error: ${op.error ? `"${op.error}"` : 'the platform gave no error text'}`
+        (op) => `"${displayName(op.action)}" (${op.id}) ended in error: ${op.error ? `"${op.error}"` : 'Neon gave no error text'}`
       )
       throw new OperationError(
-        `The platform's operation ${what.join('; ')}${errored[0].branch_id ? ` (branch ${errored[0].branch_id})` : ''}.`,
+        `Neon's operation ${what.join('; ')}${errored[0].branch_id ? ` (branch ${errored[0].branch_id})` : ''}.`,
         errored
       )
     }
     const cancelled = [...latest.values()].filter((op) => op.status === 'cancelled')
     if (cancelled.length) {
       throw new OperationError(
-        `The platform cancelled ${cancelled.map((op) => `"${displayName(op.action)}" (${op.id})`).join(', ')}${cancelled[0].branch_id ? ` on branch ${cancelled[0].branch_id}` : ''}.`,
+        `Neon cancelled ${cancelled.map((op) => `"${displayName(op.action)}" (${op.id})`).join(', ')}${cancelled[0].branch_id ? ` on branch ${cancelled[0].branch_id}` : ''}.`,
         cancelled
       )
     }
@@ -145,7 +145,7 @@ export async function waitForOperations(operations: Operation[], options: WaitOp
     const left = deadline - Date.now()
     if (left <= 0) {
       throw new OperationError(
-        `Timed out after ${options.waitTimeoutSeconds} s (wait-timeout) waiting for the platform's operations; still pending:\n${table(pending())}`,
+        `Timed out after ${options.waitTimeoutSeconds} s (wait-timeout) waiting for Neon's operations; still pending:\n${table(pending())}`,
         pending()
       )
     }
@@ -156,7 +156,7 @@ export async function waitForOperations(operations: Operation[], options: WaitOp
           const now = await options.get(op.id)
           if (now.status === 'failed' && (op.status !== 'failed' || now.failures_count !== op.failures_count)) {
             core.warning(
-              `Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; the platform retries it, still waiting.`
+              `Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; Neon retries it, still waiting.`
             )
           }
           latest.set(op.id, now)

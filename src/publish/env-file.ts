@@ -1,5 +1,5 @@
 /**
- * The env file the instant service's CLI writes (seed 001, "Command-line
+ * The env file the instant service's CLI writes (instant service API, "Command-line
  * output"), kept idempotent: earlier values are replaced, not appended.
  * Its variable names follow the CLI's `--key` and `--prefix` (inputs
  * `env-key` and `env-prefix`).
@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
+import type { EnvNames } from '../settings.js'
 
 /** What goes into the file. `expiresAt` is ISO 8601; it is written as an HTTP date, as the CLI does. */
 export interface EnvFileValues {
@@ -16,18 +17,7 @@ export interface EnvFileValues {
   expiresAt?: string
 }
 
-/**
- * The two names a workflow chooses (seed 001, command-line client): `key`
- * (`--key`, default `DATABASE_URL`) names the pooled connection string and,
- * with `_DIRECT` appended, the direct one; `prefix` (`--prefix`, default
- * `PUBLIC_`) goes before `POSTGRES_CLAIM_URL`, the claim URL's variable.
- */
-export interface EnvNames {
-  key: string
-  prefix: string
-}
-
-/** The CLI's defaults (seed 001). */
+/** The CLI's defaults (instant service API). */
 export const DEFAULT_ENV_NAMES: EnvNames = { key: 'DATABASE_URL', prefix: 'PUBLIC_' }
 
 /**

@@ -27,7 +27,7 @@ export interface ActionOutputs {
   branchName?: string
   /** The run's schema diff: whether it changed anything, the file with the diff, whether it is destructive. */
   schema?: { changed: boolean; file: string; destructive: boolean }
-  /** Branch mode: the branch is anonymized and its masking finished (issue 25). */
+  /** Branch mode: the branch is anonymized and its masking finished. */
   anonymized?: boolean
 }
 

@@ -5,12 +5,19 @@
  */
 import * as core from '@actions/core'
 import * as github from '@actions/github'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../settings.js'
 import { COMMENT_LOCK, isCancelled, offCancel, onCancel, throwIfCancelled, unlessCancelled } from '../cancel.js'
 import { type Report, renderReport } from './report.js'
-import { type CommentRecord, type FoundComment, type PullRequest, githubClient, pullRequestOfEvent, withoutLock } from './comment.js'
-import { ClaimNotPostedError, type CommentLock, acquireLock } from './lock.js'
-import { clearLock, markLock } from '../post-state.js'
+import {
+  type CommentRecord,
+  type FoundComment,
+  type PullRequest,
+  githubClient,
+  pullRequestOfEvent,
+  withoutLock
+} from '../comment/comment.js'
+import { ClaimNotPostedError, type CommentLock, acquireLock } from '../comment/lock/lock.js'
+import { clearLock, markLock } from '../comment/lock/saved.js'
 import { COMMENT_LIMIT } from './report.js'
 
 /** Where the run publishes: the PR, the lock this run holds (when there is a PR and commenting is on), and what an earlier run recorded. */
@@ -80,7 +87,7 @@ export async function openPublication(settings: Settings, seedCheck: Promise<unk
         }),
         pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
         timeoutSeconds: settings.waitTimeoutSeconds,
-        // As soon as the lock's reaction exists (issue 20, item 6): a cancel, or a kill before the post step, releases it.
+        // As soon as the lock's reaction exists: a cancel, or a kill before the post step, releases it.
         onTaken: (taken) => {
           markLock(taken.claim.id, taken.reaction.id)
           onCancel(COMMENT_LOCK, () => taken.finish(cancelled, pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(clearLock))
@@ -120,7 +127,8 @@ export async function publish(pub: Publication, report: Report, record: CommentR
   const lock = pub.lock
   if (lock?.held) {
     const comment = renderReport({ ...report, runUrl: runUrl() }, Date.now(), COMMENT_LIMIT)
-    await core.group('Update the PR comment', () => lock.finish(comment, record))
+    const written = await core.group('Update the PR comment', () => lock.finish(comment, record))
+    if (written !== null && lock.url) core.setOutput('comment-url', lock.url)
     offCancel(COMMENT_LOCK)
     clearLock()
   }

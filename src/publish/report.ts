@@ -2,6 +2,8 @@
  * What one run did, rendered once as Markdown for both the PR comment and the
  * job summary. Holds no secret: no connection string, no password.
  */
+import { ANONYMIZATION_DOCS } from '../platform/shapes.js'
+import { commentScope } from '../comment/comment.js'
 
 /** The facts of one run. Times are ISO 8601 UTC strings. */
 export interface Report {
@@ -30,6 +32,8 @@ export interface Report {
   branchId?: string
   branchName?: string
   parentBranch?: string
+  /** Branch mode: the parent's point the branch was made from (`at LSN 0/1DE2850`, `as of 2026-02-26T12:00:00Z`). */
+  parentPoint?: string
   /** Host of the direct connection, without credentials. */
   host?: string
   /** Why an earlier database was not reused, if it was not. */
@@ -37,7 +41,7 @@ export interface Report {
   seedFiles?: number
   /** Operations the platform ran for this run (branch mode). */
   operations?: { name: string; status: string; durationSeconds: number }[]
-  /** Branch mode, issue 25: the branch is anonymized; its masked columns (names and function names, never a value). */
+  /** Branch mode: the branch is anonymized; its masked columns (names and function names, never a value). */
   anonymized?: { schema: string; table: string; column: string; masking: string }[]
   /** Branch mode: created with `init_source: schema-only` (the parent's schema, none of its rows). */
   schemaOnly?: boolean
@@ -47,7 +51,7 @@ export interface Report {
   sweptBecause?: string
   /** Link to the workflow run. */
   runUrl?: string
-  /** The schema change of this run (issue 15); `noChange` for a reused database, where nothing ran. */
+  /** The schema change of this run; `noChange` for a reused database, where nothing ran. */
   schema?: SchemaReport
 }
 
@@ -60,7 +64,7 @@ export interface SchemaReport {
   source: 'migra' | 'platform' | 'listing' | 'none'
   /** Why the diff is a listing of the snapshots' objects instead of migra's script. */
   note?: string
-  /** The diff could not be made (issue 19): why. The run succeeded; only the diff is missing. */
+  /** The diff could not be made: why. The run succeeded; only the diff is missing. */
   unavailable?: string
   destructive: string[]
   failOnDestructive?: boolean
@@ -84,7 +88,7 @@ export function renderSchema(r: Report, diffBudget = Infinity): string[] {
   if (!s) return []
   const against =
     s.source === 'platform'
-      ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by the platform)`
+      ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by Neon)`
       : s.source === 'migra' || s.source === 'listing'
         ? r.mode === 'instant'
           ? ' (made by `seed-command`)'
@@ -130,9 +134,8 @@ export function renderSchema(r: Report, diffBudget = Infinity): string[] {
 }
 
 /** The platform's docs on anonymized branches. */
-const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization'
 
-/** The masked columns of an anonymized branch (issue 25): schema.table.column and the function's name, never a value. */
+/** The masked columns of an anonymized branch: schema.table.column and the function's name, never a value. */
 export function renderMasked(r: Report): string[] {
   if (!r.anonymized?.length || r.state === 'seed-failed') return []
   const n = r.anonymized.length
@@ -193,7 +196,8 @@ const HEADLINES: Record<Report['state'], string> = {
  */
 export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): string {
   const kind = r.mode === 'instant' ? 'Instant Postgres database' : 'Postgres branch'
-  const lines = [`### 🐘 Preview Postgres: ${kind} ${HEADLINES[r.state]}`, '']
+  const preview = commentScope()
+  const lines = [`### 🐘 Preview Postgres${preview ? ` \`${preview}\`` : ''}: ${kind} ${HEADLINES[r.state]}`, '']
   if (r.replacedBecause) lines.push(`> A new database was created because ${r.replacedBecause}.`, '')
   if (r.state === 'provisioning') {
     lines.push(
@@ -241,7 +245,8 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
   }
   if (r.databaseId) rows.push(['Database id', `\`${r.databaseId}\``])
   if (r.branchName) rows.push(['Branch', `\`${r.branchName}\`${r.branchId ? ` (\`${r.branchId}\`)` : ''}`])
-  if (r.parentBranch) rows.push([r.schemaOnly ? 'Schema from' : 'Parent branch', `\`${r.parentBranch}\``])
+  if (r.parentBranch)
+    rows.push([r.schemaOnly ? 'Schema from' : 'Parent branch', `\`${r.parentBranch}\`${r.parentPoint ? ` ${r.parentPoint}` : ''}`])
   if (r.schemaOnly) rows.push(['Data', "schema only: the parent's tables without their rows (`schema-only`)"])
   if (r.anonymized && r.state !== 'seed-failed')
     rows.push(['Data', `anonymized: ${r.anonymized.length} column${r.anonymized.length === 1 ? '' : 's'} masked (see below)`])

@@ -1,6 +1,6 @@
 /**
- * What a pull request does to the database's schema (issues 15, 19): two
- * schema snapshots compared object by object (classify.ts), summarised in
+ * What a pull request does to the database's schema: two
+ * schema snapshots compared object by object (changes.ts), summarised in
  * one line, with destructive changes flagged, and shown as a diff.
  *
  * Instant mode compares the schema after `seed` with the schema after
@@ -13,7 +13,7 @@
  * text (branch mode); migra's script, repaired (render.ts); a listing made
  * from the snapshots, with a note saying why migra's script is not shown.
  */
-import { type ChangeKind, type ObjectChange, type ObjectKind, NOT_NULL_ON_ROWS, compareSnapshots } from './classify.js'
+import { type ChangeKind, type ObjectChange, type ObjectKind, NOT_NULL_ON_ROWS, compareSnapshots } from './changes.js'
 import type { SchemaSnapshot } from './inspect.js'
 import { checkParses, migraStatements, renderListing, renderStatements } from './render.js'
 

@@ -1,9 +1,9 @@
 /**
  * Schema snapshots of a preview database: `@pgkit/schemainspect` (a port of
  * the maintained Python schemainspect) reads the catalog over our own `pg`
- * client: the run's one session, shared with the seed loader (session.ts).
+ * client: the run's one session, shared with the seed loader (pg-sessions.ts).
  *
- * Nearly free (issue 19): schemainspect runs its ~15 catalog queries one
+ * Nearly free: schemainspect runs its ~15 catalog queries one
  * after another, a round trip each. We send them all as one simple-protocol
  * batch (one round trip; the server version comes from the startup
  * ParameterStatus, PostgreSQL protocol docs, "server_version" is reported at
@@ -13,7 +13,7 @@ import { type Queryable, sql } from '@pgkit/client'
 import { PostgreSQL } from '@pgkit/schemainspect'
 import pg from 'pg'
 import type { Connection } from '../connection.js'
-import { leaseSession } from '../session.js'
+import { leaseSession } from '../pg-sessions.js'
 
 /** The schema of one database at one moment (tables, columns, indexes, constraints, functions, views, …). */
 export type SchemaSnapshot = PostgreSQL
@@ -100,7 +100,7 @@ let lazyNames = false
  * instead of at once. schemainspect wraps each of its ~15 catalog queries in
  * `sql.raw` (`PostgreSQL#execute`), whose eager `name` (`nameQuery`) parses
  * the query with pgsql-ast-parser's nearley grammar to make a nickname: about
- * half the CPU of building a snapshot (issue 19, `node --cpu-prof`), for a name
+ * half the CPU of building a snapshot (`node --cpu-prof`), for a name
  * our {@link queryable} never reads. Anything that reads `name` gets the
  * same value as before. Idempotent.
  */
@@ -148,8 +148,8 @@ export async function inspectOver(client: pg.Client, serverVersion?: string): Pr
 }
 
 /**
- * The catalog's view of the run's one PostgreSQL session (session.ts, shared
- * with the seed loader: one handshake a run, issue 24). Each use leases the
+ * The catalog's view of the run's one PostgreSQL session (pg-sessions.ts, shared
+ * with the seed loader: one handshake a run). Each use leases the
  * session and gives it back, so it holds no connection of its own; a session
  * the server ended (say, while `seed-command` ran) is replaced at the next lease.
  */
@@ -161,7 +161,7 @@ export class CatalogSession {
     return Promise.resolve(new CatalogSession(connection))
   }
 
-  /** Always false: session.ts opens a new connection when the last one ended. */
+  /** Always false: pg-sessions.ts opens a new connection when the last one ended. */
   readonly ended = false
 
   /** The catalog rows of the schema now, in one batch of catalog queries ({@link buildSnapshot} makes the snapshot). @throws the driver's error */
@@ -195,6 +195,6 @@ export class CatalogSession {
     return found
   }
 
-  /** Nothing to close: main.ts ends the run's sessions (session.ts endSessions). Never throws. */
+  /** Nothing to close: main.ts ends the run's sessions (pg-sessions.ts endSessions). Never throws. */
   async close(): Promise<void> {}
 }

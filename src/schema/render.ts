@@ -1,7 +1,7 @@
 /**
- * The schema change as text for reviewers (issue 19): a rendering only; the
+ * The schema change as text for reviewers: a rendering only; the
  * summary and the destructive warnings come from the catalog comparison
- * (classify.ts).
+ * (changes.ts).
  *
  * `@pgkit/migra` 0.6.1 writes the migration script. Two of its faults are
  * repaired here, where that is safe:
@@ -22,9 +22,8 @@
  * caller shows another rendering and says why.
  */
 import { Migration } from '@pgkit/migra'
-import { loadModule, parseSync } from 'libpg-query'
-import { restoreDirname } from '../seed/wasm-dirname.js'
-import type { ChangeKind, ObjectChange } from './classify.js'
+import { loadParser, parseSql } from '../sql-parser.js'
+import type { ChangeKind, ObjectChange } from './changes.js'
 import type { SchemaSnapshot } from './inspect.js'
 
 /** migra's change groups (`Migration#changes`), in the order we apply them: migra's own, with domain creations moved before tables. */
@@ -109,8 +108,8 @@ export async function migraStatements(before: SchemaSnapshot, after: SchemaSnaps
  * @throws Error (the parser's message) when it does not parse
  */
 export async function checkParses(script: string): Promise<void> {
-  await loadModule().then(restoreDirname)
-  if (script.trim() !== '') parseSync(script)
+  await loadParser()
+  if (script.trim() !== '') parseSql(script)
 }
 
 const MARK: Record<ChangeKind, string> = { added: '+', dropped: '-', changed: '~' }

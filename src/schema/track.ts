@@ -1,5 +1,5 @@
 /**
- * The schema diff through one run's seeding (issue 15). main.ts calls
+ * The schema diff through one run's seeding. commands/seed-step.ts calls
  * {@link SchemaTracker.atStart} before the SQL seed, {@link
  * SchemaTracker.afterSeedFiles} between the seed and `seed-command`, and
  * {@link SchemaTracker.finish} after `seed-command`:
@@ -9,7 +9,7 @@
  *   `seed-command` (the PR's migrations) changed.
  * Instant mode without `seed-command` inspects nothing: nothing can have
  * changed the schema after the seed.
- * Never fatal (issue 19): a snapshot, comparison or rendering that fails is a
+ * Never fatal: a snapshot, comparison or rendering that fails is a
  * warning and "schema diff unavailable"; the database is kept. With
  * `fail-on-destructive`, destructive changes, or a change that could not be
  * checked, throw {@link DestructiveSchemaError}, which the caller treats like
@@ -21,7 +21,7 @@ import os from 'node:os'
 import path from 'node:path'
 import * as core from '@actions/core'
 import type { Connection } from '../connection.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../settings.js'
 import type { SchemaReport } from '../publish/report.js'
 import type { SchemaDiff } from './diff.js'
 import type { CatalogRows, CatalogSession, SchemaSnapshot } from './inspect.js'
@@ -31,8 +31,8 @@ import type { CatalogRows, CatalogSession, SchemaSnapshot } from './inspect.js'
  * chunk of the bundle), so runs that compare nothing, and everything a run
  * does before its seed, do not pay for loading them.
  */
-let loading: Promise<typeof import('./lazy.js')> | undefined
-const schemaTools = (): Promise<typeof import('./lazy.js')> => (loading ??= import('./lazy.js'))
+let loading: Promise<typeof import('./inspect-and-diff.js')> | undefined
+const schemaTools = (): Promise<typeof import('./inspect-and-diff.js')> => (loading ??= import('./inspect-and-diff.js'))
 
 /**
  * Starts loading the schema tools while the database is provisioned (a
@@ -74,7 +74,7 @@ export interface SchemaUnavailable {
 export class SchemaTracker {
   private before: Promise<SchemaSnapshot | undefined> | undefined
   private failure: string | undefined
-  private tools: Promise<typeof import('./lazy.js')> | undefined
+  private tools: Promise<typeof import('./inspect-and-diff.js')> | undefined
   private session: Promise<CatalogSession> | undefined
 
   /**
@@ -96,7 +96,7 @@ export class SchemaTracker {
   }
 
   /** Loads the inspector and differ chunk once, in the background from the first call. */
-  private loadTools(): Promise<typeof import('./lazy.js')> {
+  private loadTools(): Promise<typeof import('./inspect-and-diff.js')> {
     this.tools ??= schemaTools()
     this.tools.catch(() => undefined) // awaited later
     return this.tools
@@ -199,8 +199,8 @@ export class SchemaTracker {
   }
 
   /**
-   * After `seed-command`: compares, logs, writes the diff file. Never fatal
-   * (issue 19): a failure to inspect, compare or render is a warning and
+   * After `seed-command`: compares, logs, writes the diff file. Never fatal:
+   * a failure to inspect, compare or render is a warning and
    * "schema diff unavailable", except under `fail-on-destructive`, which
    * fails closed.
    * @param platformDiff fetches the platform's compare_schema text (branch mode); a failure is a warning
@@ -227,7 +227,7 @@ export class SchemaTracker {
         try {
           platform = await platformText
         } catch (err) {
-          core.warning(`The platform's compare_schema failed, so the diff shown is the action's own: ${(err as Error).message}`)
+          core.warning(`Neon's compare_schema failed, so the diff shown is the action's own: ${(err as Error).message}`)
         }
       }
       try {

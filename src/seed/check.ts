@@ -3,17 +3,25 @@
  * refuses what cannot run, before any database is touched. Needs no
  * connection, so the action runs it before it creates a database: a refused
  * seed creates nothing. Statement kinds come from PostgreSQL's grammar
- * (grammar.ts); splitting follows psql's lexer (psqlscan.ts); included
+ * (grammar.ts); splitting follows psql's lexer (psql/psqlscan.ts); included
  * files are read where `\i`/`\ir` stand (walkSeed), and meta-commands are
- * judged by the same PsqlSession the load keeps (session.ts).
+ * judged by the same PsqlSession the load keeps (psql/session.ts).
  */
 import path from 'node:path'
-import { type Classified, asciiSafeEncoding, classify, loadGrammar } from './grammar.js'
-import { type Lookup, interpolate } from './psqlslash.js'
-import { type ScanEvent, type ScanOptions, type StatementEvent, scanFile, statementHead } from './scanner.js'
-import { MetaRefusal, PsqlSession, type SeedSource, place } from './psql-session.js'
+import {
+  type Classified,
+  type SeedEvent,
+  type SeedScanOptions,
+  type SeedStatement,
+  asciiSafeEncoding,
+  classify,
+  loadGrammar
+} from './grammar.js'
+import { interpolate } from '../psql/psqlslash.js'
+import { firstWordOf, scanFile, statementHead } from '../psql/scanner.js'
+import { MetaRefusal, PsqlSession, type SeedSource, place } from '../psql/session.js'
 
-export { type SeedSource, place } from './psql-session.js'
+export { type SeedSource, place } from '../psql/session.js'
 
 /** A seed that failed; the database is as it was before seeding (rolled back, or never started). */
 export class SeedError extends Error {
@@ -56,12 +64,12 @@ export const firstLine = (sql: string): string => {
 }
 
 /** File line and column of a statement's first keyword (its raw text may start with blank lines and comments). */
-export function startOf(ev: StatementEvent): { line: number; column: number } {
+export function startOf(ev: SeedStatement): { line: number; column: number } {
   return locate(ev.sql, ev.sql.length - statementHead(ev.sql).length + 1, ev.line, ev.column)
 }
 
 /** Scan options for `src` alone, lexed as it was in the whole seed (for exact rescans). */
-export const rescanOptions = (src: SeedSource): Omit<ScanOptions, 'copyData'> => ({
+export const rescanOptions = (src: SeedSource): Omit<SeedScanOptions, 'copyData'> => ({
   classify,
   lexing: { standardConformingStrings: src.startStandardConformingStrings ?? true }
 })
@@ -77,13 +85,13 @@ export const rescanOptions = (src: SeedSource): Omit<ScanOptions, 'copyData'> =>
  */
 export async function* walkSeed(
   sources: SeedSource[],
-  options: ScanOptions,
+  options: SeedScanOptions,
   session: PsqlSession
-): AsyncGenerator<[SeedSource, ScanEvent]> {
+): AsyncGenerator<[SeedSource, SeedEvent]> {
   const lexing = { standardConformingStrings: true }
   // One generator over a stack of open files (not one generator per file: each level of
   // `yield*` would add a hop to every event of a dump of INSERTs).
-  const open: { src: SeedSource; events: AsyncGenerator<ScanEvent> }[] = []
+  const open: { src: SeedSource; events: AsyncGenerator<SeedEvent> }[] = []
   const start = (src: SeedSource): void => {
     session.enterFile(src)
     src.startStandardConformingStrings = lexing.standardConformingStrings
@@ -102,6 +110,14 @@ export async function* walkSeed(
           continue
         }
         yield [top.src, next.value]
+        if (session.quit) {
+          // \q: the rest of this file is not read (psql ends that script)
+          session.quit = false
+          open.pop()
+          await top.events.return(undefined)
+          session.leaveFile()
+          continue
+        }
         const include = session.include
         if (include) {
           session.include = null
@@ -152,22 +168,24 @@ export function statementRefusal(c: Classified): string | undefined {
 }
 
 /**
- * A statement with psql variables filled in from `lookup` (as psql fills
- * them in when it reads the statement), classified again if its text
- * changed; the same event when it has none.
+ * A statement as psql sends it: without the text an inactive `\if` branch
+ * added to it (PsqlSession.activeText), with psql variables filled in from
+ * the session (as psql fills them in when it reads the statement), and
+ * classified again if its text changed; the same event when neither applies.
  */
-export function withVariables(ev: StatementEvent, lookup: Lookup): StatementEvent {
-  if (!ev.psqlVariables) return ev
-  const raw = interpolate(ev.raw, ev.standardConformingStrings ?? true, lookup)
+export function asSent(ev: SeedStatement, session: PsqlSession): SeedStatement {
+  const active = session.activeText(ev)
+  const raw = ev.psqlVariables ? interpolate(active, ev.standardConformingStrings ?? true, session.lookup) : active
   if (raw === ev.raw) return ev
   const sql = raw.toString('utf8')
-  return { ...ev, raw, sql, classified: classify(sql, ev.firstWord) }
+  const firstWord = active === ev.raw ? ev.firstWord : firstWordOf(sql)
+  return { ...ev, raw, sql, firstWord, classified: classify(sql, firstWord) }
 }
 
 /**
  * Pass 1: refuses, before any database is touched, what cannot run: psql
  * meta-commands the loader does not run (`\connect`, `\!`, `\o`, `\copy … to`,
- * …; session.ts), an `\unrestrict` whose key does not match, unbalanced `\if`
+ * …; psql/session.ts), an `\unrestrict` whose key does not match, unbalanced `\if`
  * blocks, include cycles, a missing `\i` or `\copy` file; `CREATE/DROP/ALTER
  * DATABASE`; transaction control that would change the outcome (ROLLBACK,
  * SAVEPOINT, PREPARE TRANSACTION, …; BEGIN/START TRANSACTION/COMMIT/END pass:
@@ -198,7 +216,7 @@ export async function checkSeed(files: string[], cwd = process.cwd()): Promise<S
 
 async function checkEvents(
   sources: SeedSource[],
-  options: ScanOptions,
+  options: SeedScanOptions,
   cwd: string
 ): Promise<{ needed: Set<string>; created: Set<string>; included: number }> {
   let included = 0
@@ -221,7 +239,7 @@ async function checkEvents(
         continue
       }
       if (ev.kind !== 'statement' || session.activity !== 'yes') continue
-      const stmt = withVariables(ev, session.lookup)
+      const stmt = asSent(ev, session)
       const c = stmt.classified!
       const why = statementRefusal(c)
       if (why) {

@@ -38,7 +38,7 @@ export const SEED_COMMAND_KILL_GRACE_MS = 2000
  * one argument, never interpolated with input values; secrets reach it only
  * through the environment. Its output goes straight to the log (masked by
  * the runner). It runs in a process group of its own, so that `signal` (a
- * cancel, issue 20) stops all of it: SIGTERM to the group, then SIGKILL after
+ * cancel of the run) stops all of it: SIGTERM to the group, then SIGKILL after
  * {@link SEED_COMMAND_KILL_GRACE_MS}; no process of it goes on writing to the
  * database after the run stopped.
  * @throws SeedCommandError with the exit code (128 + the signal's number when a signal ended it).

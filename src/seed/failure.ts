@@ -2,17 +2,19 @@
  * Where a failed load failed: the statement of a failed batch (by the
  * server's error position, or by replaying the batch one statement at a
  * time), the file line of a bad COPY row, and the server's message with COPY
- * values hidden. Each throws the SeedError that names file:line[:column].
+ * values hidden, the line of a meta-command that failed. Each throws the
+ * SeedError that names file:line[:column].
  */
 import type pg from 'pg'
 import { type SeedSource, SeedError, firstLine, locate, place, rescanOptions, startOf } from './check.js'
-import { exactStatement } from './exact.js'
+import { exactMetaLine, exactStatement } from './rescan.js'
 import { rawQuery } from './raw-query.js'
-import type { StatementEvent } from './scanner.js'
+import type { SeedStatement } from './grammar.js'
+import type { MetaEvent } from '../psql/scanner.js'
 
 /** The statements of a batch sent in one round trip, each with its character offset in the batch's text. */
 export interface BatchItems {
-  items: { src: SeedSource; ev: StatementEvent; offset: number }[]
+  items: { src: SeedSource; ev: SeedStatement; offset: number }[]
 }
 
 /** Keeps PostgreSQL's message but hides quoted values (COPY data must not reach the log). */
@@ -28,7 +30,7 @@ export function describe(err: pg.DatabaseError, redact: boolean): string {
 }
 
 /** Throws the SeedError of a failed COPY: the file line of the bad row (from the server's "COPY t, line N"), values hidden. */
-export async function failCopy(src: SeedSource, ev: StatementEvent, err: pg.DatabaseError): Promise<never> {
+export async function failCopy(src: SeedSource, ev: SeedStatement, err: pg.DatabaseError): Promise<never> {
   const exact = await exactStatement(src.file, ev.index, rescanOptions(src))
   const rowLine = /line (\d+)/.exec(err.where ?? '')?.[1]
   const line = rowLine && exact.copyDataLine ? exact.copyDataLine + Number(rowLine) - 1 : startOf(exact.statement).line
@@ -71,4 +73,14 @@ export async function failBatch(client: pg.Client, batch: BatchItems, prefixLeng
     where.line,
     where.column
   )
+}
+
+/**
+ * Throws the SeedError of a meta-command that failed, at its exact line (a
+ * rescan: lines after a COPY block lag in the load), or `below` lines under
+ * it (a row of its inline data).
+ */
+export async function failMeta(src: SeedSource, ev: MetaEvent, why: string, below = 0): Promise<never> {
+  const line = (await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))) + below
+  throw new SeedError(`Seed failed at ${place(src, line)}: ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line)
 }

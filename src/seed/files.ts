@@ -2,7 +2,7 @@
  * Resolving the `seed` input to files, before anything is provisioned.
  */
 import * as glob from '@actions/glob'
-import { InputError } from '../inputs.js'
+import { InputError } from '../settings.js'
 
 /**
  * Expands each line of `seed` with `@actions/glob`: matches of one line are

@@ -5,15 +5,11 @@
  * control, statements that cannot run in a transaction block, the roles a
  * statement names, and settings that change how psql lexes what follows.
  */
-import { restoreDirname } from './wasm-dirname.js'
-import { loadModule, parseSync } from 'libpg-query'
+import type { LexingChange, ScanEvent, ScanOptions, StatementEvent } from '../psql/scanner.js'
+import { loadParser, parseSql } from '../sql-parser.js'
 
-let loaded: Promise<void> | undefined
-/** Loads the parser (about 20 ms, once per process). Call before {@link classify}. */
-export function loadGrammar(): Promise<void> {
-  loaded ??= loadModule().then(restoreDirname)
-  return loaded
-}
+/** Loads the parser (about 20 ms, once per process; sql-parser.ts). Call before {@link classify}. */
+export const loadGrammar = loadParser
 
 /**
  * A statement's kind, as far as the loader cares:
@@ -27,7 +23,7 @@ export function loadGrammar(): Promise<void> {
 export type StatementKind = 'database' | 'begin' | 'commit' | 'transaction' | 'no-transaction' | 'other'
 
 /** What {@link classify} found. Role names are as the server sees them (unquoted ones lower-cased). */
-export interface Classified {
+export interface Classified extends LexingChange {
   kind: StatementKind
   /** `OWNER TO r`, `GRANT … TO r`, `REVOKE … FROM r`, `GRANT role TO r`, `ALTER DEFAULT PRIVILEGES FOR ROLE r … TO r2`. */
   roles: string[]
@@ -35,13 +31,18 @@ export interface Classified {
   createdRole?: string
   /** `COMMENT ON EXTENSION name`: skipped when the extension belongs to another role (a managed database's built-ins). */
   extensionComment?: string
-  /** A change to `standard_conforming_strings` that psql's lexer follows: true (on), false (off). */
-  standardConformingStrings?: boolean
   /** Changes a setting that decides how the server reads the next statements' text (client_encoding, standard_conforming_strings). */
   changesLexing: boolean
   /** The encoding a `SET client_encoding`/`SET NAMES` names (DEFAULT and RESET: the connection's, UTF8). */
   clientEncoding?: string
 }
+
+/** A statement as the seed scans it: classified by {@link classify}. */
+export type SeedStatement = StatementEvent<Classified>
+/** The scanner's events for the seed (statements classified). */
+export type SeedEvent = ScanEvent<Classified>
+/** Scan options for the seed. */
+export type SeedScanOptions = ScanOptions<Classified>
 
 /** First words of statements whose kind can matter. Others (INSERT, COPY, SELECT, UPDATE, …) are not parsed: 30 µs each adds up over a dump of INSERTs. */
 const WORTH_PARSING = new Set([
@@ -107,7 +108,7 @@ export function classify(sql: string, firstWord: string): Classified {
   if (!WORTH_PARSING.has(firstWord)) return result
   let stmt: Node
   try {
-    const tree = parseSync(sql) as { stmts?: { stmt: Node }[] }
+    const tree = parseSql(sql) as { stmts?: { stmt: Node }[] }
     if (tree.stmts?.length !== 1) return result
     stmt = tree.stmts[0].stmt
   } catch {

@@ -1,5 +1,5 @@
 /**
- * Pipelined simple-protocol queries for the seed loader (issue 24): the
+ * Pipelined simple-protocol queries for the seed loader: the
  * statement batches and COPY blocks of a seed are written one after another
  * without waiting for the server between them, so a COPY block costs no
  * round trip of its own (it cost three: the batch before it, the COPY's
@@ -70,6 +70,8 @@ const MAX_UNANSWERED_BYTES = 2 << 20
 export class Pipeline<T> {
   /** COPY rows the server counted ("COPY n") so far. */
   copyRows = 0
+  /** The command tag of the last statement the server completed (`INSERT 0 3`), for psql's ROW_COUNT. */
+  lastTag: string | undefined
   /** Set by the first error; nothing sent after it takes effect. */
   failure: PipelineFailure<T> | null = null
   private readonly sent: Sent<T>[] = []
@@ -197,6 +199,7 @@ export class Pipeline<T> {
   handleCopyData(): void {}
 
   handleCommandComplete(msg: { text?: string }): void {
+    this.lastTag = msg?.text
     const m = /^COPY (\d+)/.exec(msg?.text ?? '')
     if (m && this.sent[0]?.copy) this.copyRows += Number(m[1])
   }

@@ -31,6 +31,8 @@ export function queryMessage(text: Buffer): Buffer {
 export interface RowSet {
   fields: string[]
   rows: (string | null)[][]
+  /** The last statement's command tag (`SELECT 1`). */
+  tag?: string
 }
 
 /**
@@ -41,6 +43,8 @@ export interface RowSet {
 export class RawQuery {
   readonly done: Promise<void>
   private settle!: (err?: Error) => void
+  /** The command tag of the last statement completed (`SELECT 1`). */
+  tag: string | undefined
   /** When set, the last result set's columns and rows (`\\gset`, `\\gexec`). */
   collect: RowSet | null = null
 
@@ -60,7 +64,9 @@ export class RawQuery {
   handleDataRow(msg: { fields: (string | null)[] }): void {
     this.collect?.rows.push(msg.fields)
   }
-  handleCommandComplete(): void {}
+  handleCommandComplete(msg: { text?: string }): void {
+    this.tag = msg?.text
+  }
   handleEmptyQuery(): void {}
   handlePortalSuspended(): void {}
   handleCopyData(): void {}
@@ -80,11 +86,12 @@ export class RawQuery {
   }
 }
 
-/** Runs `text` (bytes) on `client`. @throws pg.DatabaseError as the server reported it. */
-export async function rawQuery(client: pg.Client, text: Buffer): Promise<void> {
+/** Runs `text` (bytes) on `client`. @returns the last statement's command tag @throws pg.DatabaseError as the server reported it. */
+export async function rawQuery(client: pg.Client, text: Buffer): Promise<string | undefined> {
   const q = new RawQuery(text)
   client.query(q as unknown as pg.QueryConfig)
   await q.done
+  return q.tag
 }
 
 /** Runs `text` (bytes) on `client` and keeps its last result set (empty when it returns none). @throws pg.DatabaseError */
@@ -93,7 +100,7 @@ export async function rawRows(client: pg.Client, text: Buffer): Promise<RowSet> 
   q.collect = { fields: [], rows: [] }
   client.query(q as unknown as pg.QueryConfig)
   await q.done
-  return q.collect
+  return { ...q.collect, tag: q.tag }
 }
 
 /** A pg-copy-streams COPY FROM STDIN whose statement text is sent as the file's bytes. */

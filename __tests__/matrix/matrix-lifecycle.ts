@@ -1,0 +1,481 @@
+/**
+ * The fault matrix's cases for the preview lifecycle: expiry, the
+ * sweep, reset and the post step. Each runs the bundle (Node 24) against the
+ * emulator; matrix.ts runs the orphan and secret scans after each.
+ */
+import type { Case, Ctx } from './matrix-kit.js'
+import type { RunResult } from '../../emulator/runner.js'
+
+type Check = { problems: string[]; expect: (cond: boolean, what: string) => void }
+
+/** The shared helpers of matrix.ts, passed in (no import cycle). */
+export interface MatrixHelpers {
+  checker(): Check
+  succeeded(r: RunResult, c: Check): void
+  failed(r: RunResult, message: RegExp, c: Check): void
+  outcome(r: RunResult): string
+  badInputCase(label: string, mode: 'instant' | 'branch', inputs: Record<string, string>, message: RegExp): Case
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+export const previewBranches = (ctx: Ctx) =>
+  [...ctx.project.branches.values()].filter((b) => !b.default && !b.protected && !ctx.fixtures.has(b.id))
+
+function expiry(h: MatrixHelpers): Case[] {
+  const group = 'lifecycle'
+  return [
+    {
+      group,
+      name: 'branch: expiry extended on reuse (expires-in: 1h)',
+      expected: 'the re-run reuses the branch and moves expires_at forward (update branch); expires-at output set on both runs',
+      body: async (ctx) => {
+        const first = await ctx.run('branch', { 'expires-in': '1h' })
+        const b = ctx.project.branches.get(first.outputs['branch-id'])
+        const was = b?.expires_at
+        await sleep(1100)
+        const again = await ctx.run('branch', { 'expires-in': '1h' })
+        const c = h.checker()
+        h.succeeded(first, c)
+        h.succeeded(again, c)
+        c.expect(again.outputs.created === 'false', `created=${again.outputs.created}`)
+        c.expect(!!was && !!b?.expires_at && Date.parse(b.expires_at) > Date.parse(was), `expires_at ${was} -> ${b?.expires_at}`)
+        c.expect(
+          first.outputs['expires-at'] === was && again.outputs['expires-at'] === b?.expires_at,
+          'expires-at outputs do not match the branch'
+        )
+        return { observed: `${h.outcome(again)}; expires_at ${was} -> ${b?.expires_at}`, problems: c.problems }
+      }
+    },
+    {
+      group,
+      name: 'branch: an expired branch is recreated and seeded on the next run',
+      expected: "the platform's background job deletes the branch at expires_at; the next run creates a new one and seeds it",
+      body: async (ctx) => {
+        const first = await ctx.run('branch', { 'expires-in': '3' })
+        const id = first.outputs['branch-id']
+        const deadline = Date.now() + 10_000
+        while (ctx.project.branches.has(id) && Date.now() < deadline) await sleep(200)
+        const gone = !ctx.project.branches.has(id)
+        const again = await ctx.run('branch', { 'expires-in': '1h' })
+        const c = h.checker()
+        h.succeeded(first, c)
+        h.succeeded(again, c)
+        c.expect(gone, 'the expired branch was not deleted')
+        c.expect(again.outputs.created === 'true' && again.outputs['branch-id'] !== id, `created=${again.outputs.created}`)
+        c.expect(/Seeded 2 file/.test(again.stdout), 'the new branch was not seeded')
+        return {
+          observed: `${h.outcome(again)}; expired branch ${gone ? 'gone' : 'left'}, created=${again.outputs.created}`,
+          problems: c.problems
+        }
+      }
+    }
+  ]
+}
+
+function badInput(h: MatrixHelpers): Case[] {
+  const bad: [string, 'instant' | 'branch', Record<string, string>, RegExp][] = [
+    [
+      'expires-in: soon',
+      'branch',
+      { 'expires-in': 'soon' },
+      /`expires-in` must be a duration such as 90m, 36h, 7d or a number of seconds \(at least 1\); got "soon"/
+    ],
+    ['expires-in: 0', 'branch', { 'expires-in': '0' }, /`expires-in` must be a duration/],
+    ['max-age: 2w', 'branch', { command: 'cleanup', 'max-age': '2w' }, /`max-age` must be a duration/],
+    ['dry-run: perhaps', 'branch', { command: 'cleanup', 'dry-run': 'perhaps' }, /`dry-run` must be true or false; got "perhaps"/],
+    [
+      'suspend-timeout: 30',
+      'branch',
+      { 'suspend-timeout': '30' },
+      /`suspend-timeout` must be a whole number of seconds from 60 to 604800, or 0 .* or -1/
+    ],
+    ['min-cu: 0.1', 'branch', { 'min-cu': '0.1' }, /`min-cu` must be a number of compute units, at least 0.25/],
+    ['min-cu above max-cu', 'branch', { 'min-cu': '2', 'max-cu': '1' }, /`min-cu` \(2\) must not be larger than `max-cu` \(1\)/],
+    ['schema-only: yes', 'branch', { 'schema-only': 'yes' }, /`schema-only` must be true or false; got "yes"/],
+    [
+      "expires-in: 45d (over the platform's 30 days)",
+      'branch',
+      { 'expires-in': '45d' },
+      /`expires-in` must be at most 30d \(2592000 seconds\), Neon's longest branch expiry/
+    ],
+    ['expires-in in instant mode', 'instant', { 'expires-in': '7d' }, /`expires-in` applies to branch mode only/],
+    ['command: reset in instant mode', 'instant', { command: 'reset' }, /`command: reset` needs branch mode/]
+  ]
+  return bad.map(([label, mode, inputs, message]) => h.badInputCase(label, mode, inputs, message))
+}
+
+function postStep(h: MatrixHelpers): Case[] {
+  return [
+    {
+      group: 'lifecycle',
+      name: 'branch: the main step is killed (SIGKILL) mid-seed; the post step deletes the branch, then the PR runs again',
+      expected:
+        'the post step waits, deletes the unseeded branch (423 retried) and releases the comment; the next run creates and seeds a new branch',
+      body: async (ctx) => {
+        const killed = await ctx.run(
+          'branch',
+          { seed: 'matrix-seed.sql\nmatrix-slow.sql\nmatrix-more.sql' },
+          { killOn: /Seed the database/ }
+        )
+        const id = /Created branch "[^"]+" \((br-[^)]+)\)/.exec(killed.stdout)?.[1]
+        const goneAfterPost = !!id && !ctx.project.branches.has(id)
+        const again = await ctx.run('branch')
+        const c = h.checker()
+        c.expect(killed.code === null, `the killed run exited ${killed.code}`)
+        c.expect(!!id, 'the killed run created no branch')
+        c.expect(
+          killed.post?.code === 0 && /Deleted branch "[^"]+" \(br-/.test(killed.post.stdout),
+          `post step: exit ${killed.post?.code}, ${killed.post?.warnings[1] ?? 'no delete logged'}`
+        )
+        c.expect(goneAfterPost, 'the branch was still there after the post step')
+        c.expect(
+          /Released the PR comment lock \(comment \d+\)/.test(killed.post?.stdout ?? ''),
+          'the post step did not release the comment lock'
+        )
+        h.succeeded(again, c)
+        c.expect(again.outputs.created === 'true', `the next run reused (created=${again.outputs.created})`)
+        c.expect(!again.post?.stdout.includes('undoing'), 'the post step of a successful run did something')
+        return {
+          observed: `killed (exit ${killed.code}), post exit ${killed.post?.code}, branch ${goneAfterPost ? 'deleted' : 'left'} / ${h.outcome(again)}`,
+          problems: c.problems
+        }
+      }
+    }
+  ]
+}
+
+function resets(h: MatrixHelpers): Case[] {
+  return [
+    {
+      group: 'lifecycle',
+      name: 'branch: a reset during a system operation',
+      expected:
+        'the restore meets 423, is retried at 0.1 s doubling, its operations are waited on; same branch and connection strings, drift gone, seeded again',
+      body: async (ctx) => {
+        const first = await ctx.run('branch')
+        const b = ctx.project.branches.get(first.outputs['branch-id'])
+        if (b) await ctx.emu.pg.query(b.database, "INSERT INTO matrix_seed VALUES (4, 'drift')")
+        // The availability check runs until the restore has met 423 twice, whenever that is.
+        ctx.emu.platform.startSystemOperation(ctx.project, { durationMs: 60_000 })
+        const running = ctx.run('branch', { command: 'reset' })
+        const locked = () => ctx.emu.platform.server.requests('POST', /\/restore$/).filter((q) => q.status === 423).length
+        const deadline = Date.now() + 30_000
+        while (locked() < 2 && Date.now() < deadline) await sleep(20)
+        ctx.emu.platform.lifecycle.finishSystemOperations(ctx.project)
+        const r = await running
+        const c = h.checker()
+        h.succeeded(first, c)
+        h.succeeded(r, c)
+        for (const k of ['branch-id', 'database-url', 'database-url-direct'])
+          c.expect(r.outputs[k] === first.outputs[k], `output ${k} changed`)
+        const restores = ctx.emu.platform.server.requests('POST', /\/restore$/).map((q) => q.status)
+        c.expect(
+          restores.length >= 2 && restores.at(-1) === 200 && restores.slice(0, -1).every((s) => s === 423),
+          `restore statuses ${restores.join(',')}`
+        )
+        const rows = b ? Number((await ctx.emu.pg.query<{ n: string }>(b.database, 'SELECT count(*) AS n FROM matrix_seed'))[0].n) : -1
+        c.expect(rows === 3, `matrix_seed has ${rows} rows after the reset`)
+        const body = ctx.emu.github.comments(REPO_OF_MATRIX, ctx.pr)[0]?.body ?? ''
+        c.expect(/reset to its parent and seeded again/.test(body), 'the comment does not say reset')
+        return { observed: `${h.outcome(r)}; restore statuses ${restores.join(', ')}; matrix_seed rows ${rows}`, problems: c.problems }
+      }
+    }
+  ]
+}
+
+const untilTrue = async (cond: () => boolean, ms = 20_000): Promise<void> => {
+  const deadline = Date.now() + ms
+  while (!cond() && Date.now() < deadline) await sleep(20)
+}
+const previewName = (pr: number): string => `preview/pr-${pr}-feature-login`
+
+/** No run hands out an unseeded branch, and the sweep never deletes one in use. */
+function promise(h: MatrixHelpers): Case[] {
+  const group = 'lifecycle'
+  return [
+    {
+      group,
+      name: 'branch: a reset whose restore answer is lost (connection reset after the restore took effect)',
+      expected:
+        'the reset fails; the branch is under <name>~seeding, which no run reuses; the post step deletes it; the next run creates and seeds a new branch',
+      body: async (ctx) => {
+        const first = await ctx.run('branch')
+        ctx.emu.platform.server.inject({ method: 'POST', path: /\/restore$/, kind: 'lost-reset' })
+        const r = await ctx.run('branch', { command: 'reset' })
+        const goneAfterPost = !ctx.project.branches.has(first.outputs['branch-id'])
+        const again = await ctx.run('branch')
+        const c = h.checker()
+        c.expect(r.code === 1, `reset exit ${r.code}`)
+        c.expect(/Deleted branch "[^"]+~seeding"/.test(r.post?.stdout ?? ''), 'the post step did not delete the unseeded branch')
+        c.expect(goneAfterPost, 'the restored, unseeded branch is left')
+        h.succeeded(again, c)
+        c.expect(again.outputs.created === 'true', `the next run reused (created=${again.outputs.created})`)
+        return {
+          observed: `${h.outcome(r)}; post ${goneAfterPost ? 'deleted' : 'left'} it / ${h.outcome(again)}, created=${again.outputs.created}`,
+          problems: c.problems
+        }
+      }
+    },
+    {
+      group,
+      name: 'branch: a reset cancelled (SIGINT) mid-seed while a create run of the PR waits for the lock',
+      expected:
+        "the cancel deletes the unseeded branch before it frees the lock; the waiting run creates and seeds a new branch, which the cancelled run's post step leaves alone",
+      body: async (ctx) => {
+        const first = await ctx.run('branch')
+        const resetting = ctx.run(
+          'branch',
+          { command: 'reset', seed: 'matrix-seed.sql\nmatrix-slow.sql\nmatrix-more.sql' },
+          { cancelOn: /Seed the database/ }
+        )
+        await untilTrue(() => ctx.emu.platform.server.requests('POST', /\/restore$/).length > 0)
+        const waiting = ctx.run('branch')
+        const [reset, next] = await Promise.all([resetting, waiting])
+        const c = h.checker()
+        c.expect(reset.code === 1, `reset exit ${reset.code}`)
+        h.succeeded(next, c)
+        c.expect(
+          next.outputs.created === 'true' && next.outputs['branch-id'] !== first.outputs['branch-id'],
+          `the waiting run reused (created=${next.outputs.created})`
+        )
+        c.expect(
+          ctx.project.branches.get(next.outputs['branch-id'])?.name === previewName(ctx.pr),
+          "the waiting run's branch is gone or misnamed"
+        )
+        c.expect(/Seeded 2 file/.test(next.stdout), 'the waiting run did not seed')
+        return { observed: `${h.outcome(reset)} / ${h.outcome(next)}, created=${next.outputs.created}`, problems: c.problems }
+      }
+    },
+    {
+      group,
+      name: 'branch: cleanup max-age while a run of the PR holds its lock and reuses the branch',
+      expected:
+        "the sweep waits for the PR's lock, reads the branch again (the reuse recorded its use) and keeps it; the run's outputs point at a live branch",
+      body: async (ctx) => {
+        const first = await ctx.run('branch')
+        const b = ctx.project.branches.get(first.outputs['branch-id'])
+        if (b) b.created_at = b.updated_at = new Date(Date.now() - 3 * 86400_000).toISOString().replace(/\.\d{3}Z$/, 'Z')
+        ctx.emu.platform.server.inject({ method: 'GET', path: /\/connection_uri$/, kind: 'delay', delayMs: 6000 })
+        const reusing = ctx.run('branch')
+        await untilTrue(() => ctx.emu.platform.server.requests('GET', /\/connection_uri$/).some((q) => q.at > first.endedAt))
+        const r = await sweep(ctx, { 'max-age': '2d' })
+        const u = await reusing
+        const c = h.checker()
+        h.succeeded(u, c)
+        c.expect(r.code === 0, `cleanup exit ${r.code}`)
+        c.expect(!!b && ctx.project.branches.has(b.id), 'the branch in use was deleted')
+        c.expect(
+          /read again before the delete, under the PR's lock/.test(r.summary),
+          'the summary does not say it was read again under the lock'
+        )
+        return {
+          observed: `${h.outcome(r)}; branch ${b && ctx.project.branches.has(b.id) ? 'kept' : 'deleted'} / ${h.outcome(u)}`,
+          problems: c.problems
+        }
+      }
+    },
+    {
+      group,
+      name: "branch: cleanup meets a branch whose GET answers 500, and a closed PR's branch with a child not made by the action",
+      expected:
+        "the unreadable branch is reported and counted (exit 1 after the sweep), the merged PR's branch is still deleted, the parent of a stranger's child is kept with the reason; the summary is written",
+      body: async (ctx) => {
+        const broken = await otherPr(ctx)
+        const merged = await otherPr(ctx, 'merged')
+        const parent = await otherPr(ctx, 'closed')
+        await plantBranch(ctx, 'someones-child', parent.run.outputs['branch-id'])
+        ctx.emu.platform.server.inject({
+          method: 'GET',
+          path: new RegExp(`/branches/${broken.run.outputs['branch-id']}$`),
+          kind: 'status',
+          status: 500,
+          times: 50
+        })
+        const r = await sweep(ctx)
+        const has = (id: string): boolean => ctx.project.branches.has(id)
+        const c = h.checker()
+        c.expect(r.code === 1 && /could not handle 1 branch/.test(r.errors[0] ?? ''), `cleanup exit ${r.code} (${r.errors[0] ?? ''})`)
+        c.expect(!has(merged.run.outputs['branch-id']), "the merged PR's branch is left")
+        c.expect(has(broken.run.outputs['branch-id']) && has(parent.run.outputs['branch-id']), 'a kept branch was deleted')
+        c.expect(/\| failed \| kept: it could not be read/.test(r.summary), 'no row for the unreadable branch')
+        c.expect(
+          /has child branch "someones-child", and Neon does not delete a branch with children/.test(r.summary),
+          'no reason for the parent kept'
+        )
+        return {
+          observed: `${h.outcome(r)}; merged ${has(merged.run.outputs['branch-id']) ? 'left' : 'deleted'}, unreadable and parent kept`,
+          problems: c.problems
+        }
+      }
+    },
+    {
+      group,
+      name: 'branch: the run after a cancel finds <name>~seeding with its compute start still running',
+      expected: "waits for the leftover's operations, deletes it (no 423), creates and seeds a new branch",
+      body: async (ctx) => {
+        const timing = { ...ctx.emu.platform.timing }
+        ctx.emu.platform.timing = { ...timing, startComputeMs: 6000 }
+        const res = await fetch(`${ctx.emu.platform.url}/projects/${ctx.project.id}/branches`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ctx.project.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ branch: { name: `${previewName(ctx.pr)}~seeding` }, endpoints: [{ type: 'read_write' }] })
+        })
+        ctx.emu.platform.timing = timing
+        const leftover = ((await res.json()) as { branch: { id: string } }).branch.id
+        const r = await ctx.run('branch')
+        const c = h.checker()
+        h.succeeded(r, c)
+        const deletes = ctx.emu.platform.server.requests('DELETE', new RegExp(`/branches/${leftover}$`)).map((q) => q.status)
+        c.expect(deletes.join(',') === '200', `DELETE statuses ${deletes.join(',')}`)
+        c.expect(!ctx.project.branches.has(leftover), 'the leftover is still there')
+        c.expect(r.outputs.created === 'true', `created=${r.outputs.created}`)
+        return { observed: `${h.outcome(r)}; DELETE statuses ${deletes.join(', ')}`, problems: c.problems }
+      }
+    }
+  ]
+}
+
+/** Every lifecycle case, in table order. */
+export function lifecycleCases(h: MatrixHelpers): Case[] {
+  return [...expiry(h), ...sweeps(h), ...resets(h), ...promise(h), ...postStep(h), ...badInput(h)]
+}
+
+/**
+ * Creates a branch straight through the platform API, as a person or another
+ * tool would (no annotations), waits until the project is idle, and marks it
+ * as the case's fixture.
+ */
+export async function plantBranch(ctx: Ctx, name: string, parentId?: string): Promise<string> {
+  const res = await fetch(`${ctx.emu.platform.url}/projects/${ctx.project.id}/branches`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ctx.project.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ branch: { name, ...(parentId ? { parent_id: parentId } : {}) }, endpoints: [{ type: 'read_write' }] })
+  })
+  if (res.status !== 201) throw new Error(`planting branch ${name}: HTTP ${res.status} ${await res.text()}`)
+  const { branch } = (await res.json()) as { branch: { id: string } }
+  ctx.fixtures.add(branch.id)
+  while (ctx.emu.platform.operations(ctx.project).some((op) => !['finished', 'skipped', 'cancelled'].includes(String(op.status))))
+    await sleep(100)
+  return branch.id
+}
+
+/** A run of `command: cleanup` from a `schedule` event (no pull request). */
+const sweep = (ctx: Ctx, inputs: Record<string, string> = {}): Promise<RunResult> =>
+  ctx.run('branch', { command: 'cleanup', ...inputs }, { pr: undefined, eventName: 'schedule', event: {} })
+
+/** Opens another PR of the repository and creates its branch; closes it (merged or not) when asked. */
+async function otherPr(ctx: Ctx, closed?: 'closed' | 'merged'): Promise<{ pr: number; run: RunResult }> {
+  const pr = nextOtherPr++
+  ctx.emu.github.openPullRequest(REPO_OF_MATRIX, pr)
+  const run = await ctx.run('branch', {}, { pr: { number: pr } })
+  if (closed) ctx.emu.pulls.close(REPO_OF_MATRIX, pr, closed === 'merged')
+  return { pr, run }
+}
+const REPO_OF_MATRIX = 'acme/shop'
+let nextOtherPr = 70_000
+
+function sweeps(h: MatrixHelpers): Case[] {
+  const group = 'lifecycle'
+  return [
+    {
+      group,
+      name: "branch: cleanup sweeps closed and merged PRs' branches, keeps an open PR's, the protected branch and a look-alike",
+      expected:
+        "deletes exactly the closed and merged PRs' branches (operations waited on); the summary tables every branch; their comments say swept",
+      body: async (ctx) => {
+        const open = await ctx.run('branch')
+        const closed = await otherPr(ctx, 'closed')
+        const merged = await otherPr(ctx, 'merged')
+        // named as this action names a closed PR's branch, but made by someone else (no annotations)
+        const alikePr = nextOtherPr++
+        const lookalike = await plantBranch(ctx, `preview/pr-${alikePr}-feature-login`)
+        ctx.emu.github.openPullRequest(REPO_OF_MATRIX, alikePr)
+        ctx.emu.pulls.close(REPO_OF_MATRIX, alikePr)
+        const r = await sweep(ctx)
+        const c = h.checker()
+        c.expect(r.code === 0, `cleanup exit ${r.code} (${r.errors[0] ?? ''})`)
+        const has = (id: string): boolean => ctx.project.branches.has(id)
+        c.expect(has(open.outputs['branch-id']), "the open PR's branch was deleted")
+        c.expect(!has(closed.run.outputs['branch-id']), "the closed PR's branch is left")
+        c.expect(!has(merged.run.outputs['branch-id']), "the merged PR's branch is left")
+        c.expect(has(lookalike), 'the look-alike branch was deleted')
+        c.expect(
+          [...ctx.project.branches.values()].some((b) => b.protected) && [...ctx.project.branches.values()].some((b) => b.default),
+          'the default or protected branch is gone'
+        )
+        for (const [what, re] of [
+          ['open', /\| keep \| pull request #\d+ is open \|/],
+          ['closed', new RegExp(`\\| #${closed.pr} \\| deleted \\| pull request #${closed.pr} is closed \\|`)],
+          ['merged', new RegExp(`\\| #${merged.pr} \\| deleted \\| pull request #${merged.pr} is merged \\|`)],
+          ['look-alike', /\| keep \| not made by this action \(no preview-postgres annotations\), whatever its name \|/],
+          ['protected', /`production` .*\| keep \| a protected branch: never touched \|/],
+          ['default', /`main` .*\| keep \| the project's default branch: never touched \|/]
+        ] as const)
+          c.expect(re.test(r.summary), `the summary has no ${what} row`)
+        for (const p of [closed.pr, merged.pr]) {
+          const body = ctx.emu.github.comments(REPO_OF_MATRIX, p)[0]?.body ?? ''
+          c.expect(/deleted by the scheduled cleanup/.test(body), `PR #${p}'s comment does not say swept`)
+        }
+        c.expect(!/swept|cleanup/.test(ctx.emu.github.comments(REPO_OF_MATRIX, ctx.pr)[0]?.body ?? ''), "the open PR's comment says swept")
+        const dropped = await ctx.emu.pg.databases()
+        c.expect(
+          !dropped.some((d) => [closed.run, merged.run].some((x) => d === ctx.project.branches.get(x.outputs['branch-id'])?.database)),
+          'a swept database is left'
+        )
+        return {
+          observed: `${h.outcome(r)}; ${ctx.project.branches.size} branches left (main, production, open, look-alike)`,
+          problems: c.problems
+        }
+      }
+    },
+    {
+      group,
+      name: 'branch: cleanup as a dry run',
+      expected: 'lists the closed PR\'s branch as "would delete" and deletes nothing',
+      body: async (ctx) => {
+        const closed = await otherPr(ctx, 'closed')
+        const r = await sweep(ctx, { 'dry-run': 'true' })
+        const c = h.checker()
+        c.expect(r.code === 0, `exit ${r.code}`)
+        c.expect(ctx.project.branches.has(closed.run.outputs['branch-id']), 'the dry run deleted a branch')
+        c.expect(ctx.emu.platform.server.requests('DELETE').length === 0, 'the dry run sent a DELETE')
+        c.expect(
+          new RegExp(`\\| #${closed.pr} \\| would delete \\| pull request #${closed.pr} is closed \\|`).test(r.summary),
+          'no "would delete" row'
+        )
+        c.expect(/dry run: nothing deleted/.test(r.summary), 'the summary does not say dry run')
+        return { observed: `${h.outcome(r)}; DELETEs ${ctx.emu.platform.server.requests('DELETE').length}`, problems: c.problems }
+      }
+    },
+    {
+      group,
+      name: 'branch: cleanup meets 423 Locked on the delete',
+      expected: 'retries at 0.1 s doubling, deletes the branch and waits for its operations',
+      body: async (ctx) => {
+        const closed = await otherPr(ctx, 'closed')
+        ctx.emu.platform.server.inject({
+          method: 'DELETE',
+          path: /\/branches\/[^/]+$/,
+          kind: 'status',
+          status: 423,
+          times: 2,
+          body: { message: 'project already has running conflicting operations' }
+        })
+        const r = await sweep(ctx)
+        const c = h.checker()
+        c.expect(r.code === 0, `exit ${r.code} (${r.errors[0] ?? ''})`)
+        const deletes = ctx.emu.platform.server.requests('DELETE').map((q) => q.status)
+        c.expect(deletes.join(',') === '423,423,200', `DELETE statuses ${deletes.join(',')}`)
+        c.expect(!ctx.project.branches.has(closed.run.outputs['branch-id']), 'the branch is left')
+        const ops = ctx.emu.platform
+          .operations(ctx.project)
+          .filter((o) => o.branch_id === closed.run.outputs['branch-id'] && o.action === 'delete_timeline')
+        c.expect(
+          ops.length === 1 && ops[0].endedAt !== undefined && ops[0].endedAt <= r.endedAt,
+          'the delete operations were not waited on'
+        )
+        return { observed: `${h.outcome(r)}; DELETE statuses ${deletes.join(', ')}`, problems: c.problems }
+      }
+    }
+  ]
+}

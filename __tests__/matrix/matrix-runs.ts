@@ -1,0 +1,460 @@
+/**
+ * The fault matrix's cases for concurrent, failed and cancelled
+ * runs (the comment lock, GitHub retries, cancel, env file, Retry-After);
+ * the lock is a reaction, and no run after the first creates a
+ * comment (`created` counts POSTs to .../issues/{n}/comments).
+ * matrix.ts runs the orphan, spec and secret scans after each.
+ */
+import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN } from '../../emulator/index.js'
+import type { RunResult } from '../../emulator/runner.js'
+import {
+  type Ctx,
+  type Case,
+  REPO,
+  outcome,
+  checker,
+  INSTANT_CREATE,
+  BRANCHES,
+  succeeded,
+  failed,
+  prComments,
+  previewBranches
+} from './matrix-kit.js'
+
+export function concurrentFailedCancelled(): Case[] {
+  const cases: Case[] = []
+  const add = (name: string, expected: string, body: Case['body']): void =>
+    void cases.push({ group: 'runs and locks', name, expected, body })
+  const LIST = /\/issues\/\d+\/comments\/?$/
+  const ONE = /\/issues\/comments\/\d+\/?$/
+  /** The final edit of the comment: its marker no longer carries the lock's fields. */
+  const FINAL = /^(?![\s\S]*provisioningSince)/
+  const waited = (r: RunResult): boolean => /holds the lock .*waiting for it/.test(r.stdout)
+  /** Comments created on the case's PR since the GitHub log was `from` long (each one notifies the PR's subscribers). */
+  const created = (ctx: Ctx, from = 0): number =>
+    ctx.emu.github.server.log.slice(from).filter((q) => q.method === 'POST' && new RegExp(`/issues/${ctx.pr}/comments/?$`).test(q.path))
+      .length
+  const reactionsLeft = (ctx: Ctx): number =>
+    ctx.emu.github.comments(REPO, ctx.pr).reduce((n, x) => n + ctx.emu.github.commentReactions(x.id).length, 0)
+
+  for (const mode of ['instant', 'branch'] as const) {
+    const what = mode === 'instant' ? 'database' : 'branch'
+    add(
+      `${mode}: two concurrent runs after a failed-seed comment`,
+      `both hold the lock in turn: one new ${what}, seeded once, handed to both; one comment, none created after the first run's`,
+      async (ctx) => {
+        const { emu, run, pr, project } = ctx
+        const bad = await run(mode, { seed: 'matrix-seed.sql\nmatrix-bad.sql' })
+        const afterBad = prComments(emu, pr)
+        const mark = emu.github.server.log.length
+        const before = emu.instant.databases.size
+        const [a, b] = await Promise.all([run(mode, {}, { timeOutputs: true }), run(mode, {}, { timeOutputs: true })])
+        const c = checker()
+        const [maker, reuser] = a.outputs.created === 'true' ? [a, b] : [b, a]
+        c.expect(
+          (reuser.outputsAt ?? 0) >= (maker.outputsAt ?? Infinity),
+          'the reusing run set its outputs before the creating run had seeded and set its own'
+        )
+        c.expect(
+          bad.code === 1 && afterBad.length === 1 && /seeding failed/.test(afterBad[0].body),
+          `first run: ${outcome(bad)}, ${afterBad.length} comment(s)`
+        )
+        succeeded(a, c)
+        succeeded(b, c)
+        for (const k of ['database-url', 'database-id', 'branch-id']) c.expect(a.outputs[k] === b.outputs[k], `output ${k} differs`)
+        const made = mode === 'instant' ? emu.instant.databases.size - before : previewBranches(project).length
+        c.expect(made === 1, `${made} ${what}s`)
+        c.expect([a, b].filter((r) => r.outputs.created === 'true').length === 1, 'created=true is not on exactly one run')
+        c.expect([a, b].some(waited), "neither run waited for the other one's lock")
+        const comments = prComments(emu, pr)
+        c.expect(comments.length === 1, `${comments.length} comments`)
+        c.expect(created(ctx, mark) === 0, `${created(ctx, mark)} comment(s) created by the concurrent re-runs`)
+        c.expect(reactionsLeft(ctx) === 0, 'a lock reaction is left')
+        return {
+          observed: `${outcome(a)} / ${outcome(b)}; ${made} ${what}, ${comments.length} comment, ${created(ctx, mark)} created by the re-runs`,
+          problems: c.problems
+        }
+      }
+    )
+    add(
+      `${mode}: the final comment update answers HTTP 502 once, then a re-run`,
+      'the update is retried; no lock is left; the re-run does not wait and reuses',
+      async ({ emu, run, pr }) => {
+        emu.github.server.inject({ method: 'PATCH', path: ONE, requestText: FINAL, kind: 'status', status: 502 })
+        const first = await run(mode)
+        const again = await run(mode)
+        const c = checker()
+        succeeded(first, c)
+        succeeded(again, c)
+        c.expect(
+          emu.github.server.requests('PATCH', ONE).some((q) => q.status === 502),
+          'the 502 was never served'
+        )
+        c.expect(!waited(again), 'the re-run waited for a lock')
+        c.expect(again.outputs.created === 'false', `the re-run created=${again.outputs.created}`)
+        c.expect(prComments(emu, pr).length === 1, `${prComments(emu, pr).length} comments`)
+        return {
+          observed: `${outcome(first)} / ${outcome(again)} in ${(again.durationMs / 1000).toFixed(1)} s, created=${again.outputs.created}`,
+          problems: c.problems
+        }
+      }
+    )
+  }
+  add(
+    'instant: the final comment update answers HTTP 502 on every attempt, then a re-run',
+    'warns; the lock reaction is deleted so no lock is left; the re-run does not wait',
+    async ({ emu, run, pr }) => {
+      emu.github.server.inject({ method: 'PATCH', path: ONE, requestText: FINAL, kind: 'status', status: 502, times: 4 })
+      const first = await run('instant')
+      const again = await run('instant')
+      const c = checker()
+      succeeded(first, c)
+      c.expect(
+        first.warnings.some((w) => /Could not write the preview comment.*502/.test(w)),
+        'no warning about the comment'
+      )
+      succeeded(again, c)
+      c.expect(!waited(again), 'the re-run waited for a lock')
+      return { observed: `${outcome(first)} / ${outcome(again)}; comments ${prComments(emu, pr).length}`, problems: c.problems }
+    }
+  )
+  add(
+    "instant: the lock's own edit of the marker (naming its reaction) answers HTTP 502 on every attempt, then a re-run",
+    'warns that the lock could not be taken; the reaction is deleted (no dead lock); the run goes on without reuse; the re-run does not wait; no comment created',
+    async (ctx) => {
+      const { emu, run } = ctx
+      const first = await run('instant')
+      const mark = emu.github.server.log.length
+      emu.github.server.inject({ method: 'PATCH', path: ONE, requestText: /provisioningSince/, kind: 'status', status: 502, times: 4 })
+      const broken = await run('instant')
+      const left = reactionsLeft(ctx)
+      const again = await run('instant')
+      const c = checker()
+      for (const r of [first, broken, again]) succeeded(r, c)
+      c.expect(
+        broken.warnings.some((w) => /Could not take the lock on the preview comment of PR #\d+: HTTP 502/.test(w)),
+        `warnings: ${JSON.stringify(broken.warnings)}`
+      )
+      c.expect(left === 0, `${left} lock reaction(s) left`)
+      c.expect(!waited(again), 'the re-run waited for a lock')
+      c.expect(created(ctx, mark) === 0, `${created(ctx, mark)} comment(s) created`)
+      return {
+        observed: `${outcome(broken)}; reactions left ${left} / ${outcome(again)}, created=${again.outputs.created}`,
+        problems: c.problems
+      }
+    }
+  )
+  for (const times of [1, 4]) {
+    add(
+      `branch: listing the PR's comments (the lock's first look) answers HTTP 502 ${times === 1 ? 'once' : 'on every attempt'}`,
+      times === 1
+        ? 'the list is retried; the run holds the lock and succeeds; one comment'
+        : 'warns that the comments could not be read; goes on without the lock and creates no comment (it cannot know one exists); succeeds',
+      async ({ emu, run, pr }) => {
+        emu.github.server.inject({ method: 'GET', path: LIST, kind: 'status', status: 502, times })
+        const r = await run('branch')
+        const c = checker()
+        succeeded(r, c)
+        const listWarning = r.warnings.some((w) => /Could not read the comments of PR #\d+: HTTP 502.*Going on without it/.test(w))
+        c.expect(times === 1 ? r.warnings.length === 0 : listWarning, `warnings: ${JSON.stringify(r.warnings)}`)
+        const comments = prComments(emu, pr)
+        c.expect(
+          times === 1 ? comments.length === 1 && /created for this pull request/.test(comments[0].body) : comments.length === 0,
+          `${comments.length} comments`
+        )
+        return { observed: `${outcome(r)}; comments ${comments.length}`, problems: c.problems }
+      }
+    )
+  }
+  for (const mode of ['instant', 'branch'] as const) {
+    add(
+      `${mode}: a re-run, then two concurrent re-runs, on the new lock`,
+      'the re-runs reuse; they hold the lock in turn; no comment created after the first run; no reaction left',
+      async (ctx) => {
+        const first = await ctx.run(mode)
+        const mark = ctx.emu.github.server.log.length
+        const again = await ctx.run(mode)
+        const [a, b] = await Promise.all([ctx.run(mode), ctx.run(mode)])
+        const c = checker()
+        for (const r of [first, again, a, b]) succeeded(r, c)
+        c.expect(
+          [again, a, b].every((r) => r.outputs.created === 'false'),
+          'a re-run did not reuse'
+        )
+        c.expect(created(ctx, mark) === 0, `${created(ctx, mark)} comment(s) created by re-runs`)
+        c.expect(prComments(ctx.emu, ctx.pr).length === 1, `${prComments(ctx.emu, ctx.pr).length} comments`)
+        c.expect(reactionsLeft(ctx) === 0, 'a lock reaction is left')
+        return {
+          observed: `${outcome(again)} / ${outcome(a)} / ${outcome(b)}; comments created by re-runs: ${created(ctx, mark)}`,
+          problems: c.problems
+        }
+      }
+    )
+  }
+  add(
+    'instant: a stale lock (marker names a reaction whose heartbeat is 10 min old), then two concurrent runs',
+    'both may delete the stale reaction by its id (one 204, one 404); exactly one then gets 201, the other 200 and waits; both reuse; no comment created; no reaction left',
+    async (ctx) => {
+      const { emu, run } = ctx
+      const first = await run('instant')
+      const comment = emu.github.comments(REPO, ctx.pr)[0]
+      const old = new Date(Date.now() - 10 * 60_000).toISOString()
+      const stale = {
+        id: 777_000 + ctx.pr,
+        node_id: 'stale',
+        user: { login: comment.user.login, type: 'Bot' },
+        content: 'eyes',
+        created_at: old
+      }
+      emu.github.reactionsOf.set(`comment ${comment.id}`, [stale])
+      comment.body = comment.body.replace(
+        /"expiresAt"/,
+        `"provisioningSince":"${old}","heartbeatAt":"${old}","run":"killed","reaction":${stale.id},"expiresAt"`
+      )
+      const mark = emu.github.server.log.length
+      const [a, b] = await Promise.all([run('instant'), run('instant')])
+      const c = checker()
+      for (const r of [first, a, b]) succeeded(r, c)
+      const takeovers = [a, b].filter((r) => /Taking over the lock .* is stale/.test(r.stdout)).length
+      c.expect(prComments(emu, ctx.pr)[0]?.record?.reaction === undefined, 'the marker still names a reaction')
+      c.expect(takeovers >= 1, 'no run took the stale lock over')
+      c.expect([a, b].some(waited), 'neither run waited for the other one')
+      c.expect(
+        a.outputs['database-id'] === first.outputs['database-id'] && b.outputs['database-id'] === first.outputs['database-id'],
+        'a run did not reuse'
+      )
+      c.expect(created(ctx, mark) === 0, `${created(ctx, mark)} comment(s) created`)
+      c.expect(reactionsLeft(ctx) === 0, 'a lock reaction is left')
+      return {
+        observed: `${outcome(a)} / ${outcome(b)}; ${takeovers} run(s) deleted the stale reaction, one waited, comments created ${created(ctx, mark)}`,
+        problems: c.problems
+      }
+    }
+  )
+  for (const mode of ['instant', 'branch'] as const) {
+    add(
+      `${mode}: a cancel (SIGINT) while the lock's reaction POST is in flight (answered 201 after 1.5 s), then a re-run`,
+      'the reaction is let finish and then released: no live lock; the comment says cancelled; the re-run does not wait; no comment created',
+      async (ctx) => {
+        const { emu, run } = ctx
+        const first = await run(mode)
+        const mark = emu.github.server.log.length
+        emu.github.server.inject({ method: 'POST', path: /\/issues\/comments\/\d+\/reactions\/?$/, kind: 'delay', delayMs: 1500 })
+        const cancelled = await run(
+          mode,
+          {},
+          { cancelWhen: () => emu.github.server.log.slice(mark).some((q) => q.method === 'POST' && /\/reactions\/?$/.test(q.path)) }
+        )
+        const left = reactionsLeft(ctx)
+        const said = prComments(emu, ctx.pr)[0]?.body ?? ''
+        const again = await run(mode)
+        const c = checker()
+        succeeded(first, c)
+        c.expect(cancelled.code === 1, `cancelled run: ${outcome(cancelled)}`)
+        c.expect(
+          emu.github.server.requests('POST', /\/reactions\/?$/).some((q) => q.status === 201),
+          'no reaction was created'
+        )
+        c.expect(left === 0, `${left} lock reaction(s) left after the cancel`)
+        c.expect(/the run was cancelled/.test(said), 'the comment does not say cancelled')
+        succeeded(again, c)
+        c.expect(!waited(again), 'the re-run waited for a lock')
+        c.expect(created(ctx, mark) === 0, `${created(ctx, mark)} comment(s) created`)
+        return {
+          observed: `${outcome(cancelled)}, reactions left ${left} / ${outcome(again)} in ${(again.durationMs / 1000).toFixed(1)} s`,
+          problems: c.problems
+        }
+      }
+    )
+  }
+  add(
+    `instant: a GitHub App installation token (comments as ${APP_BOT_LOGIN}, GET /user answers 403), a run then two concurrent runs`,
+    'every run finds its own comment and holds the lock: one database, reused by the later runs; one comment',
+    async ({ emu, run, pr }) => {
+      const inputs = { 'github-token': APP_INSTALLATION_TOKEN }
+      const before = emu.instant.databases.size
+      const first = await run('instant', inputs)
+      const [a, b] = await Promise.all([run('instant', inputs), run('instant', inputs)])
+      const c = checker()
+      for (const r of [first, a, b]) succeeded(r, c)
+      c.expect(
+        a.outputs['database-id'] === first.outputs['database-id'] && b.outputs['database-id'] === first.outputs['database-id'],
+        'a different database'
+      )
+      c.expect(a.outputs.created === 'false' && b.outputs.created === 'false', `created=${a.outputs.created}/${b.outputs.created}`)
+      const made = emu.instant.databases.size - before
+      c.expect(made === 1, `${made} databases`)
+      const comments = prComments(emu, pr)
+      c.expect(
+        comments.length === 1 && comments[0].login === APP_BOT_LOGIN,
+        `${comments.length} comments by ${comments.map((x) => x.login).join(', ')}`
+      )
+      const userCalls = emu.github.server.requests('GET', /^\/user\/?$/)
+      c.expect(
+        userCalls.every((q) => q.status === 403),
+        'GET /user answered other than 403'
+      )
+      return {
+        observed: `${outcome(first)} / ${outcome(a)} / ${outcome(b)}; ${made} database, comments by ${comments.map((x) => x.login).join(', ')}`,
+        problems: c.problems
+      }
+    }
+  )
+  add(
+    "branch: a cancel (SIGINT) while the new branch's operations take 6 s, then a re-run",
+    'the cancel stops the run, waits for the operations, deletes the branch and says so in the comment; the re-run creates and seeds a new branch',
+    async ({ emu, run, pr, project }) => {
+      emu.platform.timing = { ...emu.platform.timing, startComputeMs: 6000 }
+      const cancelled = await run('branch', {}, { cancelOn: /Created branch "[^"]+" \(/ })
+      const leftAfterCancel = previewBranches(project).length
+      const commentAfterCancel = prComments(emu, pr)
+      emu.platform.timing = { ...emu.platform.timing, startComputeMs: 400 }
+      const again = await run('branch')
+      const c = checker()
+      c.expect(
+        cancelled.code === 1 && cancelled.errors.some((e) => /cancelled \(SIGINT\).*the unseeded branch/.test(e)),
+        `cancelled run: ${outcome(cancelled)}`
+      )
+      c.expect(!cancelled.outputs['database-url'], 'the cancelled run set database-url')
+      c.expect(cancelled.durationMs < 6000 + 10_000, `the cancelled run took ${cancelled.durationMs} ms`)
+      c.expect(leftAfterCancel === 0, `${leftAfterCancel} branch(es) left after the cancel`)
+      c.expect(
+        commentAfterCancel.length === 1 &&
+          /the run was cancelled/.test(commentAfterCancel[0].body) &&
+          !commentAfterCancel[0].record?.provisioningSince,
+        'the comment does not say cancelled'
+      )
+      succeeded(again, c)
+      c.expect(again.outputs.created === 'true', `the re-run reused (created=${again.outputs.created})`)
+      return {
+        observed: `${outcome(cancelled)} in ${(cancelled.durationMs / 1000).toFixed(1)} s, branches left ${leftAfterCancel} / ${outcome(again)}, created=${again.outputs.created}`,
+        problems: c.problems
+      }
+    }
+  )
+  add(
+    'branch: a cancel (SIGINT) while the create-branch request is in flight (answered after 1.5 s), then a re-run',
+    'the create is let finish, so the branch it made is known and deleted; the re-run creates and seeds a new branch',
+    async ({ emu, run, project }) => {
+      emu.platform.server.inject({ method: 'POST', path: BRANCHES, kind: 'delay', delayMs: 1500 })
+      const cancelled = await run('branch', {}, { cancelWhen: () => emu.platform.server.requests('POST', BRANCHES).length > 0 })
+      const leftAfterCancel = previewBranches(project).length
+      const again = await run('branch')
+      const c = checker()
+      c.expect(cancelled.code === 1 && cancelled.errors.some((e) => /cancelled \(SIGINT\)/.test(e)), `cancelled run: ${outcome(cancelled)}`)
+      c.expect(emu.platform.server.requests('POST', BRANCHES)[0]?.status === 201, "the cancelled run's create was not answered 201")
+      c.expect(leftAfterCancel === 0, `${leftAfterCancel} branch(es) left after the cancel`)
+      succeeded(again, c)
+      c.expect(again.outputs.created === 'true', `the re-run reused (created=${again.outputs.created})`)
+      return {
+        observed: `${outcome(cancelled)}, branches left ${leftAfterCancel} / ${outcome(again)}, created=${again.outputs.created}`,
+        problems: c.problems
+      }
+    }
+  )
+  for (const mode of ['instant', 'branch'] as const) {
+    add(
+      `${mode}: a cancel (SIGINT) while seeding stops the run before it publishes`,
+      'no outputs, no env file, no "created" comment: the comment says the run was cancelled',
+      async ({ emu, run, pr, envFiles }) => {
+        const r = await run(mode, { seed: 'matrix-seed.sql\nmatrix-slow.sql\nmatrix-more.sql' }, { cancelOn: /Seed the database/ })
+        const c = checker()
+        c.expect(r.code === 1, `exit ${r.code}`)
+        c.expect(Object.keys(r.outputs).length === 0, `outputs set: ${Object.keys(r.outputs).join(', ')}`)
+        c.expect(!existsSync(envFiles.at(-1)!), 'the env file was written')
+        const comments = prComments(emu, pr)
+        c.expect(comments.length === 1 && /the run was cancelled/.test(comments[0].body), 'the comment does not say cancelled')
+        c.expect(!comments.some((x) => /created for this pull request/.test(x.body)), 'a comment says created')
+        return { observed: `${outcome(r)}; outputs ${Object.keys(r.outputs).length}, comments ${comments.length}`, problems: c.problems }
+      }
+    )
+  }
+  // A re-run that makes nothing new and then fails or is cancelled keeps what the earlier run recorded.
+  const keepsRecord = (name: string, said: RegExp, disturbed: (ctx: Ctx) => Promise<{ r: RunResult; ok: boolean }>): void =>
+    add(
+      name,
+      `the comment says ${said.source.replace('the run ', '')} but keeps the earlier record; the next run reuses the database`,
+      async (ctx) => {
+        const first = await ctx.run('instant')
+        const { r, ok } = await disturbed(ctx)
+        const comment = prComments(ctx.emu, ctx.pr)
+        const again = await ctx.run('instant')
+        const c = checker()
+        succeeded(first, c)
+        c.expect(ok, `disturbed run: ${outcome(r)}`)
+        c.expect(
+          comment.length === 1 && said.test(comment[0].body) && comment[0].record?.databaseId === first.outputs['database-id'],
+          'the earlier record was not kept'
+        )
+        succeeded(again, c)
+        c.expect(
+          again.outputs.created === 'false' && again.outputs['database-id'] === first.outputs['database-id'],
+          `created=${again.outputs.created}`
+        )
+        return { observed: `${outcome(r)} / ${outcome(again)}, created=${again.outputs.created}`, problems: c.problems }
+      }
+    )
+  keepsRecord(
+    'instant: a re-run fails (the reuse lookup keeps answering HTTP 503), then another re-run',
+    /the run failed/,
+    async ({ emu, run }) => {
+      emu.instant.server.inject({ method: 'GET', path: /^\/api\/v1\/database\/[^/]+$/, kind: 'status', status: 503, times: 3 })
+      const r = await run('instant')
+      return { r, ok: r.code === 1 && /HTTP 503/.test(r.errors.join('\n')) && !r.outputs['database-url'] }
+    }
+  )
+  keepsRecord(
+    'instant: a re-run is cancelled (SIGINT) as soon as it holds the lock, then another re-run',
+    /the run was cancelled/,
+    async ({ run }) => {
+      const r = await run('instant', {}, { cancelOn: /This run holds the PR's comment lock/ })
+      return { r, ok: r.code === 1 && r.errors.some((e) => /cancelled \(SIGINT\)/.test(e)) }
+    }
+  )
+  add(
+    'instant: env-file names an existing 0644 file holding an old DATABASE_URL',
+    'the file is replaced by a new 0600 file (new inode, so no secret was ever written into the 0644 one); other lines kept',
+    async ({ run, work }) => {
+      const file = path.join(mkdtempSync(path.join(work, 'env-')), '.env')
+      writeFileSync(file, 'APP_NAME=shop\nDATABASE_URL=postgresql://old\n')
+      chmodSync(file, 0o644)
+      const inode = statSync(file).ino
+      const r = await run('instant', { 'env-file': file })
+      const c = checker()
+      succeeded(r, c)
+      const st = statSync(file)
+      const text = readFileSync(file, 'utf8')
+      c.expect((st.mode & 0o777) === 0o600, `mode ${(st.mode & 0o777).toString(8)}`)
+      c.expect(st.ino !== inode, 'written in place into the 0644 file')
+      c.expect(
+        text.includes('APP_NAME=shop') &&
+          !text.includes('postgresql://old') &&
+          text.includes(`DATABASE_URL="${r.outputs['database-url']}"`),
+        'content not replaced'
+      )
+      return { observed: `${outcome(r)}; mode ${(st.mode & 0o777).toString(8)}, new inode ${st.ino !== inode}`, problems: c.problems }
+    }
+  )
+  for (const [mode, server, p] of [
+    ['instant', 'instant', INSTANT_CREATE],
+    ['branch', 'platform', BRANCHES]
+  ] as const) {
+    add(
+      `${mode}: the create answers 429 with Retry-After: 3600`,
+      'fails at once saying the service asked for 3600 s; one POST; nothing made',
+      async ({ emu, run }) => {
+        emu[server].server.inject({ method: 'POST', path: p, kind: 'status', status: 429, headers: { 'retry-after': '3600' } })
+        const r = await run(mode)
+        const c = checker()
+        failed(r, /HTTP 429.*asked to wait 3600 s \(Retry-After\).*longer than this action waits \(60 s\): re-run the job later/, c)
+        const posts = emu[server].server.requests('POST', p).length
+        c.expect(posts === 1, `${posts} POSTs`)
+        c.expect(r.durationMs < 15_000, `took ${r.durationMs} ms`)
+        return { observed: `${outcome(r)}; POSTs ${posts}, ${(r.durationMs / 1000).toFixed(1)} s`, problems: c.problems }
+      }
+    )
+  }
+  return cases
+}

@@ -1,0 +1,1431 @@
+export const id = 464;
+export const ids = [464];
+export const modules = {
+
+/***/ 17466:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Nq: () => (/* binding */ clearLock),
+/* harmony export */   an: () => (/* binding */ releaseSavedLock),
+/* harmony export */   h3: () => (/* binding */ savedLock),
+/* harmony export */   lF: () => (/* binding */ markLock)
+/* harmony export */ });
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
+/* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(38653);
+/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(13505);
+/* harmony import */ var _wait_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(39088);
+/**
+ * The comment lock as the post step sees it: the main step saves which lock
+ * it holds (comment and reaction ids) in the runner's step state the moment
+ * its reaction exists, clears it once released, and the post step releases
+ * a lock still saved (a main step killed, or ended before it released).
+ * The release is the same as {@link CommentLock.finish}'s: the comment says
+ * the run failed when its marker still names this run's reaction (keeping
+ * what it records for reuse, without the lock's fields), then the reaction
+ * is deleted by its id, so a reaction of another run is never touched.
+ */
+
+
+
+
+/** This run holds the comment lock (reaction `reactionId` on comment `commentId`) until {@link clearLock}. */
+function markLock(commentId, reactionId) {
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_post_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c4.lockComment, JSON.stringify({ comment: commentId, reaction: reactionId }));
+}
+/** The lock {@link markLock} saved, from the post step's `STATE_lockComment`; null when none. */
+function savedLock(saved) {
+    if (!saved)
+        return null;
+    if (/^\d+$/.test(saved))
+        return { comment: Number(saved) };
+    const v = JSON.parse(saved);
+    return typeof v.comment === 'number' ? { comment: v.comment, reaction: typeof v.reaction === 'number' ? v.reaction : undefined } : null;
+}
+/** The comment lock is released (the comment is final). */
+function clearLock() {
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_post_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c4.lockComment, '');
+}
+/**
+ * Releases the lock `saved` names (the post step's `STATE_lockComment`), writing
+ * `failedMarkdown` over the comment when its marker still names the saved
+ * reaction. Other runs would take the lock over 1 to 5 minutes later; this
+ * frees them at once. An older main step's state (a claim comment id alone)
+ * is handled as before: its claim comment is deleted when it still is a claim.
+ * @returns true when a lock was released
+ * @throws the GitHub error of the read, the edit or the delete (a 404 on the reaction is success)
+ */
+async function releaseSavedLock(octokit, pr, saved, failedMarkdown) {
+    const lock = savedLock(saved);
+    if (!lock)
+        return false;
+    const { owner, repo } = pr;
+    const comment = await octokit.rest.issues.getComment({ owner, repo, comment_id: lock.comment }).catch(() => null);
+    const record = comment ? (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(comment.data.body ?? '') : null;
+    if (lock.reaction === undefined) {
+        if (record?.provisioningSince)
+            await octokit.rest.issues.deleteComment({ owner, repo, comment_id: lock.comment });
+        return false;
+    }
+    if (record?.reaction === lock.reaction) {
+        await octokit.rest.issues.updateComment({
+            owner,
+            repo,
+            comment_id: lock.comment,
+            body: `${failedMarkdown}\n\n${(0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .markerOf */ .we)((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .withoutLock */ .OY)(record))}`
+        });
+    }
+    await (0,_wait_js__WEBPACK_IMPORTED_MODULE_3__/* .deleteReaction */ .ft)(octokit, pr, lock.comment, lock.reaction);
+    return true;
+}
+
+
+/***/ }),
+
+/***/ 39088:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   FI: () => (/* binding */ NAME_WITHIN_MS),
+/* harmony export */   Uv: () => (/* binding */ waitForRelease),
+/* harmony export */   _k: () => (/* binding */ STALE_AFTER_MS),
+/* harmony export */   as: () => (/* binding */ LOCK_REACTION),
+/* harmony export */   ft: () => (/* binding */ deleteReaction),
+/* harmony export */   hR: () => (/* binding */ ORPHAN_AFTER_MS),
+/* harmony export */   m: () => (/* binding */ HEARTBEAT_MS)
+/* harmony export */ });
+/* unused harmony export isLiveClaim */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
+/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(13505);
+/**
+ * The waiting side of the comment lock (lock.ts has the protocol): its
+ * timing constants, when a lock is live, stale or orphaned, and the wait
+ * until a lock reaction is gone (released, or deleted here by its id).
+ */
+
+
+
+/** How often the holder refreshes `heartbeatAt` in the marker, in milliseconds. */
+const HEARTBEAT_MS = 60_000;
+/** A lock whose heartbeat is older than this is stale (its run is gone), in milliseconds. */
+const STALE_AFTER_MS = 5 * 60_000;
+/** A lock reaction no marker names for this long, as one waiter watches it, is orphaned, in milliseconds. */
+const ORPHAN_AFTER_MS = 60_000;
+/** The holder keeps a take only when its naming edit was answered within this long of sending its create, in milliseconds. */
+const NAME_WITHIN_MS = ORPHAN_AFTER_MS / 2;
+/** The reaction that is the lock. */
+const LOCK_REACTION = 'eyes';
+/** A record that names a lock of a run still alive: it has `provisioningSince` and a heartbeat younger than `staleAfterMs` (default {@link STALE_AFTER_MS}). */
+function isLiveClaim(record, now = Date.now(), staleAfterMs = STALE_AFTER_MS) {
+    if (!record.provisioningSince)
+        return false;
+    const beat = Date.parse(record.heartbeatAt ?? record.provisioningSince);
+    return Number.isFinite(beat) && now - beat < staleAfterMs;
+}
+/** Deletes reaction `reactionId` on comment `commentId`; a 404 (already gone) is success. @throws other GitHub errors. */
+async function deleteReaction(octokit, pr, commentId, reactionId) {
+    try {
+        await octokit.rest.reactions.deleteForIssueComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId, reaction_id: reactionId });
+    }
+    catch (err) {
+        if ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .statusOf */ .c2)(err) !== 404)
+            throw err;
+    }
+}
+/** The lock reactions of `login` on a comment. @throws the GitHub error. */
+async function lockReactions(octokit, pr, commentId, login) {
+    const { data } = await octokit.rest.reactions.listForIssueComment({
+        owner: pr.owner,
+        repo: pr.repo,
+        comment_id: commentId,
+        content: LOCK_REACTION,
+        per_page: 100
+    });
+    return data.filter((r) => r.user?.login === login).map((r) => r.id);
+}
+/**
+ * Waits until the lock reaction on `home` is gone: released by its holder,
+ * or deleted here by its id when stale or orphaned (module comment). Polls
+ * the marker and the reactions every `pollSeconds` seconds. Milliseconds for
+ * `staleAfterMs` and `orphanAfterMs`.
+ * @throws Error naming the comment when the lock is still live at `deadline`
+ *   (milliseconds since the epoch); CancelledError on a cancel.
+ */
+async function waitForRelease(octokit, pr, home, seen, deadline, o) {
+    const staleAfter = o.staleAfterMs;
+    const orphanAfter = o.orphanAfterMs;
+    const firstSeen = new Map([[seen.id, Date.now()]]);
+    let told = false;
+    for (;;) {
+        let record;
+        let ids;
+        try {
+            const [comment, reactions] = await Promise.all([
+                octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: home.id }),
+                lockReactions(octokit, pr, home.id, seen.login)
+            ]);
+            record = (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(comment.data.body ?? '');
+            ids = reactions;
+        }
+        catch (err) {
+            if ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .statusOf */ .c2)(err) === 404)
+                return; // the comment is gone: the caller looks again
+            // A GitHub hiccup (after the client's retries): decide nothing on it, keep waiting.
+            if (Date.now() >= deadline)
+                throw new Error(`Could not read the lock of PR #${pr.number} (comment ${home.id}) before wait-timeout: ${(0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .describeGitHubError */ .dZ)(err)}.`, { cause: err });
+            await (0,_http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - Date.now())));
+            continue;
+        }
+        const id = ids[0];
+        if (id === undefined)
+            return;
+        const now = Date.now();
+        if (!firstSeen.has(id))
+            firstSeen.set(id, now);
+        let reason = null;
+        if (record?.reaction === id) {
+            if (!isLiveClaim(record, now, staleAfter))
+                reason = `stale: no heartbeat since ${record.heartbeatAt}`;
+        }
+        else if (now - firstSeen.get(id) >= orphanAfter) {
+            reason = `orphaned: no run named it in ${orphanAfter / 1000} s`;
+        }
+        if (reason) {
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Taking over the lock of PR #${pr.number} (comment ${home.id}): its reaction ${id} is ${reason}.`);
+            await deleteReaction(octokit, pr, home.id, id).catch(() => undefined);
+            return;
+        }
+        if (!told) {
+            told = true;
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Another run of this PR holds the lock (comment ${home.id}${record?.reaction === id ? `, provisioning since ${record.provisioningSince}` : ''}): waiting for it.`);
+        }
+        if (now >= deadline) {
+            throw new Error(`Another run of PR #${pr.number} has been provisioning its preview database since ${record?.provisioningSince ?? 'a moment ago'} (comment ${home.id}) ` +
+                `and did not finish within wait-timeout. Re-run when it is done; a lock whose run was killed is taken over ${staleAfter / 60_000} minutes after its last heartbeat.`);
+        }
+        await (0,_http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - now)));
+    }
+}
+
+
+/***/ }),
+
+/***/ 87199:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   $P: () => (/* binding */ directClientConfig),
+/* harmony export */   Fj: () => (/* binding */ secretsOf),
+/* harmony export */   If: () => (/* binding */ describeConnection),
+/* harmony export */   Lt: () => (/* binding */ replaceHost)
+/* harmony export */ });
+/* unused harmony exports ConnectionStringError, directUrlOf */
+/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77030);
+/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_net__WEBPACK_IMPORTED_MODULE_0__);
+/**
+ * Pooled and direct connection strings, and their parts.
+ */
+
+/** A connection string that cannot be used. The message never includes the string. */
+class ConnectionStringError extends Error {
+}
+/** Splits `scheme://authority/rest` without decoding anything. */
+function splitAuthority(url) {
+    const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(url);
+    if (!m)
+        throw new ConnectionStringError('The connection string is not a URL.');
+    const authority = m[2];
+    const at = authority.lastIndexOf('@');
+    return {
+        head: m[1],
+        userinfo: at >= 0 ? authority.slice(0, at + 1) : '',
+        hostport: at >= 0 ? authority.slice(at + 1) : authority,
+        tail: m[3]
+    };
+}
+/**
+ * `url` with its host name replaced by `rewrite(host)`; user, password, port,
+ * database and query string kept byte for byte.
+ * @throws ConnectionStringError when the string is not a URL.
+ */
+function replaceHost(url, rewrite) {
+    const { head, userinfo, hostport, tail } = splitAuthority(url);
+    const port = /:\d+$/.exec(hostport)?.[0] ?? '';
+    return head + userinfo + rewrite(hostport.slice(0, hostport.length - port.length)) + port + tail;
+}
+/**
+ * The direct connection string for a pooled one: `-pooler` removed from the
+ * end of the host's first label only (instant service API: "for a direct connection
+ * remove `-pooler` from the host name"); everything else byte for byte. A URL
+ * without `-pooler` is returned as is.
+ */
+function directUrlOf(pooledUrl) {
+    return replaceHost(pooledUrl, (host) => host.replace(/^([^.]*?)-pooler(?=\.|$)/, '$1'));
+}
+/**
+ * Parses a pooled connection string into a {@link Connection}.
+ * @throws ConnectionStringError naming what is missing (never quoting the string).
+ */
+function describeConnection(pooledUrl, directUrl = directUrlOf(pooledUrl)) {
+    let pooled;
+    let direct;
+    try {
+        pooled = new URL(pooledUrl);
+        direct = new URL(directUrl);
+    }
+    catch {
+        throw new ConnectionStringError('The connection string is not a valid URL.');
+    }
+    if (!/^postgres(ql)?:$/.test(pooled.protocol))
+        throw new ConnectionStringError('The connection string is not a postgresql:// URL.');
+    const database = decodeURIComponent(pooled.pathname.replace(/^\//, ''));
+    if (!pooled.hostname || !pooled.username || !database) {
+        throw new ConnectionStringError('The connection string lacks a host, a user or a database name.');
+    }
+    return {
+        pooledUrl,
+        directUrl,
+        pooledHost: pooled.hostname,
+        directHost: direct.hostname,
+        port: pooled.port,
+        database,
+        user: decodeURIComponent(pooled.username),
+        password: decodeURIComponent(pooled.password),
+        sslmode: pooled.searchParams.get('sslmode') ?? '',
+        channelBinding: pooled.searchParams.get('channel_binding') === 'require'
+    };
+}
+/**
+ * Every form in which a connection's secrets could be printed: both URLs, the
+ * password, its URL-encoded form and the form the URL itself carries. Empty
+ * strings are left out (the runner refuses to mask them).
+ */
+function secretsOf(c) {
+    const forms = [c.pooledUrl, c.directUrl, c.password, encodeURIComponent(c.password), new URL(c.pooledUrl).password];
+    return [...new Set(forms.filter((s) => s !== ''))];
+}
+/**
+ * A `pg` client configuration for the direct connection. TLS is verified
+ * against the host name unless the URL says `sslmode=disable` (stricter than
+ * libpq's `require`, which skips verification); channel binding is enabled
+ * when the URL asks for it. Built field by field so `pg` does not print its
+ * sslmode deprecation warning into the user's log.
+ */
+function directClientConfig(c, applicationName) {
+    return {
+        host: c.directHost,
+        port: c.port ? Number(c.port) : 5432,
+        user: c.user,
+        password: c.password,
+        database: c.database,
+        // SNI takes host names only (RFC 6066); an IP address is verified against the certificate's IP SANs.
+        ssl: c.sslmode === 'disable' ? false : (0,node_net__WEBPACK_IMPORTED_MODULE_0__.isIP)(c.directHost) ? {} : { servername: c.directHost },
+        enableChannelBinding: c.channelBinding,
+        application_name: applicationName
+    };
+}
+
+
+/***/ }),
+
+/***/ 78064:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   HC: () => (/* binding */ pooledOf),
+/* harmony export */   ao: () => (/* binding */ connectionOf),
+/* harmony export */   oW: () => (/* binding */ chooseUri)
+/* harmony export */ });
+/* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(87199);
+/* harmony import */ var _preview_branch_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(65272);
+/**
+ * The connection strings of a branch (Neon API spec: connection_uris of a
+ * create-branch answer; `GET …/connection_uri` with `pooled` for an existing
+ * branch): pooled and direct, for the `database`/`role` inputs.
+ */
+
+
+/** The pooled form of a direct URL: the pooler host when given, else `-pooler` added to the first label. */
+function pooledOf(directUrl, poolerHost) {
+    return (0,_connection_js__WEBPACK_IMPORTED_MODULE_0__/* .replaceHost */ .Lt)(directUrl, (host) => poolerHost || host.replace(/^([^.]+)/, '$1-pooler'));
+}
+/** Chooses the connection URI of the `database`/`role` inputs, or the only one. */
+function chooseUri(uris, database, role) {
+    const matching = uris.filter((u) => (!database || u.connection_parameters.database === database) && (!role || u.connection_parameters.role === role));
+    return matching.length === 1 || (matching.length > 1 && (database || role)) ? matching[0] : undefined;
+}
+/** Connection strings of an existing branch, from the connection-URI endpoint (pooled and direct). */
+async function connectionOf(client, branch, o) {
+    const endpoints = await client.listEndpoints(branch.id);
+    if (!endpoints.some((e) => e.type === 'read_write')) {
+        throw new _preview_branch_js__WEBPACK_IMPORTED_MODULE_1__/* .BranchRefusedError */ .PK(`Branch "${branch.name}" has no read-write compute; delete it or set \`reuse: false\`.`);
+    }
+    let { database, role } = o;
+    if (!database || !role) {
+        const dbs = await client.listDatabases(branch.id);
+        const db = database ? dbs.find((d) => d.name === database) : dbs.length === 1 ? dbs[0] : undefined;
+        if (!db) {
+            throw new _preview_branch_js__WEBPACK_IMPORTED_MODULE_1__/* .BranchRefusedError */ .PK(database
+                ? `Branch "${branch.name}" has no database "${database}" (input \`database\`); it has: ${dbs.map((d) => d.name).join(', ') || 'none'}.`
+                : `Branch "${branch.name}" has ${dbs.length} databases (${dbs.map((d) => d.name).join(', ')}); set \`database\` to choose one.`);
+        }
+        database = db.name;
+        role ||= db.owner_name;
+    }
+    const [pooledUrl, directUrl] = await Promise.all([
+        client.connectionUri(branch.id, database, role, true),
+        client.connectionUri(branch.id, database, role, false)
+    ]);
+    return { pooledUrl, directUrl };
+}
+
+
+/***/ }),
+
+/***/ 16383:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  Jy: () => (/* reexport */ shapes/* PlatformResponseError */.Jy),
+  ZF: () => (/* binding */ neonClientOf)
+});
+
+// UNUSED EXPORTS: NeonClient
+
+// EXTERNAL MODULE: ./src/http.ts
+var http = __webpack_require__(76803);
+;// CONCATENATED MODULE: ./src/platform/api-errors.ts
+/**
+ * Neon API refusals that an input can fix, made into messages that name the
+ * input (Neon API spec, error responses `{code, message, request_id}`):
+ * 401/403 (the `api-key`) and a 404 about the project (`project-id`).
+ */
+
+/**
+ * `err` as the action reports it: an {@link HttpError} 401 or 403 names the
+ * `api-key` secret, a 404 whose message names the project names
+ * `project-id`; anything else is returned as it is.
+ * @param label the request's label, which starts the message
+ */
+function explainApiError(err, label, projectId) {
+    const rid = err instanceof http/* HttpError */.j$ && err.requestId ? ` (request_id ${err.requestId})` : '';
+    if (err instanceof http/* HttpError */.j$ && (err.status === 401 || err.status === 403)) {
+        return new http/* HttpError */.j$(`${label}: Neon refused the API key (HTTP ${err.status}${err.serviceMessage ? `: "${err.serviceMessage}"` : ''})${rid}. ` +
+            `Check the \`api-key\` secret and that it can access project ${projectId}.`, err.status, err.serviceMessage, undefined, false, undefined, err.requestId);
+    }
+    if (err instanceof http/* HttpError */.j$ && err.status === 404 && /project/i.test(err.serviceMessage ?? '')) {
+        return new http/* HttpError */.j$(`${label}: project "${projectId}" was not found (HTTP 404)${rid}. Check \`project-id\`.`, 404, err.serviceMessage, undefined, false, undefined, err.requestId);
+    }
+    return err;
+}
+
+// EXTERNAL MODULE: ./src/platform/shapes.ts
+var shapes = __webpack_require__(4773);
+;// CONCATENATED MODULE: ./src/platform/client.ts
+/**
+ * The one client of the Neon API v2 (Neon operations guide for operations and
+ * authentication; Neon API spec, `public-v2-for-users.gen.yaml` in
+ * `@neondatabase/api-client`, checked by `npm run contract`, for the rest).
+ * Every request sends `Authorization: Bearer <api-key>` and has a timeout.
+ * Requests that start work are not retried here: callers wrap them in
+ * {@link retryLocked} for 423 and never resend them after an unclear failure.
+ */
+
+
+
+
+/** `request`'s value, or null when the Neon API answered 404 (Not Found). */
+async function nullOn404(request) {
+    try {
+        return await request;
+    }
+    catch (err) {
+        if (err instanceof http/* HttpError */.j$ && err.status === 404)
+            return null;
+        throw err;
+    }
+}
+/** Branches asked for per page of List branches (the spec allows 1 to 10000). */
+const BRANCH_PAGE_LIMIT = 100;
+/** Pages of List branches read before giving up on a lookup. */
+const MAX_BRANCH_PAGES = 200;
+/** The one client of the Neon API a run uses: built once ({@link neonClientOf}) and passed down. */
+class NeonClient {
+    apiUrl;
+    apiKey;
+    timeoutMs;
+    projectId;
+    /**
+     * @param apiUrl base address including `/api/v2`
+     * @param apiKey secret; already masked by the inputs
+     * @param timeoutMs per-request timeout in milliseconds
+     */
+    constructor(apiUrl, apiKey, timeoutMs, projectId) {
+        this.apiUrl = apiUrl;
+        this.apiKey = apiKey;
+        this.timeoutMs = timeoutMs;
+        this.projectId = projectId;
+    }
+    async call(label, method, path, options = {}) {
+        try {
+            const res = await (0,http/* requestJson */.SS)({
+                label,
+                method,
+                url: `${this.apiUrl}/projects/${encodeURIComponent(this.projectId)}${path}`,
+                body: options.body,
+                headers: { Authorization: `Bearer ${this.apiKey}` },
+                timeoutMs: this.timeoutMs,
+                idempotent: options.idempotent ?? method === 'GET',
+                retryOn503: options.retryOn503,
+                emptyBodyStatuses: options.emptyBodyStatuses
+            });
+            if (res.body === undefined)
+                return null;
+            return (0,shapes/* need */.$B)(res.body, 'JSON object', label, shapes/* isObject */.Gv);
+        }
+        catch (err) {
+            throw explainApiError(err, label, this.projectId);
+        }
+    }
+    /** A call whose success always has a JSON object body. */
+    async callJson(label, method, path, options = {}) {
+        const body = await this.call(label, method, path, options);
+        return (0,shapes/* need */.$B)(body, 'JSON object', label, shapes/* isObject */.Gv);
+    }
+    /**
+     * One page of `GET /projects/{project_id}/branches?search&sort_by&sort_order&limit&cursor`
+     * (platform spec, listProjectBranches: cursor pagination; send `pagination.next`
+     * back as `cursor`). Sorted by `created_at` ascending, so pages stay stable while
+     * branches are renamed (the default order is `updated_at`).
+     * @returns the page's branches and the cursor of the next page, if the response gave one.
+     */
+    async listBranchesPage(options = {}) {
+        const label = options.search ? `List branches matching "${options.search}"` : 'List branches';
+        const q = new URLSearchParams({
+            ...(options.search ? { search: options.search } : {}),
+            sort_by: 'created_at',
+            sort_order: 'asc',
+            limit: String(options.limit ?? BRANCH_PAGE_LIMIT),
+            ...(options.cursor ? { cursor: options.cursor } : {})
+        });
+        const body = await this.callJson(label, 'GET', `/branches?${q}`);
+        const branches = (0,shapes/* need */.$B)(body.branches, '`branches` array', label, Array.isArray).map((b) => (0,shapes/* branchOf */.W0)(b, label));
+        const pagination = body.pagination;
+        return { branches, next: typeof pagination?.next === 'string' && pagination.next ? pagination.next : undefined };
+    }
+    /**
+     * The first branch that `match` accepts, following `pagination.next` page
+     * by page (at most {@link MAX_BRANCH_PAGES} pages; stops on an empty page
+     * or a cursor that repeats). `search` narrows the list on the server
+     * (platform spec: partial match on name or id), so `match` must still
+     * compare exactly.
+     */
+    async findBranch(match, search) {
+        let cursor;
+        const seen = new Set();
+        for (let page = 0; page < MAX_BRANCH_PAGES; page++) {
+            const res = await this.listBranchesPage({ search, cursor });
+            const found = res.branches.find(match);
+            if (found)
+                return found;
+            if (!res.next || res.branches.length === 0 || seen.has(res.next))
+                return null;
+            seen.add(res.next);
+            cursor = res.next;
+        }
+        return null;
+    }
+    /**
+     * Every branch of the project, following `pagination.next` (at most
+     * {@link MAX_BRANCH_PAGES} pages; stops on an empty page or a cursor that
+     * repeats). For `command: cleanup` and `reset`, which look at all of them.
+     */
+    async listBranches() {
+        const all = [];
+        let cursor;
+        const seen = new Set();
+        for (let page = 0; page < MAX_BRANCH_PAGES; page++) {
+            const res = await this.listBranchesPage({ cursor });
+            all.push(...res.branches);
+            if (!res.next || res.branches.length === 0 || seen.has(res.next))
+                break;
+            seen.add(res.next);
+            cursor = res.next;
+        }
+        return all;
+    }
+    /** `GET /projects/{project_id}/branches/{branch_id}` (platform spec, getProjectBranch); null on 404. */
+    async getBranch(branchId) {
+        const label = `Get branch ${branchId}`;
+        const body = await nullOn404(this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}`));
+        return body && (0,shapes/* branchOf */.W0)(body.branch, label);
+    }
+    /** The branch named exactly `name`, looked up with `search=<name>` and the cursor; null when there is none. */
+    findBranchByName(name) {
+        return this.findBranch((b) => b.name === name, name);
+    }
+    /**
+     * `POST /projects/{project_id}/branches` with
+     * `{endpoints: [{type: "read_write"}], branch: {parent_id, name}}` (Neon operations guide
+     * plus the spec's `name` field) and the `extras` of branch-create-extras.ts
+     * (expiry, annotations, init source, endpoint settings). Retried on HTTP 503 only (platform spec:
+     * a 503 "is always safe to retry"; a duplicate create answers 409, so the
+     * name makes it idempotent); never resent after a timeout or a reset, whose
+     * outcome the caller finds out by looking the name up. Wrap in retryLocked for 423.
+     * @throws HttpError (409 when the name exists, 423 when locked).
+     */
+    async createBranch(parentId, name, extras = {}) {
+        const label = `Create branch "${name}"`;
+        const { endpoint, branch, ...top } = extras;
+        const body = await this.callJson(label, 'POST', '/branches', {
+            body: { endpoints: [{ type: 'read_write', ...endpoint }], branch: { parent_id: parentId, name, ...branch }, ...top },
+            idempotent: false,
+            retryOn503: true
+        });
+        return (0,shapes/* createdBranchOf */.qd)(body, label);
+    }
+    /**
+     * `PATCH /projects/{project_id}/branches/{branch_id}` with `{branch: {name}}`
+     * (platform spec, updateProjectBranch). Retried on 503. Wrap in retryLocked for 423.
+     * @returns the renamed branch and the operations the update started (often none).
+     * @throws HttpError (409 when another branch has the name).
+     */
+    async renameBranch(branchId, name) {
+        const label = `Rename branch ${branchId} to "${name}"`;
+        const body = await this.callJson(label, 'PATCH', `/branches/${encodeURIComponent(branchId)}`, {
+            body: { branch: { name } },
+            idempotent: false,
+            retryOn503: true
+        });
+        return { branch: (0,shapes/* branchOf */.W0)(body.branch, label), operations: (0,shapes/* operationsOf */.CF)(body.operations, label) };
+    }
+    /**
+     * `DELETE /projects/{project_id}/branches/{branch_id}`.
+     * @returns the operations the delete started; null when the branch was
+     *   already gone: HTTP 204 with an empty body (platform spec: "Returned if
+     *   the branch doesn't exist or has already been deleted"), or 404.
+     * Retried on 5xx and network errors like a GET: DELETE is idempotent, and a
+     * retry after a lost answer meets 204. Wrap in retryLocked for 423.
+     */
+    async deleteBranch(branchId) {
+        const label = `Delete branch ${branchId}`;
+        try {
+            const body = await this.call(label, 'DELETE', `/branches/${encodeURIComponent(branchId)}`, {
+                idempotent: true,
+                emptyBodyStatuses: [204]
+            });
+            return body === null ? null : (0,shapes/* operationsOf */.CF)(body.operations, label);
+        }
+        catch (err) {
+            if (err instanceof http/* HttpError */.j$ && err.status === 404)
+                return null;
+            throw err;
+        }
+    }
+    /** `GET /projects/{project_id}/branches/{branch_id}/endpoints`. */
+    async listEndpoints(branchId) {
+        const label = `List endpoints of branch ${branchId}`;
+        const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/endpoints`);
+        return (0,shapes/* need */.$B)(body.endpoints, '`endpoints` array', label, Array.isArray);
+    }
+    /** `GET /projects/{project_id}/branches/{branch_id}/databases`. */
+    async listDatabases(branchId) {
+        const label = `List databases of branch ${branchId}`;
+        const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/databases`);
+        return (0,shapes/* need */.$B)(body.databases, '`databases` array', label, Array.isArray);
+    }
+    /**
+     * `GET /projects/{project_id}/branches/{branch_id}/compare_schema?base_branch_id&db_name`
+     * (platform spec, getProjectBranchSchemaComparison): the difference between
+     * the base branch's schema and this branch's, as text (`diff`, '' when equal).
+     */
+    async compareSchema(branchId, baseBranchId, database) {
+        const label = `Compare the schema of branch ${branchId} with ${baseBranchId}`;
+        const q = new URLSearchParams({ base_branch_id: baseBranchId, db_name: database });
+        const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/compare_schema?${q}`);
+        return (0,shapes/* need */.$B)(body.diff ?? '', '`diff`', label, (v) => typeof v === 'string');
+    }
+    /** `GET /projects/{project_id}/connection_uri?branch_id&database_name&role_name&pooled`. A secret: mask it. */
+    async connectionUri(branchId, database, role, pooled) {
+        const label = `Get ${pooled ? 'pooled' : 'direct'} connection URI of branch ${branchId}`;
+        const q = new URLSearchParams({ branch_id: branchId, database_name: database, role_name: role, pooled: String(pooled) });
+        const body = await this.callJson(label, 'GET', `/connection_uri?${q}`);
+        return (0,shapes/* need */.$B)(body.uri, '`uri`', label, (v) => typeof v === 'string' && /^postgres(ql)?:\/\//.test(v));
+    }
+    /** `GET /projects/{project_id}/operations/{operation_id}` (Neon operations guide). Not retried here: the poll loop polls again. */
+    async getOperation(operationId) {
+        const label = `Get operation ${operationId}`;
+        const body = await this.callJson(label, 'GET', `/operations/${encodeURIComponent(operationId)}`, { idempotent: false });
+        return (0,shapes/* operationsOf */.CF)([body.operation], label)[0];
+    }
+    /**
+     * `GET /projects/{project_id}/operations?limit&cursor` (Neon operations guide): newest
+     * first; send the returned `pagination.cursor` with `limit` for the next page.
+     */
+    async listOperations(limit, cursor) {
+        const label = 'List operations';
+        const q = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
+        const body = await this.callJson(label, 'GET', `/operations?${q}`);
+        const pagination = body.pagination;
+        return {
+            operations: (0,shapes/* operationsOf */.CF)(body.operations, label),
+            cursor: typeof pagination?.cursor === 'string' ? pagination.cursor : undefined
+        };
+    }
+    /**
+     * Operations on `branchId` that are not terminal, from the newest pages of
+     * the project's operations, stopping at operations older than `since` (ISO
+     * 8601) or after `maxPages` pages of `limit`.
+     */
+    async pendingOperationsOf(branchId, since, limit = 50, maxPages = 5) {
+        const out = [];
+        let cursor;
+        const floor = Date.parse(since) - 1000;
+        for (let page = 0; page < maxPages; page++) {
+            const res = await this.listOperations(limit, cursor);
+            for (const op of res.operations) {
+                if (op.branch_id === branchId && !['finished', 'skipped', 'cancelled', 'error'].includes(op.status))
+                    out.push(op);
+            }
+            const oldest = res.operations.at(-1);
+            if (!res.cursor || res.operations.length < limit || (oldest && Date.parse(oldest.created_at) < floor))
+                break;
+            cursor = res.cursor;
+        }
+        return out;
+    }
+    /**
+     * `PATCH /projects/{project_id}/branches/{branch_id}` with `{branch: update}`
+     * (platform spec, updateProjectBranch: 200 BranchOperations). Not retried
+     * blindly; wrap in retryLocked for 423.
+     */
+    async updateBranch(branchId, update) {
+        const label = `Update branch ${branchId}`;
+        const body = await this.callJson(label, 'PATCH', `/branches/${encodeURIComponent(branchId)}`, {
+            body: { branch: update },
+            idempotent: false
+        });
+        return { branch: (0,shapes/* branchOf */.W0)(body.branch, label), operations: (0,shapes/* operationsOf */.CF)(body.operations, label) };
+    }
+    /**
+     * `POST /projects/{project_id}/branches/{branch_id}/restore` (platform spec,
+     * restoreProjectBranch: 200 BranchOperations). Sent once; wrap in retryLocked for 423.
+     */
+    async restoreBranch(branchId, request) {
+        const label = `Restore branch ${branchId}`;
+        const body = await this.callJson(label, 'POST', `/branches/${encodeURIComponent(branchId)}/restore`, {
+            body: request,
+            idempotent: false
+        });
+        return { branch: (0,shapes/* branchOf */.W0)(body.branch, label), operations: (0,shapes/* operationsOf */.CF)(body.operations, label) };
+    }
+    /**
+     * `GET /projects/{project_id}/branches/{branch_id}` with its annotation
+     * (platform spec: BranchResponse + AnnotationResponse, `annotation.value`
+     * a string map). Null on 404.
+     */
+    async branchWithAnnotations(branchId) {
+        const label = `Get branch ${branchId}`;
+        const body = await nullOn404(this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}`));
+        if (!body)
+            return null;
+        const value = body.annotation?.value;
+        return {
+            branch: (0,shapes/* branchOf */.W0)(body.branch, label),
+            annotations: value && typeof value === 'object' ? value : {}
+        };
+    }
+    /**
+     * `POST /projects/{project_id}/branch_anonymized` with a read-write
+     * endpoint, the `extras` of branch-create-extras.ts, the rules, and
+     * `start_anonymization: true`. Retried on 503 only, like create branch
+     * (the name makes a duplicate answer 409). Wrap in retryLocked for 423.
+     * @throws HttpError (409 when the name exists, 423 when locked), PlatformResponseError.
+     */
+    async createAnonymizedBranch(parentId, name, rules, extras = {}) {
+        const label = `Create anonymized branch "${name}"`;
+        const { endpoint, branch, annotation_value } = extras;
+        const body = await this.callJson(label, 'POST', '/branch_anonymized', {
+            body: {
+                branch_create: { endpoints: [{ type: 'read_write', ...endpoint }], branch: { parent_id: parentId, name, ...branch } },
+                masking_rules: rules,
+                start_anonymization: true,
+                ...(annotation_value ? { annotation_value } : {})
+            },
+            idempotent: false,
+            retryOn503: true
+        });
+        return (0,shapes/* createdBranchOf */.qd)(body, label);
+    }
+    /** `GET …/branches/{branch_id}/anonymized_status`; null on 404 (not an anonymized branch, or gone). */
+    async anonymizedStatus(branchId) {
+        const label = `Get the anonymization status of branch ${branchId}`;
+        const body = await nullOn404(this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/anonymized_status`));
+        return body && (0,shapes/* need */.$B)(body, '`state`', label, () => typeof body.state === 'string');
+    }
+    /** `GET …/branches/{branch_id}/masking_rules`; null on 404. */
+    async maskingRules(branchId) {
+        const label = `Get the masking rules of branch ${branchId}`;
+        const body = await nullOn404(this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/masking_rules`));
+        return body && (0,shapes/* need */.$B)(body.masking_rules, '`masking_rules`', label, Array.isArray);
+    }
+}
+/** The client of the settings' project (timeout in seconds from `request-timeout`). */
+function neonClientOf(s) {
+    return new NeonClient(s.apiUrl, s.apiKey, s.requestTimeoutSeconds * 1000, s.projectId);
+}
+
+
+/***/ }),
+
+/***/ 92863:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   CR: () => (/* binding */ deleteBranchAndWait),
+/* harmony export */   NX: () => (/* binding */ markUnseeded),
+/* harmony export */   WU: () => (/* binding */ markSeeded),
+/* harmony export */   fS: () => (/* binding */ waitForPendingOf),
+/* harmony export */   gx: () => (/* binding */ provisionBranch)
+/* harmony export */ });
+/* unused harmony export undoOnCancel */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
+/* harmony import */ var _client_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(16383);
+/* harmony import */ var _branch_connection_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(78064);
+/* harmony import */ var _preview_branch_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(65272);
+/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(90833);
+/* harmony import */ var _retry_423_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(66639);
+/* harmony import */ var _operations_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(59085);
+/* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(38653);
+/**
+ * Branch mode's lifecycle: find or create the PR's branch, wait for the
+ * operations each request started, pick its connection strings, and delete
+ * it again (on `command: delete`, on `reuse: false`, or after a failed seed).
+ *
+ * Proof of a completed seed lives on the branch itself, in its name: a run
+ * creates the branch under an unseeded name (`<name>~seeding`) and renames
+ * it to `<name>` (platform spec, updateProjectBranch) only once it is seeded.
+ * So a branch found under the PR's name was seeded, and one found under the
+ * unseeded name (a run that was cancelled, crashed, or lost the create's
+ * answer) is never reused: it is deleted and made again, after waiting for
+ * the operations still running on it. Annotations would not do: the spec
+ * sets them only on create.
+ *
+ * The rule holds for every command that changes a branch under the
+ * PR's name. `command: reset` first takes the branch back to the unseeded
+ * name ({@link markUnseeded}) and gives it the PR's name again only after
+ * its seed ({@link markSeeded}); the post step deletes a branch only while it
+ * still has the id and unseeded name this run left it with.
+ */
+
+
+
+
+
+
+
+
+
+function waitOptions(client, o) {
+    return {
+        pollIntervalSeconds: o.pollIntervalSeconds,
+        waitTimeoutSeconds: o.waitTimeoutSeconds,
+        get: (id) => client.getOperation(id)
+    };
+}
+/**
+ * Waits for the operations still running on `branch` (started within the
+ * last hour and since it was created): another run's create, a compute start
+ * a cancelled run left, a restore. A DELETE or PATCH meets 423 until they end
+ * (Neon operations guide), so every path waits for them first.
+ * @returns those operations, in their terminal state (empty when none ran).
+ * @throws OperationError, or Error after `waitTimeoutSeconds`.
+ */
+async function waitForPendingOf(client, branch, o) {
+    const since = new Date(Math.max(Date.parse(branch.created_at) || 0, Date.now() - 3600_000)).toISOString();
+    const pending = await client.pendingOperationsOf(branch.id, since);
+    if (!pending.length)
+        return [];
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Waiting for ${pending.length} operation(s) still running on branch "${branch.name}".`);
+    return await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, waitOptions(client, o));
+}
+/** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
+async function reuse(client, branch, o) {
+    const operations = await waitForPendingOf(client, branch, o);
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Reusing branch "${branch.name}" (${branch.id}).`);
+    return { branch, created: false, operations, ...(await (0,_branch_connection_js__WEBPACK_IMPORTED_MODULE_3__/* .connectionOf */ .ao)(client, branch, o)) };
+}
+/**
+ * Deletes `branch` (423 retried per the Neon operations guide, Errors) and waits for the operations
+ * the delete started.
+ * @returns those operations; empty when the branch was already gone.
+ */
+async function deleteBranchAndWait(client, branch, o) {
+    (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .refuseProtected */ .fZ)(branch, 'delete');
+    const ops = await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
+    if (ops === null)
+        return null;
+    return await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(ops, waitOptions(client, o));
+}
+/** How long a failed run waits for its new branch's operations before deleting the branch, seconds. */
+const CLEANUP_WAIT_SECONDS = 30;
+/** Time kept for the DELETE (with its 423 retries) after waiting for the operations, when undoing a cancel, in milliseconds. */
+const CANCEL_DELETE_RESERVE_MS = 1000;
+/**
+ * A create whose answer does not say what happened: a timeout, a reset, a
+ * 5xx (after the 503 retries), or a 2xx we could not read. The platform may
+ * have made the branch.
+ */
+function unanswered(err) {
+    return (err instanceof _client_js__WEBPACK_IMPORTED_MODULE_2__/* .PlatformResponseError */ .Jy ||
+        (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || (err.status >= 200 && err.status < 300))));
+}
+/**
+ * Creates the unseeded branch. After an unanswered create (its answer
+ * lost to a timeout or a reset, or a 5xx) looks the name up: a branch the
+ * platform made anyway is adopted with the operations still pending on it,
+ * so this run finishes the job (wait, seed, rename) or deletes it.
+ * @returns the branch, its pending operations, and its connection URIs if the create answered.
+ */
+async function createUnseeded(client, parent, name, extras, anonymized) {
+    const since = new Date(Date.now() - 60_000).toISOString();
+    try {
+        const create = () => (anonymized ? anonymized.create(parent, name, extras) : client.createBranch(parent.id, name, extras));
+        const created = await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Create branch "${name}"`, create);
+        return { branch: created.branch, operations: created.operations, uris: created.connection_uris };
+    }
+    catch (err) {
+        if (!unanswered(err))
+            throw err;
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`${err.message} Looking the branch up by name, in case Neon made it.`);
+        let made;
+        try {
+            made = (await (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .findPreviewBranches */ .wE)(client, name.slice(0, -_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .UNSEEDED_SUFFIX */ .Q2.length))).unseeded;
+        }
+        catch (e) {
+            throw new Error(`${err.message} The lookup that would tell whether the branch was made failed too (${e.message}); if branch "${name}" exists, the next run deletes it.`, { cause: e });
+        }
+        if (!made) {
+            if (err instanceof _client_js__WEBPACK_IMPORTED_MODULE_2__/* .PlatformResponseError */ .Jy)
+                throw new _client_js__WEBPACK_IMPORTED_MODULE_2__/* .PlatformResponseError */ .Jy(`${err.message} No branch "${name}" was made.`);
+            throw new _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$(`${err.message} No branch "${name}" was made.`, err.status, err.serviceMessage, err.hint, err.timedOut, undefined, err.requestId);
+        }
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Neon made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`);
+        return { branch: made, operations: await client.pendingOperationsOf(made.id, since), uris: [] };
+    }
+}
+/**
+ * Registers the cancel's undo step for `branch`, which this run holds under
+ * its unseeded name: wait for `pending` (its operations hold the project,
+ * a DELETE meets 423 until they end) until shortly before the cancel's
+ * deadline (cancel.ts), polling every 0.2 s, then delete it with the 423
+ * retry, and clear the post step's state.
+ */
+function undoOnCancel(client, branch, pending, o) {
+    (0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .onCancel */ .Ao)(_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .UNSEEDED_BRANCH */ .dV, async (deadline) => {
+        const waitSeconds = Math.max(0.1, (deadline - CANCEL_DELETE_RESERVE_MS - Date.now()) / 1000);
+        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, {
+            ...waitOptions(client, o),
+            pollIntervalSeconds: 0.2,
+            waitTimeoutSeconds: waitSeconds
+        }).catch(() => undefined);
+        await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
+        (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .clearUnseeded */ .nH)();
+    });
+}
+/**
+ * Finds the PR's seeded branch and reuses it, or creates it under its
+ * unseeded name from the parent with a read-write compute and waits for
+ * the operations the create started. An unseeded branch found (a run whose
+ * seed did not complete) is deleted first; `reuse: false` deletes the seeded
+ * one too. A newly created branch must be passed to {@link markSeeded} once seeded.
+ * @throws BranchRefusedError, ProjectBusyError, OperationError, HttpError.
+ */
+async function provisionBranch(client, o) {
+    const found = await (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .findPreviewBranches */ .wE)(client, o.branchName);
+    const parent = await (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .resolveParent */ .vc)(client, o.parentBranch);
+    if (found.unseeded) {
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Branch "${found.unseeded.name}" (${found.unseeded.id}) was left by a run whose seed did not complete: deleting it and starting again.`);
+        // A cancelled run's compute start may still run on it; a DELETE before it ends meets 423.
+        await waitForPendingOf(client, found.unseeded, o);
+        await deleteBranchAndWait(client, found.unseeded, o);
+    }
+    const existing = found.seeded;
+    if (existing) {
+        (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .refuseProtected */ .fZ)(existing, o.reuse ? 'reuse' : 'delete and recreate');
+        // An anonymized branch is reused only when masked, under the same rules
+        const unreusable = o.reuse && o.anonymized ? await o.anonymized.unreusable(existing, parent) : null;
+        if (o.reuse && !unreusable)
+            return { ...(await reuse(client, existing, o)), parent };
+        if (unreusable)
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Not reusing branch "${existing.name}" (${existing.id}): ${unreusable}. Deleting it to create it again.`);
+        else
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`reuse is false: deleting branch "${existing.name}" (${existing.id}) to recreate it.`);
+        await deleteBranchAndWait(client, existing, o);
+    }
+    const unseeded = (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .unseededName */ .lu)(o.branchName);
+    let created;
+    try {
+        created = await createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized);
+    }
+    catch (err) {
+        if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && err.status === 409) {
+            const now = await (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .findPreviewBranches */ .wE)(client, o.branchName);
+            if (now.seeded && o.reuse && !(o.anonymized && (await o.anonymized.unreusable(now.seeded, parent)))) {
+                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Branch "${o.branchName}" was created and seeded by another run first (HTTP 409); reusing it.`);
+                return { ...(await reuse(client, now.seeded, o)), parent };
+            }
+            throw new _preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .BranchRefusedError */ .PK(`Branch "${unseeded}" already exists: another run of this PR is creating and seeding "${o.branchName}" right now. ` +
+                'Re-run this job once it has finished; a branch it leaves unseeded is deleted then.');
+        }
+        if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && err.status === 404) {
+            throw new _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$(`${err.message} Check \`project-id\` and \`parent-branch\` ("${parent.name}", ${parent.id}).`, 404, err.serviceMessage);
+        }
+        throw err;
+    }
+    // From here until it is seeded, a cancelled run deletes the branch (the create flow keeps this step through seeding).
+    const { branch } = created;
+    const pending = created.operations;
+    (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .saveUnseeded */ .Tu)(branch); // the post step deletes it if this run ends before it is seeded
+    undoOnCancel(client, branch, pending, o);
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`);
+    try {
+        const waitStart = Date.now();
+        const operations = await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, waitOptions(client, o));
+        // Nothing is handed out before masking finished; `wait-timeout` covers both waits
+        if (o.anonymized)
+            await o.anonymized.waitUntilMasked(branch, waitStart + o.waitTimeoutSeconds * 1000);
+        const uri = (0,_branch_connection_js__WEBPACK_IMPORTED_MODULE_3__/* .chooseUri */ .oW)(created.uris, o.database, o.role);
+        const connection = uri
+            ? { directUrl: uri.connection_uri, pooledUrl: (0,_branch_connection_js__WEBPACK_IMPORTED_MODULE_3__/* .pooledOf */ .HC)(uri.connection_uri, uri.connection_parameters.pooler_host) }
+            : await (0,_branch_connection_js__WEBPACK_IMPORTED_MODULE_3__/* .connectionOf */ .ao)(client, branch, o);
+        return { branch, parent, created: true, operations, ...connection };
+    }
+    catch (err) {
+        if ((0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .isCancelled */ .mm)())
+            throw err; // the cancel's undo step deletes the branch, after this flow stopped
+        (0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .offCancel */ .qC)(_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .UNSEEDED_BRANCH */ .dV);
+        // A branch whose creation did not finish (or whose connection could not be read) must not be left behind.
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Deleting branch "${branch.name}" again: ${err.message}`);
+        // Its own operations hold the project (a DELETE meets 423 until they end, Neon operations guide): give them a bounded while more.
+        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, {
+            ...waitOptions(client, o),
+            pollIntervalSeconds: Math.min(o.pollIntervalSeconds, 1),
+            waitTimeoutSeconds: CLEANUP_WAIT_SECONDS
+        }).catch(() => undefined);
+        await deleteBranchAndWait(client, branch, o).then(_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .clearUnseeded */ .nH, (e) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it (its name says its seed did not complete), or delete it by hand.`));
+        throw err;
+    }
+}
+/**
+ * Takes the seeded branch `branch` out of reuse before a command changes it
+ * (`command: reset`): saves the post step's state first (so a kill
+ * or a lost answer from here on is undone by the post step, which deletes
+ * the branch only while it still has the unseeded name), then renames it
+ * to `<name>~seeding` (PATCH, 423 retried, its operations waited on), and
+ * registers the cancel's undo step. From then on no run reuses it, and the
+ * next run deletes it if this one does not finish; {@link markSeeded} gives
+ * the name back after the seed.
+ * @returns the branch under its unseeded name.
+ * @throws HttpError, ProjectBusyError, OperationError (the branch may then carry either name; both cases are handled as above).
+ */
+async function markUnseeded(client, branch, o) {
+    const unseeded = (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .unseededName */ .lu)(branch.name);
+    (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .saveUnseeded */ .Tu)({ id: branch.id, name: unseeded });
+    const renamed = await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, unseeded));
+    undoOnCancel(client, renamed.branch, renamed.operations, o);
+    await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(renamed.operations, waitOptions(client, o));
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Renamed branch "${branch.name}" to "${unseeded}" until it is seeded again: no run reuses it meanwhile.`);
+    return renamed.branch;
+}
+/**
+ * Records on the branch that its seed completed: renames the unseeded
+ * branch to `name` (PATCH, 423 retried) and waits for any operation the
+ * update started. On failure deletes the branch (a later run would delete it
+ * anyway) and rethrows.
+ * @returns the renamed branch.
+ */
+async function markSeeded(client, branch, name, o) {
+    try {
+        const renamed = await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, name));
+        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(renamed.operations, waitOptions(client, o));
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Seed complete: renamed branch "${branch.name}" to "${name}", so later runs reuse it.`);
+        return renamed.branch;
+    }
+    catch (err) {
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Deleting branch "${branch.name}": it could not be renamed to "${name}" after its seed (${err.message}).`);
+        await deleteBranchAndWait(client, branch, o).catch((e) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it.`));
+        throw err;
+    }
+}
+
+
+/***/ }),
+
+/***/ 65272:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   PK: () => (/* binding */ BranchRefusedError),
+/* harmony export */   Q2: () => (/* binding */ UNSEEDED_SUFFIX),
+/* harmony export */   fZ: () => (/* binding */ refuseProtected),
+/* harmony export */   lu: () => (/* binding */ unseededName),
+/* harmony export */   pe: () => (/* binding */ defaultBranchName),
+/* harmony export */   vc: () => (/* binding */ resolveParent),
+/* harmony export */   wE: () => (/* binding */ findPreviewBranches)
+/* harmony export */ });
+/** A request the action refuses to make, with what to change. */
+class BranchRefusedError extends Error {
+}
+/**
+ * `preview/pr-<number>-<head ref>` in a PR, else `preview/<short sha>`;
+ * characters other than letters, digits, `.`, `_` and `-` become `-`, at most 256 characters,
+ * then `-<preview name>` for one of several previews of the PR (`preview-name`).
+ */
+function defaultBranchName(pr, sha, previewName = '') {
+    const suffix = previewName ? `-${previewName}` : '';
+    const clean = (s) => s
+        .replace(/[^A-Za-z0-9._-]+/g, '-')
+        .replace(/-{2,}/g, '-')
+        .replace(/^-|-$/g, '');
+    const name = pr ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}` : `preview/${clean(sha).slice(0, 7) || 'local'}`;
+    return name.slice(0, 256 - suffix.length) + suffix;
+}
+/**
+ * Refuses to `what` (delete, reset, …) the project's default or a protected branch.
+ * @param input the input that named the branch, which the message says to change
+ * @throws BranchRefusedError
+ */
+function refuseProtected(branch, what, input = 'branch-name') {
+    if (branch.default || branch.protected) {
+        throw new BranchRefusedError(`Refusing to ${what} branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. ` +
+            `Set \`${input}\` to a preview branch${input === 'branch-id' ? "'s id" : ' name'}.`);
+    }
+}
+/** Resolves `parent-branch` (an id or a name, looked up with `search`) or the project's default branch. */
+async function resolveParent(client, parentBranch) {
+    if (parentBranch) {
+        const parent = await client.findBranch((b) => b.id === parentBranch || b.name === parentBranch, parentBranch);
+        if (!parent)
+            throw new BranchRefusedError(`Parent branch "${parentBranch}" was not found in the project (input \`parent-branch\`, an id or a name).`);
+        return parent;
+    }
+    const parent = await client.findBranch((b) => !!b.default);
+    if (!parent)
+        throw new BranchRefusedError('The project has no default branch; set `parent-branch`.');
+    return parent;
+}
+/** Marks a branch whose seed has not completed (see the module comment). */
+const UNSEEDED_SUFFIX = '~seeding';
+/**
+ * The unseeded name of the branch `name` until its seed completes:
+ * `<name>~seeding`, the name cut so the whole stays within the spec's 256 characters.
+ */
+function unseededName(name) {
+    return name.slice(0, 256 - UNSEEDED_SUFFIX.length) + UNSEEDED_SUFFIX;
+}
+/**
+ * Looks the PR's branch up under both names with one search (`search=` the
+ * part both names share), following the cursor through every page.
+ */
+async function findPreviewBranches(client, name) {
+    const unseeded = unseededName(name);
+    const found = { seeded: null, unseeded: null };
+    await client.findBranch((b) => {
+        if (b.name === name)
+            found.seeded = b;
+        if (b.name === unseeded)
+            found.unseeded = b;
+        return !!found.seeded && !!found.unseeded;
+    }, name.slice(0, 256 - UNSEEDED_SUFFIX.length));
+    return found;
+}
+
+
+/***/ }),
+
+/***/ 4773:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   $B: () => (/* binding */ need),
+/* harmony export */   CF: () => (/* binding */ operationsOf),
+/* harmony export */   Gv: () => (/* binding */ isObject),
+/* harmony export */   Jy: () => (/* binding */ PlatformResponseError),
+/* harmony export */   W0: () => (/* binding */ branchOf),
+/* harmony export */   bq: () => (/* binding */ ANONYMIZATION_DOCS),
+/* harmony export */   qd: () => (/* binding */ createdBranchOf)
+/* harmony export */ });
+/** A response whose shape is not what the API documents. Never quotes the body (it may hold a password). */
+class PlatformResponseError extends Error {
+}
+function need(value, what, label, check) {
+    if (!check(value))
+        throw new PlatformResponseError(`${label}: Neon's response has no valid ${what}.`);
+    return value;
+}
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v) => typeof v === 'string' && v !== '';
+function branchOf(v, label) {
+    const b = need(v, '`branch`', label, isObject);
+    need(b.id, '`branch.id`', label, isString);
+    need(b.name, '`branch.name`', label, isString);
+    return b;
+}
+function operationsOf(v, label) {
+    const ops = need(v ?? [], '`operations` array', label, Array.isArray);
+    for (const op of ops) {
+        const o = need(op, 'operation', label, isObject);
+        need(o.id, '`operations[].id`', label, isString);
+        need(o.status, '`operations[].status`', label, isString);
+        need(o.action, '`operations[].action`', label, isString);
+    }
+    return ops;
+}
+/**
+ * A create-branch answer (platform spec, CreatedBranch: `branch`, `endpoints`,
+ * `operations`, `connection_uris`), checked. Shared by create branch and create anonymized branch.
+ * @throws PlatformResponseError when a required part is missing.
+ */
+function createdBranchOf(body, label) {
+    return {
+        branch: branchOf(body.branch, label),
+        endpoints: need(body.endpoints ?? [], '`endpoints` array', label, Array.isArray),
+        operations: operationsOf(body.operations, label),
+        connection_uris: need(body.connection_uris ?? [], '`connection_uris` array', label, Array.isArray)
+    };
+}
+/** The Neon docs on anonymized branches, linked from the comment and the errors. */
+const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization';
+
+
+/***/ }),
+
+/***/ 24585:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   B1: () => (/* binding */ renderReport),
+/* harmony export */   W$: () => (/* binding */ COMMENT_LIMIT)
+/* harmony export */ });
+/* unused harmony exports renderSchema, renderMasked, relativeExpiry, utc */
+/* harmony import */ var _platform_shapes_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4773);
+/* harmony import */ var _comment_comment_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(13505);
+/**
+ * What one run did, rendered once as Markdown for both the PR comment and the
+ * job summary. Holds no secret: no connection string, no password.
+ */
+
+
+/** GitHub's limit on a comment body, in characters. */
+const COMMENT_LIMIT = 65_536;
+/** A code fence longer than any run of backticks in `text`. */
+function fence(text) {
+    const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+    return '`'.repeat(longest + 1);
+}
+/**
+ * The schema section. `diffBudget` (characters) cuts the diff at a line end
+ * with a pointer to the job summary and the `schema-diff` file.
+ */
+function renderSchema(r, diffBudget = Infinity) {
+    const s = r.schema;
+    if (!s)
+        return [];
+    const against = s.source === 'platform'
+        ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by Neon)`
+        : s.source === 'migra' || s.source === 'listing'
+            ? r.mode === 'instant'
+                ? ' (made by `seed-command`)'
+                : ' (made by the seed and `seed-command`)'
+            : '';
+    if (s.unavailable)
+        return [
+            '#### Schema',
+            '',
+            `**schema diff unavailable**: ${s.unavailable.replace(/\n/g, ' ')}. The database is seeded; only the diff is missing.`,
+            ''
+        ];
+    const lines = ['#### Schema', '', `**${s.summary}**${against}`, ''];
+    if (s.note)
+        lines.push(`_The diff below lists the changed objects: ${s.note.replace(/\n/g, ' ')}._`, '');
+    if (s.destructive.length > 0) {
+        lines.push('> [!WARNING]', `> ${s.destructive.length} destructive change${s.destructive.length === 1 ? '' : 's'}${s.failOnDestructive ? ' (the step failed: `fail-on-destructive` is true)' : ''}:`);
+        for (const d of s.destructive)
+            lines.push(`> - ${d.replace(/\n/g, ' ')}`);
+        lines.push('');
+    }
+    if (s.diff) {
+        let diff = s.diff;
+        let cut = '';
+        if (diff.length > diffBudget) {
+            diff = diff.slice(0, Math.max(0, diff.lastIndexOf('\n', diffBudget)));
+            cut = `\n_The diff is cut here (${s.diff.split('\n').length} lines in all): the job summary and the file in the \`schema-diff\` output have all of it._\n`;
+        }
+        const f = fence(diff);
+        lines.push(`<details><summary>Schema diff (${s.diff.split('\n').length} lines)</summary>`, '', `${f}diff`, diff, f, cut, '</details>', '');
+    }
+    return lines;
+}
+/** The platform's docs on anonymized branches. */
+/** The masked columns of an anonymized branch: schema.table.column and the function's name, never a value. */
+function renderMasked(r) {
+    if (!r.anonymized?.length || r.state === 'seed-failed')
+        return [];
+    const n = r.anonymized.length;
+    const code = (s) => `\`${s.replace(/`/g, "'")}\``;
+    return [
+        '#### Anonymized',
+        '',
+        `**anonymized: ${n} column${n === 1 ? '' : 's'} masked** before the branch was handed out ([anonymized branches](${_platform_shapes_js__WEBPACK_IMPORTED_MODULE_1__/* .ANONYMIZATION_DOCS */ .bq})).`,
+        '',
+        '| Column | Masked with |',
+        '| --- | --- |',
+        ...r.anonymized.map((c) => `| ${code(`${c.schema}.${c.table}.${c.column}`).replace(/\|/g, '\\|')} | ${c.masking === 'value' ? 'a fixed value' : code(c.masking).replace(/\|/g, '\\|')} |`),
+        ''
+    ];
+}
+/** "in 71 hours", "in 40 minutes", or "expired" for a time `iso` relative to `now` (milliseconds since the epoch). */
+function relativeExpiry(iso, now = Date.now()) {
+    const ms = Date.parse(iso) - now;
+    if (ms <= 0)
+        return 'expired';
+    const hours = Math.floor(ms / 3_600_000);
+    if (hours >= 1)
+        return `in ${hours} hour${hours === 1 ? '' : 's'}`;
+    const minutes = Math.max(1, Math.floor(ms / 60_000));
+    return `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+/** "2026-11-25 10:17 UTC". */
+function utc(iso) {
+    return new Date(iso)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/:\d\d\.\d+Z$/, ' UTC');
+}
+const HEADLINES = {
+    created: 'created for this pull request',
+    reused: 'reused from an earlier run of this pull request',
+    closed: 'kept after the pull request closed',
+    deleted: 'deleted: the pull request closed',
+    'seed-failed': 'not ready: seeding failed',
+    provisioning: 'being provisioned',
+    closing: 'being closed: the pull request closed',
+    resetting: 'being reset to its parent and seeded again',
+    sweeping: 'being swept by the scheduled cleanup',
+    failed: 'not ready: the run failed',
+    cancelled: 'not ready: the run was cancelled',
+    swept: 'deleted by the scheduled cleanup',
+    reset: 'reset to its parent and seeded again'
+};
+/**
+ * Renders the report as Markdown (comment and summary share it). `limit`
+ * (characters) cuts the schema diff so the whole text fits: the PR comment
+ * uses {@link COMMENT_LIMIT}; the job summary takes up to 1 MiB.
+ */
+function renderReport(r, now = Date.now(), limit = 1_000_000) {
+    const kind = r.mode === 'instant' ? 'Instant Postgres database' : 'Postgres branch';
+    const preview = (0,_comment_comment_js__WEBPACK_IMPORTED_MODULE_0__/* .commentScope */ .AM)();
+    const lines = [`### 🐘 Preview Postgres${preview ? ` \`${preview}\`` : ''}: ${kind} ${HEADLINES[r.state]}`, ''];
+    if (r.replacedBecause)
+        lines.push(`> A new database was created because ${r.replacedBecause}.`, '');
+    if (r.state === 'provisioning') {
+        lines.push('A run of this pull request is provisioning the database; this comment is updated when it is ready. Other runs of the PR wait for it.', '');
+    }
+    if (r.state === 'swept' && r.sweptBecause)
+        lines.push(`The scheduled cleanup swept this branch: ${r.sweptBecause}.`, '');
+    if (r.state === 'closing')
+        lines.push('A run of this pull request is closing its database; this comment is updated when it is done.', '');
+    if (r.state === 'resetting')
+        lines.push('A run of this pull request is resetting its branch and seeding it again; no run uses the branch until that is done. This comment is updated when it is.', '');
+    if (r.state === 'sweeping')
+        lines.push('The scheduled cleanup (`command: cleanup`) is sweeping this branch once it has checked again that no run uses it; this comment is updated when it is done.', '');
+    if (r.state === 'failed') {
+        lines.push('The run failed before it handed anything out; nothing it made is recorded for reuse. See the job log for what to fix.', '');
+    }
+    if (r.state === 'cancelled') {
+        lines.push('The run was cancelled: it stopped before handing anything out, and deleted (or does not record) what it made but had not seeded.', '');
+    }
+    if (r.state === 'seed-failed') {
+        lines.push('The seed was rolled back and this database is not recorded for reuse; the next run creates a fresh one. See the job log for the file and line.', '');
+    }
+    const rows = [];
+    if (r.claimUrl && r.state !== 'seed-failed')
+        rows.push(['Claim URL', `${r.claimUrl} (anyone with this link can claim the database)`]);
+    if (r.expiresAt) {
+        const unless = r.mode === 'instant'
+            ? ' unless claimed'
+            : r.state === 'deleted' || r.state === 'swept'
+                ? ''
+                : ', pushed forward by every run that uses it';
+        rows.push(['Expires', `${utc(r.expiresAt)} (${relativeExpiry(r.expiresAt, now)})${unless}`]);
+    }
+    if (r.databaseId)
+        rows.push(['Database id', `\`${r.databaseId}\``]);
+    if (r.branchName)
+        rows.push(['Branch', `\`${r.branchName}\`${r.branchId ? ` (\`${r.branchId}\`)` : ''}`]);
+    if (r.parentBranch)
+        rows.push([r.schemaOnly ? 'Schema from' : 'Parent branch', `\`${r.parentBranch}\`${r.parentPoint ? ` ${r.parentPoint}` : ''}`]);
+    if (r.schemaOnly)
+        rows.push(['Data', "schema only: the parent's tables without their rows (`schema-only`)"]);
+    if (r.anonymized && r.state !== 'seed-failed')
+        rows.push(['Data', `anonymized: ${r.anonymized.length} column${r.anonymized.length === 1 ? '' : 's'} masked (see below)`]);
+    if (r.resetAt)
+        rows.push(['Reset', `${utc(r.resetAt)}: restored from the parent's latest state`]);
+    if (r.projectId)
+        rows.push(['Project', `\`${r.projectId}\``]);
+    if (r.host)
+        rows.push(['Host', `\`${r.host}\``]);
+    if (r.region)
+        rows.push(['Region', r.region]);
+    if (r.pgVersion)
+        rows.push(['Postgres', String(r.pgVersion)]);
+    const action = {
+        created: 'created',
+        reused: 'reused (not seeded again)',
+        closed: 'none (pull request closed)',
+        deleted: 'deleted',
+        'seed-failed': 'created, seed rolled back',
+        provisioning: 'provisioning',
+        closing: 'closing',
+        resetting: 'resetting',
+        sweeping: 'being swept by `command: cleanup`',
+        failed: 'failed',
+        cancelled: 'cancelled',
+        swept: 'deleted by `command: cleanup`',
+        reset: 'reset in place (same branch and connection strings)'
+    };
+    rows.push(['This run', action[r.state] + (r.seedFiles ? `, seeded from ${r.seedFiles} file${r.seedFiles === 1 ? '' : 's'}` : '')]);
+    lines.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`), '');
+    if (r.operations?.length) {
+        lines.push('| Operation | Status | Duration |', '| --- | --- | --- |');
+        for (const op of r.operations)
+            lines.push(`| ${op.name} | ${op.status} | ${op.durationSeconds.toFixed(1)} s |`);
+        lines.push('');
+    }
+    const tail = [
+        '<sub>Connection strings are in the step outputs `database-url` and `database-url-direct` (masked); they are never posted here.</sub>',
+        ...(r.runUrl ? [`<sub>Last updated by [this run](${r.runUrl}).</sub>`] : [])
+    ];
+    lines.push(...renderMasked(r));
+    const head = lines.join('\n');
+    const full = [head, ...renderSchema(r), ...tail].join('\n');
+    if (full.length <= limit)
+        return full;
+    // Over the limit: cut the diff so the whole comment fits (headroom for the marker the comment adds).
+    const budget = limit -
+        2_000 -
+        head.length -
+        tail.join('\n').length -
+        renderSchema({ ...r, schema: r.schema && { ...r.schema, diff: '' } }).join('\n').length;
+    return [head, ...renderSchema(r, Math.max(0, budget)), ...tail].join('\n');
+}
+
+
+/***/ })
+
+};

@@ -1,0 +1,5596 @@
+export const id = 687;
+export const ids = [687];
+export const modules = {
+
+/***/ 10687:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  run: () => (/* binding */ run)
+});
+
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 16 modules
+var core = __webpack_require__(88179);
+// EXTERNAL MODULE: ./src/inputs.ts
+var inputs = __webpack_require__(38422);
+// EXTERNAL MODULE: ./src/cancel.ts
+var cancel = __webpack_require__(90833);
+// EXTERNAL MODULE: ./src/platform/client.ts + 1 modules
+var platform_client = __webpack_require__(16383);
+// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
+var github = __webpack_require__(11758);
+;// CONCATENATED MODULE: ./src/version.ts
+/** The action's version, recorded in the annotations of every branch it creates (kept equal to package.json's by a unit test). */
+const ACTION_VERSION = '1.0.0';
+
+;// CONCATENATED MODULE: ./src/platform/annotations.ts
+/**
+ * The annotations that mark a branch as this action's (platform spec,
+ * AnnotationValueData: string values, at most 50 properties; set with
+ * `annotation_value` on create, read from `annotation.value` of
+ * `GET /projects/{project_id}/branches/{branch_id}`). `command: cleanup`
+ * recognises its branches by these alone, never by name.
+ */
+
+
+/** Annotation keys. */
+const ANNOTATION = {
+    repository: 'preview-postgres/repository',
+    pr: 'preview-postgres/pr',
+    headSha: 'preview-postgres/head-sha',
+    version: 'preview-postgres/action-version'
+};
+/** The annotation values for a branch made for `owner` by this version of the action. */
+function annotationsOf(owner) {
+    return {
+        [ANNOTATION.repository]: owner.repository,
+        ...(owner.pr ? { [ANNOTATION.pr]: String(owner.pr) } : {}),
+        [ANNOTATION.headSha]: owner.headSha,
+        [ANNOTATION.version]: ACTION_VERSION
+    };
+}
+/**
+ * Reads the owner back from a branch's annotation values; null when the
+ * branch carries no repository and version annotation of ours (a branch that
+ * merely looks like ours by name).
+ */
+function ownerOf(value) {
+    const get = (k) => (typeof value?.[k] === 'string' ? value[k] : undefined);
+    const repository = get(ANNOTATION.repository);
+    const version = get(ANNOTATION.version);
+    if (!repository || !version)
+        return null;
+    const pr = Number(get(ANNOTATION.pr));
+    return { repository, version, headSha: get(ANNOTATION.headSha) ?? '', pr: Number.isSafeInteger(pr) && pr > 0 ? pr : undefined };
+}
+/** The owner of a branch this run creates: the workflow's repository, its PR and head commit (the PR's head, else the run's commit). */
+function ownerOfRun() {
+    const { owner, repo } = github/* context */._.repo;
+    const pr = github/* context */._.payload.pull_request;
+    return {
+        repository: `${owner}/${repo}`,
+        pr: typeof pr?.number === 'number' ? pr.number : undefined,
+        headSha: pr?.head?.sha ?? github/* context */._.sha ?? ''
+    };
+}
+
+// EXTERNAL MODULE: ./src/platform/lifecycle.ts
+var lifecycle = __webpack_require__(92863);
+// EXTERNAL MODULE: ./src/platform/operations.ts
+var platform_operations = __webpack_require__(59085);
+// EXTERNAL MODULE: ./src/publish/report.ts
+var publish_report = __webpack_require__(24585);
+// EXTERNAL MODULE: ./src/comment/comment.ts + 2 modules
+var comment = __webpack_require__(13505);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(77598);
+// EXTERNAL MODULE: ./src/comment/lock/wait.ts
+var wait = __webpack_require__(39088);
+;// CONCATENATED MODULE: ./src/comment/lock/lock.ts
+/**
+ * The comment lock: one run of a pull request at a time provisions (or
+ * deletes) its database, and after the PR's first run no run creates a
+ * comment (a new comment notifies every subscriber; a reaction and an edit
+ * notify nobody).
+ *
+ * The lock is a reaction (👀, `eyes`) of our token's user on the PR's one
+ * preview comment (the oldest of our marker comments). GitHub's create
+ * reaction is a compare-and-set per user: it answers 201 when it creates the
+ * reaction and 200 when this user already had it (GitHub REST, "Create
+ * reaction for an issue comment"). All runs of a workflow share one user, so
+ * the reaction says *that* a run holds the lock, and the comment's marker says
+ * *which* and whether it is alive: the holder writes `reaction` (its
+ * reaction's id, unique for every take), `run`, `provisioningSince` and
+ * `heartbeatAt` into the marker right after its 201, and refreshes
+ * `heartbeatAt` every minute.
+ *
+ * A run that meets 200 waits, reading the marker and the reactions. The
+ * reaction it sees (id R) is
+ * - named by the marker with a live heartbeat: held; wait;
+ * - named with a heartbeat older than 5 minutes: stale (its run was killed);
+ * - not named for {@link ORPHAN_AFTER_MS} of this waiter's own observation:
+ *   orphaned (its run died, or lost the answer, between the 201 and naming it).
+ * A stale or orphaned reaction is deleted **by its id R**, then the waiter
+ * creates one again. Two waiters taking over at once both delete R (one gets
+ * 204, the other 404: ids are never reused), then both create: exactly one
+ * gets 201, the other 200 and waits. A late delete of R never removes a newer
+ * reaction.
+ *
+ * Why an orphan rule cannot take a lock from a live holder: the holder keeps
+ * the lock only when its naming edit (retried by the client) was answered within {@link NAME_WITHIN_MS} (half of {@link ORPHAN_AFTER_MS})
+ * of sending its create; otherwise it deletes its reaction and starts again.
+ * A waiter first sees R only after R was created, so its second look,
+ * {@link ORPHAN_AFTER_MS} later, comes after the edit took effect, and it
+ * sees R named. (Assumed, as for every lease: an edit GitHub answered has
+ * taken effect, and one the client abandoned lands within that time or never.)
+ *
+ * Release: the holder writes the final report and record into the marker
+ * (without the lock's fields), then deletes its reaction, in that order, so
+ * the next holder reads the final record. A failed write leaves no dead lock:
+ * an unnamed reaction is orphaned after {@link ORPHAN_AFTER_MS}, a named one
+ * stale 5 minutes after its last heartbeat.
+ *
+ * The first run of a PR (no marker comment of ours) posts the comment, then
+ * lists ours: when an older one exists (a racing first run), it deletes its
+ * own and uses that one. Our own login comes from what GitHub answers to our
+ * create (reaction or comment), so GitHub App installation tokens (whose
+ * `GET /user` is refused) work.
+ */
+
+
+
+
+
+
+const body = (markdown, record) => `${markdown}\n\n${(0,comment/* markerOf */.we)(record)}`;
+/** The lock a run holds, from {@link acquireLock} until {@link CommentLock.finish}. */
+class CommentLock {
+    octokit;
+    pr;
+    reaction;
+    createdComment;
+    placeholder;
+    runId;
+    heartbeatMs;
+    /** True until the lock is released. */
+    held = true;
+    /** The PR's comment whose marker carries the lock, with the record as this run wrote it (the lock's fields included). */
+    claim;
+    /** The PR's comment with what an earlier run recorded (lock fields removed), or null when this run created the comment. */
+    home = null;
+    /** The comment's body before this run took the lock (written back by `finish(null)`), or null when this run created it. */
+    earlierBody = null;
+    /** True once the marker names this run's reaction. */
+    named = false;
+    /** The comment's `html_url` (GitHub REST, issue comment) from this run's last write of it. */
+    url;
+    timer;
+    chain = Promise.resolve();
+    /** The release under way: a second {@link finish} (the cancel's undo step and the flow at once) waits for the first. */
+    finishing;
+    /** When a write of ours last showed the lock alive (milliseconds since the epoch). */
+    confirmedAt = 0;
+    constructor(octokit, pr, commentId, 
+    /** This run's lock reaction. */
+    reaction, 
+    /**
+     * True when this run created the comment (the PR's first run) and no
+     * other run has written into it since (checked when the lock is named).
+     */
+    createdComment, placeholder, runId, heartbeatMs = wait/* HEARTBEAT_MS */.m) {
+        this.octokit = octokit;
+        this.pr = pr;
+        this.reaction = reaction;
+        this.createdComment = createdComment;
+        this.placeholder = placeholder;
+        this.runId = runId;
+        this.heartbeatMs = heartbeatMs;
+        this.claim = { id: commentId, record: { mode: 'instant' } };
+    }
+    get where() {
+        return { owner: this.pr.owner, repo: this.pr.repo, comment_id: this.claim.id };
+    }
+    /** Runs `step` after every step before it (naming, heartbeats), so `finish` acts on a settled state. */
+    step(step) {
+        const next = this.chain.then(step);
+        this.chain = next.catch(() => undefined);
+        return next;
+    }
+    /**
+     * Names this run's reaction in the marker (see the module comment): reads
+     * the comment (even one this run created: a racing run may have held the
+     * lock on it and recorded a database before this run's reaction), keeps
+     * what it records, writes the placeholder with the lock's fields.
+     * @returns 'named'; 'slow' when answered after {@link NAME_WITHIN_MS} from `sentAt` (the take is unsafe); 'gone' on 404.
+     * @throws the GitHub error of the read or the edit.
+     */
+    name(mode, sentAt, fresh) {
+        return this.step(async () => {
+            let earlier;
+            // Read even a comment this run created: another run may have held the lock on it, and
+            // recorded a database, between this run's post and its reaction (a racing first run
+            // whose reaction came first). Only a marker still naming this run is untouched.
+            const got = await this.octokit.rest.issues.getComment(this.where).catch((err) => {
+                if ((0,comment/* statusOf */.c2)(err) === 404)
+                    return null;
+                throw err;
+            });
+            if (!got)
+                return 'gone';
+            const text = got.data.body ?? '';
+            const found = (0,comment/* recordOf */.zv)(text);
+            if (this.createdComment && fresh && found?.run === this.runId && !found.reaction) {
+                earlier = (0,comment/* withoutLock */.OY)(fresh.record);
+            }
+            else {
+                this.createdComment = false;
+                earlier = found ? (0,comment/* withoutLock */.OY)(found) : { mode };
+                this.home = { id: this.claim.id, record: earlier };
+                this.earlierBody = found ? text.replace((0,comment/* markerOf */.we)(found), (0,comment/* markerOf */.we)(earlier)) : text;
+            }
+            const since = new Date().toISOString();
+            const record = {
+                ...earlier,
+                mode: earlier.mode ?? mode,
+                provisioningSince: since,
+                heartbeatAt: since,
+                run: this.runId,
+                reaction: this.reaction.id
+            };
+            await this.octokit.rest.issues.updateComment({ ...this.where, body: body(this.placeholder, record) });
+            this.claim = { id: this.claim.id, record };
+            this.named = true;
+            this.confirmedAt = Date.now();
+            if (Date.now() - sentAt > wait/* NAME_WITHIN_MS */.FI)
+                return 'slow';
+            this.timer = setInterval(() => void this.step(() => this.heartbeat()), this.heartbeatMs);
+            this.timer.unref();
+            return 'named';
+        });
+    }
+    /** Gives the lock up before it was in use: deletes this run's reaction only (the marker naming a reaction that is gone is no lock). Never throws. */
+    abandon() {
+        if (!this.held)
+            return Promise.resolve();
+        this.held = false;
+        clearInterval(this.timer);
+        return this.step(() => (0,wait/* deleteReaction */.ft)(this.octokit, this.pr, this.claim.id, this.reaction.id).catch(() => undefined));
+    }
+    /** True when the marker still names this run's reaction (read from GitHub); true too when it cannot be read. */
+    async stillOurs() {
+        try {
+            const { data } = await this.octokit.rest.issues.getComment(this.where);
+            return (0,comment/* recordOf */.zv)(data.body ?? '')?.reaction === this.reaction.id;
+        }
+        catch (err) {
+            return (0,comment/* statusOf */.c2)(err) !== 404;
+        }
+    }
+    async heartbeat() {
+        if (!this.held)
+            return;
+        try {
+            if (!(await this.stillOurs())) {
+                clearInterval(this.timer);
+                core/* warning */.$e(`The lock on PR #${this.pr.number} was taken over by another run (this run's heartbeat was missing for ${wait/* STALE_AFTER_MS */._k / 60_000} minutes).`);
+                return;
+            }
+            const record = { ...this.claim.record, heartbeatAt: new Date().toISOString() };
+            await this.octokit.rest.issues.updateComment({ ...this.where, body: body(this.placeholder, record) });
+            this.claim = { id: this.claim.id, record };
+            this.confirmedAt = Date.now();
+        }
+        catch (err) {
+            core/* warning */.$e(`Could not refresh the lock in comment ${this.claim.id} on PR #${this.pr.number}: ${(0,comment/* describeGitHubError */.dZ)(err)}.`);
+        }
+    }
+    /**
+     * Releases the lock: writes `markdown` and `record` into the PR's comment
+     * (with `markdown` null, puts back what it said before this run; a comment
+     * this run created is then deleted), then deletes this run's reaction.
+     * Waits for a naming edit or heartbeat in flight first. Writes nothing when
+     * another run took the lock over. Called again while releasing, returns
+     * the same promise. Never throws: what cannot be written is a
+     * warning (retries are the client's).
+     * @returns the id of the comment written, or null.
+     */
+    finish(markdown, record) {
+        if (this.finishing)
+            return this.finishing;
+        if (!this.held)
+            return Promise.resolve(null);
+        this.held = false;
+        clearInterval(this.timer);
+        return (this.finishing = this.step(async () => {
+            const { owner, repo, number } = this.pr;
+            let written = null;
+            const mayWrite = this.named && (Date.now() - this.confirmedAt < wait/* STALE_AFTER_MS */._k / 2 || (await this.stillOurs()));
+            if (mayWrite) {
+                try {
+                    if (markdown !== null) {
+                        const { data } = await this.octokit.rest.issues.updateComment({ ...this.where, body: body(markdown, (0,comment/* withoutLock */.OY)(record)) });
+                        this.url = data.html_url;
+                        written = this.claim.id;
+                        core/* info */.pq(`Updated the preview comment on PR #${number}.`);
+                    }
+                    else if (this.earlierBody !== null) {
+                        await this.octokit.rest.issues.updateComment({ ...this.where, body: this.earlierBody });
+                    }
+                    else {
+                        await this.octokit.rest.issues.deleteComment({ owner, repo, comment_id: this.claim.id });
+                        return null; // its reactions go with it
+                    }
+                }
+                catch (err) {
+                    core/* warning */.$e(`Could not write the preview comment on PR #${number}: ${(0,comment/* describeGitHubError */.dZ)(err)}. The database and the outputs are unaffected.`);
+                }
+            }
+            await (0,wait/* deleteReaction */.ft)(this.octokit, this.pr, this.claim.id, this.reaction.id).catch((err) => core/* warning */.$e(`Could not remove this run's lock reaction on comment ${this.claim.id} of PR #${number}: ${(0,comment/* describeGitHubError */.dZ)(err)}. ` +
+                `Other runs of this PR take it over ${mayWrite ? wait/* ORPHAN_AFTER_MS */.hR / 1000 + ' s' : wait/* STALE_AFTER_MS */._k / 60_000 + ' minutes'} from now at the latest.`));
+            return written;
+        }));
+    }
+}
+/** The lock could not be taken for a GitHub error (after the client's retries): the run has no lock, and none is left. */
+class ClaimNotPostedError extends Error {
+    pr;
+    cause;
+    constructor(pr, cause, what = 'take the lock on the preview comment') {
+        super(`Could not ${what} of PR #${pr.number}: ${(0,comment/* describeGitHubError */.dZ)(cause)}.`);
+        this.pr = pr;
+        this.cause = cause;
+        this.name = 'ClaimNotPostedError';
+    }
+}
+/** Every marker comment on the PR, oldest first (all pages). @throws the GitHub error. */
+async function listMarkerComments(octokit, pr) {
+    const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+        owner: pr.owner,
+        repo: pr.repo,
+        issue_number: pr.number,
+        per_page: 100
+    });
+    const found = [];
+    for (const c of comments) {
+        const record = (0,comment/* recordOf */.zv)(c.body ?? '');
+        if (record)
+            found.push({ id: c.id, record, login: c.user?.login ?? '' });
+    }
+    return found.sort((a, b) => a.id - b.id);
+}
+/**
+ * Takes the PR's comment lock (see the module comment), waiting for another
+ * run that holds it for at most `timeoutSeconds` in all. Creates a comment
+ * only when the PR has no marker comment of ours.
+ * @returns the lock; `lock.home` is the comment with what an earlier run recorded (null when this run created it).
+ * @throws ClaimNotPostedError when the comments cannot be read or the lock
+ *   cannot be taken for a GitHub error (after the client's retries; nothing
+ *   of the lock is left), Error naming the holder's comment when its lock is
+ *   still live at the timeout, and CancelledError when the run is cancelled
+ *   while waiting.
+ */
+async function acquireLock(octokit, pr, o) {
+    const runId = (0,external_node_crypto_.randomUUID)();
+    const deadline = Date.now() + o.timeoutSeconds * 1000;
+    const { owner, repo, number } = pr;
+    const fail = (err, what) => {
+        throw new ClaimNotPostedError(pr, err, what);
+    };
+    let login = null;
+    let created = null;
+    let comments = await listMarkerComments(octokit, pr).catch((err) => fail(err, 'read the comments'));
+    for (;;) {
+        const home = comments.find((c) => login === null || c.login === login);
+        if (!home) {
+            // The PR's first run: post its one comment, then defer to an older one a racing first run posted.
+            const since = new Date().toISOString();
+            const record = { mode: o.mode, provisioningSince: since, heartbeatAt: since, run: runId };
+            const { data } = await (0,cancel/* finishBeforeUndo */.JZ)(octokit.rest.issues.createComment({ owner, repo, issue_number: number, body: body(o.placeholder, record) })).catch((err) => fail(err, 'post the preview comment'));
+            login = data.user?.login ?? '';
+            created = { id: data.id, record, login };
+            comments = await listMarkerComments(octokit, pr).catch(() => [created]);
+            if (!comments.some((c) => c.id === data.id))
+                comments.push(created);
+            const first = comments.find((c) => c.login === login);
+            if (first.id !== data.id) {
+                core/* info */.pq(`A racing first run posted comment ${first.id}: deleting this run's comment ${data.id} and using that one.`);
+                await octokit.rest.issues.deleteComment({ owner, repo, comment_id: data.id }).catch(() => undefined);
+                comments = comments.filter((c) => c.id !== data.id);
+                created = null;
+            }
+            continue;
+        }
+        const sentAt = Date.now();
+        const answer = await (0,cancel/* finishBeforeUndo */.JZ)(octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: home.id, content: wait/* LOCK_REACTION */.as })).catch((err) => ((0,comment/* statusOf */.c2)(err) === 404 ? null : fail(err)));
+        if (!answer) {
+            // The comment was deleted (by hand): look again.
+            comments = await listMarkerComments(octokit, pr).catch((err) => fail(err, 'read the comments'));
+            continue;
+        }
+        const reaction = { id: answer.data.id, login: answer.data.user?.login ?? '' };
+        if (login === null) {
+            login = reaction.login;
+            if (home.login !== login) {
+                // Not our comment (another workflow's token): undo and look among ours.
+                if (answer.status === 201)
+                    await (0,wait/* deleteReaction */.ft)(octokit, pr, home.id, reaction.id).catch(() => undefined);
+                continue;
+            }
+        }
+        if (answer.status === 201) {
+            const ownComment = created?.id === home.id;
+            const lock = new CommentLock(octokit, pr, home.id, reaction, ownComment, o.placeholder, runId, o.heartbeatMs);
+            o.onTaken?.(lock);
+            const named = await lock.name(o.mode, sentAt, ownComment ? created : null).catch((err) => err);
+            if (named === 'named')
+                return lock;
+            await lock.abandon();
+            if (named === 'gone') {
+                comments = await listMarkerComments(octokit, pr).catch((err) => fail(err, 'read the comments'));
+                continue;
+            }
+            if (named !== 'slow')
+                fail(named);
+            if (Date.now() >= deadline)
+                fail(new Error(`GitHub answered the lock's edit more slowly than ${wait/* NAME_WITHIN_MS */.FI / 1000} s until wait-timeout`));
+            core/* info */.pq(`Naming the lock in comment ${home.id} took longer than ${wait/* NAME_WITHIN_MS */.FI / 1000} s: released it, taking it again.`);
+            continue;
+        }
+        await (0,wait/* waitForRelease */.Uv)(octokit, pr, home, reaction, deadline, {
+            pollSeconds: o.pollSeconds,
+            staleAfterMs: o.staleAfterMs ?? wait/* STALE_AFTER_MS */._k,
+            orphanAfterMs: o.orphanAfterMs ?? wait/* ORPHAN_AFTER_MS */.hR
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/commands/cleanup.ts
+/**
+ * `command: cleanup`, for a scheduled workflow: looks at every branch of the
+ * project, recognises the ones this action made by their annotations alone
+ * (platform annotations, see annotations.ts), and deletes those whose pull
+ * request is closed or merged (GitHub's pulls API), or, with `max-age`, those
+ * not used for longer than that: the branch's `updated_at`, which every run
+ * that reuses it moves (expiry.ts, recordUse). It never touches the default
+ * branch or a protected branch.
+ *
+ * Before it deletes a PR's branch it takes that PR's comment lock
+ * (comment/lock/lock.ts), so it waits for a run of the PR that holds it, and then
+ * reads the branch again and decides again under the lock: a branch used
+ * meanwhile is kept. A branch with child branches is kept (the platform does
+ * not delete it) unless its children are deleted first in the same sweep.
+ * A branch or PR that cannot be read is reported and counted, and the sweep
+ * goes on. Deletes retry 423 and wait for their operations
+ * (deleteBranchAndWait). The job summary tables every branch looked at with
+ * the decision and the true reason; each swept PR's comment says so.
+ * `dry-run: true` decides the same and deletes nothing.
+ */
+
+
+
+
+
+
+
+
+async function pullState(octokit, number) {
+    try {
+        const { data } = await octokit.rest.pulls.get({ ...github/* context */._.repo, pull_number: number });
+        return { state: data.merged ? 'merged' : data.state === 'closed' ? 'closed' : 'open' };
+    }
+    catch (err) {
+        return { state: null, why: (0,comment/* describeGitHubError */.dZ)(err) };
+    }
+}
+/** "3 d 4 h", "40 min": a whole-unit rendering of `seconds`. */
+function humanDuration(seconds) {
+    const d = Math.floor(seconds / 86400);
+    const h = Math.floor((seconds % 86400) / 3600);
+    const m = Math.floor((seconds % 3600) / 60);
+    return d ? `${d} d${h ? ` ${h} h` : ''}` : h ? `${h} h${m ? ` ${m} min` : ''}` : `${Math.max(m, 0)} min`;
+}
+/**
+ * Decides one branch: default, protected, not ours, another repository's, a
+ * closed or merged PR, older than `max-age`, or kept.
+ */
+async function decide(client, branch, settings, pulls, now) {
+    if (branch.default)
+        return { branch, decision: 'keep', reason: "the project's default branch: never touched" };
+    if (branch.protected)
+        return { branch, decision: 'keep', reason: 'a protected branch: never touched' };
+    const found = await client.branchWithAnnotations(branch.id);
+    if (!found)
+        return { branch, decision: 'keep', reason: 'gone before it could be read' };
+    const owner = ownerOf(found.annotations);
+    if (!owner)
+        return { branch, decision: 'keep', reason: 'not made by this action (no preview-postgres annotations), whatever its name' };
+    const repo = `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
+    if (owner.repository !== repo)
+        return { branch, pr: owner.pr, decision: 'keep', reason: `made for another repository (${owner.repository})` };
+    const row = (decision, reason) => ({ branch: found.branch, pr: owner.pr, decision, reason });
+    let unread = null;
+    if (owner.pr) {
+        const pr = await pulls(owner.pr);
+        if (pr.state === 'merged' || pr.state === 'closed')
+            return row('delete', `pull request #${owner.pr} is ${pr.state}`);
+        if (pr.state === null) {
+            unread = `pull request #${owner.pr} could not be read (${pr.why})`;
+            core/* warning */.$e(`Could not read pull request #${owner.pr} of branch "${branch.name}": ${pr.why}. Keeping the branch unless max-age applies.`);
+        }
+    }
+    if (settings.maxAgeSeconds > 0) {
+        const lastUsed = Date.parse(found.branch.updated_at ?? found.branch.created_at);
+        const age = (now - lastUsed) / 1000;
+        if (Number.isFinite(age) && age > settings.maxAgeSeconds) {
+            return row('delete', `not used for ${humanDuration(age)} (max-age ${humanDuration(settings.maxAgeSeconds)})`);
+        }
+    }
+    if (!owner.pr)
+        return row('keep', settings.maxAgeSeconds > 0
+            ? 'made outside a pull request, used within max-age'
+            : 'made outside a pull request; set `max-age` to sweep it');
+    const within = settings.maxAgeSeconds > 0 ? ' and the branch was used within max-age' : '';
+    if (unread)
+        return row('keep', `${unread}${within}: kept`);
+    return row('keep', `pull request #${owner.pr} is open${within}`);
+}
+/** The job summary: every branch looked at, with the decision and the reason. */
+function renderSweep(rows, settings) {
+    const cell = (s) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+    const deleted = rows.filter((r) => r.decision === 'deleted' || r.decision === 'already gone').length;
+    const lines = [
+        `### 🐘 Preview Postgres: cleanup of project \`${settings.projectId}\`${settings.dryRun ? ' (dry run: nothing deleted)' : ''}`,
+        '',
+        `Looked at ${rows.length} branch${rows.length === 1 ? '' : 'es'}; ${settings.dryRun ? `would delete ${rows.filter((r) => r.decision === 'would delete').length}` : `deleted ${deleted}`}.` +
+            (settings.maxAgeSeconds ? ` max-age: ${humanDuration(settings.maxAgeSeconds)}.` : ''),
+        '',
+        '| Branch | Pull request | Decision | Reason |',
+        '| --- | --- | --- | --- |',
+        ...rows.map((r) => `| \`${cell(r.branch.name)}\` (\`${r.branch.id}\`) | ${r.pr ? `#${r.pr}` : ''} | ${r.decision} | ${cell(r.reason)} |`)
+    ];
+    return lines.join('\n');
+}
+/** The PR's comment lock for the sweep of `row`'s branch (its placeholder says "being swept by the scheduled cleanup"). */
+async function lockOf(octokit, row, settings) {
+    const pr = { ...github/* context */._.repo, number: row.pr, headRef: '' };
+    try {
+        return await acquireLock(octokit, pr, {
+            mode: 'branch',
+            placeholder: (0,publish_report/* renderReport */.B1)({
+                mode: 'branch',
+                state: 'sweeping',
+                branchName: row.branch.name,
+                branchId: row.branch.id,
+                sweptBecause: row.reason
+            }),
+            pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
+            timeoutSeconds: Math.min(settings.waitTimeoutSeconds, 120)
+        });
+    }
+    catch (err) {
+        throw new Error(`could not take the comment lock of pull request #${row.pr}, so a run of it may be using the branch (${(0,comment/* describeGitHubError */.dZ)(err)})`, { cause: err });
+    }
+}
+/**
+ * Deletes `row`'s branch: under its PR's comment lock when it has a PR and
+ * `comment` is on, after reading it again and deciding again (a branch used
+ * meanwhile is kept), unless child branches are left. Updates `row`.
+ * @throws Error when the branch cannot be read, the lock cannot be taken, or the delete fails.
+ */
+async function sweepOne(row, x) {
+    const lock = row.pr && x.settings.comment ? await lockOf(x.octokit, row, x.settings) : null;
+    let markdown = null;
+    try {
+        const again = await decide(x.client, row.branch, x.settings, x.pulls, Date.now());
+        if (again.reason === 'gone before it could be read') {
+            row.decision = 'already gone';
+            return;
+        }
+        if (again.decision !== 'delete') {
+            Object.assign(row, {
+                decision: 'keep',
+                reason: `${again.reason} (read again before the delete${lock ? ", under the PR's lock" : ''})`
+            });
+            return;
+        }
+        row.branch = again.branch;
+        const children = x.branches.filter((b) => b.parent_id === row.branch.id && !x.gone.has(b.id));
+        if (children.length) {
+            Object.assign(row, {
+                decision: 'keep',
+                reason: `${again.reason}, but it has child branch${children.length === 1 ? '' : 'es'} ${children.map((c) => `"${c.name}"`).join(', ')}, and Neon does not delete a branch with children: delete them first`
+            });
+            return;
+        }
+        const ops = await (0,lifecycle/* deleteBranchAndWait */.CR)(x.client, row.branch, x.settings);
+        x.gone.add(row.branch.id);
+        row.decision = ops === null ? 'already gone' : 'deleted';
+        core/* info */.pq(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`);
+        const operations = (ops ?? []).map(platform_operations/* summarise */.fS);
+        markdown = (0,publish_report/* renderReport */.B1)({
+            mode: 'branch',
+            state: 'swept',
+            projectId: x.settings.projectId,
+            branchId: row.branch.id,
+            branchName: row.branch.name,
+            sweptBecause: row.reason,
+            operations
+        });
+    }
+    finally {
+        // Kept: only the claim goes, the PR's comment stays as its last run wrote it. Deleted: the comment says swept.
+        await lock?.finish(markdown, markdown ? { mode: 'branch' } : (lock.home?.record ?? { mode: 'branch' }));
+    }
+}
+/** Children before their parents: deepest first, so a parent the sweep deletes has no child of ours left. */
+function depthOf(b, byId) {
+    let depth = 0;
+    for (let p = b.parent_id; p && byId.has(p) && depth < 1000; p = byId.get(p).parent_id)
+        depth++;
+    return depth;
+}
+/**
+ * Runs the sweep. In instant mode a notice and nothing else (the instant
+ * service has no delete; its databases lapse by themselves).
+ * @throws Error after every branch was looked at and the summary written, when some branch could not be read or deleted.
+ */
+async function runCleanup(settings, client) {
+    if (settings.mode === 'instant') {
+        core/* notice */.lm('`command: cleanup` does nothing in instant mode: the instant service has no delete, and its unclaimed databases lapse by themselves.');
+        return;
+    }
+    if (!settings.githubToken)
+        throw new Error('`command: cleanup` needs `github-token` to read the state of pull requests (the default `${{ github.token }}` with `pull-requests: write`).');
+    const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+    const cache = new Map();
+    const pulls = (n) => cache.get(n) ?? cache.set(n, pullState(octokit, n)).get(n);
+    const now = Date.now();
+    const branches = await client.listBranches();
+    const rows = [];
+    const failures = [];
+    await core/* group */.Os(`Look at the project's ${branches.length} branches`, async () => {
+        for (const b of branches) {
+            let row;
+            try {
+                row = await decide(client, b, settings, pulls, now);
+            }
+            catch (err) {
+                row = { branch: b, decision: 'failed', reason: `kept: it could not be read (${err.message})` };
+                failures.push(`"${b.name}" could not be read: ${err.message}`);
+            }
+            core/* info */.pq(`${b.name} (${b.id}): ${row.decision}, ${row.reason}.`);
+            rows.push(row);
+        }
+    });
+    const byId = new Map(branches.map((b) => [b.id, b]));
+    const doomed = rows.filter((r) => r.decision === 'delete').sort((a, b) => depthOf(b.branch, byId) - depthOf(a.branch, byId));
+    const x = { client, octokit, settings, pulls, branches, gone: new Set() };
+    for (const row of doomed) {
+        if (settings.dryRun) {
+            row.decision = 'would delete';
+            continue;
+        }
+        await core/* group */.Os(`Delete branch "${row.branch.name}"`, async () => {
+            try {
+                await sweepOne(row, x);
+            }
+            catch (err) {
+                row.decision = 'failed';
+                row.reason += `; kept: ${err.message}`;
+                failures.push(`"${row.branch.name}": ${err.message}`);
+                core/* warning */.$e(`Branch "${row.branch.name}" (${row.branch.id}) was not deleted: ${err.message}`);
+            }
+        });
+    }
+    const markdown = renderSweep(rows, settings);
+    if (process.env.GITHUB_STEP_SUMMARY)
+        await core/* summary */.z.addRaw(markdown, true).write();
+    if (failures.length) {
+        throw new Error(`The cleanup could not handle ${failures.length} branch(es): ${failures.join('; ')}. The other branches were handled (see the job summary); re-run to retry.`);
+    }
+}
+
+// EXTERNAL MODULE: ./src/publish/env-file.ts
+var env_file = __webpack_require__(13015);
+// EXTERNAL MODULE: ./src/connection.ts
+var src_connection = __webpack_require__(87199);
+;// CONCATENATED MODULE: ./src/publish/outputs.ts
+/**
+ * Masking and step outputs.
+ */
+
+
+/**
+ * Registers every secret form of a connection with the runner
+ * (`::add-mask::`). Call before anything about the connection is logged or
+ * written. Empty strings are skipped: the runner refuses to mask them.
+ */
+function maskConnection(c) {
+    for (const secret of (0,src_connection/* secretsOf */.Fj)(c))
+        core/* setSecret */.Pq(secret);
+}
+/**
+ * Sets every output declared in action.yml. The connection must have been
+ * masked with {@link maskConnection} first.
+ */
+function setOutputs(o) {
+    const c = o.connection;
+    const values = {
+        'database-url': c?.pooledUrl ?? '',
+        'database-url-direct': c?.directUrl ?? '',
+        'database-host': c?.pooledHost ?? '',
+        'database-host-direct': c?.directHost ?? '',
+        'database-name': c?.database ?? '',
+        'database-user': c?.user ?? '',
+        'database-password': c?.password ?? '',
+        'claim-url': o.claimUrl ?? '',
+        'expires-at': o.expiresAt ?? '',
+        'database-id': o.databaseId ?? '',
+        'project-id': o.projectId ?? '',
+        'branch-id': o.branchId ?? '',
+        'branch-name': o.branchName ?? '',
+        created: String(o.created),
+        mode: o.mode,
+        'schema-changed': String(o.schema?.changed ?? false),
+        'schema-diff': o.schema?.file ?? '',
+        'schema-destructive': String(o.schema?.destructive ?? false),
+        anonymized: String(o.anonymized ?? false)
+    };
+    for (const [name, value] of Object.entries(values))
+        core/* setOutput */.uH(name, value);
+}
+
+// EXTERNAL MODULE: ./src/comment/lock/saved.ts
+var saved = __webpack_require__(17466);
+;// CONCATENATED MODULE: ./src/publish/publication.ts
+/**
+ * Where a run publishes and how it holds the PR's comment lock: opened before
+ * anything is provisioned, written once at the end (success, failure or
+ * cancel), and the job summary.
+ */
+
+
+
+
+
+
+
+
+/** The earlier run's record without the lock's fields, when it is of this mode; else nothing reusable. */
+function reusableOf(home, mode) {
+    if (!home || home.record.mode !== mode)
+        return { mode };
+    return (0,comment/* withoutLock */.OY)(home.record);
+}
+/** This run made a new database or branch: a failure or cancel from now on records nothing reusable. */
+function forgetReusable(pub, mode) {
+    pub.reusable = { mode };
+}
+function runUrl() {
+    const { serverUrl, runId } = github/* context */._;
+    const repo = process.env.GITHUB_REPOSITORY;
+    return repo && runId ? `${serverUrl}/${repo}/actions/runs/${runId}` : undefined;
+}
+/**
+ * Takes the PR's comment lock (lock.ts), so only one run of the PR
+ * provisions or deletes at a time, whatever comment an earlier run left;
+ * the lock's comment says what an earlier run recorded. `seedCheck` is
+ * awaited before the lock's placeholder is posted (a refused seed posts no
+ * comment). A claim that cannot be posted is a warning: the run goes on
+ * without a lock and without reuse. A lock that stays held by another run
+ * for `wait-timeout` fails the run.
+ */
+async function openPublication(settings, seedCheck) {
+    const pr = (0,comment/* pullRequestOfEvent */.My)();
+    if (!pr) {
+        core/* notice */.lm('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.');
+        return { pr: null, lock: null, existing: null, reusable: { mode: settings.mode } };
+    }
+    if (!settings.comment || !settings.githubToken) {
+        core/* info */.pq(`${settings.comment ? 'No `github-token`' : '`comment` is false'}: no PR comment, so no earlier database can be found for reuse.`);
+        return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
+    }
+    await (0,cancel/* unlessCancelled */.MS)(seedCheck);
+    const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+    const cancelled = (0,publish_report/* renderReport */.B1)({ mode: settings.mode, state: 'cancelled', runUrl: runUrl() });
+    let pub;
+    return core/* group */.Os('Take the PR comment lock', async () => {
+        let lock;
+        try {
+            lock = await acquireLock(octokit, pr, {
+                mode: settings.mode,
+                placeholder: (0,publish_report/* renderReport */.B1)({
+                    mode: settings.mode,
+                    state: settings.command === 'create' ? 'provisioning' : settings.command === 'reset' ? 'resetting' : 'closing',
+                    runUrl: runUrl()
+                }),
+                pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
+                timeoutSeconds: settings.waitTimeoutSeconds,
+                // As soon as the lock's reaction exists: a cancel, or a kill before the post step, releases it.
+                onTaken: (taken) => {
+                    (0,saved/* markLock */.lF)(taken.claim.id, taken.reaction.id);
+                    (0,cancel/* onCancel */.Ao)(cancel/* COMMENT_LOCK */.ik, () => taken.finish(cancelled, pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(saved/* clearLock */.Nq));
+                }
+            });
+        }
+        catch (err) {
+            if (!(err instanceof ClaimNotPostedError))
+                throw err;
+            core/* warning */.$e(`${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`);
+            return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
+        }
+        pub = { pr, lock, existing: lock.home, reusable: reusableOf(lock.home, settings.mode) };
+        if ((0,cancel/* isCancelled */.mm)()) {
+            // The cancel's undo steps may have run while the lock was being taken.
+            (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+            await lock.finish(cancelled, pub.reusable);
+            (0,saved/* clearLock */.Nq)();
+            (0,cancel/* throwIfCancelled */.dZ)();
+        }
+        core/* info */.pq(`This run holds the PR's comment lock (comment ${lock.claim.id}).` +
+            (lock.home ? ' The comment records what an earlier run left.' : ''));
+        return pub;
+    });
+}
+/**
+ * Writes the run's report into the PR comment (releasing the lock) and the
+ * job summary. The comment's schema diff is cut to GitHub's comment limit;
+ * the summary keeps all of it.
+ */
+async function publish(pub, report, record) {
+    (0,cancel/* throwIfCancelled */.dZ)();
+    const markdown = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() });
+    const lock = pub.lock;
+    if (lock?.held) {
+        const comment = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() }, Date.now(), publish_report/* COMMENT_LIMIT */.W$);
+        const written = await core/* group */.Os('Update the PR comment', () => lock.finish(comment, record));
+        if (written !== null && lock.url)
+            core/* setOutput */.uH('comment-url', lock.url);
+        (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+        (0,saved/* clearLock */.Nq)();
+    }
+    if (process.env.GITHUB_STEP_SUMMARY)
+        await core/* summary */.z.addRaw(markdown, true).write();
+}
+/**
+ * At the end of a run that did not publish (failed, or had nothing to
+ * report): releases the lock. After a failure the comment says the run
+ * failed, and records what an earlier run recorded unless this run made
+ * something new; otherwise only the claim is removed. A cancelled run
+ * leaves this to its undo step.
+ */
+async function releaseLock(pub, mode, failed) {
+    if (!pub?.lock?.held || (0,cancel/* isCancelled */.mm)())
+        return;
+    (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
+    await pub.lock.finish(failed ? (0,publish_report/* renderReport */.B1)({ mode, state: 'failed', runUrl: runUrl() }) : null, pub.reusable);
+    (0,saved/* clearLock */.Nq)();
+}
+
+// EXTERNAL MODULE: external "node:diagnostics_channel"
+var external_node_diagnostics_channel_ = __webpack_require__(53053);
+var external_node_diagnostics_channel_default = /*#__PURE__*/__webpack_require__.n(external_node_diagnostics_channel_);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(48161);
+var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_os_);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
+;// CONCATENATED MODULE: ./src/schema/track.ts
+/**
+ * The schema diff through one run's seeding. commands/seed-step.ts calls
+ * {@link SchemaTracker.atStart} before the SQL seed, {@link
+ * SchemaTracker.afterSeedFiles} between the seed and `seed-command`, and
+ * {@link SchemaTracker.finish} after `seed-command`:
+ * - branch mode snapshots at the start (the new branch is its parent's copy)
+ *   and shows the platform's compare_schema diff against the parent;
+ * - instant mode snapshots after the SQL seed, so the diff is what
+ *   `seed-command` (the PR's migrations) changed.
+ * Instant mode without `seed-command` inspects nothing: nothing can have
+ * changed the schema after the seed.
+ * Never fatal: a snapshot, comparison or rendering that fails is a
+ * warning and "schema diff unavailable"; the database is kept. With
+ * `fail-on-destructive`, destructive changes, or a change that could not be
+ * checked, throw {@link DestructiveSchemaError}, which the caller treats like
+ * a failed seed (fails closed).
+ */
+
+
+
+
+
+/**
+ * The inspector, differ and grammar are loaded on first use (a separate
+ * chunk of the bundle), so runs that compare nothing, and everything a run
+ * does before its seed, do not pay for loading them.
+ */
+let loading;
+const schemaTools = () => (loading ??= Promise.all(/* import() */[__webpack_require__.e(7), __webpack_require__.e(156)]).then(__webpack_require__.bind(__webpack_require__, 69156)));
+/**
+ * Starts loading the schema tools while the database is provisioned (a
+ * branch's operations are awaited), so the first snapshot does not wait for
+ * them. Reads nothing; starts once the caller's next HTTP request has gone
+ * out (Node's fetch, undici's diagnostics channel `undici:client:sendHeaders`).
+ * Nothing is lost if no request goes out: the tools load on first use. Only
+ * where the run will compare: `compare-schema` on and, in instant mode, a
+ * `seed-command`.
+ */
+function preloadSchemaTools(mode, settings) {
+    if (!settings.compareSchema || (mode === 'instant' && !settings.seedCommand))
+        return;
+    // Loading the chunk compiles and runs it synchronously (~80 ms of CPU): it starts once the next
+    // HTTP request's headers are sent (fetch's undici reports it on this channel), so it overlaps
+    // the wait for the provisioning response instead of delaying the request.
+    const sent = external_node_diagnostics_channel_default().channel('undici:client:sendHeaders');
+    const load = () => {
+        sent.unsubscribe(load);
+        setImmediate(() => schemaTools().catch(() => undefined));
+    };
+    sent.subscribe(load);
+}
+/** `fail-on-destructive` is true and the schema change is destructive. */
+class DestructiveSchemaError extends Error {
+}
+/** Where the full diff is written (the `schema-diff` output). */
+function schemaDiffPath() {
+    const dir = process.env.RUNNER_TEMP || external_node_os_default().tmpdir();
+    (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
+    return external_node_path_default().join(dir, 'preview-postgres-schema.diff');
+}
+class SchemaTracker {
+    mode;
+    connection;
+    enabled;
+    failOnDestructive;
+    seedCommand;
+    before;
+    failure;
+    tools;
+    session;
+    /**
+     * @param enabled the `compare-schema` input
+     * @param failOnDestructive the `fail-on-destructive` input
+     * @param seedCommand whether `seed-command` runs: without it, instant mode has nothing to compare (the answer is empty by construction)
+     */
+    constructor(mode, connection, enabled, failOnDestructive, seedCommand = true) {
+        this.mode = mode;
+        this.connection = connection;
+        this.enabled = enabled;
+        this.failOnDestructive = failOnDestructive;
+        this.seedCommand = seedCommand;
+    }
+    /** Whether this run inspects anything: off, or instant mode without `seed-command`, does not. */
+    get inspects() {
+        return this.enabled && (this.mode === 'branch' || this.seedCommand);
+    }
+    /** Loads the inspector and differ chunk once, in the background from the first call. */
+    loadTools() {
+        this.tools ??= schemaTools();
+        this.tools.catch(() => undefined); // awaited later
+        return this.tools;
+    }
+    /** The catalog connection, opened on first use and kept until {@link close} (one handshake a run, not one a snapshot). */
+    async catalog() {
+        // A connection closed while seed-command ran (a terminated backend, an idle timeout) is opened again, once a use.
+        if (this.session && (await this.session.catch(() => undefined))?.ended)
+            this.session = undefined;
+        this.session ??= this.loadTools().then(({ CatalogSession }) => CatalogSession.open(this.connection));
+        return this.session;
+    }
+    /** Closes the catalog connection, if one was opened; never throws. */
+    async close() {
+        const session = this.session;
+        this.session = undefined;
+        await session?.then((s) => s.close()).catch(() => undefined);
+    }
+    /** The catalog's rows now; a connection lost since the last use (or during this one) is opened again, once. */
+    async readRows() {
+        const session = await this.catalog();
+        try {
+            return await session.read();
+        }
+        catch (err) {
+            if (!session.ended && !/terminat|Connection (?:terminated|ended)|ECONNRESET|EPIPE/i.test(err.message))
+                throw err;
+            await session.close();
+            this.session = undefined;
+            return (await this.catalog()).read();
+        }
+    }
+    /**
+     * Reads the catalog now (awaited: the database must not change meanwhile)
+     * and builds the snapshot from its rows in the background (CPU only), so
+     * building "before" overlaps the seed or `seed-command`.
+     * @param buildAfter building waits for it: schemainspect builds in one run
+     *   of microtasks, which holds the event loop, so it must not start before
+     *   the work it is meant to overlap has started (the seed's first query,
+     *   `seed-command`'s process)
+     * @returns the snapshot being built; it resolves to undefined on failure (recorded in `failure`)
+     */
+    async snapshot(when, buildAfter = Promise.resolve()) {
+        const started = Date.now();
+        let rows;
+        try {
+            rows = await this.readRows();
+        }
+        catch (err) {
+            this.failure ??= `could not inspect the schema ${when}: ${err.message}`;
+            return { built: Promise.resolve(undefined) };
+        }
+        const read = (Date.now() - started) / 1000;
+        const built = Promise.all([this.loadTools(), buildAfter])
+            .then(([{ buildSnapshot }]) => buildSnapshot(rows))
+            .then((s) => {
+            core/* info */.pq(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(2)} s (${read.toFixed(2)} s reading the catalog).`);
+            return s;
+        }, (err) => {
+            this.failure ??= `could not inspect the schema ${when}: ${err.message}`;
+            return undefined;
+        });
+        return { built };
+    }
+    /** Before the SQL seed (branch mode: the parent's schema as copied). */
+    async atStart() {
+        if (!this.inspects)
+            return;
+        // Loads the tools and opens the catalog connection while the seed runs (instant mode); a failure shows when it is used.
+        this.catalog().catch(() => undefined);
+        // Building waits a turn of the event loop, so the seed sends its first statement first.
+        if (this.mode === 'branch')
+            this.before = (await this.snapshot('of the new branch before seeding', new Promise((r) => setImmediate(r)))).built;
+    }
+    commandStarted;
+    /**
+     * Between the SQL seed and `seed-command` (instant mode): reads the catalog
+     * now; builds the snapshot once {@link seedCommandStarted} says the
+     * command's process runs (its CPU time is otherwise idle), or at {@link finish}.
+     */
+    async afterSeedFiles() {
+        if (!this.inspects || this.mode !== 'instant')
+            return;
+        const started = new Promise((resolve) => (this.commandStarted = resolve));
+        this.before = (await this.snapshot('after the SQL seed', started)).built;
+    }
+    /** `seed-command`'s process has been spawned: the "before" snapshot is built while it runs. */
+    seedCommandStarted() {
+        this.commandStarted?.();
+    }
+    /**
+     * After `seed-command`: compares, logs, writes the diff file. Never fatal:
+     * a failure to inspect, compare or render is a warning and
+     * "schema diff unavailable", except under `fail-on-destructive`, which
+     * fails closed.
+     * @param platformDiff fetches the platform's compare_schema text (branch mode); a failure is a warning
+     * @returns null when the diff is off; {@link SchemaUnavailable} when it could not be made
+     * @throws DestructiveSchemaError when `fail-on-destructive` and the change is destructive, or could not be checked
+     */
+    async finish(platformDiff) {
+        if (!this.enabled)
+            return null;
+        if (!this.inspects) {
+            core/* info */.pq('No seed-command ran after the SQL seed, so nothing changed the schema; nothing was inspected.');
+            return { changed: false, objects: [], summary: 'no schema change', diff: '', source: 'migra', destructive: [] };
+        }
+        this.seedCommandStarted(); // no command ran (or it did not say): build "before" now
+        let diff;
+        const comparing = Date.now();
+        // The platform's compare_schema runs while we take our own snapshot (both read the seeded database).
+        const platformText = this.failure === undefined && platformDiff ? platformDiff() : undefined;
+        platformText?.catch(() => undefined); // awaited below
+        const after = this.failure === undefined ? await (await this.snapshot('after seeding')).built : undefined;
+        const before = await this.before;
+        if (before && after && this.failure === undefined) {
+            let platform;
+            if (platformText) {
+                try {
+                    platform = await platformText;
+                }
+                catch (err) {
+                    core/* warning */.$e(`Neon's compare_schema failed, so the diff shown is the action's own: ${err.message}`);
+                }
+            }
+            try {
+                const { diffSchemas } = await this.loadTools();
+                const session = await this.catalog();
+                diff = await diffSchemas(before, after, (tables) => session.tablesWithRows(tables), platform);
+            }
+            catch (err) {
+                this.failure = `could not compare the schemas: ${err.message}`;
+            }
+        }
+        await this.close();
+        if (!diff) {
+            const reason = this.failure ?? 'no snapshot';
+            (0,external_node_fs_.writeFileSync)(schemaDiffPath(), '');
+            if (this.failOnDestructive) {
+                throw new DestructiveSchemaError(`The schema change could not be checked for destructive changes (${reason}). \`fail-on-destructive\` is true, so the step fails closed; set \`fail-on-destructive: false\` to let such a run pass with a warning.`);
+            }
+            core/* warning */.$e(`Schema diff unavailable: ${reason}. The database is seeded and kept; only the diff is missing.`);
+            return { unavailable: reason };
+        }
+        if (diff.note)
+            core/* warning */.$e(`The schema diff shown is a listing of the changed objects: ${diff.note}.`);
+        (0,external_node_fs_.writeFileSync)(schemaDiffPath(), diff.diff ? `${diff.diff}\n` : '');
+        core/* info */.pq(`Schema change: ${diff.summary} (compared in ${((Date.now() - comparing) / 1000).toFixed(2)} s after seed-command).`);
+        for (const d of diff.destructive)
+            core/* warning */.$e(`Destructive schema change: ${d}`);
+        if (diff.destructive.length > 0 && this.failOnDestructive) {
+            throw new DestructiveSchemaError(`The schema change is destructive (${diff.destructive.length}): ${diff.destructive.join('; ')}. ` +
+                '`fail-on-destructive` is true, so the step fails; make the migration non-destructive or set `fail-on-destructive: false`.');
+        }
+        return diff;
+    }
+}
+/**
+ * The schema part of the report and the outputs, from this run's diff (null:
+ * not compared). A reused database ran nothing: "no schema change in this
+ * run", with an empty diff file.
+ */
+function schemaResult(settings, diff, created) {
+    if (!settings.compareSchema)
+        return {};
+    if (!created) {
+        (0,external_node_fs_.writeFileSync)(schemaDiffPath(), '');
+        return {
+            report: { summary: 'no schema change in this run (the database was reused; nothing ran)', diff: '', source: 'none', destructive: [] },
+            outputs: { changed: false, file: schemaDiffPath(), destructive: false }
+        };
+    }
+    if (!diff)
+        return {};
+    if ('unavailable' in diff) {
+        return {
+            report: { summary: 'schema diff unavailable', unavailable: diff.unavailable, diff: '', source: 'none', destructive: [] },
+            outputs: { changed: false, file: schemaDiffPath(), destructive: false }
+        };
+    }
+    return {
+        report: {
+            summary: diff.summary,
+            diff: diff.diff,
+            source: diff.source,
+            note: diff.note,
+            destructive: diff.destructive,
+            failOnDestructive: settings.failOnDestructive
+        },
+        outputs: { changed: diff.changed, file: schemaDiffPath(), destructive: diff.destructive.length > 0 }
+    };
+}
+
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __webpack_require__(31421);
+;// CONCATENATED MODULE: ./src/seed/command.ts
+/**
+ * `seed-command`: the workflow author's own command, run after the SQL seed
+ * with the connection in the environment, so psql, `prisma migrate deploy`,
+ * `drizzle-kit migrate` and the like work unchanged.
+ */
+
+
+/** A seed command that exited non-zero. */
+class SeedCommandError extends Error {
+    exitCode;
+    constructor(exitCode) {
+        super(`seed-command exited with code ${exitCode}. Its output is above.`);
+        this.exitCode = exitCode;
+        this.name = 'SeedCommandError';
+    }
+}
+/** The variables the command gets: both URLs and libpq's PG* variables for the direct connection. */
+function seedEnvironment(c) {
+    return {
+        DATABASE_URL: c.pooledUrl,
+        DATABASE_URL_DIRECT: c.directUrl,
+        PGHOST: c.directHost,
+        PGPORT: c.port || '5432',
+        PGUSER: c.user,
+        PGPASSWORD: c.password,
+        PGDATABASE: c.database,
+        PGSSLMODE: c.sslmode || 'require',
+        ...(c.channelBinding ? { PGCHANNELBINDING: 'require' } : {})
+    };
+}
+/** How long `seed-command`'s process group has after SIGTERM before SIGKILL, in milliseconds (within the cancel's budget, cancel.ts). */
+const SEED_COMMAND_KILL_GRACE_MS = 2000;
+/**
+ * Runs `command` with `bash -eo pipefail -c`. The command text is passed as
+ * one argument, never interpolated with input values; secrets reach it only
+ * through the environment. Its output goes straight to the log (masked by
+ * the runner). It runs in a process group of its own, so that `signal` (a
+ * cancel of the run) stops all of it: SIGTERM to the group, then SIGKILL after
+ * {@link SEED_COMMAND_KILL_GRACE_MS}; no process of it goes on writing to the
+ * database after the run stopped.
+ * @throws SeedCommandError with the exit code (128 + the signal's number when a signal ended it).
+ */
+async function runSeedCommand(command, c, signal) {
+    const env = {};
+    for (const [k, v] of Object.entries(process.env))
+        if (v !== undefined)
+            env[k] = v;
+    if (signal?.aborted)
+        throw signal.reason;
+    const child = (0,external_node_child_process_.spawn)('bash', ['-eo', 'pipefail', '-c', command], {
+        env: { ...env, ...seedEnvironment(c) },
+        stdio: ['ignore', 'inherit', 'inherit'],
+        detached: GROUPS
+    });
+    const group = (sig) => {
+        try {
+            if (!GROUPS)
+                child.kill(sig);
+            else if (child.pid)
+                process.kill(-child.pid, sig);
+        }
+        catch {
+            // the group has already exited
+        }
+    };
+    let killer;
+    const stop = () => {
+        group('SIGTERM');
+        killer = setTimeout(() => group('SIGKILL'), SEED_COMMAND_KILL_GRACE_MS);
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+        const code = await new Promise((resolve, reject) => {
+            child.on('error', reject);
+            child.on('exit', (status, sig) => resolve(status ?? 128 + (sig ? (osSignals[sig] ?? 0) : 0)));
+        });
+        if (code !== 0)
+            throw new SeedCommandError(code);
+    }
+    finally {
+        signal?.removeEventListener('abort', stop);
+        if (killer)
+            killer.unref();
+    }
+}
+const osSignals = (external_node_os_default()).constants.signals;
+/** Process groups (POSIX): the command runs in one of its own, which a cancel signals as a whole. On Windows only the shell is signalled. */
+const GROUPS = process.platform !== 'win32';
+
+;// CONCATENATED MODULE: ./src/psql/psqlscan.ts
+/**
+ * psql's lexer, over bytes: where a statement ends and where a meta-command
+ * starts, by the rules of psql's psqlscan.l (PostgreSQL 17), so the loader
+ * splits a file exactly where psql does:
+ * - `;` ends a statement only outside quotes, comments and parentheses, and
+ *   outside the `BEGIN … END` of a `CREATE [OR REPLACE] FUNCTION|PROCEDURE`
+ *   (an SQL-standard body, `BEGIN ATOMIC`; `CASE … END` nests in it);
+ * - quotes: `'…'` (backslash escapes only when standard_conforming_strings is
+ *   off), `E'…'`, `B'…'`, `X'…'`, `N'…'`, `U&'…'`, `"…"`, `U&"…"`, `$tag$…$tag$`;
+ *   comments `-- …` and nested `/* … *\/`;
+ * - a backslash outside quotes and comments starts a meta-command, anywhere in
+ *   a line (`\;` and `\:` put the character into the statement instead);
+ * - `:name`, `:'name'` and `:"name"` are psql variables, not quotes (noted,
+ *   so the check pass can refuse what psql would fill in).
+ *
+ * Every byte below 0x80 is ASCII in the encodings the loader accepts (UTF-8
+ * and the server encodings), so bytes can be lexed without decoding them.
+ */
+var State;
+(function (State) {
+    State[State["Normal"] = 0] = "Normal";
+    /** `'…'` with standard_conforming_strings on, and `B'`, `X'`, `U&'` strings. */
+    State[State["Quote"] = 1] = "Quote";
+    /** `E'…'`, or `'…'` with standard_conforming_strings off: a backslash escapes the next byte. */
+    State[State["Escape"] = 2] = "Escape";
+    /** `"…"` */
+    State[State["Ident"] = 3] = "Ident";
+    /** `$tag$…$tag$` */
+    State[State["Dollar"] = 4] = "Dollar";
+    /** `/* … *\/`, nested. */
+    State[State["Comment"] = 5] = "Comment";
+    /** `-- …` to the end of the line. */
+    State[State["LineComment"] = 6] = "LineComment";
+})(State || (State = {}));
+const SEMICOLON = 0x3b;
+const BACKSLASH = 0x5c;
+const QUOTE = 0x27;
+const DQUOTE = 0x22;
+const DOLLAR = 0x24;
+const DASH = 0x2d;
+const SLASH = 0x2f;
+const STAR = 0x2a;
+const COLON = 0x3a;
+const LPAREN = 0x28;
+const RPAREN = 0x29;
+const AMP = 0x26;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const QUESTION = 0x3f;
+const isSpace = (c) => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+/** psql's ident_start: letters, `_`, and any byte >= 0x80. */
+const isIdentStart = (c) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c >= 0x80;
+const isIdentCont = (c) => isIdentStart(c) || (c >= 0x30 && c <= 0x39) || c === DOLLAR;
+const isDigit = (c) => c >= 0x30 && c <= 0x39;
+const lower = (c) => (c >= 0x41 && c <= 0x5a ? c + 32 : c);
+/** What {@link PsqlLexer.scan} stopped at. */
+var Stop;
+(function (Stop) {
+    /** A `;` that ends the statement. */
+    Stop[Stop["Semicolon"] = 0] = "Semicolon";
+    /** A backslash that starts a meta-command. */
+    Stop[Stop["Backslash"] = 1] = "Backslash";
+})(Stop || (Stop = {}));
+/** psql's lexer state, carried from line to line. */
+class PsqlLexer {
+    /** standard_conforming_strings as the server has it (psql follows the server's ParameterStatus). */
+    standardConformingStrings = true;
+    state = State.Normal;
+    commentDepth = 0;
+    dollarTag = null;
+    parenDepth = 0;
+    beginDepth = 0;
+    /** First letters of the statement's first identifiers among create/or/replace/function/procedure (psql's `identifiers`). */
+    idents = '';
+    identCount = 0;
+    /** The statement's first keyword, lower-cased (at most 24 bytes). */
+    firstWord = '';
+    /** The statement has a token that is not whitespace or a comment. */
+    hasContent = false;
+    /** psql variable references in the statement, as written (`:name`, `:'name'`, `:"name"`). */
+    variables = [];
+    /** Indexes of backslashes that psql leaves out of the statement (those of `\;` and `\:`), until the scanner takes them. */
+    dropped = [];
+    /** Where scan() stopped: the index of the `;` or backslash. */
+    at = -1;
+    /** When set, each variable reference's [start, end) byte indexes are appended (for filling variables in). */
+    variableSpans = null;
+    /** Back to the start of a statement (psql_scan_reset), keeping standard_conforming_strings. */
+    reset() {
+        this.state = State.Normal;
+        this.commentDepth = 0;
+        this.dollarTag = null;
+        this.parenDepth = 0;
+        this.beginDepth = 0;
+        this.idents = '';
+        this.identCount = 0;
+        this.firstWord = '';
+        this.hasContent = false;
+        this.variables = [];
+    }
+    /**
+     * Lexes bytes [start, end) of `b` (one line, with its newline if it has one).
+     * @returns a {@link Stop} with its index in {@link at}, or undefined when the bytes are all statement text.
+     */
+    scan(b, start, end) {
+        let i = start;
+        while (i < end) {
+            const c = b[i];
+            switch (this.state) {
+                case State.LineComment:
+                    if (c === 0x0a || c === 0x0d)
+                        this.state = State.Normal;
+                    i++;
+                    continue;
+                case State.Comment:
+                    if (c === SLASH && b[i + 1] === STAR && i + 1 < end) {
+                        this.commentDepth++;
+                        i += 2;
+                    }
+                    else if (c === STAR && b[i + 1] === SLASH && i + 1 < end) {
+                        if (--this.commentDepth === 0)
+                            this.state = State.Normal;
+                        i += 2;
+                    }
+                    else
+                        i++;
+                    continue;
+                case State.Quote:
+                case State.Ident: {
+                    const q = this.state === State.Quote ? QUOTE : DQUOTE;
+                    const k = b.subarray(i, end).indexOf(q);
+                    if (k < 0)
+                        return undefined;
+                    // a doubled quote stays inside
+                    if (i + k + 1 < end && b[i + k + 1] === q)
+                        i += k + 2;
+                    else {
+                        this.state = State.Normal;
+                        i += k + 1;
+                    }
+                    continue;
+                }
+                case State.Escape:
+                    if (c === BACKSLASH)
+                        i += 2;
+                    else if (c === QUOTE) {
+                        if (b[i + 1] === QUOTE && i + 1 < end)
+                            i += 2;
+                        else {
+                            this.state = State.Normal;
+                            i++;
+                        }
+                    }
+                    else
+                        i++;
+                    continue;
+                case State.Dollar: {
+                    const tag = this.dollarTag;
+                    const k = b.subarray(i, end).indexOf(tag);
+                    if (k < 0)
+                        return undefined;
+                    this.state = State.Normal;
+                    this.dollarTag = null;
+                    i += k + tag.length;
+                    continue;
+                }
+                case State.Normal:
+                    break;
+            }
+            // State.Normal
+            if (isSpace(c)) {
+                i++;
+                continue;
+            }
+            if (c === DASH && b[i + 1] === DASH && i + 1 < end) {
+                this.state = State.LineComment;
+                i += 2;
+                continue;
+            }
+            if (c === SLASH && b[i + 1] === STAR && i + 1 < end) {
+                this.state = State.Comment;
+                this.commentDepth = 1;
+                i += 2;
+                continue;
+            }
+            if (c === BACKSLASH) {
+                const n = b[i + 1];
+                if ((n === SEMICOLON || n === COLON) && i + 1 < end) {
+                    // psql: "\;" and "\:" put the character, without its backslash, into the query buffer
+                    this.dropped.push(i);
+                    this.hasContent = true;
+                    if (n === SEMICOLON)
+                        this.identCount = 0;
+                    i += 2;
+                    continue;
+                }
+                this.at = i;
+                return Stop.Backslash;
+            }
+            if (c === SEMICOLON && this.parenDepth === 0 && this.beginDepth === 0) {
+                this.at = i;
+                return Stop.Semicolon;
+            }
+            this.hasContent = true;
+            if (c === SEMICOLON) {
+                i++;
+                continue;
+            }
+            if (c === LPAREN) {
+                this.parenDepth++;
+                i++;
+                continue;
+            }
+            if (c === RPAREN) {
+                if (this.parenDepth > 0)
+                    this.parenDepth--;
+                i++;
+                continue;
+            }
+            if (c === QUOTE) {
+                this.state = this.standardConformingStrings ? State.Quote : State.Escape;
+                i++;
+                continue;
+            }
+            if (c === DQUOTE) {
+                this.state = State.Ident;
+                i++;
+                continue;
+            }
+            if (c === DOLLAR) {
+                const tagEnd = this.dollarTagEnd(b, i, end);
+                if (tagEnd > 0) {
+                    this.dollarTag = Buffer.from(b.subarray(i, tagEnd));
+                    this.state = State.Dollar;
+                    i = tagEnd;
+                }
+                else
+                    i++;
+                continue;
+            }
+            if (c === COLON) {
+                i = this.colon(b, i, end);
+                continue;
+            }
+            if (isDigit(c)) {
+                // a number, with any identifier bytes glued to it (psql's integer_junk and the like)
+                i++;
+                while (i < end && (isIdentCont(b[i]) || b[i] === 0x2e) && b[i] !== DOLLAR)
+                    i++;
+                continue;
+            }
+            if (isIdentStart(c)) {
+                i = this.identifier(b, i, end);
+                continue;
+            }
+            i++;
+        }
+        return undefined;
+    }
+    /** An identifier or keyword at `i`, or the prefix of a quoted form (`E'`, `B'`, `X'`, `N'`, `U&'`, `U&"`). @returns the index after it. */
+    identifier(b, i, end) {
+        let j = i + 1;
+        while (j < end && isIdentCont(b[j]))
+            j++;
+        const len = j - i;
+        if (len === 1) {
+            const c = lower(b[i]);
+            if (b[j] === QUOTE && j < end) {
+                if (c === 0x65) {
+                    this.state = State.Escape; // E'…'
+                    return j + 1;
+                }
+                if (c === 0x62 || c === 0x78) {
+                    this.state = State.Quote; // B'…', X'…': no escapes
+                    return j + 1;
+                }
+                if (c === 0x6e) {
+                    this.state = this.standardConformingStrings ? State.Quote : State.Escape; // N'…' is a plain string
+                    return j + 1;
+                }
+            }
+            if (c === 0x75 && b[j] === AMP && (b[j + 1] === QUOTE || b[j + 1] === DQUOTE) && j + 1 < end) {
+                this.state = b[j + 1] === QUOTE ? State.Quote : State.Ident; // U&'…', U&"…"
+                return j + 2;
+            }
+        }
+        this.word(b, i, j);
+        return j;
+    }
+    /** psql's BEGIN … END tracking inside CREATE [OR REPLACE] FUNCTION|PROCEDURE, on one identifier [i, j). */
+    word(b, i, j) {
+        const len = j - i;
+        const is = (w) => {
+            if (len !== w.length)
+                return false;
+            for (let k = 0; k < len; k++)
+                if (lower(b[i + k]) !== w.charCodeAt(k))
+                    return false;
+            return true;
+        };
+        if (this.identCount === 0) {
+            this.idents = '';
+            this.firstWord = b.toString('latin1', i, Math.min(j, i + 24)).toLowerCase();
+        }
+        if (this.identCount < 4 && (is('create') || is('function') || is('procedure') || is('or') || is('replace'))) {
+            this.idents = this.idents.padEnd(this.identCount, ' ') + String.fromCharCode(lower(b[i]));
+        }
+        this.identCount++;
+        const id = this.idents;
+        if (id[0] === 'c' &&
+            (id[1] === 'f' || id[1] === 'p' || (id[1] === 'o' && id[2] === 'r' && (id[3] === 'f' || id[3] === 'p'))) &&
+            this.parenDepth === 0) {
+            if (is('begin'))
+                this.beginDepth++;
+            else if (is('case')) {
+                if (this.beginDepth >= 1)
+                    this.beginDepth++;
+            }
+            else if (is('end')) {
+                if (this.beginDepth > 0)
+                    this.beginDepth--;
+            }
+        }
+    }
+    /** The end of a dollar-quote delimiter `$tag$` starting at `i`, or -1 (a lone `$`, or `$1`). */
+    dollarTagEnd(b, i, end) {
+        let j = i + 1;
+        if (j < end && b[j] === DOLLAR)
+            return j + 1;
+        if (j >= end || !isIdentStart(b[j]))
+            return -1;
+        j++;
+        while (j < end && isIdentCont(b[j]) && b[j] !== DOLLAR)
+            j++;
+        return j < end && b[j] === DOLLAR ? j + 1 : -1;
+    }
+    /** `::`, or a psql variable `:name`, `:'name'`, `:"name"`, `:{?name}` (whose quotes are not string quotes; noted in {@link variables}), or a lone `:`. */
+    colon(b, i, end) {
+        const n = b[i + 1];
+        if (n === COLON)
+            return i + 2;
+        if (n === LBRACE && b[i + 2] === QUESTION) {
+            // `:{?name}`: whether the variable is set (psqlscan.l, psqlscan_test_variable)
+            let j = i + 3;
+            while (j < end && isIdentCont(b[j]) && b[j] !== DOLLAR)
+                j++;
+            if (j > i + 3 && b[j] === RBRACE) {
+                this.variables.push(b.toString('latin1', i, j + 1));
+                this.variableSpans?.push(i, j + 1);
+                return j + 1;
+            }
+            return i + 1;
+        }
+        const quoted = n === QUOTE || n === DQUOTE;
+        let j = quoted ? i + 2 : i + 1;
+        while (j < end && isIdentCont(b[j]) && b[j] !== DOLLAR)
+            j++;
+        if (quoted ? j > i + 2 && b[j] === n : j > i + 1) {
+            const stop = quoted ? j + 1 : j;
+            this.variables.push(b.toString('latin1', i, stop));
+            this.variableSpans?.push(i, stop);
+            return stop;
+        }
+        return i + 1;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/psql/psqlslash.ts
+/**
+ * psql's backslash commands as text: where one ends, how its arguments are
+ * read, how variables are filled in, and psql's boolean values. The rules
+ * are psql 17's (src/bin/psql: psqlscanslash.l for the arguments,
+ * psqlscan.l for variables in SQL, variables.c for booleans, copy.c for
+ * `\copy`), written here from their documented behaviour.
+ */
+
+/**
+ * psql reads a meta-command's text and keeps its variables as bytes, in the
+ * client encoding, whatever that is (psqlscanslash.l is 8-bit clean; a value
+ * interpolated into SQL goes out as the same bytes). Here such text is a
+ * string of one character per byte (`latin1`), so every encoding's bytes come
+ * back out as they went in; {@link readable} shows it as UTF-8.
+ */
+const byteText = (b, start, end) => b.toString('latin1', start, end);
+/** The bytes of a {@link byteText} string. */
+const textBytes = (text) => Buffer.from(text, 'latin1');
+/** A {@link byteText} string as UTF-8 (for messages, paths, and output). */
+const readable = (text) => Buffer.from(text, 'latin1').toString('utf8');
+/** A JavaScript string (a server's answer, a name) as {@link byteText}: its UTF-8 bytes. */
+const asByteText = (value) => Buffer.from(value, 'utf8').toString('latin1');
+/** psql's whitespace in a backslash command (psqlscanslash.l: space). */
+const psqlslash_isSpace = (c) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f';
+/** `text` without psql's whitespace at either end (String#trim would also take bytes such as 0xA0, part of a UTF-8 letter here). */
+const trimSpace = (text) => text.replace(/^[ \t\n\r\f]+|[ \t\n\r\f]+$/g, '');
+/** A variable's value is not known before the database exists (set by `\gset`). */
+const UNKNOWN = Symbol('unknown');
+/** Commands whose argument is the rest of the line, unparsed (psql's OT_WHOLE_LINE). */
+const WHOLE_LINE = new Set(['copy', '!', 'h', 'help', 'sf', 'sf+', 'sv', 'sv+', 'ef', 'ev']);
+const isVarChar = (c) => /[A-Za-z0-9_\u0080-\uffff]/.test(c);
+/** The end of `:'name'` or `:"name"` at `i` (psql variable syntax, not a quote), or -1. */
+function quotedVariableEnd(text, i) {
+    const q = text[i + 1];
+    if (text[i] !== ':' || (q !== "'" && q !== '"'))
+        return -1;
+    let j = i + 2;
+    while (j < text.length && isVarChar(text[j]))
+        j++;
+    return j > i + 2 && text[j] === q ? j + 1 : -1;
+}
+/**
+ * Reads the backslash command at the start of `text` (one line, without its
+ * newline): the name ends at whitespace or a backslash; the arguments end at
+ * an unquoted backslash (`\\` is eaten, any other starts the next command),
+ * or at the end of the line (psqlscanslash.l: xslashcmd, xslasharg, xslashend).
+ */
+function slashCommand(text) {
+    let i = 1;
+    while (i < text.length && !psqlslash_isSpace(text[i]) && text[i] !== '\\')
+        i++;
+    // psql matches `copy` in any letter case (command.c: pg_strcasecmp), every other name exactly
+    const name = text.slice(1, i);
+    const command = name.toLowerCase() === 'copy' ? 'copy' : name;
+    if (WHOLE_LINE.has(command))
+        return { command, args: trimSpace(text.slice(i)), resume: -1 };
+    const start = i;
+    while (i < text.length) {
+        const c = text[i];
+        if (c === '\\') {
+            const resume = text[i + 1] === '\\' ? i + 2 : i;
+            return { command, args: trimSpace(text.slice(start, i)), resume };
+        }
+        const v = quotedVariableEnd(text, i);
+        if (v > 0) {
+            i = v;
+            continue;
+        }
+        if (c === "'" || c === '"' || c === '`') {
+            i++;
+            while (i < text.length && text[i] !== c)
+                i += c === "'" && text[i] === '\\' ? 2 : 1;
+        }
+        i++;
+    }
+    return { command, args: trimSpace(text.slice(start)), resume: -1 };
+}
+/** PQescapeLiteral's form: `'…'` with quotes doubled; with backslashes, ` E'…'` and backslashes doubled. */
+function quoteLiteral(value) {
+    const body = value.replace(/'/g, "''");
+    return value.includes('\\') ? ` E'${body.replace(/\\/g, '\\\\')}'` : `'${body}'`;
+}
+/** PQescapeIdentifier's form: `"…"` with double quotes doubled. */
+const quoteIdentifier = (value) => `"${value.replace(/"/g, '""')}"`;
+/**
+ * Splits a command's argument text into options as psql does (psqlscanslash.l,
+ * xslasharg): unquoted whitespace separates; `'…'` loses its quotes, `''` is a
+ * quote and `\n \t \b \r \f`, octal `\ooo`, hex `\xHH` and `\c` are escapes;
+ * `"…"` keeps its quotes; `:name` is the variable's value (as written when
+ * unset), `:'name'` and `:"name"` its quoted forms, `:{?name}` TRUE or FALSE.
+ */
+function slashOptions(args, lookup) {
+    const out = { options: [], unquotedTail: [], backtick: false, unknown: false };
+    let i = 0;
+    const n = args.length;
+    while (i < n) {
+        while (i < n && psqlslash_isSpace(args[i]))
+            i++;
+        if (i >= n)
+            break;
+        let opt = '';
+        let tail = 0;
+        let quoted = false;
+        while (i < n && !psqlslash_isSpace(args[i])) {
+            const c = args[i];
+            if (c === ':') {
+                const m = /^:(?:([A-Za-z0-9_\u0080-\uffff]+)|'([A-Za-z0-9_\u0080-\uffff]+)'|"([A-Za-z0-9_\u0080-\uffff]+)"|\{\?([A-Za-z0-9_\u0080-\uffff]+)\})/.exec(args.slice(i));
+                if (m) {
+                    const name = m[1] ?? m[2] ?? m[3] ?? m[4];
+                    const value = lookup(name);
+                    if (value === UNKNOWN)
+                        out.unknown = true;
+                    if (m[4] !== undefined)
+                        opt += value !== undefined ? 'TRUE' : 'FALSE';
+                    else if (value === undefined || value === UNKNOWN)
+                        opt += m[0];
+                    else
+                        opt += m[1] !== undefined ? value : m[2] !== undefined ? quoteLiteral(value) : quoteIdentifier(value);
+                    quoted = true;
+                    tail = 0;
+                    i += m[0].length;
+                    continue;
+                }
+            }
+            if (c === "'") {
+                quoted = true;
+                tail = 0;
+                i++;
+                while (i < n && args[i] !== "'") {
+                    if (args[i] === '\\' && i + 1 < n) {
+                        const e = args[i + 1];
+                        const simple = { n: '\n', t: '\t', b: '\b', r: '\r', f: '\f' };
+                        const oct = /^[0-7]{1,3}/.exec(args.slice(i + 1));
+                        const hex = /^x([0-9A-Fa-f]{1,2})/.exec(args.slice(i + 1));
+                        if (simple[e]) {
+                            opt += simple[e];
+                            i += 2;
+                        }
+                        else if (oct) {
+                            opt += String.fromCharCode(parseInt(oct[0], 8) & 0xff);
+                            i += 1 + oct[0].length;
+                        }
+                        else if (hex) {
+                            opt += String.fromCharCode(parseInt(hex[1], 16));
+                            i += 1 + hex[0].length;
+                        }
+                        else {
+                            opt += e;
+                            i += 2;
+                        }
+                        continue;
+                    }
+                    opt += args[i++];
+                }
+                i++;
+                if (args[i] === "'")
+                    opt += "'"; // '' inside: the closing quote and a reopening one
+                continue;
+            }
+            if (c === '"' || c === '`') {
+                const close = args.indexOf(c, i + 1);
+                const end = close < 0 ? n : close + 1;
+                if (c === '`')
+                    out.backtick = true;
+                opt += args.slice(i, end);
+                quoted = true;
+                tail = 0;
+                i = end;
+                continue;
+            }
+            opt += c;
+            tail++;
+            i++;
+        }
+        if (opt.length || quoted) {
+            out.options.push(opt);
+            out.unquotedTail.push(tail);
+        }
+    }
+    return out;
+}
+/** Removes unquoted trailing semicolons from option `k` (psql does it for file names: `\i a.sql;`). */
+function withoutSemicolons(o, k) {
+    let s = o.options[k];
+    let tail = o.unquotedTail[k];
+    while (tail-- > 0 && s.endsWith(';'))
+        s = s.slice(0, -1);
+    return s;
+}
+/**
+ * psql's ParseVariableBool (variables.c): case-insensitive prefixes of
+ * `true`, `false`, `yes`, `no`; `on` and `off` (at least two letters); `1`, `0`.
+ * @returns undefined when the value is none of them
+ */
+function parseBool(value) {
+    const v = value.toLowerCase();
+    const prefixOf = (word, min = 1) => v.length >= min && word.startsWith(v);
+    if (prefixOf('true'))
+        return true;
+    if (prefixOf('false'))
+        return false;
+    if (prefixOf('yes'))
+        return true;
+    if (prefixOf('no'))
+        return false;
+    if (prefixOf('on', 2))
+        return true;
+    if (prefixOf('off', 2))
+        return false;
+    if (v === '1')
+        return true;
+    if (v === '0')
+        return false;
+    return undefined;
+}
+/** A valid psql variable name (variables.c, valid_variable_name): letters, digits, underscores, non-ASCII. */
+const validVariableName = (name) => /^[A-Za-z0-9_\u0080-\uffff]+$/.test(name);
+/**
+ * Fills psql variables into one statement's bytes, as psql's SQL lexer does
+ * (psqlscan.l): `:name` becomes the value, `:'name'` and `:"name"` its quoted
+ * forms, `:{?name}` TRUE or FALSE (whether it is set); an unset variable (or one not known yet) stays as written. Quotes,
+ * comments and dollar quotes are left alone.
+ * @param standardConformingStrings the setting when the statement started
+ * @returns the same buffer when nothing was filled in
+ */
+function interpolate(raw, standardConformingStrings, lookup) {
+    const lexer = new PsqlLexer();
+    lexer.standardConformingStrings = standardConformingStrings;
+    lexer.variableSpans = [];
+    let pos = 0;
+    while (pos < raw.length) {
+        const stop = lexer.scan(raw, pos, raw.length);
+        if (stop === undefined)
+            break;
+        pos = lexer.at + (stop === Stop.Backslash ? 2 : 1);
+    }
+    const parts = [];
+    let last = 0;
+    const spans = lexer.variableSpans;
+    for (let k = 0; k < spans.length; k += 2) {
+        const text = byteText(raw, spans[k], spans[k + 1]);
+        if (text.startsWith(':{?')) {
+            // psqlscan.l: TRUE or FALSE, whether the variable is set
+            const set = lookup(text.slice(3, -1));
+            if (set === UNKNOWN)
+                continue;
+            parts.push(raw.subarray(last, spans[k]), Buffer.from(set === undefined ? 'FALSE' : 'TRUE'));
+            last = spans[k + 1];
+            continue;
+        }
+        const quote = text[1] === "'" || text[1] === '"' ? text[1] : '';
+        const value = lookup(quote ? text.slice(2, -1) : text.slice(1));
+        if (value === undefined || value === UNKNOWN)
+            continue;
+        parts.push(raw.subarray(last, spans[k]), textBytes(quote === "'" ? quoteLiteral(value) : quote ? quoteIdentifier(value) : value));
+        last = spans[k + 1];
+    }
+    if (!parts.length)
+        return raw;
+    parts.push(raw.subarray(last));
+    return Buffer.concat(parts);
+}
+/**
+ * Reads `\copy`'s argument text: the table (with columns) or query, `from` or
+ * `to`, the file (`'…'` or a bare word) or `stdin`/`pstdin`/`stdout`/`pstdout`/
+ * `program`, then the options, passed on as written.
+ * @returns undefined when there is no `from` or `to`
+ */
+function parseSlashCopy(args) {
+    let depth = 0;
+    let i = 0;
+    let keyword = -1;
+    while (i < args.length) {
+        const c = args[i];
+        if (c === '"' || c === "'") {
+            const close = args.indexOf(c, i + 1);
+            i = close < 0 ? args.length : close + 1;
+            continue;
+        }
+        if (c === '(')
+            depth++;
+        else if (c === ')')
+            depth--;
+        else if (depth === 0 && i > 0 && psqlslash_isSpace(args[i - 1])) {
+            const m = /^(from|to)(?=[ \t\n\r\f]|$)/i.exec(args.slice(i));
+            if (m) {
+                keyword = i;
+                break;
+            }
+        }
+        i++;
+    }
+    if (keyword < 0)
+        return undefined;
+    const before = trimSpace(args.slice(0, keyword));
+    const direction = args
+        .slice(keyword, keyword + 4)
+        .toLowerCase()
+        .startsWith('from')
+        ? 'from'
+        : 'to';
+    let rest = args.slice(keyword + direction.length).replace(/^[ \t\n\r\f]+/, '');
+    let token;
+    let quoted = false;
+    if (rest.startsWith("'")) {
+        let j = 1;
+        token = '';
+        while (j < rest.length) {
+            if (rest[j] === "'" && rest[j + 1] === "'") {
+                token += "'";
+                j += 2;
+                continue;
+            }
+            if (rest[j] === "'")
+                break;
+            token += rest[j++];
+        }
+        rest = rest.slice(j + 1);
+        quoted = true;
+    }
+    else {
+        const m = /^[^ \t\n\r\f;]*/.exec(rest);
+        token = m[0];
+        rest = rest.slice(token.length);
+    }
+    const word = token.toLowerCase();
+    const target = !quoted && ['stdin', 'pstdin', 'stdout', 'pstdout', 'program'].includes(word) ? word : 'file';
+    const sql = `COPY ${before} ${direction === 'from' ? 'FROM STDIN' : 'TO STDOUT'} ${trimSpace(rest)}`.replace(/[ \t\n\r\f]+$/, '');
+    return { direction, target, file: target === 'file' ? token : undefined, sql };
+}
+
+;// CONCATENATED MODULE: ./src/psql/variables.ts
+/**
+ * The variables psql sets itself, and the ones it treats specially. psql's
+ * own rules: startup.c (EstablishVariableSpace: each special variable's
+ * default, and its hooks), command.c (SyncVariables after a connection:
+ * DBNAME, USER, HOST, PORT, ENCODING, SERVER_VERSION_*), common.c
+ * (SetResultVariables after each query: ERROR, SQLSTATE, ROW_COUNT; ENCODING
+ * follows the client encoding), variables.c (a boolean hook's substitutes).
+ */
+/** Variables whose hook reads them as a boolean: `\set NAME` with no value makes them `on` (bool_substitute_hook). */
+const BOOLEAN_VARIABLES = new Set([
+    'AUTOCOMMIT',
+    'ON_ERROR_STOP',
+    'QUIET',
+    'SINGLELINE',
+    'SINGLESTEP',
+    'HIDE_TOAST_COMPRESSION',
+    'HIDE_TABLEAM',
+    'SHOW_ALL_RESULTS'
+]);
+/** Variables with a hook (psql's "specially treated variables"): `\gset` leaves them alone, with a warning. */
+const HOOKED_VARIABLES = new Set([
+    ...BOOLEAN_VARIABLES,
+    'FETCH_COUNT',
+    'HISTCONTROL',
+    'HISTSIZE',
+    'IGNOREEOF',
+    'ECHO',
+    'ECHO_HIDDEN',
+    'ON_ERROR_ROLLBACK',
+    'COMP_KEYWORD_CASE',
+    'PROMPT1',
+    'PROMPT2',
+    'PROMPT3',
+    'VERBOSITY',
+    'SHOW_CONTEXT'
+]);
+/** psql's defaults for its special variables, as `psql -X -v ON_ERROR_STOP=1` starts (the seed's rules). */
+const DEFAULTS = {
+    AUTOCOMMIT: 'on',
+    ON_ERROR_ROLLBACK: 'off',
+    ON_ERROR_STOP: 'on',
+    QUIET: 'off',
+    SINGLELINE: 'off',
+    SINGLESTEP: 'off',
+    FETCH_COUNT: '0',
+    HISTCONTROL: 'none',
+    HISTSIZE: '500',
+    IGNOREEOF: '0',
+    ECHO: 'none',
+    ECHO_HIDDEN: 'off',
+    COMP_KEYWORD_CASE: 'preserve-upper',
+    PROMPT1: '%/%R%x%# ',
+    PROMPT2: '%/%R%x%# ',
+    PROMPT3: '>> ',
+    VERBOSITY: 'default',
+    SHOW_CONTEXT: 'errors',
+    SHOW_ALL_RESULTS: 'on',
+    HIDE_TOAST_COMPRESSION: 'off',
+    HIDE_TABLEAM: 'off',
+    LAST_ERROR_MESSAGE: '',
+    LAST_ERROR_SQLSTATE: '00000'
+};
+/**
+ * The variables a psql session has before its first query: the special
+ * variables' defaults, the connection's, and psql's own version. The loader
+ * plays a psql of the server's version (VERSION, VERSION_NAME and
+ * VERSION_NUM are the server's).
+ */
+function startupVariables(c) {
+    return {
+        ...DEFAULTS,
+        VERSION: c.version,
+        VERSION_NAME: c.versionName,
+        VERSION_NUM: c.versionNum,
+        DBNAME: c.dbname,
+        USER: c.user,
+        HOST: c.host,
+        PORT: c.port,
+        ENCODING: 'UTF8',
+        SERVER_VERSION_NAME: c.versionName,
+        SERVER_VERSION_NUM: c.versionNum
+    };
+}
+/** Variables only a connection knows (the check pass has none: a value there is not known yet). */
+const CONNECTION_VARIABLES = [
+    'VERSION',
+    'VERSION_NAME',
+    'VERSION_NUM',
+    'DBNAME',
+    'USER',
+    'HOST',
+    'PORT',
+    'SERVER_VERSION_NAME',
+    'SERVER_VERSION_NUM'
+];
+/** The check pass's variables: the defaults; the connection's are not known yet. */
+const checkVariables = () => ({ ...DEFAULTS, ENCODING: 'UTF8' });
+/** Variables each query changes (SetResultVariables), and ENCODING, which `SET client_encoding` changes: read when used. */
+const RESULT_VARIABLES = new Set(['ERROR', 'SQLSTATE', 'ROW_COUNT', 'ENCODING']);
+/**
+ * ROW_COUNT from a command tag, as PQcmdTuples reads it: the count of
+ * INSERT, SELECT, UPDATE, DELETE, MERGE, MOVE, FETCH and COPY; 0 for others.
+ */
+function rowCount(tag) {
+    return /^(?:INSERT \d+ |SELECT |UPDATE |DELETE |MERGE |MOVE |FETCH |COPY )(\d+)$/.exec(tag ?? '')?.[1] ?? '0';
+}
+/** psql variable names a meta-command's text or a statement's references use (`:name`, `:'name'`, `:"name"`, `:{?name}`). */
+function referencedNames(text) {
+    return [...text.matchAll(/:(?:\{\?|['"])?([A-Za-z0-9_\u0080-\uffff]+)/g)].map((m) => m[1]);
+}
+
+// EXTERNAL MODULE: ./src/pg-sessions.ts
+var pg_sessions = __webpack_require__(38174);
+// EXTERNAL MODULE: ./src/sql-parser.ts
+var sql_parser = __webpack_require__(22687);
+;// CONCATENATED MODULE: ./src/seed/grammar.ts
+
+/** Loads the parser (about 20 ms, once per process; sql-parser.ts). Call before {@link classify}. */
+const loadGrammar = sql_parser/* loadParser */.q;
+/** First words of statements whose kind can matter. Others (INSERT, COPY, SELECT, UPDATE, …) are not parsed: 30 µs each adds up over a dump of INSERTs. */
+const WORTH_PARSING = new Set([
+    'abort',
+    'alter',
+    'analyze',
+    'begin',
+    'cluster',
+    'comment',
+    'commit',
+    'create',
+    'drop',
+    'end',
+    'grant',
+    'prepare',
+    'reindex',
+    'release',
+    'reset',
+    'revoke',
+    'rollback',
+    'savepoint',
+    'set',
+    'start',
+    'vacuum'
+]);
+/** Settings that change how the server reads statement text (and, for the second, how psql lexes it); `SET NAMES` is found by parsing. */
+const LEXING = /client_encoding|standard_conforming_strings/i;
+const roleNames = (specs) => (specs ?? [])
+    .map((s) => (s.RoleSpec ?? s))
+    .filter((r) => r.roletype === 'ROLESPEC_CSTRING' && r.rolename !== undefined)
+    .map((r) => r.rolename);
+const TRANSACTION = {
+    TRANS_STMT_BEGIN: 'begin',
+    TRANS_STMT_START: 'begin',
+    TRANS_STMT_COMMIT: 'commit'
+};
+/** `on`/`off` of a `SET standard_conforming_strings …` (RESET and DEFAULT: on, the server default since 9.1). */
+function booleanSetting(set) {
+    if (set.kind === 'VAR_RESET' || set.kind === 'VAR_SET_DEFAULT')
+        return true;
+    const arg = (set.args?.[0]?.A_Const ?? {});
+    const value = String(arg.sval?.sval ?? arg.ival?.ival ?? arg.boolval?.boolval ?? '').toLowerCase();
+    if (['on', 'true', 'yes', '1', 't'].includes(value))
+        return true;
+    if (['off', 'false', 'no', '0', 'f'].includes(value))
+        return false;
+    return undefined;
+}
+/**
+ * Classifies one statement (its text as split by the scanner; `firstWord`
+ * is its first keyword, lower-cased, from the lexer). Needs {@link loadGrammar}.
+ */
+function classify(sql, firstWord) {
+    const result = { kind: 'other', roles: [], changesLexing: LEXING.test(sql) };
+    if (!WORTH_PARSING.has(firstWord))
+        return result;
+    let stmt;
+    try {
+        const tree = (0,sql_parser/* parseSql */.e)(sql);
+        if (tree.stmts?.length !== 1)
+            return result;
+        stmt = tree.stmts[0].stmt;
+    }
+    catch {
+        return result; // not PostgreSQL 17 syntax (a newer server's, or an error): the server decides
+    }
+    const [type, node] = Object.entries(stmt)[0];
+    switch (type) {
+        case 'CreatedbStmt':
+        case 'DropdbStmt':
+        case 'AlterDatabaseStmt':
+        case 'AlterDatabaseSetStmt':
+        case 'AlterDatabaseRefreshCollStmt':
+            result.kind = 'database';
+            break;
+        case 'TransactionStmt':
+            result.kind = TRANSACTION[node.kind] ?? 'transaction';
+            break;
+        case 'IndexStmt':
+        case 'DropStmt':
+            if (node.concurrent)
+                result.kind = 'no-transaction';
+            break;
+        case 'ReindexStmt':
+            if (['REINDEX_OBJECT_SYSTEM', 'REINDEX_OBJECT_DATABASE'].includes(node.kind) ||
+                (node.params ?? []).some((p) => p.DefElem?.defname === 'concurrently')) {
+                result.kind = 'no-transaction';
+            }
+            break;
+        case 'VacuumStmt':
+            if (node.is_vacuumcmd)
+                result.kind = 'no-transaction'; // ANALYZE alone runs in a transaction
+            break;
+        case 'ClusterStmt':
+            if (!node.relation)
+                result.kind = 'no-transaction';
+            break;
+        case 'AlterSystemStmt':
+        case 'CreateTableSpaceStmt':
+        case 'DropTableSpaceStmt':
+        case 'CreateSubscriptionStmt':
+        case 'DropSubscriptionStmt':
+            result.kind = 'no-transaction';
+            break;
+        case 'AlterOwnerStmt':
+            if (node.objectType === 'OBJECT_DATABASE')
+                result.kind = 'database';
+            else
+                result.roles = roleNames([node.newowner]);
+            break;
+        case 'RenameStmt':
+            if (node.renameType === 'OBJECT_DATABASE')
+                result.kind = 'database';
+            break;
+        case 'AlterTableStmt':
+            result.roles = (node.cmds ?? [])
+                .map((c) => c.AlterTableCmd)
+                .filter((c) => c?.subtype === 'AT_ChangeOwner')
+                .flatMap((c) => roleNames([c.newowner]));
+            break;
+        case 'GrantStmt':
+            result.roles = roleNames(node.grantees);
+            break;
+        case 'GrantRoleStmt':
+            result.roles = [
+                ...(node.granted_roles ?? []).map((p) => p.AccessPriv?.priv_name).filter(Boolean),
+                ...roleNames(node.grantee_roles)
+            ];
+            break;
+        case 'AlterDefaultPrivilegesStmt': {
+            const forRoles = (node.options ?? [])
+                .map((o) => o.DefElem)
+                .filter((d) => d?.defname === 'roles')
+                .flatMap((d) => roleNames(d.arg?.List?.items));
+            result.roles = [...forRoles, ...roleNames(node.action?.grantees ?? [])];
+            break;
+        }
+        case 'CreateRoleStmt':
+            result.createdRole = node.role;
+            break;
+        case 'CommentStmt':
+            if (node.objtype === 'OBJECT_EXTENSION')
+                result.extensionComment = node.object.String?.sval;
+            break;
+        case 'VariableSetStmt':
+            if (node.name === 'standard_conforming_strings')
+                result.standardConformingStrings = booleanSetting(node);
+            if (node.name === 'client_encoding') {
+                result.changesLexing = true;
+                const arg = (node.args?.[0]?.A_Const ?? {});
+                result.clientEncoding = node.kind === 'VAR_SET_VALUE' ? String(arg.sval?.sval ?? '') : 'UTF8';
+            }
+            if (node.kind === 'VAR_RESET_ALL') {
+                result.standardConformingStrings = true;
+                result.changesLexing = true;
+            }
+            break;
+    }
+    return result;
+}
+/**
+ * Client encodings in which a byte below 0x80 can be the second byte of a
+ * character (SJIS, BIG5, GBK, UHC, GB18030, JOHAB and their aliases): psql
+ * lexes those with encoding tables the loader does not have, so a quote or
+ * backslash byte could be misread. Normalized: lower case, letters and digits only.
+ * Source: PostgreSQL docs, "Character Set Support", client-only encodings.
+ */
+const NOT_ASCII_SAFE = new Set([
+    'sjis',
+    'shiftjis',
+    'mskanji',
+    'win932',
+    'windows932',
+    'shiftjis2004',
+    'big5',
+    'win950',
+    'windows950',
+    'gbk',
+    'win936',
+    'windows936',
+    'cp936',
+    'uhc',
+    'win949',
+    'windows949',
+    'cp949',
+    'gb18030',
+    'johab'
+]);
+/** True for a client encoding whose bytes below 0x80 are always ASCII (every server encoding, UTF8 and LATIN1 among them). */
+function asciiSafeEncoding(name) {
+    return !NOT_ASCII_SAFE.has(name.toLowerCase().replace(/[^a-z0-9]/g, ''));
+}
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(51455);
+;// CONCATENATED MODULE: ./src/psql/scanner.ts
+/**
+ * Streams a SQL file into what psql would act on: statements split where
+ * psql splits them (its lexer's rules, {@link PsqlLexer}), each statement's
+ * bytes as the file has them, `COPY … FROM stdin` data up to `\.`, and
+ * backslash meta-commands wherever they stand outside quotes. A file's last
+ * statement may lack its `;`: it ends at the end of the file, as in psql.
+ * Memory holds two read chunks (one read ahead), one pending statement and
+ * one chunk of COPY data, whatever the file's size.
+ */
+
+
+
+/** Backslash commands that send the query buffer (psql: \\g and its kin). */
+const SENDS_BUFFER = new Set(['g', 'gx', 'gset', 'gexec']);
+/** Bytes read from the file at a time: events of `lines` and `bytes` mode hold slices of each read. */
+const READ_CHUNK_BYTES = 1 << 20;
+/** The same in `skip` mode, which keeps nothing of a read, so two buffers serve every read. */
+const SKIP_READ_CHUNK_BYTES = 4 << 20;
+/** Bytes of a read the scanner is given at a time (the events of a whole read at once outlive V8's young collections). */
+const PUSH_BYTES = 1 << 16;
+/** COPY data handed on per event, at most (bytes; a longer single row is handed on whole). */
+const COPY_CHUNK_BYTES = 1 << 18;
+/** The first keyword-bearing text of a statement: leading whitespace and comments removed. */
+function statementHead(sql) {
+    let s = sql;
+    for (;;) {
+        const t = s.replace(/^\s+/, '');
+        if (t.startsWith('--')) {
+            const nl = t.indexOf('\n');
+            s = nl < 0 ? '' : t.slice(nl + 1);
+        }
+        else if (t.startsWith('/*')) {
+            let depth = 0;
+            let i = 0;
+            for (; i < t.length; i++) {
+                if (t.startsWith('/*', i)) {
+                    depth++;
+                    i++;
+                }
+                else if (t.startsWith('*/', i)) {
+                    depth--;
+                    i++;
+                    if (depth === 0)
+                        break;
+                }
+            }
+            s = t.slice(i + 1);
+        }
+        else {
+            return t;
+        }
+    }
+}
+/** A statement's first keyword, lower-cased (what the lexer reports as its first word). */
+const firstWordOf = (sql) => statementHead(sql)
+    .split(/[\s;(]/)[0]
+    .toLowerCase();
+const COPY_FROM_STDIN = /^COPY\b[\s\S]*\bFROM\s+STDIN\b/i;
+/**
+ * Reads `file` and yields its events in order. COPY data is handed on as the
+ * file's own bytes (CR, tabs, backslashes and `\N` untouched, as psql sends
+ * them), never split into per-line strings; only statement lines are decoded.
+ */
+async function* scanFile(file, options = {}) {
+    const mode = options.copyData ?? 'lines';
+    const scanner = new Scanner(options, mode);
+    const size = options.readChunkBytes ?? (mode === 'skip' ? SKIP_READ_CHUNK_BYTES : READ_CHUNK_BYTES);
+    // Events of `lines` and `bytes` mode hand on slices of what was read, so each read gets a new buffer;
+    // `skip` mode keeps no slice past push() (the scanner copies its carry), so two buffers take turns.
+    const pair = mode === 'skip' ? [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)] : undefined;
+    const handle = await (0,promises_.open)(file);
+    // One read ahead: the next chunk is copied in (by libuv's thread pool) while this one is scanned.
+    let turn = 0;
+    let position = 0;
+    const readNext = () => handle.read(pair?.[turn++ % 2] ?? Buffer.allocUnsafe(size), 0, size, position);
+    let next = readNext();
+    try {
+        for (;;) {
+            const { bytesRead, buffer } = await next;
+            if (bytesRead === 0)
+                break;
+            position += bytesRead;
+            next = readNext();
+            // in pieces, each piece's events taken before the next, so few events are alive at a time (peak RSS)
+            for (let at = 0; at < bytesRead; at += PUSH_BYTES) {
+                scanner.push(buffer.subarray(at, Math.min(bytesRead, at + PUSH_BYTES)));
+                yield* scanner.take();
+            }
+        }
+    }
+    finally {
+        await next.catch(() => undefined);
+        await handle.close();
+    }
+    scanner.end();
+    yield* scanner.take();
+}
+/**
+ * Scans `text` as psql re-scans a variable's value it interpolated into SQL
+ * (psqlscan.l pushes the value as new input): its statements, meta-commands
+ * and COPY data, in order; lines count from 1.
+ */
+function scanText(text, options = {}) {
+    const scanner = new Scanner(options, 'lines');
+    scanner.push(text);
+    scanner.end();
+    return scanner.take();
+}
+const NL = 0x0a;
+const CR = 0x0d;
+const scanner_BACKSLASH = 0x5c;
+const DOT = 0x2e;
+/** True when bytes [start, end) are the COPY terminator line `\.` (a CR before the newline allowed, as psql allows it). */
+function isCopyEnd(b, start, end) {
+    const n = end - start;
+    return b[start] === scanner_BACKSLASH && b[start + 1] === DOT && (n === 2 || (n === 3 && b[start + 2] === CR));
+}
+const COPY_END = Buffer.from('\\.');
+/** Start of the first `\.` line at or after `pos` (a line start) in `b`, or -1 if this chunk holds none whole. */
+function copyEndFrom(b, pos) {
+    for (let k = b.indexOf(COPY_END, pos); k >= 0; k = b.indexOf(COPY_END, k + 1)) {
+        if ((k === pos || b[k - 1] === NL) && (b[k + 2] === NL || (b[k + 2] === CR && b[k + 3] === NL)))
+            return k;
+    }
+    return -1;
+}
+/** The state machine behind scanFile: bytes in (push), events out (take). */
+class Scanner {
+    options;
+    copyData;
+    out = [];
+    /** Pieces of a line that began in an earlier chunk and has not ended yet. */
+    carry = [];
+    lineNo = 0;
+    /** Bytes of the statement being read (copies: read buffers are reused). */
+    pending = [];
+    pendingLine = 1;
+    /** Where meta-commands stood inside the pending statement (see StatementEvent.cuts). */
+    cuts = [];
+    pendingCol = 1;
+    /** An open COPY block: data bytes gathered but not handed on yet. */
+    copy = null;
+    statements = 0;
+    metas = 0;
+    lexer = new PsqlLexer();
+    lexing;
+    constructor(options, copyData) {
+        this.options = options;
+        this.copyData = copyData;
+        this.lexing = options.lexing ?? { standardConformingStrings: true };
+        this.lexer.standardConformingStrings = this.lexing.standardConformingStrings;
+    }
+    take() {
+        const out = this.out;
+        this.out = [];
+        return out;
+    }
+    push(data) {
+        let pos = 0;
+        /** Start of a run of COPY data lines inside `data` not yet added to copy.parts. */
+        let run = -1;
+        for (;;) {
+            if (this.copy && this.copyData !== 'lines' && !this.carry.length) {
+                // Jump to the `\.` line, or past the last whole line of this chunk
+                // (lineNo then lags: see CopyDataMode), handing on what it jumped over.
+                const end = copyEndFrom(data, pos);
+                const stop = end < 0 ? Math.max(pos, data.lastIndexOf(NL) + 1) : end;
+                if (this.copyData === 'bytes')
+                    this.passCopyBytes(data, pos, stop);
+                pos = stop;
+                if (end < 0)
+                    break;
+            }
+            const nl = data.indexOf(NL, pos);
+            if (nl < 0)
+                break;
+            if (this.carry.length) {
+                const line = Buffer.concat([...this.carry, data.subarray(pos, nl + 1)]);
+                this.carry = [];
+                this.line(line, 0, line.length - 1);
+            }
+            else if (this.copy) {
+                // Fast path: COPY data lines stay bytes of this chunk, gathered as one run.
+                this.lineNo++;
+                if (isCopyEnd(data, pos, nl)) {
+                    if (run >= 0)
+                        this.addCopy(data.subarray(run, pos), 0);
+                    run = -1;
+                    this.endCopy();
+                }
+                else {
+                    if (run < 0)
+                        run = pos;
+                    if (this.copy.lines === 0)
+                        this.copy.first = this.lineNo;
+                    this.copy.lines++;
+                    if (this.copy.bytes + (nl + 1 - run) >= COPY_CHUNK_BYTES) {
+                        this.addCopy(data.subarray(run, nl + 1), 0);
+                        run = -1;
+                        this.emitCopy();
+                    }
+                }
+            }
+            else {
+                this.line(data, pos, nl);
+            }
+            pos = nl + 1;
+        }
+        if (run >= 0)
+            this.addCopy(data.subarray(run, pos), 0);
+        if (pos < data.length)
+            this.carry.push(this.copyData === 'skip' ? Buffer.from(data.subarray(pos)) : data.subarray(pos));
+    }
+    /** At end of file: the last line (if it has no newline), then an unterminated COPY is an error. */
+    end() {
+        if (this.carry.length) {
+            const line = Buffer.concat(this.carry);
+            this.carry = [];
+            this.line(line, 0, line.length);
+        }
+        // COPY data that runs to the end of the file ends there, as psql ends it (copy.c, handleCopyIn: EOF ends the data)
+        if (this.copy)
+            this.endCopy();
+        // psql runs what is left at the end of a file as its last statement
+        if (this.lexer.hasContent)
+            this.emitStatement(false);
+    }
+    addCopy(bytes, lines) {
+        const c = this.copy;
+        c.parts.push(bytes);
+        c.bytes += bytes.length;
+        c.lines += lines;
+    }
+    /** `bytes` mode: hands on bytes [start, end) of `b` as they are, in slices of at most COPY_CHUNK_BYTES. */
+    passCopyBytes(b, start, end) {
+        for (let i = start; i < end; i += COPY_CHUNK_BYTES) {
+            this.out.push({ kind: 'copy-data', data: b.subarray(i, Math.min(end, i + COPY_CHUNK_BYTES)), firstLine: 0, lines: 0 });
+        }
+    }
+    emitCopy() {
+        const c = this.copy;
+        if (c.lines > 0) {
+            const data = c.parts.length === 1 ? c.parts[0] : Buffer.concat(c.parts, c.bytes);
+            this.out.push({ kind: 'copy-data', data, firstLine: c.first, lines: c.lines });
+        }
+        c.parts = [];
+        c.bytes = 0;
+        c.lines = 0;
+    }
+    endCopy() {
+        this.emitCopy();
+        this.out.push({ kind: 'copy-end', line: this.lineNo });
+        this.copy = null;
+    }
+    /** One whole line, bytes [start, end) of `b` without its newline (a line that began in an earlier chunk). */
+    line(b, start, end) {
+        this.lineNo++;
+        if (this.copy) {
+            if (isCopyEnd(b, start, end))
+                return this.endCopy();
+            if (this.copyData === 'skip')
+                return;
+            if (this.copyData === 'bytes')
+                return this.passCopyBytes(b, start, Math.min(end + 1, b.length));
+            if (this.copy.lines === 0)
+                this.copy.first = this.lineNo;
+            // keep the newline, if the line had one
+            this.addCopy(b.subarray(start, Math.min(end + 1, b.length)), 1);
+            if (this.copy.bytes >= COPY_CHUNK_BYTES)
+                this.emitCopy();
+            return;
+        }
+        this.statementLine(b, start, end < b.length ? end + 1 : end);
+    }
+    /**
+     * Statement text: bytes [start, end) of one line, its newline included if
+     * it has one, lexed as psql lexes it. Every byte is kept (a CR too: it may
+     * sit inside a quoted string, as user data).
+     */
+    statementLine(b, start, end) {
+        let pos = start;
+        while (pos < end) {
+            if (!this.pending.length) {
+                this.pendingLine = this.lineNo;
+                this.pendingCol = codePoints(b, start, pos) + 1;
+            }
+            const stop = this.lexer.scan(b, pos, end);
+            if (stop === undefined) {
+                this.pending.push(this.statementBytes(b, pos, end));
+                return;
+            }
+            const at = this.lexer.at;
+            if (stop === Stop.Semicolon) {
+                this.pending.push(this.statementBytes(b, pos, at + 1));
+                pos = at + 1;
+                if (this.emitStatement(true))
+                    return; // COPY data starts on the next line
+                continue;
+            }
+            // A meta-command: to the end of the line, or to where psql's lexer goes on after it.
+            if (at > pos)
+                this.pending.push(this.statementBytes(b, pos, at));
+            const text = byteText(b, at, end).replace(/\r?\n$/, '');
+            const cmd = slashCommand(text);
+            // \g, \gx, \gset and \gexec send what the buffer holds, as `;` does
+            const copyData = SENDS_BUFFER.has(cmd.command) && this.lexer.hasContent && this.emitStatement(true, cmd.command);
+            const meta = { kind: 'meta', command: cmd.command, args: cmd.args, line: this.lineNo, index: this.metas++ };
+            if (this.lexer.hasContent) {
+                // inside a statement: psql may drop the text on either side of it (an \if branch)
+                meta.inStatement = true;
+                this.cuts.push({ offset: this.pending.reduce((n, p) => n + p.length, 0), meta: meta.index });
+            }
+            else
+                this.pending = [];
+            this.out.push(meta);
+            if (copyData)
+                return;
+            if (cmd.command === 'copy') {
+                const copy = parseSlashCopy(cmd.args);
+                // `\copy … from stdin` reads the lines that follow, up to `\.`, as a COPY block does
+                if (copy?.direction === 'from' && (copy.target === 'stdin' || copy.target === 'pstdin')) {
+                    this.copy = { parts: [], bytes: 0, first: this.lineNo + 1, lines: 0 };
+                }
+            }
+            if (cmd.resume < 0)
+                return;
+            pos = at + cmd.resume;
+        }
+    }
+    /** A copy of bytes [start, end) of `b`, without the backslashes of `\;` and `\:` (psql sends the character alone). */
+    statementBytes(b, start, end) {
+        const dropped = this.lexer.dropped;
+        if (!dropped.length)
+            return Buffer.from(b.subarray(start, end));
+        const parts = [];
+        let from = start;
+        for (const at of dropped) {
+            parts.push(b.subarray(from, at));
+            from = at + 1;
+        }
+        parts.push(b.subarray(from, end));
+        this.lexer.dropped = [];
+        return Buffer.concat(parts);
+    }
+    /** Hands on the pending statement. @returns true when it is a `COPY … FROM stdin` (its data follows). */
+    emitStatement(terminated, endedBy) {
+        const raw = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
+        const sql = raw.toString('utf8');
+        const firstWord = this.lexer.firstWord;
+        const variables = this.lexer.variables;
+        this.pending = [];
+        this.lexer.reset();
+        // (an unterminated one at the end of a file has no data: it goes to the server as a plain statement)
+        const isCopy = terminated && firstWord === 'copy' && COPY_FROM_STDIN.test(statementHead(sql));
+        const ev = {
+            kind: 'statement',
+            sql,
+            raw,
+            terminated,
+            firstWord,
+            line: this.pendingLine,
+            column: this.pendingCol,
+            copyFromStdin: isCopy,
+            index: this.statements++
+        };
+        if (variables.length) {
+            ev.psqlVariables = variables;
+            ev.standardConformingStrings = this.lexer.standardConformingStrings;
+        }
+        if (endedBy)
+            ev.endedBy = endedBy;
+        if (this.cuts.length) {
+            ev.cuts = this.cuts;
+            this.cuts = [];
+        }
+        if (this.options.classify) {
+            ev.classified = this.options.classify(sql, firstWord);
+            const std = ev.classified.standardConformingStrings;
+            if (std !== undefined)
+                this.lexer.standardConformingStrings = this.lexing.standardConformingStrings = std;
+        }
+        this.out.push(ev);
+        if (isCopy)
+            this.copy = { parts: [], bytes: 0, first: this.lineNo + 1, lines: 0 };
+        return isCopy;
+    }
+}
+/** Characters in bytes [start, end) of UTF-8 text (bytes that do not continue a character). */
+function codePoints(b, start, end) {
+    let n = 0;
+    for (let i = start; i < end; i++)
+        if ((b[i] & 0xc0) !== 0x80)
+            n++;
+    return n;
+}
+
+;// CONCATENATED MODULE: ./src/psql/commands.ts
+/**
+ * The psql meta-commands a seed may hold, and what the loader does with
+ * each: runs it as psql runs it, ignores it (it only changes how psql shows
+ * results, and a seed shows none), or refuses it before any database exists
+ * (it reaches outside the database). One table: the session's rules
+ * (session.ts) and README's list (scripts/docs.ts) are both read from it.
+ */
+/** Every meta-command the loader knows, in README's order. */
+const META_COMMANDS = [
+    { names: ['echo', 'qecho', 'warn'], treatment: 'runs', note: 'prints its text in the log' },
+    {
+        names: ['set', 'unset'],
+        treatment: 'runs',
+        note: 'sets or removes a variable; `\\set NAME` alone sets it empty (`on` for a boolean such as ON_ERROR_STOP); ON_ERROR_STOP stays on'
+    },
+    { names: ['i', 'include', 'ir', 'include_relative'], treatment: 'runs', note: 'reads a file of the repository where it stands' },
+    {
+        names: ['copy'],
+        treatment: 'runs',
+        note: '`\\copy … from` a file of the repository, or from the lines that follow (up to `\\.` or the end of the file)'
+    },
+    {
+        names: ['if', 'elif', 'else', 'endif'],
+        treatment: 'runs',
+        note: "conditional blocks, also inside a statement's text; a value that is not a boolean (an unset variable) is false, with a warning"
+    },
+    { names: ['g', 'gx'], treatment: 'runs', note: 'sends the statement (without an argument)' },
+    { names: ['gset'], treatment: 'runs', note: "sets variables from the statement's one row" },
+    { names: ['gexec'], treatment: 'runs', note: "runs each value of the statement's result as a statement" },
+    { names: ['restrict', 'unrestrict'], treatment: 'runs', note: "pg_dump's guard: the keys must match" },
+    { names: ['q', 'quit'], treatment: 'runs', note: 'ends the file it stands in' },
+    {
+        names: ['timing', 'pset', 'x', 't', 'a', 'f', 'C', 'H', 'T'],
+        treatment: 'ignored',
+        note: 'changes only how psql shows results'
+    },
+    { names: ['c', 'connect'], treatment: 'refused', note: 'connects to another database; the seed runs in the database the action made' },
+    { names: ['!'], treatment: 'refused', note: 'runs a shell command on the runner' },
+    { names: ['setenv'], treatment: 'refused', note: 'sets an environment variable on the runner' },
+    { names: ['o', 'out'], treatment: 'refused', note: 'writes query output to a file on the runner' },
+    { names: ['w', 'write'], treatment: 'refused', note: 'writes the query buffer to a file on the runner' },
+    {
+        names: ['lo_import', 'lo_export', 'lo_list', 'lo_unlink'],
+        treatment: 'refused',
+        note: 'moves a large object between a file on the runner and the server'
+    }
+];
+const byName = new Map(META_COMMANDS.flatMap((rule) => rule.names.map((name) => [name, rule])));
+/** The rule for a meta-command's name (`\copy` in any letter case), or undefined for one the loader does not know. */
+function ruleOf(name) {
+    return byName.get(name) ?? (name.startsWith('lo_') ? byName.get('lo_import') : undefined);
+}
+/** The names of one treatment, as `\a, \b and \c` (for messages). */
+function listOf(treatment) {
+    const names = META_COMMANDS.filter((r) => r.treatment === treatment).flatMap((r) => r.names.map((n) => `\\${n}`));
+    return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+;// CONCATENATED MODULE: ./src/psql/session.ts
+/**
+ * One psql session over the seed's files: its variables, its `\if` blocks
+ * and its includes, shared by the check pass (no database: values a `\gset`
+ * will set are unknown, so blocks that depend on them are "maybe") and the
+ * load (every value known). psql 17's rules (psql reference: meta-commands,
+ * variables, conditionals; src/bin/psql/command.c): `\if` blocks belong to
+ * one file and must close in it; variables live for the whole session.
+ */
+
+
+
+
+
+
+/** `file:line[:column]`, with ` (included from a.sql:12)` for an included file. */
+const place = (src, line, column) => `${src.shown}:${line}${column ? `:${column}` : ''}${src.includedFrom ? ` (included from ${src.includedFrom})` : ''}`;
+/** A meta-command the session will not run; `why` completes "psql meta-command …". */
+class MetaRefusal extends Error {
+    why;
+    constructor(why) {
+        super(why);
+        this.why = why;
+        this.name = 'MetaRefusal';
+    }
+}
+const ALTERNATIVE = 'Run it from `seed-command`, which runs after the SQL seed with the connection in the environment (psql works there).';
+/** The session state that the check pass and the load each keep. */
+class PsqlSession {
+    checking;
+    cwd;
+    variables = new Map();
+    /** Check pass: variables whose value only the load knows (set from a `\gset` value). */
+    unknown = new Set();
+    gsetSeen = false;
+    /** One stack of `\if` branches per open file, innermost file last. */
+    branches = [];
+    /**
+     * Per open file: whether statements ran before and after each meta-command
+     * that stood inside a statement's text (by its ordinal), until that
+     * statement is read ({@link activeText}).
+     */
+    cutActivity = [];
+    /** Files being read, outermost first (for include cycles). */
+    reading = [];
+    /** The file the last `\i`/`\ir` asked for: the walker reads it next. */
+    include = null;
+    /** A `\q` ended the current file: the walker reads on after it. */
+    quit = false;
+    restrictKey = null;
+    /** psql's warning for the meta-command just run, if any. */
+    warning;
+    /**
+     * @param checking true in the check pass (no database: `\gset` values unknown)
+     * @param cwd where `\i` and `\copy` files are found, as psql finds them from the workspace
+     */
+    constructor(checking, cwd = process.cwd()) {
+        this.checking = checking;
+        this.cwd = cwd;
+        // the load sets psql's own connection variables (startupVariables); the check pass has no connection yet
+        if (checking) {
+            for (const [name, value] of Object.entries(checkVariables()))
+                this.variables.set(name, value);
+            for (const name of [...CONNECTION_VARIABLES, ...RESULT_VARIABLES])
+                this.unknown.add(name);
+            this.variables.delete('ENCODING');
+        }
+    }
+    /** A variable's value: undefined when unset; {@link UNKNOWN} in the check pass for what a `\gset` may set. */
+    lookup = (name) => {
+        const v = this.variables.get(name);
+        if (v !== undefined)
+            return v;
+        return this.checking && (this.gsetSeen || this.unknown.has(name)) ? UNKNOWN : undefined;
+    };
+    /** Whether statements and meta-commands here run. */
+    get activity() {
+        let maybe = false;
+        for (const stack of this.branches) {
+            for (const b of stack) {
+                if (b.state === 'false' || b.state === 'ignored' || b.state === 'else-false')
+                    return 'no';
+                if (b.state === 'maybe' || b.state === 'else-maybe')
+                    maybe = true;
+            }
+        }
+        return maybe ? 'maybe' : 'yes';
+    }
+    /** A file starts (the walker calls it). */
+    enterFile(src) {
+        this.reading.push(src);
+        this.branches.push([]);
+        this.cutActivity.push(new Map());
+    }
+    /** A file ended. @returns the line of an `\if` left open in it, or undefined */
+    leaveFile() {
+        this.reading.pop();
+        this.cutActivity.pop();
+        const open = this.branches.pop();
+        return open.length ? open[0].line : undefined;
+    }
+    /**
+     * The value of an `\if`/`\elif` expression: true, false, or undefined when
+     * it depends on a `\gset` value (check pass). A value that is not a boolean
+     * (an unset variable stays `:name`) is false, with psql's warning
+     * (command.c, is_true_boolean_expression; variables.c, ParseVariableBool).
+     * @throws MetaRefusal
+     */
+    condition(ev) {
+        const o = slashOptions(ev.args, this.lookup);
+        if (o.backtick)
+            throw new MetaRefusal(`\\${ev.command} with a backtick expression runs a shell command on the runner. ${ALTERNATIVE}`);
+        if (o.unknown)
+            return undefined;
+        const expr = o.options.join(' ');
+        const value = parseBool(expr);
+        if (value === undefined) {
+            this.warning = `unrecognized value "${readable(expr)}" for "\\${ev.command} expression": Boolean expected (psql takes it as false and goes on).`;
+            return false;
+        }
+        return value;
+    }
+    /** `\if`, `\elif`, `\else`, `\endif`, by psql's rules (command.c, exec_command_if and its kin). @throws MetaRefusal */
+    conditional(ev) {
+        const stack = this.branches.at(-1);
+        const top = stack.at(-1);
+        const refuse = (what) => {
+            throw new MetaRefusal(`\\${ev.command}: ${what} (as psql refuses it). Balance every \\if with \\endif in the same file.`);
+        };
+        if (ev.command === 'if') {
+            if (this.activity === 'no')
+                stack.push({ state: 'ignored', line: ev.line });
+            else {
+                const v = this.condition(ev);
+                stack.push({ state: v === undefined ? 'maybe' : v ? 'true' : 'false', line: ev.line });
+            }
+            return;
+        }
+        if (!top)
+            refuse('no matching \\if');
+        if (ev.command === 'endif') {
+            stack.pop();
+            return;
+        }
+        if (top.state.startsWith('else-'))
+            refuse(`cannot occur after \\else`);
+        if (ev.command === 'else') {
+            top.state = top.state === 'false' ? 'else-true' : top.state === 'maybe' ? 'else-maybe' : 'else-false';
+            return;
+        }
+        // elif
+        if (top.state === 'false') {
+            const v = this.condition(ev);
+            top.state = v === undefined ? 'maybe' : v ? 'true' : 'false';
+        }
+        else if (top.state === 'true')
+            top.state = 'ignored';
+        else if (top.state === 'maybe')
+            this.condition(ev);
+    }
+    /**
+     * Acts on one meta-command as psql would, as far as the session goes; the
+     * rest (output, COPY, queries) is the returned {@link Directive}.
+     * @throws MetaRefusal for what the loader does not run, and for psql's own errors
+     */
+    meta(src, ev) {
+        if (!ev.inStatement)
+            return this.run(src, ev);
+        const before = this.activity;
+        const directive = this.run(src, ev);
+        this.cutActivity.at(-1).set(ev.index, [before, this.activity]);
+        return directive;
+    }
+    /**
+     * A statement's text as psql sends it: without what an inactive `\if`
+     * branch added to it (command.c: `\elif`, `\else` and `\endif` discard
+     * the query text a skipped branch added; mainloop.c resets the buffer at a
+     * `;` in one). Text whose branch the check pass cannot decide stays.
+     * @returns `ev.raw` itself when nothing is dropped
+     */
+    activeText(ev) {
+        if (!ev.cuts)
+            return ev.raw;
+        const log = this.cutActivity.at(-1);
+        const parts = [];
+        let start = 0;
+        let dropped = false;
+        ev.cuts.forEach((cut, k) => {
+            const [before, after] = log.get(cut.meta) ?? ['yes', 'yes'];
+            log.delete(cut.meta);
+            if (before === 'no')
+                dropped = true;
+            else
+                parts.push(ev.raw.subarray(start, cut.offset));
+            start = cut.offset;
+            if (k === ev.cuts.length - 1) {
+                if (after === 'no')
+                    dropped = true;
+                else
+                    parts.push(ev.raw.subarray(start));
+            }
+        });
+        return dropped ? Buffer.concat(parts) : ev.raw;
+    }
+    run(src, ev) {
+        const c = ev.command;
+        if (c === 'if' || c === 'elif' || c === 'else' || c === 'endif') {
+            this.warning = undefined;
+            this.conditional(ev);
+            return this.warning && !this.checking ? { kind: 'warning', text: `\\${c}: ${this.warning}` } : { kind: 'none' };
+        }
+        const activity = this.activity;
+        if (activity === 'no')
+            return { kind: 'none' };
+        const rule = ruleOf(c);
+        if (rule?.treatment === 'refused')
+            throw new MetaRefusal(`psql meta-command \\${c} is not supported: it ${rule.note}. ${ALTERNATIVE}`);
+        if (c === 'q' || c === 'quit') {
+            // psql: \q in a script ends that script (mainloop.c, PSQL_CMD_TERMINATE); an open \if there is not an error.
+            // In a block the check pass cannot decide, only the load knows whether it ends the file.
+            if (activity === 'maybe')
+                return { kind: 'none' };
+            this.quit = true;
+            this.branches.at(-1).length = 0;
+            return { kind: 'none' };
+        }
+        if (c === 'restrict' || c === 'unrestrict') {
+            if (c === 'restrict')
+                this.restrictKey = ev.args;
+            else if (ev.args !== this.restrictKey)
+                throw new MetaRefusal('\\unrestrict key does not match the \\restrict key (as psql would refuse it).');
+            else
+                this.restrictKey = null;
+            return { kind: 'none' };
+        }
+        if (rule?.treatment === 'ignored')
+            return {
+                kind: 'print',
+                text: `Ignored \\${c}${ev.args ? ` ${readable(ev.args)}` : ''}: it only changes how psql shows results, and a seed shows none.`
+            };
+        if (c === 'copy')
+            return this.copy(ev, activity);
+        const o = slashOptions(ev.args, this.lookup);
+        if (o.backtick)
+            throw new MetaRefusal(`psql meta-command \\${c} with a backtick argument runs a shell command on the runner. ${ALTERNATIVE}`);
+        switch (c) {
+            case 'echo':
+            case 'qecho':
+            case 'warn': {
+                const words = o.options[0] === '-n' ? o.options.slice(1) : o.options;
+                return { kind: 'print', text: readable(words.join(' ')) };
+            }
+            case 'set':
+                // in a block the check pass cannot decide, the value afterwards is only known when the seed runs
+                return this.set(o.options, o.unknown || activity === 'maybe');
+            case 'unset':
+                if (o.options[0] === 'ON_ERROR_STOP')
+                    throw new MetaRefusal(ON_ERROR_STOP_OFF);
+                // a boolean's hook makes \unset NAME `off` (variables.c, bool_substitute_hook)
+                if (o.options[0] !== undefined && BOOLEAN_VARIABLES.has(o.options[0]))
+                    this.variables.set(o.options[0], 'off');
+                else if (o.options[0] !== undefined)
+                    this.variables.delete(o.options[0]);
+                if (o.options[0] !== undefined && activity === 'maybe')
+                    this.unknown.add(o.options[0]);
+                return { kind: 'none' };
+            case 'i':
+            case 'include':
+            case 'ir':
+            case 'include_relative':
+                return this.includeFile(src, ev, o.options.length ? withoutSemicolons(o, 0) : undefined, o.unknown, activity);
+            case 'g':
+            case 'gx':
+                if (o.options.length)
+                    throw new MetaRefusal(`psql meta-command \\${c} with an argument sends query output to a file or a command on the runner. ${ALTERNATIVE}`);
+                return { kind: 'none' };
+            case 'gset':
+                this.gsetSeen = true;
+                return { kind: 'gset', prefix: o.options[0] ?? '' };
+            case 'gexec':
+                return { kind: 'gexec' };
+        }
+        throw new MetaRefusal(`psql meta-command \\${c} is not supported: the loader runs ${listOf('runs')}, and ignores ${listOf('ignored')}. ${ALTERNATIVE}`);
+    }
+    set(options, unknown) {
+        const [name, ...values] = options;
+        if (name === undefined)
+            return { kind: 'none' }; // psql lists the variables
+        if (!validVariableName(name))
+            throw new MetaRefusal(`\\set: invalid variable name: "${readable(name)}" (psql's error; it stops the seed).`);
+        // a boolean's hook makes \set NAME with no value `on` (variables.c, bool_substitute_hook)
+        const value = values.length === 0 && BOOLEAN_VARIABLES.has(name) ? 'on' : values.join('');
+        if (name === 'ON_ERROR_STOP' && parseBool(value) === false)
+            throw new MetaRefusal(ON_ERROR_STOP_OFF);
+        if (unknown) {
+            this.variables.delete(name);
+            this.unknown.add(name);
+            return { kind: 'none' };
+        }
+        if (name === 'ON_ERROR_STOP') {
+            const on = parseBool(value);
+            if (on === undefined)
+                throw new MetaRefusal(`\\set: unrecognized value "${value}" for "ON_ERROR_STOP": Boolean expected (psql's error; it stops the seed).`);
+            if (!on)
+                throw new MetaRefusal(ON_ERROR_STOP_OFF);
+        }
+        this.unknown.delete(name);
+        this.variables.set(name, value);
+        return { kind: 'none' };
+    }
+    includeFile(src, ev, name, unknown, activity) {
+        if (name === undefined)
+            throw new MetaRefusal(`\\${ev.command}: missing required argument (psql's error; it stops the seed).`);
+        if (unknown)
+            return { kind: 'none' }; // the check pass cannot know the name; the load reads it
+        const relative = ev.command === 'ir' || ev.command === 'include_relative';
+        const file = external_node_path_default().resolve(relative ? external_node_path_default().dirname(src.file) : this.cwd, expandTilde(readable(name)));
+        if (!(0,external_node_fs_.existsSync)(file) || !(0,external_node_fs_.statSync)(file).isFile()) {
+            // in a block that may not run, only the load knows whether psql would read it
+            if (activity === 'maybe')
+                return { kind: 'none' };
+            throw new MetaRefusal(`\\${ev.command} ${readable(name)}: no such file (${file}; \\i is relative to the working directory, \\ir to the including file). Add it to the repository, or fix the name.`);
+        }
+        const cycle = this.reading.findIndex((s) => s.file === file);
+        if (cycle >= 0) {
+            const chain = [...this.reading.slice(cycle).map((s) => s.shown), external_node_path_default().relative(this.cwd, file) || file].join(' → ');
+            throw new MetaRefusal(`include cycle: ${chain}. psql would read these files again and again until it runs out of file handles. Remove the include that closes the loop.`);
+        }
+        this.include = { file, shown: external_node_path_default().relative(this.cwd, file) || file, includedFrom: place(src, ev.line) };
+        return { kind: 'none' };
+    }
+    copy(ev, activity) {
+        const copy = parseSlashCopy(ev.args);
+        if (!copy)
+            throw new MetaRefusal(`\\copy: parse error at "${readable(ev.args)}" (psql's error: \\copy needs "from" or "to").`);
+        if (copy.direction === 'to')
+            throw new MetaRefusal(`psql meta-command \\copy … to is not supported: it writes to the runner, and a seed writes nothing there. ${ALTERNATIVE}`);
+        if (copy.target === 'program')
+            throw new MetaRefusal(`psql meta-command \\copy … from program is not supported: it runs a shell command on the runner. ${ALTERNATIVE}`);
+        if (copy.target === 'stdin' || copy.target === 'pstdin')
+            return { kind: 'copy', sql: copy.sql };
+        if (copy.target !== 'file')
+            throw new MetaRefusal(`\\copy … from ${copy.target}: psql reads nothing from ${copy.target}. Use stdin, or a file.`);
+        const file = external_node_path_default().resolve(this.cwd, expandTilde(readable(copy.file)));
+        if (activity === 'yes' && (!(0,external_node_fs_.existsSync)(file) || !(0,external_node_fs_.statSync)(file).isFile())) {
+            throw new MetaRefusal(`\\copy … from '${readable(copy.file)}': no such file (${file}; relative to the working directory, as psql reads it). Add it to the repository, or fix the name.`);
+        }
+        return { kind: 'copy', sql: copy.sql, file };
+    }
+}
+const ON_ERROR_STOP_OFF = 'ON_ERROR_STOP is always on: the seed runs in one transaction and stops at its first error, so nothing is half loaded. ' +
+    'Remove `\\set ON_ERROR_STOP off` (or `\\unset ON_ERROR_STOP`); to go on past errors, run psql from `seed-command`.';
+/** psql's expand_tilde: a leading `~/` is the home directory. */
+const expandTilde = (name) => (name === '~' || name.startsWith('~/') ? external_node_path_default().join(external_node_os_default().homedir(), name.slice(1)) : name);
+
+;// CONCATENATED MODULE: ./src/seed/check.ts
+/**
+ * The seed's check pass: reads every file (COPY data skipped unread) and
+ * refuses what cannot run, before any database is touched. Needs no
+ * connection, so the action runs it before it creates a database: a refused
+ * seed creates nothing. Statement kinds come from PostgreSQL's grammar
+ * (grammar.ts); splitting follows psql's lexer (psql/psqlscan.ts); included
+ * files are read where `\i`/`\ir` stand (walkSeed), and meta-commands are
+ * judged by the same PsqlSession the load keeps (psql/session.ts).
+ */
+
+
+
+
+
+
+/** A seed that failed; the database is as it was before seeding (rolled back, or never started). */
+class SeedError extends Error {
+    file;
+    line;
+    column;
+    constructor(message, file, line, column) {
+        super(message);
+        this.file = file;
+        this.line = line;
+        this.column = column;
+        this.name = 'SeedError';
+    }
+}
+/** 1-based line and column of 1-based character `position` in `text`, which starts at `line`:`column` of its file. */
+function locate(text, position, line = 1, column = 1) {
+    const before = text.slice(0, Math.max(0, position - 1)).split('\n');
+    return before.length === 1
+        ? { line, column: column + before[0].length }
+        : { line: line + before.length - 1, column: before.at(-1).length + 1 };
+}
+/** A statement's first line, for messages (at most 120 characters). */
+const firstLine = (sql) => {
+    const head = statementHead(sql).split('\n')[0].replace(/\r$/, '');
+    return head.length > 120 ? `${head.slice(0, 117)}...` : head;
+};
+/** File line and column of a statement's first keyword (its raw text may start with blank lines and comments). */
+function startOf(ev) {
+    return locate(ev.sql, ev.sql.length - statementHead(ev.sql).length + 1, ev.line, ev.column);
+}
+/** Scan options for `src` alone, lexed as it was in the whole seed (for exact rescans). */
+const rescanOptions = (src) => ({
+    classify: classify,
+    lexing: { standardConformingStrings: src.startStandardConformingStrings ?? true }
+});
+/**
+ * Streams every event of every file, with the file it came from, as one psql
+ * session reads them: standard_conforming_strings carries from file to file;
+ * each file's statements and `\if` blocks are its own (a last statement
+ * without `;` ends with its file); after a `\i`/`\ir` meta event that
+ * `session` accepted (its {@link PsqlSession.include}), the included file's
+ * events come next. Needs {@link loadGrammar}.
+ * @throws UnclosedIf for an `\if` left open at the end of a file
+ */
+async function* walkSeed(sources, options, session) {
+    const lexing = { standardConformingStrings: true };
+    // One generator over a stack of open files (not one generator per file: each level of
+    // `yield*` would add a hop to every event of a dump of INSERTs).
+    const open = [];
+    const start = (src) => {
+        session.enterFile(src);
+        src.startStandardConformingStrings = lexing.standardConformingStrings;
+        open.push({ src, events: scanFile(src.file, { ...options, classify: classify, lexing }) });
+    };
+    try {
+        for (const first of sources) {
+            start(first);
+            while (open.length) {
+                const top = open[open.length - 1];
+                const next = await top.events.next();
+                if (next.done) {
+                    open.pop();
+                    const unclosed = session.leaveFile();
+                    if (unclosed !== undefined)
+                        throw new UnclosedIf(top.src, unclosed);
+                    continue;
+                }
+                yield [top.src, next.value];
+                if (session.quit) {
+                    // \q: the rest of this file is not read (psql ends that script)
+                    session.quit = false;
+                    open.pop();
+                    await top.events.return(undefined);
+                    session.leaveFile();
+                    continue;
+                }
+                const include = session.include;
+                if (include) {
+                    session.include = null;
+                    start(include);
+                }
+            }
+        }
+    }
+    finally {
+        // a refusal or error ends the walk: close the files still open
+        for (const f of open.reverse())
+            await f.events.return(undefined);
+    }
+}
+/** An `\if` with no `\endif` before its file ended. */
+class UnclosedIf extends MetaRefusal {
+    src;
+    ifLine;
+    constructor(src, ifLine) {
+        super(`the \\if at line ${ifLine} has no \\endif before the end of ${src.shown} (psql: "reached EOF without finding closing \\endif(s)"). Balance every \\if with \\endif in the same file.`);
+        this.src = src;
+        this.ifLine = ifLine;
+    }
+}
+/**
+ * Why a statement of this kind cannot run in the seed, or undefined: the
+ * same rules for a file's statements (check pass and load) and for those
+ * `\gexec` generates (at load time).
+ */
+function statementRefusal(c) {
+    if (c.kind === 'database')
+        return 'cannot work on a provisioned database (it already exists, and you are connected to it).';
+    if (c.kind === 'transaction') {
+        return ('would change the outcome of the seed, which runs in one transaction, all or nothing (BEGIN, START TRANSACTION, COMMIT and END are ignored; ' +
+            'ROLLBACK, SAVEPOINT, RELEASE and PREPARE TRANSACTION are not). Remove it.');
+    }
+    if (c.kind === 'no-transaction')
+        return 'cannot run inside a transaction block, and the whole seed runs in one. Drop CONCURRENTLY, or run it from `seed-command`.';
+    if (c.clientEncoding !== undefined && !asciiSafeEncoding(c.clientEncoding)) {
+        return (`sets client encoding ${c.clientEncoding}, in which a quote or backslash byte can be part of a character; the loader reads files byte by byte ` +
+            'and supports UTF8 and the single-byte and EUC encodings. Convert the file to UTF-8 (iconv) and set client_encoding to UTF8.');
+    }
+    return undefined;
+}
+/**
+ * A statement as psql sends it: without the text an inactive `\if` branch
+ * added to it (PsqlSession.activeText), with psql variables filled in from
+ * the session (as psql fills them in when it reads the statement), and
+ * classified again if its text changed; the same event when neither applies.
+ */
+function asSent(ev, session) {
+    const active = session.activeText(ev);
+    const raw = ev.psqlVariables ? interpolate(active, ev.standardConformingStrings ?? true, session.lookup) : active;
+    if (raw === ev.raw)
+        return ev;
+    const sql = raw.toString('utf8');
+    const firstWord = active === ev.raw ? ev.firstWord : firstWordOf(sql);
+    return { ...ev, raw, sql, firstWord, classified: classify(sql, firstWord) };
+}
+/**
+ * Pass 1: refuses, before any database is touched, what cannot run: psql
+ * meta-commands the loader does not run (`\connect`, `\!`, `\o`, `\copy … to`,
+ * …; psql/session.ts), an `\unrestrict` whose key does not match, unbalanced `\if`
+ * blocks, include cycles, a missing `\i` or `\copy` file; `CREATE/DROP/ALTER
+ * DATABASE`; transaction control that would change the outcome (ROLLBACK,
+ * SAVEPOINT, PREPARE TRANSACTION, …; BEGIN/START TRANSACTION/COMMIT/END pass:
+ * the load drops them); statements that cannot run inside a transaction
+ * block; a client encoding psql would lex with multibyte tables (SJIS, BIG5,
+ * …). Included files are read and checked where they are included. What
+ * depends on a `\gset` value (an `\if` on it, `\gexec`'s statements) is
+ * checked by the load, with the same rules.
+ * @param files paths in load order; `cwd` makes the names errors show, and is where `\i` and `\copy` files are found
+ * @throws SeedError "Seed refused at file:line[:column]: …" (exact line, found
+ *   by a rescan that counts COPY data lines); Error if a file cannot be read
+ *   or has a COPY block without its `\.` line
+ */
+async function checkSeed(files, cwd = process.cwd()) {
+    const started = Date.now();
+    await loadGrammar();
+    const sources = files.map((file) => ({ file, shown: external_node_path_default().relative(cwd, file) || file }));
+    let found;
+    try {
+        found = await checkEvents(sources, { copyData: 'skip' }, cwd);
+    }
+    catch (err) {
+        // COPY data was skipped unread, so lines after a COPY block lag: find the refusal's exact line
+        if (!(err instanceof SeedError))
+            throw err;
+        found = await checkEvents(sources, {}, cwd);
+    }
+    return { sources, ...found, checkMs: Date.now() - started };
+}
+async function checkEvents(sources, options, cwd) {
+    let included = 0;
+    const needed = new Set();
+    const created = new Set();
+    const session = new PsqlSession(true, cwd);
+    try {
+        for await (const [from, ev] of walkSeed(sources, options, session)) {
+            if (ev.kind === 'meta') {
+                const refuse = (why) => {
+                    throw new SeedError(`Seed refused at ${place(from, ev.line)}: ${why} Nothing was run.`, from.shown, ev.line);
+                };
+                try {
+                    session.meta(from, ev);
+                    if (session.include)
+                        included++;
+                }
+                catch (err) {
+                    if (err instanceof MetaRefusal)
+                        refuse(err.message);
+                    throw err;
+                }
+                continue;
+            }
+            if (ev.kind !== 'statement' || session.activity !== 'yes')
+                continue;
+            const stmt = asSent(ev, session);
+            const c = stmt.classified;
+            const why = statementRefusal(c);
+            if (why) {
+                const start = startOf(ev);
+                throw new SeedError(`Seed refused at ${place(from, start.line, start.column)}: "${firstLine(stmt.sql)}" ${why} Nothing was run.`, from.shown, start.line, start.column);
+            }
+            for (const r of c.roles)
+                needed.add(r);
+            if (c.createdRole)
+                created.add(c.createdRole);
+        }
+    }
+    catch (err) {
+        if (err instanceof UnclosedIf)
+            throw new SeedError(`Seed refused at ${place(err.src, err.ifLine)}: ${err.message} Nothing was run.`, err.src.shown, err.ifLine);
+        throw err;
+    }
+    return { needed, created, included };
+}
+
+;// CONCATENATED MODULE: ./src/seed/batch.ts
+const NEWLINE = Buffer.from('\n');
+/** A batch ends once it holds this many bytes (1 MiB). */
+const MAX_BATCH_BYTES = 1 << 20;
+/**
+ * Each batch moves the savepoint to its start, in the same round trip, so a
+ * failed batch can be rolled back to its start and replayed one statement at
+ * a time. A batch the server rejects whole (bytes invalid in the client
+ * encoding: it converts the text before parsing) leaves the previous one.
+ */
+const NEXT_SAVEPOINT = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; SAVEPOINT preview_postgres_seed;\n');
+/**
+ * The seed's end, sent behind its last messages without waiting for them:
+ * after a failure, RELEASE fails too (the transaction is aborted) and the
+ * rest of the Query is skipped, so COMMIT never turns a failed seed into a
+ * rollback the failure's replay could not use.
+ */
+const END = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; COMMIT');
+/** A batch of plain statements sent in one round trip, as the files' bytes. */
+class Batch {
+    /** Each statement, with its character offset in the batch's text (kept after sending, for a replay). */
+    items = [];
+    parts = [];
+    /** Characters so far (the server's error positions count characters), and bytes. */
+    chars = 0;
+    bytes = 0;
+    /** Adds a statement, and a newline after it if it has none (the next one starts on a line of its own). */
+    add(src, ev) {
+        this.items.push({ src, ev, offset: this.chars });
+        this.parts.push(ev.raw);
+        this.chars += ev.sql.length;
+        this.bytes += ev.raw.length;
+        if (ev.raw[ev.raw.length - 1] !== 0x0a)
+            this.push(NEWLINE);
+    }
+    push(text) {
+        this.parts.push(text);
+        this.chars += text.length;
+        this.bytes += text.length;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/seed/rescan.ts
+/**
+ * Exact places after a fast pass: the load and the check pass do not count
+ * COPY data lines (scanFile's `bytes` and `skip` modes), so lines after a
+ * COPY block lag; these rescans of one file in `lines` mode find a
+ * statement's or meta-command's exact line by its ordinal, when an error
+ * needs it.
+ */
+
+/**
+ * Rescans `file` in `lines` mode for the statement with ordinal `index` (as
+ * yielded in any mode), to report its exact line and column after a pass that
+ * did not count COPY data lines. Reads the file up to that statement.
+ * @throws Error if the file has fewer statements (it changed since).
+ */
+async function exactStatement(file, index, options = {}) {
+    let found;
+    for await (const ev of scanFile(file, { ...options, copyData: 'lines' })) {
+        if (found) {
+            // the event after a COPY statement: its first data line, or the `\.` line that follows it directly
+            return { statement: found, copyDataLine: ev.kind === 'copy-data' ? ev.firstLine : ev.kind === 'copy-end' ? ev.line : undefined };
+        }
+        if (ev.kind !== 'statement' || ev.index !== index)
+            continue;
+        if (!ev.copyFromStdin)
+            return { statement: ev };
+        found = ev;
+    }
+    if (found)
+        return { statement: found };
+    throw new Error(`${file}: statement ${index + 1} not found on rescan (did the file change while seeding?)`);
+}
+/**
+ * Rescans `file` in `lines` mode for the meta-command with ordinal `index`,
+ * for its exact line after a pass that did not count COPY data lines.
+ * @returns its line, or `fallback` if the file has fewer (it changed since)
+ */
+async function exactMetaLine(file, index, fallback, options = {}) {
+    for await (const ev of scanFile(file, { ...options, copyData: 'lines' }))
+        if (ev.kind === 'meta' && ev.index === index)
+            return ev.line;
+    return fallback;
+}
+
+;// CONCATENATED MODULE: ./src/seed/raw-query.ts
+/** A Query message holding `text` as it is. */
+function queryMessage(text) {
+    const m = Buffer.allocUnsafe(text.length + 6);
+    m[0] = 0x51; // 'Q'
+    m.writeInt32BE(text.length + 5, 1);
+    text.copy(m, 5);
+    m[m.length - 1] = 0;
+    return m;
+}
+/**
+ * One simple-protocol query of raw bytes (any number of statements). Rows
+ * are discarded, unless {@link collect} is set (then the last result set is kept). `done` resolves at ReadyForQuery, or rejects with the
+ * server's error (the first: the server skips the rest of the query) (a pg.DatabaseError, with its position in `text`).
+ */
+class RawQuery {
+    text;
+    done;
+    settle;
+    /** The command tag of the last statement completed (`SELECT 1`). */
+    tag;
+    /** When set, the last result set's columns and rows (`\\gset`, `\\gexec`). */
+    collect = null;
+    constructor(text) {
+        this.text = text;
+        this.done = new Promise((resolve, reject) => {
+            this.settle = (err) => (err ? reject(err) : resolve());
+        });
+    }
+    submit(connection) {
+        connection._send(queryMessage(this.text));
+    }
+    handleRowDescription(msg) {
+        if (this.collect)
+            this.collect = { fields: msg.fields.map((f) => f.name), rows: [] };
+    }
+    handleDataRow(msg) {
+        this.collect?.rows.push(msg.fields);
+    }
+    handleCommandComplete(msg) {
+        this.tag = msg?.text;
+    }
+    handleEmptyQuery() { }
+    handlePortalSuspended() { }
+    handleCopyData() { }
+    /** A `COPY … FROM STDIN` reached here has no data to send: the loader sends those with {@link rawCopy}. */
+    handleCopyInResponse(connection) {
+        connection.sendCopyFail('COPY FROM STDIN is not expected in this statement batch');
+    }
+    /** node-postgres drops the query on an error (ReadyForQuery then goes to no query), so it settles here. */
+    handleError(err) {
+        this.settle(err);
+    }
+    handleReadyForQuery() {
+        this.settle();
+    }
+}
+/** Runs `text` (bytes) on `client`. @returns the last statement's command tag @throws pg.DatabaseError as the server reported it. */
+async function rawQuery(client, text) {
+    const q = new RawQuery(text);
+    client.query(q);
+    await q.done;
+    return q.tag;
+}
+/** Runs `text` (bytes) on `client` and keeps its last result set (empty when it returns none). @throws pg.DatabaseError */
+async function rawRows(client, text) {
+    const q = new RawQuery(text);
+    q.collect = { fields: [], rows: [] };
+    client.query(q);
+    await q.done;
+    return { ...q.collect, tag: q.tag };
+}
+/** A pg-copy-streams COPY FROM STDIN whose statement text is sent as the file's bytes. */
+function rawCopy(stream, text) {
+    const s = stream;
+    s.submit = (connection) => {
+        s.connection = connection;
+        connection._send(queryMessage(text));
+    };
+    return stream;
+}
+
+;// CONCATENATED MODULE: ./src/seed/failure.ts
+
+
+
+/** Keeps PostgreSQL's message but hides quoted values (COPY data must not reach the log). */
+function redactValues(text) {
+    return text?.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/=\([^)]*\)/g, '=(…)');
+}
+/** The server's message, detail and hint in one line; `redact` hides quoted values (for COPY data). */
+function describe(err, redact) {
+    const message = redact ? redactValues(err.message) : err.message;
+    const detail = redact ? redactValues(err.detail) : err.detail;
+    return [message, detail && `detail: ${detail}`, err.hint && `hint: ${err.hint}`].filter(Boolean).join('; ');
+}
+/** Throws the SeedError of a failed COPY: the file line of the bad row (from the server's "COPY t, line N"), values hidden. */
+async function failCopy(src, ev, err) {
+    const exact = await exactStatement(src.file, ev.index, rescanOptions(src));
+    const rowLine = /line (\d+)/.exec(err.where ?? '')?.[1];
+    const line = rowLine && exact.copyDataLine ? exact.copyDataLine + Number(rowLine) - 1 : startOf(exact.statement).line;
+    throw new SeedError(`Seed failed at ${place(src, line)}: ${describe(err, true)} (in the data of "${firstLine(ev.sql)}"). Nothing was kept: the whole seed was rolled back.`, src.shown, line);
+}
+/** Finds which statement of a failed batch failed, and throws its SeedError. */
+async function failBatch(client, batch, prefixLength, err) {
+    let culprit;
+    let error = err;
+    let position = err.position ? Number(err.position) - prefixLength : undefined;
+    if (position !== undefined && position > 0) {
+        culprit = [...batch.items].reverse().find((it) => it.offset < position);
+        if (culprit)
+            position -= culprit.offset;
+    }
+    else {
+        // No position (a runtime error): replay the batch one statement at a time to find it.
+        await client.query('ROLLBACK TO SAVEPOINT preview_postgres_seed');
+        for (const it of batch.items) {
+            try {
+                await rawQuery(client, it.ev.raw);
+            }
+            catch (e) {
+                culprit = it;
+                error = e;
+                position = error.position ? Number(error.position) : undefined;
+                break;
+            }
+        }
+    }
+    if (!culprit)
+        throw new SeedError(`Seeding failed: ${describe(err, false)}. Nothing was kept: the whole seed was rolled back.`);
+    const { statement } = await exactStatement(culprit.src.file, culprit.ev.index, rescanOptions(culprit.src));
+    const where = position ? locate(statement.sql, position, statement.line, statement.column) : startOf(statement);
+    throw new SeedError(`Seed failed at ${place(culprit.src, where.line, where.column)}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
+        'Nothing was kept: the whole seed was rolled back.', culprit.src.shown, where.line, where.column);
+}
+/**
+ * Throws the SeedError of a meta-command that failed, at its exact line (a
+ * rescan: lines after a COPY block lag in the load), or `below` lines under
+ * it (a row of its inline data).
+ */
+async function failMeta(src, ev, why, below = 0) {
+    const line = (await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src))) + below;
+    throw new SeedError(`Seed failed at ${place(src, line)}: ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line);
+}
+
+// EXTERNAL MODULE: external "node:stream/promises"
+var external_node_stream_promises_ = __webpack_require__(46466);
+// EXTERNAL MODULE: ./node_modules/pg-copy-streams/index.js
+var pg_copy_streams = __webpack_require__(26901);
+;// CONCATENATED MODULE: ./src/seed/meta-run.ts
+/**
+ * The load's side of psql's meta-commands that need the database: `\copy …
+ * from 'file'` (streamed), `\gset` (variables from a row) and the cells
+ * `\gexec` runs. psql 17's rules (psql reference; src/bin/psql/common.c:
+ * StoreQueryTuple, ExecQueryTuples; copy.c).
+ */
+
+
+
+
+
+
+
+
+/**
+ * Streams `file` to the server as `sql` (`COPY … FROM STDIN …`, the `\copy`
+ * command's own options, as psql's bytes: psqlslash.ts byteText), through pg-copy-streams with backpressure: memory
+ * holds one read chunk (64 KiB), whatever the file's size.
+ * @returns the rows the server copied
+ * @throws pg.DatabaseError from the server (its `where` names the data line); Error if the file cannot be read
+ */
+async function copyFromFile(client, sql, file) {
+    const stream = client.query(rawCopy((0,pg_copy_streams/* from */.H)(readable(sql)), textBytes(sql)));
+    await (0,external_node_stream_promises_.pipeline)((0,external_node_fs_.createReadStream)(file), stream);
+    return stream.rowCount;
+}
+/**
+ * `\gset [prefix]`: sets prefix + column name to each value of the one row
+ * `result` holds; a NULL unsets it; a variable psql treats specially is left
+ * alone, with psql's warning (psql: StoreQueryTuple).
+ * @throws MetaRefusal when there is not exactly one row, or a column's name is not a valid variable name (psql's errors, which stop the seed)
+ */
+function gset(session, result, prefix) {
+    if (result.rows.length === 0)
+        throw new MetaRefusal("no rows returned for \\gset (psql's error; it stops the seed).");
+    if (result.rows.length > 1)
+        throw new MetaRefusal("more than one row returned for \\gset (psql's error; it stops the seed).");
+    for (const [k, field] of result.fields.entries()) {
+        const name = prefix + asByteText(field);
+        if (HOOKED_VARIABLES.has(name)) {
+            core/* warning */.$e(`attempt to \\gset into specially treated variable "${readable(name)}" ignored (psql's warning).`);
+            continue;
+        }
+        // a column without a usable name (`?column?`) is not a variable name: psql stops there (variables.c, SetVariable)
+        if (!validVariableName(name))
+            throw new MetaRefusal(`\\gset: invalid variable name: "${readable(name)}" (psql's error; it stops the seed). Name the column: SELECT … AS name.`);
+        const value = result.rows[0][k];
+        if (value === null)
+            session.variables.delete(name);
+        else
+            session.variables.set(name, asByteText(value));
+    }
+}
+/** `\gexec`'s statements: each non-null cell, row by row, then column by column (psql: ExecQueryTuples). */
+function* gexecCells(result) {
+    for (const row of result.rows)
+        for (const cell of row)
+            if (cell !== null)
+                yield cell;
+}
+
+;// CONCATENATED MODULE: ./src/seed/load.ts
+/**
+ * The load pass's walk over a seed: each event of each file, as one psql
+ * session acts on it. Statements go through the seed's rules (rules.ts) to
+ * the server (send.ts); meta-commands through psql's rules (psql/session.ts)
+ * and, where they need the database (`\gset`, `\gexec`, `\g`, `\copy`),
+ * through meta-run.ts.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/** How deep values that hold values are re-scanned (psql stops a variable from holding itself; this stops any loop). */
+const MAX_RESCAN_DEPTH = 10;
+/** One load of a seed's files, in order, on the client `send` uses. */
+class SeedLoad {
+    send;
+    rules;
+    client;
+    session = new PsqlSession(false);
+    /** A statement sent by `\gset` or `\gexec`: its meta event comes next. */
+    query = null;
+    /** Each file's last statement, which `\gset` or `\gexec` on a line of its own sends again. */
+    previous = new Map();
+    /** The statement just before was sent by `\g` or `\gx` itself. */
+    sentByG = false;
+    /**
+     * @param variables psql's variables for the connection (`DBNAME`, `SERVER_VERSION_NUM`, …)
+     * @param client the client `send` uses, for a failed statement's replay
+     */
+    constructor(send, rules, variables, client) {
+        this.send = send;
+        this.rules = rules;
+        this.client = client;
+        for (const [name, value] of Object.entries(variables))
+            this.session.variables.set(name, value);
+    }
+    /** Loads every event of `sources`, then sends COMMIT. @throws SeedError naming file:line of the first failure */
+    async run(sources) {
+        for await (const [src, ev] of walkSeed(sources, { copyData: 'bytes' }, this.session))
+            await this.event(src, ev);
+        await this.send.commit();
+    }
+    async event(src, ev, depth = 0) {
+        if (ev.kind === 'meta')
+            await this.meta(src, ev);
+        else if (ev.kind === 'statement')
+            await this.statement(src, ev, depth);
+        else if (ev.kind === 'copy-data')
+            await this.send.copyData(ev.data);
+        else
+            await this.send.copyEnd();
+    }
+    async statement(src, ev, depth) {
+        if (this.session.activity !== 'yes')
+            return;
+        if (ev.psqlVariables) {
+            await this.readResults(ev.psqlVariables.flatMap(referencedNames));
+            if (depth < MAX_RESCAN_DEPTH && this.needsRescan(ev))
+                return this.rescan(src, ev, depth);
+        }
+        const st = asSent(ev, this.session);
+        this.previous.set(src, { src, ev: st });
+        this.sentByG = st.endedBy === 'g' || st.endedBy === 'gx';
+        if (st.endedBy === 'gset' || st.endedBy === 'gexec') {
+            this.rules.refuse(src, st);
+            this.query = { src, ev: st };
+            return;
+        }
+        if (!this.rules.admit(src, st))
+            return;
+        if (st.copyFromStdin)
+            return this.send.startCopy(src, st, st.raw);
+        // The server parses a whole batch before running it: end it where the way text is read changes, or where a file ends without `;`.
+        await this.send.statement(src, st, st.classified.changesLexing || !st.terminated || st.endedBy !== undefined);
+    }
+    /** A statement with a `:name` whose value holds a backslash or a `;`: psql reads that value as input (meta-commands, statement ends). */
+    needsRescan(ev) {
+        return ev.psqlVariables.some((ref) => {
+            if (!/^:[^'"{]/.test(ref))
+                return false;
+            const value = this.session.lookup(ref.slice(1));
+            return typeof value === 'string' && /[\\;]/.test(value);
+        });
+    }
+    /**
+     * Runs a statement's text with its variables filled in as new input, as
+     * psql re-scans an interpolated value (psqlscan.l: psqlscan_push_new_buffer):
+     * a value may hold meta-commands or several statements. Lines count from
+     * the statement's first line.
+     */
+    async rescan(src, ev, depth) {
+        const text = asSent(ev, this.session).raw;
+        const lexing = { standardConformingStrings: ev.standardConformingStrings ?? true };
+        const events = scanText(text, { classify: classify, lexing });
+        const last = events.findLastIndex((e) => e.kind === 'statement');
+        for (const [k, e] of events.entries()) {
+            // an error is placed at the statement the value was used in (its ordinal, for the rescan that finds its line)
+            const line = ev.line + ('line' in e ? e.line - 1 : 0);
+            if (e.kind === 'meta')
+                await this.event(src, { ...e, line, index: -1 }, depth + 1);
+            else if (e.kind !== 'statement')
+                await this.event(src, e, depth + 1);
+            else {
+                // the last one ends as the statement did (with `;`, or sent by \g, \gset, \gexec)
+                const end = k === last ? { terminated: ev.terminated, endedBy: ev.endedBy } : {};
+                await this.event(src, { ...e, line, index: ev.index, ...end }, depth + 1);
+            }
+        }
+    }
+    /**
+     * psql's ERROR, SQLSTATE and ROW_COUNT (set after each query) and ENCODING
+     * (the client encoding), when `names` use one: read from the answers to
+     * what was sent so far, which are waited for first.
+     */
+    async readResults(names) {
+        if (!names.some((n) => RESULT_VARIABLES.has(n)))
+            return;
+        await this.send.flushAll();
+        const v = this.session.variables;
+        if (this.send.lastTag !== undefined) {
+            // a seed stops at its first error, so ERROR is false whenever the seed goes on
+            v.set('ERROR', 'false');
+            v.set('SQLSTATE', '00000');
+            v.set('ROW_COUNT', rowCount(this.send.lastTag));
+        }
+        if (names.includes('ENCODING'))
+            v.set('ENCODING', await this.send.clientEncoding());
+    }
+    async meta(src, ev) {
+        if (this.session.activity === 'yes')
+            await this.readResults(referencedNames(ev.args));
+        let directive;
+        try {
+            directive = this.session.meta(src, ev);
+            if (directive.kind === 'gset' || directive.kind === 'gexec') {
+                // without a query of its own, psql sends the file's previous one again (mainloop.c: previous_buf)
+                const q = this.query ?? this.previous.get(src);
+                this.query = null;
+                if (!q) {
+                    core/* info */.pq(`\\${ev.command} at ${place(src, ev.line)} has no query before it in its file: nothing sent (psql sends an empty query).`);
+                    return;
+                }
+                await this.send.flushAll();
+                return await this.runQuery(src, ev, q, directive);
+            }
+        }
+        catch (err) {
+            if (err instanceof MetaRefusal)
+                await failMeta(src, ev, err.message);
+            throw err;
+        }
+        if ((ev.command === 'g' || ev.command === 'gx') && this.session.activity === 'yes')
+            return this.resend(src, ev);
+        if (directive.kind === 'print')
+            core/* info */.pq(directive.text);
+        if (directive.kind === 'warning')
+            core/* warning */.$e(`${place(src, ev.line)}: ${directive.text}`);
+        if (directive.kind !== 'copy')
+            return;
+        if (directive.file)
+            return this.send.copyFile(src, ev, directive.sql, directive.file);
+        await this.send.startCopy(src, ev, textBytes(directive.sql));
+    }
+    /** `\g` with a query of its own sent it as `;` does; alone, psql sends the file's previous query again. */
+    async resend(src, ev) {
+        const again = this.sentByG ? undefined : this.previous.get(src);
+        this.sentByG = false;
+        if (!again)
+            return;
+        await this.send.flushAll();
+        await this.send.query(again.ev.raw).catch(async (err) => {
+            await failMeta(src, ev, `${describe(err, false)} (the query \\${ev.command} sent again: "${firstLine(again.ev.sql)}").`);
+        });
+    }
+    /** `\gset` or `\gexec`: runs `q` and uses its rows. */
+    async runQuery(src, ev, q, directive) {
+        let rows;
+        try {
+            rows = await this.send.rows(q.ev.raw);
+        }
+        catch (err) {
+            const one = new Batch();
+            one.add(q.src, q.ev);
+            return failBatch(this.client, one, 0, err);
+        }
+        if (directive.kind === 'gset')
+            return gset(this.session, rows, directive.prefix);
+        let line;
+        for (const cell of gexecCells(rows)) {
+            const generated = { ...q.ev, sql: cell, raw: Buffer.from(cell), classified: classify(cell, firstWordOf(cell)) };
+            // the \gexec line, found once (a rescan of its file) for all the statements it generates
+            line ??= await exactMetaLine(src.file, ev.index, ev.line, rescanOptions(src));
+            if (!this.rules.admit(src, generated, line))
+                continue;
+            try {
+                await this.send.query(generated.raw);
+            }
+            catch (err) {
+                throw new SeedError(`Seed failed at ${place(src, line)}: ${describe(err, false)}. Statement generated by \\gexec: "${firstLine(cell)}". Nothing was kept: the whole seed was rolled back.`, src.shown, line);
+            }
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/seed/rules.ts
+/**
+ * The seed's rules for each statement at load time, beyond the check pass's
+ * refusals (which apply again here, to statements psql variables or `\gexec`
+ * made): what is skipped, counted and logged rather than sent.
+ */
+
+
+/** Role names that always exist. */
+const BUILTIN_ROLES = new Set(['public', 'current_user', 'session_user', 'current_role']);
+/**
+ * Decides, statement by statement, what the load sends. Skipped, counted and
+ * logged: statements naming a role the database lacks (OWNER TO, GRANT,
+ * REVOKE, ALTER DEFAULT PRIVILEGES FOR ROLE, from a dump made without
+ * `--no-owner --no-privileges`); BEGIN, START TRANSACTION, COMMIT and END
+ * (the seed is one transaction already); COMMENT ON EXTENSION for an
+ * extension another role owns (plpgsql on a managed database: psql stops
+ * there with "must be owner of extension").
+ */
+class SeedRules {
+    foreignExtensions;
+    /** Statements skipped because they name a role the database does not have. */
+    skippedForRoles = 0;
+    /** BEGIN, START TRANSACTION, COMMIT and END statements dropped. */
+    skippedTransactionControl = 0;
+    /** `COMMENT ON EXTENSION` for an extension another role owns. */
+    skippedExtensionComments = 0;
+    existing;
+    missing = new Set();
+    /** The first transaction-control statement dropped: its place and first line. */
+    firstTransactionControl;
+    /**
+     * @param roles the database's roles and those the seed creates
+     * @param foreignExtensions extensions owned by a role the loading user is not a member of (a managed database's built-ins)
+     */
+    constructor(roles, foreignExtensions) {
+        this.foreignExtensions = foreignExtensions;
+        this.existing = new Set(roles);
+    }
+    /**
+     * Applies the rules to a statement; false when it is skipped.
+     * `generatedAt`: the `\gexec` line of a statement it generated (else the statement's own line).
+     * Its line and text are worked out only for a message (once per statement would cost the --inserts load).
+     * @throws SeedError for one that cannot run
+     */
+    admit(src, ev, generatedAt) {
+        const c = ev.classified;
+        const line = () => generatedAt ?? startOf(ev).line;
+        const text = () => `"${firstLine(ev.sql)}"${generatedAt === undefined ? '' : ' (generated by \\gexec)'}`;
+        const why = statementRefusal(c);
+        if (why)
+            throw new SeedError(`Seed failed at ${place(src, line())}: ${text()} ${why} Nothing was kept: the whole seed was rolled back.`, src.shown, line());
+        const missing = c.roles.filter((r) => !this.existing.has(r) && !BUILTIN_ROLES.has(r));
+        if (missing.length) {
+            for (const r of missing)
+                this.missing.add(r);
+            this.skippedForRoles++;
+            return false;
+        }
+        if (c.kind === 'begin' || c.kind === 'commit') {
+            if (this.skippedTransactionControl++ === 0)
+                this.firstTransactionControl = [place(src, line()), firstLine(ev.sql)];
+            return false;
+        }
+        if (c.extensionComment !== undefined && this.foreignExtensions.has(c.extensionComment)) {
+            this.skippedExtensionComments++;
+            core/* info */.pq(`Skipped ${place(src, line())} ${text()}: extension ${c.extensionComment} belongs to the database's platform role, not to this seed's.`);
+            return false;
+        }
+        return true;
+    }
+    /**
+     * The refusals alone, for a statement `\gset` or `\gexec` sends (one that
+     * would be skipped leaves nothing for them to use, so it is not skipped).
+     * @throws SeedError for one that cannot run
+     */
+    refuse(src, st) {
+        const why = statementRefusal(st.classified);
+        if (why)
+            throw new SeedError(`Seed failed at ${place(src, startOf(st).line)}: "${firstLine(st.sql)}" ${why} Nothing was kept: the whole seed was rolled back.`, src.shown);
+    }
+    /** Logs what was skipped, once the seed committed. */
+    report() {
+        if (this.skippedForRoles) {
+            core/* info */.pq(`Skipped ${this.skippedForRoles} statement(s) that name roles this database does not have (${[...this.missing].join(', ')}): ` +
+                'OWNER TO, GRANT, REVOKE and ALTER DEFAULT PRIVILEGES from a dump made without --no-owner --no-privileges. Everything else ran as written.');
+        }
+        if (this.skippedExtensionComments) {
+            core/* info */.pq(`Skipped ${this.skippedExtensionComments} COMMENT ON EXTENSION statement(s) for extensions this managed database provides and its platform role owns.`);
+        }
+        if (this.skippedTransactionControl) {
+            const [at, text] = this.firstTransactionControl;
+            core/* notice */.lm(`Ignored ${this.skippedTransactionControl} transaction-control statement(s) (BEGIN, START TRANSACTION, COMMIT, END; the first at ` +
+                `${at}: "${text}"): the whole seed runs in one transaction and is kept all or nothing.`);
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/seed/pipeline.ts
+
+/** A batch the server answered with CopyInResponse while more messages were sent behind it (the session was ended). */
+class UnexpectedCopyIn extends Error {
+}
+const COPY_DONE = Buffer.from([0x63, 0, 0, 0, 4]); // 'c', Int32 4 (PostgreSQL docs, "Message Formats": CopyDone)
+/** Bytes of statements sent but not yet answered above which {@link Pipeline.room} waits (about two full batches). */
+const MAX_UNANSWERED_BYTES = 2 << 20;
+/**
+ * Queries and COPY blocks written without waiting, answered in order.
+ * Open with {@link Pipeline.open}; close with {@link Pipeline.settle} before
+ * the client runs any other query. `T`: what the caller needs to locate a
+ * failure (the failed message's tag).
+ */
+class Pipeline {
+    client;
+    /** COPY rows the server counted ("COPY n") so far. */
+    copyRows = 0;
+    /** The command tag of the last statement the server completed (`INSERT 0 3`), for psql's ROW_COUNT. */
+    lastTag;
+    /** Set by the first error; nothing sent after it takes effect. */
+    failure = null;
+    sent = [];
+    unansweredBytes = 0;
+    connection = null;
+    closing = false;
+    ended = false;
+    wake = null;
+    ready;
+    onReady;
+    done;
+    onDone;
+    constructor(client) {
+        this.client = client;
+        this.ready = new Promise((resolve) => (this.onReady = resolve));
+        this.done = new Promise((resolve) => (this.onDone = resolve));
+    }
+    /** Takes over `client` (connected, with no query running) for pipelined messages. */
+    static async open(client) {
+        const p = new Pipeline(client);
+        client.query(p);
+        await Promise.race([p.ready, p.done]); // done: the client could not run it (closed): every send is then a no-op
+        return p;
+    }
+    /** Sends `text` (bytes, any number of statements) as one Query message. */
+    query(text, tag) {
+        this.send(text, tag, false);
+    }
+    /** Sends a `COPY … FROM STDIN` statement; its data follows with {@link copyData} and {@link copyDone}. */
+    copy(text, tag) {
+        this.send(text, tag, true);
+    }
+    /** Sends COPY data as written (CopyData messages); resolves when the socket can take more. */
+    async copyData(data) {
+        const c = this.connection;
+        if (!c || this.failure)
+            return;
+        const head = Buffer.allocUnsafe(5);
+        head[0] = 0x64; // 'd'
+        head.writeInt32BE(data.length + 4, 1);
+        c._send(head);
+        if (!c._send(data) && c.stream.writable)
+            await this.waitFor(() => !c.stream.writableNeedDrain, 'drain');
+    }
+    /** Ends the current COPY's data (CopyDone). */
+    copyDone() {
+        if (this.connection && !this.failure)
+            this.connection._send(COPY_DONE);
+    }
+    /** Waits until few enough statements are unanswered (the bytes held for a failure's replay stay bounded). */
+    async room() {
+        await this.waitFor(() => this.unansweredBytes <= MAX_UNANSWERED_BYTES || this.failure !== null);
+    }
+    /**
+     * Waits until every message sent is answered and gives `client` back.
+     * @returns the first failure, or null
+     */
+    async settle() {
+        this.closing = true;
+        if (!this.sent.length && !this.ended) {
+            // nothing unanswered: no ReadyForQuery will hand the client back, so do what it would
+            const c = this.client;
+            if (c._activeQuery === this) {
+                c._activeQuery = null;
+                c.readyForQuery = true;
+            }
+            this.release();
+            c._pulseQueryQueue();
+        }
+        await this.done;
+        return this.failure;
+    }
+    send(text, tag, copy) {
+        if (!this.connection || this.failure)
+            return;
+        this.sent.push({ tag, copy, bytes: text.length });
+        this.unansweredBytes += text.length;
+        this.connection._send(queryMessage(text));
+    }
+    /** Resolves once `ok()` holds, checked after each answer (and at the socket's `event`). */
+    async waitFor(ok, event) {
+        const stream = this.connection?.stream;
+        while (!ok() && !this.ended) {
+            await new Promise((resolve) => {
+                const go = () => {
+                    this.wake = null;
+                    if (event)
+                        stream?.off(event, go);
+                    resolve();
+                };
+                this.wake = go;
+                if (event)
+                    stream?.once(event, go);
+            });
+        }
+    }
+    /** Lets node-postgres run its own queries again (it made this query inactive at the last ReadyForQuery). */
+    release() {
+        if (this.ended)
+            return;
+        this.ended = true;
+        this.wake?.();
+        this.onDone();
+    }
+    /** Keeps node-postgres routing the server's answers here after an ErrorResponse or a ReadyForQuery. */
+    stayActive() {
+        const c = this.client;
+        c._activeQuery = this;
+        c.readyForQuery = false;
+    }
+    submit(connection) {
+        this.connection = connection;
+        this.onReady();
+    }
+    handleRowDescription() { }
+    handleDataRow() { }
+    handleEmptyQuery() { }
+    handlePortalSuspended() { }
+    handleCopyData() { }
+    handleCommandComplete(msg) {
+        this.lastTag = msg?.text;
+        const m = /^COPY (\d+)/.exec(msg?.text ?? '');
+        if (m && this.sent[0]?.copy)
+            this.copyRows += Number(m[1]);
+    }
+    /**
+     * A batch never holds `COPY … FROM STDIN` (the scanner sends those as COPY
+     * blocks); refused if one does. When messages were sent behind that batch,
+     * the server would read them as COPY data and lose count of the answers:
+     * the session is then ended (the server rolls back) rather than left to hang.
+     */
+    handleCopyInResponse(connection) {
+        if (this.sent[0]?.copy)
+            return;
+        const why = 'COPY FROM STDIN is not expected in this statement batch';
+        connection.sendCopyFail(why);
+        if (this.sent.length > 1) {
+            // (the server's own words when the CopyFail reaches it: "COPY from stdin failed: …")
+            this.failure ??= { tag: this.sent[0]?.tag, err: new UnexpectedCopyIn(`COPY from stdin failed: ${why}`) };
+            connection.stream.destroy();
+        }
+    }
+    handleError(err) {
+        this.failure ??= { tag: this.sent[0]?.tag, err };
+        if (err.severity === undefined) {
+            // the connection ended (a cancel, a lost link): no ReadyForQuery will come
+            this.sent.length = 0;
+            this.release();
+            return;
+        }
+        this.stayActive(); // its ReadyForQuery follows
+        this.wake?.();
+    }
+    handleReadyForQuery() {
+        const answered = this.sent.shift();
+        if (answered)
+            this.unansweredBytes -= answered.bytes;
+        if (this.sent.length || !this.closing)
+            this.stayActive();
+        else
+            this.release();
+        this.wake?.();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/seed/send.ts
+/**
+ * The load's one way to the server. Plain statements go out in batches and
+ * COPY blocks as their bytes, pipelined (pipeline.ts): nothing waits for the
+ * server until the seed's end, or until a meta-command needs an answer
+ * ({@link Sender.flushAll}, then a query of the client's own). A failure the
+ * server reports is turned into the SeedError that names its file and line.
+ */
+
+
+
+
+
+
+
+
+/** Sends a seed's statements and COPY data on one client, inside the transaction the loader opened. */
+class Sender {
+    client;
+    /** Statements the server ran (a COPY block counts as one). */
+    statements = 0;
+    /** Rows COPY blocks and `\copy` loaded, as the server counted them. */
+    copyRows = 0;
+    batch = new Batch();
+    pipe = null;
+    /** The command tag of the last statement the server completed, once one has (psql's ROW_COUNT comes from it). */
+    lastTag;
+    /** A COPY block is open: `copy-data` events go to it. */
+    copying = false;
+    constructor(client) {
+        this.client = client;
+    }
+    /**
+     * Adds a plain statement to the batch; sends the batch when it is full or
+     * when `endBatch` (the server parses a whole batch before running it, so a
+     * batch ends where the way text is read changes).
+     */
+    async statement(src, ev, endBatch) {
+        this.batch.add(src, ev);
+        if (this.batch.bytes >= MAX_BATCH_BYTES || endBatch)
+            await this.flush();
+    }
+    /** Opens a COPY block: `sql` is its `COPY … FROM STDIN` text; {@link copyData} and {@link copyEnd} follow. */
+    async startCopy(src, ev, sql) {
+        await this.flush();
+        (await this.pipeline()).copy(sql, { src, ev });
+        this.copying = true;
+    }
+    /** COPY data, exactly as the file has it (not split into rows: the server counts them). */
+    async copyData(data) {
+        if (!this.copying || !this.pipe)
+            return;
+        await this.pipe.copyData(data);
+        await this.check();
+    }
+    /** The COPY block's `\.`: its answer is read with the others. */
+    async copyEnd() {
+        if (!this.copying || !this.pipe)
+            return;
+        this.pipe.copyDone();
+        this.copying = false;
+        this.statements++;
+        await this.check();
+    }
+    /** Sends the batch and waits for every answer: before the client runs a query of its own. */
+    async flushAll() {
+        await this.flush();
+        await this.settle();
+    }
+    /** Runs `raw` on its own (call {@link flushAll} first). @throws pg.DatabaseError from the server */
+    async query(raw) {
+        this.lastTag = (await rawQuery(this.client, raw)) ?? '';
+        this.statements++;
+    }
+    /** Runs `raw` on its own and returns its rows (call {@link flushAll} first). @throws pg.DatabaseError from the server */
+    async rows(raw) {
+        const rows = await rawRows(this.client, raw);
+        this.lastTag = rows.tag ?? '';
+        this.statements++;
+        return rows;
+    }
+    /**
+     * `\copy … from 'file'`: streams `file` as `sql` after the answers to what was sent before.
+     * @throws SeedError at the meta-command's line (the server's message, COPY values hidden)
+     */
+    async copyFile(src, ev, sql, file) {
+        await this.flushAll();
+        try {
+            const rows = await copyFromFile(this.client, sql, file);
+            this.copyRows += rows;
+            this.lastTag = `COPY ${rows}`;
+            this.statements++;
+        }
+        catch (err) {
+            const e = err;
+            const row = /line (\d+)/.exec(e.where ?? '')?.[1];
+            await failMeta(src, ev, `${describe(e, true)} (\\copy from ${external_node_path_default().relative(process.cwd(), file)}${row ? `, line ${row}` : ''}).`);
+        }
+    }
+    /** Sends the rest and COMMIT, and waits. @throws SeedError of the first failure; COMMIT's own error (a deferred constraint) */
+    async commit() {
+        await this.flush();
+        (await this.pipeline()).query(END, { commit: true });
+        await this.settle();
+    }
+    /** The client encoding now (`SHOW client_encoding`, after what was sent before): psql's ENCODING. Not a statement of the seed. */
+    async clientEncoding() {
+        await this.flushAll();
+        return (await rawRows(this.client, Buffer.from('SHOW client_encoding'))).rows[0][0] ?? 'UTF8';
+    }
+    /** After a failure: waits until the client is free again (to roll back). Never throws. */
+    async abandon() {
+        await this.pipe?.settle();
+    }
+    async pipeline() {
+        return (this.pipe ??= await Pipeline.open(this.client));
+    }
+    async flush() {
+        if (!this.batch.items.length)
+            return;
+        const current = this.batch;
+        this.batch = new Batch();
+        const p = await this.pipeline();
+        p.query(Buffer.concat([NEXT_SAVEPOINT, ...current.parts]), { batch: current });
+        current.parts = []; // the items stay, for a replay
+        this.statements += current.items.length;
+        await p.room();
+        await this.check();
+    }
+    /** Waits for every answer. @throws SeedError of the first failure */
+    async settle() {
+        if (!this.pipe)
+            return;
+        const p = this.pipe;
+        this.pipe = null;
+        const failure = await p.settle();
+        this.copyRows += p.copyRows;
+        if (p.lastTag !== undefined)
+            this.lastTag = p.lastTag;
+        if (failure)
+            await this.locate(failure);
+    }
+    /** Settles as soon as the server has failed a message (the messages after it take no effect). */
+    async check() {
+        if (this.pipe?.failure)
+            await this.settle();
+    }
+    /** Throws the SeedError of a pipelined message the server failed: its statement, or its COPY row. */
+    async locate({ tag, err }) {
+        if (!tag || 'commit' in tag)
+            throw err; // COMMIT's own failure (a deferred constraint): the server rolled back
+        if ('batch' in tag) {
+            if (err instanceof UnexpectedCopyIn) {
+                // the statement that became `COPY … FROM stdin` (by a psql variable): located as a server error at its first character
+                const it = tag.batch.items.find((i) => /^COPY\b[\s\S]*\bFROM\s+P?STDIN\b/i.test(statementHead(i.ev.sql)));
+                if (it)
+                    return failBatch(this.client, tag.batch, 0, Object.assign(new Error(err.message), { position: String(it.offset + 1) }));
+            }
+            // not the server's error (the session ended): there is nothing to replay on
+            if (err.severity === undefined)
+                throw err;
+            return failBatch(this.client, tag.batch, NEXT_SAVEPOINT.length, err);
+        }
+        if (tag.ev.kind === 'meta') {
+            const e = err;
+            const row = /line (\d+)/.exec(e.where ?? '')?.[1];
+            // the data starts on the line after the \copy: the server's "line N" is N lines below it
+            return failMeta(tag.src, tag.ev, `${describe(e, true)} (in the data of \\copy ${readable(tag.ev.args)}).`, row ? Number(row) : 0);
+        }
+        return failCopy(tag.src, tag.ev, err);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/seed/loader.ts
+
+
+
+
+
+
+
+
+/** The variables psql sets itself for the connection (startupVariables), which `:DBNAME` and the like fill in. */
+function psqlVariables(client, target) {
+    const p = client;
+    const vars = startupVariables({
+        dbname: p.database ?? '',
+        user: p.user ?? '',
+        host: p.host ?? '',
+        port: String(p.port ?? ''),
+        versionNum: target.version[0],
+        versionName: target.version[1],
+        version: target.version[2]
+    });
+    for (const name of Object.keys(vars))
+        vars[name] = asByteText(vars[name]);
+    return vars;
+}
+/**
+ * Pass 2: loads a seed that {@link checkSeed} accepted into the database of
+ * `connection` (its direct URL) in one session and one transaction. What is
+ * skipped, counted and logged: see SeedRules (rules.ts).
+ * @param signal a cancel of the run: ends the session, so the server rolls the transaction back and it is never committed
+ * @returns counts, and `durationMs`: from this call to COMMIT (the check pass not included)
+ * @throws SeedError naming file:line:column, the server's message, detail and
+ *   hint, and the statement's first line; the database is left as it was.
+ */
+async function loadSeed(connection, plan, signal) {
+    const started = Date.now();
+    // the run's one session (session.ts), shared with the schema snapshots: a connection costs 5-6 round trips
+    const lease = await (0,pg_sessions/* leaseSession */.f)(connection).catch((err) => Promise.reject(new SeedError(`Seeding could not connect to the new database: ${err.message}`)));
+    const { client } = lease;
+    const stop = () => void client.end().catch(() => undefined); // a cancel: COMMIT is never sent
+    if (signal?.aborted)
+        stop();
+    else
+        signal?.addEventListener('abort', stop, { once: true });
+    let target;
+    try {
+        target = await openTransaction(client);
+    }
+    catch (err) {
+        lease.release(true);
+        throw err;
+    }
+    const send = new Sender(client);
+    try {
+        const rules = new SeedRules([...target.roles, ...plan.created], target.foreignExtensions);
+        await new SeedLoad(send, rules, psqlVariables(client, target), client).run(plan.sources);
+        rules.report();
+        return {
+            files: plan.sources.length,
+            statements: send.statements,
+            copyRows: send.copyRows,
+            skippedForRoles: rules.skippedForRoles,
+            skippedTransactionControl: rules.skippedTransactionControl,
+            skippedExtensionComments: rules.skippedExtensionComments,
+            durationMs: Date.now() - started
+        };
+    }
+    catch (err) {
+        await send.abandon(); // the client must be ours again to roll back
+        await client.query('ROLLBACK').catch(() => undefined);
+        if (err instanceof SeedError)
+            throw err;
+        throw new SeedError(`Seeding failed: ${err.message}. Nothing was kept: the whole seed was rolled back.`);
+    }
+    finally {
+        lease.release(true);
+    }
+}
+/**
+ * Opens the seed's transaction and its savepoint, and reads the database's roles and
+ * the extensions the loading user does not own (no membership in their
+ * owner), in one round trip after the connection's own.
+ * @throws SeedError if the database cannot be reached
+ */
+async function openTransaction(client) {
+    try {
+        // A simple-protocol query with several statements answers with one result per statement.
+        const results = (await client.query("BEGIN; SAVEPOINT preview_postgres_seed; SELECT rolname FROM pg_roles; SELECT extname FROM pg_extension WHERE NOT pg_has_role(extowner, 'USAGE'); " +
+            "SELECT current_setting('server_version_num') AS num, current_setting('server_version') AS name, version() AS full"));
+        const v = results[4].rows[0];
+        return {
+            roles: results[2].rows.map((r) => r.rolname),
+            foreignExtensions: new Set(results[3].rows.map((r) => r.extname)),
+            version: [v.num, v.name, v.full]
+        };
+    }
+    catch (err) {
+        throw new SeedError(`Seeding could not connect to the new database: ${err.message}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/commands/seed-step.ts
+/**
+ * The seeding step of every command that makes a database usable (create,
+ * reset): the seed files' check before anything is created, then the load
+ * of the checked files and `seed-command`, with the schema compared around
+ * them, undone when it fails.
+ */
+
+
+
+
+
+
+/**
+ * Starts the seed's check pass (no database needed). Awaited before the PR
+ * comment's lock is claimed and before anything is created: a refused seed
+ * creates no database and posts no comment.
+ * @returns null when there is nothing to seed from files
+ */
+function startSeedCheck(files) {
+    if (files.length === 0)
+        return Promise.resolve(null);
+    const checking = checkSeed(files).catch((err) => {
+        throw err instanceof SeedError
+            ? new SeedError(`${err.message} No database was created or changed.`, err.file, err.line, err.column)
+            : err;
+    });
+    checking.catch(() => undefined); // awaited later; not an unhandled rejection meanwhile
+    return checking;
+}
+/**
+ * Awaits the check {@link startSeedCheck} started and logs what it checked.
+ * @returns the checked plan; null when there are no seed files
+ * @throws SeedError when a file is refused
+ */
+async function checkedSeed(files, checking) {
+    if (files.length === 0)
+        return null;
+    return core/* group */.Os('Check the seed files', async () => {
+        const plan = (await checking);
+        core/* info */.pq(`Checked ${plan.sources.length} seed file(s)${plan.included ? ` and ${plan.included} included one(s)` : ''} in ${(plan.checkMs / 1000).toFixed(1)} s: ` +
+            'only the psql meta-commands the loader runs (\\echo, \\i, \\ir, \\set, \\if, \\copy … from, \\gset, \\gexec, …), ' +
+            'no statement that needs another database or its own transaction.');
+        return plan;
+    });
+}
+/**
+ * Seeds a database whose seed has not committed (unseeded): the checked SQL
+ * files in one transaction, then `seed-command`, with the schema compared
+ * around them ({@link SchemaTracker}). On failure (a destructive change under
+ * `fail-on-destructive` included) runs `undo` (so nothing unseeded is left
+ * for reuse) and rethrows. Sets `report.seedFiles`.
+ * @param platformDiff branch mode: fetches the Neon API's compare_schema diff against the parent
+ * @throws CancelledError at once when the run is cancelled: the seed's database session is ended (its
+ *   transaction rolled back, never committed) and `seed-command`'s process group is killed.
+ */
+async function seedOrUndo(settings, seed, connection, report, undo, platformDiff) {
+    const tracker = new SchemaTracker(report.mode, connection, settings.compareSchema, settings.failOnDestructive, !!settings.seedCommand);
+    try {
+        await tracker.atStart();
+        if (seed) {
+            const n = seed.sources.length;
+            const result = await core/* group */.Os(`Seed the database (${n} file${n === 1 ? '' : 's'})`, () => (0,cancel/* unlessCancelled */.MS)(loadSeed(connection, seed, (0,cancel/* cancelSignal */.Bj)())));
+            core/* info */.pq(`Seeded ${result.files} file(s): ${result.statements} statement(s), ${result.copyRows} COPY row(s) in ${(result.durationMs / 1000).toFixed(2)} s.`);
+            report.seedFiles = result.files;
+        }
+        await tracker.afterSeedFiles();
+        if (settings.seedCommand) {
+            await (0,pg_sessions/* endSessions */.v)(); // a migration tool may need the database to itself
+            const running = core/* group */.Os('Run seed-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(settings.seedCommand, connection, (0,cancel/* cancelSignal */.Bj)())));
+            tracker.seedCommandStarted(); // its process runs (spawned synchronously): build "before" meanwhile
+            await running;
+        }
+        if (!settings.compareSchema)
+            return null;
+        return await core/* group */.Os('Compare the schema', () => (0,cancel/* unlessCancelled */.MS)(tracker.finish(platformDiff)));
+    }
+    catch (err) {
+        await tracker.close();
+        // A cancel leaves the undo to the cancel's own steps (cancel.ts), which run after this flow stopped.
+        if (!(0,cancel/* isCancelled */.mm)()) {
+            await (0,pg_sessions/* endSessions */.v)(); // nothing of ours stays connected to what the undo deletes
+            await undo();
+        }
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/commands/create.ts
+/**
+ * `command: create`, in both modes: provision (or reuse) through the mode's
+ * driver, seed what was created (undoing it when the seed fails), then
+ * publish: masked outputs, the env file, the PR comment and the job summary.
+ */
+
+
+
+
+
+
+
+/**
+ * Runs `command: create` with `driver`. Nothing is handed out (outputs, env
+ * file, comment record) before the seed committed.
+ * @throws what the driver, the seed or publishing throws; CancelledError when the run is cancelled
+ */
+async function create(settings, seed, pub, driver) {
+    preloadSchemaTools(settings.mode, settings);
+    const db = await driver.provision();
+    if (db.created)
+        forgetReusable(pub, settings.mode);
+    maskConnection(db.connection);
+    const { connection, report } = db;
+    let diff = null;
+    if (db.created) {
+        const undo = async () => {
+            await db.undoUnseeded();
+            await publish(pub, { ...report, state: 'seed-failed' }, { mode: settings.mode });
+        };
+        diff = await seedOrUndo(settings, seed, connection, report, undo, db.platformDiff);
+        await db.markSeeded();
+    }
+    (0,cancel/* throwIfCancelled */.dZ)();
+    const schema = schemaResult(settings, diff, db.created);
+    report.schema = schema.report;
+    setOutputs({ ...db.outputs(), created: db.created, connection, schema: schema.outputs });
+    if (settings.envFile) {
+        await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl, ...db.env }, settings.envNames);
+        const v = (0,env_file/* envVariables */.tU)(settings.envNames);
+        const names = db.envVariables === 'with-claim' ? `${v.url}, ${v.direct} and ${v.claim}` : `${v.url} and ${v.direct}`;
+        core/* info */.pq(`Wrote ${names} to ${settings.envFile}.`);
+    }
+    await publish(pub, report, db.record());
+}
+
+;// CONCATENATED MODULE: ./src/commands/delete.ts
+
+/** Runs `command: delete` with `driver`. @throws what the driver or publishing throws */
+async function deletePreview(pub, driver) {
+    const deleted = await driver.delete();
+    if (deleted && (pub.existing || !deleted.onlyOverEarlierComment))
+        await publish(pub, deleted.report, deleted.record);
+}
+
+// EXTERNAL MODULE: ./src/http.ts
+var http = __webpack_require__(76803);
+// EXTERNAL MODULE: ./src/platform/preview-branch.ts
+var preview_branch = __webpack_require__(65272);
+// EXTERNAL MODULE: ./src/platform/branch-connection.ts
+var branch_connection = __webpack_require__(78064);
+// EXTERNAL MODULE: ./src/platform/expiry.ts
+var platform_expiry = __webpack_require__(51288);
+// EXTERNAL MODULE: ./src/platform/retry-423.ts
+var retry_423 = __webpack_require__(66639);
+// EXTERNAL MODULE: ./src/post-state.ts
+var post_state = __webpack_require__(38653);
+;// CONCATENATED MODULE: ./src/commands/reset.ts
+/**
+ * `command: reset`: restores the PR's branch in place from its parent's
+ * latest state (platform spec, `POST /projects/{project_id}/branches/{branch_id}/restore`
+ * with `source_branch_id` the parent), so the branch id, its compute and the
+ * connection strings stay the same; the restore's 423 is retried and its
+ * operations waited on. Then `seed` and `seed-command` run again.
+ *
+ * A branch under the PR's name is a seeded one (platform/lifecycle.ts),
+ * so before the restore the branch leaves that name: it is renamed to
+ * `<name>~seeding` (markUnseeded, with the post step's state saved first
+ * and the cancel's undo step registered), and renamed back only after the
+ * seed (markSeeded). A lost restore answer, a cancel or a kill at any point
+ * leaves an unseeded branch, which no run reuses and which the post step,
+ * the cancel's undo step or the next run deletes. A failed seed deletes it.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** The refusal of a reset of a branch with children (platform spec, BranchRestoreRequest.preserve_under_name). */
+function childrenRefusal(name, detail) {
+    return new preview_branch/* BranchRefusedError */.PK(`Cannot reset branch "${name}": Neon requires \`preserve_under_name\` to restore it (${detail}), because it has child branches. ` +
+        `A reset keeps the branch's id and connection strings, so the action does not move the children aside: delete the child branches of "${name}" ` +
+        '(or restore it by hand in the console, keeping its old state under a new name), then run the reset again.');
+}
+/** The restore refused because the branch has children (a child made after the check). */
+function explainRestoreRefusal(err, name) {
+    if (!(err instanceof http/* HttpError */.j$) || err.status !== 400 || !/preserve_under_name/i.test(err.serviceMessage ?? ''))
+        return err;
+    return childrenRefusal(name, `"${err.serviceMessage}"`);
+}
+/** An answer that says the restore did not happen: a 4xx, or 423 Locked to the last retry (not a lost answer, a timeout or a 5xx). */
+const refused = (err) => (err instanceof http/* HttpError */.j$ && err.status >= 400 && err.status < 500) || err instanceof retry_423/* ProjectBusyError */.P;
+/**
+ * The platform lists `restore` among an anonymized branch's
+ * `restricted_actions` (platform spec, Branch.restricted_actions): a reset
+ * would bring back the parent's unmasked rows. Refused before any change.
+ * @throws BranchRefusedError
+ */
+function refuseRestricted(branch) {
+    const restore = branch.restricted_actions?.find((a) => a.name === 'restore');
+    if (!restore)
+        return;
+    throw new preview_branch/* BranchRefusedError */.PK(`Cannot reset branch "${branch.name}" (${branch.id}): Neon does not allow restoring it ("${restore.reason}"); an anonymized branch cannot be reset. ` +
+        'Nothing was changed. Delete it with `command: delete` and create it again with `command: create`, which copies the parent afresh and masks it again.');
+}
+/**
+ * Resets the branch named `name` (or, with `branch-id`, the branch with that id) and seeds it again.
+ * @throws BranchRefusedError (no such branch, default or protected, no parent, children), ProjectBusyError, OperationError, HttpError, SeedError.
+ */
+async function resetBranch(client, settings, name, seed, pub) {
+    const branches = await client.listBranches();
+    const branch = branches.find((b) => (settings.branchId ? b.id === settings.branchId : b.name === name));
+    if (!branch) {
+        throw new preview_branch/* BranchRefusedError */.PK(settings.branchId
+            ? `Branch ${settings.branchId} (input \`branch-id\`) does not exist in the project, so there is nothing to reset.`
+            : `Branch "${name}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`);
+    }
+    (0,preview_branch/* refuseProtected */.fZ)(branch, 'reset', settings.branchId ? 'branch-id' : 'branch-name');
+    if (branch.name.endsWith(preview_branch/* UNSEEDED_SUFFIX */.Q2)) {
+        throw new preview_branch/* BranchRefusedError */.PK(`Cannot reset branch "${branch.name}" (${branch.id}): its seed never completed. Delete it with \`command: delete\` and create it again.`);
+    }
+    const branchName = branch.name;
+    refuseRestricted(branch);
+    const parent = branch.parent_id ? await client.getBranch(branch.parent_id) : null;
+    if (!parent) {
+        throw new preview_branch/* BranchRefusedError */.PK(`Branch "${branch.name}" has no parent to reset from (${branch.init_source === 'schema-only' ? 'a schema-only branch is a root branch' : 'its parent was deleted'}). ` +
+            'Delete it with `command: delete` and create it again instead.');
+    }
+    const children = branches.filter((b) => b.parent_id === branch.id);
+    if (children.length)
+        throw childrenRefusal(branch.name, `children: ${children.map((c) => `"${c.name}"`).join(', ')}`);
+    const wait = { ...settings, get: (id) => client.getOperation(id) };
+    const unseeded = await core/* group */.Os(`Take branch "${branch.name}" out of reuse until it is seeded again`, () => (0,lifecycle/* markUnseeded */.NX)(client, branch, settings));
+    const restored = await core/* group */.Os(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
+        let res;
+        try {
+            res = await (0,retry_423/* retryLocked */.rU)(`Restore branch "${unseeded.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }));
+        }
+        catch (err) {
+            if (refused(err) && !(0,cancel/* isCancelled */.mm)())
+                await giveNameBack(client, unseeded, branchName);
+            throw explainRestoreRefusal(err, branch.name);
+        }
+        core/* info */.pq(`Restoring branch "${unseeded.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`);
+        return { ...res, operations: await (0,platform_operations/* waitForOperations */.ft)(res.operations, wait) };
+    });
+    const { pooledUrl, directUrl } = await (0,branch_connection/* connectionOf */.ao)(client, branch, settings);
+    const connection = (0,src_connection/* describeConnection */.If)(pooledUrl, directUrl);
+    maskConnection(connection);
+    // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.
+    const expiresAt = settings.expiresInSeconds > 0 ? await (0,platform_expiry/* recordUse */.zk)(client, restored.branch, settings) : restored.branch.expires_at;
+    const report = {
+        mode: 'branch',
+        state: 'reset',
+        projectId: settings.projectId,
+        branchId: branch.id,
+        branchName: branch.name,
+        parentBranch: parent.name,
+        host: connection.directHost,
+        operations: restored.operations.map(platform_operations/* summarise */.fS),
+        resetAt: restored.branch.last_reset_at ?? new Date().toISOString(),
+        expiresAt
+    };
+    const undo = async () => {
+        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+        await core/* group */.Os(`Delete the reset branch "${unseeded.name}", whose seed failed`, async () => {
+            try {
+                await (0,lifecycle/* deleteBranchAndWait */.CR)(client, unseeded, settings);
+                (0,post_state/* clearUnseeded */.nH)();
+                core/* info */.pq(`Deleted branch "${unseeded.name}" so the next run creates "${branch.name}" fresh.`);
+            }
+            catch (err) {
+                core/* warning */.$e(`Could not delete branch "${unseeded.name}" (${branch.id}): ${err.message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`);
+            }
+        });
+        await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' });
+    };
+    // After the restore the branch is its parent's copy again: the diff is what the seed and seed-command change.
+    report.schema = schemaResult(settings, await seedOrUndo(settings, seed, connection, report, undo), true).report;
+    // Only now does the branch carry the PR's name again, which is what later runs reuse.
+    await core/* group */.Os(`Mark branch "${branch.name}" seeded`, () => (0,lifecycle/* markSeeded */.WU)(client, unseeded, branchName, settings));
+    (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+    (0,post_state/* clearUnseeded */.nH)();
+    (0,cancel/* throwIfCancelled */.dZ)();
+    setOutputs({
+        mode: 'branch',
+        created: false,
+        connection,
+        projectId: settings.projectId,
+        branchId: branch.id,
+        branchName: branch.name,
+        expiresAt
+    });
+    if (settings.envFile)
+        await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames);
+    core/* info */.pq(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`);
+    await publish(pub, report, { mode: 'branch', branchId: branch.id, branchName: branch.name });
+}
+/** After a restore the platform refused (it changed nothing), the branch gets the PR's name back; on failure the post step deletes it. */
+async function giveNameBack(client, unseeded, name) {
+    try {
+        await (0,retry_423/* retryLocked */.rU)(`Rename branch "${unseeded.name}"`, () => client.renameBranch(unseeded.id, name));
+        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+        (0,post_state/* clearUnseeded */.nH)();
+        core/* info */.pq(`The restore was refused, so branch "${unseeded.name}" is unchanged: renamed it back to "${name}".`);
+    }
+    catch (err) {
+        core/* warning */.$e(`Could not rename branch "${unseeded.name}" back to "${name}" (${err.message}); the post step deletes it, and the next run creates it fresh.`);
+    }
+}
+
+// EXTERNAL MODULE: ./src/platform/shapes.ts
+var shapes = __webpack_require__(4773);
+// EXTERNAL MODULE: ./src/platform/masking-rules.ts
+var masking_rules = __webpack_require__(14077);
+;// CONCATENATED MODULE: ./src/platform/anonymized.ts
+/**
+ * Anonymized preview branches, per the platform's published spec
+ * (public-v2-for-users.gen.yaml in `@neondatabase/api-client`, Beta):
+ *
+ * - create: `POST /projects/{project_id}/branch_anonymized`
+ *   (BranchAnonymizedCreateRequest: `branch_create`, `masking_rules`,
+ *   `start_anonymization: true`, `annotation_value`), answered 201 CreatedBranch;
+ * - wait: `GET …/branches/{branch_id}/anonymized_status`
+ *   (AnonymizedBranchStatusResponse.state: created, initialized,
+ *   initialization_error, anonymizing, anonymized, error), polled at
+ *   `poll-interval` until `anonymized`, within the one `wait-timeout`;
+ * - reuse: `GET …/branches/{branch_id}/masking_rules` (MaskingRulesResponse).
+ *
+ * The lifecycle (platform/lifecycle.ts) calls these through {@link AnonymizedHooks}
+ * and hands nothing out before the wait ended in `anonymized`.
+ */
+
+
+
+
+
+/** Masking ended in `initialization_error` or `error` (the platform's `status_message` quoted), or did not end in time. */
+class AnonymizationError extends Error {
+}
+/** A rule as the report shows it. */
+function maskedColumn(r) {
+    return { database: r.database_name, schema: r.schema_name, table: r.table_name, column: r.column_name, masking: (0,masking_rules/* maskingLabel */.XQ)(r) };
+}
+/**
+ * The anonymized branch for these settings. Rules without `database` take
+ * `database`, else the parent's only database (its copy has the same name).
+ */
+function anonymizedBranch(client, settings, rules) {
+    let resolved = null;
+    // The platform's status_message may quote a rule's value (a PostgreSQL error such as `invalid input syntax`): never repeat it.
+    const secrets = (0,masking_rules/* ruleSecrets */.cf)(rules).sort((a, b) => b.length - a.length);
+    const scrub = (text) => secrets.reduce((t, v) => t.split(v).join('***'), text);
+    async function platformRules(parent) {
+        if (resolved)
+            return resolved;
+        let database = settings.database;
+        if (!database && rules.some((r) => r.database === undefined)) {
+            const dbs = await client.listDatabases(parent.id);
+            if (dbs.length !== 1) {
+                throw new AnonymizationError(`Parent branch "${parent.name}" has ${dbs.length} databases (${dbs.map((d) => d.name).join(', ')}): set \`database\`, or \`database\` in each rule of \`masking-rules\`.`);
+            }
+            database = dbs[0].name;
+        }
+        resolved = (0,masking_rules/* toPlatformRules */.Qy)(rules, database);
+        return resolved;
+    }
+    async function waitUntilMasked(branch, deadline) {
+        let last = '';
+        for (;;) {
+            (0,cancel/* throwIfCancelled */.dZ)(); // a cancelled run stops polling; its undo step deletes the branch (cancel.ts)
+            const status = await client.anonymizedStatus(branch.id);
+            if (!status)
+                throw new AnonymizationError(`Branch "${branch.name}" (${branch.id}) has no anonymization status: Neon does not treat it as an anonymized branch.`);
+            const message = status.status_message ? scrub(status.status_message) : '';
+            const seen = `${status.state}${message ? `: ${message}` : ''}`;
+            if (seen !== last)
+                core/* info */.pq(`Anonymization of branch "${branch.name}": ${seen}`);
+            last = seen;
+            if (status.state === 'anonymized')
+                return;
+            if (status.state === 'initialization_error' || status.state === 'error') {
+                throw new AnonymizationError(`Branch "${branch.name}" could not be anonymized: Neon reports state \`${status.state}\`` +
+                    `${message ? `: "${message}"` : ' without a message'}. Check \`masking-rules\` (see ${shapes/* ANONYMIZATION_DOCS */.bq}).`);
+            }
+            const left = deadline - Date.now();
+            if (left <= 0) {
+                throw new AnonymizationError(`Branch "${branch.name}" was still \`${status.state}\` when \`wait-timeout\` (${settings.waitTimeoutSeconds} s, covering its operations and its masking) ran out; ` +
+                    'nothing was handed out. Raise `wait-timeout` for large tables.');
+            }
+            await (0,http/* sleep */.yy)(Math.min(settings.pollIntervalSeconds * 1000, left));
+        }
+    }
+    return {
+        async create(parent, name, extras) {
+            return client.createAnonymizedBranch(parent.id, name, await platformRules(parent), extras);
+        },
+        waitUntilMasked,
+        async unreusable(branch, parent) {
+            const status = await client.anonymizedStatus(branch.id);
+            if (!status)
+                return 'it is not an anonymized branch';
+            if (status.state !== 'anonymized')
+                return `its masking is \`${status.state}\`, not \`anonymized\``;
+            const current = await client.maskingRules(branch.id);
+            if (!current || !(0,masking_rules/* sameRules */.Gb)(current, await platformRules(parent)))
+                return 'its masking rules differ from `masking-rules` (masking the copy again would not undo what was readable before)';
+            return null;
+        },
+        columns() {
+            return (resolved ?? (0,masking_rules/* toPlatformRules */.Qy)(rules, settings.database)).map(maskedColumn);
+        }
+    };
+}
+/**
+ * The masked columns of a reused branch that this run gave no `masking-rules`:
+ * what the branch IS, so output `anonymized` and the report say so. Asks Neon
+ * only when the branch lists `restore` among its `restricted_actions` (Neon API
+ * spec, Branch: an anonymized branch restricts restore), then reads its
+ * `anonymized_status` and `masking_rules`.
+ * @returns the columns when the branch's state is `anonymized`, else undefined.
+ * @throws HttpError, PlatformResponseError from the reads.
+ */
+async function maskedColumnsOf(client, branch) {
+    if (!branch.restricted_actions?.some((a) => a.name === 'restore'))
+        return undefined;
+    if ((await client.anonymizedStatus(branch.id))?.state !== 'anonymized')
+        return undefined;
+    return (await client.maskingRules(branch.id))?.map(maskedColumn);
+}
+
+// EXTERNAL MODULE: ./src/platform/branch-point.ts
+var branch_point = __webpack_require__(68888);
+;// CONCATENATED MODULE: ./src/platform/branch-create-extras.ts
+/**
+ * The optional parts of a create-branch request that the lifecycle inputs
+ * add (platform spec, `POST /projects/{project_id}/branches`:
+ * BranchCreateRequest + AnnotationCreateValueRequest): the branch's
+ * `expires_at`, `init_source` and `parent_lsn` or `parent_timestamp`, the new read-write endpoint's
+ * `suspend_timeout_seconds` and autoscaling limits, and the annotations that
+ * mark the branch as this action's. A field whose input is empty is not sent,
+ * so the project's defaults apply.
+ */
+
+
+
+
+/**
+ * The extras of a create request for these settings, made at `now`
+ * (milliseconds since the epoch) for `owner`.
+ */
+function branchCreateExtras(s, owner, now = Date.now()) {
+    const branch = {};
+    if (s.expiresInSeconds > 0)
+        branch.expires_at = (0,platform_expiry/* expiresAtFrom */.aP)(s.expiresInSeconds, now);
+    if (s.schemaOnly)
+        branch.init_source = 'schema-only';
+    Object.assign(branch, (0,branch_point/* pointFields */.sj)(s.parentPoint));
+    const endpoint = {};
+    if (s.suspendTimeoutSeconds !== undefined)
+        endpoint.suspend_timeout_seconds = s.suspendTimeoutSeconds;
+    if (s.minCu !== undefined)
+        endpoint.autoscaling_limit_min_cu = s.minCu;
+    if (s.maxCu !== undefined)
+        endpoint.autoscaling_limit_max_cu = s.maxCu;
+    return {
+        ...(Object.keys(branch).length ? { branch } : {}),
+        ...(Object.keys(endpoint).length ? { endpoint } : {}),
+        annotation_value: annotationsOf(owner)
+    };
+}
+/**
+ * A create refused (400 or 422) over a field an input asked for becomes an
+ * error that names the input: `expires-in` (see explainExpiryRefusal),
+ * `schema-only`, `suspend-timeout`, `min-cu`/`max-cu`. Others are returned as they are.
+ */
+function explainCreateRefusal(err, s) {
+    const expiry = (0,platform_expiry/* explainExpiryRefusal */.zZ)(err, s.expiresInSeconds);
+    if (expiry !== err || !(err instanceof http/* HttpError */.j$) || ![400, 422].includes(err.status))
+        return expiry;
+    const message = err.serviceMessage ?? '';
+    const inputs = [
+        [s.schemaOnly, /init_source|schema/i, '`schema-only` (sent as `branch.init_source: schema-only`)'],
+        [
+            s.parentPoint !== undefined,
+            /lsn|timestamp|point|history|retention/i,
+            `\`parent-lsn\`/\`parent-timestamp\` (${s.parentPoint ? (0,branch_point/* describePoint */.yR)(s.parentPoint) : ''}; it must lie within the parent's history retention)`
+        ],
+        [s.suspendTimeoutSeconds !== undefined, /suspend/i, "`suspend-timeout` (sent as the endpoint's `suspend_timeout_seconds`)"],
+        [
+            s.minCu !== undefined || s.maxCu !== undefined,
+            /autoscaling|compute unit|\bcu\b/i,
+            "`min-cu`/`max-cu` (sent as the endpoint's `autoscaling_limit_min_cu`/`autoscaling_limit_max_cu`)"
+        ]
+    ];
+    const hit = inputs.find(([given, pattern]) => given && pattern.test(message));
+    if (!hit)
+        return err;
+    return new http/* HttpError */.j$(`Neon refused what input ${hit[2]} asks for (HTTP ${err.status}: "${message}"). Change or remove that input.`, err.status, err.serviceMessage);
+}
+
+;// CONCATENATED MODULE: ./src/commands/branch-driver.ts
+/**
+ * The branch mode's driver (Neon API): create the PR's branch under its
+ * unseeded name (or reuse the seeded one), delete it after a failed seed,
+ * give it the PR's name once seeded; and delete the PR's branch.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** The PR's branch name: `branch-name`, else the default one for the PR, the run's commit and `preview-name`. */
+function branchNameOf(settings, pr) {
+    return settings.branchName || (0,preview_branch/* defaultBranchName */.pe)(pr, github/* context */._.sha ?? '', settings.previewName);
+}
+/** The branch driver for this run's settings, the run's one Neon API client and the PR's branch name. */
+function branchDriver(settings, client, branchName) {
+    return {
+        provision: () => provision(settings, client, branchName),
+        delete: () => deleteBranch(settings, client, branchName)
+    };
+}
+async function provision(settings, client, branchName) {
+    const extras = branchCreateExtras(settings, ownerOfRun());
+    const anonymized = settings.maskingRules.length ? anonymizedBranch(client, settings, settings.maskingRules) : undefined;
+    const outcome = await core/* group */.Os(`Provision branch "${branchName}"`, () => (0,lifecycle/* provisionBranch */.gx)(client, { ...settings, branchName, branchCreateExtras: extras, anonymized }))
+        .catch((err) => Promise.reject(explainCreateRefusal(err, settings)));
+    // A reused branch's expiry moves to `expires-in` from now, and every reuse is recorded as the branch's last use (max-age).
+    const expiresAt = outcome.created
+        ? (outcome.branch.expires_at ?? extras.branch?.expires_at)
+        : await (0,platform_expiry/* recordUse */.zk)(client, outcome.branch, settings);
+    const connection = (0,src_connection/* describeConnection */.If)(outcome.pooledUrl, outcome.directUrl);
+    // A reused branch is reported as what it is, anonymized or not, whatever this run's `masking-rules`.
+    const masked = anonymized?.columns() ?? (outcome.created ? undefined : await maskedColumnsOf(client, outcome.branch));
+    const report = {
+        mode: 'branch',
+        state: outcome.created ? 'created' : 'reused',
+        projectId: settings.projectId,
+        branchId: outcome.branch.id,
+        branchName,
+        parentBranch: outcome.parent?.name,
+        parentPoint: settings.parentPoint && (0,branch_point/* describePoint */.yR)(settings.parentPoint),
+        host: connection.directHost,
+        operations: outcome.operations.map(platform_operations/* summarise */.fS),
+        expiresAt,
+        schemaOnly: outcome.created && settings.schemaOnly,
+        anonymized: masked
+    };
+    const parent = outcome.parent;
+    return {
+        created: outcome.created,
+        connection,
+        report,
+        platformDiff: parent ? () => client.compareSchema(outcome.branch.id, parent.id, connection.database) : undefined,
+        // provisionBranch registered the UNSEEDED_BRANCH undo step when it created the branch; it stays until seeded.
+        async undoUnseeded() {
+            (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+            await core/* group */.Os(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
+                try {
+                    await (0,lifecycle/* deleteBranchAndWait */.CR)(client, outcome.branch, settings);
+                    (0,post_state/* clearUnseeded */.nH)();
+                    core/* info */.pq(`Deleted branch "${outcome.branch.name}" so the next run starts clean.`);
+                }
+                catch (err) {
+                    core/* warning */.$e(`Could not delete the unseeded branch "${outcome.branch.name}" (${outcome.branch.id}): ${err.message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`);
+                }
+            });
+        },
+        async markSeeded() {
+            // Only now does the branch carry the PR's name, which is what later runs reuse (platform/lifecycle.ts).
+            outcome.branch = await core/* group */.Os(`Mark branch "${branchName}" seeded`, () => (0,lifecycle/* markSeeded */.WU)(client, outcome.branch, branchName, settings));
+            (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
+            (0,post_state/* clearUnseeded */.nH)();
+        },
+        outputs: () => ({
+            mode: 'branch',
+            projectId: settings.projectId,
+            branchId: outcome.branch.id,
+            branchName: outcome.branch.name,
+            expiresAt,
+            anonymized: !!masked
+        }),
+        record: () => ({ mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name }),
+        env: {},
+        envVariables: 'connection-only'
+    };
+}
+/** Deletes the PR's branch (and an unseeded one a failed run left) and waits for the operations. */
+async function deleteBranch(settings, client, name) {
+    if (settings.branchId)
+        return deleteBranchById(settings, client, settings.branchId);
+    const branchName = name;
+    const found = await (0,preview_branch/* findPreviewBranches */.wE)(client, branchName);
+    if (found.unseeded) {
+        core/* info */.pq(`Deleting branch "${found.unseeded.name}", left by a run whose seed did not complete.`);
+        await (0,lifecycle/* waitForPendingOf */.fS)(client, found.unseeded, settings); // a cancelled run's compute start may still run on it
+        await (0,lifecycle/* deleteBranchAndWait */.CR)(client, found.unseeded, settings);
+    }
+    const branch = found.seeded;
+    if (!branch) {
+        core/* notice */.lm(`Branch "${branchName}" does not exist (already deleted): nothing to do.`);
+        return {
+            report: { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchName },
+            record: { mode: 'branch' },
+            onlyOverEarlierComment: true
+        };
+    }
+    const ops = await core/* group */.Os(`Delete branch "${branchName}"`, () => (0,lifecycle/* deleteBranchAndWait */.CR)(client, branch, settings));
+    (0,cancel/* throwIfCancelled */.dZ)();
+    if (ops === null)
+        core/* notice */.lm(`Branch "${branchName}" was already gone.`);
+    else
+        core/* info */.pq(`Deleted branch "${branchName}" (${branch.id}).`);
+    return {
+        report: {
+            mode: 'branch',
+            state: 'deleted',
+            projectId: settings.projectId,
+            branchId: branch.id,
+            branchName,
+            operations: (ops ?? []).map(platform_operations/* summarise */.fS)
+        },
+        record: { mode: 'branch' }
+    };
+}
+/** `branch-id`: deletes the branch with that id, whatever its name, refusing the default and protected branches. */
+async function deleteBranchById(settings, client, id) {
+    const branch = await client.getBranch(id);
+    if (!branch) {
+        core/* notice */.lm(`Branch ${id} (input \`branch-id\`) does not exist (already deleted): nothing to do.`);
+        return {
+            report: { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchId: id },
+            record: { mode: 'branch' },
+            onlyOverEarlierComment: true
+        };
+    }
+    (0,preview_branch/* refuseProtected */.fZ)(branch, 'delete', 'branch-id');
+    await (0,lifecycle/* waitForPendingOf */.fS)(client, branch, settings);
+    const ops = await core/* group */.Os(`Delete branch "${branch.name}" (${id})`, () => (0,lifecycle/* deleteBranchAndWait */.CR)(client, branch, settings));
+    (0,cancel/* throwIfCancelled */.dZ)();
+    core/* info */.pq(ops === null ? `Branch "${branch.name}" was already gone.` : `Deleted branch "${branch.name}" (${id}).`);
+    return {
+        report: {
+            mode: 'branch',
+            state: 'deleted',
+            projectId: settings.projectId,
+            branchId: id,
+            branchName: branch.name,
+            operations: (ops ?? []).map(platform_operations/* summarise */.fS)
+        },
+        record: { mode: 'branch' }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/instant/client.ts
+/**
+ * Client of the instant database service (instant service API): create a database with
+ * one unauthenticated call, and fetch it again by id. The service has no
+ * delete: an unclaimed database lapses 72 hours after creation.
+ */
+
+/** Region every instant database is provisioned in (instant service API). */
+const INSTANT_REGION = 'us-east-2';
+/** PostgreSQL major version of every instant database (instant service API). */
+const INSTANT_PG_VERSION = 17;
+/** A response that is not the Database object the seed describes. */
+class InstantResponseError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'InstantResponseError';
+    }
+}
+const STATUSES = ['UNCLAIMED', 'CLAIMING', 'CLAIMED'];
+/**
+ * Checks the shape of a Database object. Names the first bad field; never
+ * quotes the body, which may hold a connection string. Accepts the project id
+ * under either name (`neon_project_id`, live service; `svc_project_id`, seed
+ * 001) or neither, and `expires_at: null` (a claimed database).
+ * @throws InstantResponseError
+ */
+function parseDatabase(label, body) {
+    if (!body || typeof body !== 'object') {
+        throw new InstantResponseError(`${label}: the instant service returned ${body === null ? 'null' : typeof body}, not a database object.`);
+    }
+    const b = body;
+    const str = (field) => {
+        const v = b[field];
+        if (typeof v !== 'string' || v === '') {
+            throw new InstantResponseError(`${label}: the instant service's response has no valid \`${field}\` (expected a non-empty string).`);
+        }
+        return v;
+    };
+    const status = str('status');
+    if (!STATUSES.includes(status)) {
+        throw new InstantResponseError(`${label}: the instant service returned an unknown \`status\` "${status}" (expected ${STATUSES.join(', ')}).`);
+    }
+    const cs = b.connection_string;
+    if (cs !== null && (typeof cs !== 'string' || !/^postgres(ql)?:\/\//.test(cs))) {
+        throw new InstantResponseError(`${label}: the instant service's \`connection_string\` is neither null nor a postgresql:// URL.`);
+    }
+    const expiresAt = b.expires_at === null ? null : str('expires_at');
+    if (expiresAt !== null && !Number.isFinite(Date.parse(expiresAt))) {
+        throw new InstantResponseError(`${label}: the instant service's \`expires_at\` "${expiresAt}" is not an ISO 8601 timestamp.`);
+    }
+    const projectId = [b.neon_project_id, b.svc_project_id].find((v) => typeof v === 'string' && v !== '');
+    return {
+        id: str('id'),
+        status: status,
+        projectId,
+        connectionString: cs,
+        claimUrl: str('claim_url'),
+        expiresAt,
+        createdAt: str('created_at'),
+        updatedAt: str('updated_at')
+    };
+}
+/**
+ * `POST {base}/api/v1/database` with `{ref, enable_logical_replication}`.
+ * Sent once: a retry after an unclear failure could create a second database.
+ * @throws HttpError (quoting `Missing referrer` and its hint, `Failed to create
+ *   the database.`, timeouts) or InstantResponseError.
+ */
+async function createDatabase(endpoint, options) {
+    const res = await (0,http/* requestJson */.SS)({
+        label: 'Create database (instant service)',
+        method: 'POST',
+        url: `${endpoint.baseUrl}/api/v1/database`,
+        body: { ref: options.referrer, enable_logical_replication: options.logicalReplication },
+        timeoutMs: endpoint.timeoutMs,
+        idempotent: false
+    });
+    const db = parseDatabase('Create database', res.body);
+    if (db.connectionString === null) {
+        throw new InstantResponseError('Create database: the instant service returned no `connection_string` for a new database.');
+    }
+    return db;
+}
+/**
+ * `GET {base}/api/v1/database/{id}`.
+ * @returns the database, or null when the service says `Database not found`
+ *   (HTTP 400 per the instant service API; 404 is treated the same).
+ * @throws HttpError for any other failure, InstantResponseError for a bad body.
+ */
+async function getDatabase(endpoint, id) {
+    try {
+        const res = await (0,http/* requestJson */.SS)({
+            label: `Get database ${id} (instant service)`,
+            method: 'GET',
+            url: `${endpoint.baseUrl}/api/v1/database/${encodeURIComponent(id)}`,
+            timeoutMs: endpoint.timeoutMs,
+            idempotent: true
+        });
+        return parseDatabase(`Get database ${id}`, res.body);
+    }
+    catch (err) {
+        if (err instanceof http/* HttpError */.j$ && (err.status === 404 || (err.status === 400 && /not found/i.test(err.serviceMessage ?? '')))) {
+            return null;
+        }
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/instant/lifecycle.ts
+/**
+ * Instant mode's lifecycle: reuse the database an earlier run of this PR
+ * recorded, or create a new one.
+ */
+
+
+/** Margin before `expires_at` within which a database is not worth reusing, in milliseconds. */
+const EXPIRY_MARGIN_MS = 10 * 60_000;
+/**
+ * Why the earlier database cannot be reused, or null when it can.
+ * Rules: reuse only an `UNCLAIMED` database that has a connection
+ * string and does not expire within the next 10 minutes. A claimed database
+ * (instant service API: `connection_string` null, expiration removed, so `expires_at`
+ * may be null) and a lapsed one (400 `Database not found`) are replaced.
+ */
+function whyNotReusable(id, db, now = Date.now()) {
+    if (!db)
+        return `the earlier database ${id} no longer exists (the instant service answered "Database not found")`;
+    if (db.status !== 'UNCLAIMED' || db.connectionString === null) {
+        return `the earlier database ${id} was claimed into an account (status ${db.status}) and is no longer the PR's to use`;
+    }
+    if (db.expiresAt !== null && Date.parse(db.expiresAt) - now <= EXPIRY_MARGIN_MS)
+        return `the earlier database ${id} expired (or expires within minutes) at ${db.expiresAt}`;
+    return null;
+}
+/**
+ * Reuses `previousId` when allowed and still usable, else creates a database.
+ * @throws HttpError / InstantResponseError from the instant client.
+ */
+async function provisionInstant(endpoint, options) {
+    let replacedBecause;
+    if (options.reuse && options.previousId) {
+        const earlier = await getDatabase(endpoint, options.previousId);
+        replacedBecause = whyNotReusable(options.previousId, earlier) ?? undefined;
+        if (!replacedBecause && earlier?.connectionString) {
+            core/* info */.pq(`Reusing instant database ${earlier.id} from an earlier run (expires ${earlier.expiresAt ?? 'never'}).`);
+            return { database: { ...earlier, connectionString: earlier.connectionString }, created: false };
+        }
+        core/* info */.pq(`Creating a new database: ${replacedBecause}.`);
+    }
+    else if (options.previousId) {
+        core/* info */.pq(`reuse is false: creating a new database instead of reusing ${options.previousId}.`);
+        replacedBecause = '`reuse` is false';
+    }
+    const db = await createDatabase(endpoint, options);
+    core/* info */.pq(`Created instant database ${db.id} (expires ${db.expiresAt ?? 'never'}).`);
+    return { database: { ...db, connectionString: db.connectionString }, created: true, replacedBecause };
+}
+
+;// CONCATENATED MODULE: ./src/commands/instant-driver.ts
+/**
+ * The instant mode's driver (instant service API): provision or reuse the
+ * PR's database, and "delete", which the service has no request for: the
+ * comment says that the PR closed and when the database lapses unless claimed.
+ */
+
+
+
+
+/** The instant driver for this run's settings and publication (whose record names an earlier database). */
+function instantDriver(settings, pub) {
+    const endpoint = { baseUrl: settings.instantUrl, timeoutMs: settings.requestTimeoutSeconds * 1000 };
+    return {
+        provision: () => instant_driver_provision(settings, pub, endpoint),
+        delete: () => deleteInstant(pub, endpoint)
+    };
+}
+async function instant_driver_provision(settings, pub, endpoint) {
+    const previous = pub.existing?.record.mode === 'instant' ? pub.existing.record.databaseId : undefined;
+    const outcome = await core/* group */.Os('Provision the instant database', () => provisionInstant(endpoint, { ...settings, previousId: previous }));
+    const db = { ...outcome.database, expiresAt: outcome.database.expiresAt ?? undefined };
+    const report = {
+        mode: 'instant',
+        state: outcome.created ? 'created' : 'reused',
+        databaseId: db.id,
+        claimUrl: db.claimUrl,
+        expiresAt: db.expiresAt,
+        region: INSTANT_REGION,
+        pgVersion: INSTANT_PG_VERSION,
+        projectId: db.projectId,
+        replacedBecause: outcome.replacedBecause
+    };
+    return {
+        created: outcome.created,
+        connection: (0,src_connection/* describeConnection */.If)(db.connectionString),
+        report,
+        // The instant service has no delete: the flow records nothing reusable instead.
+        undoUnseeded: async () => undefined,
+        markSeeded: async () => undefined,
+        outputs: () => ({ mode: 'instant', claimUrl: db.claimUrl, expiresAt: db.expiresAt, databaseId: db.id, projectId: db.projectId }),
+        record: () => ({ mode: 'instant', databaseId: db.id, expiresAt: db.expiresAt }),
+        env: { claimUrl: db.claimUrl, expiresAt: db.expiresAt },
+        envVariables: 'with-claim'
+    };
+}
+/**
+ * `command: delete` of an instant database. The service has no delete
+ * (instant service API): reports when the recorded database lapses, from its
+ * current state when the service answers.
+ */
+async function deleteInstant(pub, endpoint) {
+    const record = pub.existing?.record;
+    if (!record?.databaseId) {
+        core/* notice */.lm('No preview database of this pull request was found: nothing to close.');
+        return null;
+    }
+    let expiresAt = record.expiresAt;
+    let claimUrl;
+    try {
+        const db = await getDatabase(endpoint, record.databaseId);
+        if (db) {
+            expiresAt = db.status === 'CLAIMED' ? undefined : (db.expiresAt ?? undefined);
+            claimUrl = db.status === 'UNCLAIMED' ? db.claimUrl : undefined;
+        }
+    }
+    catch (err) {
+        core/* warning */.$e(`Could not fetch database ${record.databaseId}: ${err.message} The comment uses the expiry recorded earlier.`);
+    }
+    core/* info */.pq(`The instant service has no delete: database ${record.databaseId} lapses ${expiresAt ? `at ${expiresAt}` : 'never (it was claimed)'}.`);
+    return {
+        report: { mode: 'instant', state: 'closed', databaseId: record.databaseId, expiresAt, claimUrl },
+        record: { mode: 'instant', expiresAt }
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/@actions/glob/lib/glob.js + 17 modules
+var glob = __webpack_require__(42377);
+// EXTERNAL MODULE: ./src/settings.ts
+var settings = __webpack_require__(58750);
+;// CONCATENATED MODULE: ./src/seed/files.ts
+/**
+ * Resolving the `seed` input to files, before anything is provisioned.
+ */
+
+
+/**
+ * Expands each line of `seed` with `@actions/glob`: matches of one line are
+ * sorted, lines keep their given order, a file named twice runs once (at its
+ * first place).
+ * @returns absolute paths.
+ * @throws InputError naming the first line that matches no file.
+ */
+async function resolveSeedFiles(patterns) {
+    const files = [];
+    for (const pattern of patterns) {
+        const globber = await glob/* create */.v(pattern, { matchDirectories: false, implicitDescendants: false });
+        const matches = (await globber.glob()).sort();
+        if (matches.length === 0) {
+            throw new settings/* InputError */.d(`Input \`seed\`: "${pattern}" matches no file (paths are relative to ${process.cwd()}).`);
+        }
+        for (const file of matches)
+            if (!files.includes(file))
+                files.push(file);
+    }
+    return files;
+}
+
+;// CONCATENATED MODULE: ./src/main.ts
+/**
+ * The action's story: read and check the inputs, check the seed files while
+ * taking the PR comment's lock (which finds what an earlier run of this PR
+ * left), run the command, and release the lock whatever happened.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Runs the action. Every failure ends in `core.setFailed` with a message
+ * that says what to fix; nothing secret is ever part of it. Whatever
+ * happens, a comment lock this run holds is released before it ends (a
+ * cancelled run releases it in its undo steps, cancel.ts).
+ * @param checked the inputs, when the caller has read them already (index.ts does, before loading this module)
+ */
+async function run(checked) {
+    let settings;
+    let pub;
+    let failed = false;
+    try {
+        settings = checked ?? (0,inputs/* readSettings */.s)();
+        const client = (0,platform_client/* neonClientOf */.ZF)(settings); // the run's one Neon API client (branch mode; no request until used)
+        if (settings.command === 'cleanup')
+            return await runCleanup(settings, client);
+        const seedFiles = settings.command === 'create' || settings.command === 'reset' ? await resolveSeedFiles(settings.seed) : [];
+        const seedCheck = startSeedCheck(seedFiles);
+        pub = await openPublication(settings, seedCheck);
+        const seed = await checkedSeed(seedFiles, seedCheck);
+        const branchName = branchNameOf(settings, pub.pr);
+        const driver = settings.mode === 'instant' ? instantDriver(settings, pub) : branchDriver(settings, client, branchName);
+        if (settings.command === 'create')
+            await create(settings, seed, pub, driver);
+        else if (settings.command === 'delete')
+            await deletePreview(pub, driver);
+        else
+            await resetBranch(client, settings, branchName, seed, pub);
+    }
+    catch (err) {
+        if ((0,cancel/* isCancelled */.mm)())
+            return; // the cancel handler reports and undoes
+        failed = true;
+        core/* setFailed */.C1(err instanceof Error ? err.message : String(err));
+    }
+    finally {
+        await (0,pg_sessions/* endSessions */.v)(); // an open connection would keep the process running
+        if (settings)
+            await releaseLock(pub, settings.mode, failed);
+    }
+}
+
+
+/***/ }),
+
+/***/ 38174:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   f: () => (/* binding */ leaseSession),
+/* harmony export */   v: () => (/* binding */ endSessions)
+/* harmony export */ });
+/* harmony import */ var pg__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(83849);
+/* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(87199);
+/**
+ * One PostgreSQL session per database for a run's own work (the seed loader,
+ * the schema snapshots), instead of a connection each: every connection
+ * costs a TCP, TLS and SCRAM handshake, 5 to 6 round trips.
+ *
+ * Each user takes the session with {@link leaseSession} and gives it back
+ * with `release`; users wait for each other, so their statements never
+ * interleave. A user that may have changed the session's state (the seed's
+ * `SET search_path`, `SET ROLE`, client_encoding, temporary tables, …) gives
+ * it back `dirty`, and the next user first gets `DISCARD ALL` (PostgreSQL
+ * docs, DISCARD: "resets a session to its original state"), so every user
+ * sees what a new connection would. A session that failed or was closed by
+ * the server is replaced by a new connection at the next lease.
+ *
+ * The caller ends sessions with {@link endSessions} whenever nothing of ours
+ * may stay connected: before `seed-command` (a migration tool may need the
+ * database to itself), before undoing a failed seed (a branch is deleted),
+ * and at the end of the run (an open socket would keep Node running).
+ */
+
+
+/** Open sessions by direct connection string. */
+const sessions = new Map();
+/** What `application_name` says for the run's own session. */
+const APPLICATION_NAME = 'preview-postgres';
+/**
+ * Lends the run's session to `connection`'s database (its direct URL),
+ * connecting on first use or after the last session failed, once the
+ * previous user has released it.
+ * @throws the driver's error when the database cannot be reached
+ */
+async function leaseSession(connection) {
+    const key = connection.directUrl;
+    for (;;) {
+        const current = sessions.get(key);
+        if (!current)
+            break;
+        if (current.leased) {
+            await current.idle;
+            continue;
+        }
+        if (!current.broken) {
+            const lease = await lend(current);
+            if (lease)
+                return lease;
+            continue; // its reset failed: replace it
+        }
+        sessions.delete(key);
+        await current.client.end().catch(() => undefined);
+    }
+    const client = new pg__WEBPACK_IMPORTED_MODULE_0__/* ["default"].Client */ .Ay.Client((0,_connection_js__WEBPACK_IMPORTED_MODULE_1__/* .directClientConfig */ .$P)(connection, APPLICATION_NAME));
+    const session = { client, leased: false, broken: false, dirty: false, idle: Promise.resolve() };
+    // An idle client's socket error would otherwise be an uncaught 'error' event.
+    client.on('error', () => (session.broken = true));
+    client.on('end', () => (session.broken = true));
+    // pg keeps ParameterStatus to itself; the catalog reader needs server_version without a round trip.
+    const wire = client.connection;
+    wire?.on('parameterStatus', (m) => {
+        if (m.parameterName === 'server_version')
+            session.serverVersion = m.parameterValue;
+    });
+    sessions.set(key, session);
+    const lease = (await lend(session));
+    try {
+        await client.connect();
+    }
+    catch (err) {
+        session.broken = true;
+        lease.release();
+        throw err;
+    }
+    return lease;
+}
+/**
+ * Marks `session` lent until the lease is released; resets its state first
+ * when the last user left it dirty.
+ * @returns null when the reset failed (say, a transaction a failed user left
+ *   aborted): the session is then marked broken and released.
+ */
+async function lend(session) {
+    let free;
+    session.leased = true;
+    session.idle = new Promise((resolve) => (free = resolve));
+    let released = false;
+    const lease = {
+        client: session.client,
+        release(dirty = false) {
+            if (released)
+                return;
+            released = true;
+            if (dirty)
+                session.dirty = true;
+            session.leased = false;
+            free();
+        },
+        serverVersion: () => session.serverVersion
+    };
+    if (session.dirty) {
+        try {
+            await session.client.query('DISCARD ALL');
+            session.dirty = false;
+        }
+        catch {
+            session.broken = true;
+            lease.release();
+            return null;
+        }
+    }
+    return lease;
+}
+/**
+ * Closes every session now (a user still holding one sees its connection
+ * end). Never throws.
+ */
+async function endSessions() {
+    const open = [...sessions.values()];
+    sessions.clear();
+    await Promise.all(open.map((s) => s.client.end().catch(() => undefined)));
+}
+
+
+/***/ }),
+
+/***/ 22687:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   e: () => (/* binding */ parseSql),
+/* harmony export */   q: () => (/* binding */ loadParser)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(98995);
+/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_module__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(73136);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(78877);
+/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_4___default = /*#__PURE__*/__webpack_require__.n(node_v8__WEBPACK_IMPORTED_MODULE_4__);
+/**
+ * PostgreSQL's own SQL parser (libpg-query: the server's grammar, PostgreSQL
+ * 17, compiled to WebAssembly), loaded once per process for whoever needs it:
+ * the seed's statement kinds (seed/grammar.ts) and the schema diff's script
+ * check (schema/render.ts). The library is imported only by
+ * {@link loadParser}, so the bundle keeps it in a chunk of its own, read only
+ * when a run parses SQL.
+ *
+ * Two things the library needs before it loads:
+ * - its emscripten loader looks for `libpg-query.wasm` in `__dirname`, a
+ *   CommonJS variable that the action's ES module bundle does not have (Node
+ *   then throws "Cannot determine intended module format"): a global
+ *   `__dirname` is set, while it loads, to the folder that holds the file (the
+ *   bundle's own, dist/, where `npm run package` copies it, or from source the
+ *   package's);
+ * - V8 must not optimize WebAssembly with TurboFan (set before the module
+ *   compiles; at run time Node 24 needs all three flags, `--liftoff-only` alone
+ *   does not imply the others there): optimizing the parser's grammar function
+ *   took about 500 MB of memory and a core for a second or two (peak RSS 640 MiB
+ *   against 110 MiB with Liftoff alone, pagila, measured), and the action
+ *   parses few statements.
+ */
+
+
+
+
+
+const WASM = 'libpg-query.wasm';
+let loading;
+let library;
+/** Loads the parser (about 20 ms, once per process; later calls return the same promise). Call before {@link parseSql}. */
+function loadParser() {
+    loading ??= load();
+    return loading;
+}
+async function load() {
+    for (const flag of ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'])
+        node_v8__WEBPACK_IMPORTED_MODULE_4___default().setFlagsFromString(flag);
+    const g = globalThis;
+    const set = g.__dirname === undefined;
+    if (set) {
+        const here = node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname((0,node_url__WEBPACK_IMPORTED_MODULE_3__.fileURLToPath)(import.meta.url)) + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep);
+        g.__dirname = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)(here + WASM) ? here : node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname((0,node_module__WEBPACK_IMPORTED_MODULE_1__.createRequire)(import.meta.url).resolve('libpg-query'));
+    }
+    try {
+        const lib = await __webpack_require__.e(/* import() */ 627).then(__webpack_require__.t.bind(__webpack_require__, 2627, 23));
+        await lib.loadModule();
+        library = lib;
+    }
+    finally {
+        if (set)
+            delete g.__dirname;
+    }
+}
+/**
+ * Parses `sql` (one or more statements) into libpg-query's tree: `{ stmts: [{ stmt }] }`.
+ * @throws Error (the parser's message) when it does not parse, or when {@link loadParser} has not finished
+ */
+function parseSql(sql) {
+    if (!library)
+        throw new Error('The SQL parser is not loaded (call loadParser first).');
+    return library.parseSync(sql);
+}
+
+
+/***/ })
+
+};

@@ -1,0 +1,173 @@
+/**
+ * The branch mode's driver (Neon API): create the PR's branch under its
+ * unseeded name (or reuse the seeded one), delete it after a failed seed,
+ * give it the PR's name once seeded; and delete the PR's branch.
+ */
+import * as core from '@actions/core'
+import * as github from '@actions/github'
+import { UNSEEDED_BRANCH, offCancel, throwIfCancelled } from '../cancel.js'
+import { describeConnection } from '../connection.js'
+import { ownerOfRun } from '../platform/annotations.js'
+import { anonymizedBranch, maskedColumnsOf } from '../platform/anonymized.js'
+import type { NeonClient } from '../platform/client.js'
+import { branchCreateExtras, explainCreateRefusal } from '../platform/branch-create-extras.js'
+import { recordUse } from '../platform/expiry.js'
+import { deleteBranchAndWait, markSeeded, provisionBranch, waitForPendingOf } from '../platform/lifecycle.js'
+import { defaultBranchName, findPreviewBranches, refuseProtected } from '../platform/preview-branch.js'
+import { describePoint } from '../platform/branch-point.js'
+import { summarise } from '../platform/operations.js'
+import { clearUnseeded } from '../post-state.js'
+import type { PullRequest } from '../comment/comment.js'
+import type { Report } from '../publish/report.js'
+import type { Settings } from '../settings.js'
+import type { Deleted, ModeDriver, Provisioned } from './driver.js'
+
+/** The PR's branch name: `branch-name`, else the default one for the PR, the run's commit and `preview-name`. */
+export function branchNameOf(settings: Settings, pr: PullRequest | null): string {
+  return settings.branchName || defaultBranchName(pr, github.context.sha ?? '', settings.previewName)
+}
+
+/** The branch driver for this run's settings, the run's one Neon API client and the PR's branch name. */
+export function branchDriver(settings: Settings, client: NeonClient, branchName: string): ModeDriver {
+  return {
+    provision: () => provision(settings, client, branchName),
+    delete: () => deleteBranch(settings, client, branchName)
+  }
+}
+
+async function provision(settings: Settings, client: NeonClient, branchName: string): Promise<Provisioned> {
+  const extras = branchCreateExtras(settings, ownerOfRun())
+  const anonymized = settings.maskingRules.length ? anonymizedBranch(client, settings, settings.maskingRules) : undefined
+  const outcome = await core
+    .group(`Provision branch "${branchName}"`, () =>
+      provisionBranch(client, { ...settings, branchName, branchCreateExtras: extras, anonymized })
+    )
+    .catch((err: unknown) => Promise.reject(explainCreateRefusal(err, settings)))
+  // A reused branch's expiry moves to `expires-in` from now, and every reuse is recorded as the branch's last use (max-age).
+  const expiresAt = outcome.created
+    ? (outcome.branch.expires_at ?? extras.branch?.expires_at)
+    : await recordUse(client, outcome.branch, settings)
+  const connection = describeConnection(outcome.pooledUrl, outcome.directUrl)
+  // A reused branch is reported as what it is, anonymized or not, whatever this run's `masking-rules`.
+  const masked = anonymized?.columns() ?? (outcome.created ? undefined : await maskedColumnsOf(client, outcome.branch))
+  const report: Report = {
+    mode: 'branch',
+    state: outcome.created ? 'created' : 'reused',
+    projectId: settings.projectId,
+    branchId: outcome.branch.id,
+    branchName,
+    parentBranch: outcome.parent?.name,
+    parentPoint: settings.parentPoint && describePoint(settings.parentPoint),
+    host: connection.directHost,
+    operations: outcome.operations.map(summarise),
+    expiresAt,
+    schemaOnly: outcome.created && settings.schemaOnly,
+    anonymized: masked
+  }
+  const parent = outcome.parent
+  return {
+    created: outcome.created,
+    connection,
+    report,
+    platformDiff: parent ? () => client.compareSchema(outcome.branch.id, parent.id, connection.database) : undefined,
+    // provisionBranch registered the UNSEEDED_BRANCH undo step when it created the branch; it stays until seeded.
+    async undoUnseeded() {
+      offCancel(UNSEEDED_BRANCH)
+      await core.group(`Delete the unseeded branch "${outcome.branch.name}"`, async () => {
+        try {
+          await deleteBranchAndWait(client, outcome.branch, settings)
+          clearUnseeded()
+          core.info(`Deleted branch "${outcome.branch.name}" so the next run starts clean.`)
+        } catch (err) {
+          core.warning(
+            `Could not delete the unseeded branch "${outcome.branch.name}" (${outcome.branch.id}): ${(err as Error).message} Its name marks it unseeded, so no run reuses it: the next run deletes it.`
+          )
+        }
+      })
+    },
+    async markSeeded() {
+      // Only now does the branch carry the PR's name, which is what later runs reuse (platform/lifecycle.ts).
+      outcome.branch = await core.group(`Mark branch "${branchName}" seeded`, () =>
+        markSeeded(client, outcome.branch, branchName, settings)
+      )
+      offCancel(UNSEEDED_BRANCH)
+      clearUnseeded()
+    },
+    outputs: () => ({
+      mode: 'branch',
+      projectId: settings.projectId,
+      branchId: outcome.branch.id,
+      branchName: outcome.branch.name,
+      expiresAt,
+      anonymized: !!masked
+    }),
+    record: () => ({ mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name }),
+    env: {},
+    envVariables: 'connection-only'
+  }
+}
+
+/** Deletes the PR's branch (and an unseeded one a failed run left) and waits for the operations. */
+async function deleteBranch(settings: Settings, client: NeonClient, name: string): Promise<Deleted | null> {
+  if (settings.branchId) return deleteBranchById(settings, client, settings.branchId)
+  const branchName = name
+  const found = await findPreviewBranches(client, branchName)
+  if (found.unseeded) {
+    core.info(`Deleting branch "${found.unseeded.name}", left by a run whose seed did not complete.`)
+    await waitForPendingOf(client, found.unseeded, settings) // a cancelled run's compute start may still run on it
+    await deleteBranchAndWait(client, found.unseeded, settings)
+  }
+  const branch = found.seeded
+  if (!branch) {
+    core.notice(`Branch "${branchName}" does not exist (already deleted): nothing to do.`)
+    return {
+      report: { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchName },
+      record: { mode: 'branch' },
+      onlyOverEarlierComment: true
+    }
+  }
+  const ops = await core.group(`Delete branch "${branchName}"`, () => deleteBranchAndWait(client, branch, settings))
+  throwIfCancelled()
+  if (ops === null) core.notice(`Branch "${branchName}" was already gone.`)
+  else core.info(`Deleted branch "${branchName}" (${branch.id}).`)
+  return {
+    report: {
+      mode: 'branch',
+      state: 'deleted',
+      projectId: settings.projectId,
+      branchId: branch.id,
+      branchName,
+      operations: (ops ?? []).map(summarise)
+    },
+    record: { mode: 'branch' }
+  }
+}
+
+/** `branch-id`: deletes the branch with that id, whatever its name, refusing the default and protected branches. */
+async function deleteBranchById(settings: Settings, client: NeonClient, id: string): Promise<Deleted> {
+  const branch = await client.getBranch(id)
+  if (!branch) {
+    core.notice(`Branch ${id} (input \`branch-id\`) does not exist (already deleted): nothing to do.`)
+    return {
+      report: { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchId: id },
+      record: { mode: 'branch' },
+      onlyOverEarlierComment: true
+    }
+  }
+  refuseProtected(branch, 'delete', 'branch-id')
+  await waitForPendingOf(client, branch, settings)
+  const ops = await core.group(`Delete branch "${branch.name}" (${id})`, () => deleteBranchAndWait(client, branch, settings))
+  throwIfCancelled()
+  core.info(ops === null ? `Branch "${branch.name}" was already gone.` : `Deleted branch "${branch.name}" (${id}).`)
+  return {
+    report: {
+      mode: 'branch',
+      state: 'deleted',
+      projectId: settings.projectId,
+      branchId: id,
+      branchName: branch.name,
+      operations: (ops ?? []).map(summarise)
+    },
+    record: { mode: 'branch' }
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Which branch is the PR's (Neon API spec, listProjectBranches with
+ * `search`): its default name, the unseeded name (`<name>~seeding`) it has
+ * until its seed completes, the lookup under both names, and the parent it
+ * is made from. Refusals are {@link BranchRefusedError}s.
+ */
+import type { NeonClient } from './client.js'
+import type { Branch } from './shapes.js'
+
+/** A request the action refuses to make, with what to change. */
+export class BranchRefusedError extends Error {}
+
+/**
+ * `preview/pr-<number>-<head ref>` in a PR, else `preview/<short sha>`;
+ * characters other than letters, digits, `.`, `_` and `-` become `-`, at most 256 characters,
+ * then `-<preview name>` for one of several previews of the PR (`preview-name`).
+ */
+export function defaultBranchName(pr: { number: number; headRef: string } | null, sha: string, previewName = ''): string {
+  const suffix = previewName ? `-${previewName}` : ''
+  const clean = (s: string): string =>
+    s
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/-{2,}/g, '-')
+      .replace(/^-|-$/g, '')
+  const name = pr ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}` : `preview/${clean(sha).slice(0, 7) || 'local'}`
+  return name.slice(0, 256 - suffix.length) + suffix
+}
+
+/**
+ * Refuses to `what` (delete, reset, …) the project's default or a protected branch.
+ * @param input the input that named the branch, which the message says to change
+ * @throws BranchRefusedError
+ */
+export function refuseProtected(branch: Branch, what: string, input: 'branch-name' | 'branch-id' = 'branch-name'): void {
+  if (branch.default || branch.protected) {
+    throw new BranchRefusedError(
+      `Refusing to ${what} branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. ` +
+        `Set \`${input}\` to a preview branch${input === 'branch-id' ? "'s id" : ' name'}.`
+    )
+  }
+}
+
+/** Resolves `parent-branch` (an id or a name, looked up with `search`) or the project's default branch. */
+export async function resolveParent(client: NeonClient, parentBranch: string): Promise<Branch> {
+  if (parentBranch) {
+    const parent = await client.findBranch((b) => b.id === parentBranch || b.name === parentBranch, parentBranch)
+    if (!parent)
+      throw new BranchRefusedError(
+        `Parent branch "${parentBranch}" was not found in the project (input \`parent-branch\`, an id or a name).`
+      )
+    return parent
+  }
+  const parent = await client.findBranch((b) => !!b.default)
+  if (!parent) throw new BranchRefusedError('The project has no default branch; set `parent-branch`.')
+  return parent
+}
+
+/** Marks a branch whose seed has not completed (see the module comment). */
+export const UNSEEDED_SUFFIX = '~seeding'
+
+/**
+ * The unseeded name of the branch `name` until its seed completes:
+ * `<name>~seeding`, the name cut so the whole stays within the spec's 256 characters.
+ */
+export function unseededName(name: string): string {
+  return name.slice(0, 256 - UNSEEDED_SUFFIX.length) + UNSEEDED_SUFFIX
+}
+
+/** The PR's branch as the project has it: `seeded` under its name, `unseeded` under `<name>~seeding`. */
+export interface FoundBranches {
+  seeded: Branch | null
+  unseeded: Branch | null
+}
+
+/**
+ * Looks the PR's branch up under both names with one search (`search=` the
+ * part both names share), following the cursor through every page.
+ */
+export async function findPreviewBranches(client: NeonClient, name: string): Promise<FoundBranches> {
+  const unseeded = unseededName(name)
+  const found: FoundBranches = { seeded: null, unseeded: null }
+  await client.findBranch(
+    (b) => {
+      if (b.name === name) found.seeded = b
+      if (b.name === unseeded) found.unseeded = b
+      return !!found.seeded && !!found.unseeded
+    },
+    name.slice(0, 256 - UNSEEDED_SUFFIX.length)
+  )
+  return found
+}

@@ -2,138 +2,6 @@ export const id = 881;
 export const ids = [881];
 export const modules = {
 
-/***/ 86924:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   $f: () => (/* binding */ githubClient),
-/* harmony export */   My: () => (/* binding */ pullRequestOfEvent),
-/* harmony export */   OY: () => (/* binding */ withoutLock),
-/* harmony export */   c2: () => (/* binding */ statusOf),
-/* harmony export */   dZ: () => (/* binding */ describeGitHubError),
-/* harmony export */   we: () => (/* binding */ markerOf),
-/* harmony export */   zv: () => (/* binding */ recordOf)
-/* harmony export */ });
-/* unused harmony exports MAX_GITHUB_WAIT_S, listOurComments */
-/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(11758);
-/* harmony import */ var _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(49735);
-/* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(86856);
-/* harmony import */ var bottleneck__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(62203);
-/* harmony import */ var bottleneck__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(bottleneck__WEBPACK_IMPORTED_MODULE_1__);
-/**
- * The one PR comment this action keeps per pull request: its hidden marker
- * (what it records for the next run), the GitHub client that reads and writes
- * it, and the listing of our own marker comments. The comment lock built on
- * these lives in lock.ts.
- */
-
-
-
-
-/** The record without the lock's fields (`provisioningSince`, `heartbeatAt`, `run`, `reaction`): what it says for reuse. */
-function withoutLock(record) {
-    const { provisioningSince: _since, heartbeatAt: _beat, run: _run, reaction: _reaction, ...rest } = record;
-    return rest;
-}
-const MARKER = /<!-- preview-postgres:v1 (\{.*?\}) -->/;
-/** The hidden marker line for a record. */
-function markerOf(record) {
-    return `<!-- preview-postgres:v1 ${JSON.stringify(record)} -->`;
-}
-/** Parses the marker out of a comment body, or null. */
-function recordOf(body) {
-    const m = MARKER.exec(body);
-    if (!m)
-        return null;
-    try {
-        const record = JSON.parse(m[1]);
-        return record && (record.mode === 'instant' || record.mode === 'branch') ? record : null;
-    }
-    catch {
-        return null;
-    }
-}
-/** The PR of the triggering event (`pull_request`, `pull_request_target`), or null. */
-function pullRequestOfEvent() {
-    const pr = _actions_github__WEBPACK_IMPORTED_MODULE_0__/* .context */ ._.payload.pull_request;
-    if (!pr || typeof pr.number !== 'number')
-        return null;
-    const head = pr.head?.ref ?? '';
-    return { ..._actions_github__WEBPACK_IMPORTED_MODULE_0__/* .context */ ._.repo, number: pr.number, headRef: head };
-}
-/** Longest wait a GitHub rate limit may ask for before the request is retried, in seconds; beyond it the request fails at once. */
-const MAX_GITHUB_WAIT_S = 60;
-/**
- * A GitHub client for the comment: every request is abandoned after
- * `timeoutMs` milliseconds; 5xx answers, network errors and timeouts are
- * retried 3 times after 0.5 s, 2 s and 4.5 s (@octokit/plugin-retry; 4xx
- * are not retried by it); rate limits (403/429 with
- * `Retry-After` or `x-ratelimit-reset`) are retried once when the wait is at
- * most 60 s (@octokit/plugin-throttling, whose `secondary rate limit` and
- * `x-ratelimit-remaining: 0` handling is kept). The plugin's spacing of
- * writes (1 s) and of notifying writes (3 s) is turned off: GitHub's advice
- * ("wait at least one second between each request") is for many writes, and
- * a run makes a handful (lock.ts), one at a time.
- */
-function githubClient(token, timeoutMs) {
-    const withinBudget = (retryAfter, _options, _octokit, retryCount) => retryCount < 1 && retryAfter <= MAX_GITHUB_WAIT_S;
-    return _actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q(token, {
-        request: {
-            fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
-        },
-        // 429 is the throttling plugin's alone (plugin-retry would resend it after 0.5 s whatever Retry-After says).
-        retry: { retries: 3, retryAfterBaseValue: 500, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-        throttle: {
-            onRateLimit: withinBudget,
-            onSecondaryRateLimit: withinBudget,
-            // One write at a time, no spacing (the plugin's defaults: minTime 1000 ms for writes, 3000 ms for notifying ones).
-            write: new (bottleneck__WEBPACK_IMPORTED_MODULE_1___default().Group)({ maxConcurrent: 1, minTime: 0 }),
-            notifications: new (bottleneck__WEBPACK_IMPORTED_MODULE_1___default().Group)({ maxConcurrent: 1, minTime: 0 })
-        }
-    }, _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_2__/* .retry */ .L, _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_3__/* .throttling */ .A);
-}
-/**
- * Our marker comments on the PR, oldest first: every page of comments
- * (octokit pagination), only those written by `login`, only those carrying a
- * marker.
- * @throws the GitHub error when the comments cannot be read (after the retries).
- */
-async function listOurComments(octokit, pr, login) {
-    const comments = await octokit.paginate(octokit.rest.issues.listComments, {
-        owner: pr.owner,
-        repo: pr.repo,
-        issue_number: pr.number,
-        per_page: 100
-    });
-    const found = [];
-    for (const c of comments) {
-        if (c.user?.login !== login)
-            continue;
-        const record = recordOf(c.body ?? '');
-        if (record)
-            found.push({ id: c.id, record });
-    }
-    return found.sort((a, b) => a.id - b.id);
-}
-/** The HTTP status of a GitHub (octokit) error, if it has one. */
-const statusOf = (err) => err.status;
-/** A GitHub error in words, with what to do for a rate limit, 403 and 404. */
-function describeGitHubError(err) {
-    const e = err;
-    if ((e.status === 403 || e.status === 429) && /rate limit/i.test(e.message ?? '')) {
-        return `HTTP ${e.status}: GitHub's rate limit (${e.message}), with a wait longer than ${MAX_GITHUB_WAIT_S} s or a second time`;
-    }
-    if (e.status === 403) {
-        return 'HTTP 403: the token may not write to this pull request (fork PRs and Dependabot get a read-only GITHUB_TOKEN; grant `permissions: pull-requests: write`)';
-    }
-    if (e.status === 404)
-        return 'HTTP 404: the pull request or repository was not found (deleted, or the token cannot see it)';
-    return e.status ? `HTTP ${e.status}: ${e.message ?? ''}` : (e.message ?? String(err));
-}
-
-
-/***/ }),
-
 /***/ 17466:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -145,7 +13,7 @@ function describeGitHubError(err) {
 /* harmony export */ });
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
 /* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(38653);
-/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(86924);
+/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(13505);
 /* harmony import */ var _wait_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(39088);
 /**
  * The PR's lock as the post step sees it: the main step saves which lock it
@@ -224,14 +92,14 @@ async function releaseSavedLock(octokit, pr, saved, failedMarkdown) {
 /* harmony export */   Uv: () => (/* binding */ waitForRelease),
 /* harmony export */   V6: () => (/* binding */ markerComments),
 /* harmony export */   _k: () => (/* binding */ STALE_AFTER_MS),
-/* harmony export */   as: () => (/* binding */ LOCK_REACTION),
 /* harmony export */   hR: () => (/* binding */ ORPHAN_AFTER_MS),
 /* harmony export */   m: () => (/* binding */ HEARTBEAT_MS),
 /* harmony export */   n9: () => (/* binding */ lockReactionIds)
 /* harmony export */ });
+/* unused harmony export LOCK_REACTION */
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
-/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(86924);
+/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(13505);
 /**
  * The waiting side of the PR's lock (lock.ts has the protocol): its timing
  * constants, the lock reactions on the PR, and the wait until the lock
@@ -254,7 +122,7 @@ const STALE_AFTER_MS = 5 * 60_000;
 const ORPHAN_AFTER_MS = 3 * 60_000;
 /** The holder keeps a take only when its naming write was answered within this long of sending its create, in milliseconds. */
 const NAME_WITHIN_MS = 30_000;
-/** The reaction that is the lock. */
+/** The reaction that is the PR's lock when no `preview-name` is set (comment.ts: lockReactionOf). */
 const LOCK_REACTION = 'eyes';
 /** Deletes lock reaction `reactionId` on the PR; a 404 (already gone) is success. @throws other GitHub errors. */
 async function deleteLockReaction(octokit, pr, reactionId) {
@@ -272,7 +140,7 @@ async function lockReactionIds(octokit, pr, login) {
         owner: pr.owner,
         repo: pr.repo,
         issue_number: pr.number,
-        content: LOCK_REACTION,
+        content: (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .lockReactionOf */ .Oi)(),
         per_page: 100
     });
     return reactions.filter((r) => r.user?.login === login).map((r) => r.id);
@@ -282,13 +150,18 @@ const githubNow = (headers) => {
     const at = Date.parse(headers.date ?? '');
     return Number.isFinite(at) ? at : Date.now();
 };
-/** `login`'s marker comments on the PR, oldest first (all pages). @throws the GitHub error. */
-async function markerComments(octokit, pr, login) {
+/**
+ * `login`'s marker comments on the PR, oldest first (all pages): this
+ * preview's, or with `anyPreview` every preview's (`preview-name`).
+ * @throws the GitHub error.
+ */
+async function markerComments(octokit, pr, login, anyPreview = false) {
     const found = [];
     await octokit.paginate(octokit.rest.issues.listComments, { owner: pr.owner, repo: pr.repo, issue_number: pr.number, per_page: 100 }, (response) => {
         const now = githubNow(response.headers);
         for (const c of response.data) {
-            const record = c.user?.login === login ? (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(c.body ?? '') : null;
+            const body = c.body ?? '';
+            const record = c.user?.login !== login ? null : anyPreview ? ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .anyPreviewRecordOf */ .Ly)(body)?.record ?? null) : (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(body);
             if (record)
                 found.push({ id: c.id, body: c.body ?? '', record, age: now - Date.parse(c.updated_at) });
         }
@@ -297,23 +170,29 @@ async function markerComments(octokit, pr, login) {
     return found.sort((a, b) => a.id - b.id);
 }
 /**
- * Reads the marker of the PR's comment: the comment `commentId` when given
- * and still ours, else the oldest marker comment of `login` found by
- * listing. Null when the PR has no marker comment of `login`.
+ * Reads the marker that names lock reaction `reactionId`: the comment
+ * `commentId` when given, still ours and naming it, else the marker comment
+ * of `login` that names it, of any preview (two `preview-name`s may share a
+ * lock reaction: comment.ts, lockReactionOf), else this preview's oldest.
+ * Null when the PR has no marker comment of `login`.
  * @throws the GitHub error.
  */
-async function readMarker(octokit, pr, login, commentId) {
+async function readMarker(octokit, pr, login, commentId, reactionId) {
     if (commentId !== null) {
         const got = await octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId }).catch((err) => {
             if ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .statusOf */ .c2)(err) === 404)
                 return null;
             throw err;
         });
-        const record = got ? (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(got.data.body ?? '') : null;
-        if (got && record)
+        const record = got ? ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .anyPreviewRecordOf */ .Ly)(got.data.body ?? '')?.record ?? null) : null;
+        if (got && record && (reactionId === undefined || record.reaction === reactionId))
             return { id: commentId, body: got.data.body ?? '', record, age: githubNow(got.headers) - Date.parse(got.data.updated_at) };
     }
-    return (await markerComments(octokit, pr, login))[0] ?? null;
+    const all = await markerComments(octokit, pr, login, true);
+    const naming = reactionId === undefined ? undefined : all.find((m) => m.record.reaction === reactionId);
+    if (naming)
+        return naming;
+    return all.find((m) => (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(m.body) !== null) ?? null;
 }
 /**
  * Waits until `login`'s lock reaction on the PR is gone: released by its
@@ -333,7 +212,7 @@ async function waitForRelease(octokit, pr, seen, deadline, o) {
         let ids;
         try {
             ids = await lockReactionIds(octokit, pr, seen.login);
-            marker = await readMarker(octokit, pr, seen.login, commentId);
+            marker = await readMarker(octokit, pr, seen.login, commentId, ids[0]);
             commentId = marker?.id ?? null;
         }
         catch (err) {
@@ -583,7 +462,7 @@ var http = __webpack_require__(76803);
 function explainApiError(err, label, projectId) {
     const rid = err instanceof http/* HttpError */.j$ && err.requestId ? ` (request_id ${err.requestId})` : '';
     if (err instanceof http/* HttpError */.j$ && (err.status === 401 || err.status === 403)) {
-        return new http/* HttpError */.j$(`${label}: the platform refused the API key (HTTP ${err.status}${err.serviceMessage ? `: "${err.serviceMessage}"` : ''})${rid}. ` +
+        return new http/* HttpError */.j$(`${label}: Neon refused the API key (HTTP ${err.status}${err.serviceMessage ? `: "${err.serviceMessage}"` : ''})${rid}. ` +
             `Check the \`api-key\` secret and that it can access project ${projectId}.`, err.status, err.serviceMessage, undefined, false, undefined, err.requestId);
     }
     if (err instanceof http/* HttpError */.j$ && err.status === 404 && /project/i.test(err.serviceMessage ?? '')) {
@@ -1071,7 +950,7 @@ async function createUnseeded(client, parent, name, extras, anonymized) {
     catch (err) {
         if (!unanswered(err))
             throw err;
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`${err.message} Looking the branch up by name, in case the platform made it.`);
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`${err.message} Looking the branch up by name, in case Neon made it.`);
         let made;
         try {
             made = (await (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .findPreviewBranches */ .wE)(client, name.slice(0, -_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .UNSEEDED_SUFFIX */ .Q2.length))).unseeded;
@@ -1084,7 +963,7 @@ async function createUnseeded(client, parent, name, extras, anonymized) {
                 throw new _client_js__WEBPACK_IMPORTED_MODULE_2__/* .PlatformResponseError */ .Jy(`${err.message} No branch "${name}" was made.`);
             throw new _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$(`${err.message} No branch "${name}" was made.`, err.status, err.serviceMessage, err.hint, err.timedOut, undefined, err.requestId);
         }
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`The platform made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`);
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Neon made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`);
         return { branch: made, operations: await client.pendingOperationsOf(made.id, since), uris: [] };
     }
 }
@@ -1253,20 +1132,27 @@ class BranchRefusedError extends Error {
 }
 /**
  * `preview/pr-<number>-<head ref>` in a PR, else `preview/<short sha>`;
- * characters other than letters, digits, `.`, `_` and `-` become `-`, at most 256 characters.
+ * characters other than letters, digits, `.`, `_` and `-` become `-`, at most 256 characters,
+ * then `-<preview name>` for one of several previews of the PR (`preview-name`).
  */
-function defaultBranchName(pr, sha) {
+function defaultBranchName(pr, sha, previewName = '') {
+    const suffix = previewName ? `-${previewName}` : '';
     const clean = (s) => s
         .replace(/[^A-Za-z0-9._-]+/g, '-')
         .replace(/-{2,}/g, '-')
         .replace(/^-|-$/g, '');
     const name = pr ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}` : `preview/${clean(sha).slice(0, 7) || 'local'}`;
-    return name.slice(0, 256);
+    return name.slice(0, 256 - suffix.length) + suffix;
 }
-function refuseProtected(branch, what) {
+/**
+ * Refuses to `what` (delete, reset, …) the project's default or a protected branch.
+ * @param input the input that named the branch, which the message says to change
+ * @throws BranchRefusedError
+ */
+function refuseProtected(branch, what, input = 'branch-name') {
     if (branch.default || branch.protected) {
         throw new BranchRefusedError(`Refusing to ${what} branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. ` +
-            'Set `branch-name` to a preview branch name.');
+            `Set \`${input}\` to a preview branch${input === 'branch-id' ? "'s id" : ' name'}.`);
     }
 }
 /** Resolves `parent-branch` (an id or a name, looked up with `search`) or the project's default branch. */
@@ -1550,7 +1436,7 @@ class PlatformResponseError extends Error {
 }
 function need(value, what, label, check) {
     if (!check(value))
-        throw new PlatformResponseError(`${label}: the platform's response has no valid ${what}.`);
+        throw new PlatformResponseError(`${label}: Neon's response has no valid ${what}.`);
     return value;
 }
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -1598,11 +1484,13 @@ const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization';
 /* harmony export */   W$: () => (/* binding */ COMMENT_LIMIT)
 /* harmony export */ });
 /* unused harmony exports renderSchema, renderMigrationCost, renderMasked, renderPhases, relativeExpiry, utc */
-/* harmony import */ var _platform_shapes_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4773);
+/* harmony import */ var _platform_shapes_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4773);
+/* harmony import */ var _comment_comment_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(13505);
 /**
  * What one run did, rendered once as Markdown for both the PR comment and the
  * job summary. Holds no secret: no connection string, no password.
  */
+
 
 /** GitHub's limit on a comment body, in characters. */
 const COMMENT_LIMIT = 65_536;
@@ -1620,7 +1508,7 @@ function renderSchema(r, diffBudget = Infinity) {
     if (!s)
         return [];
     const against = s.source === 'platform'
-        ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by the platform)`
+        ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by Neon)`
         : s.source === 'migra' || s.source === 'listing'
             ? s.madeBy
                 ? ` (made by ${s.madeBy})`
@@ -1695,7 +1583,7 @@ function renderMasked(r) {
     return [
         '#### Anonymized',
         '',
-        `**anonymized: ${n} column${n === 1 ? '' : 's'} masked** before the branch was handed out ([anonymized branches](${_platform_shapes_js__WEBPACK_IMPORTED_MODULE_0__/* .ANONYMIZATION_DOCS */ .bq})).`,
+        `**anonymized: ${n} column${n === 1 ? '' : 's'} masked** before the branch was handed out ([anonymized branches](${_platform_shapes_js__WEBPACK_IMPORTED_MODULE_1__/* .ANONYMIZATION_DOCS */ .bq})).`,
         '',
         '| Column | Masked with |',
         '| --- | --- |',
@@ -1765,7 +1653,8 @@ const HEADLINES = {
  */
 function renderReport(r, now = Date.now(), limit = 1_000_000) {
     const kind = r.mode === 'instant' ? 'Instant Postgres database' : 'Postgres branch';
-    const lines = [`### 🐘 Preview Postgres: ${kind} ${HEADLINES[r.state]}`, ''];
+    const preview = (0,_comment_comment_js__WEBPACK_IMPORTED_MODULE_0__/* .commentScope */ .AM)();
+    const lines = [`### 🐘 Preview Postgres${preview ? ` \`${preview}\`` : ''}: ${kind} ${HEADLINES[r.state]}`, ''];
     if (r.replacedBecause)
         lines.push(`> A new database was created because ${r.replacedBecause}.`, '');
     if (r.rebuiltBecause)
@@ -1810,7 +1699,7 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
     if (r.branchName)
         rows.push(['Branch', `\`${r.branchName}\`${r.branchId ? ` (\`${r.branchId}\`)` : ''}`]);
     if (r.parentBranch)
-        rows.push([r.schemaOnly ? 'Schema from' : 'Parent branch', `\`${r.parentBranch}\``]);
+        rows.push([r.schemaOnly ? 'Schema from' : 'Parent branch', `\`${r.parentBranch}\`${r.parentPoint ? ` ${r.parentPoint}` : ''}`]);
     if (r.schemaOnly)
         rows.push(['Data', "schema only: the parent's tables without their rows (`schema-only`)"]);
     if (r.anonymized && r.state !== 'seed-failed')

@@ -84,8 +84,8 @@ var lifecycle = __webpack_require__(92863);
 var platform_operations = __webpack_require__(59085);
 // EXTERNAL MODULE: ./src/publish/report.ts
 var publish_report = __webpack_require__(24585);
-// EXTERNAL MODULE: ./src/comment/comment.ts
-var comment = __webpack_require__(86924);
+// EXTERNAL MODULE: ./src/comment/comment.ts + 2 modules
+var comment = __webpack_require__(13505);
 // EXTERNAL MODULE: ./src/phases.ts
 var phases = __webpack_require__(20119);
 // EXTERNAL MODULE: external "node:crypto"
@@ -186,6 +186,8 @@ class CommentLock {
     earlierBody = null;
     /** True once the marker names this run's reaction. */
     named = false;
+    /** The comment's `html_url` (GitHub REST, issue comment) from this run's last write of it. */
+    url;
     timer;
     chain = Promise.resolve();
     /** The release under way: a second {@link finish} (the cancel's undo step and the flow at once) waits for the first. */
@@ -217,7 +219,8 @@ class CommentLock {
         const { owner, repo, number } = this.pr;
         if (this.claim.id) {
             try {
-                await this.octokit.rest.issues.updateComment({ owner, repo, comment_id: this.claim.id, body: text });
+                const { data } = await this.octokit.rest.issues.updateComment({ owner, repo, comment_id: this.claim.id, body: text });
+                this.url = data.html_url;
                 return;
             }
             catch (err) {
@@ -229,6 +232,7 @@ class CommentLock {
         if (this.claim.id)
             core/* info */.pq(`The preview comment ${this.claim.id} of PR #${number} was deleted: posted it again (comment ${data.id}).`);
         this.claim = { ...this.claim, id: data.id };
+        this.url = data.html_url;
     }
     /**
      * Names this run's reaction in the marker (see the module comment): lists
@@ -390,7 +394,7 @@ async function acquireLock(octokit, pr, o) {
     const { owner, repo, number } = pr;
     for (;;) {
         const sentAt = Date.now();
-        const answer = await (0,cancel/* finishBeforeUndo */.JZ)(octokit.rest.reactions.createForIssue({ owner, repo, issue_number: number, content: wait/* LOCK_REACTION */.as })).catch((err) => {
+        const answer = await (0,cancel/* finishBeforeUndo */.JZ)(octokit.rest.reactions.createForIssue({ owner, repo, issue_number: number, content: (0,comment/* lockReactionOf */.Oi)() })).catch((err) => {
             throw new ClaimNotPostedError(pr, err);
         });
         const reaction = { id: answer.data.id, login: answer.data.user?.login ?? '' };
@@ -581,7 +585,9 @@ async function publish(pub, report, record) {
     const lock = pub.lock;
     if (lock?.held) {
         const comment = (0,publish_report/* renderReport */.B1)({ ...report, runUrl: runUrl() }, Date.now(), publish_report/* COMMENT_LIMIT */.W$);
-        await core/* group */.Os('Update the PR comment', () => lock.finish(comment, record));
+        const written = await core/* group */.Os('Update the PR comment', () => lock.finish(comment, record));
+        if (written !== null && lock.url)
+            core/* setOutput */.uH('comment-url', lock.url);
         (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
         (0,saved/* clearLock */.Nq)();
     }
@@ -755,12 +761,12 @@ async function deactivateEnvironment(octokit, where, environment, logUrl) {
 
 
 /**
- * The preview's name within its PR, for the environment's name. Empty until
- * the action has a `preview-name` input: then it returns that input, and
- * each name gets its own environment `preview-postgres/pr-<N>-<name>`.
+ * The preview's name within its PR (`preview-name`; '' for the PR's one
+ * preview), for the environment's name: each name gets its own environment
+ * `preview-postgres/pr-<N>-<name>`.
  */
-function previewNameOf(_settings) {
-    return '';
+function previewNameOf(settings) {
+    return settings.previewName;
 }
 /** The PR's environment for this run's settings. */
 const environmentOfRun = (settings, prNumber) => environmentOf(prNumber, previewNameOf(settings));
@@ -949,7 +955,7 @@ async function sweepOne(row, x) {
         if (children.length) {
             Object.assign(row, {
                 decision: 'keep',
-                reason: `${again.reason}, but it has child branch${children.length === 1 ? '' : 'es'} ${children.map((c) => `"${c.name}"`).join(', ')}, and the platform does not delete a branch with children: delete them first`
+                reason: `${again.reason}, but it has child branch${children.length === 1 ? '' : 'es'} ${children.map((c) => `"${c.name}"`).join(', ')}, and Neon does not delete a branch with children: delete them first`
             });
             return;
         }
@@ -1309,7 +1315,7 @@ class SchemaTracker {
                     platform = await platformText;
                 }
                 catch (err) {
-                    core/* warning */.$e(`The platform's compare_schema failed, so the diff shown is the action's own: ${err.message}`);
+                    core/* warning */.$e(`Neon's compare_schema failed, so the diff shown is the action's own: ${err.message}`);
                 }
             }
             try {
@@ -5662,7 +5668,7 @@ var post_state = __webpack_require__(38653);
 
 /** The refusal of a reset of a branch with children (platform spec, BranchRestoreRequest.preserve_under_name). */
 function childrenRefusal(name, detail) {
-    return new preview_branch/* BranchRefusedError */.PK(`Cannot reset branch "${name}": the platform requires \`preserve_under_name\` to restore it (${detail}), because it has child branches. ` +
+    return new preview_branch/* BranchRefusedError */.PK(`Cannot reset branch "${name}": Neon requires \`preserve_under_name\` to restore it (${detail}), because it has child branches. ` +
         `A reset keeps the branch's id and connection strings, so the action does not move the children aside: delete the child branches of "${name}" ` +
         '(or restore it by hand in the console, keeping its old state under a new name), then run the reset again.');
 }
@@ -5684,22 +5690,26 @@ function refuseRestricted(branch) {
     const restore = branch.restricted_actions?.find((a) => a.name === 'restore');
     if (!restore)
         return;
-    throw new preview_branch/* BranchRefusedError */.PK(`Cannot reset branch "${branch.name}" (${branch.id}): the platform does not allow restoring it ("${restore.reason}"); an anonymized branch cannot be reset. ` +
+    throw new preview_branch/* BranchRefusedError */.PK(`Cannot reset branch "${branch.name}" (${branch.id}): Neon does not allow restoring it ("${restore.reason}"); an anonymized branch cannot be reset. ` +
         'Nothing was changed. Delete it with `command: delete` and create it again with `command: create`, which copies the parent afresh and masks it again.');
 }
 /**
- * Resets the branch named `branchName` and seeds it again.
+ * Resets the branch named `name` (or, with `branch-id`, the branch with that id) and seeds it again.
  * @throws BranchRefusedError (no such branch, default or protected, no parent, children), ProjectBusyError, OperationError, HttpError, SeedError.
  */
-async function resetBranch(client, settings, branchName, seed, pub, fingerprint) {
+async function resetBranch(client, settings, name, seed, pub, fingerprint) {
     const branches = await client.listBranches();
-    const branch = branches.find((b) => b.name === branchName);
+    const branch = branches.find((b) => (settings.branchId ? b.id === settings.branchId : b.name === name));
     if (!branch) {
-        throw new preview_branch/* BranchRefusedError */.PK(`Branch "${branchName}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`);
+        throw new preview_branch/* BranchRefusedError */.PK(settings.branchId
+            ? `Branch ${settings.branchId} (input \`branch-id\`) does not exist in the project, so there is nothing to reset.`
+            : `Branch "${name}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`);
     }
-    if (branch.default || branch.protected) {
-        throw new preview_branch/* BranchRefusedError */.PK(`Refusing to reset branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. Set \`branch-name\` to a preview branch name.`);
+    (0,preview_branch/* refuseProtected */.fZ)(branch, 'reset', settings.branchId ? 'branch-id' : 'branch-name');
+    if (branch.name.endsWith(preview_branch/* UNSEEDED_SUFFIX */.Q2)) {
+        throw new preview_branch/* BranchRefusedError */.PK(`Cannot reset branch "${branch.name}" (${branch.id}): its seed never completed. Delete it with \`command: delete\` and create it again.`);
     }
+    const branchName = branch.name;
     refuseRestricted(branch);
     const parent = branch.parent_id ? await client.getBranch(branch.parent_id) : null;
     if (!parent) {
@@ -5842,6 +5852,10 @@ var masking_rules = __webpack_require__(14077);
 /** Masking ended in `initialization_error` or `error` (the platform's `status_message` quoted), or did not end in time. */
 class AnonymizationError extends Error {
 }
+/** A rule as the report shows it. */
+function maskedColumn(r) {
+    return { database: r.database_name, schema: r.schema_name, table: r.table_name, column: r.column_name, masking: (0,masking_rules/* maskingLabel */.XQ)(r) };
+}
 /**
  * The anonymized branch for these settings. Rules without `database` take
  * `database`, else the parent's only database (its copy has the same name).
@@ -5871,7 +5885,7 @@ function anonymizedBranch(client, settings, rules) {
             (0,cancel/* throwIfCancelled */.dZ)(); // a cancelled run stops polling; its undo step deletes the branch (cancel.ts)
             const status = await client.anonymizedStatus(branch.id);
             if (!status)
-                throw new AnonymizationError(`Branch "${branch.name}" (${branch.id}) has no anonymization status: the platform does not treat it as an anonymized branch.`);
+                throw new AnonymizationError(`Branch "${branch.name}" (${branch.id}) has no anonymization status: Neon does not treat it as an anonymized branch.`);
             const message = status.status_message ? scrub(status.status_message) : '';
             const seen = `${status.state}${message ? `: ${message}` : ''}`;
             if (seen !== last)
@@ -5880,7 +5894,7 @@ function anonymizedBranch(client, settings, rules) {
             if (status.state === 'anonymized')
                 return;
             if (status.state === 'initialization_error' || status.state === 'error') {
-                throw new AnonymizationError(`Branch "${branch.name}" could not be anonymized: the platform reports state \`${status.state}\`` +
+                throw new AnonymizationError(`Branch "${branch.name}" could not be anonymized: Neon reports state \`${status.state}\`` +
                     `${message ? `: "${message}"` : ' without a message'}. Check \`masking-rules\` (see ${shapes/* ANONYMIZATION_DOCS */.bq}).`);
             }
             const left = deadline - Date.now();
@@ -5908,27 +5922,40 @@ function anonymizedBranch(client, settings, rules) {
             return null;
         },
         columns() {
-            return (resolved ?? (0,masking_rules/* toPlatformRules */.Qy)(rules, settings.database)).map((r) => ({
-                database: r.database_name,
-                schema: r.schema_name,
-                table: r.table_name,
-                column: r.column_name,
-                masking: (0,masking_rules/* maskingLabel */.XQ)(r)
-            }));
+            return (resolved ?? (0,masking_rules/* toPlatformRules */.Qy)(rules, settings.database)).map(maskedColumn);
         }
     };
 }
+/**
+ * The masked columns of a reused branch that this run gave no `masking-rules`:
+ * what the branch IS, so output `anonymized` and the report say so. Asks Neon
+ * only when the branch lists `restore` among its `restricted_actions` (Neon API
+ * spec, Branch: an anonymized branch restricts restore), then reads its
+ * `anonymized_status` and `masking_rules`.
+ * @returns the columns when the branch's state is `anonymized`, else undefined.
+ * @throws HttpError, PlatformResponseError from the reads.
+ */
+async function maskedColumnsOf(client, branch) {
+    if (!branch.restricted_actions?.some((a) => a.name === 'restore'))
+        return undefined;
+    if ((await client.anonymizedStatus(branch.id))?.state !== 'anonymized')
+        return undefined;
+    return (await client.maskingRules(branch.id))?.map(maskedColumn);
+}
 
+// EXTERNAL MODULE: ./src/platform/branch-point.ts
+var branch_point = __webpack_require__(68888);
 ;// CONCATENATED MODULE: ./src/platform/branch-create-extras.ts
 /**
  * The optional parts of a create-branch request that the lifecycle inputs
  * add (platform spec, `POST /projects/{project_id}/branches`:
  * BranchCreateRequest + AnnotationCreateValueRequest): the branch's
- * `expires_at` and `init_source`, the new read-write endpoint's
+ * `expires_at`, `init_source` and `parent_lsn` or `parent_timestamp`, the new read-write endpoint's
  * `suspend_timeout_seconds` and autoscaling limits, and the annotations that
  * mark the branch as this action's. A field whose input is empty is not sent,
  * so the project's defaults apply.
  */
+
 
 
 
@@ -5942,6 +5969,7 @@ function branchCreateExtras(s, owner, now = Date.now()) {
         branch.expires_at = (0,platform_expiry/* expiresAtFrom */.aP)(s.expiresInSeconds, now);
     if (s.schemaOnly)
         branch.init_source = 'schema-only';
+    Object.assign(branch, (0,branch_point/* pointFields */.sj)(s.parentPoint));
     const endpoint = {};
     if (s.suspendTimeoutSeconds !== undefined)
         endpoint.suspend_timeout_seconds = s.suspendTimeoutSeconds;
@@ -5967,6 +5995,11 @@ function explainCreateRefusal(err, s) {
     const message = err.serviceMessage ?? '';
     const inputs = [
         [s.schemaOnly, /init_source|schema/i, '`schema-only` (sent as `branch.init_source: schema-only`)'],
+        [
+            s.parentPoint !== undefined,
+            /lsn|timestamp|point|history|retention/i,
+            `\`parent-lsn\`/\`parent-timestamp\` (${s.parentPoint ? (0,branch_point/* describePoint */.yR)(s.parentPoint) : ''}; it must lie within the parent's history retention)`
+        ],
         [s.suspendTimeoutSeconds !== undefined, /suspend/i, "`suspend-timeout` (sent as the endpoint's `suspend_timeout_seconds`)"],
         [
             s.minCu !== undefined || s.maxCu !== undefined,
@@ -5977,7 +6010,7 @@ function explainCreateRefusal(err, s) {
     const hit = inputs.find(([given, pattern]) => given && pattern.test(message));
     if (!hit)
         return err;
-    return new http/* HttpError */.j$(`The platform refused what input ${hit[2]} asks for (HTTP ${err.status}: "${message}"). Change or remove that input.`, err.status, err.serviceMessage);
+    return new http/* HttpError */.j$(`Neon refused what input ${hit[2]} asks for (HTTP ${err.status}: "${message}"). Change or remove that input.`, err.status, err.serviceMessage);
 }
 
 ;// CONCATENATED MODULE: ./src/commands/branch-driver.ts
@@ -6000,9 +6033,10 @@ function explainCreateRefusal(err, s) {
 
 
 
-/** The PR's branch name: `branch-name`, else the default one for the PR and the run's commit. */
+
+/** The PR's branch name: `branch-name`, else the default one for the PR, the run's commit and `preview-name`. */
 function branchNameOf(settings, pr) {
-    return settings.branchName || (0,preview_branch/* defaultBranchName */.pe)(pr, github/* context */._.sha ?? '');
+    return settings.branchName || (0,preview_branch/* defaultBranchName */.pe)(pr, github/* context */._.sha ?? '', settings.previewName);
 }
 /** The branch driver for this run's settings, the run's one Neon API client, the PR's branch name and what the comment recorded. */
 function branchDriver(settings, client, branchName, earlier) {
@@ -6021,6 +6055,8 @@ async function provision(settings, client, branchName, earlier, reuse = settings
         ? (outcome.branch.expires_at ?? extras.branch?.expires_at)
         : await (0,platform_expiry/* recordUse */.zk)(client, outcome.branch, settings);
     const connection = (0,src_connection/* describeConnection */.If)(outcome.pooledUrl, outcome.directUrl);
+    // A reused branch is reported as what it is, anonymized or not, whatever this run's `masking-rules`.
+    const masked = anonymized?.columns() ?? (outcome.created ? undefined : await maskedColumnsOf(client, outcome.branch));
     const report = {
         mode: 'branch',
         state: outcome.created ? 'created' : 'reused',
@@ -6028,12 +6064,13 @@ async function provision(settings, client, branchName, earlier, reuse = settings
         branchId: outcome.branch.id,
         branchName,
         parentBranch: outcome.parent?.name,
+        parentPoint: settings.parentPoint && (0,branch_point/* describePoint */.yR)(settings.parentPoint),
         host: connection.directHost,
         operations: outcome.operations.map(platform_operations/* summarise */.fS),
         projectWait: (0,project_wait/* projectWaitSummary */.rH)(),
         expiresAt,
         schemaOnly: outcome.created && settings.schemaOnly,
-        anonymized: anonymized?.columns()
+        anonymized: masked
     };
     const parent = outcome.parent;
     const provisioned = {
@@ -6075,7 +6112,7 @@ async function provision(settings, client, branchName, earlier, reuse = settings
             branchId: outcome.branch.id,
             branchName: outcome.branch.name,
             expiresAt,
-            anonymized: !!anonymized
+            anonymized: !!masked
         }),
         record: () => ({ mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name }),
         env: {},
@@ -6112,7 +6149,10 @@ async function rebuildInPlace(settings, client, branchName, reused, branch, pare
     };
 }
 /** Deletes the PR's branch (and an unseeded one a failed run left) and waits for the operations. */
-async function deleteBranch(settings, client, branchName) {
+async function deleteBranch(settings, client, name) {
+    if (settings.branchId)
+        return deleteBranchById(settings, client, settings.branchId);
+    const branchName = name;
     const found = await (0,preview_branch/* findPreviewBranches */.wE)(client, branchName);
     if (found.unseeded) {
         core/* info */.pq(`Deleting branch "${found.unseeded.name}", left by a run whose seed did not complete.`);
@@ -6141,6 +6181,34 @@ async function deleteBranch(settings, client, branchName) {
             projectId: settings.projectId,
             branchId: branch.id,
             branchName,
+            operations: (ops ?? []).map(platform_operations/* summarise */.fS)
+        },
+        record: { mode: 'branch' }
+    };
+}
+/** `branch-id`: deletes the branch with that id, whatever its name, refusing the default and protected branches. */
+async function deleteBranchById(settings, client, id) {
+    const branch = await client.getBranch(id);
+    if (!branch) {
+        core/* notice */.lm(`Branch ${id} (input \`branch-id\`) does not exist (already deleted): nothing to do.`);
+        return {
+            report: { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchId: id },
+            record: { mode: 'branch' },
+            onlyOverEarlierComment: true
+        };
+    }
+    (0,preview_branch/* refuseProtected */.fZ)(branch, 'delete', 'branch-id');
+    await (0,lifecycle/* waitForPendingOf */.fS)(client, branch, settings);
+    const ops = await core/* group */.Os(`Delete branch "${branch.name}" (${id})`, () => (0,lifecycle/* deleteBranchAndWait */.CR)(client, branch, settings));
+    (0,cancel/* throwIfCancelled */.dZ)();
+    core/* info */.pq(ops === null ? `Branch "${branch.name}" was already gone.` : `Deleted branch "${branch.name}" (${id}).`);
+    return {
+        report: {
+            mode: 'branch',
+            state: 'deleted',
+            projectId: settings.projectId,
+            branchId: id,
+            branchName: branch.name,
             operations: (ops ?? []).map(platform_operations/* summarise */.fS)
         },
         record: { mode: 'branch' }

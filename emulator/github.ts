@@ -25,11 +25,17 @@ export interface TokenInfo {
 
 export interface Comment {
   id: number
+  /** GitHub REST, issue comment: the comment's page, `https://github.com/<owner>/<repo>/pull/<number>#issuecomment-<id>`. */
+  html_url: string
   body: string
   user: { login: string; type: string }
   created_at: string
   updated_at: string
 }
+
+/** A PR comment's `html_url` as GitHub gives it. */
+const htmlUrl = (repository: string, number: number, id: number): string =>
+  `https://github.com/${repository}/pull/${number}#issuecomment-${id}`
 
 /** A reaction (GitHub REST, reactions). */
 export interface Reaction {
@@ -102,8 +108,10 @@ export class GitHubService {
         if (!comments) return notFound()
         if (!who.canWrite) return forbidden()
         const now = new Date().toISOString()
+        const id = this.nextId++
         const comment: Comment = {
-          id: this.nextId++,
+          id,
+          html_url: htmlUrl(`${owner}/${repo}`, Number(n), id),
           body: String((JSON.parse(req.text) as { body?: string }).body ?? ''),
           user: { login: who.login, type: who.installation ? 'Bot' : 'User' },
           created_at: now,
@@ -239,7 +247,15 @@ export class GitHubService {
   /** Adds a comment by someone else (for tests of who counts as "us"). */
   addComment(repository: string, number: number, login: string, body: string): Comment {
     const now = new Date().toISOString()
-    const c: Comment = { id: this.nextId++, body, user: { login, type: 'User' }, created_at: now, updated_at: now }
+    const id = this.nextId++
+    const c: Comment = {
+      id,
+      html_url: htmlUrl(repository, number, id),
+      body,
+      user: { login, type: 'User' },
+      created_at: now,
+      updated_at: now
+    }
     this.comments(repository, number).push(c)
     return c
   }

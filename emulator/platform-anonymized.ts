@@ -16,7 +16,8 @@
  * anonymized branch lists `restore` in its `restricted_actions` (spec, Branch).
  *
  * Masking runs on the branch's real rows, in one transaction, as SQL:
- * `masking_value` as a literal, and stand-ins for a documented subset of
+ * `masking_value` as SQL text, as Neon takes it (Neon docs, data anonymization:
+ * a static literal value such as `'REDACTED'`, `0` or `NULL`), and stand-ins for a documented subset of
  * PostgreSQL Anonymizer's functions whose results look like its own:
  * `anon.fake_email()`, `anon.fake_first_name()`, `anon.fake_last_name()`,
  * `anon.random_string(n)`, `anon.partial(col, prefix, padding, suffix)` and
@@ -27,6 +28,11 @@
  * a branch that is not anonymized, 400 for a bad body or a state that cannot
  * start); a rule's `database_name` is the parent's database name (which the
  * copy has on the platform; the emulator's branch databases have names of their own).
+ *
+ * Connections: Neon's docs say an anonymized branch accepts no connections
+ * until its anonymization completes. The branch's role is refused (CONNECT
+ * revoked on its database) from the create until `anonymized`, and again
+ * while a later anonymization runs; the emulator's superuser still masks.
  */
 import pg from 'pg'
 import { jsonObject, type Reply, type Request } from './http-kit.js'
@@ -214,7 +220,7 @@ export class PlatformAnonymized {
           if (!['initialized', 'error', 'anonymized'].includes(a.state))
             return bad(`anonymization can start only in state initialized, error or anonymized; the branch is ${a.state}`)
           this.set(a, 'anonymizing')
-          void this.anonymize(project, b, a)
+          void this.refuseConnections(project, b).then(() => this.anonymize(project, b, a))
           return { status: 200, body: this.status(project, b, a) }
         })
       )
@@ -280,9 +286,24 @@ export class PlatformAnonymized {
       history: [{ state: 'created', at: Date.now() }]
     }
     this.branches.set(b.id, a)
+    await this.refuseConnections(project, b)
     void this.run(project, b, a, body.start_anonymization === true)
     // The create's answer shows the branch with its restricted actions.
     return { ...reply, body: { ...(reply.body as Record<string, unknown>), branch: this.platform.branchView(project, b) } }
+  }
+
+  /** Closes the branch's database to its role and ends the role's sessions there (until {@link allowConnections}). */
+  private async refuseConnections(project: Project, b: BranchRecord): Promise<void> {
+    await this.pg.query('postgres', `REVOKE CONNECT ON DATABASE ${id(b.database)} FROM ${id(project.role)}`)
+    await this.pg.query('postgres', 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND usename = $2', [
+      b.database,
+      project.role
+    ])
+  }
+
+  /** Opens the branch's database to its role again (anonymization completed). */
+  private async allowConnections(project: Project, b: BranchRecord): Promise<void> {
+    await this.pg.query('postgres', `GRANT CONNECT ON DATABASE ${id(b.database)} TO ${id(project.role)}`)
   }
 
   private sleep(ms: number): Promise<void> {
@@ -331,13 +352,14 @@ export class PlatformAnonymized {
       const statements = a.rules.map((r) => {
         if (r.database_name !== a.parentDatabase && r.database_name !== b.database)
           throw new Error(`database "${r.database_name}" does not exist`)
-        const value = r.masking_value !== undefined ? lit(r.masking_value) : maskingExpression(r.masking_function!)
+        const value = r.masking_value !== undefined ? `(${r.masking_value})` : maskingExpression(r.masking_function!)
         return `UPDATE ${id(r.schema_name)}.${id(r.table_name)} SET ${id(r.column_name)} = ${value}`
       })
       client = await this.pg.connect(b.database)
       await client.query('BEGIN')
       for (const s of statements) await client.query(s)
       await client.query('COMMIT')
+      await this.allowConnections(project, b)
       finish('anonymized', `Anonymized ${a.rules.length} column(s)`, a.rules.length)
     } catch (err) {
       await client?.query('ROLLBACK').catch(() => undefined)

@@ -144,9 +144,9 @@ export class PlatformLifecycle {
    * Records the lifecycle fields on the new branch `b` and creates its
    * database: a copy of the parent's, or for `schema-only` its schema with
    * every table emptied (sequences restarted). The database is left closed
-   * to connections until the compute starts.
+   * to connections until the compute starts. `from`: the database to copy (a past state of the parent, platform-history.ts).
    */
-  async materialise(project: Project, b: BranchRecord, parent: BranchRecord, body: CreateBody): Promise<void> {
+  async materialise(project: Project, b: BranchRecord, parent: BranchRecord, body: CreateBody, from = parent.database): Promise<void> {
     if (typeof body.branch?.expires_at === 'string') b.expires_at = body.branch.expires_at
     if (body.annotation_value) b.annotations = { ...(body.annotation_value as Record<string, string>) }
     const rw = (body.endpoints ?? []).find((e) => e.type === 'read_write')
@@ -155,12 +155,12 @@ export class PlatformLifecycle {
       Object.assign(b.endpoint, JSON.parse(JSON.stringify({ suspend_timeout_seconds, autoscaling_limit_min_cu, autoscaling_limit_max_cu })))
     }
     if (body.branch?.init_source !== 'schema-only') {
-      await this.pg.createDatabase(b.database, project.role, { template: parent.database, allowConnections: false })
+      await this.pg.createDatabase(b.database, project.role, { template: from, allowConnections: false })
       return
     }
     b.init_source = 'schema-only'
     delete b.parent_id
-    await this.pg.createDatabase(b.database, project.role, { template: parent.database })
+    await this.pg.createDatabase(b.database, project.role, { template: from })
     const tables = await this.pg.query<{ t: string }>(
       b.database,
       "SELECT format('%I.%I', schemaname, tablename) AS t FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')"

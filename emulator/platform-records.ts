@@ -61,6 +61,9 @@ export interface BranchRecord extends BranchLifecycle {
   updated_at: string
   /** The PostgreSQL database behind the branch. */
   database: string
+  /** Spec, Branch: the parent's LSN and time the branch was created from (set when the create named a point). */
+  parent_lsn?: string
+  parent_timestamp?: string
   endpoint?: { id: string; host: string; type: 'read_write' } & EndpointSettings
 }
 
@@ -75,7 +78,14 @@ export interface Project {
 
 /** A create-branch request body (platform spec, BranchCreateRequest, with `annotation_value`). */
 export type CreateBranchBody = {
-  branch?: { parent_id?: string; name?: string; expires_at?: unknown; init_source?: unknown }
+  branch?: {
+    parent_id?: string
+    name?: string
+    expires_at?: unknown
+    init_source?: unknown
+    parent_lsn?: string
+    parent_timestamp?: string
+  }
   endpoints?: { type?: string }[]
   annotation_value?: unknown
 }

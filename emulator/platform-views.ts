@@ -10,11 +10,13 @@ import type { BranchRecord, Project } from './platform-records.js'
 
 /** The spec's Branch object (every required field). */
 export function branchView(project: Project, b: BranchRecord, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const { id, name, parent_id, default: isDefault, protected: isProtected, created_at, updated_at } = b
+  const { id, name, parent_id, parent_lsn, parent_timestamp, default: isDefault, protected: isProtected, created_at, updated_at } = b
   return {
     id,
     project_id: project.id,
     ...(parent_id ? { parent_id } : {}),
+    ...(parent_lsn ? { parent_lsn } : {}),
+    ...(parent_timestamp ? { parent_timestamp } : {}),
     name,
     current_state: 'ready',
     state_changed_at: created_at,

@@ -30,6 +30,7 @@ import { branchView as specBranchView, databaseView, endpointView, listBranches 
 import { REGION } from './instant.js'
 import { PlatformLifecycle } from './platform-lifecycle.js'
 import { PlatformAnonymized } from './platform-anonymized.js'
+import { PlatformHistory } from './platform-history.js'
 import {
   LOCKED,
   TERMINAL,
@@ -67,12 +68,15 @@ export class PlatformService implements PlatformCore {
   readonly anonymized: PlatformAnonymized
   /** Neon's API rate limit, when {@link limitRate} switched it on. */
   rateLimit?: RateLimiter
+  /** Past states of branches, for a create from `parent_lsn` or `parent_timestamp` (platform-history.ts). */
+  readonly history: PlatformHistory
   private lastCreated = 0
   private readonly timers = new Set<NodeJS.Timeout>()
 
   constructor(private readonly pg: PostgresServer) {
     this.lifecycle = new PlatformLifecycle(this, pg)
     this.anonymized = new PlatformAnonymized(this, pg)
+    this.history = new PlatformHistory(pg)
     const p = '^/api/v2/projects/([^/]+)'
     this.server
       .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) =>
@@ -366,12 +370,21 @@ export class PlatformService implements PlatformCore {
       ? project.branches.get(body.branch.parent_id)
       : [...project.branches.values()].find((b) => b.default)
     if (!parent) return { status: 404, body: { code: '', message: 'parent branch not found' } }
+    const { parent_lsn, parent_timestamp } = body.branch ?? {}
+    if (parent_lsn !== undefined && parent_timestamp !== undefined)
+      return { status: 400, body: { code: '', message: 'specify only one of parent_lsn and parent_timestamp' } }
+    const point =
+      parent_lsn !== undefined || parent_timestamp !== undefined
+        ? await this.history.source(parent, { parent_lsn, parent_timestamp })
+        : undefined
+    if (point && 'error' in point) return { status: 400, body: { code: '', message: point.error } }
     const b = this.newBranch(project, name, parent.id)
+    if (point) Object.assign(b, { parent_lsn: point.lsn, parent_timestamp: point.timestamp })
     const wantsCompute = (body.endpoints ?? []).some((e) => e.type === 'read_write')
     if (!wantsCompute) delete b.endpoint
     // The operations hold the project from the moment the request is accepted; the database copy is part of
     // the create's time (create_branch reports finished only once it is done).
-    const copy = this.lifecycle.materialise(project, b, parent, body)
+    const copy = this.lifecycle.materialise(project, b, parent, body, point?.database)
     copy.catch(() => undefined)
     const { createBranchMs, startComputeMs } = this.timing
     const ops = [

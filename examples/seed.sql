@@ -1,4 +1,4 @@
--- Sample seed for the demo: a tiny shop.
+-- Sample seed for the demo (neon.new or a Neon branch): a tiny shop.
 CREATE TABLE customers (
   id    bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   email text NOT NULL UNIQUE,

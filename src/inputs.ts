@@ -8,6 +8,8 @@ import { ENV_NAME, envVariables } from './publish/env-file.js'
 import { MaskingRulesError, parseMaskingRules, ruleSecrets } from './platform/masking-rules.js'
 import { type EnvNames, type MaskingRuleInput, type Mode, type Settings, InputError } from './settings.js'
 import { MAX_EXPIRES_IN_SECONDS } from './platform/expiry.js'
+import { BranchPointError, branchPointOf } from './platform/branch-point.js'
+import { scopeComments } from './comment/comment.js'
 
 function text(name: string): string {
   return core.getInput(name).trim()
@@ -139,7 +141,93 @@ function envNames(): EnvNames {
 }
 
 /** Inputs that only mean something for a branch the action creates, refused in instant mode. */
-const BRANCH_ONLY = ['expires-in', 'suspend-timeout', 'min-cu', 'max-cu', 'schema-only'] as const
+const BRANCH_ONLY = [
+  'expires-in',
+  'suspend-timeout',
+  'min-cu',
+  'max-cu',
+  'schema-only',
+  'parent-lsn',
+  'parent-timestamp',
+  'branch-id'
+] as const
+
+/** Inputs that say the workflow wants a Neon branch: with any set, `api-key` and `project-id` must both be. */
+const BRANCH_INPUTS = [
+  'api-key',
+  'project-id',
+  'parent-branch',
+  'branch-name',
+  'branch-id',
+  'masking-rules',
+  'schema-only',
+  'parent-lsn',
+  'parent-timestamp'
+] as const
+
+const list = (names: readonly string[]): string => names.map((n) => `\`${n}\``).join(names.length > 2 ? ', ' : ' and ')
+
+/**
+ * Fails safe where GitHub passes no secrets and no configuration variables
+ * (pull requests from forks, Dependabot's): when `mode` is `branch`, or any
+ * branch input is set, an empty `api-key` or `project-id` is refused before
+ * any request, instead of falling back to a public neon.new database. Only
+ * `mode: auto` with no branch input at all means instant mode.
+ * @throws InputError naming the empty input(s), the branch inputs set, why they may be empty and what to do.
+ */
+function refuseMissingNeonAccess(modeInput: string, schemaOnly: boolean): void {
+  if (modeInput === 'instant') return
+  const given = BRANCH_INPUTS.filter((name) => (name === 'schema-only' ? schemaOnly : text(name) !== ''))
+  if (modeInput === 'auto' && given.length === 0) return
+  const empty = (['api-key', 'project-id'] as const).filter((name) => text(name) === '')
+  if (!empty.length) return
+  const what = empty.length === 2 ? 'a Neon API key and project id' : empty[0] === 'api-key' ? 'a Neon API key' : 'a Neon project id'
+  throw new InputError(
+    `Input${empty.length > 1 ? 's' : ''} ${list(empty)} ${empty.length > 1 ? 'are' : 'is'} required in branch mode (${what}: ` +
+      'pass `${{ secrets.NEON_API_KEY }}` and `${{ vars.NEON_PROJECT_ID }}`) but ' +
+      `${empty.length > 1 ? 'are' : 'is'} empty, while ${given.length ? `${list(given)} ${given.length > 1 ? 'are' : 'is'} set` : '`mode` is branch'}` +
+      `${empty.includes('project-id') && modeInput === 'branch' ? ' (`project-id` is required when `mode` is branch)' : ''}. ` +
+      'GitHub gives no secrets and no configuration variables to workflows run for pull requests from forks, or for Dependabot ' +
+      '(it has its own Dependabot secrets), which is the likely cause. Nothing was created: with branch inputs set, the action does not fall back ' +
+      'to a public, claimable neon.new database (instant mode). Skip the job on such pull requests ' +
+      '(`if: github.event.pull_request.head.repo.full_name == github.repository`), add the secret to Dependabot secrets, or set `mode: instant`.'
+  )
+}
+
+/** `preview-name`: 1 to 40 letters, digits, `-`, `_` or `.` (it goes into the branch name and the comment's marker); '' when not set. */
+function previewName(): string {
+  const value = text('preview-name')
+  if (value !== '' && !/^[A-Za-z0-9._-]{1,40}$/.test(value)) {
+    throw new InputError(
+      `Input \`preview-name\` must be 1 to 40 letters, digits, \`-\`, \`_\` or \`.\` (for example api or web); got "${value}".`
+    )
+  }
+  return value
+}
+
+/** `branch-id`: only for `command: delete` and `command: reset`. @throws InputError */
+function branchId(command: Settings['command']): string {
+  const value = text('branch-id')
+  if (value !== '' && command !== 'delete' && command !== 'reset') {
+    throw new InputError(
+      `Input \`branch-id\` applies to \`command: delete\` and \`command: reset\` (the branch to act on); \`command: ${command}\` finds the PR's branch by name (\`branch-name\`).`
+    )
+  }
+  if (value !== '' && !/^[a-z0-9-]{1,60}$/.test(value)) {
+    throw new InputError(`Input \`branch-id\` must be a Neon branch id such as br-wispy-meadow-a5b2c3d4; got "${value}".`)
+  }
+  return value
+}
+
+/** `parent-lsn` / `parent-timestamp` (platform/branch-point.ts). @throws InputError */
+function parentPoint(): Settings['parentPoint'] {
+  try {
+    return branchPointOf(text('parent-lsn'), text('parent-timestamp'))
+  } catch (err) {
+    if (err instanceof BranchPointError) throw new InputError(err.message)
+    throw err
+  }
+}
 
 /** Checks the lifecycle inputs against each other and the mode. @throws InputError */
 function checkLifecycle(s: Settings): void {
@@ -148,7 +236,7 @@ function checkLifecycle(s: Settings): void {
   }
   if (s.expiresInSeconds > MAX_EXPIRES_IN_SECONDS) {
     throw new InputError(
-      `Input \`expires-in\` must be at most 30d (${MAX_EXPIRES_IN_SECONDS} seconds), the platform's longest branch expiry (platform docs, branch expiration); got "${text('expires-in')}". ` +
+      `Input \`expires-in\` must be at most 30d (${MAX_EXPIRES_IN_SECONDS} seconds), Neon's longest branch expiry (Neon docs, branch expiration); got "${text('expires-in')}". ` +
         'Use 30d or less; an active PR keeps its branch anyway, since every run that uses it pushes the expiry forward.'
     )
   }
@@ -158,7 +246,7 @@ function checkLifecycle(s: Settings): void {
     const given = BRANCH_ONLY.filter((name) => text(name) !== '' && !(name === 'schema-only' && !s.schemaOnly))
     if (given.length) {
       throw new InputError(
-        `Input${given.length > 1 ? 's' : ''} ${given.map((n) => `\`${n}\``).join(', ')} appl${given.length > 1 ? 'y' : 'ies'} to branch mode only (set \`project-id\`), not to the instant service.`
+        `Input${given.length > 1 ? 's' : ''} ${given.map((n) => `\`${n}\``).join(', ')} appl${given.length > 1 ? 'y' : 'ies'} to branch mode only (set \`project-id\`), not to neon.new (instant mode).`
       )
     }
   }
@@ -181,7 +269,7 @@ function maskingRules(mode: Mode, schemaOnly: boolean): MaskingRuleInput[] {
   if (rules.length === 0) return rules
   if (mode === 'instant') {
     throw new InputError(
-      'Input `masking-rules` needs branch mode (set `project-id`): masking runs on a platform branch copied from its parent, ' +
+      'Input `masking-rules` needs branch mode (set `project-id`): masking runs on a Neon branch copied from its parent, ' +
         'and an instant database is new and empty, holding only what `seed` puts in it, so there is nothing to mask.'
     )
   }
@@ -205,6 +293,7 @@ export function readSettings(): Settings {
   const projectId = text('project-id')
   const apiKey = core.getInput('api-key').trim()
   if (apiKey) core.setSecret(apiKey)
+  refuseMissingNeonAccess(modeInput, bool('schema-only', false))
   const mode: Mode = modeInput === 'auto' ? (projectId ? 'branch' : 'instant') : modeInput
 
   const referrer = text('referrer') || 'preview-postgres-action'
@@ -218,7 +307,10 @@ export function readSettings(): Settings {
     apiKey,
     projectId,
     parentBranch: text('parent-branch'),
+    parentPoint: parentPoint(),
     branchName: branchName(text('branch-name')),
+    branchId: branchId(command),
+    previewName: previewName(),
     database: text('database'),
     role: text('role'),
     seed: core
@@ -256,9 +348,7 @@ export function readSettings(): Settings {
     throw new InputError(
       "`command: publish` needs input `report-file`: the report a fork PR's run wrote (its `report-file` output, downloaded from the run's artifact)."
     )
-  if (mode === 'branch' && command !== 'publish') {
-    if (!projectId) throw new InputError('Input `project-id` is required when `mode` is branch.')
-    if (!apiKey) throw new InputError('Input `api-key` is required in branch mode (a platform API key; pass it from a secret).')
-  }
+  // Every comment this run (or its post step) reads or writes is this preview's.
+  scopeComments(settings.previewName)
   return settings
 }

@@ -12,7 +12,7 @@ export interface MaskingRuleInput {
   column: string
   /** A PostgreSQL Anonymizer call such as `anon.fake_email()` or `anon.partial(email, 2, '***', 4)`. */
   function?: string
-  /** A literal set on every row (sent as `masking_value`, a string per the spec). */
+  /** The SQL text of the value set on every row, sent as `masking_value` (`'CARD HOLDER'`, `0`, `NULL`, `true`). */
   value?: string
 }
 
@@ -26,6 +26,9 @@ export interface EnvNames {
   key: string
   prefix: string
 }
+
+/** Where on the parent's history a new branch starts: an LSN or a time (Neon API spec, BranchCreateRequest.branch `parent_lsn` / `parent_timestamp`). */
+export type BranchPoint = { lsn: string } | { timestamp: string }
 
 export type Mode = 'instant' | 'branch'
 export type Reseed = 'on-change' | 'never'
@@ -46,7 +49,13 @@ export interface Settings {
   apiKey: string
   projectId: string
   parentBranch: string
+  /** `parent-lsn` or `parent-timestamp`: the parent's point to branch from; undefined for its latest state. */
+  parentPoint?: BranchPoint
   branchName: string
+  /** `branch-id`: `command: delete` and `reset` act on this branch instead of the PR's, found by name; '' when not set. */
+  branchId: string
+  /** `preview-name`: which of the PR's previews this run is; '' for the PR's one preview. */
+  previewName: string
   database: string
   role: string
   /** Seed paths or globs, in the order given. */

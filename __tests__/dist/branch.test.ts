@@ -306,7 +306,7 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
     emu.platform.script('start_compute', [{ at: 0, status: 'scheduling' }, { at: 300, status: 'cancelled' }])
     const r = await run({}, { pr: { number: newPr() } })
     expect(r.code).toBe(1)
-    expect(r.errors[0]).toMatch(/The platform cancelled "Start compute"/)
+    expect(r.errors[0]).toMatch(/Neon cancelled "Start compute"/)
     expect(previewBranches()).toHaveLength(0)
   })
 
@@ -329,7 +329,7 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
   })
 
   it.each([
-    ['a bad API key', { 'api-key': 'napi_wrong' }, /the platform refused the API key \(HTTP 401: "authentication required"\) \(request_id [0-9a-f-]{36}\)\. Check the `api-key` secret/],
+    ['a bad API key', { 'api-key': 'napi_wrong' }, /Neon refused the API key \(HTTP 401: "authentication required"\) \(request_id [0-9a-f-]{36}\)\. Check the `api-key` secret/],
     ['an unknown project', { 'project-id': 'no-such-project' }, /project "no-such-project" was not found \(HTTP 404\) \(request_id [0-9a-f-]{36}\)\. Check `project-id`/],
     ['an unknown parent', { 'parent-branch': 'staging' }, /Parent branch "staging" was not found in the project/]
   ])('fails clearly on %s', async (_what, inputs, message) => {

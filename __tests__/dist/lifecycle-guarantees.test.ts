@@ -179,7 +179,7 @@ describe('reset, cleanup and cancel keep the promise', () => {
     const before = emu.platform.server.log.length + emu.github.server.log.length
     const r = await run({ 'expires-in': '45d' }, { pr: { number: pr } })
     expect(r.code).toBe(1)
-    expect(r.errors).toEqual(["Input `expires-in` must be at most 30d (2592000 seconds), the platform's longest branch expiry (platform docs, branch expiration); got \"45d\". Use 30d or less; an active PR keeps its branch anyway, since every run that uses it pushes the expiry forward."])
+    expect(r.errors).toEqual(["Input `expires-in` must be at most 30d (2592000 seconds), Neon's longest branch expiry (Neon docs, branch expiration); got \"45d\". Use 30d or less; an active PR keeps its branch anyway, since every run that uses it pushes the expiry forward."])
     expect(r.stdout).not.toMatch(/early.access/i)
     expect(emu.platform.server.log.length + emu.github.server.log.length).toBe(before)
     const first = await run({ 'expires-in': '7d' }, { pr: { number: pr } })
@@ -253,7 +253,7 @@ describe('reset, cleanup and cancel keep the promise', () => {
     expect(r.errors).toEqual([])
     expect(project.branches.has(parent.outputs['branch-id'])).toBe(true)
     expect(project.branches.has(stranger)).toBe(true)
-    expect(r.summary).toMatch(new RegExp(`\\| #${closedPr} \\| keep \\| pull request #${closedPr} is closed, but it has child branch "someones-child", and the platform does not delete a branch with children: delete them first \\|`))
+    expect(r.summary).toMatch(new RegExp(`\\| #${closedPr} \\| keep \\| pull request #${closedPr} is closed, but it has child branch "someones-child", and Neon does not delete a branch with children: delete them first \\|`))
     expect(project.branches.has(withChild.outputs['branch-id'])).toBe(false)
     expect(project.branches.has(child.outputs['branch-id'])).toBe(false)
     const deletes = emu.platform.server.requests('DELETE').filter((q) => q.status === 200).map((q) => q.path.split('/').pop())

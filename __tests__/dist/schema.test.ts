@@ -186,7 +186,7 @@ describe('schema diff, branch mode: the platform compares with the parent', () =
     expect(diff).toMatch(/^\+.*create table "public"\."tags"/m)
     const body = comment(pr)
     // The seed made items and the migration tags (and an index on items): all new to the parent; a new table's indexes count as part of it.
-    expect(body).toContain('**2 tables added** (compared with the parent branch `main` by the platform)')
+    expect(body).toContain('**2 tables added** (compared with the parent branch `main` by Neon)')
     expect(body).toContain(diff.trimEnd())
     expectNoLeak(r, [project.apiKey, project.password].flatMap(leakForms))
 
@@ -241,7 +241,7 @@ describe('schema diff never costs a preview', () => {
     expect(r.outputs.created).toBe('true')
     expect(project.branches.size).toBe(before + 1)
     expect(r.outputs['schema-changed']).toBe('true')
-    expect(comment(pr)).toMatch(/\*\*1 table added, 1 type added\*\* \(compared with the parent branch `main` by the platform\)/)
+    expect(comment(pr)).toMatch(/\*\*1 table added, 1 type added\*\* \(compared with the parent branch `main` by Neon\)/)
     expect(readFileSync(r.outputs['schema-diff'], 'utf8')).toMatch(/^\+.*create domain "public"\."email_address"/m)
   })
 

@@ -96,7 +96,7 @@ function badInput(h: MatrixHelpers): Case[] {
       "expires-in: 45d (over the platform's 30 days)",
       'branch',
       { 'expires-in': '45d' },
-      /`expires-in` must be at most 30d \(2592000 seconds\), the platform's longest branch expiry/
+      /`expires-in` must be at most 30d \(2592000 seconds\), Neon's longest branch expiry/
     ],
     ['expires-in in instant mode', 'instant', { 'expires-in': '7d' }, /`expires-in` applies to branch mode only/],
     ['command: reset in instant mode', 'instant', { command: 'reset' }, /`command: reset` needs branch mode/]
@@ -299,7 +299,7 @@ function promise(h: MatrixHelpers): Case[] {
         c.expect(has(broken.run.outputs['branch-id']) && has(parent.run.outputs['branch-id']), 'a kept branch was deleted')
         c.expect(/\| failed \| kept: it could not be read/.test(r.summary), 'no row for the unreadable branch')
         c.expect(
-          /has child branch "someones-child", and the platform does not delete a branch with children/.test(r.summary),
+          /has child branch "someones-child", and Neon does not delete a branch with children/.test(r.summary),
           'no reason for the parent kept'
         )
         return {

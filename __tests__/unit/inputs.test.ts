@@ -48,8 +48,11 @@ describe('readSettings', () => {
     [{ 'wait-timeout': '-5' }, /`wait-timeout` must be a number of seconds, at least 1; got "-5"/],
     [{ 'instant-url': 'neon.new' }, /`instant-url` must be an http\(s\) URL; got "neon.new"/],
     [{ 'api-url': 'ftp://example.com' }, /`api-url` must be an http\(s\) URL/],
-    [{ 'branch-name': 'bad\tname' }, /`branch-name` must be 1 to 256 printable characters/],
-    [{ 'branch-name': 'x'.repeat(257) }, /`branch-name` must be 1 to 256/],
+    [{ 'project-id': 'p', 'api-key': 'k', 'branch-name': 'bad\tname' }, /`branch-name` must be 1 to 256 printable characters/],
+    [{ 'project-id': 'p', 'api-key': 'k', 'branch-name': 'x'.repeat(257) }, /`branch-name` must be 1 to 256/],
+    [{ 'branch-name': 'preview/x' }, /Inputs `api-key` and `project-id` are required in branch mode .* from forks, or for Dependabot/],
+    [{ 'project-id': 'p', 'api-key': 'k', 'branch-id': 'br-1' }, /`branch-id` applies to `command: delete` and `command: reset`/],
+    [{ 'project-id': 'p', 'api-key': 'k', 'preview-name': 'a/b' }, /`preview-name` must be 1 to 40 letters/],
     [{ mode: 'branch' }, /`project-id` is required when `mode` is branch/],
     [{ 'project-id': 'p' }, /`api-key` is required in branch mode/]
   ])('rejects %j', (inputs, message) => {

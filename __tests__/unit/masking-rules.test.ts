@@ -34,7 +34,7 @@ describe('parseMaskingRules', () => {
     const rules = parseMaskingRules(YAML)
     expect(rules).toEqual([
       { schema: 'public', table: 'users', column: 'email', function: 'anon.fake_email()' },
-      { schema: 'public', table: 'users', column: 'phone', value: '000-000' },
+      { schema: 'public', table: 'users', column: 'phone', value: "'000-000'" },
       { database: 'app', schema: 'public', table: 'users', column: 'name', function: "anon.partial(name, 1, '***', 1)" }
     ])
     expect(parseMaskingRules(JSON.stringify([{ schema: 's', table: 't', column: 'c', value: 7 }]))).toEqual([
@@ -59,7 +59,15 @@ describe('parseMaskingRules', () => {
     ['neither function nor value', '- {schema: s, table: t, column: c}', /rule 1, s.t.c\): give exactly one of `function`/],
     ['both function and value', '- {schema: s, table: t, column: c, value: x, function: anon.fake_email()}', /exactly one of `function`/],
     ['a function that is not a call', '- {schema: s, table: t, column: c, function: "drop table x"}', /`function` must be a call/],
-    ['a null value', '- {schema: s, table: t, column: c, value: null}', /`value` must be a string/],
+    ['a list value', '- {schema: s, table: t, column: c, value: [1]}', /`value` must be a string, a number, a boolean or null/],
+    ['an infinite value', '- {schema: s, table: t, column: c, value: .inf}', /`value` must be a string, a number, a boolean or null/],
+    [
+      'both shapes in one rule',
+      '- {schema_name: s, table: t, column_name: c, masking_value: "0"}',
+      /rule 1\): unknown key `table`; a rule has `database_name`, .*Neon's shape/
+    ],
+    ['a Neon rule without its value', '- {schema_name: s, table_name: t, column_name: c}', /give exactly one of `masking_function`/],
+    ['an empty masking_value', '- {schema_name: s, table_name: t, column_name: c, masking_value: ""}', /`masking_value` must be SQL text/],
     [
       'a column twice',
       '- {schema: s, table: t, column: c, value: x}\n- {schema: s, table: t, column: c, value: y}',
@@ -75,8 +83,54 @@ describe('parseMaskingRules', () => {
     )
   })
 
-  it('masks values and function arguments, not names', () => {
-    expect(ruleSecrets(parseMaskingRules(YAML))).toEqual(['000-000', "name, 1, '***', 1"])
+  it('turns `value` into an SQL literal: a string quoted with quotes doubled, a number, NULL, a boolean', () => {
+    const values = parseMaskingRules(
+      `- {schema: s, table: t, column: a, value: "CARD HOLDER"}
+- {schema: s, table: t, column: b, value: "O'Brien"}
+- {schema: s, table: t, column: c, value: 0}
+- {schema: s, table: t, column: d, value: -2.5}
+- {schema: s, table: t, column: e, value: null}
+- {schema: s, table: t, column: f, value: true}
+- {schema: s, table: t, column: g, value: "0"}`
+    ).map((r) => r.value)
+    expect(values).toEqual(["'CARD HOLDER'", "'O''Brien'", '0', '-2.5', 'NULL', 'true', "'0'"])
+  })
+
+  it("takes Neon's shape (the API's MaskingRule) and passes masking_value through as SQL text", () => {
+    const rules = parseMaskingRules(
+      JSON.stringify([
+        { database_name: 'app', schema_name: 'public', table_name: 'users', column_name: 'name', masking_value: "'CONFIDENTIAL'" },
+        { schema_name: 'public', table_name: 'users', column_name: 'email', masking_function: 'anon.fake_email()' }
+      ])
+    )
+    expect(rules).toEqual([
+      { database: 'app', schema: 'public', table: 'users', column: 'name', value: "'CONFIDENTIAL'" },
+      { schema: 'public', table: 'users', column: 'email', function: 'anon.fake_email()' }
+    ])
+    expect(toPlatformRules(rules, 'neondb')[1].database_name).toBe('neondb')
+  })
+
+  it('masks string values and literal arguments of 4 characters or more; not numbers, booleans, NULL, names or short strings', () => {
+    expect(ruleSecrets(parseMaskingRules(YAML))).toEqual(['000-000'])
+    const rules = parseMaskingRules(`
+- {schema: s, table: t, column: a, value: 0}
+- {schema: s, table: t, column: b, value: true}
+- {schema: s, table: t, column: c, function: anon.random_string(12)}
+- {schema: s, table: t, column: d, function: anon.hash(email)}
+- {schema: s, table: t, column: e, value: "N/A"}
+- {schema: s, table: t, column: f, value: null}
+- {schema: s, table: t, column: g, value: "O'Brien-Smith"}
+- {schema: s, table: t, column: h, function: "anon.hash_salted(d, 'pepper-1')"}
+- {schema_name: s, table_name: t, column_name: i, masking_value: "'CONFIDENTIAL'"}
+- {schema_name: s, table_name: t, column_name: j, masking_value: "upper('quiet-salt') || now()::text"}
+`)
+    expect(ruleSecrets(rules)).toEqual([
+      "O'Brien-Smith",
+      "O''Brien-Smith",
+      'pepper-1',
+      'CONFIDENTIAL',
+      "upper('quiet-salt') || now()::text"
+    ])
   })
 
   it("maps onto the spec's MaskingRule, shows only function names, compares as a set", () => {
@@ -103,7 +157,7 @@ describe('readSettings: masking-rules', () => {
     expect(readSettings().maskingRules).toHaveLength(1)
   })
   it('is refused in instant mode, saying why', () => {
-    set({ 'masking-rules': RULE })
+    set({ mode: 'instant', 'masking-rules': RULE })
     expect(() => readSettings()).toThrow(/`masking-rules` needs branch mode \(set `project-id`\).*nothing to mask/)
   })
   it('is refused with schema-only, saying why', () => {

@@ -8,12 +8,13 @@ import * as github from '@actions/github'
 import { UNSEEDED_BRANCH, offCancel, throwIfCancelled } from '../cancel.js'
 import { describeConnection } from '../connection.js'
 import { ownerOfRun } from '../platform/annotations.js'
-import { anonymizedBranch } from '../platform/anonymized.js'
+import { anonymizedBranch, maskedColumnsOf } from '../platform/anonymized.js'
 import type { NeonClient } from '../platform/client.js'
 import { branchCreateExtras, explainCreateRefusal } from '../platform/branch-create-extras.js'
 import { recordUse } from '../platform/expiry.js'
 import { deleteBranchAndWait, markSeeded, provisionBranch, waitForPendingOf } from '../platform/lifecycle.js'
-import { defaultBranchName, findPreviewBranches } from '../platform/preview-branch.js'
+import { defaultBranchName, findPreviewBranches, refuseProtected } from '../platform/preview-branch.js'
+import { describePoint } from '../platform/branch-point.js'
 import { summarise } from '../platform/operations.js'
 import { projectWaitSummary } from '../platform/project-wait.js'
 import { clearUnseeded } from '../post-state.js'
@@ -24,9 +25,9 @@ import type { Report } from '../publish/report.js'
 import type { Settings } from '../settings.js'
 import type { Deleted, ModeDriver, Provisioned } from './driver.js'
 
-/** The PR's branch name: `branch-name`, else the default one for the PR and the run's commit. */
+/** The PR's branch name: `branch-name`, else the default one for the PR, the run's commit and `preview-name`. */
 export function branchNameOf(settings: Settings, pr: PullRequest | null): string {
-  return settings.branchName || defaultBranchName(pr, github.context.sha ?? '')
+  return settings.branchName || defaultBranchName(pr, github.context.sha ?? '', settings.previewName)
 }
 
 /** The branch driver for this run's settings, the run's one Neon API client, the PR's branch name and what the comment recorded. */
@@ -56,6 +57,8 @@ async function provision(
     ? (outcome.branch.expires_at ?? extras.branch?.expires_at)
     : await recordUse(client, outcome.branch, settings)
   const connection = describeConnection(outcome.pooledUrl, outcome.directUrl)
+  // A reused branch is reported as what it is, anonymized or not, whatever this run's `masking-rules`.
+  const masked = anonymized?.columns() ?? (outcome.created ? undefined : await maskedColumnsOf(client, outcome.branch))
   const report: Report = {
     mode: 'branch',
     state: outcome.created ? 'created' : 'reused',
@@ -63,12 +66,13 @@ async function provision(
     branchId: outcome.branch.id,
     branchName,
     parentBranch: outcome.parent?.name,
+    parentPoint: settings.parentPoint && describePoint(settings.parentPoint),
     host: connection.directHost,
     operations: outcome.operations.map(summarise),
     projectWait: projectWaitSummary(),
     expiresAt,
     schemaOnly: outcome.created && settings.schemaOnly,
-    anonymized: anonymized?.columns()
+    anonymized: masked
   }
   const parent = outcome.parent
   const provisioned: Provisioned = {
@@ -115,7 +119,7 @@ async function provision(
       branchId: outcome.branch.id,
       branchName: outcome.branch.name,
       expiresAt,
-      anonymized: !!anonymized
+      anonymized: !!masked
     }),
     record: () => ({ mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name }),
     env: {},
@@ -161,7 +165,9 @@ async function rebuildInPlace(
 }
 
 /** Deletes the PR's branch (and an unseeded one a failed run left) and waits for the operations. */
-async function deleteBranch(settings: Settings, client: NeonClient, branchName: string): Promise<Deleted | null> {
+async function deleteBranch(settings: Settings, client: NeonClient, name: string): Promise<Deleted | null> {
+  if (settings.branchId) return deleteBranchById(settings, client, settings.branchId)
+  const branchName = name
   const found = await findPreviewBranches(client, branchName)
   if (found.unseeded) {
     core.info(`Deleting branch "${found.unseeded.name}", left by a run whose seed did not complete.`)
@@ -188,6 +194,35 @@ async function deleteBranch(settings: Settings, client: NeonClient, branchName: 
       projectId: settings.projectId,
       branchId: branch.id,
       branchName,
+      operations: (ops ?? []).map(summarise)
+    },
+    record: { mode: 'branch' }
+  }
+}
+
+/** `branch-id`: deletes the branch with that id, whatever its name, refusing the default and protected branches. */
+async function deleteBranchById(settings: Settings, client: NeonClient, id: string): Promise<Deleted> {
+  const branch = await client.getBranch(id)
+  if (!branch) {
+    core.notice(`Branch ${id} (input \`branch-id\`) does not exist (already deleted): nothing to do.`)
+    return {
+      report: { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchId: id },
+      record: { mode: 'branch' },
+      onlyOverEarlierComment: true
+    }
+  }
+  refuseProtected(branch, 'delete', 'branch-id')
+  await waitForPendingOf(client, branch, settings)
+  const ops = await core.group(`Delete branch "${branch.name}" (${id})`, () => deleteBranchAndWait(client, branch, settings))
+  throwIfCancelled()
+  core.info(ops === null ? `Branch "${branch.name}" was already gone.` : `Deleted branch "${branch.name}" (${id}).`)
+  return {
+    report: {
+      mode: 'branch',
+      state: 'deleted',
+      projectId: settings.projectId,
+      branchId: id,
+      branchName: branch.name,
       operations: (ops ?? []).map(summarise)
     },
     record: { mode: 'branch' }

@@ -195,7 +195,7 @@ async function sweepOne(row: SweepRow, x: SweepContext): Promise<void> {
     if (children.length) {
       Object.assign(row, {
         decision: 'keep',
-        reason: `${again.reason}, but it has child branch${children.length === 1 ? '' : 'es'} ${children.map((c) => `"${c.name}"`).join(', ')}, and the platform does not delete a branch with children: delete them first`
+        reason: `${again.reason}, but it has child branch${children.length === 1 ? '' : 'es'} ${children.map((c) => `"${c.name}"`).join(', ')}, and Neon does not delete a branch with children: delete them first`
       })
       return
     }

@@ -18,7 +18,7 @@ import { HttpError } from '../http.js'
 import type { Settings } from '../settings.js'
 import { type Connection, describeConnection } from '../connection.js'
 import { deleteBranchAndWait, markUnseeded, markSeeded } from '../platform/lifecycle.js'
-import { BranchRefusedError } from '../platform/preview-branch.js'
+import { BranchRefusedError, UNSEEDED_SUFFIX, refuseProtected } from '../platform/preview-branch.js'
 import { connectionOf } from '../platform/branch-connection.js'
 import { UNSEEDED_BRANCH, isCancelled, offCancel, throwIfCancelled } from '../cancel.js'
 import type { NeonClient } from '../platform/client.js'
@@ -38,7 +38,7 @@ import type { Branch } from '../platform/client.js'
 /** The refusal of a reset of a branch with children (platform spec, BranchRestoreRequest.preserve_under_name). */
 function childrenRefusal(name: string, detail: string): BranchRefusedError {
   return new BranchRefusedError(
-    `Cannot reset branch "${name}": the platform requires \`preserve_under_name\` to restore it (${detail}), because it has child branches. ` +
+    `Cannot reset branch "${name}": Neon requires \`preserve_under_name\` to restore it (${detail}), because it has child branches. ` +
       `A reset keeps the branch's id and connection strings, so the action does not move the children aside: delete the child branches of "${name}" ` +
       '(or restore it by hand in the console, keeping its old state under a new name), then run the reset again.'
   )
@@ -64,35 +64,39 @@ function refuseRestricted(branch: Branch): void {
   const restore = branch.restricted_actions?.find((a) => a.name === 'restore')
   if (!restore) return
   throw new BranchRefusedError(
-    `Cannot reset branch "${branch.name}" (${branch.id}): the platform does not allow restoring it ("${restore.reason}"); an anonymized branch cannot be reset. ` +
+    `Cannot reset branch "${branch.name}" (${branch.id}): Neon does not allow restoring it ("${restore.reason}"); an anonymized branch cannot be reset. ` +
       'Nothing was changed. Delete it with `command: delete` and create it again with `command: create`, which copies the parent afresh and masks it again.'
   )
 }
 
 /**
- * Resets the branch named `branchName` and seeds it again.
+ * Resets the branch named `name` (or, with `branch-id`, the branch with that id) and seeds it again.
  * @throws BranchRefusedError (no such branch, default or protected, no parent, children), ProjectBusyError, OperationError, HttpError, SeedError.
  */
 export async function resetBranch(
   client: NeonClient,
   settings: Settings,
-  branchName: string,
+  name: string,
   seed: SeedPlan | null,
   pub: Publication,
   fingerprint: string
 ): Promise<void> {
   const branches = await client.listBranches()
-  const branch = branches.find((b) => b.name === branchName)
+  const branch = branches.find((b) => (settings.branchId ? b.id === settings.branchId : b.name === name))
   if (!branch) {
     throw new BranchRefusedError(
-      `Branch "${branchName}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`
+      settings.branchId
+        ? `Branch ${settings.branchId} (input \`branch-id\`) does not exist in the project, so there is nothing to reset.`
+        : `Branch "${name}" does not exist, so there is nothing to reset. Run the action with \`command: create\` first.`
     )
   }
-  if (branch.default || branch.protected) {
+  refuseProtected(branch, 'reset', settings.branchId ? 'branch-id' : 'branch-name')
+  if (branch.name.endsWith(UNSEEDED_SUFFIX)) {
     throw new BranchRefusedError(
-      `Refusing to reset branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. Set \`branch-name\` to a preview branch name.`
+      `Cannot reset branch "${branch.name}" (${branch.id}): its seed never completed. Delete it with \`command: delete\` and create it again.`
     )
   }
+  const branchName = branch.name
   refuseRestricted(branch)
   const parent = branch.parent_id ? await client.getBranch(branch.parent_id) : null
   if (!parent) {

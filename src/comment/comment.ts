@@ -57,21 +57,70 @@ export interface FoundComment {
 
 const MARKER = /<!-- preview-postgres:v1 (\{.*?\}) -->/
 
-/** The hidden marker line for a record. */
-export function markerOf(record: CommentRecord): string {
-  return `<!-- preview-postgres:v1 ${JSON.stringify(record)} -->`
+/** The preview this process's comments belong to (`preview-name`); '' for the PR's one preview. */
+let previewName = ''
+
+/**
+ * Scopes every comment this process reads or writes to one preview of the
+ * PR (`preview-name`): {@link markerOf} writes the name into the marker as
+ * `preview` (absent for the PR's one preview), and {@link recordOf} sees only
+ * markers of that preview. So each name has its own comment, and with it its
+ * own lock, record and reuse, and runs of other names never see it.
+ * Called once the inputs are read, in the main step and in the post step.
+ */
+export function scopeComments(name: string): void {
+  previewName = name
 }
 
-/** Parses the marker out of a comment body, or null. */
+/** The preview name comments are scoped to ('' for the PR's one preview). */
+export function commentScope(): string {
+  return previewName
+}
+
+/** The hidden marker line for a record (with this process's preview name). */
+export function markerOf(record: CommentRecord): string {
+  return `<!-- preview-postgres:v1 ${JSON.stringify(previewName ? { ...record, preview: previewName } : record)} -->`
+}
+
+/** Parses the marker out of a comment body (without its `preview`), or null, also for a marker of another preview. */
 export function recordOf(body: string): CommentRecord | null {
+  const found = anyPreviewRecordOf(body)
+  return found && found.preview === previewName ? found.record : null
+}
+
+/**
+ * Parses the marker out of a comment body whatever preview it belongs to:
+ * the record and its preview name ('' for the PR's one preview), or null.
+ * The lock's waiters read every preview's markers, since two names may
+ * share a lock reaction ({@link lockReactionOf}).
+ */
+export function anyPreviewRecordOf(body: string): { record: CommentRecord; preview: string } | null {
   const m = MARKER.exec(body)
   if (!m) return null
   try {
-    const record = JSON.parse(m[1]) as CommentRecord
-    return record && (record.mode === 'instant' || record.mode === 'branch') ? record : null
+    const { preview = '', ...record } = JSON.parse(m[1]) as CommentRecord & { preview?: string }
+    return record.mode === 'instant' || record.mode === 'branch' ? { record, preview } : null
   } catch {
     return null
   }
+}
+
+/** GitHub's reaction contents (REST, reactions) a lock may use: 👀 for the PR's one preview, the others for named previews. */
+const LOCK_CONTENTS = ['eyes', 'rocket', 'hooray', 'heart', 'laugh', '+1', 'confused', '-1'] as const
+export type LockReactionContent = (typeof LOCK_CONTENTS)[number]
+
+/**
+ * The reaction on the PR that is this preview's lock: 👀 (`eyes`) for the
+ * PR's one preview; for a `preview-name`, one of the seven other contents
+ * picked by a hash of the name. GitHub keeps one reaction of a content per
+ * user, so two names that hash alike share one lock and wait on each other
+ * (safe, only slower); names that hash apart never do.
+ */
+export function lockReactionOf(name: string = previewName): LockReactionContent {
+  if (!name) return 'eyes'
+  let h = 0
+  for (const ch of name) h = (h * 31 + ch.codePointAt(0)!) >>> 0
+  return LOCK_CONTENTS[1 + (h % (LOCK_CONTENTS.length - 1))]
 }
 
 /** The PR of the triggering event (`pull_request`, `pull_request_target`), or null. */

@@ -11,12 +11,12 @@ import type { Report } from '../publish/report.js'
 import { PreviewDeployment, branchConsoleUrl, deactivateEnvironment, environmentOf } from './deployment.js'
 
 /**
- * The preview's name within its PR, for the environment's name. Empty until
- * the action has a `preview-name` input: then it returns that input, and
- * each name gets its own environment `preview-postgres/pr-<N>-<name>`.
+ * The preview's name within its PR (`preview-name`; '' for the PR's one
+ * preview), for the environment's name: each name gets its own environment
+ * `preview-postgres/pr-<N>-<name>`.
  */
-export function previewNameOf(_settings: Settings): string {
-  return ''
+export function previewNameOf(settings: Settings): string {
+  return settings.previewName
 }
 
 /** The PR's environment for this run's settings. */

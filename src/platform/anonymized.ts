@@ -38,6 +38,11 @@ export interface MaskedColumn {
   masking: string
 }
 
+/** A rule as the report shows it. */
+function maskedColumn(r: MaskingRule): MaskedColumn {
+  return { database: r.database_name, schema: r.schema_name, table: r.table_name, column: r.column_name, masking: maskingLabel(r) }
+}
+
 /** The anonymized branch of one run: the hooks the lifecycle calls, and what the report shows. */
 export interface AnonymizedBranch extends AnonymizedHooks {
   /** The masked columns (after {@link AnonymizedHooks.create} or {@link AnonymizedHooks.unreusable} resolved the database). */
@@ -77,7 +82,7 @@ export function anonymizedBranch(client: NeonClient, settings: Settings, rules: 
       const status = await client.anonymizedStatus(branch.id)
       if (!status)
         throw new AnonymizationError(
-          `Branch "${branch.name}" (${branch.id}) has no anonymization status: the platform does not treat it as an anonymized branch.`
+          `Branch "${branch.name}" (${branch.id}) has no anonymization status: Neon does not treat it as an anonymized branch.`
         )
       const message = status.status_message ? scrub(status.status_message) : ''
       const seen = `${status.state}${message ? `: ${message}` : ''}`
@@ -86,7 +91,7 @@ export function anonymizedBranch(client: NeonClient, settings: Settings, rules: 
       if (status.state === 'anonymized') return
       if (status.state === 'initialization_error' || status.state === 'error') {
         throw new AnonymizationError(
-          `Branch "${branch.name}" could not be anonymized: the platform reports state \`${status.state}\`` +
+          `Branch "${branch.name}" could not be anonymized: Neon reports state \`${status.state}\`` +
             `${message ? `: "${message}"` : ' without a message'}. Check \`masking-rules\` (see ${ANONYMIZATION_DOCS}).`
         )
       }
@@ -116,13 +121,22 @@ export function anonymizedBranch(client: NeonClient, settings: Settings, rules: 
       return null
     },
     columns(): MaskedColumn[] {
-      return (resolved ?? toPlatformRules(rules, settings.database)).map((r) => ({
-        database: r.database_name,
-        schema: r.schema_name,
-        table: r.table_name,
-        column: r.column_name,
-        masking: maskingLabel(r)
-      }))
+      return (resolved ?? toPlatformRules(rules, settings.database)).map(maskedColumn)
     }
   }
+}
+
+/**
+ * The masked columns of a reused branch that this run gave no `masking-rules`:
+ * what the branch IS, so output `anonymized` and the report say so. Asks Neon
+ * only when the branch lists `restore` among its `restricted_actions` (Neon API
+ * spec, Branch: an anonymized branch restricts restore), then reads its
+ * `anonymized_status` and `masking_rules`.
+ * @returns the columns when the branch's state is `anonymized`, else undefined.
+ * @throws HttpError, PlatformResponseError from the reads.
+ */
+export async function maskedColumnsOf(client: NeonClient, branch: Branch): Promise<MaskedColumn[] | undefined> {
+  if (!branch.restricted_actions?.some((a) => a.name === 'restore')) return undefined
+  if ((await client.anonymizedStatus(branch.id))?.state !== 'anonymized') return undefined
+  return (await client.maskingRules(branch.id))?.map(maskedColumn)
 }

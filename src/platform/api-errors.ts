@@ -15,7 +15,7 @@ export function explainApiError(err: unknown, label: string, projectId: string):
   const rid = err instanceof HttpError && err.requestId ? ` (request_id ${err.requestId})` : ''
   if (err instanceof HttpError && (err.status === 401 || err.status === 403)) {
     return new HttpError(
-      `${label}: the platform refused the API key (HTTP ${err.status}${err.serviceMessage ? `: "${err.serviceMessage}"` : ''})${rid}. ` +
+      `${label}: Neon refused the API key (HTTP ${err.status}${err.serviceMessage ? `: "${err.serviceMessage}"` : ''})${rid}. ` +
         `Check the \`api-key\` secret and that it can access project ${projectId}.`,
       err.status,
       err.serviceMessage,

@@ -2,7 +2,7 @@
  * The optional parts of a create-branch request that the lifecycle inputs
  * add (platform spec, `POST /projects/{project_id}/branches`:
  * BranchCreateRequest + AnnotationCreateValueRequest): the branch's
- * `expires_at` and `init_source`, the new read-write endpoint's
+ * `expires_at`, `init_source` and `parent_lsn` or `parent_timestamp`, the new read-write endpoint's
  * `suspend_timeout_seconds` and autoscaling limits, and the annotations that
  * mark the branch as this action's. A field whose input is empty is not sent,
  * so the project's defaults apply.
@@ -11,9 +11,11 @@ import { HttpError } from '../http.js'
 import type { Settings } from '../settings.js'
 import { type BranchOwner, annotationsOf } from './annotations.js'
 import { expiresAtFrom, explainExpiryRefusal } from './expiry.js'
+import { describePoint, pointFields } from './branch-point.js'
 import type { CreateBranchExtras } from './shapes.js'
 
-type LifecycleSettings = Pick<Settings, 'expiresInSeconds' | 'schemaOnly' | 'suspendTimeoutSeconds' | 'minCu' | 'maxCu'>
+type LifecycleSettings = Pick<Settings, 'expiresInSeconds' | 'schemaOnly' | 'suspendTimeoutSeconds' | 'minCu' | 'maxCu'> &
+  Partial<Pick<Settings, 'parentPoint'>>
 
 /**
  * The extras of a create request for these settings, made at `now`
@@ -23,6 +25,7 @@ export function branchCreateExtras(s: LifecycleSettings, owner: BranchOwner, now
   const branch: CreateBranchExtras['branch'] = {}
   if (s.expiresInSeconds > 0) branch.expires_at = expiresAtFrom(s.expiresInSeconds, now)
   if (s.schemaOnly) branch.init_source = 'schema-only'
+  Object.assign(branch, pointFields(s.parentPoint))
   const endpoint: CreateBranchExtras['endpoint'] = {}
   if (s.suspendTimeoutSeconds !== undefined) endpoint.suspend_timeout_seconds = s.suspendTimeoutSeconds
   if (s.minCu !== undefined) endpoint.autoscaling_limit_min_cu = s.minCu
@@ -45,6 +48,11 @@ export function explainCreateRefusal(err: unknown, s: LifecycleSettings): unknow
   const message = err.serviceMessage ?? ''
   const inputs: [boolean, RegExp, string][] = [
     [s.schemaOnly, /init_source|schema/i, '`schema-only` (sent as `branch.init_source: schema-only`)'],
+    [
+      s.parentPoint !== undefined,
+      /lsn|timestamp|point|history|retention/i,
+      `\`parent-lsn\`/\`parent-timestamp\` (${s.parentPoint ? describePoint(s.parentPoint) : ''}; it must lie within the parent's history retention)`
+    ],
     [s.suspendTimeoutSeconds !== undefined, /suspend/i, "`suspend-timeout` (sent as the endpoint's `suspend_timeout_seconds`)"],
     [
       s.minCu !== undefined || s.maxCu !== undefined,
@@ -55,7 +63,7 @@ export function explainCreateRefusal(err: unknown, s: LifecycleSettings): unknow
   const hit = inputs.find(([given, pattern]) => given && pattern.test(message))
   if (!hit) return err
   return new HttpError(
-    `The platform refused what input ${hit[2]} asks for (HTTP ${err.status}: "${message}"). Change or remove that input.`,
+    `Neon refused what input ${hit[2]} asks for (HTTP ${err.status}: "${message}"). Change or remove that input.`,
     err.status,
     err.serviceMessage
   )

@@ -82,8 +82,8 @@ export function explainExpiryRefusal(err: unknown, expiresInSeconds: number): un
   if (!/expir|ttl/i.test(err.serviceMessage ?? '')) return err
   const why = err.serviceMessage ? `: "${err.serviceMessage}"` : ''
   return new HttpError(
-    `The platform refused the branch expiry that input \`expires-in\` asks for (sent as \`branch.expires_at\`; HTTP ${err.status}${why}). ` +
-      `The platform keeps a branch at most ${MAX_EXPIRES_IN_SECONDS / 86400} days ahead (platform docs, branch expiration). ` +
+    `Neon refused the branch expiry that input \`expires-in\` asks for (sent as \`branch.expires_at\`; HTTP ${err.status}${why}). ` +
+      `Neon keeps a branch at most ${MAX_EXPIRES_IN_SECONDS / 86400} days ahead (Neon docs, branch expiration). ` +
       'If the project does not accept branch expiry, remove `expires-in` and sweep old branches with `command: cleanup` and `max-age` instead.',
     err.status,
     err.serviceMessage

@@ -160,7 +160,7 @@ async function createUnseeded(
     return { branch: created.branch, operations: created.operations, uris: created.connection_uris }
   } catch (err) {
     if (!unanswered(err)) throw err
-    core.warning(`${err.message} Looking the branch up by name, in case the platform made it.`)
+    core.warning(`${err.message} Looking the branch up by name, in case Neon made it.`)
     let made: Branch | null
     try {
       made = (await findPreviewBranches(client, name.slice(0, -UNSEEDED_SUFFIX.length))).unseeded
@@ -182,7 +182,7 @@ async function createUnseeded(
         err.requestId
       )
     }
-    core.info(`The platform made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`)
+    core.info(`Neon made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`)
     return { branch: made, operations: await client.pendingOperationsOf(made.id, since), uris: [] }
   }
 }

@@ -1,15 +1,25 @@
 /**
- * The `masking-rules` input: YAML or JSON in the input, or
- * `@path/to/file`, a list of `{database?, schema, table, column, function | value}`.
- * Parsed and validated before any network call; the result maps 1:1 onto the
- * platform's MaskingRule (platform spec, `public-v2-for-users.gen.yaml`:
- * `database_name`, `schema_name`, `table_name`, `column_name`, and
- * `masking_function` or `masking_value`).
+ * The `masking-rules` input: YAML or JSON in the input, or `@path/to/file`,
+ * a list of rules in either of two shapes (each rule one or the other):
  *
- * The spec marks every MaskingRule field `x-sensitive`; the values and the
- * functions' arguments are what could carry real data (a literal, a salt),
- * so {@link maskRuleValues} registers them with the runner's log masking.
- * Names of schemas, tables and columns are shown in the comment and summary.
+ * - ours: `{database?, schema, table, column, function | value}`, where
+ *   `value` is a literal: a YAML string goes out as an SQL string literal
+ *   (quotes doubled), a number as a number, `null` as `NULL`, a boolean as
+ *   `true`/`false`;
+ * - Neon's (the API's MaskingRule, as neondatabase/create-branch-action's
+ *   `masking_rules` takes it): `{database_name?, schema_name, table_name,
+ *   column_name, masking_function | masking_value}`, where `masking_value`
+ *   is SQL text passed through as is (Neon docs, data anonymization: a static
+ *   literal value such as `'REDACTED'`, `0` or `NULL`).
+ *
+ * Parsed and validated before any network call; the result maps 1:1 onto
+ * Neon's MaskingRule (Neon API spec, `public-v2-for-users.gen.yaml`).
+ *
+ * The spec marks every MaskingRule field `x-sensitive`; a value or a
+ * function's literal argument could carry real data (a salt), so
+ * {@link ruleSecrets} names them for the runner's log masking, leaving out
+ * what masking would only garble the log with: strings under 4 characters,
+ * numbers, booleans, NULL and column names (which the comment shows).
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -35,6 +45,8 @@ export class MaskingRulesError extends Error {
 }
 
 const KEYS = ['database', 'schema', 'table', 'column', 'function', 'value'] as const
+/** Neon API spec, MaskingRule: the keys of Neon's shape, in the order of {@link KEYS}. */
+const NEON_KEYS = ['database_name', 'schema_name', 'table_name', 'column_name', 'masking_function', 'masking_value'] as const
 
 /** PostgreSQL's identifier limit: NAMEDATALEN - 1 = 63 bytes. */
 const MAX_IDENTIFIER_BYTES = 63
@@ -56,40 +68,62 @@ function identifier(v: unknown, key: string, where: string): string {
   return v
 }
 
-/** One entry of the list, checked. */
+/** An SQL literal for a YAML/JSON scalar: a string quoted (quotes doubled), a finite number, `true`/`false`, `NULL`; undefined for anything else. */
+export function sqlLiteral(v: unknown): string | undefined {
+  if (v === null) return 'NULL'
+  if (typeof v === 'string') return `'${v.replace(/'/g, "''")}'`
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v)
+  if (typeof v === 'boolean') return String(v)
+  return undefined
+}
+
+/** One entry of the list, checked; `e` in our shape or in Neon's (keys named by `keys`). */
 function ruleOf(entry: unknown, i: number): MaskingRuleInput {
   const where = ` (rule ${i + 1})`
   if (!entry || typeof entry !== 'object' || Array.isArray(entry))
-    fail(where, 'each rule must be a mapping {schema, table, column, function | value}.')
+    fail(
+      where,
+      "each rule must be a mapping {schema, table, column, function | value} (or Neon's {schema_name, table_name, column_name, masking_function | masking_value})."
+    )
   const e = entry as Record<string, unknown>
-  const unknown = Object.keys(e).filter((k) => !(KEYS as readonly string[]).includes(k))
+  const neon = Object.keys(e).some((k) => (NEON_KEYS as readonly string[]).includes(k))
+  const keys: readonly string[] = neon ? NEON_KEYS : KEYS
+  const [dbKey, schemaKey, tableKey, columnKey, functionKey, valueKey] = keys
+  const unknown = Object.keys(e).filter((k) => !keys.includes(k))
   if (unknown.length)
     fail(
       where,
-      `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')}; a rule has ${KEYS.map((k) => `\`${k}\``).join(', ')}.`
+      `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')}; a rule has ${keys.map((k) => `\`${k}\``).join(', ')}` +
+        (neon ? " (Neon's shape; do not mix it with `schema`, `table`, …)" : '') +
+        '.'
     )
   const rule: MaskingRuleInput = {
-    schema: identifier(e.schema, 'schema', where),
-    table: identifier(e.table, 'table', where),
-    column: identifier(e.column, 'column', where)
+    schema: identifier(e[schemaKey], schemaKey, where),
+    table: identifier(e[tableKey], tableKey, where),
+    column: identifier(e[columnKey], columnKey, where)
   }
-  if (e.database !== undefined) rule.database = identifier(e.database, 'database', where)
-  const name = `${rule.schema}.${rule.table}.${rule.column}`
-  const hasFunction = e.function !== undefined && e.function !== null
-  const hasValue = e.value !== undefined
+  if (e[dbKey] !== undefined) rule.database = identifier(e[dbKey], dbKey, where)
+  const at = ` (rule ${i + 1}, ${rule.schema}.${rule.table}.${rule.column})`
+  const hasFunction = e[functionKey] !== undefined && e[functionKey] !== null
+  const hasValue = e[valueKey] !== undefined
   if (hasFunction === hasValue)
-    fail(` (rule ${i + 1}, ${name})`, 'give exactly one of `function` (for example anon.fake_email()) or `value` (a literal).')
+    fail(
+      at,
+      `give exactly one of \`${functionKey}\` (for example anon.fake_email()) or \`${valueKey}\` (${neon ? "SQL text such as 'REDACTED' or 0" : 'a literal'}).`
+    )
   if (hasFunction) {
-    const f = typeof e.function === 'string' ? e.function.trim() : ''
-    if (!CALL.test(f))
-      fail(` (rule ${i + 1}, ${name})`, "`function` must be a call such as anon.fake_email() or anon.partial(column, 2, '***', 2).")
+    const f = typeof e[functionKey] === 'string' ? e[functionKey].trim() : ''
+    if (!CALL.test(f)) fail(at, `\`${functionKey}\` must be a call such as anon.fake_email() or anon.partial(column, 2, '***', 2).`)
     rule.function = f
+  } else if (neon) {
+    // Neon's masking_value is SQL text: sent as given.
+    if (typeof e.masking_value !== 'string' || e.masking_value.trim() === '')
+      fail(at, "`masking_value` must be SQL text such as 'REDACTED', 0 or NULL (quote it in YAML).")
+    rule.value = e.masking_value
   } else {
-    // The spec's masking_value is a string; YAML scalars such as 0 or true are sent as their text. null stays SQL NULL's spelling.
-    if (e.value === null || !['string', 'number', 'boolean'].includes(typeof e.value)) {
-      fail(` (rule ${i + 1}, ${name})`, '`value` must be a string, number or boolean (quote it in YAML).')
-    }
-    rule.value = String(e.value)
+    const sql = sqlLiteral(e.value)
+    if (sql === undefined) fail(at, '`value` must be a string, a number, a boolean or null.')
+    rule.value = sql
   }
   return rule
 }
@@ -133,21 +167,67 @@ export function parseMaskingRules(text: string, cwd = process.cwd()): MaskingRul
   return rules
 }
 
+/** Shortest string worth masking in the log: shorter ones (`0`, `N/A`) would garble it and carry nothing personal. */
+const MIN_SECRET = 4
+
+/** A number, a boolean or NULL in SQL: a replacement constant, nothing to mask. */
+const CONSTANT = /^(?:[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|true|false|null)$/i
+
+/** A plain or quoted identifier (a column name, which the comment shows). */
+const NAME = /^(?:[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")$/
+
+/** Splits `a, 'b, c', 3` into its arguments, keeping quoted strings whole. */
+function splitArguments(text: string): string[] {
+  const out: string[] = []
+  let cur = ''
+  let quote = ''
+  let depth = 0
+  for (const ch of text) {
+    if (quote) {
+      if (ch === quote) quote = ''
+    } else if (ch === "'" || ch === '"') quote = ch
+    else if (ch === '(') depth++
+    else if (ch === ')') depth--
+    else if (ch === ',' && depth === 0) {
+      out.push(cur.trim())
+      cur = ''
+      continue
+    }
+    cur += ch
+  }
+  if (cur.trim() !== '') out.push(cur.trim())
+  return out
+}
+
 /**
- * The strings to mask in the log (spec: MaskingRule fields are x-sensitive):
- * each `value`, and the argument text of each `function` (between its parentheses), when not empty.
+ * What of one SQL text (a value, an argument) to mask: a string literal's
+ * content (and its quoted spelling, when it has a doubled quote), or the text;
+ * nothing for a constant, a name or under 4 characters.
+ */
+function secretsOf(sql: string): string[] {
+  const text = sql.trim()
+  const quoted = /^'((?:[^']|'')*)'$/.exec(text)
+  const forms = quoted ? [quoted[1].replace(/''/g, "'"), quoted[1]] : CONSTANT.test(text) || NAME.test(text) ? [] : [text]
+  return forms.filter((f) => f.trim().length >= MIN_SECRET)
+}
+
+/**
+ * The strings to mask in the log (Neon API spec: MaskingRule fields are
+ * x-sensitive): each value and each argument of each function, as their text
+ * (a string literal's content), except strings under 4 characters, numbers,
+ * booleans, NULL and column names.
  */
 export function ruleSecrets(rules: MaskingRuleInput[]): string[] {
   const out = new Set<string>()
-  for (const r of rules) {
-    if (r.value !== undefined && r.value.trim() !== '') out.add(r.value)
-    const args = r.function ? CALL.exec(r.function)?.[2]?.trim() : undefined
-    if (args) out.add(args)
-  }
+  const texts = rules.flatMap((r) => [
+    ...(r.value !== undefined ? [r.value] : []),
+    ...splitArguments((r.function && CALL.exec(r.function)?.[2]) || '')
+  ])
+  for (const t of texts) for (const s of secretsOf(t)) out.add(s)
   return [...out]
 }
 
-/** The rules as the platform takes them, `database` defaulting to `database`. */
+/** The rules as Neon's API takes them (MaskingRule), `database` defaulting to `database`. */
 export function toPlatformRules(rules: MaskingRuleInput[], database: string): MaskingRule[] {
   return rules.map((r) => ({
     database_name: r.database ?? database,

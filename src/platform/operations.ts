@@ -125,17 +125,17 @@ export async function waitForOperations(operations: Operation[], options: WaitOp
     const errored = [...latest.values()].filter((op) => op.status === 'error')
     if (errored.length) {
       const what = errored.map(
-        (op) => `"${displayName(op.action)}" (${op.id}) ended in error: ${op.error ? `"${op.error}"` : 'the platform gave no error text'}`
+        (op) => `"${displayName(op.action)}" (${op.id}) ended in error: ${op.error ? `"${op.error}"` : 'Neon gave no error text'}`
       )
       throw new OperationError(
-        `The platform's operation ${what.join('; ')}${errored[0].branch_id ? ` (branch ${errored[0].branch_id})` : ''}.`,
+        `Neon's operation ${what.join('; ')}${errored[0].branch_id ? ` (branch ${errored[0].branch_id})` : ''}.`,
         errored
       )
     }
     const cancelled = [...latest.values()].filter((op) => op.status === 'cancelled')
     if (cancelled.length) {
       throw new OperationError(
-        `The platform cancelled ${cancelled.map((op) => `"${displayName(op.action)}" (${op.id})`).join(', ')}${cancelled[0].branch_id ? ` on branch ${cancelled[0].branch_id}` : ''}.`,
+        `Neon cancelled ${cancelled.map((op) => `"${displayName(op.action)}" (${op.id})`).join(', ')}${cancelled[0].branch_id ? ` on branch ${cancelled[0].branch_id}` : ''}.`,
         cancelled
       )
     }
@@ -145,7 +145,7 @@ export async function waitForOperations(operations: Operation[], options: WaitOp
     const left = deadline - Date.now()
     if (left <= 0) {
       throw new OperationError(
-        `Timed out after ${options.waitTimeoutSeconds} s (wait-timeout) waiting for the platform's operations; still pending:\n${table(pending())}`,
+        `Timed out after ${options.waitTimeoutSeconds} s (wait-timeout) waiting for Neon's operations; still pending:\n${table(pending())}`,
         pending()
       )
     }
@@ -156,7 +156,7 @@ export async function waitForOperations(operations: Operation[], options: WaitOp
           const now = await options.get(op.id)
           if (now.status === 'failed' && (op.status !== 'failed' || now.failures_count !== op.failures_count)) {
             core.warning(
-              `Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; the platform retries it, still waiting.`
+              `Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; Neon retries it, still waiting.`
             )
           }
           latest.set(op.id, now)

@@ -12,23 +12,30 @@ export class BranchRefusedError extends Error {}
 
 /**
  * `preview/pr-<number>-<head ref>` in a PR, else `preview/<short sha>`;
- * characters other than letters, digits, `.`, `_` and `-` become `-`, at most 256 characters.
+ * characters other than letters, digits, `.`, `_` and `-` become `-`, at most 256 characters,
+ * then `-<preview name>` for one of several previews of the PR (`preview-name`).
  */
-export function defaultBranchName(pr: { number: number; headRef: string } | null, sha: string): string {
+export function defaultBranchName(pr: { number: number; headRef: string } | null, sha: string, previewName = ''): string {
+  const suffix = previewName ? `-${previewName}` : ''
   const clean = (s: string): string =>
     s
       .replace(/[^A-Za-z0-9._-]+/g, '-')
       .replace(/-{2,}/g, '-')
       .replace(/^-|-$/g, '')
   const name = pr ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}` : `preview/${clean(sha).slice(0, 7) || 'local'}`
-  return name.slice(0, 256)
+  return name.slice(0, 256 - suffix.length) + suffix
 }
 
-export function refuseProtected(branch: Branch, what: string): void {
+/**
+ * Refuses to `what` (delete, reset, …) the project's default or a protected branch.
+ * @param input the input that named the branch, which the message says to change
+ * @throws BranchRefusedError
+ */
+export function refuseProtected(branch: Branch, what: string, input: 'branch-name' | 'branch-id' = 'branch-name'): void {
   if (branch.default || branch.protected) {
     throw new BranchRefusedError(
       `Refusing to ${what} branch "${branch.name}" (${branch.id}): it is the project's ${branch.default ? 'default' : 'protected'} branch. ` +
-        'Set `branch-name` to a preview branch name.'
+        `Set \`${input}\` to a preview branch${input === 'branch-id' ? "'s id" : ' name'}.`
     )
   }
 }

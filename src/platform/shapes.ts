@@ -55,7 +55,7 @@ export interface CreatedBranch {
 export class PlatformResponseError extends Error {}
 
 export function need<T>(value: unknown, what: string, label: string, check: (v: unknown) => boolean): T {
-  if (!check(value)) throw new PlatformResponseError(`${label}: the platform's response has no valid ${what}.`)
+  if (!check(value)) throw new PlatformResponseError(`${label}: Neon's response has no valid ${what}.`)
   return value as T
 }
 export const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -127,7 +127,7 @@ export interface AnonymizedStatus {
  * BranchCreateRequest.branch fields, BranchCreateRequestEndpointOptions, AnnotationValueData).
  */
 export interface CreateBranchExtras {
-  branch?: { expires_at?: string; init_source?: 'schema-only' }
+  branch?: { expires_at?: string; init_source?: 'schema-only'; parent_lsn?: string; parent_timestamp?: string }
   endpoint?: { suspend_timeout_seconds?: number; autoscaling_limit_min_cu?: number; autoscaling_limit_max_cu?: number }
   annotation_value?: Record<string, string>
 }

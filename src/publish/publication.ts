@@ -149,7 +149,8 @@ export async function publish(pub: Publication, report: Report, record: CommentR
   const lock = pub.lock
   if (lock?.held) {
     const comment = renderReport({ ...report, runUrl: runUrl() }, Date.now(), COMMENT_LIMIT)
-    await core.group('Update the PR comment', () => lock.finish(comment, record))
+    const written = await core.group('Update the PR comment', () => lock.finish(comment, record))
+    if (written !== null && lock.url) core.setOutput('comment-url', lock.url)
     offCancel(COMMENT_LOCK)
     clearLock()
   }

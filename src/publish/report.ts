@@ -4,6 +4,7 @@
  */
 import { ANONYMIZATION_DOCS } from '../platform/shapes.js'
 import type { PhaseTiming } from '../phases.js'
+import { commentScope } from '../comment/comment.js'
 
 /** The facts of one run. Times are ISO 8601 UTC strings. */
 export interface Report {
@@ -33,6 +34,8 @@ export interface Report {
   branchId?: string
   branchName?: string
   parentBranch?: string
+  /** Branch mode: the parent's point the branch was made from (`at LSN 0/1DE2850`, `as of 2026-02-26T12:00:00Z`). */
+  parentPoint?: string
   /** Host of the direct connection, without credentials. */
   host?: string
   /** Why an earlier database was not reused, if it was not. */
@@ -106,7 +109,7 @@ export function renderSchema(r: Report, diffBudget = Infinity): string[] {
   if (!s) return []
   const against =
     s.source === 'platform'
-      ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by the platform)`
+      ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by Neon)`
       : s.source === 'migra' || s.source === 'listing'
         ? s.madeBy
           ? ` (made by ${s.madeBy})`
@@ -278,7 +281,8 @@ const HEADLINES: Record<Report['state'], string> = {
  */
 export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): string {
   const kind = r.mode === 'instant' ? 'Instant Postgres database' : 'Postgres branch'
-  const lines = [`### 🐘 Preview Postgres: ${kind} ${HEADLINES[r.state]}`, '']
+  const preview = commentScope()
+  const lines = [`### 🐘 Preview Postgres${preview ? ` \`${preview}\`` : ''}: ${kind} ${HEADLINES[r.state]}`, '']
   if (r.replacedBecause) lines.push(`> A new database was created because ${r.replacedBecause}.`, '')
   if (r.rebuiltBecause) lines.push(`> Rebuilt because ${r.rebuiltBecause}.`, '')
   if (r.state === 'migrate-failed' && r.migrateFailure) {
@@ -334,7 +338,8 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
   }
   if (r.databaseId) rows.push(['Database id', `\`${r.databaseId}\``])
   if (r.branchName) rows.push(['Branch', `\`${r.branchName}\`${r.branchId ? ` (\`${r.branchId}\`)` : ''}`])
-  if (r.parentBranch) rows.push([r.schemaOnly ? 'Schema from' : 'Parent branch', `\`${r.parentBranch}\``])
+  if (r.parentBranch)
+    rows.push([r.schemaOnly ? 'Schema from' : 'Parent branch', `\`${r.parentBranch}\`${r.parentPoint ? ` ${r.parentPoint}` : ''}`])
   if (r.schemaOnly) rows.push(['Data', "schema only: the parent's tables without their rows (`schema-only`)"])
   if (r.anonymized && r.state !== 'seed-failed')
     rows.push(['Data', `anonymized: ${r.anonymized.length} column${r.anonymized.length === 1 ? '' : 's'} masked (see below)`])

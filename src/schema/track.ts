@@ -228,7 +228,7 @@ export class SchemaTracker {
         try {
           platform = await platformText
         } catch (err) {
-          core.warning(`The platform's compare_schema failed, so the diff shown is the action's own: ${(err as Error).message}`)
+          core.warning(`Neon's compare_schema failed, so the diff shown is the action's own: ${(err as Error).message}`)
         }
       }
       try {

@@ -69,7 +69,6 @@ import * as core from '@actions/core'
 import { finishBeforeUndo } from '../../cancel.js'
 import {
   HEARTBEAT_MS,
-  LOCK_REACTION,
   NAME_WITHIN_MS,
   ORPHAN_AFTER_MS,
   STALE_AFTER_MS,
@@ -85,6 +84,7 @@ import {
   type Octokit,
   type PullRequest,
   describeGitHubError,
+  lockReactionOf,
   markerOf,
   statusOf,
   withoutLock
@@ -108,6 +108,8 @@ export class CommentLock {
   private earlierBody: string | null = null
   /** True once the marker names this run's reaction. */
   named = false
+  /** The comment's `html_url` (GitHub REST, issue comment) from this run's last write of it. */
+  url?: string
   private timer?: NodeJS.Timeout
   private chain: Promise<unknown> = Promise.resolve()
   /** The release under way: a second {@link finish} (the cancel's undo step and the flow at once) waits for the first. */
@@ -141,7 +143,8 @@ export class CommentLock {
     const { owner, repo, number } = this.pr
     if (this.claim.id) {
       try {
-        await this.octokit.rest.issues.updateComment({ owner, repo, comment_id: this.claim.id, body: text })
+        const { data } = await this.octokit.rest.issues.updateComment({ owner, repo, comment_id: this.claim.id, body: text })
+        this.url = data.html_url
         return
       } catch (err) {
         if (statusOf(err) !== 404) throw err
@@ -150,6 +153,7 @@ export class CommentLock {
     const { data } = await finishBeforeUndo(this.octokit.rest.issues.createComment({ owner, repo, issue_number: number, body: text }))
     if (this.claim.id) core.info(`The preview comment ${this.claim.id} of PR #${number} was deleted: posted it again (comment ${data.id}).`)
     this.claim = { ...this.claim, id: data.id }
+    this.url = data.html_url
   }
 
   /**
@@ -339,7 +343,7 @@ export async function acquireLock(octokit: Octokit, pr: PullRequest, o: LockOpti
   for (;;) {
     const sentAt = Date.now()
     const answer = await finishBeforeUndo(
-      octokit.rest.reactions.createForIssue({ owner, repo, issue_number: number, content: LOCK_REACTION })
+      octokit.rest.reactions.createForIssue({ owner, repo, issue_number: number, content: lockReactionOf() })
     ).catch((err: unknown) => {
       throw new ClaimNotPostedError(pr, err)
     })

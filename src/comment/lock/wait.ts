@@ -6,7 +6,16 @@
  */
 import * as core from '@actions/core'
 import { sleep } from '../../http.js'
-import { type CommentRecord, type Octokit, type PullRequest, describeGitHubError, recordOf, statusOf } from '../comment.js'
+import {
+  type CommentRecord,
+  type Octokit,
+  type PullRequest,
+  anyPreviewRecordOf,
+  describeGitHubError,
+  lockReactionOf,
+  recordOf,
+  statusOf
+} from '../comment.js'
 
 /** How often the holder refreshes `heartbeatAt` in the marker (and so the comment's `updated_at`), in milliseconds. */
 export const HEARTBEAT_MS = 60_000
@@ -21,7 +30,7 @@ export const STALE_AFTER_MS = 5 * 60_000
 export const ORPHAN_AFTER_MS = 3 * 60_000
 /** The holder keeps a take only when its naming write was answered within this long of sending its create, in milliseconds. */
 export const NAME_WITHIN_MS = 30_000
-/** The reaction that is the lock. */
+/** The reaction that is the PR's lock when no `preview-name` is set (comment.ts: lockReactionOf). */
 export const LOCK_REACTION = 'eyes'
 
 /** A reaction as GitHub answers it (the fields the lock reads). */
@@ -45,7 +54,7 @@ export async function lockReactionIds(octokit: Octokit, pr: PullRequest, login: 
     owner: pr.owner,
     repo: pr.repo,
     issue_number: pr.number,
-    content: LOCK_REACTION,
+    content: lockReactionOf(),
     per_page: 100
   })
   return reactions.filter((r) => r.user?.login === login).map((r) => r.id)
@@ -66,8 +75,12 @@ const githubNow = (headers: { date?: string }): number => {
   return Number.isFinite(at) ? at : Date.now()
 }
 
-/** `login`'s marker comments on the PR, oldest first (all pages). @throws the GitHub error. */
-export async function markerComments(octokit: Octokit, pr: PullRequest, login: string): Promise<MarkerComment[]> {
+/**
+ * `login`'s marker comments on the PR, oldest first (all pages): this
+ * preview's, or with `anyPreview` every preview's (`preview-name`).
+ * @throws the GitHub error.
+ */
+export async function markerComments(octokit: Octokit, pr: PullRequest, login: string, anyPreview = false): Promise<MarkerComment[]> {
   const found: MarkerComment[] = []
   await octokit.paginate(
     octokit.rest.issues.listComments,
@@ -75,7 +88,8 @@ export async function markerComments(octokit: Octokit, pr: PullRequest, login: s
     (response) => {
       const now = githubNow(response.headers)
       for (const c of response.data) {
-        const record = c.user?.login === login ? recordOf(c.body ?? '') : null
+        const body = c.body ?? ''
+        const record = c.user?.login !== login ? null : anyPreview ? (anyPreviewRecordOf(body)?.record ?? null) : recordOf(body)
         if (record) found.push({ id: c.id, body: c.body ?? '', record, age: now - Date.parse(c.updated_at) })
       }
       return []
@@ -85,22 +99,33 @@ export async function markerComments(octokit: Octokit, pr: PullRequest, login: s
 }
 
 /**
- * Reads the marker of the PR's comment: the comment `commentId` when given
- * and still ours, else the oldest marker comment of `login` found by
- * listing. Null when the PR has no marker comment of `login`.
+ * Reads the marker that names lock reaction `reactionId`: the comment
+ * `commentId` when given, still ours and naming it, else the marker comment
+ * of `login` that names it, of any preview (two `preview-name`s may share a
+ * lock reaction: comment.ts, lockReactionOf), else this preview's oldest.
+ * Null when the PR has no marker comment of `login`.
  * @throws the GitHub error.
  */
-async function readMarker(octokit: Octokit, pr: PullRequest, login: string, commentId: number | null): Promise<MarkerComment | null> {
+async function readMarker(
+  octokit: Octokit,
+  pr: PullRequest,
+  login: string,
+  commentId: number | null,
+  reactionId: number | undefined
+): Promise<MarkerComment | null> {
   if (commentId !== null) {
     const got = await octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId }).catch((err: unknown) => {
       if (statusOf(err) === 404) return null
       throw err
     })
-    const record = got ? recordOf(got.data.body ?? '') : null
-    if (got && record)
+    const record = got ? (anyPreviewRecordOf(got.data.body ?? '')?.record ?? null) : null
+    if (got && record && (reactionId === undefined || record.reaction === reactionId))
       return { id: commentId, body: got.data.body ?? '', record, age: githubNow(got.headers) - Date.parse(got.data.updated_at) }
   }
-  return (await markerComments(octokit, pr, login))[0] ?? null
+  const all = await markerComments(octokit, pr, login, true)
+  const naming = reactionId === undefined ? undefined : all.find((m) => m.record.reaction === reactionId)
+  if (naming) return naming
+  return all.find((m) => recordOf(m.body) !== null) ?? null
 }
 
 /**
@@ -127,7 +152,7 @@ export async function waitForRelease(
     let ids: number[]
     try {
       ids = await lockReactionIds(octokit, pr, seen.login)
-      marker = await readMarker(octokit, pr, seen.login, commentId)
+      marker = await readMarker(octokit, pr, seen.login, commentId, ids[0])
       commentId = marker?.id ?? null
     } catch (err) {
       // A GitHub hiccup (after the client's retries): decide nothing on it, keep waiting.

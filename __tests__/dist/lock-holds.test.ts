@@ -158,7 +158,8 @@ describe('3. users deleting or editing the PR comment while a run holds the lock
     const holding = run('instant', pr, { seed })
     // The holder has made its database and is seeding it.
     await until(() => databasesCreated(from) > 0)
-    const waiting = run('instant', pr, { 'wait-timeout': '200' })
+    // reseed: never: the waiter has no seed input, so its seed fingerprint differs from the holder's; this is about the lock, not a rebuild.
+    const waiting = run('instant', pr, { 'wait-timeout': '200', reseed: 'never' })
     await until(() => reactionPosts(mark).some((q) => q.status === 200))
     userAction()
     return Promise.all([holding, waiting])

@@ -11,6 +11,7 @@ import { APP_TOKEN } from '../../emulator/index.js'
 import type { RunResult } from '../../emulator/runner.js'
 import { branchSuite } from '../fixtures/branch-suite.js'
 import { REPO, instantInputs, runAction } from '../fixtures/preview.js'
+import { lockReactionOf } from '../../src/comment/comment.js'
 
 const s = branchSuite({ prefix: 'preview-name-test-', firstPr: 3400, projectPerTest: true })
 
@@ -63,6 +64,25 @@ describe('two previews of one PR, branch mode', () => {
     }
     expect(s.previewBranches()).toHaveLength(2)
     expect(comments(pr).map((c) => markerOf(c.body).preview).sort()).toEqual(['api', 'web'])
+  })
+
+  it('two names whose lock is the same reaction (admin and app): one waits for the other, never both hold it', async () => {
+    expect(lockReactionOf('admin')).toBe(lockReactionOf('app'))
+    s.emu.platform.timing = { createBranchMs: 600, startComputeMs: 900, deleteMs: 200 }
+    const pr = s.newPr()
+    const [admin, app] = await Promise.all([
+      s.run({ 'preview-name': 'admin' }, { pr: { number: pr } }),
+      s.run({ 'preview-name': 'app' }, { pr: { number: pr } })
+    ])
+    for (const r of [admin, app]) {
+      expect(r.errors).toEqual([])
+      expect(r.outputs.created).toBe('true')
+    }
+    const waited = [admin, app].filter((r) => /Another run of this PR holds the lock/.test(r.stdout))
+    expect(waited).toHaveLength(1)
+    expect(waited[0].stdout).not.toMatch(/Taking over the lock/)
+    expect(s.previewBranches()).toHaveLength(2)
+    expect(comments(pr).map((c) => markerOf(c.body).preview).sort()).toEqual(['admin', 'app'])
   })
 
   it('refuses a name with characters a branch name or marker cannot carry, before any request', async () => {

@@ -106,12 +106,13 @@ export function anyPreviewRecordOf(body: string): { record: CommentRecord; previ
 }
 
 /** GitHub's reaction contents (REST, reactions) a lock may use: 👀 for the PR's one preview, the others for named previews. */
-const LOCK_CONTENTS = ['eyes', 'rocket', 'hooray', 'heart', 'laugh', '+1', 'confused', '-1'] as const
+const LOCK_CONTENTS = ['eyes', 'rocket', 'hooray', 'heart', 'laugh', '+1'] as const
 export type LockReactionContent = (typeof LOCK_CONTENTS)[number]
 
 /**
  * The reaction on the PR that is this preview's lock: 👀 (`eyes`) for the
- * PR's one preview; for a `preview-name`, one of the seven other contents
+ * PR's one preview; for a `preview-name`, one of five other contents (not
+ * `-1` or `confused`, which read as a verdict on the PR),
  * picked by a hash of the name. GitHub keeps one reaction of a content per
  * user, so two names that hash alike share one lock and wait on each other
  * (safe, only slower); names that hash apart never do.

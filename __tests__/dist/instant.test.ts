@@ -180,7 +180,12 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     expect(second.outputs.created).toBe('false')
     const left = emu.github.comments(REPO, pr)
     expect(left.map((c) => c.user.login)).toEqual([APP_BOT_LOGIN])
-    expect(recordOf(left[0].body)).toEqual({ mode: 'instant', databaseId: first.outputs['database-id'], expiresAt: expect.any(String) })
+    expect(recordOf(left[0].body)).toEqual({
+      mode: 'instant',
+      databaseId: first.outputs['database-id'],
+      expiresAt: expect.any(String),
+      fingerprint: expect.stringMatching(/^sha256:[0-9a-f]{64}$/)
+    })
     // only the first run created a comment; the second took the lock with a reaction, and left none behind
     expect(emu.github.server.requests('POST', comments).length - postsBefore).toBe(1)
     expect(emu.github.commentReactions(left[0].id)).toEqual([])

@@ -141,6 +141,12 @@ async function anonymizedRuns(): Promise<void> {
   })
   expect(patch.status).toBe(200)
   expect((await fetch(`${base}/anonymize`, { method: 'POST', headers })).status).toBe(200)
+  // Let the masking that POST started finish before the checks: nothing of the emulator's runs on behind them.
+  for (let i = 0; i < 100; i++) {
+    const status = (await (await fetch(`${base}/anonymized_status`, { headers })).json()) as { state?: string }
+    if (status.state !== 'anonymizing' && status.state !== 'created') break
+    await new Promise((r) => setTimeout(r, 100))
+  }
   log.push(...emu.platform.server.log.filter((q) => API.test(q.path)))
 }
 

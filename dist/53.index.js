@@ -16,7 +16,7 @@ export const modules = {
 /* harmony import */ var _platform_client_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(16383);
 /* harmony import */ var _platform_project_wait_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(29142);
 /* harmony import */ var _publish_report_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(24585);
-/* harmony import */ var _comment_comment_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(13505);
+/* harmony import */ var _comment_comment_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(86924);
 /* harmony import */ var _comment_lock_saved_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(17466);
 /**
  * What the post step undoes (commands/post.ts loads this module only when

@@ -2,6 +2,171 @@ export const id = 881;
 export const ids = [881];
 export const modules = {
 
+/***/ 86924:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   $f: () => (/* binding */ githubClient),
+/* harmony export */   Ly: () => (/* binding */ anyPreviewRecordOf),
+/* harmony export */   My: () => (/* binding */ pullRequestOfEvent),
+/* harmony export */   OY: () => (/* binding */ withoutLock),
+/* harmony export */   Oi: () => (/* binding */ lockReactionOf),
+/* harmony export */   c2: () => (/* binding */ statusOf),
+/* harmony export */   dZ: () => (/* binding */ describeGitHubError),
+/* harmony export */   we: () => (/* binding */ markerOf),
+/* harmony export */   zv: () => (/* binding */ recordOf)
+/* harmony export */ });
+/* unused harmony exports MAX_GITHUB_WAIT_S, listOurComments */
+/* harmony import */ var _scope_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(11349);
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(11758);
+/* harmony import */ var _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(49735);
+/* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(86856);
+/* harmony import */ var bottleneck__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(62203);
+/* harmony import */ var bottleneck__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(bottleneck__WEBPACK_IMPORTED_MODULE_1__);
+/**
+ * The one PR comment this action keeps per pull request: its hidden marker
+ * (what it records for the next run), the GitHub client that reads and writes
+ * it, and the listing of our own marker comments. The comment lock built on
+ * these lives in lock.ts.
+ */
+
+
+
+
+
+
+/** The record without the lock's fields (`provisioningSince`, `heartbeatAt`, `run`, `reaction`): what it says for reuse. */
+function withoutLock(record) {
+    const { provisioningSince: _since, heartbeatAt: _beat, run: _run, reaction: _reaction, ...rest } = record;
+    return rest;
+}
+const MARKER = /<!-- preview-postgres:v1 (\{.*?\}) -->/;
+/** The hidden marker line for a record (with this process's preview name). */
+function markerOf(record) {
+    return `<!-- preview-postgres:v1 ${JSON.stringify((0,_scope_js__WEBPACK_IMPORTED_MODULE_2__/* .commentScope */ .A)() ? { ...record, preview: (0,_scope_js__WEBPACK_IMPORTED_MODULE_2__/* .commentScope */ .A)() } : record)} -->`;
+}
+/** Parses the marker out of a comment body (without its `preview`), or null, also for a marker of another preview. */
+function recordOf(body) {
+    const found = anyPreviewRecordOf(body);
+    return found && found.preview === (0,_scope_js__WEBPACK_IMPORTED_MODULE_2__/* .commentScope */ .A)() ? found.record : null;
+}
+/**
+ * Parses the marker out of a comment body whatever preview it belongs to:
+ * the record and its preview name ('' for the PR's one preview), or null.
+ * The lock's waiters read every preview's markers, since two names may
+ * share a lock reaction ({@link lockReactionOf}).
+ */
+function anyPreviewRecordOf(body) {
+    const m = MARKER.exec(body);
+    if (!m)
+        return null;
+    try {
+        const { preview = '', ...record } = JSON.parse(m[1]);
+        return record.mode === 'instant' || record.mode === 'branch' ? { record, preview } : null;
+    }
+    catch {
+        return null;
+    }
+}
+/** GitHub's reaction contents (REST, reactions) a lock may use: 👀 for the PR's one preview, the others for named previews. */
+const LOCK_CONTENTS = ['eyes', 'rocket', 'hooray', 'heart', 'laugh', '+1'];
+/**
+ * The reaction on the PR that is this preview's lock: 👀 (`eyes`) for the
+ * PR's one preview; for a `preview-name`, one of five other contents (not
+ * `-1` or `confused`, which read as a verdict on the PR),
+ * picked by a hash of the name. GitHub keeps one reaction of a content per
+ * user, so two names that hash alike share one lock and wait on each other
+ * (safe, only slower); names that hash apart never do.
+ */
+function lockReactionOf(name = (0,_scope_js__WEBPACK_IMPORTED_MODULE_2__/* .commentScope */ .A)()) {
+    if (!name)
+        return 'eyes';
+    let h = 0;
+    for (const ch of name)
+        h = (h * 31 + ch.codePointAt(0)) >>> 0;
+    return LOCK_CONTENTS[1 + (h % (LOCK_CONTENTS.length - 1))];
+}
+/** The PR of the triggering event (`pull_request`, `pull_request_target`), or null. */
+function pullRequestOfEvent() {
+    const pr = _actions_github__WEBPACK_IMPORTED_MODULE_0__/* .context */ ._.payload.pull_request;
+    if (!pr || typeof pr.number !== 'number')
+        return null;
+    const head = pr.head?.ref ?? '';
+    return { ..._actions_github__WEBPACK_IMPORTED_MODULE_0__/* .context */ ._.repo, number: pr.number, headRef: head };
+}
+/** Longest wait a GitHub rate limit may ask for before the request is retried, in seconds; beyond it the request fails at once. */
+const MAX_GITHUB_WAIT_S = 60;
+/**
+ * A GitHub client for the comment: every request is abandoned after
+ * `timeoutMs` milliseconds; 5xx answers, network errors and timeouts are
+ * retried 3 times after 0.5 s, 2 s and 4.5 s (@octokit/plugin-retry; 4xx
+ * are not retried by it); rate limits (403/429 with
+ * `Retry-After` or `x-ratelimit-reset`) are retried once when the wait is at
+ * most 60 s (@octokit/plugin-throttling, whose `secondary rate limit` and
+ * `x-ratelimit-remaining: 0` handling is kept). The plugin's spacing of
+ * writes (1 s) and of notifying writes (3 s) is turned off: GitHub's advice
+ * ("wait at least one second between each request") is for many writes, and
+ * a run makes a handful (lock.ts), one at a time.
+ */
+function githubClient(token, timeoutMs) {
+    const withinBudget = (retryAfter, _options, _octokit, retryCount) => retryCount < 1 && retryAfter <= MAX_GITHUB_WAIT_S;
+    return _actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q(token, {
+        request: {
+            fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
+        },
+        // 429 is the throttling plugin's alone (plugin-retry would resend it after 0.5 s whatever Retry-After says).
+        retry: { retries: 3, retryAfterBaseValue: 500, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
+        throttle: {
+            onRateLimit: withinBudget,
+            onSecondaryRateLimit: withinBudget,
+            // One write at a time, no spacing (the plugin's defaults: minTime 1000 ms for writes, 3000 ms for notifying ones).
+            write: new (bottleneck__WEBPACK_IMPORTED_MODULE_1___default().Group)({ maxConcurrent: 1, minTime: 0 }),
+            notifications: new (bottleneck__WEBPACK_IMPORTED_MODULE_1___default().Group)({ maxConcurrent: 1, minTime: 0 })
+        }
+    }, _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_3__/* .retry */ .L, _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_4__/* .throttling */ .A);
+}
+/**
+ * Our marker comments on the PR, oldest first: every page of comments
+ * (octokit pagination), only those written by `login`, only those carrying a
+ * marker.
+ * @throws the GitHub error when the comments cannot be read (after the retries).
+ */
+async function listOurComments(octokit, pr, login) {
+    const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+        owner: pr.owner,
+        repo: pr.repo,
+        issue_number: pr.number,
+        per_page: 100
+    });
+    const found = [];
+    for (const c of comments) {
+        if (c.user?.login !== login)
+            continue;
+        const record = recordOf(c.body ?? '');
+        if (record)
+            found.push({ id: c.id, record });
+    }
+    return found.sort((a, b) => a.id - b.id);
+}
+/** The HTTP status of a GitHub (octokit) error, if it has one. */
+const statusOf = (err) => err.status;
+/** A GitHub error in words, with what to do for a rate limit, 403 and 404. */
+function describeGitHubError(err) {
+    const e = err;
+    if ((e.status === 403 || e.status === 429) && /rate limit/i.test(e.message ?? '')) {
+        return `HTTP ${e.status}: GitHub's rate limit (${e.message}), with a wait longer than ${MAX_GITHUB_WAIT_S} s or a second time`;
+    }
+    if (e.status === 403) {
+        return 'HTTP 403: the token may not write to this pull request (fork PRs and Dependabot get a read-only GITHUB_TOKEN; grant `permissions: pull-requests: write`)';
+    }
+    if (e.status === 404)
+        return 'HTTP 404: the pull request or repository was not found (deleted, or the token cannot see it)';
+    return e.status ? `HTTP ${e.status}: ${e.message ?? ''}` : (e.message ?? String(err));
+}
+
+
+/***/ }),
+
 /***/ 17466:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -13,7 +178,7 @@ export const modules = {
 /* harmony export */ });
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
 /* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(38653);
-/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(13505);
+/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(86924);
 /* harmony import */ var _wait_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(39088);
 /**
  * The PR's lock as the post step sees it: the main step saves which lock it
@@ -99,7 +264,7 @@ async function releaseSavedLock(octokit, pr, saved, failedMarkdown) {
 /* unused harmony export LOCK_REACTION */
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
-/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(13505);
+/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(86924);
 /**
  * The waiting side of the PR's lock (lock.ts has the protocol): its timing
  * constants, the lock reactions on the PR, and the wait until the lock
@@ -1484,8 +1649,8 @@ const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization';
 /* harmony export */   W$: () => (/* binding */ COMMENT_LIMIT)
 /* harmony export */ });
 /* unused harmony exports renderSchema, renderMigrationCost, renderMasked, renderPhases, relativeExpiry, utc */
-/* harmony import */ var _platform_shapes_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4773);
-/* harmony import */ var _comment_comment_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(13505);
+/* harmony import */ var _platform_shapes_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4773);
+/* harmony import */ var _comment_scope_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(11349);
 /**
  * What one run did, rendered once as Markdown for both the PR comment and the
  * job summary. Holds no secret: no connection string, no password.
@@ -1583,7 +1748,7 @@ function renderMasked(r) {
     return [
         '#### Anonymized',
         '',
-        `**anonymized: ${n} column${n === 1 ? '' : 's'} masked** before the branch was handed out ([anonymized branches](${_platform_shapes_js__WEBPACK_IMPORTED_MODULE_1__/* .ANONYMIZATION_DOCS */ .bq})).`,
+        `**anonymized: ${n} column${n === 1 ? '' : 's'} masked** before the branch was handed out ([anonymized branches](${_platform_shapes_js__WEBPACK_IMPORTED_MODULE_0__/* .ANONYMIZATION_DOCS */ .bq})).`,
         '',
         '| Column | Masked with |',
         '| --- | --- |',
@@ -1653,7 +1818,7 @@ const HEADLINES = {
  */
 function renderReport(r, now = Date.now(), limit = 1_000_000) {
     const kind = r.mode === 'instant' ? 'Instant Postgres database' : 'Postgres branch';
-    const preview = (0,_comment_comment_js__WEBPACK_IMPORTED_MODULE_0__/* .commentScope */ .AM)();
+    const preview = (0,_comment_scope_js__WEBPACK_IMPORTED_MODULE_1__/* .commentScope */ .A)();
     const lines = [`### 🐘 Preview Postgres${preview ? ` \`${preview}\`` : ''}: ${kind} ${HEADLINES[r.state]}`, ''];
     if (r.replacedBecause)
         lines.push(`> A new database was created because ${r.replacedBecause}.`, '');

@@ -84,8 +84,8 @@ var lifecycle = __webpack_require__(92863);
 var platform_operations = __webpack_require__(59085);
 // EXTERNAL MODULE: ./src/publish/report.ts
 var publish_report = __webpack_require__(24585);
-// EXTERNAL MODULE: ./src/comment/comment.ts + 2 modules
-var comment = __webpack_require__(13505);
+// EXTERNAL MODULE: ./src/comment/comment.ts
+var comment = __webpack_require__(86924);
 // EXTERNAL MODULE: ./src/phases.ts
 var phases = __webpack_require__(20119);
 // EXTERNAL MODULE: external "node:crypto"

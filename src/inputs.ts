@@ -9,7 +9,7 @@ import { MaskingRulesError, parseMaskingRules, ruleSecrets } from './platform/ma
 import { type EnvNames, type MaskingRuleInput, type Mode, type Settings, InputError } from './settings.js'
 import { MAX_EXPIRES_IN_SECONDS } from './platform/expiry.js'
 import { BranchPointError, branchPointOf } from './platform/branch-point.js'
-import { scopeComments } from './comment/comment.js'
+import { scopeComments } from './comment/scope.js'
 
 function text(name: string): string {
   return core.getInput(name).trim()

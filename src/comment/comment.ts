@@ -4,6 +4,8 @@
  * it, and the listing of our own marker comments. The comment lock built on
  * these lives in lock.ts.
  */
+import { commentScope } from './scope.js'
+export { commentScope, scopeComments } from './scope.js'
 import * as github from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
@@ -57,35 +59,15 @@ export interface FoundComment {
 
 const MARKER = /<!-- preview-postgres:v1 (\{.*?\}) -->/
 
-/** The preview this process's comments belong to (`preview-name`); '' for the PR's one preview. */
-let previewName = ''
-
-/**
- * Scopes every comment this process reads or writes to one preview of the
- * PR (`preview-name`): {@link markerOf} writes the name into the marker as
- * `preview` (absent for the PR's one preview), and {@link recordOf} sees only
- * markers of that preview. So each name has its own comment, and with it its
- * own lock, record and reuse, and runs of other names never see it.
- * Called once the inputs are read, in the main step and in the post step.
- */
-export function scopeComments(name: string): void {
-  previewName = name
-}
-
-/** The preview name comments are scoped to ('' for the PR's one preview). */
-export function commentScope(): string {
-  return previewName
-}
-
 /** The hidden marker line for a record (with this process's preview name). */
 export function markerOf(record: CommentRecord): string {
-  return `<!-- preview-postgres:v1 ${JSON.stringify(previewName ? { ...record, preview: previewName } : record)} -->`
+  return `<!-- preview-postgres:v1 ${JSON.stringify(commentScope() ? { ...record, preview: commentScope() } : record)} -->`
 }
 
 /** Parses the marker out of a comment body (without its `preview`), or null, also for a marker of another preview. */
 export function recordOf(body: string): CommentRecord | null {
   const found = anyPreviewRecordOf(body)
-  return found && found.preview === previewName ? found.record : null
+  return found && found.preview === commentScope() ? found.record : null
 }
 
 /**
@@ -117,7 +99,7 @@ export type LockReactionContent = (typeof LOCK_CONTENTS)[number]
  * user, so two names that hash alike share one lock and wait on each other
  * (safe, only slower); names that hash apart never do.
  */
-export function lockReactionOf(name: string = previewName): LockReactionContent {
+export function lockReactionOf(name: string = commentScope()): LockReactionContent {
   if (!name) return 'eyes'
   let h = 0
   for (const ch of name) h = (h * 31 + ch.codePointAt(0)!) >>> 0

@@ -4,7 +4,7 @@
  */
 import { ANONYMIZATION_DOCS } from '../platform/shapes.js'
 import type { PhaseTiming } from '../phases.js'
-import { commentScope } from '../comment/comment.js'
+import { commentScope } from '../comment/scope.js'
 
 /** The facts of one run. Times are ISO 8601 UTC strings. */
 export interface Report {

@@ -80,6 +80,15 @@ export function failed(r: RunResult, message: RegExp, c: ReturnType<typeof check
   c.expect(!r.outputs['database-url'], 'database-url was set on a failed run')
 }
 
+/**
+ * Outputs a failed or cancelled run may set: the records of what it wrote to
+ * GitHub (its deployment, marked failed, and its comment), never a database.
+ */
+const RECORDS_OF_GITHUB_WRITES = new Set(['deployment-id', 'comment-url'])
+
+/** The outputs of `r` that hand something out (every output but the records of its GitHub writes). */
+export const handedOut = (r: RunResult): string[] => Object.keys(r.outputs).filter((k) => !RECORDS_OF_GITHUB_WRITES.has(k))
+
 /** Comments on the PR and their markers. */
 export function prComments(emu: Emulator, pr: number): { body: string; login: string; record: Record<string, unknown> | null }[] {
   return emu.github.comments(REPO, pr).map((c) => {

@@ -19,7 +19,8 @@ import {
   outcome,
   prComments,
   previewBranches,
-  succeeded
+  succeeded,
+  handedOut
 } from './matrix-kit.js'
 import { ROOT } from '../../emulator/runner.js'
 
@@ -65,13 +66,21 @@ const applied = async (ctx: Ctx, database: string | undefined): Promise<string[]
   database ? (await ctx.emu.pg.query<{ name: string }>(database, 'SELECT name FROM _migrations ORDER BY 1')).map((r) => r.name) : []
 
 /** Whether process `pid` still runs (signal 0 checks without sending). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
+/**
+ * Whether process `pid` still runs `graceMs` after the run ended (the action's
+ * SIGTERM then SIGKILL take up to 2 s). A zombie, dead but not yet reaped by
+ * whoever adopted it (this container's init may not reap), counts as gone.
+ */
+async function stillRunsAfter(pid: number, graceMs: number): Promise<boolean> {
+  const running = (): boolean => {
+    try {
+      return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+    } catch {
+      return false
+    }
   }
+  for (const until = Date.now() + graceMs; Date.now() < until && running();) await new Promise((r) => setTimeout(r, 100))
+  return running()
 }
 
 const lastComment = (ctx: Ctx): string => prComments(ctx.emu, ctx.pr).at(-1)?.body ?? ''
@@ -108,7 +117,7 @@ export function everyPushCases(): Case[] {
           /migrations failed at commit `[0-9a-f]{7}`.*exit code 1/s.test(said),
           'the comment does not say the migrations failed with code 1'
         )
-        c.expect(Object.keys(broken.outputs).length === 0, `outputs set on the failed run: ${Object.keys(broken.outputs).join(', ')}`)
+        c.expect(handedOut(broken).length === 0, `outputs set on the failed run: ${handedOut(broken).join(', ')}`)
         succeeded(fixed, c)
         c.expect(
           fixed.outputs.created === 'false' && databaseOf(ctx, mode, fixed.outputs) === db,
@@ -152,10 +161,10 @@ export function everyPushCases(): Case[] {
         const hung = await ctx.run(
           mode,
           { 'migrate-command': `sleep 300 & echo $! > ${pidFile}; wait` },
-          { cancelOn: /Run migrate-command/, timeoutMs: 30_000 }
+          { cancelWhen: () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), timeoutMs: 30_000 }
         )
         const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0
-        const alive = pid > 0 && isAlive(pid)
+        const alive = pid > 0 && (await stillRunsAfter(pid, 3000))
         if (alive) process.kill(pid, 'SIGKILL')
         m.add('002.sql', 'ALTER TABLE matrix_tags ADD COLUMN y int;\n')
         const next = await ctx.run(mode, { 'migrate-command': m.command })

@@ -467,7 +467,12 @@ function badInput(): Case[] {
   const cases: Case[] = []
   const bad: [string, 'instant' | 'branch', Record<string, string>, RegExp][] = [
     ['mode: serverless', 'instant', { mode: 'serverless' }, /`mode` must be one of auto, instant, branch; got "serverless"/],
-    ['command: destroy', 'instant', { command: 'destroy' }, /`command` must be one of create, delete, cleanup, reset; got "destroy"/],
+    [
+      'command: destroy',
+      'instant',
+      { command: 'destroy' },
+      /`command` must be one of create, delete, cleanup, reset, publish; got "destroy"/
+    ],
     ['reuse: maybe', 'instant', { reuse: 'maybe' }, /`reuse` must be true or false; got "maybe"/],
     ['comment: yes', 'instant', { comment: 'yes' }, /`comment` must be true or false; got "yes"/],
     ['logical-replication: 1', 'instant', { 'logical-replication': '1' }, /`logical-replication` must be true or false; got "1"/],

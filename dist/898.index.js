@@ -627,6 +627,9 @@ async function releaseLock(pub, mode, failed) {
  */
 
 
+
+/** The undo step that sets a cancelled run's deployment `failure` (cancel.ts), so it is not left `in_progress`. */
+const DEPLOYMENT_STATUS = 'the deployment status';
 /**
  * The environment of a PR's previews: `preview-postgres/pr-<N>`, with
  * `-<previewName>` appended when a workflow names its preview (the
@@ -671,7 +674,8 @@ class PreviewDeployment {
     }
     /**
      * Creates the deployment for `target.sha` in `environment` and sets it
-     * `in_progress`; sets the `deployment-id` output.
+     * `in_progress`; sets the `deployment-id` output. Until it ends, a cancel
+     * sets it `failure` (an undo step, cancel.ts).
      * @returns the deployment, or null when GitHub refused it (a notice or warning says why).
      */
     static async start(octokit, target, environment, logUrl) {
@@ -696,15 +700,18 @@ class PreviewDeployment {
             return null;
         core/* setOutput */.uH('deployment-id', String(id));
         const deployment = new PreviewDeployment(octokit, target, id, environment, logUrl);
+        (0,cancel/* onCancel */.Ao)(DEPLOYMENT_STATUS, () => deployment.status('failure'));
         await deployment.status('in_progress');
         return deployment;
     }
     /** Sets `success` with the preview's address (instant: the claim URL; branch: the Console's branch page). */
     succeed(environmentUrl) {
+        (0,cancel/* offCancel */.qC)(DEPLOYMENT_STATUS);
         return this.status('success', environmentUrl);
     }
     /** Sets `failure`. */
     fail() {
+        (0,cancel/* offCancel */.qC)(DEPLOYMENT_STATUS);
         return this.status('failure');
     }
     async status(state, environmentUrl) {

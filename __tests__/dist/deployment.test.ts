@@ -3,7 +3,7 @@
  * as the runner runs it) against the emulator's deployments API: one
  * deployment per create run for the PR's head commit, `in_progress` then
  * `success` (instant: the claim URL; branch: the Console's branch page) or
- * `failure`; `inactive` after `command: delete` and the sweep; a token
+ * `failure` (a failed or cancelled run); `inactive` after `command: delete` and the sweep; a token
  * without `deployments: write` gets one notice and the run goes on.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
@@ -17,7 +17,8 @@ let work: string
 beforeAll(async () => {
   ;({ emu, work } = await startTestEmulator('deployment-test-', {
     'schema.sql': 'CREATE TABLE items (id int PRIMARY KEY);\n',
-    'bad.sql': 'SELECT * FROM no_such_table;\n'
+    'bad.sql': 'SELECT * FROM no_such_table;\n',
+    'slow.sql': 'SELECT pg_sleep(5);\n'
   }))
 })
 
@@ -69,6 +70,15 @@ describe('instant mode', () => {
     const pr = newPr()
     const r = await instant(pr, { seed: 'bad.sql' })
     expect(r.code).not.toBe(0)
+    const [d] = emu.deployments.of(REPO, env(pr))
+    expect(states(d.id)).toEqual(['in_progress', 'failure'])
+  })
+
+  it('a cancelled run sets failure, not leaving the deployment in_progress', async () => {
+    const pr = newPr()
+    const r = await instant(pr, { seed: 'slow.sql' }, { cancelOn: /Seed the database/ })
+    expect(r.code).toBe(1)
+    expect(r.errors.join('\n')).toMatch(/cancelled \(SIGINT\)/)
     const [d] = emu.deployments.of(REPO, env(pr))
     expect(states(d.id)).toEqual(['in_progress', 'failure'])
   })

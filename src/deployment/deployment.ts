@@ -15,6 +15,10 @@
  */
 import * as core from '@actions/core'
 import { type Octokit, describeGitHubError, statusOf } from '../comment/comment.js'
+import { offCancel, onCancel } from '../cancel.js'
+
+/** The undo step that sets a cancelled run's deployment `failure` (cancel.ts), so it is not left `in_progress`. */
+const DEPLOYMENT_STATUS = 'the deployment status'
 
 /** The repository and pull request a deployment belongs to. */
 export interface DeploymentTarget {
@@ -69,7 +73,8 @@ export class PreviewDeployment {
 
   /**
    * Creates the deployment for `target.sha` in `environment` and sets it
-   * `in_progress`; sets the `deployment-id` output.
+   * `in_progress`; sets the `deployment-id` output. Until it ends, a cancel
+   * sets it `failure` (an undo step, cancel.ts).
    * @returns the deployment, or null when GitHub refused it (a notice or warning says why).
    */
   static async start(octokit: Octokit, target: DeploymentTarget, environment: string, logUrl: string): Promise<PreviewDeployment | null> {
@@ -92,17 +97,20 @@ export class PreviewDeployment {
     if (!id) return null
     core.setOutput('deployment-id', String(id))
     const deployment = new PreviewDeployment(octokit, target, id, environment, logUrl)
+    onCancel(DEPLOYMENT_STATUS, () => deployment.status('failure'))
     await deployment.status('in_progress')
     return deployment
   }
 
   /** Sets `success` with the preview's address (instant: the claim URL; branch: the Console's branch page). */
   succeed(environmentUrl: string | undefined): Promise<void> {
+    offCancel(DEPLOYMENT_STATUS)
     return this.status('success', environmentUrl)
   }
 
   /** Sets `failure`. */
   fail(): Promise<void> {
+    offCancel(DEPLOYMENT_STATUS)
     return this.status('failure')
   }
 

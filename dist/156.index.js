@@ -174,7 +174,7 @@ class CatalogSession {
     ended = false;
     /** The catalog rows of the schema now, in one batch of catalog queries ({@link buildSnapshot} makes the snapshot). @throws the driver's error */
     async read() {
-        const lease = await (0,pg_sessions/* leaseSession */.f)(this.connection);
+        const lease = await (0,pg_sessions/* leaseSession */.fY)(this.connection);
         try {
             return await readCatalog(lease.client, lease.serverVersion());
         }
@@ -192,7 +192,7 @@ class CatalogSession {
         if (tables.length === 0)
             return found;
         const select = tables.map((t, i) => `EXISTS (SELECT 1 FROM ${t}) AS "${i}"`).join(', ');
-        const lease = await (0,pg_sessions/* leaseSession */.f)(this.connection);
+        const lease = await (0,pg_sessions/* leaseSession */.fY)(this.connection);
         try {
             const row = (await lease.client.query(`SELECT ${select}`)).rows[0] ?? {};
             tables.forEach((t, i) => {

@@ -432,7 +432,8 @@ async function waitForRelease(octokit, pr, seen, deadline, o) {
 /* harmony export */   $P: () => (/* binding */ directClientConfig),
 /* harmony export */   Fj: () => (/* binding */ secretsOf),
 /* harmony export */   If: () => (/* binding */ describeConnection),
-/* harmony export */   Lt: () => (/* binding */ replaceHost)
+/* harmony export */   Lt: () => (/* binding */ replaceHost),
+/* harmony export */   zM: () => (/* binding */ fallBackFromDirectTls)
 /* harmony export */ });
 /* unused harmony exports ConnectionStringError, directUrlOf */
 /* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77030);
@@ -520,13 +521,26 @@ function secretsOf(c) {
     return [...new Set(forms.filter((s) => s !== ''))];
 }
 /**
+ * Hosts that failed a direct TLS connection in this run (see
+ * {@link directClientConfig}); later connections to them send the SSLRequest first.
+ */
+const sslRequestHosts = new Set();
+/**
  * A `pg` client configuration for the direct connection. TLS is verified
  * against the host name unless the URL says `sslmode=disable` (stricter than
  * libpq's `require`, which skips verification); channel binding is enabled
  * when the URL asks for it. Built field by field so `pg` does not print its
  * sslmode deprecation warning into the user's log.
+ *
+ * TLS starts at once, without the SSLRequest and its answer, one round trip
+ * fewer (`sslnegotiation=direct`, ALPN `postgresql`; PostgreSQL docs, 55.2.11
+ * "SSL Session Encryption": direct SSL, PostgreSQL 17; Neon's proxy accepts it
+ * whatever the compute's version), unless a direct connection to the host
+ * failed earlier in the run ({@link fallBackFromDirectTls}). The connection
+ * strings handed to users are not changed: libpq before 17 refuses the parameter.
  */
 function directClientConfig(c, applicationName) {
+    const ssl = c.sslmode === 'disable' ? false : (0,node_net__WEBPACK_IMPORTED_MODULE_0__.isIP)(c.directHost) ? {} : { servername: c.directHost };
     return {
         host: c.directHost,
         port: c.port ? Number(c.port) : 5432,
@@ -534,10 +548,28 @@ function directClientConfig(c, applicationName) {
         password: c.password,
         database: c.database,
         // SNI takes host names only (RFC 6066); an IP address is verified against the certificate's IP SANs.
-        ssl: c.sslmode === 'disable' ? false : (0,node_net__WEBPACK_IMPORTED_MODULE_0__.isIP)(c.directHost) ? {} : { servername: c.directHost },
+        ssl,
+        ...(ssl && !sslRequestHosts.has(c.directHost) ? { sslnegotiation: 'direct' } : {}),
         enableChannelBinding: c.channelBinding,
         application_name: applicationName
     };
+}
+/**
+ * After a failed connect with `config` (from {@link directClientConfig}):
+ * whether to connect once more, with the SSLRequest. True when the connect
+ * used direct TLS and failed before the server answered as PostgreSQL (no
+ * ErrorResponse: a server before 17, or a proxy that does not take direct TLS, ends
+ * the connection or answers with something that is not TLS); the host then
+ * gets the SSLRequest for the rest of the run. An ErrorResponse (a wrong
+ * password, a missing database) is the server's word, not retried.
+ */
+function fallBackFromDirectTls(config, err) {
+    if (config.sslnegotiation !== 'direct')
+        return false;
+    if (typeof err?.severity === 'string')
+        return false; // pg's DatabaseError: an ErrorResponse
+    sslRequestHosts.add(config.host);
+    return true;
 }
 
 

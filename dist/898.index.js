@@ -1418,8 +1418,6 @@ function commandEnvironment(c) {
 
 // EXTERNAL MODULE: ./src/pg-sessions.ts
 var pg_sessions = __webpack_require__(38174);
-// EXTERNAL MODULE: ./node_modules/pg/esm/index.mjs
-var esm = __webpack_require__(83849);
 ;// CONCATENATED MODULE: ./src/migration-cost/holds.ts
 /**
  * From lock samples to hold times: per relation (OID) and lock mode, the
@@ -1578,33 +1576,6 @@ function replacedTables(before, after) {
 }
 
 ;// CONCATENATED MODULE: ./src/migration-cost/watcher.ts
-/**
- * The lock watcher: one connection that, while a user command runs, samples
- * `pg_locks` joined to `pg_stat_activity` for the command's sessions, and
- * reports what they hold.
- *
- * The sampling loop runs inside the server, as one `DO` block (PL/pgSQL),
- * so its rate does not depend on the network's round trip: a sample every
- * {@link SAMPLE_SLEEP_MS} ms plus the time of the query (about a
- * millisecond), each in a transaction of its own (`COMMIT` in a `DO` block,
- * PostgreSQL 11+), so the watcher never holds a snapshot for longer than one
- * sample (`CREATE INDEX CONCURRENTLY` waits for older snapshots) and never
- * locks a user table. It reports through `RAISE NOTICE`, which the server
- * sends at once: a sample whose locks differ from the last report's, and
- * otherwise one every {@link HEARTBEAT_MS} ms. The loop ends when the
- * connection closes: `client_connection_check_interval` (PostgreSQL 14+)
- * makes the server notice it within 100 ms, the next report fails at the
- * latest, and the loop gives up after {@link MAX_WATCH_HOURS} hours anyway.
- *
- * Which sessions are the command's (see {@link COMMAND_APPLICATION_NAME}):
- * those whose `application_name` is `preview-postgres-command`, which the
- * command's environment sets through `PGAPPNAME`; and, for clients that set
- * their own name, every other client session of the same role that
- * connected after the watcher did (the command's time window), unless its
- * name starts with `preview-postgres` (the action's own sessions). Never the
- * watcher's own session.
- */
-
 
 
 
@@ -1692,12 +1663,11 @@ class LockWatcher {
      * @throws the driver's error when the connection or the query fails (the connection is closed)
      */
     static async open(c) {
-        const client = new esm/* default.Client */.Ay.Client((0,src_connection/* directClientConfig */.$P)(c, WATCHER_APPLICATION_NAME));
+        const client = await (0,pg_sessions/* connectDirect */.IH)(c, WATCHER_APPLICATION_NAME);
         const watcher = new LockWatcher(client);
         client.on('error', (err) => (watcher.failure ??= err.message)); // a socket error between queries
         client.on('notice', (msg) => watcher.noticed(msg.message ?? ''));
         try {
-            await client.connect();
             const results = (await client.query(START_SQL));
             return { watcher, before: snapshotOf(results[results.length - 1].rows) };
         }
@@ -1965,7 +1935,7 @@ async function measureCommand(connection, measure, run) {
         core/* warning */.$e(`The lock watcher stopped early (${watched.failure}): lock times may be missing. The run goes on.`);
     let after;
     try {
-        const lease = await (0,pg_sessions/* leaseSession */.f)(connection);
+        const lease = await (0,pg_sessions/* leaseSession */.fY)(connection);
         try {
             after = await takeSnapshot(lease.client);
         }
@@ -2110,7 +2080,7 @@ class MigrateCommandError extends Error {
  * @throws MigrateCommandError with the exit code; CancelledError when the run is cancelled
  */
 async function runMigrateCommand(command, connection, started, measure = false) {
-    await (0,pg_sessions/* endSessions */.v)();
+    await (0,pg_sessions/* endSessions */.vG)();
     const running = core/* group */.Os('Run migrate-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(command, connection, (0,cancel/* cancelSignal */.Bj)(), measure).catch((err) => {
         throw err instanceof SeedCommandError ? new MigrateCommandError(err.exitCode) : err;
     })));
@@ -5250,7 +5220,7 @@ function psqlVariables(client, target) {
 async function loadSeed(connection, plan, signal) {
     const started = Date.now();
     // the run's one session (session.ts), shared with the schema snapshots: a connection costs 5-6 round trips
-    const lease = await (0,pg_sessions/* leaseSession */.f)(connection).catch((err) => Promise.reject(new SeedError(`Seeding could not connect to the new database: ${err.message}`)));
+    const lease = await (0,pg_sessions/* leaseSession */.fY)(connection).catch((err) => Promise.reject(new SeedError(`Seeding could not connect to the new database: ${err.message}`)));
     const { client } = lease;
     const stop = () => void client.end().catch(() => undefined); // a cancel: COMMIT is never sent
     if (signal?.aborted)
@@ -5399,7 +5369,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
         await tracker.afterSeedFiles();
         if (settings.seedCommand) {
             (0,phases/* mark */.Gy)('seed-command');
-            await (0,pg_sessions/* endSessions */.v)(); // a migration tool may need the database to itself
+            await (0,pg_sessions/* endSessions */.vG)(); // a migration tool may need the database to itself
             const measure = holdsData(report, seed !== null);
             const running = core/* group */.Os('Run seed-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(settings.seedCommand, connection, (0,cancel/* cancelSignal */.Bj)(), measure)));
             tracker.seedCommandStarted(); // its process runs (spawned synchronously unless measured): build "before" meanwhile
@@ -5423,7 +5393,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
         await tracker.close();
         // A cancel leaves the undo to the cancel's own steps (cancel.ts), which run after this flow stopped.
         if (!(0,cancel/* isCancelled */.mm)()) {
-            await (0,pg_sessions/* endSessions */.v)(); // nothing of ours stays connected to what the undo deletes
+            await (0,pg_sessions/* endSessions */.vG)(); // nothing of ours stays connected to what the undo deletes
             await undo();
         }
         throw err;
@@ -6795,7 +6765,7 @@ async function run(checked) {
     }
     finally {
         (0,phases/* mark */.Gy)('finish');
-        await (0,pg_sessions/* endSessions */.v)(); // an open connection would keep the process running
+        await (0,pg_sessions/* endSessions */.vG)(); // an open connection would keep the process running
         if (settings)
             await releaseLock(pub, settings.mode, failed);
         core/* info */.pq(`Where the time went:\n${(0,phases/* phaseLog */.yr)()}`);
@@ -6809,8 +6779,9 @@ async function run(checked) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   f: () => (/* binding */ leaseSession),
-/* harmony export */   v: () => (/* binding */ endSessions)
+/* harmony export */   IH: () => (/* binding */ connectDirect),
+/* harmony export */   fY: () => (/* binding */ leaseSession),
+/* harmony export */   vG: () => (/* binding */ endSessions)
 /* harmony export */ });
 /* harmony import */ var pg__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(83849);
 /* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(87199);
@@ -6866,23 +6837,29 @@ async function leaseSession(connection) {
         sessions.delete(key);
         await current.client.end().catch(() => undefined);
     }
-    const client = new pg__WEBPACK_IMPORTED_MODULE_0__/* ["default"].Client */ .Ay.Client((0,_connection_js__WEBPACK_IMPORTED_MODULE_1__/* .directClientConfig */ .$P)(connection, APPLICATION_NAME));
-    const session = { client, leased: false, broken: false, dirty: false, idle: Promise.resolve() };
-    // An idle client's socket error would otherwise be an uncaught 'error' event.
-    client.on('error', () => (session.broken = true));
-    client.on('end', () => (session.broken = true));
-    // pg keeps ParameterStatus to itself; the catalog reader needs server_version without a round trip.
-    const wire = client.connection;
-    wire?.on('parameterStatus', (m) => {
-        if (m.parameterName === 'server_version')
-            session.serverVersion = m.parameterValue;
-    });
+    const session = { client: undefined, leased: false, broken: false, dirty: false, idle: Promise.resolve() };
     sessions.set(key, session);
     const lease = (await lend(session));
-    (0,_phases_js__WEBPACK_IMPORTED_MODULE_2__/* .countRoundTrips */ .sZ)(client);
     const back = (0,_phases_js__WEBPACK_IMPORTED_MODULE_2__/* .mark */ .Gy)('connect');
     try {
-        await client.connect();
+        session.client = await connectDirect(connection, APPLICATION_NAME, (client) => {
+            session.client = client;
+            session.broken = false; // the last attempt's client, if any, failed to connect and was ended
+            // An idle client's socket error would otherwise be an uncaught 'error' event.
+            const broken = () => {
+                if (session.client === client)
+                    session.broken = true; // not a failed direct TLS attempt's client
+            };
+            client.on('error', broken);
+            client.on('end', broken);
+            // pg keeps ParameterStatus to itself; the catalog reader needs server_version without a round trip.
+            const wire = client.connection;
+            wire?.on('parameterStatus', (m) => {
+                if (m.parameterName === 'server_version')
+                    session.serverVersion = m.parameterValue;
+            });
+            (0,_phases_js__WEBPACK_IMPORTED_MODULE_2__/* .countRoundTrips */ .sZ)(client);
+        });
     }
     catch (err) {
         session.broken = true;
@@ -6893,6 +6870,31 @@ async function leaseSession(connection) {
         back();
     }
     return lease;
+}
+/**
+ * Connects a client to `connection`'s direct connection string
+ * ({@link directClientConfig}: TLS at once, without the SSLRequest), and when
+ * that fails before the server answered as PostgreSQL, once more with the
+ * SSLRequest ({@link fallBackFromDirectTls}).
+ * @param prepare attaches the caller's listeners to each client before it connects
+ * @returns the connected client
+ * @throws the driver's error when the database cannot be reached (each failed client is ended)
+ */
+async function connectDirect(connection, applicationName, prepare = () => undefined) {
+    for (;;) {
+        const config = (0,_connection_js__WEBPACK_IMPORTED_MODULE_1__/* .directClientConfig */ .$P)(connection, applicationName);
+        const client = new pg__WEBPACK_IMPORTED_MODULE_0__/* ["default"].Client */ .Ay.Client(config);
+        prepare(client);
+        try {
+            await client.connect();
+            return client;
+        }
+        catch (err) {
+            await client.end().catch(() => undefined);
+            if (!(0,_connection_js__WEBPACK_IMPORTED_MODULE_1__/* .fallBackFromDirectTls */ .zM)(config, err))
+                throw err;
+        }
+    }
 }
 /**
  * Marks `session` lent until the lease is released; resets its state first
@@ -6906,7 +6908,9 @@ async function lend(session) {
     session.idle = new Promise((resolve) => (free = resolve));
     let released = false;
     const lease = {
-        client: session.client,
+        get client() {
+            return session.client;
+        },
         release(dirty = false) {
             if (released)
                 return;

@@ -1,7 +1,8 @@
 /**
  * One PostgreSQL session per database for a run's own work (the seed loader,
  * the schema snapshots), instead of a connection each: every connection
- * costs a TCP, TLS and SCRAM handshake, 5 to 6 round trips.
+ * costs a TCP, TLS and SCRAM handshake: 5 round trips (TCP, TLS at once, then
+ * startup and SCRAM; one more where TLS needs the SSLRequest first).
  *
  * Each user takes the session with {@link leaseSession} and gives it back
  * with `release`; users wait for each other, so their statements never
@@ -18,7 +19,7 @@
  * and at the end of the run (an open socket would keep Node running).
  */
 import pg from 'pg'
-import { type Connection, directClientConfig } from './connection.js'
+import { type Connection, directClientConfig, fallBackFromDirectTls } from './connection.js'
 import { countRoundTrips, mark } from './phases.js'
 
 /** A session lent to one user. */
@@ -76,24 +77,29 @@ export async function leaseSession(connection: Connection): Promise<SessionLease
     sessions.delete(key)
     await current.client.end().catch(() => undefined)
   }
-  const client = new pg.Client(directClientConfig(connection, APPLICATION_NAME))
-  const session: Session = { client, leased: false, broken: false, dirty: false, idle: Promise.resolve() }
-  // An idle client's socket error would otherwise be an uncaught 'error' event.
-  client.on('error', () => (session.broken = true))
-  client.on('end', () => (session.broken = true))
-  // pg keeps ParameterStatus to itself; the catalog reader needs server_version without a round trip.
-  const wire = (
-    client as unknown as { connection?: { on(e: string, f: (m: { parameterName: string; parameterValue: string }) => void): void } }
-  ).connection
-  wire?.on('parameterStatus', (m) => {
-    if (m.parameterName === 'server_version') session.serverVersion = m.parameterValue
-  })
+  const session: Session = { client: undefined!, leased: false, broken: false, dirty: false, idle: Promise.resolve() }
   sessions.set(key, session)
   const lease = (await lend(session))!
-  countRoundTrips(client)
   const back = mark('connect')
   try {
-    await client.connect()
+    session.client = await connectDirect(connection, APPLICATION_NAME, (client) => {
+      session.client = client
+      session.broken = false // the last attempt's client, if any, failed to connect and was ended
+      // An idle client's socket error would otherwise be an uncaught 'error' event.
+      const broken = (): void => {
+        if (session.client === client) session.broken = true // not a failed direct TLS attempt's client
+      }
+      client.on('error', broken)
+      client.on('end', broken)
+      // pg keeps ParameterStatus to itself; the catalog reader needs server_version without a round trip.
+      const wire = (
+        client as unknown as { connection?: { on(e: string, f: (m: { parameterName: string; parameterValue: string }) => void): void } }
+      ).connection
+      wire?.on('parameterStatus', (m) => {
+        if (m.parameterName === 'server_version') session.serverVersion = m.parameterValue
+      })
+      countRoundTrips(client)
+    })
   } catch (err) {
     session.broken = true
     lease.release()
@@ -102,6 +108,34 @@ export async function leaseSession(connection: Connection): Promise<SessionLease
     back()
   }
   return lease
+}
+
+/**
+ * Connects a client to `connection`'s direct connection string
+ * ({@link directClientConfig}: TLS at once, without the SSLRequest), and when
+ * that fails before the server answered as PostgreSQL, once more with the
+ * SSLRequest ({@link fallBackFromDirectTls}).
+ * @param prepare attaches the caller's listeners to each client before it connects
+ * @returns the connected client
+ * @throws the driver's error when the database cannot be reached (each failed client is ended)
+ */
+export async function connectDirect(
+  connection: Connection,
+  applicationName: string,
+  prepare: (client: pg.Client) => void = () => undefined
+): Promise<pg.Client> {
+  for (;;) {
+    const config = directClientConfig(connection, applicationName)
+    const client = new pg.Client(config)
+    prepare(client)
+    try {
+      await client.connect()
+      return client
+    } catch (err) {
+      await client.end().catch(() => undefined)
+      if (!fallBackFromDirectTls(config, err)) throw err
+    }
+  }
 }
 
 /**
@@ -116,7 +150,9 @@ async function lend(session: Session): Promise<SessionLease | null> {
   session.idle = new Promise((resolve) => (free = resolve))
   let released = false
   const lease: SessionLease = {
-    client: session.client,
+    get client() {
+      return session.client
+    },
     release(dirty = false) {
       if (released) return
       released = true

@@ -73,8 +73,11 @@ diagnostics.channel('undici:request:create').subscribe(() => entry(current).http
 
 /** The node-postgres wire connection's parts the counter uses. */
 interface PgWire {
+  /** 'direct': TLS starts at once, without the SSLRequest (node-postgres' sslnegotiation). */
+  sslNegotiation?: string
   _send(buffer: unknown): unknown
   requestSsl(): void
+  startup(config: unknown): void
   on(event: string, f: () => void): unknown
 }
 
@@ -82,27 +85,34 @@ interface PgWire {
  * Counts the round trips of a node-postgres client, before it connects: one
  * for each answer the server sends after the client has sent something
  * since the last answer (PostgreSQL protocol: the client writes, then reads
- * the reply). The SSLRequest and the TLS 1.3 handshake after it count two.
+ * the reply). The SSLRequest and the TLS 1.3 handshake after it count two;
+ * direct TLS (no SSLRequest) one.
  * A client without the expected internals is not counted.
  */
 export function countRoundTrips(client: unknown): void {
   const wire = (client as { connection?: PgWire }).connection
-  if (!wire || typeof wire._send !== 'function' || typeof wire.requestSsl !== 'function') return
+  if (!wire || typeof wire._send !== 'function' || typeof wire.requestSsl !== 'function' || typeof wire.startup !== 'function') return
   let sent = false
   const send = wire._send.bind(wire)
   wire._send = (buffer) => {
     sent = true
     return send(buffer)
   }
+  // The SSLRequest and the StartupMessage are written to the socket without _send.
   const requestSsl = wire.requestSsl.bind(wire)
   wire.requestSsl = () => {
     sent = true
     requestSsl()
   }
+  const startup = wire.startup.bind(wire)
+  wire.startup = (config) => {
+    sent = true
+    startup(config)
+  }
   wire.on('sslconnect', () => {
-    // the SSLRequest's one-byte answer and the TLS handshake, neither a protocol message
+    // the TLS handshake, and before it the SSLRequest's one-byte answer unless TLS started at once; neither a protocol message
     pgRoundTrip()
-    pgRoundTrip()
+    if (wire.sslNegotiation !== 'direct') pgRoundTrip()
     sent = false
   })
   wire.on('message', () => {

@@ -1,6 +1,6 @@
 /**
  * How many PostgreSQL connections a run opens (each is a TCP, TLS
- * and SCRAM handshake, 5 to 6 round trips over a real link), counted at a
+ * and SCRAM handshake, 5 round trips over a real link), counted at a
  * proxy between the bundled action and the emulator's PostgreSQL 17: the
  * seed loader and the schema snapshots share one session (src/pg-sessions.ts),
  * which is closed while `seed-command` runs, so the command has the

@@ -25,7 +25,8 @@
  * watcher's own session.
  */
 import pg from 'pg'
-import { type Connection, directClientConfig } from '../connection.js'
+import type { Connection } from '../connection.js'
+import { connectDirect } from '../pg-sessions.js'
 import { type Hold, HoldTracker, type LockSample } from './holds.js'
 import { SNAPSHOT_SQL_INLINE, type StorageSnapshot, snapshotOf } from './storage.js'
 
@@ -116,12 +117,11 @@ export class LockWatcher {
    * @throws the driver's error when the connection or the query fails (the connection is closed)
    */
   static async open(c: Connection): Promise<{ watcher: LockWatcher; before: StorageSnapshot }> {
-    const client = new pg.Client(directClientConfig(c, WATCHER_APPLICATION_NAME))
+    const client = await connectDirect(c, WATCHER_APPLICATION_NAME)
     const watcher = new LockWatcher(client)
     client.on('error', (err) => (watcher.failure ??= err.message)) // a socket error between queries
     client.on('notice', (msg) => watcher.noticed(msg.message ?? ''))
     try {
-      await client.connect()
       const results = (await client.query(START_SQL)) as unknown as pg.QueryResult<Record<string, string>>[]
       return { watcher, before: snapshotOf(results[results.length - 1].rows) }
     } catch (err) {

@@ -6789,7 +6789,8 @@ async function run(checked) {
 /**
  * One PostgreSQL session per database for a run's own work (the seed loader,
  * the schema snapshots), instead of a connection each: every connection
- * costs a TCP, TLS and SCRAM handshake, 5 to 6 round trips.
+ * costs a TCP, TLS and SCRAM handshake: 5 round trips (TCP, TLS at once, then
+ * startup and SCRAM; one more where TLS needs the SSLRequest first).
  *
  * Each user takes the session with {@link leaseSession} and gives it back
  * with `release`; users wait for each other, so their statements never
@@ -6835,7 +6836,7 @@ async function leaseSession(connection) {
             continue; // its reset failed: replace it
         }
         sessions.delete(key);
-        await current.client.end().catch(() => undefined);
+        await current.client?.end().catch(() => undefined);
     }
     const session = { client: undefined, leased: false, broken: false, dirty: false, idle: Promise.resolve() };
     sessions.set(key, session);
@@ -6909,7 +6910,7 @@ async function lend(session) {
     let released = false;
     const lease = {
         get client() {
-            return session.client;
+            return session.client; // the lease reaches its user only once connected
         },
         release(dirty = false) {
             if (released)
@@ -6924,7 +6925,7 @@ async function lend(session) {
     };
     if (session.dirty) {
         try {
-            await session.client.query('DISCARD ALL');
+            await session.client.query('DISCARD ALL'); // dirty: a user had it, so it connected
             session.dirty = false;
         }
         catch {
@@ -6942,7 +6943,7 @@ async function lend(session) {
 async function endSessions() {
     const open = [...sessions.values()];
     sessions.clear();
-    await Promise.all(open.map((s) => s.client.end().catch(() => undefined)));
+    await Promise.all(open.map((s) => s.client?.end().catch(() => undefined)));
 }
 
 

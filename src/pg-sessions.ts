@@ -37,7 +37,8 @@ export interface SessionLease {
 }
 
 interface Session {
-  client: pg.Client
+  /** Undefined only until its first connect attempt starts. */
+  client: pg.Client | undefined
   /** Lent to a user (or connecting for one). */
   leased: boolean
   broken: boolean
@@ -75,9 +76,9 @@ export async function leaseSession(connection: Connection): Promise<SessionLease
       continue // its reset failed: replace it
     }
     sessions.delete(key)
-    await current.client.end().catch(() => undefined)
+    await current.client?.end().catch(() => undefined)
   }
-  const session: Session = { client: undefined!, leased: false, broken: false, dirty: false, idle: Promise.resolve() }
+  const session: Session = { client: undefined, leased: false, broken: false, dirty: false, idle: Promise.resolve() }
   sessions.set(key, session)
   const lease = (await lend(session))!
   const back = mark('connect')
@@ -151,7 +152,7 @@ async function lend(session: Session): Promise<SessionLease | null> {
   let released = false
   const lease: SessionLease = {
     get client() {
-      return session.client
+      return session.client! // the lease reaches its user only once connected
     },
     release(dirty = false) {
       if (released) return
@@ -164,7 +165,7 @@ async function lend(session: Session): Promise<SessionLease | null> {
   }
   if (session.dirty) {
     try {
-      await session.client.query('DISCARD ALL')
+      await session.client!.query('DISCARD ALL') // dirty: a user had it, so it connected
       session.dirty = false
     } catch {
       session.broken = true
@@ -182,5 +183,5 @@ async function lend(session: Session): Promise<SessionLease | null> {
 export async function endSessions(): Promise<void> {
   const open = [...sessions.values()]
   sessions.clear()
-  await Promise.all(open.map((s) => s.client.end().catch(() => undefined)))
+  await Promise.all(open.map((s) => s.client?.end().catch(() => undefined)))
 }

@@ -85,19 +85,19 @@ export function anonymizedCases(): Case[] {
     },
     failing(
       'branch: masking ends in `error`',
-      "fails with the platform's status_message; the branch is deleted; nothing handed out",
+      "fails with Neon's status_message; the branch is deleted; nothing handed out",
       /state `error`: "Anonymizing table neondb.public.people failed"/,
       () => ({ fault: { phase: 'anonymize', message: 'Anonymizing table neondb.public.people failed' } })
     ),
     failing(
       'branch: masking ends in `initialization_error`',
-      "fails with the platform's status_message; the branch is deleted; nothing handed out",
+      "fails with Neon's status_message; the branch is deleted; nothing handed out",
       /state `initialization_error`: "anon could not be initialized"/,
       () => ({ fault: { phase: 'initialize', message: 'anon could not be initialized' } })
     ),
     failing(
       'branch: an unknown masking function',
-      'the platform answers `error` with its message; the run fails and deletes the branch',
+      'Neon answers `error` with its message; the run fails and deletes the branch',
       /function anon\.fake_nothing\(\) does not exist/,
       () => ({ fn: 'anon.fake_nothing()' })
     ),

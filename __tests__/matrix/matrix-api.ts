@@ -60,7 +60,7 @@ export function apiContract(): Case[] {
       return { observed: `${outcome(r)}; POSTs ${posts}`, problems: c.problems }
     }
   )
-  add('branch: create branch answers HTTP 500', "fails quoting the platform's request_id; no branch", async ({ emu, run }) => {
+  add('branch: create branch answers HTTP 500', "fails quoting Neon's request_id; no branch", async ({ emu, run }) => {
     emu.platform.server.inject({
       method: 'POST',
       path: BRANCHES,
@@ -132,7 +132,7 @@ export function apiContract(): Case[] {
     }
   )
   add(
-    "branch: the DELETE's answer is lost after the platform deleted the branch",
+    "branch: the DELETE's answer is lost after Neon deleted the branch",
     'the retried DELETE meets 204 (already deleted): success',
     async ({ emu, run, project }) => {
       await run('branch')
@@ -147,8 +147,8 @@ export function apiContract(): Case[] {
     }
   )
   for (const [kind, label, extra] of [
-    ['lost-reset', 'the connection resets after the platform made the branch', {}],
-    ['lost-hang', 'no answer comes after the platform made the branch (request-timeout 2 s)', { 'request-timeout': '2' }]
+    ['lost-reset', 'the connection resets after Neon made the branch', {}],
+    ['lost-hang', 'no answer comes after Neon made the branch (request-timeout 2 s)', { 'request-timeout': '2' }]
   ] as const) {
     add(
       `branch: create branch's answer is lost: ${label}; then the PR runs again`,

@@ -30,12 +30,12 @@ export function busyProjectCases(): Case[] {
 
   add(
     'branch: the operation a run waits on fails, then ends in error',
-    'warns that it failed (the platform retries it) and that it ended in error, goes on waiting until the project is free, then creates and seeds; the summary shows the wait',
+    'warns that it failed (Neon retries it) and that it ended in error, goes on waiting until the project is free, then creates and seeds; the summary shows the wait',
     async (ctx) => {
       const { emu, project, run } = ctx
       emu.platform.startSystemOperation(project, { durationMs: 60_000 })
       const check = project.operations.at(-1)!
-      /** From now on the availability check has `status` (the platform's own retries and errors). */
+      /** From now on the availability check has `status` (Neon's own retries and errors). */
       const turn = (status: 'failed' | 'running' | 'error', extra: { failures?: number; error?: string } = {}): void =>
         void check.steps.push({ at: Date.now() - check.created, status, ...extra })
       const lists = (): number => emu.platform.server.requests('GET', /\/operations\/?$/).length

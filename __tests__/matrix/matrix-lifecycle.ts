@@ -49,7 +49,7 @@ function expiry(h: MatrixHelpers): Case[] {
     {
       group,
       name: 'branch: an expired branch is recreated and seeded on the next run',
-      expected: "the platform's background job deletes the branch at expires_at; the next run creates a new one and seeds it",
+      expected: "Neon's background job deletes the branch at expires_at; the next run creates a new one and seeds it",
       body: async (ctx) => {
         const first = await ctx.run('branch', { 'expires-in': '3' })
         const id = first.outputs['branch-id']
@@ -93,7 +93,7 @@ function badInput(h: MatrixHelpers): Case[] {
     ['min-cu above max-cu', 'branch', { 'min-cu': '2', 'max-cu': '1' }, /`min-cu` \(2\) must not be larger than `max-cu` \(1\)/],
     ['schema-only: yes', 'branch', { 'schema-only': 'yes' }, /`schema-only` must be true or false; got "yes"/],
     [
-      "expires-in: 45d (over the platform's 30 days)",
+      "expires-in: 45d (over Neon's 30 days)",
       'branch',
       { 'expires-in': '45d' },
       /`expires-in` must be at most 30d \(2592000 seconds\), Neon's longest branch expiry/
@@ -341,7 +341,7 @@ export function lifecycleCases(h: MatrixHelpers): Case[] {
 }
 
 /**
- * Creates a branch straight through the platform API, as a person or another
+ * Creates a branch straight through the Neon API, as a person or another
  * tool would (no annotations), waits until the project is idle, and marks it
  * as the case's fixture.
  */

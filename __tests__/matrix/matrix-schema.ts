@@ -1,6 +1,6 @@
 /**
  * The fault matrix's cases for the schema diff: it never costs a
- * preview. A domain (migra's unterminated `create domain`), the platform's
+ * preview. A domain (migra's unterminated `create domain`), Neon's
  * compare_schema failing, and the schema unreadable after `seed-command`
  * (with and without `fail-on-destructive`). Each runs the bundle (Node 24)
  * against the emulator; matrix.ts runs the orphan, spec and secret
@@ -67,7 +67,7 @@ export function schemaDiffCases(): Case[] {
     )
   }
 
-  add("branch: the platform's compare_schema answers HTTP 500", "warns; the action's own diff is shown; the run succeeds", async (ctx) => {
+  add("branch: Neon's compare_schema answers HTTP 500", "warns; the action's own diff is shown; the run succeeds", async (ctx) => {
     ctx.emu.platform.server.inject({ method: 'GET', path: /\/compare_schema\/?$/, kind: 'status', status: 500, times: 10 })
     const r = await ctx.run('branch')
     const c = checker()

@@ -10,7 +10,7 @@
  *   name but an unseeded `~seeding` one) may be unseeded; the PR comment
  *   must not point at anything unseeded.
  * - spec: every platform request the action sent and every response the
- *   emulator served in the case, checked against the platform's published
+ *   emulator served in the case, checked against Neon's published
  *   OpenAPI spec (emulator/openapi.ts), except the faults that break it on purpose.
  * - secrets: every password, API key and connection string the emulator
  *   handed out, exact, URL-encoded and base64, in stdout, stderr, the job
@@ -138,7 +138,7 @@ export const CASES: Case[] = [
   ...untrusted(),
   // concurrent, failed and cancelled runs
   ...concurrentFailedCancelled(),
-  // the platform's published spec and the live instant service
+  // Neon's published spec and the live instant service
   ...apiContract(),
   // the preview lifecycle (matrix-lifecycle.ts)
   ...lifecycleCases({ checker, succeeded, failed, outcome, badInputCase }),

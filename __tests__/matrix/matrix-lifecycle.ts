@@ -51,9 +51,11 @@ function expiry(h: MatrixHelpers): Case[] {
       name: 'branch: an expired branch is recreated and seeded on the next run',
       expected: "Neon's background job deletes the branch at expires_at; the next run creates a new one and seeds it",
       body: async (ctx) => {
-        const first = await ctx.run('branch', { 'expires-in': '3' })
+        // Long enough that the first run renames its branch before it expires, on a loaded machine too (a run
+        // that outlives its branch's expiry fails its rename with 404, as on Neon).
+        const first = await ctx.run('branch', { 'expires-in': '12' })
         const id = first.outputs['branch-id']
-        const deadline = Date.now() + 10_000
+        const deadline = Date.now() + 25_000
         while (ctx.project.branches.has(id) && Date.now() < deadline) await sleep(200)
         const gone = !ctx.project.branches.has(id)
         const again = await ctx.run('branch', { 'expires-in': '1h' })

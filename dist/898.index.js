@@ -1273,7 +1273,7 @@ class SchemaTracker {
      * now; once {@link seedCommandStarted} says the command's process runs
      * (its CPU time is otherwise idle), or at {@link finish}, loads the schema
      * tools, builds the snapshot and warms the differ up (see
-     * inspect-and-diff.ts `warmUpDiffer`; not at {@link finish}, where it
+     * diff.ts `warmUpDiffer`; not at {@link finish}, where it
      * would only add time).
      */
     async afterSeedFiles(when = 'after the SQL seed') {

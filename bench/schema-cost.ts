@@ -27,6 +27,8 @@ import { startDelayProxy, throughProxy } from '../emulator/delay-proxy.js'
 const args = process.argv.slice(2)
 const rounds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 5
 const branchMode = process.env.BENCH_MODE === 'branch'
+/** BENCH_LOG=1 also prints each run's schema lines and its phase trace from the action's log. */
+const showLog = process.env.BENCH_LOG === '1'
 const delayMs = branchMode ? 0 : Number(process.env.BENCH_DELAY_MS ?? 10)
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const loadavg = (): string =>
@@ -96,6 +98,18 @@ try {
       if (r.code !== 0) throw new Error(`the action failed: ${r.errors.join('; ')}\n${r.stdout.slice(-2000)}`)
       runs[side].push(r.durationMs)
       pair[side] = r.durationMs
+      if (showLog)
+        console.log(
+          r.stdout
+            .split('\n')
+            .filter((l) =>
+              /TIMING|Inspected the schema|Schema change:|^(connect|schema diff|seed-command|seed) .*: \d+ ms|: \d+ ms, \d+ PostgreSQL/.test(
+                l
+              )
+            )
+            .map((l) => `    ${side}: ${l.trim()}`)
+            .join('\n')
+        )
     }
     console.log(`  round ${i + 1}: default ${pair.on} ms, compare-schema: false ${pair.off} ms, difference ${pair.on - pair.off} ms`)
   }

@@ -10,28 +10,29 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  CatalogSession: () => (/* reexport */ CatalogSession),
   buildSnapshot: () => (/* reexport */ buildSnapshot),
-  diffSchemas: () => (/* reexport */ diffSchemas)
+  diffSchemas: () => (/* reexport */ diffSchemas),
+  warmUpDiffer: () => (/* reexport */ warmUpDiffer)
 });
 
 // EXTERNAL MODULE: ./node_modules/@pgkit/client/dist/index.js
 var dist = __webpack_require__(87660);
 // EXTERNAL MODULE: ./node_modules/@pgkit/schemainspect/dist/index.js
 var schemainspect_dist = __webpack_require__(21746);
-// EXTERNAL MODULE: ./src/pg-sessions.ts
-var pg_sessions = __webpack_require__(38174);
+// EXTERNAL MODULE: ./src/schema/catalog.ts
+var catalog = __webpack_require__(53204);
 ;// CONCATENATED MODULE: ./src/schema/inspect.ts
 /**
  * Schema snapshots of a preview database: `@pgkit/schemainspect` (a port of
- * the maintained Python schemainspect) reads the catalog over our own `pg`
- * client: the run's one session, shared with the seed loader (pg-sessions.ts).
+ * the maintained Python schemainspect) builds them from catalog rows that
+ * catalog.ts reads over the run's one session, shared with the seed loader
+ * (pg-sessions.ts).
  *
  * Nearly free: schemainspect runs its ~15 catalog queries one
- * after another, a round trip each. We send them all as one simple-protocol
+ * after another, a round trip each. catalog.ts sends them all as one simple-protocol
  * batch (one round trip; the server version comes from the startup
  * ParameterStatus, PostgreSQL protocol docs, "server_version" is reported at
- * startup) and answer schemainspect's calls from those results.
+ * startup) and we answer schemainspect's calls from those results.
  */
 
 
@@ -66,44 +67,6 @@ function queryable(client, answered = new Map()) {
     };
     return methods;
 }
-/** The catalog queries schemainspect runs (`PostgreSQL#execute` names). */
-const QUERIES = [
-    'SCHEMAS_QUERY',
-    'ENUMS_QUERY',
-    'ALL_RELATIONS_QUERY',
-    'INDEXES_QUERY',
-    'SEQUENCES_QUERY',
-    'CONSTRAINTS_QUERY',
-    'EXTENSIONS_QUERY',
-    'FUNCTIONS_QUERY',
-    'PRIVILEGES_QUERY',
-    'TRIGGERS_QUERY',
-    'COLLATIONS_QUERY',
-    'RLSPOLICIES_QUERY',
-    'TYPES_QUERY',
-    'DOMAINS_QUERY',
-    'DEPS_QUERY'
-];
-const VERSION_QUERY = "select current_setting('server_version') server_version";
-/**
- * Reads the catalog rows of a whole snapshot over `client` in one batch (one round trip).
- * @param serverVersion `server_version` as the server reported it ("17.2"); read with a query when absent
- * @throws the driver's error when a catalog query fails
- */
-async function readCatalog(client, serverVersion) {
-    const version = serverVersion ?? String((await client.query(VERSION_QUERY)).rows[0]?.server_version);
-    // The constructor only builds the version's query texts; it reads nothing.
-    const Inspector = schemainspect_dist.PostgreSQL;
-    const texts = new Inspector(queryable(client), version);
-    const batch = QUERIES.map((name) => texts[name]).filter((q) => typeof q === 'string');
-    const results = (await client.query(batch.join('\n;\n')));
-    const list = Array.isArray(results) ? results : [results];
-    if (list.length !== batch.length)
-        throw new Error(`schema inspection: ${batch.length} catalog queries gave ${list.length} results`);
-    const answered = new Map(batch.map((q, i) => [q, list[i].rows]));
-    answered.set(VERSION_QUERY, [{ server_version: version }]);
-    return answered;
-}
 let lazyNames = false;
 /**
  * Makes `@pgkit/client`'s `sql.raw` name its query on first read of `name`
@@ -136,17 +99,30 @@ function nameQueriesLazily() {
         });
     });
 }
+/** schemainspect's own version query (`PostgreSQL.create`), answered from the rows' version. */
+const VERSION_QUERY = "select current_setting('server_version') server_version";
 /**
- * Builds the snapshot's objects from rows {@link readCatalog} read: CPU only,
+ * Builds the snapshot's objects from rows catalog.ts read: CPU only,
  * no database access, so it can run while the database changes.
- * @throws Error from schemainspect when the rows are not what it expects
+ * schemainspect's calls are answered by query name (its own texts for the
+ * version, which catalog.ts read with the same texts).
+ * @throws Error from schemainspect when the rows are not what it expects, or it runs a query the batch did not read
  */
-function buildSnapshot(rows) {
+function buildSnapshot(catalog) {
     nameQueriesLazily();
+    // The constructor only builds the version's query texts; it reads nothing.
+    const Inspector = schemainspect_dist.PostgreSQL;
+    const texts = new Inspector(queryable({}), catalog.serverVersion);
+    const answered = new Map([[VERSION_QUERY, [{ server_version: catalog.serverVersion }]]]);
+    for (const [name, rows] of catalog.rows) {
+        const text = texts[name];
+        if (typeof text === 'string')
+            answered.set(text, rows);
+    }
     const offline = {
         query: () => Promise.reject(new Error('schema inspection: a catalog query outside the batch'))
     };
-    return schemainspect_dist.PostgreSQL.create(queryable(offline, rows));
+    return schemainspect_dist.PostgreSQL.create(queryable(offline, answered));
 }
 /**
  * Reads and builds a whole snapshot over `client` (one round trip).
@@ -154,59 +130,6 @@ function buildSnapshot(rows) {
  */
 async function inspectOver(client, serverVersion) {
     return buildSnapshot(await readCatalog(client, serverVersion));
-}
-/**
- * The catalog's view of the run's one PostgreSQL session (pg-sessions.ts, shared
- * with the seed loader: one handshake a run). Each use leases the
- * session and gives it back, so it holds no connection of its own; a session
- * the server ended (say, while `seed-command` ran) is replaced at the next lease.
- */
-class CatalogSession {
-    connection;
-    constructor(connection) {
-        this.connection = connection;
-    }
-    /** Never connects by itself: the first {@link read} leases the session. */
-    static open(connection) {
-        return Promise.resolve(new CatalogSession(connection));
-    }
-    /** Always false: pg-sessions.ts opens a new connection when the last one ended. */
-    ended = false;
-    /** The catalog rows of the schema now, in one batch of catalog queries ({@link buildSnapshot} makes the snapshot). @throws the driver's error */
-    async read() {
-        const lease = await (0,pg_sessions/* leaseSession */.fY)(this.connection);
-        try {
-            return await readCatalog(lease.client, lease.serverVersion());
-        }
-        finally {
-            lease.release();
-        }
-    }
-    /**
-     * Which of `tables` (quoted `"schema"."name"`) have at least one row now,
-     * in one query. Used to flag `SET NOT NULL` on a table with rows as destructive.
-     * @throws the driver's error
-     */
-    async tablesWithRows(tables) {
-        const found = new Set();
-        if (tables.length === 0)
-            return found;
-        const select = tables.map((t, i) => `EXISTS (SELECT 1 FROM ${t}) AS "${i}"`).join(', ');
-        const lease = await (0,pg_sessions/* leaseSession */.fY)(this.connection);
-        try {
-            const row = (await lease.client.query(`SELECT ${select}`)).rows[0] ?? {};
-            tables.forEach((t, i) => {
-                if (row[String(i)])
-                    found.add(t);
-            });
-        }
-        finally {
-            lease.release();
-        }
-        return found;
-    }
-    /** Nothing to close: main.ts ends the run's sessions (pg-sessions.ts endSessions). Never throws. */
-    async close() { }
 }
 
 ;// CONCATENATED MODULE: ./src/schema/changes.ts
@@ -523,6 +446,7 @@ function renderListing(changes) {
  */
 
 
+
 const PLURAL = {
     table: 'tables',
     column: 'columns',
@@ -590,6 +514,32 @@ async function diffSchemas(before, after, rowsIn, platformDiff) {
     if ('diff' in rendered)
         return { ...base, diff: rendered.diff, source: 'migra' };
     return { ...base, diff: renderListing(objects), source: 'listing', note: rendered.note };
+}
+/** Above this many catalog rows in "before", {@link warmUpDiffer} does nothing (its work grows with the schema). */
+const WARM_UP_MAX_ROWS = 600;
+/**
+ * Runs the differ once, from an empty schema to `before`, and throws the
+ * result away, so that the real comparison later finds its code compiled
+ * and its lazy parts made: in a fresh process the first migra script costs
+ * several times the next one (about 80 against 40 ms for 11 tables on a
+ * loaded 2-core machine). Meant to run where the CPU is otherwise idle
+ * (while `seed-command` runs). Does nothing for a schema of more than
+ * {@link WARM_UP_MAX_ROWS} catalog rows. Never throws.
+ * @param rows the rows `before` was built from (their version and size)
+ */
+async function warmUpDiffer(before, rows) {
+    let n = 0;
+    for (const list of rows.rows.values())
+        n += list.length;
+    if (n > WARM_UP_MAX_ROWS)
+        return;
+    try {
+        const empty = await buildSnapshot({ serverVersion: rows.serverVersion, rows: new Map([...rows.rows.keys()].map((k) => [k, []])) });
+        await migraRendering(empty, before);
+    }
+    catch {
+        // only a warm-up
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/schema/inspect-and-diff.ts

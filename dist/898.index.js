@@ -1116,6 +1116,8 @@ var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./src/schema/catalog.ts
+var catalog = __webpack_require__(53204);
 ;// CONCATENATED MODULE: ./src/schema/track.ts
 /**
  * The schema diff through one run's seeding. commands/seed-step.ts calls
@@ -1138,6 +1140,7 @@ var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_nod
 
 
 
+
 /**
  * The inspector, differ and grammar are loaded on first use (a separate
  * chunk of the bundle), so runs that compare nothing, and everything a run
@@ -1147,18 +1150,20 @@ let loading;
 const schemaTools = () => (loading ??= Promise.all(/* import() */[__webpack_require__.e(7), __webpack_require__.e(156)]).then(__webpack_require__.bind(__webpack_require__, 69156)));
 /**
  * Starts loading the schema tools (once; later calls return the same
- * promise), where the run will compare: `compare-schema` on and, in instant
- * mode, a `seed-command`. Loading the chunk compiles and runs it
- * synchronously (about 80 ms of CPU, more on a loaded runner), holding the
- * event loop: the caller starts it before the comment lock is taken (its
- * HTTP requests overlap the load) and awaits it before provisioning, so the
- * load never delays a timer that matters (a 423 retry, an operation poll,
- * the lock's heartbeat). Never rejects: tools that fail to load fail at
- * first use.
- * @returns settles once the tools are loaded (at once where the run compares nothing)
+ * promise) in branch mode with `compare-schema` on. Loading the chunk
+ * compiles and runs it synchronously (about 80 ms of CPU, more on a loaded
+ * runner), holding the event loop: the caller starts it before the comment
+ * lock is taken (its HTTP requests overlap the load) and awaits it before
+ * provisioning, so the load never delays a timer that matters (a 423 retry,
+ * an operation poll, the lock's heartbeat). Instant mode loads nothing here:
+ * its first snapshot is only read (catalog.ts, in the main bundle) before
+ * `seed-command`, and the tracker loads the chunk once the command's process
+ * runs, where the load is hidden behind the command. Never rejects: tools
+ * that fail to load fail at first use.
+ * @returns settles once the tools are loaded (at once where nothing is loaded)
  */
 function preloadSchemaTools(mode, settings) {
-    if (!settings.compareSchema || (mode === 'instant' && !settings.seedCommand))
+    if (!settings.compareSchema || mode === 'instant')
         return Promise.resolve();
     preloading ??= new Promise((resolve) => setImmediate(resolve)).then(() => schemaTools().then(() => undefined, () => undefined));
     return preloading;
@@ -1175,7 +1180,6 @@ function schemaDiffPath() {
 }
 class SchemaTracker {
     mode;
-    connection;
     enabled;
     failOnDestructive;
     seedCommand;
@@ -1183,6 +1187,10 @@ class SchemaTracker {
     failure;
     tools;
     session;
+    /** Warming the differ up while `seed-command` runs (instant mode); settles, never rejects. */
+    warming = Promise.resolve();
+    /** {@link finish} has begun: nothing is warmed up any more (it would be on the critical path). */
+    finishing = false;
     /**
      * @param enabled the `compare-schema` input
      * @param failOnDestructive the `fail-on-destructive` input
@@ -1190,10 +1198,10 @@ class SchemaTracker {
      */
     constructor(mode, connection, enabled, failOnDestructive, seedCommand = true) {
         this.mode = mode;
-        this.connection = connection;
         this.enabled = enabled;
         this.failOnDestructive = failOnDestructive;
         this.seedCommand = seedCommand;
+        this.session = new catalog/* CatalogSession */.uC(connection);
     }
     /** Whether this run inspects anything: off, or instant mode without `seed-command`, does not. */
     get inspects() {
@@ -1205,42 +1213,27 @@ class SchemaTracker {
         this.tools.catch(() => undefined); // awaited later
         return this.tools;
     }
-    /** The catalog connection, opened on first use and kept until {@link close} (one handshake a run, not one a snapshot). */
-    async catalog() {
-        // A connection closed while seed-command ran (a terminated backend, an idle timeout) is opened again, once a use.
-        if (this.session && (await this.session.catch(() => undefined))?.ended)
-            this.session = undefined;
-        this.session ??= this.loadTools().then(({ CatalogSession }) => CatalogSession.open(this.connection));
-        return this.session;
-    }
-    /** Closes the catalog connection, if one was opened; never throws. */
-    async close() {
-        const session = this.session;
-        this.session = undefined;
-        await session?.then((s) => s.close()).catch(() => undefined);
-    }
+    /** Holds no connection of its own (the run's session is leased for each read; main.ts ends the sessions). Never throws. */
+    async close() { }
     /** The catalog's rows now; a connection lost since the last use (or during this one) is opened again, once. */
     async readRows() {
-        const session = await this.catalog();
         try {
-            return await session.read();
+            return await this.session.read();
         }
         catch (err) {
-            if (!session.ended && !/terminat|Connection (?:terminated|ended)|ECONNRESET|EPIPE/i.test(err.message))
+            if (!/terminat|Connection (?:terminated|ended)|ECONNRESET|EPIPE/i.test(err.message))
                 throw err;
-            await session.close();
-            this.session = undefined;
-            return (await this.catalog()).read();
+            return this.session.read();
         }
     }
     /**
      * Reads the catalog now (awaited: the database must not change meanwhile)
      * and builds the snapshot from its rows in the background (CPU only), so
      * building "before" overlaps the seed or `seed-command`.
-     * @param buildAfter building waits for it: schemainspect builds in one run
-     *   of microtasks, which holds the event loop, so it must not start before
-     *   the work it is meant to overlap has started (the seed's first query,
-     *   `seed-command`'s process)
+     * @param buildAfter building (and loading the schema tools, where they are
+     *   not loaded yet) waits for it: both hold the event loop, so they must
+     *   not start before the work they are meant to overlap has started (the
+     *   seed's first query, `seed-command`'s process)
      * @returns the snapshot being built; it resolves to undefined on failure (recorded in `failure`)
      */
     async snapshot(when, buildAfter = Promise.resolve()) {
@@ -1254,8 +1247,9 @@ class SchemaTracker {
             return { built: Promise.resolve(undefined) };
         }
         const read = (Date.now() - started) / 1000;
-        const built = Promise.all([this.loadTools(), buildAfter])
-            .then(([{ buildSnapshot }]) => buildSnapshot(rows))
+        const built = buildAfter
+            .then(() => this.loadTools())
+            .then(({ buildSnapshot }) => buildSnapshot(rows))
             .then((s) => {
             core/* info */.pq(`Inspected the schema ${when} in ${((Date.now() - started) / 1000).toFixed(2)} s (${read.toFixed(2)} s reading the catalog).`);
             return s;
@@ -1263,14 +1257,12 @@ class SchemaTracker {
             this.failure ??= `could not inspect the schema ${when}: ${err.message}`;
             return undefined;
         });
-        return { built };
+        return { built, rows };
     }
     /** Before the SQL seed (branch mode: the parent's schema as copied). */
     async atStart() {
         if (!this.inspects)
             return;
-        // Loads the tools and opens the catalog connection while the seed runs (instant mode); a failure shows when it is used.
-        this.catalog().catch(() => undefined);
         // Building waits a turn of the event loop, so the seed sends its first statement first.
         if (this.mode === 'branch')
             this.before = (await this.snapshot('of the new branch before seeding', new Promise((r) => setImmediate(r)))).built;
@@ -1278,14 +1270,26 @@ class SchemaTracker {
     commandStarted;
     /**
      * Between the SQL seed and `seed-command` (instant mode; `when` names the moment in the log): reads the catalog
-     * now; builds the snapshot once {@link seedCommandStarted} says the
-     * command's process runs (its CPU time is otherwise idle), or at {@link finish}.
+     * now; once {@link seedCommandStarted} says the command's process runs
+     * (its CPU time is otherwise idle), or at {@link finish}, loads the schema
+     * tools, builds the snapshot and warms the differ up (see
+     * diff.ts `warmUpDiffer`; not at {@link finish}, where it
+     * would only add time).
      */
     async afterSeedFiles(when = 'after the SQL seed') {
         if (!this.inspects || this.mode !== 'instant')
             return;
         const started = new Promise((resolve) => (this.commandStarted = resolve));
-        this.before = (await this.snapshot(when, started)).built;
+        const { built, rows } = await this.snapshot(when, started);
+        this.before = built;
+        this.warming = built
+            .then(async (before) => {
+            if (!before || this.finishing)
+                return;
+            const { warmUpDiffer } = await this.loadTools();
+            await warmUpDiffer(before, rows);
+        })
+            .catch(() => undefined);
     }
     /** `seed-command`'s process has been spawned: the "before" snapshot is built while it runs. */
     seedCommandStarted() {
@@ -1307,6 +1311,7 @@ class SchemaTracker {
             core/* info */.pq('No seed-command ran after the SQL seed, so nothing changed the schema; nothing was inspected.');
             return { changed: false, objects: [], summary: 'no schema change', diff: '', source: 'migra', destructive: [] };
         }
+        this.finishing = true;
         this.seedCommandStarted(); // no command ran (or it did not say): build "before" now
         let diff;
         const comparing = Date.now();
@@ -1315,6 +1320,7 @@ class SchemaTracker {
         platformText?.catch(() => undefined); // awaited below
         const after = this.failure === undefined ? await (await this.snapshot('after seeding')).built : undefined;
         const before = await this.before;
+        await this.warming;
         if (before && after && this.failure === undefined) {
             let platform;
             if (platformText) {
@@ -1327,8 +1333,7 @@ class SchemaTracker {
             }
             try {
                 const { diffSchemas } = await this.loadTools();
-                const session = await this.catalog();
-                diff = await diffSchemas(before, after, (tables) => session.tablesWithRows(tables), platform);
+                diff = await diffSchemas(before, after, (tables) => this.session.tablesWithRows(tables), platform);
             }
             catch (err) {
                 this.failure = `could not compare the schemas: ${err.message}`;
@@ -6944,6 +6949,177 @@ async function endSessions() {
     const open = [...sessions.values()];
     sessions.clear();
     await Promise.all(open.map((s) => s.client?.end().catch(() => undefined)));
+}
+
+
+/***/ }),
+
+/***/ 53204:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   uC: () => (/* binding */ CatalogSession)
+/* harmony export */ });
+/* unused harmony exports CATALOG_QUERIES, catalogTexts, readCatalog */
+/* harmony import */ var _pgkit_schemainspect_dist_queries_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(94654);
+/* harmony import */ var _pg_sessions_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(38174);
+/**
+ * The catalog reads of the schema diff, apart from the inspector: the texts
+ * of schemainspect's catalog queries (its `queries` module, a plain map of
+ * SQL texts, without the inspector, the differ and the SQL grammar they pull
+ * in), sent as one batch, and the session they are read over. This module
+ * is part of the main bundle, so a snapshot's rows can be read before the
+ * schema tools' chunk is loaded; inspect.ts builds them into a snapshot.
+ */
+
+
+/** The catalog queries schemainspect runs (`PostgreSQL#execute` names), in its order. */
+const CATALOG_QUERIES = [
+    'SCHEMAS_QUERY',
+    'ENUMS_QUERY',
+    'ALL_RELATIONS_QUERY',
+    'INDEXES_QUERY',
+    'SEQUENCES_QUERY',
+    'CONSTRAINTS_QUERY',
+    'EXTENSIONS_QUERY',
+    'FUNCTIONS_QUERY',
+    'PRIVILEGES_QUERY',
+    'TRIGGERS_QUERY',
+    'COLLATIONS_QUERY',
+    'RLSPOLICIES_QUERY',
+    'TYPES_QUERY',
+    'DOMAINS_QUERY',
+    'DEPS_QUERY'
+];
+/**
+ * Queries not sent, answered with no rows: grants are neither counted
+ * (changes.ts) nor rendered (render.ts applies no `privileges` group of
+ * migra's), and nothing else of schemainspect's reads them. Saves the
+ * server a scan of every object's ACL in each snapshot.
+ */
+const NOT_READ = new Set(['PRIVILEGES_QUERY']);
+/** Each query's file in schemainspect's `queries` map. */
+const FILES = {
+    SCHEMAS_QUERY: 'schemas.sql',
+    ENUMS_QUERY: 'enums.sql',
+    ALL_RELATIONS_QUERY: 'relations.sql',
+    INDEXES_QUERY: 'indexes.sql',
+    SEQUENCES_QUERY: 'sequences.sql',
+    CONSTRAINTS_QUERY: 'constraints.sql',
+    EXTENSIONS_QUERY: 'extensions.sql',
+    FUNCTIONS_QUERY: 'functions.sql',
+    PRIVILEGES_QUERY: 'privileges.sql',
+    TRIGGERS_QUERY: 'triggers.sql',
+    COLLATIONS_QUERY: 'collations.sql',
+    RLSPOLICIES_QUERY: 'rlspolicies.sql',
+    TYPES_QUERY: 'types.sql',
+    DOMAINS_QUERY: 'domains.sql',
+    DEPS_QUERY: 'deps.sql'
+};
+/**
+ * The texts schemainspect 0.6.1's `PostgreSQL` constructor makes for a
+ * server version (without `include_internal`): its markers replaced as it
+ * replaces them (`-- SKIP_INTERNAL`, `-- 11_AND_LATER` or `-- 10_AND_EARLIER`,
+ * `-- 12_ONLY` or `-- PRE_12` in the relations query, `\:` → `:`), with its
+ * two casts to text for node-postgres (enum labels, policy roles); before
+ * PostgreSQL 10, its `9` variants and no policies query. A unit test checks
+ * them against the constructor's, text for text.
+ * @param serverVersion `server_version` ("17.2")
+ * @returns the text of each query, absent where schemainspect runs none
+ * @throws Error when the version does not start with a number
+ */
+function catalogTexts(serverVersion) {
+    const major = Number.parseInt(serverVersion.split('.')[0], 10);
+    if (Number.isNaN(major))
+        throw new Error(`Unexpected server version: ${serverVersion}`);
+    const processed = (q) => q
+        .replaceAll('-- SKIP_INTERNAL', '')
+        .replaceAll(major >= 11 ? '-- 11_AND_LATER' : '-- 10_AND_EARLIER', '')
+        .replaceAll('\\:', ':');
+    const texts = {};
+    for (const name of CATALOG_QUERIES) {
+        let file = FILES[name];
+        if (major <= 9 && name === 'RLSPOLICIES_QUERY')
+            continue;
+        if (major <= 9 && (name === 'ALL_RELATIONS_QUERY' || name === 'COLLATIONS_QUERY'))
+            file = file.replace('.sql', '9.sql');
+        let text = _pgkit_schemainspect_dist_queries_js__WEBPACK_IMPORTED_MODULE_0__.queries[file];
+        // schemainspect's own deviations for node-postgres, which parses neither enum arrays nor unknown types
+        if (name === 'ENUMS_QUERY')
+            text = text.replace('SELECT e.enumlabel', 'SELECT e.enumlabel::text');
+        if (name === 'RLSPOLICIES_QUERY')
+            text = text.replace('pg_get_userbyid(o)', 'pg_get_userbyid(o)::text');
+        if (major > 9 && name === 'ALL_RELATIONS_QUERY')
+            text = text.replaceAll(major >= 12 ? '-- 12_ONLY' : '-- PRE_12', '');
+        texts[name] = processed(text);
+    }
+    return texts;
+}
+const VERSION_QUERY = "select current_setting('server_version') server_version";
+/**
+ * Reads the catalog rows of a whole snapshot over `client` in one batch (one
+ * round trip); the queries in {@link NOT_READ} get no rows.
+ * @param serverVersion `server_version` as the server reported it ("17.2"); read with a query when absent
+ * @throws the driver's error when a catalog query fails
+ */
+async function readCatalog(client, serverVersion) {
+    const version = serverVersion ?? String((await client.query(VERSION_QUERY)).rows[0]?.server_version);
+    const texts = catalogTexts(version);
+    const names = CATALOG_QUERIES.filter((name) => texts[name] !== undefined && !NOT_READ.has(name));
+    const results = (await client.query(names.map((name) => texts[name]).join('\n;\n')));
+    const list = Array.isArray(results) ? results : [results];
+    if (list.length !== names.length)
+        throw new Error(`schema inspection: ${names.length} catalog queries gave ${list.length} results`);
+    const rows = new Map(names.map((name, i) => [name, list[i].rows]));
+    for (const name of NOT_READ)
+        if (texts[name] !== undefined)
+            rows.set(name, []);
+    return { serverVersion: version, rows };
+}
+/**
+ * The catalog's view of the run's one PostgreSQL session (pg-sessions.ts, shared
+ * with the seed loader: one handshake a run). Each use leases the
+ * session and gives it back, so it holds no connection of its own; a session
+ * the server ended (say, while `seed-command` ran) is replaced at the next lease.
+ */
+class CatalogSession {
+    connection;
+    constructor(connection) {
+        this.connection = connection;
+    }
+    /** The catalog rows of the schema now, in one batch of catalog queries (inspect.ts builds the snapshot). @throws the driver's error */
+    async read() {
+        const lease = await (0,_pg_sessions_js__WEBPACK_IMPORTED_MODULE_1__/* .leaseSession */ .fY)(this.connection);
+        try {
+            return await readCatalog(lease.client, lease.serverVersion());
+        }
+        finally {
+            lease.release();
+        }
+    }
+    /**
+     * Which of `tables` (quoted `"schema"."name"`) have at least one row now,
+     * in one query. Used to flag `SET NOT NULL` on a table with rows as destructive.
+     * @throws the driver's error
+     */
+    async tablesWithRows(tables) {
+        const found = new Set();
+        if (tables.length === 0)
+            return found;
+        const select = tables.map((t, i) => `EXISTS (SELECT 1 FROM ${t}) AS "${i}"`).join(', ');
+        const lease = await (0,_pg_sessions_js__WEBPACK_IMPORTED_MODULE_1__/* .leaseSession */ .fY)(this.connection);
+        try {
+            const row = (await lease.client.query(`SELECT ${select}`)).rows[0] ?? {};
+            tables.forEach((t, i) => {
+                if (row[String(i)])
+                    found.add(t);
+            });
+        }
+        finally {
+            lease.release();
+        }
+        return found;
+    }
 }
 
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from '@jest/globals'
 import { compareSnapshots, isSafeWidening } from '../../src/schema/changes.js'
 import { summarise } from '../../src/schema/diff.js'
 import { type SchemaSnapshot, nameQueriesLazily } from '../../src/schema/inspect.js'
+import { CATALOG_QUERIES, catalogTexts } from '../../src/schema/catalog.js'
+import { PostgreSQL } from '@pgkit/schemainspect'
 import { sql } from '@pgkit/client'
 import { dropRepeatedNotNull, keepNotValid, renderListing, renderStatements, terminate } from '../../src/schema/render.js'
 import { COMMENT_LIMIT, renderReport } from '../../src/publish/report.js'
@@ -264,4 +266,16 @@ describe("nameQueriesLazily: schemainspect's sql.raw names its query only when a
     expect(lazy.name).toBe(eager.name)
     expect(lazy.name).toMatch(/^select.*_[0-9a-f]{7}$/)
   })
+})
+
+describe("catalogTexts: schemainspect's catalog queries, read without loading the inspector", () => {
+  it.each(['9.6', '10.23', '11.22', '12.20', '16.4', '17.2'])(
+    'gives the texts schemainspect makes for server_version %s, query for query',
+    (version) => {
+      const Inspector = PostgreSQL as unknown as new (c: unknown, version: string) => Record<string, string | null>
+      const theirs = new Inspector({}, version)
+      const ours = catalogTexts(version)
+      for (const name of CATALOG_QUERIES) expect([name, ours[name] ?? null]).toEqual([name, theirs[name]])
+    }
+  )
 })

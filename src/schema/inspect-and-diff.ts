@@ -3,5 +3,5 @@
  * and the differ in a single bundle chunk (two dynamic imports made ncc put
  * the shared classifier into two chunks).
  */
-export { CatalogSession, buildSnapshot } from './inspect.js'
-export { diffSchemas } from './diff.js'
+export { buildSnapshot } from './inspect.js'
+export { diffSchemas, warmUpDiffer } from './diff.js'

@@ -23,7 +23,8 @@ import type { Connection } from '../connection.js'
 import type { Settings } from '../settings.js'
 import type { SchemaReport } from '../publish/report.js'
 import type { SchemaDiff } from './diff.js'
-import type { CatalogRows, CatalogSession, SchemaSnapshot } from './inspect.js'
+import { type CatalogRows, CatalogSession } from './catalog.js'
+import type { SchemaSnapshot } from './inspect.js'
 
 /**
  * The inspector, differ and grammar are loaded on first use (a separate
@@ -35,18 +36,20 @@ const schemaTools = (): Promise<typeof import('./inspect-and-diff.js')> => (load
 
 /**
  * Starts loading the schema tools (once; later calls return the same
- * promise), where the run will compare: `compare-schema` on and, in instant
- * mode, a `seed-command`. Loading the chunk compiles and runs it
- * synchronously (about 80 ms of CPU, more on a loaded runner), holding the
- * event loop: the caller starts it before the comment lock is taken (its
- * HTTP requests overlap the load) and awaits it before provisioning, so the
- * load never delays a timer that matters (a 423 retry, an operation poll,
- * the lock's heartbeat). Never rejects: tools that fail to load fail at
- * first use.
- * @returns settles once the tools are loaded (at once where the run compares nothing)
+ * promise) in branch mode with `compare-schema` on. Loading the chunk
+ * compiles and runs it synchronously (about 80 ms of CPU, more on a loaded
+ * runner), holding the event loop: the caller starts it before the comment
+ * lock is taken (its HTTP requests overlap the load) and awaits it before
+ * provisioning, so the load never delays a timer that matters (a 423 retry,
+ * an operation poll, the lock's heartbeat). Instant mode loads nothing here:
+ * its first snapshot is only read (catalog.ts, in the main bundle) before
+ * `seed-command`, and the tracker loads the chunk once the command's process
+ * runs, where the load is hidden behind the command. Never rejects: tools
+ * that fail to load fail at first use.
+ * @returns settles once the tools are loaded (at once where nothing is loaded)
  */
 export function preloadSchemaTools(mode: 'instant' | 'branch', settings: Pick<Settings, 'compareSchema' | 'seedCommand'>): Promise<void> {
-  if (!settings.compareSchema || (mode === 'instant' && !settings.seedCommand)) return Promise.resolve()
+  if (!settings.compareSchema || mode === 'instant') return Promise.resolve()
   preloading ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
     schemaTools().then(
       () => undefined,
@@ -76,7 +79,11 @@ export class SchemaTracker {
   private before: Promise<SchemaSnapshot | undefined> | undefined
   private failure: string | undefined
   private tools: Promise<typeof import('./inspect-and-diff.js')> | undefined
-  private session: Promise<CatalogSession> | undefined
+  private readonly session: CatalogSession
+  /** Warming the differ up while `seed-command` runs (instant mode); settles, never rejects. */
+  private warming: Promise<void> = Promise.resolve()
+  /** {@link finish} has begun: nothing is warmed up any more (it would be on the critical path). */
+  private finishing = false
 
   /**
    * @param enabled the `compare-schema` input
@@ -85,11 +92,13 @@ export class SchemaTracker {
    */
   constructor(
     private readonly mode: 'instant' | 'branch',
-    private readonly connection: Connection,
+    connection: Connection,
     private readonly enabled: boolean,
     private readonly failOnDestructive: boolean,
     private readonly seedCommand = true
-  ) {}
+  ) {
+    this.session = new CatalogSession(connection)
+  }
 
   /** Whether this run inspects anything: off, or instant mode without `seed-command`, does not. */
   get inspects(): boolean {
@@ -103,31 +112,16 @@ export class SchemaTracker {
     return this.tools
   }
 
-  /** The catalog connection, opened on first use and kept until {@link close} (one handshake a run, not one a snapshot). */
-  private async catalog(): Promise<CatalogSession> {
-    // A connection closed while seed-command ran (a terminated backend, an idle timeout) is opened again, once a use.
-    if (this.session && (await this.session.catch(() => undefined))?.ended) this.session = undefined
-    this.session ??= this.loadTools().then(({ CatalogSession }) => CatalogSession.open(this.connection))
-    return this.session
-  }
-
-  /** Closes the catalog connection, if one was opened; never throws. */
-  async close(): Promise<void> {
-    const session = this.session
-    this.session = undefined
-    await session?.then((s) => s.close()).catch(() => undefined)
-  }
+  /** Holds no connection of its own (the run's session is leased for each read; main.ts ends the sessions). Never throws. */
+  async close(): Promise<void> {}
 
   /** The catalog's rows now; a connection lost since the last use (or during this one) is opened again, once. */
   private async readRows(): Promise<CatalogRows> {
-    const session = await this.catalog()
     try {
-      return await session.read()
+      return await this.session.read()
     } catch (err) {
-      if (!session.ended && !/terminat|Connection (?:terminated|ended)|ECONNRESET|EPIPE/i.test((err as Error).message)) throw err
-      await session.close()
-      this.session = undefined
-      return (await this.catalog()).read()
+      if (!/terminat|Connection (?:terminated|ended)|ECONNRESET|EPIPE/i.test((err as Error).message)) throw err
+      return this.session.read()
     }
   }
 
@@ -135,16 +129,16 @@ export class SchemaTracker {
    * Reads the catalog now (awaited: the database must not change meanwhile)
    * and builds the snapshot from its rows in the background (CPU only), so
    * building "before" overlaps the seed or `seed-command`.
-   * @param buildAfter building waits for it: schemainspect builds in one run
-   *   of microtasks, which holds the event loop, so it must not start before
-   *   the work it is meant to overlap has started (the seed's first query,
-   *   `seed-command`'s process)
+   * @param buildAfter building (and loading the schema tools, where they are
+   *   not loaded yet) waits for it: both hold the event loop, so they must
+   *   not start before the work they are meant to overlap has started (the
+   *   seed's first query, `seed-command`'s process)
    * @returns the snapshot being built; it resolves to undefined on failure (recorded in `failure`)
    */
   private async snapshot(
     when: string,
     buildAfter: Promise<void> = Promise.resolve()
-  ): Promise<{ built: Promise<SchemaSnapshot | undefined> }> {
+  ): Promise<{ built: Promise<SchemaSnapshot | undefined>; rows?: CatalogRows }> {
     const started = Date.now()
     let rows: CatalogRows
     try {
@@ -154,8 +148,9 @@ export class SchemaTracker {
       return { built: Promise.resolve(undefined) }
     }
     const read = (Date.now() - started) / 1000
-    const built = Promise.all([this.loadTools(), buildAfter])
-      .then(([{ buildSnapshot }]) => buildSnapshot(rows))
+    const built = buildAfter
+      .then(() => this.loadTools())
+      .then(({ buildSnapshot }) => buildSnapshot(rows))
       .then(
         (s) => {
           core.info(
@@ -168,14 +163,12 @@ export class SchemaTracker {
           return undefined
         }
       )
-    return { built }
+    return { built, rows }
   }
 
   /** Before the SQL seed (branch mode: the parent's schema as copied). */
   async atStart(): Promise<void> {
     if (!this.inspects) return
-    // Loads the tools and opens the catalog connection while the seed runs (instant mode); a failure shows when it is used.
-    this.catalog().catch(() => undefined)
     // Building waits a turn of the event loop, so the seed sends its first statement first.
     if (this.mode === 'branch')
       this.before = (await this.snapshot('of the new branch before seeding', new Promise((r) => setImmediate(r)))).built
@@ -185,13 +178,24 @@ export class SchemaTracker {
 
   /**
    * Between the SQL seed and `seed-command` (instant mode; `when` names the moment in the log): reads the catalog
-   * now; builds the snapshot once {@link seedCommandStarted} says the
-   * command's process runs (its CPU time is otherwise idle), or at {@link finish}.
+   * now; once {@link seedCommandStarted} says the command's process runs
+   * (its CPU time is otherwise idle), or at {@link finish}, loads the schema
+   * tools, builds the snapshot and warms the differ up (see
+   * diff.ts `warmUpDiffer`; not at {@link finish}, where it
+   * would only add time).
    */
   async afterSeedFiles(when = 'after the SQL seed'): Promise<void> {
     if (!this.inspects || this.mode !== 'instant') return
     const started = new Promise<void>((resolve) => (this.commandStarted = resolve))
-    this.before = (await this.snapshot(when, started)).built
+    const { built, rows } = await this.snapshot(when, started)
+    this.before = built
+    this.warming = built
+      .then(async (before) => {
+        if (!before || this.finishing) return
+        const { warmUpDiffer } = await this.loadTools()
+        await warmUpDiffer(before, rows!)
+      })
+      .catch(() => undefined)
   }
 
   /** `seed-command`'s process has been spawned: the "before" snapshot is built while it runs. */
@@ -214,6 +218,7 @@ export class SchemaTracker {
       core.info('No seed-command ran after the SQL seed, so nothing changed the schema; nothing was inspected.')
       return { changed: false, objects: [], summary: 'no schema change', diff: '', source: 'migra', destructive: [] }
     }
+    this.finishing = true
     this.seedCommandStarted() // no command ran (or it did not say): build "before" now
     let diff: SchemaDiff | undefined
     const comparing = Date.now()
@@ -222,6 +227,7 @@ export class SchemaTracker {
     platformText?.catch(() => undefined) // awaited below
     const after = this.failure === undefined ? await (await this.snapshot('after seeding')).built : undefined
     const before = await this.before
+    await this.warming
     if (before && after && this.failure === undefined) {
       let platform: string | undefined
       if (platformText) {
@@ -233,8 +239,7 @@ export class SchemaTracker {
       }
       try {
         const { diffSchemas } = await this.loadTools()
-        const session = await this.catalog()
-        diff = await diffSchemas(before, after, (tables) => session.tablesWithRows(tables), platform)
+        diff = await diffSchemas(before, after, (tables) => this.session.tablesWithRows(tables), platform)
       } catch (err) {
         this.failure = `could not compare the schemas: ${(err as Error).message}`
       }

@@ -6,7 +6,8 @@
  * of the emulator's PostgreSQL 17, with our loader and with `psql -X -v
  * ON_ERROR_STOP=1 -1 -f`, alternating (and swapping which goes first each
  * round), and prints the median wall time of each in milliseconds, the
- * ratio, rows per second, client CPU seconds and peak RSS; then the same for
+ * ratio, rows per second, client CPU seconds and peak RSS (median of the
+ * rounds, each round's listed), with the load average at each round's start; then the same for
  * a generated one-table dump of BENCH_BIG_MB MiB (default 200;
  * BENCH_BIG_ROUNDS rounds, default 5) to show memory stays flat. Not a test:
  * it prints figures. The generated dump is loaded twice: as pg_dump writes
@@ -84,6 +85,8 @@ interface Load {
   /** User + system CPU of the client process, seconds. */
   cpuS: number
   maxRssMiB: number
+  /** Ours only: peak RSS when the check pass ended, MiB. */
+  checkMaxRssMiB?: number
   rows?: number
 }
 
@@ -93,7 +96,7 @@ function ours(db: string, files: string[]): Load {
     maxBuffer: 1 << 20
   })
   const r = JSON.parse(out.toString().trim().split('\n').at(-1)!)
-  return { ms: r.loadMs, checkMs: r.checkMs, cpuS: r.cpuS, maxRssMiB: r.maxRssMiB, rows: r.rows }
+  return { ms: r.loadMs, checkMs: r.checkMs, cpuS: r.cpuS, maxRssMiB: r.maxRssMiB, checkMaxRssMiB: r.checkMaxRssMiB, rows: r.rows }
 }
 
 function psql(db: string, files: string[]): Load {
@@ -145,19 +148,25 @@ async function compare(files: string[], times: number): Promise<void> {
     runs[who].push(who === 'ours' ? ours(db, files) : psql(db, files))
     await server.admin.query(`DROP DATABASE ${db}`)
   }
+  const loads: string[] = []
   for (let i = 0; i < times; i++) {
+    loads.push(os.loadavg()[0].toFixed(1))
     for (const who of i % 2 === 0 ? (['ours', 'psql'] as const) : (['psql', 'ours'] as const)) await load(who)
   }
+  console.log(`  load average (1 min) at each round's start: ${loads.join(', ')}`)
   const list = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ')
-  const resources = (xs: Load[]): string =>
-    `client CPU median ${median(xs.map((r) => r.cpuS)).toFixed(2)} s, peak RSS ${Math.max(...xs.map((r) => r.maxRssMiB)).toFixed(0)} MiB`
+  const resources = (xs: Load[]): string => {
+    const rss = xs.map((r) => r.maxRssMiB)
+    return `client CPU median ${median(xs.map((r) => r.cpuS)).toFixed(2)} s, peak RSS median ${median(rss).toFixed(0)} MiB (${list(rss)})`
+  }
   const loadMs = runs.ours.map((r) => r.ms)
   const withCheck = runs.ours.map((r) => r.ms + r.checkMs!)
   const psqlMs = runs.psql.map((r) => r.ms)
   const rows = runs.ours[0].rows!
   console.log(`  ours: load median ${median(loadMs).toFixed(0)} ms (${list(loadMs)}), ${Math.round(rows / (median(loadMs) / 1000))} rows/s`)
   console.log(
-    `        check pass median ${median(runs.ours.map((r) => r.checkMs!)).toFixed(0)} ms; check + load median ${median(withCheck).toFixed(0)} ms (${list(withCheck)}); ${resources(runs.ours)}`
+    `        check pass median ${median(runs.ours.map((r) => r.checkMs!)).toFixed(0)} ms; check + load median ${median(withCheck).toFixed(0)} ms (${list(withCheck)}); ${resources(runs.ours)}; ` +
+      `peak RSS by the check pass's end median ${median(runs.ours.map((r) => r.checkMaxRssMiB!)).toFixed(0)} MiB`
   )
   console.log(`  psql: median ${median(psqlMs).toFixed(0)} ms (${list(psqlMs)}), ${resources(runs.psql)}`)
   const ratios = (xs: number[]): string => {

@@ -4224,7 +4224,6 @@ async function checkEvents(sources, options, cwd) {
 }
 
 ;// CONCATENATED MODULE: ./src/seed/batch.ts
-const NEWLINE = Buffer.from('\n');
 /** A batch ends once it holds this many bytes (1 MiB). */
 const MAX_BATCH_BYTES = 1 << 20;
 /**
@@ -4241,27 +4240,82 @@ const NEXT_SAVEPOINT = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; SAV
  * rollback the failure's replay could not use.
  */
 const END = Buffer.from('RELEASE SAVEPOINT preview_postgres_seed; COMMIT');
-/** A batch of plain statements sent in one round trip, as the files' bytes. */
+/** Bytes a batch's buffer starts with; it doubles as statements are added. */
+const FIRST_CAPACITY = 1 << 14;
+/**
+ * A batch of plain statements sent in one round trip, as the files' bytes.
+ * The statements' bytes are copied into one buffer as they are added, and
+ * each keeps only numbers (where it starts, its ordinal) and its file: a
+ * batch stays alive until the server has answered it (for a failure's
+ * replay), and thousands of statement objects per batch (a dump of INSERTs)
+ * would outlive V8's young collections and fill its old generation.
+ */
 class Batch {
-    /** Each statement, with its character offset in the batch's text (kept after sending, for a replay). */
-    items = [];
-    parts = [];
+    prefix;
     /** Characters so far (the server's error positions count characters), and bytes. */
     chars = 0;
     bytes = 0;
+    buffer;
+    /** Per statement: its file, its ordinal in that file, its byte and character offsets in the text. */
+    sources = [];
+    indexes = [];
+    starts = [];
+    offsets = [];
+    /** @param prefix bytes the text starts with, before the statements (NEXT_SAVEPOINT), or none */
+    constructor(prefix = Buffer.alloc(0)) {
+        this.prefix = prefix;
+        this.buffer = Buffer.allocUnsafe(Math.max(FIRST_CAPACITY, prefix.length * 2));
+        prefix.copy(this.buffer);
+    }
+    /** Statements added. */
+    get size() {
+        return this.indexes.length;
+    }
     /** Adds a statement, and a newline after it if it has none (the next one starts on a line of its own). */
     add(src, ev) {
-        this.items.push({ src, ev, offset: this.chars });
-        this.parts.push(ev.raw);
-        this.chars += ev.sql.length;
+        const newline = ev.raw[ev.raw.length - 1] !== 0x0a;
+        const at = this.prefix.length + this.bytes;
+        this.reserve(at + ev.raw.length + 1);
+        this.sources.push(src);
+        this.indexes.push(ev.index);
+        this.starts.push(this.bytes);
+        this.offsets.push(this.chars);
+        ev.raw.copy(this.buffer, at);
         this.bytes += ev.raw.length;
-        if (ev.raw[ev.raw.length - 1] !== 0x0a)
-            this.push(NEWLINE);
+        this.chars += ev.sql.length;
+        if (newline) {
+            this.buffer[at + ev.raw.length] = 0x0a;
+            this.bytes++;
+            this.chars++;
+        }
     }
-    push(text) {
-        this.parts.push(text);
-        this.chars += text.length;
-        this.bytes += text.length;
+    /** The batch's text as sent: the prefix, then every statement (a view of the batch's buffer). */
+    text() {
+        return this.buffer.subarray(0, this.prefix.length + this.bytes);
+    }
+    /** Its statements, each rebuilt from the text (for locating a failure). */
+    statements() {
+        const base = this.prefix.length;
+        return this.indexes.map((index, k) => {
+            const raw = this.buffer.subarray(base + this.starts[k], base + (this.starts[k + 1] ?? this.bytes));
+            return { src: this.sources[k], raw, sql: raw.toString('utf8'), index, offset: this.offsets[k] };
+        });
+    }
+    /**
+     * Makes room for `bytes` bytes: the buffer doubles, up to a full batch and
+     * a statement more (so a batch holds at most twice its text), or grows to
+     * fit one longer statement.
+     */
+    reserve(bytes) {
+        if (bytes <= this.buffer.length)
+            return;
+        const full = this.prefix.length + MAX_BATCH_BYTES + FIRST_CAPACITY * 4;
+        let size = this.buffer.length;
+        while (size < bytes)
+            size = Math.min(size * 2, Math.max(full, bytes));
+        const grown = Buffer.allocUnsafe(size);
+        this.buffer.copy(grown, 0, 0, this.prefix.length + this.bytes);
+        this.buffer = grown;
     }
 }
 
@@ -4414,20 +4468,21 @@ async function failCopy(src, ev, err) {
 }
 /** Finds which statement of a failed batch failed, and throws its SeedError. */
 async function failBatch(client, batch, prefixLength, err) {
+    const items = batch.statements();
     let culprit;
     let error = err;
     let position = err.position ? Number(err.position) - prefixLength : undefined;
     if (position !== undefined && position > 0) {
-        culprit = [...batch.items].reverse().find((it) => it.offset < position);
+        culprit = [...items].reverse().find((it) => it.offset < position);
         if (culprit)
             position -= culprit.offset;
     }
     else {
         // No position (a runtime error): replay the batch one statement at a time to find it.
         await client.query('ROLLBACK TO SAVEPOINT preview_postgres_seed');
-        for (const it of batch.items) {
+        for (const it of items) {
             try {
-                await rawQuery(client, it.ev.raw);
+                await rawQuery(client, it.raw);
             }
             catch (e) {
                 culprit = it;
@@ -4439,9 +4494,9 @@ async function failBatch(client, batch, prefixLength, err) {
     }
     if (!culprit)
         throw new SeedError(`Seeding failed: ${describe(err, false)}. Nothing was kept: the whole seed was rolled back.`);
-    const { statement } = await exactStatement(culprit.src.file, culprit.ev.index, rescanOptions(culprit.src));
+    const { statement } = await exactStatement(culprit.src.file, culprit.index, rescanOptions(culprit.src));
     const where = position ? locate(statement.sql, position, statement.line, statement.column) : startOf(statement);
-    throw new SeedError(`Seed failed at ${place(culprit.src, where.line, where.column)}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
+    throw new SeedError(`Seed failed at ${place(culprit.src, where.line, where.column)}: ${describe(error, false)}. Statement: "${firstLine(culprit.sql)}". ` +
         'Nothing was kept: the whole seed was rolled back.', culprit.src.shown, where.line, where.column);
 }
 /**
@@ -5038,7 +5093,7 @@ class Sender {
     statements = 0;
     /** Rows COPY blocks and `\copy` loaded, as the server counted them. */
     copyRows = 0;
-    batch = new Batch();
+    batch = new Batch(NEXT_SAVEPOINT);
     pipe = null;
     /** The command tag of the last statement the server completed, once one has (psql's ROW_COUNT comes from it). */
     lastTag;
@@ -5133,14 +5188,13 @@ class Sender {
         return (this.pipe ??= await Pipeline.open(this.client));
     }
     async flush() {
-        if (!this.batch.items.length)
+        if (!this.batch.size)
             return;
         const current = this.batch;
-        this.batch = new Batch();
+        this.batch = new Batch(NEXT_SAVEPOINT);
         const p = await this.pipeline();
-        p.query(Buffer.concat([NEXT_SAVEPOINT, ...current.parts]), { batch: current });
-        current.parts = []; // the items stay, for a replay
-        this.statements += current.items.length;
+        p.query(current.text(), { batch: current }); // the batch stays until answered, for a replay
+        this.statements += current.size;
         await p.room();
         await this.check();
     }
@@ -5169,7 +5223,7 @@ class Sender {
         if ('batch' in tag) {
             if (err instanceof UnexpectedCopyIn) {
                 // the statement that became `COPY … FROM stdin` (by a psql variable): located as a server error at its first character
-                const it = tag.batch.items.find((i) => /^COPY\b[\s\S]*\bFROM\s+P?STDIN\b/i.test(statementHead(i.ev.sql)));
+                const it = tag.batch.statements().find((i) => /^COPY\b[\s\S]*\bFROM\s+P?STDIN\b/i.test(statementHead(i.sql)));
                 if (it)
                     return failBatch(this.client, tag.batch, 0, Object.assign(new Error(err.message), { position: String(it.offset + 1) }));
             }

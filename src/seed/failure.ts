@@ -10,12 +10,8 @@ import { type SeedSource, SeedError, firstLine, locate, place, rescanOptions, st
 import { exactMetaLine, exactStatement } from './rescan.js'
 import { rawQuery } from './raw-query.js'
 import type { SeedStatement } from './grammar.js'
+import type { Batch, BatchStatement } from './batch.js'
 import type { MetaEvent } from '../psql/scanner.js'
-
-/** The statements of a batch sent in one round trip, each with its character offset in the batch's text. */
-export interface BatchItems {
-  items: { src: SeedSource; ev: SeedStatement; offset: number }[]
-}
 
 /** Keeps PostgreSQL's message but hides quoted values (COPY data must not reach the log). */
 function redactValues(text: string | undefined): string | undefined {
@@ -42,19 +38,20 @@ export async function failCopy(src: SeedSource, ev: SeedStatement, err: pg.Datab
 }
 
 /** Finds which statement of a failed batch failed, and throws its SeedError. */
-export async function failBatch(client: pg.Client, batch: BatchItems, prefixLength: number, err: pg.DatabaseError): Promise<never> {
-  let culprit: (typeof batch.items)[number] | undefined
+export async function failBatch(client: pg.Client, batch: Batch, prefixLength: number, err: pg.DatabaseError): Promise<never> {
+  const items = batch.statements()
+  let culprit: BatchStatement | undefined
   let error = err
   let position = err.position ? Number(err.position) - prefixLength : undefined
   if (position !== undefined && position > 0) {
-    culprit = [...batch.items].reverse().find((it) => it.offset < position!)
+    culprit = [...items].reverse().find((it) => it.offset < position!)
     if (culprit) position -= culprit.offset
   } else {
     // No position (a runtime error): replay the batch one statement at a time to find it.
     await client.query('ROLLBACK TO SAVEPOINT preview_postgres_seed')
-    for (const it of batch.items) {
+    for (const it of items) {
       try {
-        await rawQuery(client, it.ev.raw)
+        await rawQuery(client, it.raw)
       } catch (e) {
         culprit = it
         error = e as pg.DatabaseError
@@ -64,10 +61,10 @@ export async function failBatch(client: pg.Client, batch: BatchItems, prefixLeng
     }
   }
   if (!culprit) throw new SeedError(`Seeding failed: ${describe(err, false)}. Nothing was kept: the whole seed was rolled back.`)
-  const { statement } = await exactStatement(culprit.src.file, culprit.ev.index, rescanOptions(culprit.src))
+  const { statement } = await exactStatement(culprit.src.file, culprit.index, rescanOptions(culprit.src))
   const where = position ? locate(statement.sql, position, statement.line, statement.column) : startOf(statement)
   throw new SeedError(
-    `Seed failed at ${place(culprit.src, where.line, where.column)}: ${describe(error, false)}. Statement: "${firstLine(culprit.ev.sql)}". ` +
+    `Seed failed at ${place(culprit.src, where.line, where.column)}: ${describe(error, false)}. Statement: "${firstLine(culprit.sql)}". ` +
       'Nothing was kept: the whole seed was rolled back.',
     culprit.src.shown,
     where.line,

@@ -27,7 +27,7 @@ export class Sender {
   statements = 0
   /** Rows COPY blocks and `\copy` loaded, as the server counted them. */
   copyRows = 0
-  private batch = new Batch()
+  private batch = new Batch(NEXT_SAVEPOINT)
   private pipe: Pipeline<Sent> | null = null
   /** The command tag of the last statement the server completed, once one has (psql's ROW_COUNT comes from it). */
   lastTag: string | undefined
@@ -130,13 +130,12 @@ export class Sender {
   }
 
   private async flush(): Promise<void> {
-    if (!this.batch.items.length) return
+    if (!this.batch.size) return
     const current = this.batch
-    this.batch = new Batch()
+    this.batch = new Batch(NEXT_SAVEPOINT)
     const p = await this.pipeline()
-    p.query(Buffer.concat([NEXT_SAVEPOINT, ...current.parts]), { batch: current })
-    current.parts = [] // the items stay, for a replay
-    this.statements += current.items.length
+    p.query(current.text(), { batch: current }) // the batch stays until answered, for a replay
+    this.statements += current.size
     await p.room()
     await this.check()
   }
@@ -163,7 +162,7 @@ export class Sender {
     if ('batch' in tag) {
       if (err instanceof UnexpectedCopyIn) {
         // the statement that became `COPY … FROM stdin` (by a psql variable): located as a server error at its first character
-        const it = tag.batch.items.find((i) => /^COPY\b[\s\S]*\bFROM\s+P?STDIN\b/i.test(statementHead(i.ev.sql)))
+        const it = tag.batch.statements().find((i) => /^COPY\b[\s\S]*\bFROM\s+P?STDIN\b/i.test(statementHead(i.sql)))
         if (it)
           return failBatch(
             this.client,

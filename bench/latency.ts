@@ -25,11 +25,17 @@
  * BENCH_LATENCY_MB MiB, default 6); a small one (scale BENCH_SMALL_SCALE,
  * default 200: about 3,400 rows); the small one dumped with --inserts (one
  * round trip a row for psql: at 20 ms RTT about a minute, so psql runs it
- * BENCH_INSERTS_PSQL_ROUNDS times, default 1); then each folder given (the
+ * BENCH_INSERTS_PSQL_ROUNDS times, default 1); a dump of few statements (one
+ * table of 8,800 rows, the shape of a small catalog dump: a dozen SET and DDL
+ * statements and one COPY, where psql's round trips are few and the action's
+ * fixed cost shows most); then each folder given (the
  * files its LOAD file lists, else its *.sql sorted). Dumps are made with
  * `--no-owner --no-privileges`, since psql, unlike the action, stops at an
  * OWNER TO naming a role the database lacks. Bounded: every psql is killed
  * after BENCH_PSQL_TIMEOUT_S seconds (default 300), every run after 120 s.
+ * BENCH_ONLY (a regular expression) keeps the loads whose names match it;
+ * BENCH_NODE_OPTIONS is the action's NODE_OPTIONS (e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof` to see where its CPU time goes).
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -52,6 +58,15 @@ const insertsPsqlRounds = Number(process.env.BENCH_INSERTS_PSQL_ROUNDS ?? 1)
 const psqlTimeoutMs = Number(process.env.BENCH_PSQL_TIMEOUT_S ?? 300) * 1000
 /** More inputs for every run of the action, e.g. `{"compare-schema": "false"}`. */
 const extraInputs = JSON.parse(process.env.BENCH_INPUTS ?? '{}') as Record<string, string>
+const only = new RegExp(process.env.BENCH_ONLY ?? '')
+/** One table of `rows` rows: a dozen statements and one COPY once dumped. */
+const fewStatementsSql = (rows: number): string =>
+  'CREATE TABLE titles (id text PRIMARY KEY, kind text NOT NULL, title text NOT NULL, director text, cast_list text, ' +
+  'country text, added date, release_year int, rating text, duration text, genres text, description text);\n' +
+  `INSERT INTO titles SELECT 's' || i, CASE WHEN i % 3 = 0 THEN 'TV Show' ELSE 'Movie' END, 'Title number ' || i, ` +
+  `'Director ' || (i % 997), 'Actor ' || (i % 101) || ', Actor ' || (i % 103) || ', Actor ' || (i % 107), 'Country ' || (i % 50), ` +
+  `date '2015-01-01' + (i % 2500), 1950 + i % 72, 'TV-' || (i % 5), (60 + i % 90) || ' min', 'Dramas, International', ` +
+  `repeat('A story of ' || i || '. ', 6) FROM generate_series(1, ${rows}) i;\n`
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const loadavg = (): string =>
   os
@@ -149,7 +164,8 @@ async function action(files: string[], withCommand: boolean): Promise<Run> {
       ...extraInputs
     },
     pr: { number: ++pr },
-    cwd: work
+    cwd: work,
+    ...(process.env.BENCH_NODE_OPTIONS ? { env: { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } } : {})
   })
   const totalMs = Date.now() - started
   const connections = pgProxy.accepted - before
@@ -223,6 +239,17 @@ try {
       files: [inserts],
       psqlRounds: Math.min(rounds, insertsPsqlRounds)
     })
+    const few = path.join(work, 'few-statements.sql')
+    const fewSql = path.join(work, 'few-statements-source.sql')
+    writeFileSync(fewSql, fewStatementsSql(8800))
+    source.createDatabase('few')
+    source.psqlFiles('few', [fewSql])
+    source.dump('few', few, plain)
+    loads.push({
+      name: `few statements, one COPY of 8,800 rows, ${(statSync(few).size / 1024).toFixed(0)} KiB`,
+      files: [few],
+      psqlRounds: rounds
+    })
   } finally {
     await source.stop()
   }
@@ -235,8 +262,9 @@ try {
   for (let i = 0; i < rounds; i++) migrations.push((await psql([migration])).ms)
   const migrationMs = median(migrations)
   console.log(`psql alone, the migration: ${s(migrationMs)} (${migrations.map(s).join(', ')})`)
-  for (const load of loads) await measure(load, false, migrationMs)
-  for (const load of loads) await measure(load, true, migrationMs)
+  const chosen = loads.filter((l) => only.test(l.name))
+  for (const load of chosen) await measure(load, false, migrationMs)
+  for (const load of chosen) await measure(load, true, migrationMs)
   console.log(`\nload average at the end: ${loadavg()}`)
   console.log(
     '\n| load | psql | action, main step | main + post | seed phase | connections | load average |\n| --- | --- | --- | --- | --- | --- | --- |'

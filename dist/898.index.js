@@ -84,6 +84,8 @@ var lifecycle = __webpack_require__(92863);
 var platform_operations = __webpack_require__(59085);
 // EXTERNAL MODULE: ./src/publish/report.ts
 var publish_report = __webpack_require__(24585);
+// EXTERNAL MODULE: external "node:perf_hooks"
+var external_node_perf_hooks_ = __webpack_require__(643);
 // EXTERNAL MODULE: ./src/comment/comment.ts
 var comment = __webpack_require__(86924);
 // EXTERNAL MODULE: ./src/phases.ts
@@ -675,14 +677,15 @@ class PreviewDeployment {
     /**
      * Creates the deployment for `target.sha` in `environment` and sets it
      * `in_progress`; sets the `deployment-id` output. Until it ends, a cancel
-     * sets it `failure` (an undo step, cancel.ts).
+     * sets it `failure` (an undo step, cancel.ts), once the create and the
+     * `in_progress` status it may have caught in flight have landed.
      * @returns the deployment, or null when GitHub refused it (a notice or warning says why).
      */
     static async start(octokit, target, environment, logUrl) {
         if (refused)
             return null;
-        const created = await octokit.rest.repos
-            .createDeployment({
+        // A cancel lets the create finish, so the deployment it made is known and set `failure`.
+        const created = await (0,cancel/* finishBeforeUndo */.JZ)(octokit.rest.repos.createDeployment({
             owner: target.owner,
             repo: target.repo,
             ref: target.sha,
@@ -692,16 +695,17 @@ class PreviewDeployment {
             production_environment: false,
             auto_merge: false,
             required_contexts: []
-        })
-            .catch(skip('create the deployment'));
+        })).catch(skip('create the deployment'));
         // 202 ("Auto-merged …") has no id: with auto_merge false GitHub answers 201 or an error.
         const id = created && 'id' in created.data ? created.data.id : undefined;
         if (!id)
             return null;
         core/* setOutput */.uH('deployment-id', String(id));
         const deployment = new PreviewDeployment(octokit, target, id, environment, logUrl);
-        (0,cancel/* onCancel */.Ao)(DEPLOYMENT_STATUS, () => deployment.status('failure'));
-        await deployment.status('in_progress');
+        const inProgress = deployment.status('in_progress');
+        // after `in_progress` has landed, so that `failure` is the status GitHub keeps
+        (0,cancel/* onCancel */.Ao)(DEPLOYMENT_STATUS, () => inProgress.then(() => deployment.status('failure')));
+        await inProgress;
         return deployment;
     }
     /** Sets `success` with the preview's address (instant: the claim URL; branch: the Console's branch page). */
@@ -767,6 +771,9 @@ async function deactivateEnvironment(octokit, where, environment, logUrl) {
 
 
 
+
+
+
 /**
  * The preview's name within its PR (`preview-name`; '' for the PR's one
  * preview), for the environment's name: each name gets its own environment
@@ -786,17 +793,30 @@ function environmentUrlOf(report) {
 /**
  * Creates the run's deployment, `in_progress`, for `command: create` with
  * `deployment` on, a token and a PR whose token may write (a fork's run
- * leaves it to `command: publish`).
+ * leaves it to `command: publish`). Meant to run beside provisioning: it
+ * never rejects (an error is a warning), and its wall time is recorded as
+ * the overlapped phase "deployment" (its HTTP requests count in the phase
+ * they ran in).
  * @param sha the PR's head commit; default the event's `pull_request.head.sha`
  * @returns null when no deployment is made or GitHub refused it
  */
 async function startDeployment(settings, pub, sha) {
     if (!settings.deployment || !settings.githubToken || !pub.pr || pub.readOnly)
         return null;
-    const head = sha ?? github/* context */._.payload.pull_request?.head?.sha ?? github/* context */._.sha;
-    const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
-    const target = { owner: pub.pr.owner, repo: pub.pr.repo, number: pub.pr.number, sha: head };
-    return PreviewDeployment.start(octokit, target, environmentOfRun(settings, pub.pr.number), runUrl() ?? '');
+    const started = external_node_perf_hooks_.performance.now();
+    try {
+        const head = sha ?? github/* context */._.payload.pull_request?.head?.sha ?? github/* context */._.sha;
+        const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+        const target = { owner: pub.pr.owner, repo: pub.pr.repo, number: pub.pr.number, sha: head };
+        return await PreviewDeployment.start(octokit, target, environmentOfRun(settings, pub.pr.number), runUrl() ?? '');
+    }
+    catch (err) {
+        core/* warning */.$e(`Could not create the deployment: ${err instanceof Error ? err.message : String(err)}. The run goes on without it.`);
+        return null;
+    }
+    finally {
+        (0,phases/* overlapped */.RO)('deployment', external_node_perf_hooks_.performance.now() - started);
+    }
 }
 /** Sets `inactive` on the PR's deployments once its preview is gone (`command: delete`, the sweep). */
 async function deactivateDeployments(settings, pr) {
@@ -6777,7 +6797,7 @@ async function writeRunReport(settings, pub, done) {
 async function run(checked) {
     let settings;
     let pub;
-    let deployment = null;
+    let deploying = Promise.resolve(null);
     let failed = false;
     try {
         settings = checked ?? (0,inputs/* readSettings */.s)();
@@ -6803,9 +6823,9 @@ async function run(checked) {
         const branchName = branchNameOf(settings, pub.pr);
         const driver = settings.mode === 'instant' ? instantDriver(settings, pub) : branchDriver(settings, client, branchName, pub.existing?.record);
         if (settings.command === 'create') {
-            deployment = await startDeployment(settings, pub);
+            deploying = startDeployment(settings, pub); // beside provisioning: it needs nothing of the database
             const done = await create(settings, seed, pub, driver, fingerprint);
-            await deployment?.succeed(environmentUrlOf(done.report));
+            await (await deploying)?.succeed(environmentUrlOf(done.report));
             await writeRunReport(settings, pub, done);
         }
         else if (settings.command === 'delete') {
@@ -6819,7 +6839,7 @@ async function run(checked) {
         if ((0,cancel/* isCancelled */.mm)())
             return; // the cancel handler reports and undoes
         failed = true;
-        await deployment?.fail();
+        await (await deploying)?.fail();
         core/* setFailed */.C1(err instanceof Error ? err.message : String(err));
     }
     finally {

@@ -37,7 +37,7 @@ import { mark, phaseLog } from './phases.js'
 export async function run(checked?: Settings): Promise<void> {
   let settings: Settings | undefined
   let pub: Publication | undefined
-  let deployment: PreviewDeployment | null = null
+  let deploying: Promise<PreviewDeployment | null> = Promise.resolve(null)
   let failed = false
   try {
     settings = checked ?? readSettings()
@@ -64,9 +64,9 @@ export async function run(checked?: Settings): Promise<void> {
     const driver =
       settings.mode === 'instant' ? instantDriver(settings, pub) : branchDriver(settings, client, branchName, pub.existing?.record)
     if (settings.command === 'create') {
-      deployment = await startDeployment(settings, pub)
+      deploying = startDeployment(settings, pub) // beside provisioning: it needs nothing of the database
       const done = await create(settings, seed, pub, driver, fingerprint)
-      await deployment?.succeed(environmentUrlOf(done.report))
+      await (await deploying)?.succeed(environmentUrlOf(done.report))
       await writeRunReport(settings, pub, done)
     } else if (settings.command === 'delete') {
       await deletePreview(pub, driver)
@@ -75,7 +75,7 @@ export async function run(checked?: Settings): Promise<void> {
   } catch (err) {
     if (isCancelled()) return // the cancel handler reports and undoes
     failed = true
-    await deployment?.fail()
+    await (await deploying)?.fail()
     core.setFailed(err instanceof Error ? err.message : String(err))
   } finally {
     mark('finish')

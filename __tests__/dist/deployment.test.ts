@@ -83,6 +83,42 @@ describe('instant mode', () => {
     expect(states(d.id)).toEqual(['in_progress', 'failure'])
   })
 
+  it("is made beside provisioning: the instant service's create is sent while GitHub still answers the deployment's", async () => {
+    const pr = newPr()
+    const arrivals: string[] = []
+    emu.github.server.onRequest = (q) => arrivals.push(`github ${q.method} ${q.path}`)
+    emu.instant.server.onRequest = (q) => arrivals.push(`instant ${q.method} ${q.path}`)
+    emu.github.server.inject({ kind: 'delay', method: 'POST', path: /\/deployments\/?$/, delayMs: 1500 })
+    try {
+      const r = await instant(pr)
+      expect(r.errors).toEqual([])
+      const [d] = emu.deployments.of(REPO, env(pr))
+      expect(states(d.id)).toEqual(['in_progress', 'success'])
+      const create = arrivals.indexOf('instant POST /api/v1/database')
+      expect(create).toBeGreaterThanOrEqual(0)
+      expect(create).toBeLessThan(arrivals.findIndex((a) => /^github POST .*\/statuses$/.test(a)))
+      expect(r.stdout).toMatch(/^deployment \(overlapped\): \d+ ms/m)
+    } finally {
+      emu.github.server.onRequest = undefined
+      emu.instant.server.onRequest = undefined
+      emu.github.server.clearFaults()
+    }
+  })
+
+  it("a cancel while the deployment's create is in flight still sets failure once it lands", async () => {
+    const pr = newPr()
+    emu.github.server.inject({ kind: 'delay', method: 'POST', path: /\/deployments\/?$/, delayMs: 2000 })
+    try {
+      const r = await instant(pr, {}, { cancelOn: /Provision the instant database/ })
+      expect(r.code).toBe(1)
+      expect(r.errors.join('\n')).toMatch(/cancelled \(SIGINT\)/)
+      const [d] = emu.deployments.of(REPO, env(pr))
+      expect(states(d.id)).toEqual(['in_progress', 'failure'])
+    } finally {
+      emu.github.server.clearFaults()
+    }
+  })
+
   it('`deployment: false` makes none', async () => {
     const pr = newPr()
     const r = await instant(pr, { deployment: 'false' })

@@ -15,7 +15,7 @@
  */
 import * as core from '@actions/core'
 import { type Octokit, describeGitHubError, statusOf } from '../comment/comment.js'
-import { offCancel, onCancel } from '../cancel.js'
+import { finishBeforeUndo, offCancel, onCancel } from '../cancel.js'
 
 /** The undo step that sets a cancelled run's deployment `failure` (cancel.ts), so it is not left `in_progress`. */
 const DEPLOYMENT_STATUS = 'the deployment status'
@@ -74,13 +74,15 @@ export class PreviewDeployment {
   /**
    * Creates the deployment for `target.sha` in `environment` and sets it
    * `in_progress`; sets the `deployment-id` output. Until it ends, a cancel
-   * sets it `failure` (an undo step, cancel.ts).
+   * sets it `failure` (an undo step, cancel.ts), once the create and the
+   * `in_progress` status it may have caught in flight have landed.
    * @returns the deployment, or null when GitHub refused it (a notice or warning says why).
    */
   static async start(octokit: Octokit, target: DeploymentTarget, environment: string, logUrl: string): Promise<PreviewDeployment | null> {
     if (refused) return null
-    const created = await octokit.rest.repos
-      .createDeployment({
+    // A cancel lets the create finish, so the deployment it made is known and set `failure`.
+    const created = await finishBeforeUndo(
+      octokit.rest.repos.createDeployment({
         owner: target.owner,
         repo: target.repo,
         ref: target.sha,
@@ -91,14 +93,16 @@ export class PreviewDeployment {
         auto_merge: false,
         required_contexts: []
       })
-      .catch(skip('create the deployment'))
+    ).catch(skip('create the deployment'))
     // 202 ("Auto-merged …") has no id: with auto_merge false GitHub answers 201 or an error.
     const id = created && 'id' in created.data ? created.data.id : undefined
     if (!id) return null
     core.setOutput('deployment-id', String(id))
     const deployment = new PreviewDeployment(octokit, target, id, environment, logUrl)
-    onCancel(DEPLOYMENT_STATUS, () => deployment.status('failure'))
-    await deployment.status('in_progress')
+    const inProgress = deployment.status('in_progress')
+    // after `in_progress` has landed, so that `failure` is the status GitHub keeps
+    onCancel(DEPLOYMENT_STATUS, () => inProgress.then(() => deployment.status('failure')))
+    await inProgress
     return deployment
   }
 

@@ -3,11 +3,14 @@
  * GitHub deployment (deployment.ts): when a run makes one, which commit and
  * environment it is for, and the address a finished report gives it.
  */
+import { performance } from 'node:perf_hooks'
+import * as core from '@actions/core'
 import * as github from '@actions/github'
 import type { Settings } from '../settings.js'
 import { type PullRequest, githubClient } from '../comment/comment.js'
 import { type Publication, runUrl } from '../publish/publication.js'
 import type { Report } from '../publish/report.js'
+import { overlapped } from '../phases.js'
 import { PreviewDeployment, branchConsoleUrl, deactivateEnvironment, environmentOf } from './deployment.js'
 
 /**
@@ -31,16 +34,27 @@ export function environmentUrlOf(report: Report): string | undefined {
 /**
  * Creates the run's deployment, `in_progress`, for `command: create` with
  * `deployment` on, a token and a PR whose token may write (a fork's run
- * leaves it to `command: publish`).
+ * leaves it to `command: publish`). Meant to run beside provisioning: it
+ * never rejects (an error is a warning), and its wall time is recorded as
+ * the overlapped phase "deployment" (its HTTP requests count in the phase
+ * they ran in).
  * @param sha the PR's head commit; default the event's `pull_request.head.sha`
  * @returns null when no deployment is made or GitHub refused it
  */
 export async function startDeployment(settings: Settings, pub: Publication, sha?: string): Promise<PreviewDeployment | null> {
   if (!settings.deployment || !settings.githubToken || !pub.pr || pub.readOnly) return null
-  const head = sha ?? (github.context.payload.pull_request?.head as { sha?: string } | undefined)?.sha ?? github.context.sha
-  const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
-  const target = { owner: pub.pr.owner, repo: pub.pr.repo, number: pub.pr.number, sha: head }
-  return PreviewDeployment.start(octokit, target, environmentOfRun(settings, pub.pr.number), runUrl() ?? '')
+  const started = performance.now()
+  try {
+    const head = sha ?? (github.context.payload.pull_request?.head as { sha?: string } | undefined)?.sha ?? github.context.sha
+    const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
+    const target = { owner: pub.pr.owner, repo: pub.pr.repo, number: pub.pr.number, sha: head }
+    return await PreviewDeployment.start(octokit, target, environmentOfRun(settings, pub.pr.number), runUrl() ?? '')
+  } catch (err) {
+    core.warning(`Could not create the deployment: ${err instanceof Error ? err.message : String(err)}. The run goes on without it.`)
+    return null
+  } finally {
+    overlapped('deployment', performance.now() - started)
+  }
 }
 
 /** Sets `inactive` on the PR's deployments once its preview is gone (`command: delete`, the sweep). */

@@ -9,7 +9,7 @@ export const modules = {
 /* harmony export */   deleteUnseeded: () => (/* binding */ deleteUnseeded),
 /* harmony export */   releaseLock: () => (/* binding */ releaseLock)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(38422);
 /* harmony import */ var _platform_lifecycle_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(92863);
 /* harmony import */ var _platform_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(65272);

@@ -176,7 +176,7 @@ function describeGitHubError(err) {
 /* harmony export */   h3: () => (/* binding */ savedLock),
 /* harmony export */   lF: () => (/* binding */ markLock)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
 /* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(38653);
 /* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(86924);
 /* harmony import */ var _wait_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(39088);
@@ -262,7 +262,7 @@ async function releaseSavedLock(octokit, pr, saved, failedMarkdown) {
 /* harmony export */   n9: () => (/* binding */ lockReactionIds)
 /* harmony export */ });
 /* unused harmony export LOCK_REACTION */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
 /* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(86924);
 /**
@@ -1038,7 +1038,7 @@ function neonClientOf(s) {
 /* harmony export */   gx: () => (/* binding */ provisionBranch)
 /* harmony export */ });
 /* unused harmony export undoOnCancel */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
 /* harmony import */ var _client_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(16383);
 /* harmony import */ var _branch_connection_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(78064);
@@ -1402,7 +1402,7 @@ async function findPreviewBranches(client, name) {
 /* harmony export */   vo: () => (/* binding */ waitForBusyProject)
 /* harmony export */ });
 /* unused harmony exports describeOperation, ProjectWaiter */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(88179);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
 /* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(90833);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76803);
 /* harmony import */ var _retry_423_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(66639);

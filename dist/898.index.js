@@ -11,8 +11,8 @@ __webpack_require__.d(__webpack_exports__, {
   run: () => (/* binding */ run)
 });
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 16 modules
-var core = __webpack_require__(88179);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
+var core = __webpack_require__(96421);
 // EXTERNAL MODULE: ./src/inputs.ts
 var inputs = __webpack_require__(38422);
 // EXTERNAL MODULE: ./src/cancel.ts

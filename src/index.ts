@@ -1,36 +1,15 @@
 /**
  * Entry point of the bundled action (`dist/index.js`): the main step, or the
- * post step (`runs.post`) when main saved `isPost`. Only what the input check
- * needs is loaded before it (cold start: a refused input fails in
- * about the time Node takes to start); each step's own code is a chunk of the
- * bundle loaded once it is known to be needed.
+ * post step (`runs.post`) once main has saved `isPost`. It imports nothing
+ * but the step state's names, so each step loads only its own code, a chunk
+ * of the bundle: the post step after a main step that left nothing to undo
+ * (every successful run) ends without loading any.
  */
-import './v8-heap.js' // first: V8 heap settings before anything allocates
-import * as core from '@actions/core'
-import { handleCancellation, runMainFlow } from './cancel.js'
-import { readSettings } from './inputs.js'
-import type { Settings } from './settings.js'
-import { runPost } from './commands/post.js'
-import { STATE } from './post-state.js'
-import { mark } from './phases.js'
+import { STATE, savedState } from './step-state.js'
 
-if (core.getState(STATE.isPost) === 'true') {
+if (savedState(STATE.isPost) !== 'true') await import('./main-step.js')
+else if (savedState(STATE.unseededBranch) || savedState(STATE.lockComment)) {
+  await import('./v8-heap.js')
+  const { runPost } = await import('./commands/post.js')
   await runPost()
-} else {
-  core.saveState(STATE.isPost, 'true')
-  let settings: Settings | undefined
-  mark('inputs')
-  try {
-    settings = readSettings()
-  } catch (err) {
-    // as run() reports it: nothing was started, so there is nothing to undo or release
-    core.setFailed(err instanceof Error ? err.message : String(err))
-  }
-  if (settings) {
-    const checked = settings
-    handleCancellation()
-    mark('loading the code')
-    const { run } = await import('./main.js')
-    await runMainFlow(() => run(checked))
-  }
 }

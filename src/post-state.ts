@@ -6,19 +6,9 @@
  */
 import * as core from '@actions/core'
 
-/** State names. */
-export const STATE = {
-  /** Set first thing in main: the post step knows it is the post step. */
-  isPost: 'isPost',
-  /**
-   * `{id, name}` of a branch this run holds under its unseeded name
-   * (`<name>~seeding`) and has not finished seeding: created, or renamed for
-   * a reset. The post step deletes it only while it has that id and name.
-   */
-  unseededBranch: 'unseededBranch',
-  /** `{reaction}`: the id of the lock reaction on the PR this run holds (saved by comment/lock/saved.ts). */
-  lockComment: 'lockComment'
-} as const
+import { STATE } from './step-state.js'
+
+export { STATE }
 
 /** The branch this run holds under the unseeded name `branch.name`; the post step deletes it unless {@link clearUnseeded} ran (and only while it keeps that name). */
 export function saveUnseeded(branch: { id: string; name: string }): void {

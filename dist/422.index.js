@@ -1,0 +1,1544 @@
+export const id = 422;
+export const ids = [422];
+export const modules = {
+
+/***/ 90833:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Ao: () => (/* binding */ onCancel),
+/* harmony export */   Bj: () => (/* binding */ cancelSignal),
+/* harmony export */   JZ: () => (/* binding */ finishBeforeUndo),
+/* harmony export */   MS: () => (/* binding */ unlessCancelled),
+/* harmony export */   dV: () => (/* binding */ UNSEEDED_BRANCH),
+/* harmony export */   dZ: () => (/* binding */ throwIfCancelled),
+/* harmony export */   ik: () => (/* binding */ COMMENT_LOCK),
+/* harmony export */   mm: () => (/* binding */ isCancelled),
+/* harmony export */   qC: () => (/* binding */ offCancel),
+/* harmony export */   qO: () => (/* binding */ handleCancellation),
+/* harmony export */   zw: () => (/* binding */ runMainFlow)
+/* harmony export */ });
+/* unused harmony exports CancelledError, CANCEL_BUDGET */
+/* harmony import */ var node_async_hooks__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(16698);
+/* harmony import */ var node_async_hooks__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_async_hooks__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(96421);
+/**
+ * What happens when the runner cancels the job. GitHub's runner sends the
+ * action SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that
+ * (actions/runner, ProcessInvoker: `_sigintTimeout` 7500 ms,
+ * `_sigtermTimeout` 2500 ms). On the first of SIGINT or SIGTERM the action:
+ *
+ * 1. stops its main flow: an abort signal reaches every phase (service
+ *    requests and the waits between them through http.ts, the wait for the
+ *    comment lock, seeding, and the checkpoints before outputs and the
+ *    comment), and the flow is given at most 1 s to unwind; a create request
+ *    already in flight is let finish (at most 4 s after the signal), so what
+ *    it made is known and undone, and no new request is sent;
+ * 2. runs the undo steps, newest first, each with a deadline 7.5 s after the
+ *    signal (delete a branch it made but did not finish seeding, waiting for
+ *    that branch's operations first, since a DELETE meets 423 until they end);
+ * 3. leaves the PR comment saying the run was cancelled (the comment lock's
+ *    undo step, registered first so it runs last), and exits 1 at the latest
+ *    9 s after the signal, before the SIGKILL.
+ */
+
+
+/** The main flow was cancelled by the runner; thrown out of every phase once the abort signal fires. */
+class CancelledError extends Error {
+    constructor(signal) {
+        super(`The run was cancelled (${signal}).`);
+        this.name = 'CancelledError';
+    }
+}
+/** Time budget after the cancel signal, in milliseconds since it arrived. */
+const CANCEL_BUDGET = {
+    /** The main flow has this long to unwind before the undo steps run anyway. */
+    stopMs: 1000,
+    /** The handler waits up to this long for a request that creates something and is already in flight ({@link finishBeforeUndo}). */
+    createMs: 4000,
+    /** Deadline handed to each undo step. */
+    undoMs: 7500,
+    /** The process exits 1 at this point whatever is left (GitHub kills it at 10 s). */
+    exitMs: 9000
+};
+const undo = new Map();
+const flow = new node_async_hooks__WEBPACK_IMPORTED_MODULE_0__.AsyncLocalStorage();
+const controller = new AbortController();
+let mainFlow = Promise.resolve();
+/** The undo step that deletes a branch this run created but has not finished (operations, then seeding). */
+const UNSEEDED_BRANCH = 'the unseeded branch';
+/** The undo step that writes the PR comment (the run was cancelled) and so releases the comment lock. */
+const COMMENT_LOCK = 'the comment lock';
+/** Registers `fn` under `key` (replacing an earlier one); undone newest first. */
+function onCancel(key, fn) {
+    undo.delete(key);
+    undo.set(key, fn);
+}
+/** Forgets the undo step `key` (its work is done for good). */
+function offCancel(key) {
+    undo.delete(key);
+}
+/**
+ * The abort signal of the main flow when called from within it (see
+ * {@link runMainFlow}); undefined elsewhere, for example in an undo step, whose
+ * requests must still go out after the cancel.
+ */
+function cancelSignal() {
+    return flow.getStore();
+}
+/** True once the runner cancelled this run. */
+function isCancelled() {
+    return controller.signal.aborted;
+}
+/** Throws CancelledError when called from a main flow that was cancelled: a checkpoint between phases. */
+function throwIfCancelled() {
+    const signal = cancelSignal();
+    if (signal?.aborted)
+        throw signal.reason;
+}
+/**
+ * Settles like `work`, or rejects with CancelledError as soon as the main flow
+ * is cancelled. The work itself is not stopped (a seed transaction that is
+ * never committed is rolled back when the process exits); the main flow just
+ * no longer waits for it.
+ */
+function unlessCancelled(work) {
+    const signal = cancelSignal();
+    if (!signal)
+        return work;
+    return new Promise((resolve, reject) => {
+        const onAbort = () => reject(signal.reason);
+        if (signal.aborted)
+            return onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
+        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+}
+const creating = new Set();
+/**
+ * Marks `work` as a request that creates something (sent once, never
+ * aborted): a cancel lets it finish, so that what it created is known and
+ * its undo step registered, before the undo steps run. The handler waits for
+ * it at most {@link CANCEL_BUDGET}.createMs after the signal.
+ */
+function finishBeforeUndo(work) {
+    creating.add(work);
+    work.then(() => creating.delete(work), () => creating.delete(work));
+    return work;
+}
+/** Runs the action's main flow with the cancel signal in its async context. */
+function runMainFlow(fn) {
+    const running = flow.run(controller.signal, fn);
+    mainFlow = running;
+    return running;
+}
+/** The newest undo step not in `done`, or undefined. */
+function newestUndone(done) {
+    return [...undo.entries()].reverse().find(([, fn]) => !done.has(fn));
+}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+/** Installs the SIGINT/SIGTERM handler: stop the main flow, undo newest first, exit 1 (budget: {@link CANCEL_BUDGET}). */
+function handleCancellation() {
+    let cancelling = false;
+    const handler = (signal) => {
+        if (cancelling)
+            return; // SIGTERM after SIGINT: already undoing
+        cancelling = true;
+        const t0 = Date.now();
+        _actions_core__WEBPACK_IMPORTED_MODULE_1__/* .error */ .z3(`The run was cancelled (${signal}); ${undo.size ? `stopping, then undoing: ${[...undo.keys()].reverse().join(', ')}.` : 'nothing to undo.'}`);
+        controller.abort(new CancelledError(signal));
+        const steps = async () => {
+            const stopped = mainFlow.catch(() => undefined);
+            await Promise.race([stopped, sleep(CANCEL_BUDGET.stopMs)]);
+            if (creating.size) {
+                await Promise.race([Promise.allSettled([...creating]), sleep(t0 + CANCEL_BUDGET.createMs - Date.now())]);
+                await Promise.race([stopped, sleep(100)]); // the flow registers the new thing's undo step, then stops
+            }
+            // Newest first; a step the flow registers meanwhile (a lock it had just taken) runs too.
+            const done = new Set();
+            for (let next = newestUndone(done); next; next = newestUndone(done)) {
+                const [key, fn] = next;
+                done.add(fn);
+                try {
+                    await fn(t0 + CANCEL_BUDGET.undoMs);
+                }
+                catch (err) {
+                    _actions_core__WEBPACK_IMPORTED_MODULE_1__/* .warning */ .$e(`Could not undo ${key} after the cancel: ${err.message}`);
+                }
+            }
+            // The flow may still be finishing an undo of its own (publish/publication.ts): let it, within the budget.
+            await Promise.race([stopped, sleep(t0 + CANCEL_BUDGET.undoMs - Date.now())]);
+        };
+        void Promise.race([steps(), sleep(t0 + CANCEL_BUDGET.exitMs - Date.now())]).finally(() => process.exit(1));
+    };
+    process.on('SIGINT', handler);
+    process.on('SIGTERM', handler);
+}
+
+
+/***/ }),
+
+/***/ 11349:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ commentScope),
+/* harmony export */   n: () => (/* binding */ scopeComments)
+/* harmony export */ });
+/**
+ * The preview this process's PR comments belong to (`preview-name`). A
+ * module of its own, with no imports, so that reading the inputs (index.ts,
+ * before any chunk loads) can set it without loading the GitHub client.
+ */
+/** The preview this process's comments belong to (`preview-name`); '' for the PR's one preview. */
+let previewName = '';
+/**
+ * Scopes every comment this process reads or writes to one preview of the
+ * PR (`preview-name`): comment.ts's markerOf writes the name into the marker as
+ * `preview` (absent for the PR's one preview), and its recordOf sees only
+ * markers of that preview. So each name has its own comment, and with it its
+ * own lock, record and reuse, and runs of other names never see it.
+ * Called once the inputs are read, in the main step and in the post step.
+ */
+function scopeComments(name) {
+    previewName = name;
+}
+/** The preview name comments are scoped to ('' for the PR's one preview). */
+function commentScope() {
+    return previewName;
+}
+
+
+/***/ }),
+
+/***/ 76803:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   SS: () => (/* binding */ requestJson),
+/* harmony export */   j$: () => (/* binding */ HttpError),
+/* harmony export */   yy: () => (/* binding */ sleep)
+/* harmony export */ });
+/* unused harmony export MAX_RETRY_AFTER_S */
+/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(90833);
+/**
+ * JSON over HTTP for the service clients: one timeout per request, error
+ * bodies quoted, and a bounded retry only where retrying cannot do harm.
+ * Requests and waits made from the main flow stop when the run is cancelled
+ * (cancel.ts): they reject with CancelledError, except a request that
+ * creates something (not idempotent), which is let finish; none is sent
+ * after the cancel.
+ */
+
+/** Failure of one HTTP request. `status` is 0 when no response arrived. */
+class HttpError extends Error {
+    status;
+    serviceMessage;
+    hint;
+    timedOut;
+    retryAfterSeconds;
+    requestId;
+    constructor(message, 
+    /** HTTP status, or 0 for a timeout or network error. */
+    status, 
+    /** The service's own message from the error body, if it sent one. */
+    serviceMessage, 
+    /** The service's `hint`, if it sent one (instant service API: 400 Missing referrer). */
+    hint, 
+    /** True when the request timed out. */
+    timedOut = false, 
+    /** Seconds the service asked us to wait (`Retry-After`), on 429 and 503. */
+    retryAfterSeconds, 
+    /** The platform's `request_id` of the failed request (error body, or the `X-Request-ID` header), for its support. */
+    requestId) {
+        super(message);
+        this.status = status;
+        this.serviceMessage = serviceMessage;
+        this.hint = hint;
+        this.timedOut = timedOut;
+        this.retryAfterSeconds = retryAfterSeconds;
+        this.requestId = requestId;
+        this.name = 'HttpError';
+    }
+}
+/** Attempts for idempotent requests on 5xx, network errors and timeouts. */
+const IDEMPOTENT_ATTEMPTS = 3;
+/**
+ * Attempts for HTTP 429, which means the request was refused unprocessed. Enough to ride out
+ * a burst of many runs against one account (Neon: 700 requests a minute, 40 a second per route).
+ */
+const RATE_LIMIT_ATTEMPTS = 8;
+/** Each wait after a 429 is `Retry-After` lengthened by up to this fraction of a second, at random (never shortened), so refused runs do not all come back at once. */
+const RATE_LIMIT_JITTER_S = 0.25;
+/**
+ * Longest `Retry-After` the run spends on one wait, in seconds. A longer one
+ * fails the request at once, saying how long the service asked for: waiting
+ * it out would hold the job (and the PR's comment lock) for longer than a
+ * preview database is worth, so the user re-runs later instead.
+ */
+const MAX_RETRY_AFTER_S = 60;
+/**
+ * Sleeps `ms` milliseconds. From the main flow, rejects with CancelledError
+ * as soon as the run is cancelled (cancel.ts).
+ */
+const sleep = (ms) => new Promise((resolve, reject) => {
+    const signal = (0,_cancel_js__WEBPACK_IMPORTED_MODULE_0__/* .cancelSignal */ .Bj)();
+    if (signal?.aborted)
+        return reject(signal.reason);
+    const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+});
+/**
+ * Extracts `{message, hint, requestId}` from an error body: `{code, message,
+ * request_id}` (platform spec, GeneralError) or `{error, hint}` (instant service).
+ */
+function describeErrorBody(body, raw) {
+    if (body && typeof body === 'object') {
+        const b = body;
+        const message = typeof b.message === 'string' ? b.message : typeof b.error === 'string' ? b.error : undefined;
+        const hint = typeof b.hint === 'string' ? b.hint : undefined;
+        const requestId = typeof b.request_id === 'string' && b.request_id ? b.request_id : undefined;
+        return { message, hint, requestId };
+    }
+    const trimmed = raw.trim();
+    return trimmed ? { message: trimmed.slice(0, 200) } : {};
+}
+/** Retry-After in seconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+function retryAfterSeconds(headers) {
+    const value = headers.get('retry-after') ?? '';
+    const n = Number(value);
+    if (Number.isFinite(n))
+        return Math.max(0, n);
+    const date = Date.parse(value);
+    return Number.isFinite(date) ? Math.max(0, (date - Date.now()) / 1000) : 1;
+}
+async function once(req) {
+    const where = `${req.method} ${new URL(req.url).origin}${new URL(req.url).pathname}`;
+    // A request that changes nothing is abandoned on a cancel; one that creates something is let finish
+    // (cancel.ts waits for it), since what it made must be known to be undone.
+    const cancel = req.idempotent ? (0,_cancel_js__WEBPACK_IMPORTED_MODULE_0__/* .cancelSignal */ .Bj)() : undefined;
+    let res;
+    try {
+        res = await fetch(req.url, {
+            method: req.method,
+            headers: {
+                Accept: 'application/json',
+                ...(req.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+                ...req.headers
+            },
+            body: req.body !== undefined ? JSON.stringify(req.body) : undefined,
+            signal: cancel ? AbortSignal.any([AbortSignal.timeout(req.timeoutMs), cancel]) : AbortSignal.timeout(req.timeoutMs)
+        });
+    }
+    catch (err) {
+        if (cancel?.aborted)
+            throw cancel.reason;
+        const e = err;
+        if (e.name === 'TimeoutError' || e.name === 'AbortError') {
+            throw new HttpError(`${req.label} timed out after ${req.timeoutMs / 1000} s (${where}).`, 0, undefined, undefined, true);
+        }
+        const reason = e.cause?.code ?? e.cause?.message ?? e.message;
+        throw new HttpError(`${req.label} failed: could not reach the service (${where}): ${reason}.`, 0);
+    }
+    let raw;
+    try {
+        raw = await res.text();
+    }
+    catch (err) {
+        if (cancel?.aborted)
+            throw cancel.reason;
+        const e = err;
+        const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError';
+        throw new HttpError(timedOut
+            ? `${req.label} timed out after ${req.timeoutMs / 1000} s while reading the response (${where}).`
+            : `${req.label} failed while reading the response (${where}): ${e.message}.`, 0, undefined, undefined, timedOut);
+    }
+    let body = undefined;
+    let parsed = false;
+    if (raw.trim() !== '') {
+        try {
+            body = JSON.parse(raw);
+            parsed = true;
+        }
+        catch {
+            parsed = false;
+        }
+    }
+    if (!res.ok) {
+        const { message, hint, requestId: fromBody } = describeErrorBody(parsed ? body : undefined, parsed ? '' : raw);
+        const requestId = fromBody ?? (res.headers.get('x-request-id') || undefined);
+        const quoted = message ? `: "${message}"` : '';
+        throw new HttpError(`${req.label} failed with HTTP ${res.status}${quoted}${hint ? ` (hint: ${hint})` : ''} (${where}${requestId ? `, request_id ${requestId}` : ''}).`, res.status, message, hint, false, res.headers.has('retry-after') ? retryAfterSeconds(res.headers) : undefined, requestId);
+    }
+    if (!parsed && raw.trim() === '' && req.emptyBodyStatuses?.includes(res.status)) {
+        return { status: res.status, body: undefined, headers: res.headers };
+    }
+    if (!parsed) {
+        throw new HttpError(`${req.label} returned HTTP ${res.status} with a body that is not JSON (${where}): "${raw.trim().slice(0, 120)}".`, res.status);
+    }
+    return { status: res.status, body, headers: res.headers };
+}
+/**
+ * Sends one JSON request and returns the parsed body.
+ *
+ * Retries: HTTP 429 up to 8 attempts in all, waiting `Retry-After` (1 s when
+ * absent) plus up to 0.25 s of jitter, never less; a 429 is a refusal, so this is safe even for a create. A
+ * `Retry-After` over 60 s (on 429 or 503) fails at once with a message giving the wait the
+ * service asked for (RFC 9110 §10.2.3: delta-seconds or an HTTP date). Idempotent
+ * requests are also retried on 5xx, network errors and timeouts, 3 attempts
+ * in all, waiting 1 s then 2 s; a request with `retryOn503` is retried so on
+ * HTTP 503 only (platform spec: a 503 "is always safe to retry").
+ *
+ * @throws HttpError with a message naming the request, the status and the
+ *   service's own message and hint.
+ */
+async function requestJson(req) {
+    let rateLimited = 0;
+    let transient = 0;
+    for (;;) {
+        try {
+            (0,_cancel_js__WEBPACK_IMPORTED_MODULE_0__/* .throwIfCancelled */ .dZ)();
+            return await (req.idempotent ? once(req) : (0,_cancel_js__WEBPACK_IMPORTED_MODULE_0__/* .finishBeforeUndo */ .JZ)(once(req)));
+        }
+        catch (err) {
+            if (!(err instanceof HttpError))
+                throw err;
+            if ((err.status === 429 || err.status === 503) && (err.retryAfterSeconds ?? 0) > MAX_RETRY_AFTER_S) {
+                throw new HttpError(`${err.message} The service asked to wait ${Math.round(err.retryAfterSeconds)} s (Retry-After) before retrying, ` +
+                    `longer than this action waits (${MAX_RETRY_AFTER_S} s): re-run the job later.`, err.status, err.serviceMessage, err.hint, false, err.retryAfterSeconds);
+            }
+            if (err.status === 429 && ++rateLimited < RATE_LIMIT_ATTEMPTS) {
+                await sleep(((err.retryAfterSeconds ?? 1) + RATE_LIMIT_JITTER_S * Math.random()) * 1000);
+                continue;
+            }
+            const transientFailure = err.status === 0 || err.status >= 500;
+            const retryable = req.idempotent ? transientFailure : err.status === 503 && req.retryOn503 === true;
+            if (retryable && ++transient < IDEMPOTENT_ATTEMPTS) {
+                await sleep(1000 * transient);
+                continue;
+            }
+            throw err;
+        }
+    }
+}
+
+
+/***/ }),
+
+/***/ 38422:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   s: () => (/* binding */ readSettings)
+/* harmony export */ });
+/* unused harmony export duration */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
+/* harmony import */ var _publish_env_file_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(13015);
+/* harmony import */ var _platform_masking_rules_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(14077);
+/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(58750);
+/* harmony import */ var _platform_expiry_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(51288);
+/* harmony import */ var _platform_branch_point_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(68888);
+/* harmony import */ var _comment_scope_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(11349);
+/**
+ * All inputs of the action, read once and validated into one typed settings
+ * object before any network call. Every problem is reported as an
+ * {@link InputError} that names the input and the values it accepts.
+ */
+
+
+
+
+
+
+
+function text(name) {
+    return _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4(name).trim();
+}
+function oneOf(name, allowed, fallback) {
+    const value = text(name) || fallback;
+    if (!allowed.includes(value)) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be one of ${allowed.join(', ')}; got "${value}".`);
+    }
+    return value;
+}
+/** YAML 1.2 core-schema booleans, as `core.getBooleanInput` accepts them. */
+function bool(name, fallback) {
+    const value = text(name);
+    if (value === '')
+        return fallback;
+    if (['true', 'True', 'TRUE'].includes(value))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(value))
+        return false;
+    throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be true or false; got "${value}".`);
+}
+function seconds(name, fallback, min) {
+    const value = text(name);
+    if (value === '')
+        return fallback;
+    const n = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n) || n < min) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be a number of seconds, at least ${min}; got "${value}".`);
+    }
+    return n;
+}
+function url(name, fallback) {
+    const value = text(name) || fallback;
+    let parsed;
+    try {
+        parsed = new URL(value);
+    }
+    catch {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be an http(s) URL; got "${value}".`);
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be an http(s) URL; got "${value}".`);
+    }
+    return value.replace(/\/+$/, '');
+}
+/**
+ * Branch names the platform accepts: at most 256 characters, no control
+ * characters. (The platform's v2 API documents the length limit; we also
+ * refuse leading/trailing spaces, which its console trims away.)
+ */
+function branchName(value) {
+    if (value === '')
+        return value;
+    // eslint-disable-next-line no-control-regex
+    if (value.length > 256 || /[\u0000-\u001f\u007f]/.test(value) || value !== value.trim()) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`branch-name\` must be 1 to 256 printable characters without leading or trailing spaces; got "${value}".`);
+    }
+    return value;
+}
+const UNITS = { '': 1, s: 1, m: 60, h: 3600, d: 86400 };
+/**
+ * A duration input: `90m`, `36h`, `7d`, `45s` or a whole number of seconds.
+ * @returns seconds; 0 when the input is empty.
+ */
+function duration(name) {
+    const value = text(name);
+    if (value === '')
+        return 0;
+    const m = /^(\d+)\s*([smhd]?)$/.exec(value);
+    const n = m ? Number(m[1]) * UNITS[m[2]] : NaN;
+    if (!Number.isSafeInteger(n) || n < 1) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be a duration such as 90m, 36h, 7d or a number of seconds (at least 1); got "${value}".`);
+    }
+    return n;
+}
+/** `suspend-timeout` (platform spec, SuspendTimeoutSeconds): -1 (never), 0 (the project's default) or 60 to 604800 seconds. */
+function suspendTimeout() {
+    const value = text('suspend-timeout');
+    if (value === '')
+        return undefined;
+    const n = Number(value);
+    if (!/^-?\d+$/.test(value) || !(n === -1 || n === 0 || (n >= 60 && n <= 604800))) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`suspend-timeout\` must be a whole number of seconds from 60 to 604800, or 0 (the project's default) or -1 (never suspend); got "${value}".`);
+    }
+    return n;
+}
+/** A compute-unit input (platform spec, ComputeUnit: a number, at least 0.25). */
+function computeUnits(name) {
+    const value = text(name);
+    if (value === '')
+        return undefined;
+    const n = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value) || !(n >= 0.25)) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be a number of compute units, at least 0.25 (for example 0.25, 0.5, 1, 2); got "${value}".`);
+    }
+    return n;
+}
+/**
+ * `env-key` (default `DATABASE_URL`) and `env-prefix` (default `PUBLIC_`),
+ * named as the instant service's CLI names its variables (instant service API): `<key>`,
+ * `<key>_DIRECT`, `<prefix>POSTGRES_CLAIM_URL`. Each must make a valid
+ * environment variable name ({@link ENV_NAME}), and the three must differ.
+ * @throws InputError
+ */
+function envNames() {
+    const names = { key: text('env-key') || 'DATABASE_URL', prefix: text('env-prefix') || 'PUBLIC_' };
+    const rule = 'letters A-Z or a-z, digits and _, not starting with a digit';
+    if (!_publish_env_file_js__WEBPACK_IMPORTED_MODULE_1__/* .ENV_NAME */ .G1.test(names.key)) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`env-key\` must be an environment variable name (${rule}), for example DATABASE_URL; got "${names.key}".`);
+    }
+    if (!_publish_env_file_js__WEBPACK_IMPORTED_MODULE_1__/* .ENV_NAME */ .G1.test(names.prefix)) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`env-prefix\` must be the start of an environment variable name (${rule}), for example PUBLIC_, VITE_ or NEXT_PUBLIC_; got "${names.prefix}".`);
+    }
+    const v = (0,_publish_env_file_js__WEBPACK_IMPORTED_MODULE_1__/* .envVariables */ .tU)(names);
+    if (v.url === v.claim) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Inputs \`env-key\` and \`env-prefix\` name the same variable, ${v.url}, for the connection string and the claim URL: change one of them.`);
+    }
+    return names;
+}
+/** Inputs that only mean something for a branch the action creates, refused in instant mode. */
+const BRANCH_ONLY = [
+    'expires-in',
+    'suspend-timeout',
+    'min-cu',
+    'max-cu',
+    'schema-only',
+    'parent-lsn',
+    'parent-timestamp',
+    'branch-id'
+];
+/** Inputs that say the workflow wants a Neon branch: with any set, `api-key` and `project-id` must both be. */
+const BRANCH_INPUTS = [
+    'api-key',
+    'project-id',
+    'parent-branch',
+    'branch-name',
+    'branch-id',
+    'masking-rules',
+    'schema-only',
+    'parent-lsn',
+    'parent-timestamp'
+];
+const list = (names) => names.map((n) => `\`${n}\``).join(names.length > 2 ? ', ' : ' and ');
+/**
+ * Fails safe where GitHub passes no secrets and no configuration variables
+ * (pull requests from forks, Dependabot's): when `mode` is `branch`, or any
+ * branch input is set, an empty `api-key` or `project-id` is refused before
+ * any request, instead of falling back to a public neon.new database. Only
+ * `mode: auto` with no branch input at all means instant mode.
+ * @throws InputError naming the empty input(s), the branch inputs set, why they may be empty and what to do.
+ */
+function refuseMissingNeonAccess(modeInput, schemaOnly) {
+    if (modeInput === 'instant')
+        return;
+    const given = BRANCH_INPUTS.filter((name) => (name === 'schema-only' ? schemaOnly : text(name) !== ''));
+    if (modeInput === 'auto' && given.length === 0)
+        return;
+    const empty = ['api-key', 'project-id'].filter((name) => text(name) === '');
+    if (!empty.length)
+        return;
+    const what = empty.length === 2 ? 'a Neon API key and project id' : empty[0] === 'api-key' ? 'a Neon API key' : 'a Neon project id';
+    throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input${empty.length > 1 ? 's' : ''} ${list(empty)} ${empty.length > 1 ? 'are' : 'is'} required in branch mode (${what}: ` +
+        'pass `${{ secrets.NEON_API_KEY }}` and `${{ vars.NEON_PROJECT_ID }}`) but ' +
+        `${empty.length > 1 ? 'are' : 'is'} empty, while ${given.length ? `${list(given)} ${given.length > 1 ? 'are' : 'is'} set` : '`mode` is branch'}` +
+        `${empty.includes('project-id') && modeInput === 'branch' ? ' (`project-id` is required when `mode` is branch)' : ''}. ` +
+        'GitHub gives no secrets and no configuration variables to workflows run for pull requests from forks, or for Dependabot ' +
+        '(it has its own Dependabot secrets), which is the likely cause. Nothing was created: with branch inputs set, the action does not fall back ' +
+        'to a public, claimable neon.new database (instant mode). Skip the job on such pull requests ' +
+        '(`if: github.event.pull_request.head.repo.full_name == github.repository`), add the secret to Dependabot secrets, or set `mode: instant`.');
+}
+/** `preview-name`: 1 to 40 letters, digits, `-`, `_` or `.` (it goes into the branch name and the comment's marker); '' when not set. */
+function previewName() {
+    const value = text('preview-name');
+    if (value !== '' && !/^[A-Za-z0-9._-]{1,40}$/.test(value)) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`preview-name\` must be 1 to 40 letters, digits, \`-\`, \`_\` or \`.\` (for example api or web); got "${value}".`);
+    }
+    return value;
+}
+/** `branch-id`: only for `command: delete` and `command: reset`. @throws InputError */
+function branchId(command) {
+    const value = text('branch-id');
+    if (value !== '' && command !== 'delete' && command !== 'reset') {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`branch-id\` applies to \`command: delete\` and \`command: reset\` (the branch to act on); \`command: ${command}\` finds the PR's branch by name (\`branch-name\`).`);
+    }
+    if (value !== '' && !/^[a-z0-9-]{1,60}$/.test(value)) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`branch-id\` must be a Neon branch id such as br-wispy-meadow-a5b2c3d4; got "${value}".`);
+    }
+    return value;
+}
+/** `parent-lsn` / `parent-timestamp` (platform/branch-point.ts). @throws InputError */
+function parentPoint() {
+    try {
+        return (0,_platform_branch_point_js__WEBPACK_IMPORTED_MODULE_5__/* .branchPointOf */ .Yx)(text('parent-lsn'), text('parent-timestamp'));
+    }
+    catch (err) {
+        if (err instanceof _platform_branch_point_js__WEBPACK_IMPORTED_MODULE_5__/* .BranchPointError */ .d6)
+            throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(err.message);
+        throw err;
+    }
+}
+/** Checks the lifecycle inputs against each other and the mode. @throws InputError */
+function checkLifecycle(s) {
+    if (s.minCu !== undefined && s.maxCu !== undefined && s.minCu > s.maxCu) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`min-cu\` (${s.minCu}) must not be larger than \`max-cu\` (${s.maxCu}).`);
+    }
+    if (s.expiresInSeconds > _platform_expiry_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_EXPIRES_IN_SECONDS */ .Gt) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`expires-in\` must be at most 30d (${_platform_expiry_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_EXPIRES_IN_SECONDS */ .Gt} seconds), Neon's longest branch expiry (Neon docs, branch expiration); got "${text('expires-in')}". ` +
+            'Use 30d or less; an active PR keeps its branch anyway, since every run that uses it pushes the expiry forward.');
+    }
+    if (s.mode === 'instant') {
+        if (s.command === 'reset')
+            throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d('`command: reset` needs branch mode (set `project-id`): the instant service cannot restore a database.');
+        const given = BRANCH_ONLY.filter((name) => text(name) !== '' && !(name === 'schema-only' && !s.schemaOnly));
+        if (given.length) {
+            throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input${given.length > 1 ? 's' : ''} ${given.map((n) => `\`${n}\``).join(', ')} appl${given.length > 1 ? 'y' : 'ies'} to branch mode only (set \`project-id\`), not to neon.new (instant mode).`);
+        }
+    }
+}
+/**
+ * Reads `masking-rules` (YAML, JSON or `@file`, relative to the workspace),
+ * masks the rules' values in the log, and refuses it with `schema-only` or in
+ * instant mode. @throws InputError
+ */
+function maskingRules(mode, schemaOnly) {
+    let rules;
+    try {
+        rules = (0,_platform_masking_rules_js__WEBPACK_IMPORTED_MODULE_2__/* .parseMaskingRules */ .$_)(_actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('masking-rules'), process.env.GITHUB_WORKSPACE || process.cwd());
+    }
+    catch (err) {
+        if (err instanceof _platform_masking_rules_js__WEBPACK_IMPORTED_MODULE_2__/* .MaskingRulesError */ .Sc)
+            throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(err.message);
+        throw err;
+    }
+    for (const secret of (0,_platform_masking_rules_js__WEBPACK_IMPORTED_MODULE_2__/* .ruleSecrets */ .cf)(rules))
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setSecret */ .Pq(secret);
+    if (rules.length === 0)
+        return rules;
+    if (mode === 'instant') {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d('Input `masking-rules` needs branch mode (set `project-id`): masking runs on a Neon branch copied from its parent, ' +
+            'and an instant database is new and empty, holding only what `seed` puts in it, so there is nothing to mask.');
+    }
+    if (schemaOnly) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d("Inputs `masking-rules` and `schema-only` cannot be combined: a schema-only branch has none of the parent's rows, so there is nothing to mask. " +
+            'Use `masking-rules` for production-like rows with personal data masked, or `schema-only` for an empty copy of the schema.');
+    }
+    return rules;
+}
+/**
+ * Reads and validates every input.
+ * @returns one {@link Settings} object.
+ * @throws InputError naming the input and its accepted values.
+ */
+function readSettings() {
+    const modeInput = oneOf('mode', ['auto', 'instant', 'branch'], 'auto');
+    const command = oneOf('command', ['create', 'delete', 'cleanup', 'reset', 'publish'], 'create');
+    const projectId = text('project-id');
+    const apiKey = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('api-key').trim();
+    if (apiKey)
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setSecret */ .Pq(apiKey);
+    refuseMissingNeonAccess(modeInput, bool('schema-only', false));
+    const mode = modeInput === 'auto' ? (projectId ? 'branch' : 'instant') : modeInput;
+    const referrer = text('referrer') || 'preview-postgres-action';
+    const settings = {
+        mode,
+        command,
+        referrer,
+        logicalReplication: bool('logical-replication', false),
+        instantUrl: url('instant-url', 'https://neon.new'),
+        apiUrl: url('api-url', 'https://console.neon.tech/api/v2'),
+        apiKey,
+        projectId,
+        parentBranch: text('parent-branch'),
+        parentPoint: parentPoint(),
+        branchName: branchName(text('branch-name')),
+        branchId: branchId(command),
+        previewName: previewName(),
+        database: text('database'),
+        role: text('role'),
+        seed: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('seed')
+            .split('\n')
+            .map((line) => line.trim())
+            .filter((line) => line !== '' && !line.startsWith('#')),
+        seedCommand: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('seed-command').trim(),
+        migrateCommand: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('migrate-command').trim(),
+        reseed: oneOf('reseed', ['on-change', 'never'], 'on-change'),
+        reuse: bool('reuse', true),
+        githubToken: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('github-token').trim(),
+        comment: bool('comment', true),
+        pollIntervalSeconds: seconds('poll-interval', 5, 0.1),
+        waitTimeoutSeconds: seconds('wait-timeout', 600, 1),
+        requestTimeoutSeconds: seconds('request-timeout', 30, 0.1),
+        envFile: text('env-file'),
+        envNames: envNames(),
+        compareSchema: bool('compare-schema', true),
+        failOnDestructive: bool('fail-on-destructive', false),
+        expiresInSeconds: duration('expires-in'),
+        maxAgeSeconds: duration('max-age'),
+        dryRun: bool('dry-run', false),
+        suspendTimeoutSeconds: suspendTimeout(),
+        minCu: computeUnits('min-cu'),
+        maxCu: computeUnits('max-cu'),
+        schemaOnly: bool('schema-only', false),
+        maskingRules: [],
+        deployment: bool('deployment', true),
+        reportFile: text('report-file')
+    };
+    settings.maskingRules = maskingRules(mode, settings.schemaOnly);
+    checkLifecycle(settings);
+    if (command === 'publish' && !settings.reportFile)
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d("`command: publish` needs input `report-file`: the report a fork PR's run wrote (its `report-file` output, downloaded from the run's artifact).");
+    // Every comment this run (or its post step) reads or writes is this preview's.
+    (0,_comment_scope_js__WEBPACK_IMPORTED_MODULE_6__/* .scopeComments */ .n)(settings.previewName);
+    return settings;
+}
+
+
+/***/ }),
+
+/***/ 68888:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Yx: () => (/* binding */ branchPointOf),
+/* harmony export */   d6: () => (/* binding */ BranchPointError),
+/* harmony export */   sj: () => (/* binding */ pointFields),
+/* harmony export */   yR: () => (/* binding */ describePoint)
+/* harmony export */ });
+/**
+ * A point-in-time parent: the inputs `parent-lsn` and `parent-timestamp`,
+ * sent as the new branch's `parent_lsn` or `parent_timestamp` (Neon API spec,
+ * BranchCreateRequest.branch: "The branch will be created with data from
+ * this LSN" / "from this point in time", ISO 8601 such as
+ * `2024-02-26T12:00:00Z`). At most one of the two; each checked before any
+ * request.
+ */
+/** A `parent-lsn` or `parent-timestamp` the action refuses; the message names the input and what it accepts. */
+class BranchPointError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'BranchPointError';
+    }
+}
+/** PostgreSQL's textual LSN: two hexadecimal numbers of up to 8 digits, `X/Y` (pg_lsn). */
+const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
+/** RFC 3339 date-time (section 5.6): full date, `T`, full time with optional fraction, `Z` or an offset. */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+/**
+ * Reads the two inputs' values.
+ * @param lsn `parent-lsn`, trimmed; empty when not set
+ * @param timestamp `parent-timestamp`, trimmed; empty when not set
+ * @returns the point, or undefined when neither is set.
+ * @throws BranchPointError when both are set, or one is malformed (an LSN not
+ *   `X/Y` in hexadecimal; a time not RFC 3339, or not a real date, or in the future).
+ */
+function branchPointOf(lsn, timestamp, now = Date.now()) {
+    if (lsn && timestamp) {
+        throw new BranchPointError('Inputs `parent-lsn` and `parent-timestamp` cannot be combined: each names the point of the parent branch to copy. Set one of them.');
+    }
+    if (lsn) {
+        if (!LSN.test(lsn)) {
+            throw new BranchPointError(`Input \`parent-lsn\` must be a PostgreSQL LSN, two hexadecimal numbers such as 0/1DE2850 (from pg_current_wal_lsn() or Neon's console); got "${lsn}".`);
+        }
+        return { lsn: lsn.toUpperCase() };
+    }
+    if (timestamp) {
+        const m = RFC3339.exec(timestamp);
+        const ms = Date.parse(timestamp);
+        const real = m && !Number.isNaN(ms) && new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])).getUTCDate() === +m[3] && +m[4] < 24 && +m[5] < 60;
+        if (!real) {
+            throw new BranchPointError(`Input \`parent-timestamp\` must be an RFC 3339 time with a zone, such as 2026-02-26T12:00:00Z or 2026-02-26T13:00:00+01:00; got "${timestamp}".`);
+        }
+        if (ms > now)
+            throw new BranchPointError(`Input \`parent-timestamp\` must not be in the future; got "${timestamp}".`);
+        return { timestamp };
+    }
+    return undefined;
+}
+/** The point in words for the log, the comment and the summary: `at LSN 0/1DE2850` or `as of 2026-02-26T12:00:00Z`. */
+function describePoint(point) {
+    return 'lsn' in point ? `at LSN ${point.lsn}` : `as of ${point.timestamp}`;
+}
+/** The point as BranchCreateRequest.branch takes it: `{ parent_lsn }` or `{ parent_timestamp }`. */
+function pointFields(point) {
+    if (!point)
+        return {};
+    return 'lsn' in point ? { parent_lsn: point.lsn } : { parent_timestamp: point.timestamp };
+}
+
+
+/***/ }),
+
+/***/ 51288:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Gt: () => (/* binding */ MAX_EXPIRES_IN_SECONDS),
+/* harmony export */   aP: () => (/* binding */ expiresAtFrom),
+/* harmony export */   zZ: () => (/* binding */ explainExpiryRefusal),
+/* harmony export */   zk: () => (/* binding */ recordUse)
+/* harmony export */ });
+/* unused harmony export EXPIRY_CLOCK_MARGIN_SECONDS */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
+/* harmony import */ var _retry_423_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(66639);
+/* harmony import */ var _operations_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(59085);
+/**
+ * Branch expiry (`expires-in`): the platform deletes a branch whose
+ * `expires_at` has passed (platform spec, Branch.expires_at: RFC 3339 with
+ * at most whole seconds; "Deletion is performed by a background job"). It is
+ * set on create and pushed forward on every run that reuses the branch, so an
+ * active PR keeps its branch and an abandoned one disappears by itself.
+ *
+ * The platform keeps a branch at most 30 days ahead (platform docs, branch
+ * expiration: "the maximum expiration period is 30 days"): inputs.ts refuses
+ * a longer `expires-in` before any request, and every `expires_at` sent is
+ * at most {@link MAX_EXPIRES_IN_SECONDS} minus {@link EXPIRY_CLOCK_MARGIN_SECONDS} from now.
+ *
+ * Every reuse also records its use on the branch ({@link recordUse}):
+ * the update moves the branch's `updated_at`, which `command: cleanup`'s
+ * `max-age` reads as its last use.
+ */
+
+
+
+
+/** The platform's longest branch expiry, in seconds: 30 days (platform docs, branch expiration). */
+const MAX_EXPIRES_IN_SECONDS = 30 * 86400;
+/** Kept below the 30-day limit, in seconds, so a runner clock a little ahead of the platform's stays within it. */
+const EXPIRY_CLOCK_MARGIN_SECONDS = 600;
+/**
+ * RFC 3339 UTC, whole seconds: `now` (milliseconds since the epoch) plus
+ * `seconds`, but never more than 30 days less {@link EXPIRY_CLOCK_MARGIN_SECONDS} ahead.
+ */
+function expiresAtFrom(seconds, now = Date.now()) {
+    const capped = Math.min(seconds, MAX_EXPIRES_IN_SECONDS - EXPIRY_CLOCK_MARGIN_SECONDS);
+    return new Date(now + capped * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+/**
+ * Records a use of the reused `branch` (`PATCH …/branches/{id}`, 423 retried,
+ * its operations waited on; platform spec, updateProjectBranch), which moves
+ * its `updated_at`, the last use `command: cleanup` reads for `max-age`:
+ * with `expires-in` the update pushes `expires_at` to `expires-in` from now;
+ * without it, it sets the branch's own name again and the expiry stays as it is.
+ * @returns the branch's `expires_at` afterwards, if it has one.
+ * @throws HttpError (explained by {@link explainExpiryRefusal} when the platform refuses the expiry), ProjectBusyError,
+ *   only with `expires-in`; without it a failed update is a warning.
+ */
+async function recordUse(client, branch, o) {
+    const expiresAt = o.expiresInSeconds > 0 ? expiresAtFrom(o.expiresInSeconds) : undefined;
+    try {
+        const updated = await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_2__/* .retryLocked */ .rU)(`Update branch "${branch.name}"`, () => client.updateBranch(branch.id, expiresAt ? { expires_at: expiresAt } : { name: branch.name }));
+        if (updated.operations.length) {
+            await (0,_operations_js__WEBPACK_IMPORTED_MODULE_3__/* .waitForOperations */ .ft)(updated.operations, { ...o, get: (id) => client.getOperation(id) });
+        }
+        if (!expiresAt)
+            return updated.branch.expires_at ?? branch.expires_at;
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Branch "${branch.name}" now expires at ${updated.branch.expires_at ?? expiresAt} (expires-in from this run).`);
+        return updated.branch.expires_at ?? expiresAt;
+    }
+    catch (err) {
+        if (expiresAt)
+            throw explainExpiryRefusal(err, o.expiresInSeconds);
+        // Without expires-in the update only records the use: the branch is still usable, so a warning.
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not record this use of branch "${branch.name}" (${err.message}); \`command: cleanup\` with \`max-age\` counts from its earlier use.`);
+        return branch.expires_at;
+    }
+}
+/**
+ * A 400 or 422 whose message is about the expiry, on a request that carried
+ * `expires_at`, becomes an error that names `expires-in` and its 30-day
+ * limit. Other errors are returned as they are.
+ */
+function explainExpiryRefusal(err, expiresInSeconds) {
+    if (expiresInSeconds <= 0 || !(err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$) || ![400, 422].includes(err.status))
+        return err;
+    if (!/expir|ttl/i.test(err.serviceMessage ?? ''))
+        return err;
+    const why = err.serviceMessage ? `: "${err.serviceMessage}"` : '';
+    return new _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$(`Neon refused the branch expiry that input \`expires-in\` asks for (sent as \`branch.expires_at\`; HTTP ${err.status}${why}). ` +
+        `Neon keeps a branch at most ${MAX_EXPIRES_IN_SECONDS / 86400} days ahead (Neon docs, branch expiration). ` +
+        'If the project does not accept branch expiry, remove `expires-in` and sweep old branches with `command: cleanup` and `max-age` instead.', err.status, err.serviceMessage);
+}
+
+
+/***/ }),
+
+/***/ 14077:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   $_: () => (/* binding */ parseMaskingRules),
+/* harmony export */   Gb: () => (/* binding */ sameRules),
+/* harmony export */   Qy: () => (/* binding */ toPlatformRules),
+/* harmony export */   Sc: () => (/* binding */ MaskingRulesError),
+/* harmony export */   XQ: () => (/* binding */ maskingLabel),
+/* harmony export */   cf: () => (/* binding */ ruleSecrets)
+/* harmony export */ });
+/* unused harmony export sqlLiteral */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(38815);
+/**
+ * The `masking-rules` input: YAML or JSON in the input, or `@path/to/file`,
+ * a list of rules in either of two shapes (each rule one or the other):
+ *
+ * - ours: `{database?, schema, table, column, function | value}`, where
+ *   `value` is a literal: a YAML string goes out as an SQL string literal
+ *   (quotes doubled), a number as a number, `null` as `NULL`, a boolean as
+ *   `true`/`false`;
+ * - Neon's (the API's MaskingRule, as neondatabase/create-branch-action's
+ *   `masking_rules` takes it): `{database_name?, schema_name, table_name,
+ *   column_name, masking_function | masking_value}`, where `masking_value`
+ *   is SQL text passed through as is (Neon docs, data anonymization: a static
+ *   literal value such as `'REDACTED'`, `0` or `NULL`).
+ *
+ * Parsed and validated before any network call; the result maps 1:1 onto
+ * Neon's MaskingRule (Neon API spec, `public-v2-for-users.gen.yaml`).
+ *
+ * The spec marks every MaskingRule field `x-sensitive`; a value or a
+ * function's literal argument could carry real data (a salt), so
+ * {@link ruleSecrets} names them for the runner's log masking, leaving out
+ * what masking would only garble the log with: strings under 4 characters,
+ * numbers, booleans, NULL and column names (which the comment shows).
+ */
+
+
+
+/** A `masking-rules` input the action refuses; the message names the input, the rule and what to fix. */
+class MaskingRulesError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'MaskingRulesError';
+    }
+}
+const KEYS = ['database', 'schema', 'table', 'column', 'function', 'value'];
+/** Neon API spec, MaskingRule: the keys of Neon's shape, in the order of {@link KEYS}. */
+const NEON_KEYS = ['database_name', 'schema_name', 'table_name', 'column_name', 'masking_function', 'masking_value'];
+/** PostgreSQL's identifier limit: NAMEDATALEN - 1 = 63 bytes. */
+const MAX_IDENTIFIER_BYTES = 63;
+/** A function call: an optionally schema-qualified name, then `(arguments)`. */
+const CALL = /^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*\s*\(([\s\S]*)\)$/;
+function fail(where, what) {
+    throw new MaskingRulesError(`Input \`masking-rules\`${where}: ${what}`);
+}
+function identifier(v, key, where) {
+    if (typeof v !== 'string' || v === '')
+        fail(where, `\`${key}\` must be a non-empty name; got ${JSON.stringify(v) ?? 'nothing'}.`);
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(v) || v !== v.trim())
+        fail(where, `\`${key}\` ${JSON.stringify(v)} must have no control characters and no leading or trailing spaces.`);
+    if (Buffer.byteLength(v) > MAX_IDENTIFIER_BYTES)
+        fail(where, `\`${key}\` "${v}" is longer than PostgreSQL's ${MAX_IDENTIFIER_BYTES} bytes.`);
+    return v;
+}
+/** An SQL literal for a YAML/JSON scalar: a string quoted (quotes doubled), a finite number, `true`/`false`, `NULL`; undefined for anything else. */
+function sqlLiteral(v) {
+    if (v === null)
+        return 'NULL';
+    if (typeof v === 'string')
+        return `'${v.replace(/'/g, "''")}'`;
+    if (typeof v === 'number' && Number.isFinite(v))
+        return String(v);
+    if (typeof v === 'boolean')
+        return String(v);
+    return undefined;
+}
+/** One entry of the list, checked; `e` in our shape or in Neon's (keys named by `keys`). */
+function ruleOf(entry, i) {
+    const where = ` (rule ${i + 1})`;
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry))
+        fail(where, "each rule must be a mapping {schema, table, column, function | value} (or Neon's {schema_name, table_name, column_name, masking_function | masking_value}).");
+    const e = entry;
+    const neon = Object.keys(e).some((k) => NEON_KEYS.includes(k));
+    const keys = neon ? NEON_KEYS : KEYS;
+    const [dbKey, schemaKey, tableKey, columnKey, functionKey, valueKey] = keys;
+    const unknown = Object.keys(e).filter((k) => !keys.includes(k));
+    if (unknown.length)
+        fail(where, `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')}; a rule has ${keys.map((k) => `\`${k}\``).join(', ')}` +
+            (neon ? " (Neon's shape; do not mix it with `schema`, `table`, …)" : '') +
+            '.');
+    const rule = {
+        schema: identifier(e[schemaKey], schemaKey, where),
+        table: identifier(e[tableKey], tableKey, where),
+        column: identifier(e[columnKey], columnKey, where)
+    };
+    if (e[dbKey] !== undefined)
+        rule.database = identifier(e[dbKey], dbKey, where);
+    const at = ` (rule ${i + 1}, ${rule.schema}.${rule.table}.${rule.column})`;
+    const hasFunction = e[functionKey] !== undefined && e[functionKey] !== null;
+    const hasValue = e[valueKey] !== undefined;
+    if (hasFunction === hasValue)
+        fail(at, `give exactly one of \`${functionKey}\` (for example anon.fake_email()) or \`${valueKey}\` (${neon ? "SQL text such as 'REDACTED' or 0" : 'a literal'}).`);
+    if (hasFunction) {
+        const f = typeof e[functionKey] === 'string' ? e[functionKey].trim() : '';
+        if (!CALL.test(f))
+            fail(at, `\`${functionKey}\` must be a call such as anon.fake_email() or anon.partial(column, 2, '***', 2).`);
+        rule.function = f;
+    }
+    else if (neon) {
+        // Neon's masking_value is SQL text: sent as given.
+        if (typeof e.masking_value !== 'string' || e.masking_value.trim() === '')
+            fail(at, "`masking_value` must be SQL text such as 'REDACTED', 0 or NULL (quote it in YAML).");
+        rule.value = e.masking_value;
+    }
+    else {
+        const sql = sqlLiteral(e.value);
+        if (sql === undefined)
+            fail(at, '`value` must be a string, a number, a boolean or null.');
+        rule.value = sql;
+    }
+    return rule;
+}
+/**
+ * Parses the `masking-rules` input.
+ * @param text the input: YAML or JSON, or `@path` (relative to `cwd`)
+ * @param cwd the directory `@path` is relative to (the workspace)
+ * @returns the rules in input order; an empty list when the input is empty.
+ * @throws MaskingRulesError for an unreadable file, bad YAML/JSON, a wrong
+ *   shape, a bad name, neither or both of `function`/`value`, or a column named twice.
+ */
+function parseMaskingRules(text, cwd = process.cwd()) {
+    let source = text.trim();
+    if (source === '')
+        return [];
+    let origin = '';
+    if (source.startsWith('@')) {
+        const file = node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(cwd, source.slice(1).trim());
+        origin = ` (file ${source.slice(1).trim()})`;
+        try {
+            source = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(file, 'utf8');
+        }
+        catch (err) {
+            fail(origin, `cannot read the file: ${err.code ?? err.message}.`);
+        }
+    }
+    let doc;
+    try {
+        doc = (0,yaml__WEBPACK_IMPORTED_MODULE_2__/* .parse */ .qg)(source); // YAML 1.2 is a superset of JSON
+    }
+    catch (err) {
+        fail(origin, `not valid YAML or JSON: ${err.message.split('\n')[0]}`);
+    }
+    if (!Array.isArray(doc) || doc.length === 0)
+        fail(origin, 'must be a non-empty list of rules, each {schema, table, column, function | value}.');
+    const rules = doc.map(ruleOf);
+    const seen = new Set();
+    for (const r of rules) {
+        const key = JSON.stringify([r.database ?? '', r.schema, r.table, r.column]);
+        if (seen.has(key))
+            fail(origin, `column ${r.schema}.${r.table}.${r.column} has more than one rule.`);
+        seen.add(key);
+    }
+    return rules;
+}
+/** Shortest string worth masking in the log: shorter ones (`0`, `N/A`) would garble it and carry nothing personal. */
+const MIN_SECRET = 4;
+/** A number, a boolean or NULL in SQL: a replacement constant, nothing to mask. */
+const CONSTANT = /^(?:[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|true|false|null)$/i;
+/** A plain or quoted identifier (a column name, which the comment shows). */
+const NAME = /^(?:[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")$/;
+/** Splits `a, 'b, c', 3` into its arguments, keeping quoted strings whole. */
+function splitArguments(text) {
+    const out = [];
+    let cur = '';
+    let quote = '';
+    let depth = 0;
+    for (const ch of text) {
+        if (quote) {
+            if (ch === quote)
+                quote = '';
+        }
+        else if (ch === "'" || ch === '"')
+            quote = ch;
+        else if (ch === '(')
+            depth++;
+        else if (ch === ')')
+            depth--;
+        else if (ch === ',' && depth === 0) {
+            out.push(cur.trim());
+            cur = '';
+            continue;
+        }
+        cur += ch;
+    }
+    if (cur.trim() !== '')
+        out.push(cur.trim());
+    return out;
+}
+/**
+ * What of one SQL text (a value, an argument) to mask: a string literal's
+ * content (and its quoted spelling, when it has a doubled quote), or the text;
+ * nothing for a constant, a name or under 4 characters.
+ */
+function secretsOf(sql) {
+    const text = sql.trim();
+    const quoted = /^'((?:[^']|'')*)'$/.exec(text);
+    const forms = quoted ? [quoted[1].replace(/''/g, "'"), quoted[1]] : CONSTANT.test(text) || NAME.test(text) ? [] : [text];
+    return forms.filter((f) => f.trim().length >= MIN_SECRET);
+}
+/**
+ * The strings to mask in the log (Neon API spec: MaskingRule fields are
+ * x-sensitive): each value and each argument of each function, as their text
+ * (a string literal's content), except strings under 4 characters, numbers,
+ * booleans, NULL and column names.
+ */
+function ruleSecrets(rules) {
+    const out = new Set();
+    const texts = rules.flatMap((r) => [
+        ...(r.value !== undefined ? [r.value] : []),
+        ...splitArguments((r.function && CALL.exec(r.function)?.[2]) || '')
+    ]);
+    for (const t of texts)
+        for (const s of secretsOf(t))
+            out.add(s);
+    return [...out];
+}
+/** The rules as Neon's API takes them (MaskingRule), `database` defaulting to `database`. */
+function toPlatformRules(rules, database) {
+    return rules.map((r) => ({
+        database_name: r.database ?? database,
+        schema_name: r.schema,
+        table_name: r.table,
+        column_name: r.column,
+        ...(r.function !== undefined ? { masking_function: r.function } : { masking_value: r.value })
+    }));
+}
+/** The function's name without its arguments (`anon.partial`), or `value` for a literal: what the comment may show. */
+function maskingLabel(r) {
+    if (r.masking_function !== undefined)
+        return r.masking_function.replace(/\s*\([\s\S]*$/, '');
+    return 'value';
+}
+/**
+ * Whether two rule sets are the same, in any order (platform spec,
+ * updateMaskingRules: a PATCH replaces the whole set, so the set is what counts).
+ */
+function sameRules(a, b) {
+    const key = (r) => JSON.stringify([r.database_name, r.schema_name, r.table_name, r.column_name, r.masking_function ?? null, r.masking_value ?? null]);
+    const ka = a.map(key).sort();
+    const kb = b.map(key).sort();
+    return ka.length === kb.length && ka.every((k, i) => k === kb[i]);
+}
+
+
+/***/ }),
+
+/***/ 59085:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   OK: () => (/* binding */ OperationError),
+/* harmony export */   QC: () => (/* binding */ displayName),
+/* harmony export */   fS: () => (/* binding */ summarise),
+/* harmony export */   ft: () => (/* binding */ waitForOperations)
+/* harmony export */ });
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
+/**
+ * Platform operations (Neon operations guide, and the platform's OpenAPI spec where the
+ * seed is silent): their shape, their display names, and waiting until the
+ * operations a request started are terminal.
+ */
+
+
+/**
+ * Terminal statuses that count as success. `cancelled` and `error` are
+ * terminal failures; `failed` is NOT terminal (Neon operations guide: it can still be
+ * retried). `error` is terminal because the spec lists it beside `failed`
+ * (which is the retried state) and gives it the error text: nothing moves an
+ * operation out of it, so waiting on it could only end at `wait-timeout`.
+ */
+const SUCCESS = ['finished', 'skipped'];
+const FAILED_TERMINAL = ['cancelled', 'error'];
+/** Display names of the Neon operations guide's table; other actions are shown in sentence case. */
+const DISPLAY = {
+    apply_config: 'Apply config',
+    apply_storage_config: 'Apply storage config',
+    check_availability: 'Check availability',
+    create_branch: 'Create branch',
+    // The Neon operations guide spells the display name so
+    create_timeline: 'Create timelime',
+    delete_tenant: 'Delete tenant',
+    start_compute: 'Start compute',
+    suspend_compute: 'Suspend compute',
+    tenant_attach: 'Tenant attach',
+    tenant_detach: 'Tenant detach',
+    tenant_reattach: 'Tenant reattach',
+    timeline_archive: 'Timeline archive',
+    timeline_unarchive: 'Timeline unarchive'
+};
+/** "Create branch" for `create_branch`; unknown actions in sentence case. */
+function displayName(action) {
+    return DISPLAY[action] ?? action.charAt(0).toUpperCase() + action.slice(1).replace(/_/g, ' ');
+}
+/** An operation that ended `cancelled` or `error`, or operations still pending at `wait-timeout`. */
+class OperationError extends Error {
+    operations;
+    constructor(message, operations) {
+        super(message);
+        this.operations = operations;
+        this.name = 'OperationError';
+    }
+}
+/** The report's row of an operation; the duration is `total_duration_ms` when given, else `updated_at` − `created_at`. */
+function summarise(op) {
+    const seconds = typeof op.total_duration_ms === 'number' ? op.total_duration_ms / 1000 : (Date.parse(op.updated_at) - Date.parse(op.created_at)) / 1000;
+    return { name: displayName(op.action), status: op.status, durationSeconds: Number.isFinite(seconds) ? Math.max(0, seconds) : 0 };
+}
+function table(ops) {
+    const rows = ops.map((op) => `  ${displayName(op.action).padEnd(20)} ${op.status.padEnd(11)} failures ${op.failures_count}  id ${op.id}`);
+    return rows.join('\n');
+}
+/**
+ * Waits until every operation in `operations` is terminal (Neon operations guide, Polling
+ * rule): all pending ones are polled together every `pollIntervalSeconds`.
+ * `finished` and `skipped` are success; `cancelled` and `error` fail at once
+ * (the message quotes the operation's own `error` text); `failed` is not
+ * terminal, so it is waited on and its `failures_count` reported. 5xx,
+ * resets and timeouts while polling are logged and polled again.
+ * @returns the operations in their terminal state, in the given order.
+ * @throws OperationError when one ends `cancelled` or `error`, or when
+ *   `waitTimeoutSeconds` pass with some still pending (the message tables them).
+ */
+async function waitForOperations(operations, options) {
+    const latest = new Map(operations.map((op) => [op.id, op]));
+    const deadline = Date.now() + options.waitTimeoutSeconds * 1000;
+    const pending = () => [...latest.values()].filter((op) => !SUCCESS.includes(op.status) && !FAILED_TERMINAL.includes(op.status));
+    const check = () => {
+        const errored = [...latest.values()].filter((op) => op.status === 'error');
+        if (errored.length) {
+            const what = errored.map((op) => `"${displayName(op.action)}" (${op.id}) ended in error: ${op.error ? `"${op.error}"` : 'Neon gave no error text'}`);
+            throw new OperationError(`Neon's operation ${what.join('; ')}${errored[0].branch_id ? ` (branch ${errored[0].branch_id})` : ''}.`, errored);
+        }
+        const cancelled = [...latest.values()].filter((op) => op.status === 'cancelled');
+        if (cancelled.length) {
+            throw new OperationError(`Neon cancelled ${cancelled.map((op) => `"${displayName(op.action)}" (${op.id})`).join(', ')}${cancelled[0].branch_id ? ` on branch ${cancelled[0].branch_id}` : ''}.`, cancelled);
+        }
+    };
+    check();
+    while (pending().length) {
+        const left = deadline - Date.now();
+        if (left <= 0) {
+            throw new OperationError(`Timed out after ${options.waitTimeoutSeconds} s (wait-timeout) waiting for Neon's operations; still pending:\n${table(pending())}`, pending());
+        }
+        await (0,_http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy)(Math.min(options.pollIntervalSeconds * 1000, left));
+        await Promise.all(pending().map(async (op) => {
+            try {
+                const now = await options.get(op.id);
+                if (now.status === 'failed' && (op.status !== 'failed' || now.failures_count !== op.failures_count)) {
+                    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; Neon retries it, still waiting.`);
+                }
+                latest.set(op.id, now);
+            }
+            catch (err) {
+                if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || err.status === 429)) {
+                    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Polling "${displayName(op.action)}" failed for now (${err.message}); polling again.`);
+                    return;
+                }
+                throw err;
+            }
+        }));
+        check();
+    }
+    return operations.map((op) => latest.get(op.id));
+}
+
+
+/***/ }),
+
+/***/ 66639:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   P: () => (/* binding */ ProjectBusyError),
+/* harmony export */   d9: () => (/* binding */ setLockedHandler),
+/* harmony export */   rU: () => (/* binding */ retryLocked)
+/* harmony export */ });
+/* unused harmony exports LOCKED_RETRY, lockedWaitMs */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
+/**
+ * HTTP 423 Locked handling (Neon operations guide, Errors): a request that starts work
+ * while the project is busy with conflicting operations is refused with 423;
+ * resend the same request after a wait that starts at 0.1 s and doubles each
+ * time, for at most five attempts in all, then give up.
+ */
+
+
+/**
+ * Attempts in all, first wait in milliseconds, and factor (Neon operations guide, Limits: 0.1 s / 2 / 5), and the
+ * jitter: each wait is lengthened by up to this fraction of itself, at random (never shortened), so
+ * runs that met the same 423 do not all send again at the same instant. The waits are so 100–125,
+ * 200–250, 400–500 and 800–1000 ms.
+ */
+const LOCKED_RETRY = { attempts: 5, firstWaitMs: 100, factor: 2, jitter: 0.25 };
+/** The wait before attempt `attempt + 1`, in milliseconds; `random` in [0, 1). */
+function lockedWaitMs(attempt, random) {
+    const base = LOCKED_RETRY.firstWaitMs * LOCKED_RETRY.factor ** (attempt - 1);
+    return Math.round(base * (1 + LOCKED_RETRY.jitter * random));
+}
+/** The project stayed locked through every attempt. */
+class ProjectBusyError extends Error {
+    attempts;
+    requestId;
+    /** @param requestId the platform's `request_id` of the last 423, if it sent one */
+    constructor(label, attempts, requestId) {
+        super(`${label}: the project is busy with other operations (HTTP 423 Locked on all ${attempts} attempts, waiting 0.1 s doubling between them` +
+            `${requestId ? `; last request_id ${requestId}` : ''}). ` +
+            'Another run, or a system operation such as an availability check, is changing the project; re-run the job in a minute.');
+        this.attempts = attempts;
+        this.requestId = requestId;
+        this.name = 'ProjectBusyError';
+    }
+}
+let handler;
+/** Sets (or with undefined clears) the run's {@link LockedHandler}. */
+function setLockedHandler(h) {
+    handler = h;
+}
+/**
+ * Sends `request` and resends it on HTTP 423 per that rule, with the
+ * jitter of {@link LOCKED_RETRY}; after the fifth 423 asks the run's
+ * {@link LockedHandler} (if any) whether to start a fresh schedule. Any other
+ * outcome is returned or thrown as is. `sleepMs` and `random` are injectable for tests.
+ * @throws ProjectBusyError after the fifth 423 when there is no handler or it gives up.
+ */
+async function retryLocked(label, request, sleepMs = _http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy, random = Math.random) {
+    const requestStart = Date.now();
+    for (let scheduleStart = requestStart;; scheduleStart = Date.now()) {
+        for (let attempt = 1;; attempt++) {
+            try {
+                return await request();
+            }
+            catch (err) {
+                if (!(err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$) || err.status !== 423)
+                    throw err;
+                if (attempt >= LOCKED_RETRY.attempts) {
+                    if (handler && (await handler.afterLocked(label, { requestStart, scheduleStart })))
+                        break;
+                    throw new ProjectBusyError(label, attempt, err.requestId);
+                }
+                const wait = lockedWaitMs(attempt, random());
+                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${label}: HTTP 423 Locked (project busy), attempt ${attempt} of ${LOCKED_RETRY.attempts}; retrying in ${wait / 1000} s.`);
+                await sleepMs(wait);
+            }
+        }
+    }
+}
+
+
+/***/ }),
+
+/***/ 13015:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   G1: () => (/* binding */ ENV_NAME),
+/* harmony export */   Jk: () => (/* binding */ writeEnvFile),
+/* harmony export */   tU: () => (/* binding */ envVariables)
+/* harmony export */ });
+/* unused harmony export DEFAULT_ENV_NAMES */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(51455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/**
+ * The env file the instant service's CLI writes (instant service API, "Command-line
+ * output"), kept idempotent: earlier values are replaced, not appended.
+ * Its variable names follow the CLI's `--key` and `--prefix` (inputs
+ * `env-key` and `env-prefix`).
+ */
+
+
+
+/** The CLI's defaults (instant service API). */
+const DEFAULT_ENV_NAMES = { key: 'DATABASE_URL', prefix: 'PUBLIC_' };
+/**
+ * A name a shell can `export` and `source .env` can set (POSIX, "Name"):
+ * ASCII letters, digits and `_`, not starting with a digit.
+ */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** The variables the file gets: pooled URL, direct URL, claim URL. */
+function envVariables(names) {
+    return { url: names.key, direct: `${names.key}_DIRECT`, claim: `${names.prefix}POSTGRES_CLAIM_URL` };
+}
+const MANAGED_COMMENT = /^# (Claimable Postgres database expires at|Claim it to keep it|preview-postgres)/;
+/**
+ * Writes the variables of {@link envVariables} (by default `DATABASE_URL`,
+ * `DATABASE_URL_DIRECT`, `PUBLIC_POSTGRES_CLAIM_URL`; the claim URL only
+ * when `v.claimUrl` is given) and the expiry comment lines into `file`,
+ * replacing those variables and comment lines where the file already has
+ * them and keeping every other line. `names` must be valid ({@link ENV_NAME};
+ * inputs.ts checks them before any network call).
+ * The comment lines never contain a secret.
+ *
+ * The file ends up mode 0600 even when it existed with wider permissions,
+ * and no secret is ever in a file others can read: the new content goes
+ * into a new file in the same directory, created 0600 (`wx`, so never one
+ * that already exists), which then replaces `file` by rename (atomic on
+ * POSIX). A reader sees the old file or the new one, never half of it.
+ * @throws the file system error (the temporary file is removed).
+ */
+async function writeEnvFile(file, v, names = DEFAULT_ENV_NAMES) {
+    const n = envVariables(names);
+    let existing = '';
+    try {
+        existing = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readFile)(file, 'utf8');
+    }
+    catch (err) {
+        if (err.code !== 'ENOENT')
+            throw err;
+    }
+    const vars = [
+        [n.url, v.databaseUrl],
+        [n.direct, v.databaseUrlDirect]
+    ];
+    if (v.claimUrl)
+        vars.push([n.claim, v.claimUrl]);
+    const managed = new Set([n.url, n.direct, n.claim]);
+    const kept = existing.split('\n').filter((line) => {
+        const key = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1];
+        return !(key && managed.has(key)) && !MANAGED_COMMENT.test(line);
+    });
+    while (kept.length && kept[kept.length - 1] === '')
+        kept.pop();
+    const block = ['# preview-postgres: written by the Preview Postgres action'];
+    if (v.expiresAt) {
+        block.push(`# Claimable Postgres database expires at: ${new Date(v.expiresAt).toUTCString()}`);
+        block.push(`# Claim it to keep it: open the link in ${n.claim}`);
+    }
+    for (const [k, value] of vars)
+        block.push(`${k}="${value.replace(/(["\\$`])/g, '\\$1')}"`);
+    const content = [...kept, ...(kept.length ? [''] : []), ...block].join('\n') + '\n';
+    const dir = node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(file));
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)(dir, { recursive: true });
+    const temp = node_path__WEBPACK_IMPORTED_MODULE_2___default().join(dir, `.${node_path__WEBPACK_IMPORTED_MODULE_2___default().basename(file)}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex')}.tmp`);
+    try {
+        const handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(temp, 'wx', 0o600);
+        try {
+            await handle.chmod(0o600); // the umask can only narrow the mode; make it exact
+            await handle.writeFile(content);
+            await handle.sync();
+        }
+        finally {
+            await handle.close();
+        }
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(temp, file);
+    }
+    catch (err) {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(temp, { force: true });
+        throw err;
+    }
+}
+
+
+/***/ }),
+
+/***/ 58750:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   d: () => (/* binding */ InputError)
+/* harmony export */ });
+/**
+ * The settings' types: what the action's inputs become once read and
+ * checked (inputs.ts reads them). The bottom of the module graph: it imports
+ * nothing, so every folder can name these types without importing upward.
+ */
+/** A wrong input value. The message names the input and what it accepts. */
+class InputError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'InputError';
+    }
+}
+
+
+/***/ })
+
+};

@@ -5614,7 +5614,9 @@ function keptFingerprint(record, fingerprint) {
  * @throws what the driver, the seed, `migrate-command` or publishing throws; CancelledError when the run is cancelled
  */
 async function create(settings, seed, pub, driver, fingerprint) {
-    // started by main.ts; loaded before any 423 retry or poll can be due
+    // started by main.ts; loaded before any 423 retry or poll can be due (branch mode; instant mode loads nothing here)
+    if (settings.mode === 'branch' && settings.compareSchema)
+        (0,phases/* mark */.Gy)('schema tools (the rest)');
     await preloadSchemaTools(settings.mode, { ...settings, seedCommand: settings.seedCommand || settings.migrateCommand });
     (0,phases/* mark */.Gy)('provisioning');
     let db = await driver.provision();

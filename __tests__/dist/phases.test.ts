@@ -51,7 +51,7 @@ describe('where the time went', () => {
     expect(r.code).toBe(0)
     expect(r.summary).toContain('<summary>Where the time went</summary>')
     const t = rows(r.summary)
-    for (const phase of ['process start', 'inputs', 'provisioning', 'connect', 'seed', 'outputs', 'publish', 'check pass (overlapped)'])
+    for (const phase of ['process start', 'inputs', 'provisioning', 'connect', 'seed', 'outputs', 'publish', 'check pass (overlapped)', 'deployment (overlapped)'])
       expect([phase, t.has(phase)]).toEqual([phase, true])
     // TCP is not counted; TLS 1.3 started at once, without the SSLRequest (1), startup + SCRAM (3)
     const [connectMs, connectTrips] = t.get('connect')!

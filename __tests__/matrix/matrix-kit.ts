@@ -99,3 +99,14 @@ export function prComments(emu: Emulator, pr: number): { body: string; login: st
 
 /** Preview branches (not default, not protected) of the case's project. */
 export const previewBranches = (project: Project) => [...project.branches.values()].filter((b) => !b.default && !b.protected)
+
+type Check = { problems: string[]; expect: (cond: boolean, what: string) => void }
+
+/** The shared helpers of matrix.ts, passed to the case files that take them. */
+export interface MatrixHelpers {
+  checker(): Check
+  succeeded(r: RunResult, c: Check): void
+  failed(r: RunResult, message: RegExp, c: Check): void
+  outcome(r: RunResult): string
+  badInputCase(label: string, mode: 'instant' | 'branch', inputs: Record<string, string>, message: RegExp): Case
+}

@@ -28,7 +28,8 @@ import { validateRequest, validateResponse } from '../../emulator/openapi.js'
 import { branchInputs } from '../fixtures/preview.js'
 import { NODE_24, type RunResult } from '../../emulator/runner.js'
 import { lifecycleCases } from './matrix-lifecycle.js'
-import { concurrentFailedCancelled } from './matrix-runs.js'
+import { concurrentAndFailed } from './matrix-runs.js'
+import { cancelledRuns } from './matrix-cancels.js'
 import { apiContract } from './matrix-api.js'
 import { anonymizedCases } from './matrix-anonymized.js'
 import { schemaDiffCases } from './matrix-schema.js'
@@ -137,7 +138,8 @@ export const CASES: Case[] = [
   ...badInput(),
   ...untrusted(),
   // concurrent, failed and cancelled runs
-  ...concurrentFailedCancelled(),
+  ...concurrentAndFailed(),
+  ...cancelledRuns(),
   // Neon's published spec and the live instant service
   ...apiContract(),
   // the preview lifecycle (matrix-lifecycle.ts)

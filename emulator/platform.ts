@@ -31,8 +31,8 @@ import { REGION } from './instant.js'
 import { PlatformLifecycle } from './platform-lifecycle.js'
 import { PlatformAnonymized } from './platform-anonymized.js'
 import { PlatformHistory } from './platform-history.js'
+import { PlatformBranches } from './platform-branches.js'
 import {
-  LOCKED,
   TERMINAL,
   type BranchRecord,
   type CreateBranchBody,
@@ -70,6 +70,8 @@ export class PlatformService implements PlatformCore {
   rateLimit?: RateLimiter
   /** Past states of branches, for a create from `parent_lsn` or `parent_timestamp` (platform-history.ts). */
   readonly history: PlatformHistory
+  /** Create, delete and update branch (platform-branches.ts). */
+  readonly branchRequests: PlatformBranches
   private lastCreated = 0
   private readonly timers = new Set<NodeJS.Timeout>()
 
@@ -77,6 +79,7 @@ export class PlatformService implements PlatformCore {
     this.lifecycle = new PlatformLifecycle(this, pg)
     this.anonymized = new PlatformAnonymized(this, pg)
     this.history = new PlatformHistory(pg)
+    this.branchRequests = new PlatformBranches(this, pg)
     const p = '^/api/v2/projects/([^/]+)'
     this.server
       .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) =>
@@ -89,17 +92,17 @@ export class PlatformService implements PlatformCore {
         }))
       )
       .route('POST', new RegExp(`${p}/branches/?$`), (req, [pid]) =>
-        this.withProject(req, pid, (project) => this.createBranch(project, req))
+        this.withProject(req, pid, (project) => this.branchRequests.create(project, req))
       )
       .route('DELETE', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) =>
         this.withProject(req, pid, (project) => {
           const b = project.branches.get(bid)
           // Spec, deleteProjectBranch: 204 "if the branch doesn't exist or has already been deleted".
-          return b ? this.deleteBranch(project, b) : { status: 204 }
+          return b ? this.branchRequests.delete(project, b) : { status: 204 }
         })
       )
       .route('PATCH', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) =>
-        this.withBranch(req, pid, bid, (project, b) => this.updateBranch(project, b, req))
+        this.withBranch(req, pid, bid, (project, b) => this.branchRequests.update(project, b, req))
       )
       .route('GET', new RegExp(`${p}/branches/([^/]+)/endpoints/?$`), (req, [pid, bid]) =>
         this.withBranch(req, pid, bid, (project, b) => ({
@@ -237,7 +240,8 @@ export class PlatformService implements PlatformCore {
     })
   }
 
-  private newBranch(project: Project, name: string, parentId: string | undefined): BranchRecord {
+  /** @internal shared with platform-branches.ts: a branch record, added to the project (its database not made yet). */
+  newBranch(project: Project, name: string, parentId: string | undefined): BranchRecord {
     const suffix = hex(4)
     const b: BranchRecord = {
       id: `br-${['cool', 'dry', 'late'][randomBytes(1)[0] % 3]}-${hex(2)}-${suffix}`,
@@ -254,7 +258,8 @@ export class PlatformService implements PlatformCore {
     return b
   }
 
-  private uri(project: Project, b: BranchRecord, pooled: boolean): string {
+  /** @internal shared with platform-branches.ts: the branch's connection string (pooled: the `-pooler` host). */
+  uri(project: Project, b: BranchRecord, pooled: boolean): string {
     const host = pooled ? b.endpoint!.host.replace(/^([^.]+)/, '$1-pooler') : b.endpoint!.host
     return `postgresql://${project.role}:${project.password}@${host}:${this.pg.port}/${b.database}?sslmode=require&channel_binding=require`
   }
@@ -346,177 +351,9 @@ export class PlatformService implements PlatformCore {
     return op
   }
 
-  private async createBranch(project: Project, req: Request): Promise<Reply> {
-    let body: CreateBranchBody
-    try {
-      body = JSON.parse(req.text)
-    } catch {
-      return { status: 400, body: { code: '', message: 'request body is not valid JSON' } }
-    }
-    return this.createBranchFrom(project, body)
-  }
-
   /** @internal Create branch from a parsed BranchCreateRequest; shared with platform-anonymized.ts (branch_anonymized's `branch_create`). */
-  async createBranchFrom(project: Project, body: CreateBranchBody): Promise<Reply> {
-    if (this.busy(project)) return LOCKED
-    const refused = this.lifecycle.refuseCreate(project, body)
-    if (refused) return refused
-    const name = body.branch?.name ?? `br-${hex(3)}`
-    if (name.length > 256) return { status: 400, body: { code: '', message: 'branch name exceeds 256 characters' } }
-    if ([...project.branches.values()].some((b) => b.name === name)) {
-      return { status: 409, body: { code: '', message: `branch with name "${name}" already exists` } }
-    }
-    const parent = body.branch?.parent_id
-      ? project.branches.get(body.branch.parent_id)
-      : [...project.branches.values()].find((b) => b.default)
-    if (!parent) return { status: 404, body: { code: '', message: 'parent branch not found' } }
-    const { parent_lsn, parent_timestamp } = body.branch ?? {}
-    if (parent_lsn !== undefined && parent_timestamp !== undefined)
-      return { status: 400, body: { code: '', message: 'specify only one of parent_lsn and parent_timestamp' } }
-    const point =
-      parent_lsn !== undefined || parent_timestamp !== undefined
-        ? await this.history.source(parent, { parent_lsn, parent_timestamp })
-        : undefined
-    if (point && 'error' in point) return { status: 400, body: { code: '', message: point.error } }
-    const b = this.newBranch(project, name, parent.id)
-    if (point) Object.assign(b, { parent_lsn: point.lsn, parent_timestamp: point.timestamp })
-    const wantsCompute = (body.endpoints ?? []).some((e) => e.type === 'read_write')
-    if (!wantsCompute) delete b.endpoint
-    // The operations hold the project from the moment the request is accepted; the database copy is part of
-    // the create's time (create_branch reports finished only once it is done).
-    const copy = this.lifecycle.materialise(project, b, parent, body, point?.database)
-    copy.catch(() => undefined)
-    const { createBranchMs, startComputeMs } = this.timing
-    const ops = [
-      this.addOperation(
-        project,
-        b.id,
-        'create_branch',
-        [
-          { at: 0, status: 'running' },
-          { at: createBranchMs, status: 'finished' }
-        ],
-        undefined,
-        () => copy
-      )
-    ]
-    if (wantsCompute) {
-      ops.push(
-        this.addOperation(
-          project,
-          b.id,
-          'start_compute',
-          [
-            { at: 0, status: 'scheduling' },
-            { at: startComputeMs, status: 'finished' }
-          ],
-          b.endpoint!.id,
-          () => copy.then(() => this.pg.allowConnections(b.database))
-        )
-      )
-    }
-    try {
-      await copy
-    } catch (err) {
-      // The copy failed: the branch is not made and its operations end in error.
-      project.branches.delete(b.id)
-      for (const op of ops) {
-        op.onFinish = undefined
-        op.steps = [
-          { at: 0, status: 'running' },
-          { at: Date.now() - op.created, status: 'error', error: (err as Error).message }
-        ]
-        op.endedAt = Date.now()
-      }
-      throw err
-    }
-    return {
-      status: 201,
-      body: {
-        branch: this.branchView(project, b),
-        endpoints: b.endpoint ? [endpointView(project, b)] : [],
-        operations: ops.map((op) => this.opView(op)),
-        roles: [{ branch_id: b.id, name: project.role, created_at: b.created_at, updated_at: b.created_at }],
-        databases: [databaseView(project, b)],
-        connection_uris: b.endpoint
-          ? [
-              {
-                connection_uri: this.uri(project, b, false),
-                connection_parameters: {
-                  database: b.database,
-                  role: project.role,
-                  password: project.password,
-                  host: `${b.endpoint.host}:${this.pg.port}`,
-                  pooler_host: `${b.endpoint.host.replace(/^([^.]+)/, '$1-pooler')}`
-                }
-              }
-            ]
-          : []
-      }
-    }
-  }
-
-  private deleteBranch(project: Project, b: BranchRecord): Reply {
-    if (b.default || b.protected) return { status: 422, body: { code: '', message: 'cannot delete a default or protected branch' } }
-    // The platform does not delete a branch with children (the action's undo deletes children first); status and wording are our choice, the spec does not say.
-    const children = [...project.branches.values()].filter((x) => x.parent_id === b.id)
-    if (children.length)
-      return {
-        status: 422,
-        body: { code: '', message: `branch ${b.id} has child branches (${children.map((c) => c.name).join(', ')}); delete them first` }
-      }
-    if (this.busy(project)) return LOCKED
-    project.branches.delete(b.id)
-    const { deleteMs } = this.timing
-    const ops = [
-      this.addOperation(
-        project,
-        b.id,
-        'suspend_compute',
-        [
-          { at: 0, status: 'running' },
-          { at: deleteMs / 2, status: 'finished' }
-        ],
-        b.endpoint?.id
-      ),
-      this.addOperation(
-        project,
-        b.id,
-        'delete_timeline',
-        [
-          { at: 0, status: 'scheduling' },
-          { at: deleteMs, status: 'finished' }
-        ],
-        undefined,
-        () => this.pg.dropDatabase(b.database)
-      )
-    ]
-    return { status: 200, body: { branch: this.branchView(project, b), operations: ops.map((op) => this.opView(op)) } }
-  }
-
-  /**
-   * Spec, updateProjectBranch: `{branch: {name?, protected?}}`; 409 when
-   * another branch has the name. A rename starts no operation here.
-   */
-  private updateBranch(project: Project, b: BranchRecord, req: Request): Reply {
-    let body: { branch?: { name?: unknown; protected?: unknown } }
-    try {
-      body = JSON.parse(req.text)
-    } catch {
-      return { status: 400, body: { code: '', message: 'request body is not valid JSON' } }
-    }
-    const name = body.branch?.name
-    if (name !== undefined) {
-      if (typeof name !== 'string' || name.length < 1 || name.length > 256)
-        return { status: 400, body: { code: '', message: 'branch name must be 1 to 256 characters' } }
-      if ([...project.branches.values()].some((x) => x.name === name && x.id !== b.id)) {
-        return { status: 409, body: { code: '', message: `branch with name "${name}" already exists` } }
-      }
-      b.name = name
-    }
-    if (typeof body.branch?.protected === 'boolean') b.protected = body.branch.protected
-    b.updated_at = iso(Date.now())
-    return { status: 200, body: { branch: this.branchView(project, b), operations: [] } }
+  createBranchFrom(project: Project, body: CreateBranchBody): Promise<Reply> {
+    return this.branchRequests.createFrom(project, body)
   }
 
   private listOperations(project: Project, req: Request): Reply {

@@ -36,7 +36,7 @@
  */
 import pg from 'pg'
 import { jsonObject, type Reply, type Request } from './http-kit.js'
-import type { BranchRecord, PlatformCore, Project } from './platform-records.js'
+import { type BranchRecord, type PlatformCore, type Project, iso } from './platform-records.js'
 import type { PostgresServer } from './postgres.js'
 
 /** One masking rule as the platform spec's MaskingRule object has it. */
@@ -75,7 +75,6 @@ export interface AnonymizedTiming {
 export type AnonymizedFault =
   { phase: 'initialize'; message: string } | { phase: 'anonymize'; message: string } | { phase: 'anonymize'; hang: true }
 
-const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 const bad = (message: string): Reply => ({ status: 400, body: { code: '', message } })
 const id = pg.escapeIdentifier
 const lit = pg.escapeLiteral

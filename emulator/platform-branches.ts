@@ -8,16 +8,12 @@
  * status and wording our choice) and update branch (rename, protect; 409
  * for a taken name). The rest of the platform is platform.ts.
  */
-import { randomBytes } from 'node:crypto'
 import type { Reply, Request } from './http-kit.js'
 import type { PostgresServer } from './postgres.js'
 import { databaseView, endpointView } from './platform-views.js'
 import type { PlatformLifecycle } from './platform-lifecycle.js'
 import type { PlatformHistory } from './platform-history.js'
-import { LOCKED, type BranchRecord, type CreateBranchBody, type PlatformCore, type Project } from './platform-records.js'
-
-const hex = (n: number): string => randomBytes(n).toString('hex')
-const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
+import { LOCKED, type BranchRecord, type CreateBranchBody, type PlatformCore, type Project, hex, iso } from './platform-records.js'
 
 /** What the branch requests need of the platform (platform.ts). */
 export interface BranchesCore extends PlatformCore {

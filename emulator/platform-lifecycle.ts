@@ -24,7 +24,7 @@
  * has no parent-child relationship.
  */
 import { jsonObject, type Reply, type Request } from './http-kit.js'
-import { LOCKED, type BranchRecord, type EndpointSettings, type PlatformCore, type Project } from './platform-records.js'
+import { LOCKED, type BranchRecord, type EndpointSettings, type PlatformCore, type Project, iso } from './platform-records.js'
 import type { PostgresServer } from './postgres.js'
 
 interface CreateBody {
@@ -36,7 +36,6 @@ interface CreateBody {
 /** The platform's longest branch expiry (platform docs, branch expiration): 30 days, in milliseconds. */
 export const MAX_EXPIRY_MS = 30 * 86400_000
 const RFC3339_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/
-const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 const bad = (message: string): Reply => ({ status: 400, body: { code: '', message } })
 
 function refuseExpiresAt(v: unknown, nullable: boolean): Reply | null {

@@ -5,7 +5,13 @@
  * (platform-anonymized.ts) parts build on. A module of its own so that those
  * parts and platform.ts do not import each other.
  */
+import { randomBytes } from 'node:crypto'
 import type { Reply, Request, ServiceServer } from './http-kit.js'
+
+/** The platform's timestamps: RFC 3339 in whole seconds (`2025-06-09T18:02:16Z`), from milliseconds since the epoch. */
+export const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
+/** `n` random bytes as hex, for ids and names. */
+export const hex = (n: number): string => randomBytes(n).toString('hex')
 
 export type Status = 'scheduling' | 'running' | 'finished' | 'failed' | 'error' | 'cancelling' | 'cancelled' | 'skipped'
 /** Statuses after which an operation no longer changes (platform spec, OperationStatus). */

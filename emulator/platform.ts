@@ -40,14 +40,13 @@ import {
   type PlatformCore,
   type Project,
   type Step,
-  type Timing
+  type Timing,
+  hex,
+  iso
 } from './platform-records.js'
 import { NEON_RATE_LIMIT, RateLimiter, type RateLimitOptions, accountOf, routeOf } from './neon-limits.js'
 
 export type { BranchRecord, Project, Step, Timing } from './platform-records.js'
-
-const hex = (n: number): string => randomBytes(n).toString('hex')
-const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 
 export class PlatformService implements PlatformCore {
   readonly server = new ServiceServer('platform', (message, requestId, body) => ({

@@ -1,7 +1,7 @@
 /**
  * V8 heap settings for the action's process (peak RSS at most
  * 128 MiB for any seed). Set on import, before the work that allocates;
- * V8 reads both at each collection, so they work without command-line flags
+ * V8 reads them while it runs, so they work without command-line flags
  * (which a JavaScript action cannot pass).
  * - `--semi-space-growth-factor=1`: the young generation stays at its
  *   initial size. A seed of many statements allocates fast, and V8 otherwise
@@ -10,9 +10,15 @@
  * - `--heap-growing-percent=10`: the old generation is collected when it has
  *   grown by 10 %, not by V8's default factor (up to 4×), so statements
  *   promoted while a batch is built do not pile up.
- * Measured on the 9 MiB `--inserts` dump (npm run bench:seed): peak RSS 265
- * → about 120 MiB, client CPU about +20 %.
+ * - `--optimize-for-size`: "favor memory size over execution speed" (V8's
+ *   flag text): the heap is treated as short of memory, so collections
+ *   compact and give pages back more eagerly.
+ * Measured on the 9 MiB `--inserts` dump (npm run bench:seed): the first two
+ * took peak RSS from 265 to about 120 MiB, client CPU about +20 %. The third,
+ * on the whole action (npm run bench:rss): `--inserts` dumps 126–131 → 113–118
+ * MiB median, client CPU about +5 % on them, other loads' times unchanged
+ * (docs/benchmarks.md, Peak RSS).
  */
 import v8 from 'node:v8'
 
-for (const flag of ['--semi-space-growth-factor=1', '--heap-growing-percent=10']) v8.setFlagsFromString(flag)
+for (const flag of ['--semi-space-growth-factor=1', '--heap-growing-percent=10', '--optimize-for-size']) v8.setFlagsFromString(flag)

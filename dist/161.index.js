@@ -234,8 +234,8 @@ __webpack_require__.r(__webpack_exports__);
  * Measured on the 9 MiB `--inserts` dump (npm run bench:seed): the first two
  * took peak RSS from 265 to about 120 MiB, client CPU about +20 %. The third,
  * on the whole action (npm run bench:rss): `--inserts` dumps 126–131 → 113–118
- * MiB median, client CPU about +5 % on them, other loads' times unchanged
- * (docs/benchmarks.md, Peak RSS).
+ * MiB median, client CPU 5 to 10 % more on them; COPY dumps' CPU and the
+ * other loads' times unchanged (docs/benchmarks.md, Peak RSS).
  */
 
 for (const flag of ['--semi-space-growth-factor=1', '--heap-growing-percent=10', '--optimize-for-size'])

@@ -16,8 +16,8 @@
  * Measured on the 9 MiB `--inserts` dump (npm run bench:seed): the first two
  * took peak RSS from 265 to about 120 MiB, client CPU about +20 %. The third,
  * on the whole action (npm run bench:rss): `--inserts` dumps 126–131 → 113–118
- * MiB median, client CPU about +5 % on them, other loads' times unchanged
- * (docs/benchmarks.md, Peak RSS).
+ * MiB median, client CPU 5 to 10 % more on them; COPY dumps' CPU and the
+ * other loads' times unchanged (docs/benchmarks.md, Peak RSS).
  */
 import v8 from 'node:v8'
 

@@ -10,11 +10,11 @@
 import { exitOnStartError } from '../emulator/child.js'
 import { APP_TOKEN, startEmulator } from '../emulator/index.js'
 import { branchInputs } from '../__tests__/fixtures/preview.js'
+import { median } from './stats.js'
 
 const rounds = Number(process.argv[2] ?? 3)
 const createMs = Number(process.env.BENCH_CREATE_MS ?? 2000)
 const computeMs = Number(process.env.BENCH_COMPUTE_MS ?? 4000)
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const emu = await startEmulator().catch(exitOnStartError)
 try {

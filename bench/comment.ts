@@ -15,19 +15,14 @@ import { APP_TOKEN, startEmulator } from '../emulator/index.js'
 
 const rounds = Number(process.argv[2] ?? 5)
 const actionYml = process.env.BENCH_ACTION_YML
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 import { REPO, branchInputs, instantInputs } from '../__tests__/fixtures/preview.js'
+import { median, loadAverage } from './stats.js'
 
 const emu = await startEmulator()
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-comment-'))
 writeFileSync(path.join(work, 'seed.sql'), 'CREATE TABLE items (id int PRIMARY KEY);\nINSERT INTO items SELECT generate_series(1, 5);\n')
 try {
-  console.log(
-    `${rounds} round(s); Node ${process.version}; load average ${os
-      .loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')}${actionYml ? `; action ${actionYml}` : ''}`
-  )
+  console.log(`${rounds} round(s); Node ${process.version}; load average ${loadAverage()}${actionYml ? `; action ${actionYml}` : ''}`)
   console.log('mode    | run      | GitHub requests (writes, comments created) | wall time (median, min–max)')
   emu.platform.timing = { createBranchMs: 200, startComputeMs: 400, deleteMs: 200 }
   let pr = 5000

@@ -51,6 +51,7 @@ import { InstantService } from '../emulator/instant.js'
 import { generateDump, generateDumpOfSize } from '../__tests__/fixtures/generate.js'
 import { DumpSource } from '../__tests__/pg-dump-source.js'
 import { startDelayProxy, throughProxy } from '../emulator/delay-proxy.js'
+import { median, loadAverage } from './stats.js'
 
 const args = process.argv.slice(2)
 const rounds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 3
@@ -71,12 +72,6 @@ const fewStatementsSql = (rows: number): string =>
   `'Director ' || (i % 997), 'Actor ' || (i % 101) || ', Actor ' || (i % 103) || ', Actor ' || (i % 107), 'Country ' || (i % 50), ` +
   `date '2015-01-01' + (i % 2500), 1950 + i % 72, 'TV-' || (i % 5), (60 + i % 90) || ' min', 'Dramas, International', ` +
   `repeat('A story of ' || i || '. ', 6) FROM generate_series(1, ${rows}) i;\n`
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const loadavg = (): string =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(', ')
 
 interface Load {
   name: string
@@ -214,12 +209,12 @@ async function measure(load: Load, withCommand: boolean, migrationMs: number): P
     `  action: main step ${s(main)} (${ours.map((o) => s(o.mainMs)).join(', ')}) = ${(main / psqlMs).toFixed(2)}× psql; ` +
       `main + post ${s(total)} = ${(total / psqlMs).toFixed(2)}×; main step without provisioning ${s(own)} = ${(own / psqlMs).toFixed(2)}× ` +
       `(provisioning ${ours.map((o) => s(o.provisioningMs)).join(', ')}); seed phase ${s(seed)} = ${(seed / psqlMs).toFixed(2)}×; ` +
-      `${conns} connection(s) to PostgreSQL${withCommand ? " (seed-command's psql included)" : ''}; load average ${loadavg()}`
+      `${conns} connection(s) to PostgreSQL${withCommand ? " (seed-command's psql included)" : ''}; load average ${loadAverage()}`
   )
   const typical = [...ours].sort((a, b) => a.mainMs - b.mainMs)[Math.floor(ours.length / 2)]
   console.log(`  where the time went (the median run):\n${typical.trace.replace(/^/gm, '    ')}`)
   rows.push(
-    `| ${label} | ${s(psqlMs)} | ${s(main)} (${(main / psqlMs).toFixed(2)}×) | ${s(total)} (${(total / psqlMs).toFixed(2)}×) | ${s(own)} (${(own / psqlMs).toFixed(2)}×) | ${s(seed)} (${(seed / psqlMs).toFixed(2)}×) | ${conns} | ${loadavg()} |`
+    `| ${label} | ${s(psqlMs)} | ${s(main)} (${(main / psqlMs).toFixed(2)}×) | ${s(total)} (${(total / psqlMs).toFixed(2)}×) | ${s(own)} (${(own / psqlMs).toFixed(2)}×) | ${s(seed)} (${(seed / psqlMs).toFixed(2)}×) | ${conns} | ${loadAverage()} |`
   )
 }
 
@@ -265,7 +260,7 @@ try {
   for (const dir of args) loads.push({ name: `given: ${dir}`, files: folderFiles(dir), psqlRounds: rounds })
   console.log(
     `${delayMs} ms each way (${2 * delayMs} ms RTT) between PostgreSQL 17 and both clients; instant API delay ${apiDelayMs} ms; ` +
-      `${rounds} round(s), alternating; inputs ${JSON.stringify({ comment: 'false', ...extraInputs })}; ${execFileSync('psql', ['--version']).toString().trim()}; the bundle on Node 24; load average ${loadavg()}`
+      `${rounds} round(s), alternating; inputs ${JSON.stringify({ comment: 'false', ...extraInputs })}; ${execFileSync('psql', ['--version']).toString().trim()}; the bundle on Node 24; load average ${loadAverage()}`
   )
   const migrations: number[] = []
   for (let i = 0; i < rounds; i++) migrations.push((await psql([migration])).ms)
@@ -274,7 +269,7 @@ try {
   const chosen = loads.filter((l) => only.test(l.name))
   for (const load of chosen) await measure(load, false, migrationMs)
   for (const load of chosen) await measure(load, true, migrationMs)
-  console.log(`\nload average at the end: ${loadavg()}`)
+  console.log(`\nload average at the end: ${loadAverage()}`)
   console.log(
     '\n| load | psql | action, main step | main + post | main step without provisioning | seed phase | connections | load average |\n| --- | --- | --- | --- | --- | --- | --- | --- |'
   )

@@ -17,14 +17,10 @@ import { exitOnStartError } from '../emulator/child.js'
 import { NEON_TIMING } from '../emulator/neon-limits.js'
 import { REPO, freshProject, previewBranches, startTestEmulator } from '../__tests__/fixtures/preview.js'
 import { runLoad } from './load-run.js'
+import { loadAverage } from './stats.js'
 
 const count = Number(process.argv[2] ?? 20)
 const intervals = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [1, 5]
-const loadavg = (): string =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')
 const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`
 
 const { emu, work } = await startTestEmulator('bench-load-', {
@@ -44,7 +40,7 @@ try {
     const project = await freshProject(emu, { ...NEON_TIMING })
     const prs = Array.from({ length: count }, () => pr++)
     for (const n of prs) emu.github.openPullRequest(REPO, n)
-    const before = loadavg()
+    const before = loadAverage()
     const { runs, figures: f } = await runLoad(emu, { project, prs, work, inputs: { 'poll-interval': String(interval) } })
     const ok = runs.filter((r) => r.code === 0)
     let seeded = 0
@@ -73,7 +69,7 @@ try {
         `${seeded}/${count}`,
         String(leftOver),
         `${comments}/${count} with one`,
-        `${before} → ${loadavg()}`
+        `${before} → ${loadAverage()}`
       ].join(' | ')
     )
     for (const r of runs.filter((x) => x.code !== 0)) console.log(`  failed: ${r.errors.join(' / ').slice(0, 300)}`)

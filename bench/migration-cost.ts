@@ -14,25 +14,19 @@
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import os from 'node:os'
 import { ADMIN_USER, PostgresServer } from '../emulator/postgres.js'
 import { startDelayProxy } from '../emulator/delay-proxy.js'
 import { describeConnection } from '../src/connection.js'
 import { endSessions } from '../src/pg-sessions.js'
 import { measureCommand } from '../src/migration-cost/measure.js'
 import { WATCHER_APPLICATION_NAME } from '../src/migration-cost/watcher.js'
+import { median, loadAverage } from './stats.js'
 
 const rounds = Number(process.argv[2] ?? 5)
 const rows = Number(process.env.BENCH_ROWS ?? 300_000)
 const delayMs = Number(process.env.BENCH_DELAY_MS ?? 10)
 const MIGRATION =
   'ALTER TABLE orders ALTER COLUMN amount TYPE bigint; CREATE INDEX orders_note ON orders (note); ALTER TABLE orders ADD COLUMN shipped_at timestamptz'
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const loadavg = (): string =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(', ')
 /** utime + stime of a process, in milliseconds (Linux /proc; clock ticks of 10 ms). */
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
@@ -57,7 +51,7 @@ const around = { before: [] as number[], after: [] as number[] }
 const watcherCpu: number[] = []
 try {
   console.log(
-    `${rows.toLocaleString('en-US')}-row table; ${delayMs} ms each way (${2 * delayMs} ms RTT); ${rounds} round(s); load average ${loadavg()}\nmigration: ${MIGRATION}`
+    `${rows.toLocaleString('en-US')}-row table; ${delayMs} ms each way (${2 * delayMs} ms RTT); ${rounds} round(s); load average ${loadAverage()}\nmigration: ${MIGRATION}`
   )
   for (let i = 0; i < rounds; i++) {
     const pair: Record<string, { total: number; migration: number }> = {}
@@ -121,7 +115,7 @@ try {
     `medians: whole call measured ${Math.round(mt)} ms, not measured ${Math.round(pt)} ms: ratio ${(mt / pt).toFixed(3)}, +${Math.round(mt - pt)} ms; ` +
       `the migration alone ${Math.round(mm)} ms vs ${Math.round(pm)} ms: ratio ${(mm / pm).toFixed(3)}; ` +
       `measuring adds ${Math.round(median(around.before))} ms before the command (watcher's connection, "before" query) and ${Math.round(median(around.after))} ms after it ` +
-      `(last report, closing, "after" query on a new session); watcher backend CPU ${median(watcherCpu).toFixed(0)} ms per second watched; load average ${loadavg()}`
+      `(last report, closing, "after" query on a new session); watcher backend CPU ${median(watcherCpu).toFixed(0)} ms per second watched; load average ${loadAverage()}`
   )
 } finally {
   await endSessions()

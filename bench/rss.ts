@@ -22,16 +22,11 @@ import { APP_TOKEN, startEmulator } from '../emulator/index.js'
 import { NODE_24 } from '../emulator/runner.js'
 import { generateDumpOfSize } from '../__tests__/fixtures/generate.js'
 import { DumpSource } from '../__tests__/pg-dump-source.js'
+import { median, loadAverage } from './stats.js'
 
 const rounds = Number(process.argv[2] ?? 3)
 const mib = Number(process.env.BENCH_RSS_MB ?? 40)
 const checkOnly = process.env.BENCH_RSS_CHECK_ONLY === '1'
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const loadavg = (): string =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(', ')
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-rss-'))
 const emu = await startEmulator()
@@ -56,7 +51,7 @@ try {
   )
   chmodSync(wrapper, 0o755)
   console.log(
-    `peak RSS of the bundled action (Node 24), ${rounds} round(s)${checkOnly ? ', check pass only (the create is refused)' : ''}; load average ${loadavg()}`
+    `peak RSS of the bundled action (Node 24), ${rounds} round(s)${checkOnly ? ', check pass only (the create is refused)' : ''}; load average ${loadAverage()}`
   )
   let pr = 100
   for (const file of [copy, inserts]) {
@@ -84,7 +79,7 @@ try {
     const list = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ')
     console.log(
       `${path.basename(file)} (${(statSync(file).size / 1048576).toFixed(1)} MiB): main step median ${median(main).toFixed(0)} MiB (${list(main)}), ` +
-        `post step median ${median(post).toFixed(0)} MiB (${list(post)}); load average ${loadavg()}`
+        `post step median ${median(post).toFixed(0)} MiB (${list(post)}); load average ${loadAverage()}`
     )
   }
 } finally {

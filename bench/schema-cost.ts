@@ -23,6 +23,7 @@ import { APP_TOKEN, startEmulator } from '../emulator/index.js'
 import { InstantService } from '../emulator/instant.js'
 import { branchInputs } from '../__tests__/fixtures/preview.js'
 import { startDelayProxy, throughProxy } from '../emulator/delay-proxy.js'
+import { median, loadAverage } from './stats.js'
 
 const args = process.argv.slice(2)
 const rounds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 5
@@ -30,12 +31,6 @@ const branchMode = process.env.BENCH_MODE === 'branch'
 /** BENCH_LOG=1 also prints each run's schema lines and its phase trace from the action's log. */
 const showLog = process.env.BENCH_LOG === '1'
 const delayMs = branchMode ? 0 : Number(process.env.BENCH_DELAY_MS ?? 10)
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const loadavg = (): string =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(', ')
 
 /** Writes a seed of 11 related tables into `work`/generated and returns that folder. */
 function generatedSchema(root: string): string {
@@ -79,7 +74,7 @@ const runs = { on: [] as number[], off: [] as number[] }
 try {
   console.log(
     `${branchMode ? 'branch mode, loopback' : `instant mode, ${delayMs} ms each way (${2 * delayMs} ms RTT)`}; seed ${dir} (${files.length} file(s))` +
-      `${branchMode ? '' : ' + one migration by psql'}; ${rounds} round(s); load average ${loadavg()}`
+      `${branchMode ? '' : ' + one migration by psql'}; ${rounds} round(s); load average ${loadAverage()}`
   )
   for (let i = 0; i < rounds; i++) {
     const pair: Record<string, number> = {}
@@ -115,7 +110,7 @@ try {
   }
   const diffs = runs.on.map((v, i) => v - runs.off[i])
   console.log(
-    `main step, medians: default ${median(runs.on)} ms, false ${median(runs.off)} ms; median difference of the pairs ${median(diffs)} ms; load average ${loadavg()}`
+    `main step, medians: default ${median(runs.on)} ms, false ${median(runs.off)} ms; median difference of the pairs ${median(diffs)} ms; load average ${loadAverage()}`
   )
 } finally {
   await instant.server.close()

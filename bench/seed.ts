@@ -49,6 +49,7 @@ import { NODE_24, ROOT } from '../emulator/runner.js'
 import { generateDumpOfSize } from '../__tests__/fixtures/generate.js'
 import { DumpSource } from '../__tests__/pg-dump-source.js'
 import { folderFiles } from './folder-files.js'
+import { median } from './stats.js'
 
 const args = process.argv.slice(2)
 const rounds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 9
@@ -57,7 +58,6 @@ const bigMiB = Number(process.env.BENCH_BIG_MB ?? 200)
 const bigRounds = Number(process.env.BENCH_BIG_ROUNDS ?? 5)
 /** The extra seed given on the command line: files in order, a folder as its LOAD file lists or its *.sql sorted. */
 const extra = args.flatMap((arg) => folderFiles(arg))
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const bundle = mkdtempSync(path.join(os.tmpdir(), 'bench-loader-'))
 execFileSync(

@@ -15,9 +15,9 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import os from 'node:os'
 import path from 'node:path'
 import { NODE_24, ROOT } from '../emulator/runner.js'
+import { median, loadAverage } from './stats.js'
 
 const rounds = Number(process.argv[2] ?? 10)
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-start-'))
 const env = {
   PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -65,12 +65,7 @@ try {
   const list = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ')
   const files = readdirSync(path.join(ROOT, 'dist')).map((f) => ({ f, size: statSync(path.join(ROOT, 'dist', f)).size }))
   const mb = (n: number): string => `${(n / 1048576).toFixed(2)} MiB`
-  console.log(
-    `${rounds} rounds, alternating; load average ${os
-      .loadavg()
-      .map((x) => x.toFixed(2))
-      .join(', ')}`
-  )
+  console.log(`${rounds} rounds, alternating; load average ${loadAverage()}`)
   for (const k of ['wall', 'cpu'] as const) {
     const [b, a, p] = [bare.map((x) => x[k]), action.map((x) => x[k]), post.map((x) => x[k])]
     console.log(`${k === 'wall' ? 'wall time' : 'CPU time (user + system)'}:`)

@@ -8,7 +8,15 @@ import * as github from '@actions/github'
 import { UNSEEDED_BRANCH, offCancel, throwIfCancelled } from '../cancel.js'
 import { describeConnection } from '../connection.js'
 import { ownerOfRun } from '../platform/annotations.js'
-import { anonymizedBranch, maskedColumnsOf } from '../platform/anonymized.js'
+import {
+  AnonymizationError,
+  anonymizedBranch,
+  describeRules,
+  isAnonymized,
+  maskedColumns,
+  recordedRulesOf
+} from '../platform/anonymized.js'
+import { fromPlatformRules } from '../platform/masking-rules.js'
 import type { NeonClient } from '../platform/client.js'
 import { branchCreateExtras, explainCreateRefusal } from '../platform/branch-create-extras.js'
 import { recordUse } from '../platform/expiry.js'
@@ -58,7 +66,13 @@ async function provision(
     : await recordUse(client, outcome.branch, settings)
   const connection = describeConnection(outcome.pooledUrl, outcome.directUrl)
   // A reused branch is reported as what it is, anonymized or not, whatever this run's `masking-rules`.
-  const masked = anonymized?.columns() ?? (outcome.created ? undefined : await maskedColumnsOf(client, outcome.branch))
+  const madeWith = anonymized || outcome.created ? undefined : await recordedRulesOf(client, outcome.branch)
+  if (madeWith)
+    core.info(
+      `Branch "${branchName}" is anonymized, made with the masking rules ${describeRules(madeWith)}. ` +
+        'This run gives no `masking-rules`: it is reused as it is, still masked; a rebuild creates it anonymized again under those rules.'
+    )
+  const masked = anonymized?.columns() ?? (madeWith && maskedColumns(madeWith))
   const report: Report = {
     mode: 'branch',
     state: outcome.created ? 'created' : 'reused',
@@ -78,14 +92,24 @@ async function provision(
   const provisioned: Provisioned = {
     created: outcome.created,
     previous: earlier?.mode === 'branch' && earlier.branchId === outcome.branch.id ? earlier : undefined,
+    madeWithRules: madeWith,
     connection,
     report,
     async rebuild() {
-      if (anonymized || settings.schemaOnly || !parent) {
+      // An anonymized branch is never restored from its parent (that would hand out the parent's unmasked rows):
+      // it is made again, anonymized under this run's rules or, when it gives none, the ones it was made with.
+      const masking = anonymized || madeWith || isAnonymized(outcome.branch)
+      if (masking || settings.schemaOnly || !parent) {
         core.info(
-          `The Neon API cannot restore branch "${branchName}" from its parent (${anonymized ? 'anonymized' : 'schema-only'}): deleting it and creating it again.`
+          `The Neon API cannot restore branch "${branchName}" from its parent (${masking ? 'anonymized' : 'schema-only'}): deleting it and creating it again.`
         )
-        return provision(settings, client, branchName, earlier, false)
+        if (!anonymized && masking && !madeWith)
+          throw new AnonymizationError(
+            `Branch "${branchName}" is anonymized but its masking rules could not be read, so it cannot be made again masked. Nothing was changed. ` +
+              'Run with `masking-rules`, or delete it with `command: delete`.'
+          )
+        const rules = madeWith ? { ...settings, maskingRules: fromPlatformRules(madeWith, true) } : settings
+        return provision(rules, client, branchName, earlier, false)
       }
       return rebuildInPlace(settings, client, branchName, provisioned, outcome.branch, parent)
     },

@@ -73,6 +73,8 @@ describe('a run without masking-rules keeps an anonymized preview anonymized', (
     )
     expect(requests('POST', /\/restore$/)).toBe(0)
     expect(requests('POST', /\/branch_anonymized$/)).toBe(0)
+    // the rules read from Neon are masked in the log as the input's are
+    expect(again.masks).toContain('MASKED-NOTE-4471')
     await expectMasked(first.outputs['branch-id'])
     suite.expectNoLeak(again, ['MASKED-NOTE-4471'])
   })
@@ -103,6 +105,20 @@ describe('a run without masking-rules keeps an anonymized preview anonymized', (
     expect(next.errors).toEqual([])
     expect(next.outputs).toMatchObject({ created: 'false', anonymized: 'true', 'branch-id': id })
     suite.expectNoLeak(rebuilt, ['MASKED-NOTE-4471'])
+  })
+
+  it('`reuse: false` without masking-rules makes it again anonymized under the rules it was made with, not a plain copy', async () => {
+    const before = suite.previewBranches()[0].id
+    suite.emu.platform.server.log.length = 0
+    const r = await suite.run({ seed: 'seed2.sql', reuse: 'false' }, { pr: { number: pr } })
+    expect(r.errors).toEqual([])
+    expect(r.outputs).toMatchObject({ created: 'true', anonymized: 'true' })
+    expect(r.outputs['branch-id']).not.toBe(before)
+    expect(requests('POST', /\/branch_anonymized$/)).toBe(1)
+    expect(requests('POST', /\/branches$/)).toBe(0)
+    expect(r.stdout).toMatch(/is anonymized, made with the masking rules public\.customers\.email \(anon\.fake_email\), public\.customers\.notes \(value\): it is made again under them/)
+    await expectMasked(r.outputs['branch-id'])
+    expect(suite.previewBranches().map((b) => b.id)).toEqual([r.outputs['branch-id']])
   })
 
   it('command: reset is refused on it, and the emulated platform refuses its restore as Neon does', async () => {

@@ -16,7 +16,8 @@ import {
   maskedColumns,
   recordedRulesOf
 } from '../platform/anonymized.js'
-import { fromPlatformRules } from '../platform/masking-rules.js'
+import { type MaskingRule, fromPlatformRules, ruleSecrets } from '../platform/masking-rules.js'
+import { maskSecret } from '../secrets.js'
 import type { NeonClient } from '../platform/client.js'
 import { branchCreateExtras, explainCreateRefusal } from '../platform/branch-create-extras.js'
 import { recordUse } from '../platform/expiry.js'
@@ -30,7 +31,7 @@ import type { CommentRecord, PullRequest } from '../comment/comment.js'
 import type { Branch } from '../platform/client.js'
 import { restoreUnseeded } from './reset.js'
 import type { Report } from '../publish/report.js'
-import type { Settings } from '../settings.js'
+import type { MaskingRuleInput, Settings } from '../settings.js'
 import type { Deleted, ModeDriver, Provisioned } from './driver.js'
 
 /** The PR's branch name: `branch-name`, else the default one for the PR, the run's commit and `preview-name`. */
@@ -53,6 +54,9 @@ async function provision(
   earlier: CommentRecord | undefined,
   reuse = settings.reuse
 ): Promise<Provisioned> {
+  // `reuse: false` without `masking-rules` would delete an anonymized preview and copy the unmasked parent in its place
+  const kept = reuse || settings.maskingRules.length ? undefined : await rulesOfAnonymizedPreview(client, branchName)
+  if (kept) return provision({ ...settings, maskingRules: kept }, client, branchName, earlier, reuse)
   const extras = branchCreateExtras(settings, ownerOfRun())
   const anonymized = settings.maskingRules.length ? anonymizedBranch(client, settings, settings.maskingRules) : undefined
   const outcome = await core
@@ -67,6 +71,7 @@ async function provision(
   const connection = describeConnection(outcome.pooledUrl, outcome.directUrl)
   // A reused branch is reported as what it is, anonymized or not, whatever this run's `masking-rules`.
   const madeWith = anonymized || outcome.created ? undefined : await recordedRulesOf(client, outcome.branch)
+  if (madeWith) maskRuleValues(madeWith)
   if (madeWith)
     core.info(
       `Branch "${branchName}" is anonymized, made with the masking rules ${describeRules(madeWith)}. ` +
@@ -103,13 +108,8 @@ async function provision(
         core.info(
           `The Neon API cannot restore branch "${branchName}" from its parent (${masking ? 'anonymized' : 'schema-only'}): deleting it and creating it again.`
         )
-        if (!anonymized && masking && !madeWith)
-          throw new AnonymizationError(
-            `Branch "${branchName}" is anonymized but its masking rules could not be read, so it cannot be made again masked. Nothing was changed. ` +
-              'Run with `masking-rules`, or delete it with `command: delete`.'
-          )
-        const rules = madeWith ? { ...settings, maskingRules: fromPlatformRules(madeWith, true) } : settings
-        return provision(rules, client, branchName, earlier, false)
+        // without `masking-rules`, an anonymized one is made again under the rules Neon holds for it (rulesOfAnonymizedPreview)
+        return provision(settings, client, branchName, earlier, false)
       }
       return rebuildInPlace(settings, client, branchName, provisioned, outcome.branch, parent)
     },
@@ -150,6 +150,31 @@ async function provision(
     envVariables: 'connection-only'
   }
   return provisioned
+}
+
+/**
+ * The masking rules (input shape) of the PR's seeded branch when it is
+ * anonymized, for a run that will replace it without `masking-rules`: it is
+ * made again under them.
+ * @throws AnonymizationError when it is anonymized but its rules cannot be read (nothing changed)
+ */
+async function rulesOfAnonymizedPreview(client: NeonClient, branchName: string): Promise<MaskingRuleInput[] | undefined> {
+  const { seeded } = await findPreviewBranches(client, branchName)
+  if (!seeded || !isAnonymized(seeded)) return undefined
+  const rules = await client.maskingRules(seeded.id)
+  if (!rules?.length)
+    throw new AnonymizationError(
+      `Branch "${branchName}" is anonymized but its masking rules could not be read, so it cannot be made again masked. Nothing was changed. ` +
+        'Run with `masking-rules`, or delete it with `command: delete`.'
+    )
+  core.info(`Branch "${branchName}" is anonymized, made with the masking rules ${describeRules(rules)}: it is made again under them.`)
+  maskRuleValues(rules)
+  return fromPlatformRules(rules, true)
+}
+
+/** Masks in the log the values and arguments of rules read from Neon, as the input's are (inputs.ts). */
+function maskRuleValues(rules: MaskingRule[]): void {
+  for (const secret of ruleSecrets(fromPlatformRules(rules, true))) maskSecret(secret)
 }
 
 /**

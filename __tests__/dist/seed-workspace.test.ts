@@ -89,6 +89,15 @@ describe('a seed reads only files of the workspace', () => {
     }
   })
 
+  it('a name only the load knows (\\i :name set by \\gset) is refused at load, before the file is read, and nothing is kept', async () => {
+    const file = path.join(outside, 'secret.sql')
+    const r = await run(seed('gset.sql', `CREATE TABLE g (id int);\nSELECT '${file}' AS f \\gset\n\\i :f\n`))
+    expect(r.code).toBe(1)
+    expect(r.errors[0]).toMatch(/gset\.sql:3: \\i .*outside the workspace/)
+    expect(r.stdout + r.stderr).not.toContain(SECRET)
+    expect(r.outputs['database-url'] ?? '').toBe('')
+  })
+
   it('paths that stay inside the workspace load: `..` back in, a symlink within, \\copy from a file of the repository', async () => {
     const r = await run(seed('inside.sql', "\\ir db/../db/inner.sql\n\\copy inner_t from 'db/rows.csv'\n"))
     expect(r.errors).toEqual([])

@@ -66,9 +66,11 @@ export interface Fault {
    * `lost-reset` and `lost-hang` run the normal handler (the work is done)
    * and then reset the connection or never answer: an answer lost on the way back.
    */
-  kind: 'status' | 'reset' | 'hang' | 'malformed' | 'delay' | 'lost-reset' | 'lost-hang'
-  /** For `status`. */
+  kind: 'status' | 'reset' | 'hang' | 'malformed' | 'text' | 'delay' | 'lost-reset' | 'lost-hang'
+  /** For `status` and `text` (200 when absent). */
   status?: number
+  /** For `text`: the body served as `text/plain`, not JSON. */
+  text?: string
   body?: unknown
   headers?: Record<string, string>
   /** For `delay`: milliseconds before the normal answer. */
@@ -194,6 +196,12 @@ export class ServiceServer {
       if (fault.kind === 'malformed') {
         entry.status = 200
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "0190c3e0-7c1a-7000-8000-00000000000')
+        return
+      }
+      if (fault.kind === 'text') {
+        entry.status = fault.status ?? 200
+        entry.responseText = fault.text ?? ''
+        res.writeHead(entry.status, { 'content-type': 'text/plain', 'x-request-id': requestId }).end(entry.responseText)
         return
       }
       if (fault.kind === 'status') {

@@ -203,6 +203,11 @@ export class PlatformLifecycle {
       return bad('emulator: restoring to an LSN or timestamp is not emulated')
     if (source.id === b.id) return bad('source_timestamp or source_lsn is required when restoring a branch from its own history')
     if (body.preserve_under_name !== undefined) return bad('emulator: preserve_under_name is not emulated')
+    // spec, Branch.restricted_actions: an anonymized branch lists restore, and the platform refuses it
+    const restricted = (this.platform.branchView(project, b).restricted_actions as { name: string; reason: string }[] | undefined)?.find(
+      (a) => a.name === 'restore'
+    )
+    if (restricted) return bad(`restore is restricted for branch ${b.id}: ${restricted.reason}`)
     const children = [...project.branches.values()].filter((x) => x.parent_id === b.id)
     if (children.length) return bad(`branch ${b.id} has children, preserve_under_name is required to restore it`)
     if (this.platform.busy(project)) return LOCKED

@@ -3,6 +3,7 @@
  */
 import { isIP } from 'node:net'
 import type { ClientConfig } from 'pg'
+import { rememberSecret } from './secrets.js'
 
 /** A database's connection details. `password` is decoded; every string here but host/database/user is a secret. */
 export interface Connection {
@@ -62,10 +63,18 @@ export function directUrlOf(pooledUrl: string): string {
 }
 
 /**
- * Parses a pooled connection string into a {@link Connection}.
+ * Parses a pooled connection string into a {@link Connection}, and remembers
+ * its secret forms ({@link secretsOf}) as the run's secrets (secrets.ts), so no
+ * error quoting a service's answer shows them from then on.
  * @throws ConnectionStringError naming what is missing (never quoting the string).
  */
 export function describeConnection(pooledUrl: string, directUrl = directUrlOf(pooledUrl)): Connection {
+  const c = parseConnection(pooledUrl, directUrl)
+  for (const secret of secretsOf(c)) rememberSecret(secret)
+  return c
+}
+
+function parseConnection(pooledUrl: string, directUrl: string): Connection {
   let pooled: URL
   let direct: URL
   try {

@@ -1,12 +1,15 @@
 /**
  * JSON over HTTP for the service clients: one timeout per request, error
- * bodies quoted, and a bounded retry only where retrying cannot do harm.
+ * bodies quoted with every known secret redacted (secrets.ts), a 2xx body
+ * that is not JSON never quoted (it may be a connection string), and a
+ * bounded retry only where retrying cannot do harm.
  * Requests and waits made from the main flow stop when the run is cancelled
  * (cancel.ts): they reject with CancelledError, except a request that
  * creates something (not idempotent), which is let finish; none is sent
  * after the cancel.
  */
 import { cancelSignal, finishBeforeUndo, throwIfCancelled } from './cancel.js'
+import { redactSecrets } from './secrets.js'
 
 /** Failure of one HTTP request. `status` is 0 when no response arrived. */
 export class HttpError extends Error {
@@ -105,17 +108,41 @@ export const sleep = (ms: number): Promise<void> =>
 /**
  * Extracts `{message, hint, requestId}` from an error body: `{code, message,
  * request_id}` (platform spec, GeneralError) or `{error, hint}` (instant service).
+ * Every field has the run's known secrets and `requestSecrets` (the
+ * request's own credentials) redacted before it is cut to length.
  */
-function describeErrorBody(body: unknown, raw: string): { message?: string; hint?: string; requestId?: string } {
+function describeErrorBody(
+  body: unknown,
+  raw: string,
+  requestSecrets: readonly string[]
+): { message?: string; hint?: string; requestId?: string } {
+  const clean = (text: string | undefined): string | undefined => (text === undefined ? undefined : redactWith(text, requestSecrets))
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>
     const message = typeof b.message === 'string' ? b.message : typeof b.error === 'string' ? b.error : undefined
     const hint = typeof b.hint === 'string' ? b.hint : undefined
     const requestId = typeof b.request_id === 'string' && b.request_id ? b.request_id : undefined
-    return { message, hint, requestId }
+    return { message: clean(message), hint: clean(hint), requestId: clean(requestId) }
   }
-  const trimmed = raw.trim()
+  const trimmed = clean(raw.trim())!
   return trimmed ? { message: trimmed.slice(0, 200) } : {}
+}
+
+/** `text` with the run's known secrets (secrets.ts) and `extra` replaced by `***`. */
+function redactWith(text: string, extra: readonly string[]): string {
+  let out = redactSecrets(text)
+  for (const secret of extra) if (secret.length >= 4) out = out.split(secret).join('***')
+  return out
+}
+
+/** The credentials a request carries in its headers (`Authorization`'s token), which an answer must never be quoted with. */
+function credentialsOf(req: JsonRequest): string[] {
+  const out: string[] = []
+  for (const [name, value] of Object.entries(req.headers ?? {})) {
+    if (name.toLowerCase() !== 'authorization') continue
+    out.push(value, value.replace(/^\S+\s+/, ''))
+  }
+  return out
 }
 
 /** Retry-After in seconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
@@ -181,7 +208,7 @@ async function once(req: JsonRequest): Promise<JsonResponse> {
     }
   }
   if (!res.ok) {
-    const { message, hint, requestId: fromBody } = describeErrorBody(parsed ? body : undefined, parsed ? '' : raw)
+    const { message, hint, requestId: fromBody } = describeErrorBody(parsed ? body : undefined, parsed ? '' : raw, credentialsOf(req))
     const requestId = fromBody ?? (res.headers.get('x-request-id') || undefined)
     const quoted = message ? `: "${message}"` : ''
     throw new HttpError(
@@ -198,10 +225,8 @@ async function once(req: JsonRequest): Promise<JsonResponse> {
     return { status: res.status, body: undefined, headers: res.headers }
   }
   if (!parsed) {
-    throw new HttpError(
-      `${req.label} returned HTTP ${res.status} with a body that is not JSON (${where}): "${raw.trim().slice(0, 120)}".`,
-      res.status
-    )
+    // not quoted: a 2xx body may be exactly the secret asked for (a connection string)
+    throw new HttpError(`${req.label} returned HTTP ${res.status} with a body that is not JSON (${where}).`, res.status)
   }
   return { status: res.status, body, headers: res.headers }
 }

@@ -10,6 +10,7 @@ import { type EnvNames, type MaskingRuleInput, type Mode, type Settings, InputEr
 import { MAX_EXPIRES_IN_SECONDS } from './platform/expiry.js'
 import { BranchPointError, branchPointOf } from './platform/branch-point.js'
 import { scopeComments } from './comment/scope.js'
+import { maskSecret } from './secrets.js'
 
 function text(name: string): string {
   return core.getInput(name).trim()
@@ -265,7 +266,7 @@ function maskingRules(mode: Mode, schemaOnly: boolean): MaskingRuleInput[] {
     if (err instanceof MaskingRulesError) throw new InputError(err.message)
     throw err
   }
-  for (const secret of ruleSecrets(rules)) core.setSecret(secret)
+  for (const secret of ruleSecrets(rules)) maskSecret(secret)
   if (rules.length === 0) return rules
   if (mode === 'instant') {
     throw new InputError(
@@ -292,7 +293,7 @@ export function readSettings(): Settings {
   const command = oneOf('command', ['create', 'delete', 'cleanup', 'reset', 'publish'] as const, 'create')
   const projectId = text('project-id')
   const apiKey = core.getInput('api-key').trim()
-  if (apiKey) core.setSecret(apiKey)
+  maskSecret(apiKey)
   refuseMissingNeonAccess(modeInput, bool('schema-only', false))
   const mode: Mode = modeInput === 'auto' ? (projectId ? 'branch' : 'instant') : modeInput
 

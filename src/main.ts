@@ -5,7 +5,7 @@
  */
 import * as core from '@actions/core'
 import { readSettings } from './inputs.js'
-import type { Settings } from './settings.js'
+import type { MaskingRuleInput, Settings } from './settings.js'
 import { isCancelled } from './cancel.js'
 import { neonClientOf } from './platform/client.js'
 import { waitForBusyProject } from './platform/project-wait.js'
@@ -65,7 +65,10 @@ export async function run(checked?: Settings): Promise<void> {
       settings.mode === 'instant' ? instantDriver(settings, pub) : branchDriver(settings, client, branchName, pub.existing?.record)
     if (settings.command === 'create') {
       deploying = startDeployment(settings, pub) // beside provisioning: it needs nothing of the database
-      const done = await create(settings, seed, pub, driver, fingerprint)
+      const { command, seedCommand, schemaOnly } = settings
+      const under = (maskingRules: MaskingRuleInput[]): Promise<string> =>
+        seedFingerprintOf({ command, seedCommand, schemaOnly, maskingRules }, seedFiles, seedCheck)
+      const done = await create(settings, seed, pub, driver, fingerprint, under)
       await (await deploying)?.succeed(environmentUrlOf(done.report))
       await writeRunReport(settings, pub, done)
     } else if (settings.command === 'delete') {

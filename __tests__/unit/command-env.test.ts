@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { commandEnvironment } from '../../src/seed/command-env.js'
+import { commandEnvironment, runStepEnvironment } from '../../src/seed/command-env.js'
 import { describeConnection } from '../../src/connection.js'
 
 const pooled = 'postgresql://owner:p%40ss@ep-x-1-pooler.us-east-2.aws.neon.tech/neondb?channel_binding=require&sslmode=require'
@@ -31,5 +31,24 @@ describe('commandEnvironment', () => {
       DATABASE_URL: 'postgres://u:p@ep-y.localhost:6543/db?sslmode=verify-full'
     })
     expect(env).not.toHaveProperty('PGCHANNELBINDING')
+  })
+})
+
+describe('runStepEnvironment', () => {
+  it("drops the action's inputs, state, output and state files and the Actions runtime's variables, in any case", () => {
+    const env = runStepEnvironment({
+      PATH: '/usr/bin',
+      'INPUT_API-KEY': 'k',
+      input_seed: 's',
+      STATE_lock: 'x',
+      GITHUB_OUTPUT: '/o',
+      GITHUB_STATE: '/s',
+      GITHUB_ENV: '/e',
+      ACTIONS_RUNTIME_TOKEN: 't',
+      actions_cache_url: 'u',
+      ACTIONS_ID_TOKEN_REQUEST_URL: 'oidc',
+      UNSET: undefined
+    })
+    expect(env).toEqual({ PATH: '/usr/bin', GITHUB_ENV: '/e', ACTIONS_ID_TOKEN_REQUEST_URL: 'oidc' })
   })
 })

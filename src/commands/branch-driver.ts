@@ -8,7 +8,16 @@ import * as github from '@actions/github'
 import { UNSEEDED_BRANCH, offCancel, throwIfCancelled } from '../cancel.js'
 import { describeConnection } from '../connection.js'
 import { ownerOfRun } from '../platform/annotations.js'
-import { anonymizedBranch, maskedColumnsOf } from '../platform/anonymized.js'
+import {
+  AnonymizationError,
+  anonymizedBranch,
+  describeRules,
+  isAnonymized,
+  maskedColumns,
+  recordedRulesOf
+} from '../platform/anonymized.js'
+import { type MaskingRule, fromPlatformRules, ruleSecrets } from '../platform/masking-rules.js'
+import { maskSecret } from '../secrets.js'
 import type { NeonClient } from '../platform/client.js'
 import { branchCreateExtras, explainCreateRefusal } from '../platform/branch-create-extras.js'
 import { recordUse } from '../platform/expiry.js'
@@ -22,7 +31,7 @@ import type { CommentRecord, PullRequest } from '../comment/comment.js'
 import type { Branch } from '../platform/client.js'
 import { restoreUnseeded } from './reset.js'
 import type { Report } from '../publish/report.js'
-import type { Settings } from '../settings.js'
+import type { MaskingRuleInput, Settings } from '../settings.js'
 import type { Deleted, ModeDriver, Provisioned } from './driver.js'
 
 /** The PR's branch name: `branch-name`, else the default one for the PR, the run's commit and `preview-name`. */
@@ -45,6 +54,9 @@ async function provision(
   earlier: CommentRecord | undefined,
   reuse = settings.reuse
 ): Promise<Provisioned> {
+  // `reuse: false` without `masking-rules` would delete an anonymized preview and copy the unmasked parent in its place
+  const kept = reuse || settings.maskingRules.length ? undefined : await rulesOfAnonymizedPreview(client, branchName)
+  if (kept) return provision({ ...settings, maskingRules: kept }, client, branchName, earlier, reuse)
   const extras = branchCreateExtras(settings, ownerOfRun())
   const anonymized = settings.maskingRules.length ? anonymizedBranch(client, settings, settings.maskingRules) : undefined
   const outcome = await core
@@ -58,7 +70,14 @@ async function provision(
     : await recordUse(client, outcome.branch, settings)
   const connection = describeConnection(outcome.pooledUrl, outcome.directUrl)
   // A reused branch is reported as what it is, anonymized or not, whatever this run's `masking-rules`.
-  const masked = anonymized?.columns() ?? (outcome.created ? undefined : await maskedColumnsOf(client, outcome.branch))
+  const madeWith = anonymized || outcome.created ? undefined : await recordedRulesOf(client, outcome.branch)
+  if (madeWith) maskRuleValues(madeWith)
+  if (madeWith)
+    core.info(
+      `Branch "${branchName}" is anonymized, made with the masking rules ${describeRules(madeWith)}. ` +
+        'This run gives no `masking-rules`: it is reused as it is, still masked; a rebuild creates it anonymized again under those rules.'
+    )
+  const masked = anonymized?.columns() ?? (madeWith && maskedColumns(madeWith))
   const report: Report = {
     mode: 'branch',
     state: outcome.created ? 'created' : 'reused',
@@ -78,13 +97,18 @@ async function provision(
   const provisioned: Provisioned = {
     created: outcome.created,
     previous: earlier?.mode === 'branch' && earlier.branchId === outcome.branch.id ? earlier : undefined,
+    madeWithRules: madeWith,
     connection,
     report,
     async rebuild() {
-      if (anonymized || settings.schemaOnly || !parent) {
+      // An anonymized branch is never restored from its parent (that would hand out the parent's unmasked rows):
+      // it is made again, anonymized under this run's rules or, when it gives none, the ones it was made with.
+      const masking = anonymized || madeWith || isAnonymized(outcome.branch)
+      if (masking || settings.schemaOnly || !parent) {
         core.info(
-          `The Neon API cannot restore branch "${branchName}" from its parent (${anonymized ? 'anonymized' : 'schema-only'}): deleting it and creating it again.`
+          `The Neon API cannot restore branch "${branchName}" from its parent (${masking ? 'anonymized' : 'schema-only'}): deleting it and creating it again.`
         )
+        // without `masking-rules`, an anonymized one is made again under the rules Neon holds for it (rulesOfAnonymizedPreview)
         return provision(settings, client, branchName, earlier, false)
       }
       return rebuildInPlace(settings, client, branchName, provisioned, outcome.branch, parent)
@@ -126,6 +150,31 @@ async function provision(
     envVariables: 'connection-only'
   }
   return provisioned
+}
+
+/**
+ * The masking rules (input shape) of the PR's seeded branch when it is
+ * anonymized, for a run that will replace it without `masking-rules`: it is
+ * made again under them.
+ * @throws AnonymizationError when it is anonymized but its rules cannot be read (nothing changed)
+ */
+async function rulesOfAnonymizedPreview(client: NeonClient, branchName: string): Promise<MaskingRuleInput[] | undefined> {
+  const { seeded } = await findPreviewBranches(client, branchName)
+  if (!seeded || !isAnonymized(seeded)) return undefined
+  const rules = await client.maskingRules(seeded.id)
+  if (!rules?.length)
+    throw new AnonymizationError(
+      `Branch "${branchName}" is anonymized but its masking rules could not be read, so it cannot be made again masked. Nothing was changed. ` +
+        'Run with `masking-rules`, or delete it with `command: delete`.'
+    )
+  core.info(`Branch "${branchName}" is anonymized, made with the masking rules ${describeRules(rules)}: it is made again under them.`)
+  maskRuleValues(rules)
+  return fromPlatformRules(rules, true)
+}
+
+/** Masks in the log the values and arguments of rules read from Neon, as the input's are (inputs.ts). */
+function maskRuleValues(rules: MaskingRule[]): void {
+  for (const secret of ruleSecrets(fromPlatformRules(rules, true))) maskSecret(secret)
 }
 
 /**

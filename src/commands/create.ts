@@ -19,13 +19,15 @@ import type { Report } from '../publish/report.js'
 import type { ModeDriver } from './driver.js'
 import { seedOrUndo } from './seed-step.js'
 import { migrateOrKeep, withMadeBy } from './migrate-step.js'
-import { keptFingerprint, rebuildReason } from './reseed.js'
+import { type FingerprintWith, fingerprintUnderRules, keptFingerprint, rebuildReason } from './reseed.js'
 import { mark } from '../phases.js'
 
 /**
  * Runs `command: create` with `driver`. Nothing is handed out (outputs, env
  * file, comment record) before the seed committed and `migrate-command` succeeded.
  * @param fingerprint this run's seed (commands/reseed.ts), recorded in the comment's marker
+ * @param fingerprintWith this run's seed under other masking rules: a reused anonymized branch that this run gave no
+ *   `masking-rules` is judged (and recorded) under the rules it was made with
  * @returns what was published: the report and the comment's record
  * @throws what the driver, the seed, `migrate-command` or publishing throws; CancelledError when the run is cancelled
  */
@@ -34,13 +36,15 @@ export async function create(
   seed: SeedPlan | null,
   pub: Publication,
   driver: ModeDriver,
-  fingerprint: string
+  fingerprint: string,
+  fingerprintWith?: FingerprintWith
 ): Promise<{ report: Report; record: CommentRecord }> {
   // started by main.ts; loaded before any 423 retry or poll can be due (branch mode; instant mode loads nothing here)
   if (settings.mode === 'branch' && settings.compareSchema) mark('schema tools (the rest)')
   await preloadSchemaTools(settings.mode, { ...settings, seedCommand: settings.seedCommand || settings.migrateCommand })
   mark('provisioning')
   let db = await driver.provision()
+  if (db.madeWithRules && fingerprintWith) fingerprint = await fingerprintUnderRules(fingerprintWith, db.madeWithRules, db.previous)
   const rebuiltBecause = db.created ? null : rebuildReason(settings, db.previous, fingerprint)
   if (rebuiltBecause) {
     core.info(`Rebuilding: ${rebuiltBecause}.`)

@@ -8,6 +8,7 @@ import type { Connection } from '../connection.js'
 import type { CommentRecord } from '../comment/comment.js'
 import type { ActionOutputs } from '../publish/outputs.js'
 import type { Report } from '../publish/report.js'
+import type { MaskingRule } from '../platform/masking-rules.js'
 
 /** A database the create flow provisioned or reused. */
 export interface Provisioned {
@@ -17,6 +18,8 @@ export interface Provisioned {
   rebuilt?: boolean
   /** What the PR comment recorded for this very database, if it names it: its fingerprint says what it was seeded from. */
   previous?: CommentRecord
+  /** Branch mode: the masking rules (Neon's) a reused anonymized branch was made with, when this run gave no `masking-rules`. */
+  madeWithRules?: MaskingRule[]
   connection: Connection
   /** The run's report so far; the flow adds the seed's and the schema's parts. */
   report: Report

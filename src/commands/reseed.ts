@@ -3,7 +3,8 @@
  * changed, by the seed's fingerprint (seed/fingerprint.ts) against the one the PR
  * comment's marker recorded for that database.
  */
-import type { Settings } from '../settings.js'
+import type { MaskingRuleInput, Settings } from '../settings.js'
+import { type MaskingRule, fromPlatformRules } from '../platform/masking-rules.js'
 import type { CommentRecord } from '../comment/comment.js'
 import type { SeedPlan } from '../seed/loader.js'
 import { seedFingerprint } from '../seed/fingerprint.js'
@@ -52,4 +53,24 @@ export function rebuildReason(settings: Pick<Settings, 'reseed'>, record: Commen
  */
 export function keptFingerprint(record: CommentRecord | undefined, fingerprint: string): string {
   return record?.fingerprint ?? fingerprint
+}
+
+/** This run's seed fingerprint under other masking rules (the same files, check and commands). */
+export type FingerprintWith = (maskingRules: MaskingRuleInput[]) => Promise<string>
+
+/**
+ * The fingerprint of this run's seed under the masking rules a reused
+ * anonymized branch was made with (`rules`, Neon's), for a run that gave
+ * none: what the record is compared with, and what a rebuild under those
+ * rules records. Neon gives each rule its database, which the input may have
+ * left out, so both forms are hashed; the one the record holds wins, else
+ * the form with the database.
+ */
+export async function fingerprintUnderRules(
+  fingerprintWith: FingerprintWith,
+  rules: MaskingRule[],
+  record: CommentRecord | undefined
+): Promise<string> {
+  const prints = await Promise.all([true, false].map((withDatabase) => fingerprintWith(fromPlatformRules(rules, withDatabase))))
+  return prints.find((p) => p === record?.fingerprint) ?? prints[0]
 }

@@ -168,7 +168,7 @@ export interface RestoredUnseeded {
  * registered), is restored (423 retried, operations waited on; a restore the
  * Neon API refuses gives the name back), and its connection is read. Shared by
  * `command: reset` and the rebuild of a reused branch whose seed changed.
- * @throws HttpError, ProjectBusyError, OperationError, BranchRefusedError (a restore refused because of child branches)
+ * @throws HttpError, ProjectBusyError, OperationError, BranchRefusedError (an anonymized branch, whose restore Neon restricts; a restore refused because of child branches)
  */
 export async function restoreUnseeded(
   client: NeonClient,
@@ -177,6 +177,7 @@ export async function restoreUnseeded(
   parent: Branch,
   branchName: string
 ): Promise<RestoredUnseeded> {
+  refuseRestricted(branch) // an anonymized branch is never restored from its unmasked parent, whoever asks
   const wait = { ...settings, get: (id: string) => client.getOperation(id) }
   const unseeded = await core.group(`Take branch "${branch.name}" out of reuse until it is seeded again`, () =>
     markUnseeded(client, branch, settings)

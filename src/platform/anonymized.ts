@@ -127,16 +127,27 @@ export function anonymizedBranch(client: NeonClient, settings: Settings, rules: 
 }
 
 /**
- * The masked columns of a reused branch that this run gave no `masking-rules`:
- * what the branch IS, so output `anonymized` and the report say so. Asks Neon
- * only when the branch lists `restore` among its `restricted_actions` (Neon API
- * spec, Branch: an anonymized branch restricts restore), then reads its
- * `anonymized_status` and `masking_rules`.
- * @returns the columns when the branch's state is `anonymized`, else undefined.
+ * The masking rules a reused branch was made with, when this run gave no
+ * `masking-rules`: what the branch IS, so output `anonymized`, the report and
+ * a rebuild keep it masked. Asks Neon only when the branch lists `restore`
+ * among its `restricted_actions` (Neon API spec, Branch: an anonymized branch
+ * restricts restore), then reads its `anonymized_status` and `masking_rules`.
+ * @returns Neon's rules when the branch's state is `anonymized`, else undefined.
  * @throws HttpError, PlatformResponseError from the reads.
  */
-export async function maskedColumnsOf(client: NeonClient, branch: Branch): Promise<MaskedColumn[] | undefined> {
-  if (!branch.restricted_actions?.some((a) => a.name === 'restore')) return undefined
+export async function recordedRulesOf(client: NeonClient, branch: Branch): Promise<MaskingRule[] | undefined> {
+  if (!isAnonymized(branch)) return undefined
   if ((await client.anonymizedStatus(branch.id))?.state !== 'anonymized') return undefined
-  return (await client.maskingRules(branch.id))?.map(maskedColumn)
+  return (await client.maskingRules(branch.id)) ?? undefined
+}
+
+/** Whether Neon restricts `restore` on `branch` (Neon API spec, Branch.restricted_actions): an anonymized branch. */
+export const isAnonymized = (branch: Branch): boolean => !!branch.restricted_actions?.some((a) => a.name === 'restore')
+
+/** The masked columns of `rules` as the report shows them (names and function names, never a value). */
+export const maskedColumns = (rules: MaskingRule[]): MaskedColumn[] => rules.map(maskedColumn)
+
+/** One line for the log naming `rules` by column and function (never a value or an argument). */
+export function describeRules(rules: MaskingRule[]): string {
+  return rules.map((r) => `${r.schema_name}.${r.table_name}.${r.column_name} (${maskingLabel(r)})`).join(', ')
 }

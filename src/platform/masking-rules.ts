@@ -238,6 +238,21 @@ export function toPlatformRules(rules: MaskingRuleInput[], database: string): Ma
   }))
 }
 
+/**
+ * Neon's rules (a branch's `masking_rules`) in the input's shape: the inverse
+ * of {@link toPlatformRules}. `withDatabase` false leaves `database` out, as an
+ * input that named none gave them.
+ */
+export function fromPlatformRules(rules: MaskingRule[], withDatabase: boolean): MaskingRuleInput[] {
+  return rules.map((r) => ({
+    ...(withDatabase ? { database: r.database_name } : {}),
+    schema: r.schema_name,
+    table: r.table_name,
+    column: r.column_name,
+    ...(r.masking_function !== undefined ? { function: r.masking_function } : { value: r.masking_value })
+  }))
+}
+
 /** The function's name without its arguments (`anon.partial`), or `value` for a literal: what the comment may show. */
 export function maskingLabel(r: Pick<MaskingRule, 'masking_function' | 'masking_value'>): string {
   if (r.masking_function !== undefined) return r.masking_function.replace(/\s*\([\s\S]*$/, '')

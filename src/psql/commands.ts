@@ -26,11 +26,15 @@ export const META_COMMANDS: MetaCommandRule[] = [
     treatment: 'runs',
     note: 'sets or removes a variable; `\\set NAME` alone sets it empty (`on` for a boolean such as ON_ERROR_STOP); ON_ERROR_STOP stays on'
   },
-  { names: ['i', 'include', 'ir', 'include_relative'], treatment: 'runs', note: 'reads a file of the repository where it stands' },
+  {
+    names: ['i', 'include', 'ir', 'include_relative'],
+    treatment: 'runs',
+    note: 'reads a file of the workspace where it stands; a path out of it (absolute, `..`, a symlink) is refused before any database exists'
+  },
   {
     names: ['copy'],
     treatment: 'runs',
-    note: '`\\copy … from` a file of the repository, or from the lines that follow (up to `\\.` or the end of the file)'
+    note: '`\\copy … from` a file of the workspace (a path out of it is refused before any database exists), or from the lines that follow (up to `\\.` or the end of the file)'
   },
   {
     names: ['if', 'elif', 'else', 'endif'],

@@ -10,6 +10,7 @@ import { existsSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { listOf, ruleOf } from './commands.js'
+import { insideWorkspace, outsideWorkspaceReason, workspaceRoot } from './workspace.js'
 import type { MetaEvent, StatementEvent } from './scanner.js'
 import { BOOLEAN_VARIABLES, CONNECTION_VARIABLES, RESULT_VARIABLES, checkVariables } from './variables.js'
 import {
@@ -94,10 +95,12 @@ export class PsqlSession {
   /**
    * @param checking true in the check pass (no database: `\gset` values unknown)
    * @param cwd where `\i` and `\copy` files are found, as psql finds them from the workspace
+   * @param workspace the folder every file read must lie in, symlinks resolved (psql/workspace.ts)
    */
   constructor(
     readonly checking: boolean,
-    readonly cwd = process.cwd()
+    readonly cwd = process.cwd(),
+    readonly workspace = workspaceRoot(cwd)
   ) {
     // the load sets psql's own connection variables (startupVariables); the check pass has no connection yet
     if (checking) {
@@ -340,6 +343,8 @@ export class PsqlSession {
     if (unknown) return { kind: 'none' } // the check pass cannot know the name; the load reads it
     const relative = ev.command === 'ir' || ev.command === 'include_relative'
     const file = path.resolve(relative ? path.dirname(src.file) : this.cwd, expandTilde(readable(name)))
+    if (!insideWorkspace(file, this.workspace))
+      throw new MetaRefusal(`\\${ev.command} ${outsideWorkspaceReason(readable(name), this.workspace)}`)
     if (!existsSync(file) || !statSync(file).isFile()) {
       // in a block that may not run, only the load knows whether psql would read it
       if (activity === 'maybe') return { kind: 'none' }
@@ -373,6 +378,8 @@ export class PsqlSession {
     if (copy.target !== 'file')
       throw new MetaRefusal(`\\copy … from ${copy.target}: psql reads nothing from ${copy.target}. Use stdin, or a file.`)
     const file = path.resolve(this.cwd, expandTilde(readable(copy.file!)))
+    if (!insideWorkspace(file, this.workspace))
+      throw new MetaRefusal(`\\copy … from ${outsideWorkspaceReason(`'${readable(copy.file!)}'`, this.workspace)}`)
     if (activity === 'yes' && (!existsSync(file) || !statSync(file).isFile())) {
       throw new MetaRefusal(
         `\\copy … from '${readable(copy.file!)}': no such file (${file}; relative to the working directory, as psql reads it). Add it to the repository, or fix the name.`

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process'
 import os from 'node:os'
 import type { Connection } from '../connection.js'
-import { commandEnvironment } from './command-env.js'
+import { commandEnvironment, runStepEnvironment } from './command-env.js'
 import { type MeasuredCommand, measureCommand } from '../migration-cost/measure.js'
 
 /** A seed command that exited non-zero. */
@@ -22,8 +22,10 @@ export const SEED_COMMAND_KILL_GRACE_MS = 2000
 
 /**
  * Runs a user command (`seed-command`, `migrate-command`; `command`, with
- * `bash -eo pipefail -c`) against the database `c`, with the connection in its
- * environment ({@link commandEnvironment}) and `PGAPPNAME`
+ * `bash -eo pipefail -c`) against the database `c`, in the environment a
+ * `run:` step of the job would have ({@link runStepEnvironment}: no input, no
+ * Actions runtime token) with the connection added ({@link commandEnvironment})
+ * and `PGAPPNAME`
  * (migration-cost/measure.ts). When `measure` (the database holds data), what
  * it rewrote and which locks it held are measured (migration-cost/); a
  * failure to measure is a warning. The command text is passed as one
@@ -47,13 +49,11 @@ export async function runSeedCommand(
   return measured
 }
 
-/** Runs `command` with `variables` added to the runner's environment (see {@link runSeedCommand}). */
+/** Runs `command` with `variables` added to a `run:` step's environment (see {@link runSeedCommand}). */
 async function runCommand(command: string, variables: Record<string, string>, signal?: AbortSignal): Promise<void> {
-  const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v
   if (signal?.aborted) throw signal.reason as Error
   const child = spawn('bash', ['-eo', 'pipefail', '-c', command], {
-    env: { ...env, ...variables },
+    env: { ...runStepEnvironment(), ...variables },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: GROUPS
   })

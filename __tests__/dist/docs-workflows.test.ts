@@ -18,16 +18,17 @@
  * prisma/seed.sql, and `gh pr edit` (not installed here) echoes.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { Emulator } from '../../emulator/index.js'
 import type { Project } from '../../emulator/platform.js'
-import { ROOT } from '../../emulator/runner.js'
 import {
   DOC_WORKFLOWS,
   DocsRun,
   checkoutApp,
+  commandsRun,
+  projectOf,
   documentedWorkflows,
   firstFailure,
   outcomes,
@@ -54,18 +55,6 @@ function runsHere(key: string): string {
   return key
 }
 
-/** A project whose branches hold `app`'s production.sql, if it has one (its schema as of main, and rows), owned by the project's role. */
-async function projectOf(app: string, options: { protectedBranch?: string } = {}): Promise<Project> {
-  const project = await emu.platform.createProject(options)
-  const file = path.join(ROOT, '__tests__', 'apps', app, 'production.sql')
-  if (!existsSync(file)) return project
-  const sql = `BEGIN; SET LOCAL ROLE "${project.role}"; ${readFileSync(file, 'utf8')}; COMMIT;`
-  for (const b of project.branches.values()) await emu.pg.query(b.database, sql)
-  return project
-}
-
-const order = (dir: string): string[] =>
-  existsSync(path.join(dir, 'order.log')) ? readFileSync(path.join(dir, 'order.log'), 'utf8').trim().split('\n') : []
 const comments = (pr: number): string[] => emu.github.comments(REPO, pr).map((c) => c.body)
 
 describe('every complete workflow in README.md and docs/', () => {
@@ -109,7 +98,7 @@ describe('README.md, instant mode', () => {
 
 /** A Prisma-style app's workflow (README's branch mode, branch-mode.md's, neon-actions.md's "after"), over one PR's life. */
 async function prismaLife(key: string, opts: { seeds: boolean }): Promise<{ project: Project; run: DocsRun; dir: string }> {
-  const project = await projectOf('prisma')
+  const project = await projectOf(emu, 'prisma')
   const dir = checkoutApp('prisma')
   const test = "bash tools/app-test.sh 'SELECT count(*) FROM posts WHERE published'"
   const run = new DocsRun(emu, runsHere(key), dir, {
@@ -127,7 +116,7 @@ async function prismaLife(key: string, opts: { seeds: boolean }): Promise<{ proj
   const action = first.steps.find((s) => s.action)!.action!
   expect(action.outputs.created).toBe('true')
   // schema before data: the PR's migration, then its data seed, which uses the migration's column
-  expect(order(dir)).toEqual(opts.seeds ? ['migrate', 'seed'] : ['migrate'])
+  expect(commandsRun(dir)).toEqual(opts.seeds ? ['migrate', 'seed'] : ['migrate'])
   expect(readFileSync(path.join(dir, 'applied.log'), 'utf8').trim()).toBe('20261101000000_published/migration.sql')
 
   // the next push brings a new migration: migrate-command only, on the same branch
@@ -135,7 +124,7 @@ async function prismaLife(key: string, opts: { seeds: boolean }): Promise<{ proj
   const second = await run.job('preview', 'pull_request', pullRequestEvent(pr, 'synchronize'))
   expect(firstFailure(second)).toBe('no step failed')
   expect(second.steps.find((s) => s.action)!.action!.outputs).toMatchObject({ created: 'false', 'branch-id': action.outputs['branch-id'] })
-  expect(order(dir)).toEqual(opts.seeds ? ['migrate', 'seed', 'migrate'] : ['migrate', 'migrate'])
+  expect(commandsRun(dir)).toEqual(opts.seeds ? ['migrate', 'seed', 'migrate'] : ['migrate', 'migrate'])
   const columns = await emu.pg.query(
     project.branches.get(action.outputs['branch-id'])!.database,
     "SELECT column_name FROM information_schema.columns WHERE table_name = 'posts' ORDER BY ordinal_position"
@@ -198,7 +187,7 @@ describe('branch mode, a Prisma-style app', () => {
 
 describe('branch-mode.md, the guard for forks and Dependabot', () => {
   it('skips both jobs for a fork and for Dependabot, and runs for a PR of this repository', async () => {
-    const project = await projectOf('instant')
+    const project = await projectOf(emu, 'instant')
     const dir = checkoutApp('instant')
     writeFileSync(path.join(dir, 'db', 'seed.sql'), "CREATE TABLE IF NOT EXISTS notes (id int);\nINSERT INTO notes VALUES (1);\n")
     const run = new DocsRun(emu, runsHere('docs/branch-mode.md: Preview branch #2'), dir, { project })
@@ -274,7 +263,7 @@ describe('fork-pull-requests.md: the PR workflow and the workflow_run workflow',
 
 describe('lifecycle.md: reset by label', () => {
   it('resets the PR branch to its parent and seeds it again when the label is added; other labels do nothing', async () => {
-    const project = await projectOf('instant')
+    const project = await projectOf(emu, 'instant')
     const dir = checkoutApp('instant')
     writeFileSync(path.join(dir, 'db', 'seed.sql'), "CREATE TABLE notes (id int);\nINSERT INTO notes VALUES (1);\n")
     const pr = newPr()
@@ -303,7 +292,7 @@ describe('lifecycle.md: reset by label', () => {
 
 describe('anonymized.md', () => {
   it('hands out the masked copy of production, with the fixtures loaded after masking; the close job deletes it', async () => {
-    const project = await projectOf('anonymized', { protectedBranch: 'production' })
+    const project = await projectOf(emu, 'anonymized', { protectedBranch: 'production' })
     const dir = checkoutApp('anonymized')
     const run = new DocsRun(emu, runsHere('docs/anonymized.md: Anonymized preview'), dir, {
       project,

@@ -103,21 +103,19 @@ export async function seedOrUndo(
       report.seedFiles = result.files
     }
     await tracker.afterSeedFiles()
-    let migrated = false
     if (settings.migrateCommand) {
       // Schema first: the PR's migrations bring the seed's schema to the PR's head.
       mark('migrate-command')
       const measure = holdsData(report, seed !== null)
       const measured = await runMigrateCommand(settings.migrateCommand, connection, () => tracker.commandStarted(), measure)
       if (measured) report.migrationCost = { command: 'migrate-command', lines: measured.lines, file: measured.file }
-      migrated = true
     }
     if (settings.seedCommand) {
       // Then data, which may need the head's schema.
       mark('seed-command')
       await endSessions() // a migration tool may need the database to itself
       // One report a run: migrate-command's cost when it ran; else seed-command's.
-      const measure = !migrated && holdsData(report, seed !== null)
+      const measure = !settings.migrateCommand && holdsData(report, seed !== null)
       const running = core.group('Run seed-command', () =>
         unlessCancelled(runSeedCommand(settings.seedCommand, connection, cancelSignal(), measure))
       )

@@ -13,6 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { ROOT } from '../emulator/runner.js'
+import { markdownWorkflows } from '../emulator/workflow-job.js'
 
 interface Finding {
   file: string
@@ -33,18 +34,8 @@ export interface WorkflowSource {
 
 /** The ```yaml blocks of a Markdown text that are whole workflows (top-level `on:` and `jobs:`), and the count of fragments. */
 export function readmeWorkflows(markdown: string, name = 'README.md'): { workflows: WorkflowSource[]; fragments: number } {
-  const workflows: WorkflowSource[] = []
-  let fragments = 0
-  const lines = markdown.split('\n')
-  for (let i = 0; i < lines.length; i++) {
-    if (!/^```ya?ml\s*$/.test(lines[i])) continue
-    const start = i + 1
-    while (++i < lines.length && !/^```\s*$/.test(lines[i]));
-    const text = lines.slice(start, i).join('\n') + '\n'
-    if (/^on:/m.test(text) && /^jobs:/m.test(text)) workflows.push({ name, text, firstLine: start + 1 })
-    else fragments++
-  }
-  return { workflows, fragments }
+  const found = markdownWorkflows(markdown)
+  return { workflows: found.workflows.map((w) => ({ name, ...w })), fragments: found.fragments }
 }
 
 const dir = path.join(ROOT, '.github', 'workflows')

@@ -1,7 +1,8 @@
 /**
  * `migrate-command`: the PR's migrations, run on every run that hands out a
- * database. On a new (or rebuilt) database it runs after the seed, inside
- * the seed's undo (seed-step.ts); on a reused one {@link migrateReused} runs it
+ * database. On a new (or rebuilt) database it runs after the seed files and
+ * before `seed-command` (schema before data), inside the seed's undo
+ * (seed-step.ts); on a reused one {@link migrateReused} runs it
  * before anything is handed out and compares the schema around it: this
  * push's change, and in branch mode the PR's total change against the parent.
  * Both go through the one function that runs a user command (seed/command.ts).
@@ -80,7 +81,7 @@ export async function migrateReused(
     await tracker.atStart()
     await tracker.afterSeedFiles('before migrate-command')
     // A reused database holds data: the command's cost is measured.
-    const measured = await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted(), true)
+    const measured = await runMigrateCommand(settings.migrateCommand, connection, () => tracker.commandStarted(), true)
     if (!settings.compareSchema) return { diff: null, measured }
     const diff = await core.group('Compare the schema', () => unlessCancelled(tracker.finish()))
     let text: string | undefined
@@ -151,7 +152,7 @@ export function withMadeBy(
   if (!report || !settings.migrateCommand) return report
   const madeBy = fresh
     ? settings.seedCommand
-      ? '`seed-command` and `migrate-command`'
+      ? '`migrate-command` and `seed-command`'
       : '`migrate-command`'
     : '`migrate-command` in this run'
   return { ...report, madeBy: report.source === 'platform' ? undefined : madeBy, total }

@@ -13,8 +13,9 @@ import { seedFingerprint } from '../seed/fingerprint.js'
  * The fingerprint of this run's seed, started once the seed's check is
  * (create and reset; '' for other commands): the files resolved from `seed`
  * and those the check pass found they read, `seed-command`, `schema-only`,
- * `masking-rules`. Reading the files needs no network, so it runs while the
- * PR comment's lock is taken.
+ * `masking-rules` (not `migrate-command`, which runs on every push; a rebuild
+ * runs it again between the seed files and `seed-command`). Reading the files
+ * needs no network, so it runs while the PR comment's lock is taken.
  * @returns a promise that rejects like the check, or when a seed file cannot be read
  */
 export function seedFingerprintOf(

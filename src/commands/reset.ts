@@ -3,7 +3,7 @@
  * latest state (platform spec, `POST /projects/{project_id}/branches/{branch_id}/restore`
  * with `source_branch_id` the parent), so the branch id, its compute and the
  * connection strings stay the same; the restore's 423 is retried and its
- * operations waited on. Then `seed` and `seed-command` run again.
+ * operations waited on. Then `seed`, `migrate-command` and `seed-command` run again (schema before data).
  *
  * A branch under the PR's name is a seeded one (platform/lifecycle.ts),
  * so before the restore the branch leaves that name: it is renamed to
@@ -127,7 +127,7 @@ export async function resetBranch(
     await undoUnseeded()
     await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' })
   }
-  // After the restore the branch is its parent's copy again: the diff is what the seed and seed-command change.
+  // After the restore the branch is its parent's copy again: the diff is what the seed and the commands change.
   report.schema = schemaResult(settings, await seedOrUndo(settings, seed, connection, report, undo), true).report
   await markSeededAgain()
   throwIfCancelled()

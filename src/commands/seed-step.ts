@@ -1,8 +1,10 @@
 /**
  * The seeding step of every command that makes a database usable (create,
- * reset): the seed files' check before anything is created, then the load
- * of the checked files and `seed-command`, with the schema compared around
- * them, undone when it fails.
+ * reset): the seed files' check before anything is created, then, schema
+ * before data, the load of the checked files (a dump: schema and data as of
+ * some point), `migrate-command` (the schema brought to the PR's head) and
+ * `seed-command` (data that may need the head's schema), with the schema
+ * compared around them, undone when any of them fails.
  */
 import * as core from '@actions/core'
 import { cancelSignal, isCancelled, unlessCancelled } from '../cancel.js'
@@ -64,15 +66,17 @@ export function holdsData(report: Report, seeded: boolean): boolean {
 }
 
 /**
- * Seeds a database whose seed has not committed (unseeded): the checked SQL
- * files in one transaction, then `seed-command`, then `migrate-command`, with the schema compared
- * around them ({@link SchemaTracker}). On failure (a destructive change under
+ * Seeds a database whose seed has not committed (unseeded), schema before
+ * data: the checked SQL files in one transaction, then `migrate-command`,
+ * then `seed-command`, with the schema compared around the commands
+ * ({@link SchemaTracker}). On failure (a destructive change under
  * `fail-on-destructive` included) runs `undo` (so nothing unseeded is left
  * for reuse) and rethrows. Sets `report.seedFiles`, and `report.migrationCost`
- * when `seed-command` or `migrate-command` ran on a database that {@link holdsData}.
+ * when `migrate-command` ran on a database that {@link holdsData} (or, with no
+ * `migrate-command`, `seed-command` did).
  * @param platformDiff branch mode: fetches the Neon API's compare_schema diff against the parent
  * @throws CancelledError at once when the run is cancelled: the seed's database session is ended (its
- *   transaction rolled back, never committed) and `seed-command`'s process group is killed.
+ *   transaction rolled back, never committed) and the running command's process group is killed.
  */
 export async function seedOrUndo(
   settings: Settings,
@@ -99,22 +103,25 @@ export async function seedOrUndo(
       report.seedFiles = result.files
     }
     await tracker.afterSeedFiles()
+    if (settings.migrateCommand) {
+      // Schema first: the PR's migrations bring the seed's schema to the PR's head.
+      mark('migrate-command')
+      const measure = holdsData(report, seed !== null)
+      const measured = await runMigrateCommand(settings.migrateCommand, connection, () => tracker.commandStarted(), measure)
+      if (measured) report.migrationCost = { command: 'migrate-command', lines: measured.lines, file: measured.file }
+    }
     if (settings.seedCommand) {
+      // Then data, which may need the head's schema.
       mark('seed-command')
       await endSessions() // a migration tool may need the database to itself
-      const measure = holdsData(report, seed !== null)
+      // One report a run: migrate-command's cost when it ran; else seed-command's.
+      const measure = !settings.migrateCommand && holdsData(report, seed !== null)
       const running = core.group('Run seed-command', () =>
         unlessCancelled(runSeedCommand(settings.seedCommand, connection, cancelSignal(), measure))
       )
-      tracker.seedCommandStarted() // its process runs (spawned synchronously unless measured): build "before" meanwhile
+      tracker.commandStarted() // its process runs (spawned synchronously unless measured): build "before" meanwhile
       const measured = await running
       if (measured) report.migrationCost = { command: 'seed-command', lines: measured.lines, file: measured.file }
-    }
-    if (settings.migrateCommand) {
-      const measure = holdsData(report, seed !== null || !!settings.seedCommand)
-      const measured = await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted(), measure)
-      // One report a run: migrate-command's cost, when measured, replaces seed-command's.
-      if (measured) report.migrationCost = { command: 'migrate-command', lines: measured.lines, file: measured.file }
     }
     if (!settings.compareSchema) return null
     mark('schema diff')

@@ -37,12 +37,29 @@ export class ReportFileError extends Error {
 }
 
 /**
- * Writes the report of a finished instant-mode run to
- * `<dir>/preview-postgres-report.json` and returns its path.
+ * The report file's name: `preview-postgres-report.json` for the PR's one
+ * preview, `preview-postgres-report-<preview-name>.json` for a named one, so
+ * two previews of one job (`preview-name: api` and `web`) write two files.
+ * @param previewName the `preview-name` input, as inputs.ts checked it (letters, digits, `-`, `_`, `.`); '' for none
+ */
+export function reportFileName(previewName: string): string {
+  return previewName ? `preview-postgres-report-${previewName}.json` : 'preview-postgres-report.json'
+}
+
+/**
+ * Writes the report of a finished instant-mode run to `<dir>/`{@link
+ * reportFileName} and returns its path.
+ * @param previewName the `preview-name` input ('' for the PR's one preview)
  * @throws the file system's error
  */
-export async function writeReportFile(dir: string, pr: PullRequest, report: Report, record: CommentRecord): Promise<string> {
-  const file = path.join(dir, 'preview-postgres-report.json')
+export async function writeReportFile(
+  dir: string,
+  pr: PullRequest,
+  report: Report,
+  record: CommentRecord,
+  previewName = ''
+): Promise<string> {
+  const file = path.join(dir, reportFileName(previewName))
   const content: ReportFile = {
     format: REPORT_FORMAT,
     repository: `${pr.owner}/${pr.repo}`,

@@ -1,13 +1,15 @@
 /**
  * The schema diff through one run's seeding. commands/seed-step.ts calls
  * {@link SchemaTracker.atStart} before the SQL seed, {@link
- * SchemaTracker.afterSeedFiles} between the seed and `seed-command`, and
- * {@link SchemaTracker.finish} after `seed-command`:
+ * SchemaTracker.afterSeedFiles} between the seed and the user's commands
+ * (`migrate-command`, then `seed-command`), {@link
+ * SchemaTracker.commandStarted} once the first of them runs, and {@link
+ * SchemaTracker.finish} after the last:
  * - branch mode snapshots at the start (the new branch is its parent's copy)
  *   and shows the platform's compare_schema diff against the parent;
- * - instant mode snapshots after the SQL seed, so the diff is what
- *   `seed-command` (the PR's migrations) changed.
- * Instant mode without `seed-command` inspects nothing: nothing can have
+ * - instant mode snapshots after the SQL seed, so the diff is what the
+ *   commands (the PR's migrations, then its data seed) changed.
+ * Instant mode without either command inspects nothing: nothing can have
  * changed the schema after the seed.
  * Never fatal: a snapshot, comparison or rendering that fails is a
  * warning and "schema diff unavailable"; the database is kept. With
@@ -43,7 +45,7 @@ const schemaTools = (): Promise<typeof import('./inspect-and-diff.js')> => (load
  * provisioning, so the load never delays a timer that matters (a 423 retry,
  * an operation poll, the lock's heartbeat). Instant mode loads nothing here:
  * its first snapshot is only read (catalog.ts, in the main bundle) before
- * `seed-command`, and the tracker loads the chunk once the command's process
+ * the first user command, and the tracker loads the chunk once the command's process
  * runs, where the load is hidden behind the command. Never rejects: tools
  * that fail to load fail at first use.
  * @returns settles once the tools are loaded (at once where nothing is loaded)
@@ -80,7 +82,7 @@ export class SchemaTracker {
   private failure: string | undefined
   private tools: Promise<typeof import('./inspect-and-diff.js')> | undefined
   private readonly session: CatalogSession
-  /** Warming the differ up while `seed-command` runs (instant mode); settles, never rejects. */
+  /** Warming the differ up while the first user command runs (instant mode); settles, never rejects. */
   private warming: Promise<void> = Promise.resolve()
   /** {@link finish} has begun: nothing is warmed up any more (it would be on the critical path). */
   private finishing = false
@@ -88,7 +90,7 @@ export class SchemaTracker {
   /**
    * @param enabled the `compare-schema` input
    * @param failOnDestructive the `fail-on-destructive` input
-   * @param seedCommand whether `seed-command` runs: without it, instant mode has nothing to compare (the answer is empty by construction)
+   * @param seedCommand whether a user command (`migrate-command`, `seed-command`) runs: without one, instant mode has nothing to compare (the answer is empty by construction)
    */
   constructor(
     private readonly mode: 'instant' | 'branch',
@@ -100,7 +102,7 @@ export class SchemaTracker {
     this.session = new CatalogSession(connection)
   }
 
-  /** Whether this run inspects anything: off, or instant mode without `seed-command`, does not. */
+  /** Whether this run inspects anything: off, or instant mode without a user command, does not. */
   get inspects(): boolean {
     return this.enabled && (this.mode === 'branch' || this.seedCommand)
   }
@@ -128,11 +130,11 @@ export class SchemaTracker {
   /**
    * Reads the catalog now (awaited: the database must not change meanwhile)
    * and builds the snapshot from its rows in the background (CPU only), so
-   * building "before" overlaps the seed or `seed-command`.
+   * building "before" overlaps the seed or the first user command.
    * @param buildAfter building (and loading the schema tools, where they are
    *   not loaded yet) waits for it: both hold the event loop, so they must
    *   not start before the work they are meant to overlap has started (the
-   *   seed's first query, `seed-command`'s process)
+   *   seed's first query, the first user command's process)
    * @returns the snapshot being built; it resolves to undefined on failure (recorded in `failure`)
    */
   private async snapshot(
@@ -174,11 +176,11 @@ export class SchemaTracker {
       this.before = (await this.snapshot('of the new branch before seeding', new Promise((r) => setImmediate(r)))).built
   }
 
-  private commandStarted: (() => void) | undefined
+  private startedSignal: (() => void) | undefined
 
   /**
-   * Between the SQL seed and `seed-command` (instant mode; `when` names the moment in the log): reads the catalog
-   * now; once {@link seedCommandStarted} says the command's process runs
+   * Between the SQL seed and the user's commands (instant mode; `when` names the moment in the log): reads the catalog
+   * now; once {@link commandStarted} says the first command's process runs
    * (its CPU time is otherwise idle), or at {@link finish}, loads the schema
    * tools, builds the snapshot and warms the differ up (see
    * diff.ts `warmUpDiffer`; not at {@link finish}, where it
@@ -186,7 +188,7 @@ export class SchemaTracker {
    */
   async afterSeedFiles(when = 'after the SQL seed'): Promise<void> {
     if (!this.inspects || this.mode !== 'instant') return
-    const started = new Promise<void>((resolve) => (this.commandStarted = resolve))
+    const started = new Promise<void>((resolve) => (this.startedSignal = resolve))
     const { built, rows } = await this.snapshot(when, started)
     this.before = built
     this.warming = built
@@ -198,13 +200,13 @@ export class SchemaTracker {
       .catch(() => undefined)
   }
 
-  /** `seed-command`'s process has been spawned: the "before" snapshot is built while it runs. */
-  seedCommandStarted(): void {
-    this.commandStarted?.()
+  /** The first user command's process has been spawned: the "before" snapshot is built while it runs. Later calls do nothing. */
+  commandStarted(): void {
+    this.startedSignal?.()
   }
 
   /**
-   * After `seed-command`: compares, logs, writes the diff file. Never fatal:
+   * After the last user command: compares, logs, writes the diff file. Never fatal:
    * a failure to inspect, compare or render is a warning and
    * "schema diff unavailable", except under `fail-on-destructive`, which
    * fails closed.
@@ -215,11 +217,11 @@ export class SchemaTracker {
   async finish(platformDiff?: () => Promise<string>): Promise<SchemaDiff | SchemaUnavailable | null> {
     if (!this.enabled) return null
     if (!this.inspects) {
-      core.info('No seed-command ran after the SQL seed, so nothing changed the schema; nothing was inspected.')
+      core.info('No migrate-command or seed-command ran after the SQL seed, so nothing changed the schema; nothing was inspected.')
       return { changed: false, objects: [], summary: 'no schema change', diff: '', source: 'migra', destructive: [] }
     }
     this.finishing = true
-    this.seedCommandStarted() // no command ran (or it did not say): build "before" now
+    this.commandStarted() // no command ran (or it did not say): build "before" now
     let diff: SchemaDiff | undefined
     const comparing = Date.now()
     // The platform's compare_schema runs while we take our own snapshot (both read the seeded database).
@@ -258,7 +260,7 @@ export class SchemaTracker {
     }
     if (diff.note) core.warning(`The schema diff shown is a listing of the changed objects: ${diff.note}.`)
     writeFileSync(schemaDiffPath(), diff.diff ? `${diff.diff}\n` : '')
-    core.info(`Schema change: ${diff.summary} (compared in ${((Date.now() - comparing) / 1000).toFixed(2)} s after seed-command).`)
+    core.info(`Schema change: ${diff.summary} (compared in ${((Date.now() - comparing) / 1000).toFixed(2)} s after the commands).`)
     for (const d of diff.destructive) core.warning(`Destructive schema change: ${d}`)
     if (diff.destructive.length > 0 && this.failOnDestructive) {
       throw new DestructiveSchemaError(

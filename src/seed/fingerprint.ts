@@ -15,6 +15,12 @@
  * Every part is framed by its kind and length, so no two different inputs
  * hash the same bytes. File names are not part of it: moving or renaming a
  * file without changing its bytes or order does not rebuild.
+ *
+ * A new or rebuilt database runs the seed files, then `migrate-command`, then
+ * `seed-command` (schema before data). `migrate-command` is not part of the
+ * fingerprint: it runs on every push, so a reused database gets the PR's new
+ * migrations without a rebuild; a rebuild (a changed seed file or
+ * `seed-command`) runs the migrations again before `seed-command`.
  */
 import { createHash, type Hash } from 'node:crypto'
 import { createReadStream } from 'node:fs'

@@ -1,0 +1,1 @@
+ALTER TABLE shop_product ADD COLUMN price numeric(10,2);

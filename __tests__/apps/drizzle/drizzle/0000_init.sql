@@ -1,0 +1,1 @@
+CREATE TABLE todos (id serial PRIMARY KEY, title text NOT NULL);

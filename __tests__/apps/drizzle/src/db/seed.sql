@@ -1,0 +1,1 @@
+INSERT INTO todos (title, done) VALUES ('write the preview docs', true);

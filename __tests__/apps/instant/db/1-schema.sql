@@ -1,0 +1,1 @@
+CREATE TABLE customers (id int PRIMARY KEY, name text NOT NULL);

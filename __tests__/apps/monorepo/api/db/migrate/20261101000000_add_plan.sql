@@ -1,0 +1,1 @@
+ALTER TABLE api_accounts ADD COLUMN plan text;

@@ -1,0 +1,1 @@
+INSERT INTO api_accounts (name, plan) VALUES ('Preview account', 'pro');

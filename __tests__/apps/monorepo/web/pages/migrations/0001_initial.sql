@@ -1,0 +1,1 @@
+CREATE TABLE web_page (id bigserial PRIMARY KEY, path text NOT NULL);

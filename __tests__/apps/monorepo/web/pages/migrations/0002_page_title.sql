@@ -1,0 +1,1 @@
+ALTER TABLE web_page ADD COLUMN title text;

@@ -1,0 +1,1 @@
+CREATE TABLE users (id int PRIMARY KEY, email text NOT NULL UNIQUE);

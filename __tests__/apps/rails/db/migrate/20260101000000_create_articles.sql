@@ -1,0 +1,1 @@
+CREATE TABLE articles (id bigserial PRIMARY KEY, title text NOT NULL);

@@ -1,0 +1,1 @@
+INSERT INTO articles (title, slug) VALUES ('Welcome', 'welcome');

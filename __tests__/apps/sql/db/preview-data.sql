@@ -1,0 +1,1 @@
+INSERT INTO orders (id, amount, currency) VALUES (3, 999, 'USD');

@@ -33,27 +33,27 @@ const ZWSP = '\u200b'
  *   are trimmed, so the text cannot end its line: no block (heading, block
  *   quote, alert `> [!NOTE]`, table row, fence) can start after it (spec 4, 5);
  * - these are backslash-escaped (spec 2.4, "Backslash escapes": an escaped
- *   character is literal): `` \ ` * _ [ ] ( ) < > ! & # | ~ $ ``, so no
- *   emphasis, strikethrough, link, image, footnote, code span, raw HTML, HTML
- *   comment, autolink in `<…>`, entity reference (spec 2.5), table cell
- *   separator (spec 4.10) or math can form; so are a leading `-`, `+` or
- *   `=` and the `.` after leading digits, which could start a list where
- *   the text opens a container (a list item's first line);
+ *   character is literal): `` \ ` * _ [ ] < > & # | ~ $ ``, so no emphasis,
+ *   strikethrough, link or image (both need `[`), footnote, code span, raw
+ *   HTML, HTML comment, autolink in `<…>`, entity reference (spec 2.5), table
+ *   cell separator (spec 4.10) or math can form; so are a leading `-`, `+`
+ *   or `=` and the `.` or `)` after leading digits, which could start a list
+ *   where the text opens a container (a list item's first line);
  * - a U+200B ZERO WIDTH SPACE goes after every `:`, `@` and `#` and between
  *   `www` and `.`: the extended autolinks (spec 6.9) need a literal `www.`,
  *   `://` after their scheme, or an `@` followed by a domain; GitHub's
  *   @mentions, team mentions, `#123` references and `:emoji:` shortcodes
  *   (applied to the rendered text, where backslash escapes are already
  *   gone) need the name right after the sign.
- * `,`, `.`, `'`, `"`, `/`, `;`, `?` and the rest stay as they are: alone
- * they form nothing. Every character may become up to three (`#` → `\#` and
+ * `(`, `)`, `!`, `,`, `.`, `'`, `"`, `/`, `;`, `?` and the rest stay as
+ * they are: without the characters above they form nothing. Every character may become up to three (`#` → `\#` and
  * the space), so the result is at most `3 * max` characters long.
  */
 export function markdownText(text: string, max = MAX_FIELD): string {
   return capped(oneLine(text).trim(), max)
-    .replace(/[\\`*_[\]()<>!&#|~$]/g, (c) => `\\${c}`)
+    .replace(/[\\`*_[\]<>&#|~$]/g, (c) => `\\${c}`)
     .replace(/^[-+=]/, '\\$&')
-    .replace(/^(\d+)\./, '$1\\.')
+    .replace(/^(\d+)([.)])/, '$1\\$2')
     .replace(/[:@#]/g, (c) => `${c}${ZWSP}`)
     .replace(/(www)\./gi, `$1${ZWSP}.`)
 }

@@ -16,7 +16,16 @@ import path from 'node:path'
 import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, READ_ONLY_TOKEN, type Emulator } from '../../emulator/index.js'
 import type { RunOptions, RunResult } from '../../emulator/runner.js'
 import { recordOf } from '../../src/comment/comment.js'
-import { REPO, instantInputs, pullRequests, runAction, startTestEmulator } from '../fixtures/preview.js'
+import {
+  REPO,
+  branchInputs,
+  freshProject,
+  instantInputs,
+  previewBranches,
+  pullRequests,
+  runAction,
+  startTestEmulator
+} from '../fixtures/preview.js'
 
 let emu: Emulator
 let work: string
@@ -360,5 +369,36 @@ describe('the record survives publish', () => {
     const changed = await forkRun(pr, { seed })
     expect(changed.code).toBe(0)
     expect(changed.outputs.reseeded).toBe('true')
+  })
+})
+
+describe('branch mode never trusts the comment’s record to pick a branch', () => {
+  it('a record of ours edited to name another PR’s branch: the run finds its own branch by name, and the other is untouched', async () => {
+    const project = await freshProject(emu, { createBranchMs: 50, startComputeMs: 50, deleteMs: 50 })
+    const run = (pr: number): Promise<RunResult> =>
+      runAction(emu, work, { ...branchInputs(emu, project), 'github-token': APP_TOKEN, seed: 'schema.sql' }, { pr: { number: pr } })
+    const victim = newPr()
+    const theirs = await run(victim)
+    expect(theirs.code).toBe(0)
+    const pr = newPr()
+    const mine = await run(pr)
+    expect(mine.code).toBe(0)
+    const [comment] = emu.github.comments(REPO, pr)
+    comment.body = comment.body
+      .replaceAll(mine.outputs['branch-id'], theirs.outputs['branch-id'])
+      .replaceAll(mine.outputs['branch-name'], theirs.outputs['branch-name'])
+    expect(recordOf(comment.body)?.branchId).toBe(theirs.outputs['branch-id'])
+    const again = await run(pr)
+    expect(again.code).toBe(0)
+    expect(again.outputs['branch-id']).toBe(mine.outputs['branch-id'])
+    expect(again.outputs['branch-name']).toBe(mine.outputs['branch-name'])
+    const closed = await runAction(
+      emu,
+      work,
+      { ...branchInputs(emu, project), 'github-token': APP_TOKEN, command: 'delete' },
+      { pr: { number: pr } }
+    )
+    expect(closed.code).toBe(0)
+    expect(previewBranches(project).map((b) => b.id)).toEqual([theirs.outputs['branch-id']])
   })
 })

@@ -39,8 +39,8 @@ const ZWSP = '\u200b'
  *   cell separator (spec 4.10) or math can form; so are a leading `-`, `+`
  *   or `=` and the `.` or `)` after leading digits, which could start a list
  *   where the text opens a container (a list item's first line);
- * - a U+200B ZERO WIDTH SPACE goes after every `:`, `@` and `#` and between
- *   `www` and `.`: the extended autolinks (spec 6.9) need a literal `www.`,
+ * - a U+200B ZERO WIDTH SPACE goes after every `:`, `@` and `#` that a
+ *   non-space follows, and between `www` and `.`: the extended autolinks (spec 6.9) need a literal `www.`,
  *   `://` after their scheme, or an `@` followed by a domain; GitHub's
  *   @mentions, team mentions, `#123` references and `:emoji:` shortcodes
  *   (applied to the rendered text, where backslash escapes are already
@@ -54,7 +54,7 @@ export function markdownText(text: string, max = MAX_FIELD): string {
     .replace(/[\\`*_[\]<>&#|~$]/g, (c) => `\\${c}`)
     .replace(/^[-+=]/, '\\$&')
     .replace(/^(\d+)([.)])/, '$1\\$2')
-    .replace(/[:@#]/g, (c) => `${c}${ZWSP}`)
+    .replace(/[:@#](?=\S)/g, (c) => `${c}${ZWSP}`)
     .replace(/(www)\./gi, `$1${ZWSP}.`)
 }
 

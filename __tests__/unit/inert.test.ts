@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { fromMarkdown } from 'mdast-util-from-markdown'
-import { logLine, markdownCode, markdownText } from '../../src/publish/inert.js'
+import { logLine, markdownCode, markdownText, markdownUrl } from '../../src/publish/inert.js'
 
 interface Node {
   type: string
@@ -107,6 +107,22 @@ describe('markdownCode', () => {
     }
     expect(markdownCode('db-`1`')).toBe("`db-'1'`")
     expect(markdownCode('a\nb')).toBe('`a b`')
+  })
+})
+
+describe('markdownUrl', () => {
+  it('keeps a canonical http(s) URL, and makes anything else inert text', () => {
+    expect(markdownUrl('https://neon.new/claim/0190-abc')).toBe('https://neon.new/claim/0190-abc')
+    for (const url of [
+      'javascript:alert(1)',
+      'HTTPS://neon.new/claim/x',
+      'https://neon.new/a b [x](https://evil.example)',
+      'https://evil.example)<img>'
+    ]) {
+      const md = markdownUrl(url)
+      expect(types(md)).toEqual(['root', 'paragraph', 'text'])
+      expect(shown(md).replace(/\u200b/g, '')).toBe(url)
+    }
   })
 })
 

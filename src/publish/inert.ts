@@ -59,6 +59,16 @@ export function markdownText(text: string, max = MAX_FIELD): string {
 }
 
 /**
+ * A URL for Markdown: as it is (GitHub links it) when it is an http(s) URL
+ * in its canonical form (the WHATWG URL Standard's serialization: nothing
+ * a parser would read otherwise), else as {@link markdownText}.
+ */
+export function markdownUrl(url: string): string {
+  const parsed = URL.canParse(url) ? new URL(url) : null
+  return parsed && parsed.href === url && /^https?:$/.test(parsed.protocol) ? url : markdownText(url)
+}
+
+/**
  * `text` as a Markdown code span (`` `text` ``), on one line, cut to `max`
  * characters first. A code span ends at the first backtick run as long as
  * its opening one (GitHub Flavored Markdown spec 6.1, "Code spans"), and

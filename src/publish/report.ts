@@ -6,7 +6,7 @@ import { ANONYMIZATION_DOCS } from '../platform/shapes.js'
 import type { PhaseTiming } from '../phases.js'
 import { commentScope } from '../comment/scope.js'
 import { COMMENT_HEADING } from '../comment/comment.js'
-import { markdownCode, markdownText } from './inert.js'
+import { markdownCode, markdownText, markdownUrl } from './inert.js'
 
 /** The facts of one run. Times are ISO 8601 UTC strings. */
 export interface Report {
@@ -266,12 +266,6 @@ export function utc(iso: string): string {
     .replace(/:\d\d\.\d+Z$/, ' UTC')
 }
 
-/** A URL as it is when it is an http(s) URL in its canonical form (WHATWG URL serialization), else as inert text. */
-function urlText(url: string): string {
-  const parsed = URL.canParse(url) ? new URL(url) : null
-  return parsed && parsed.href === url && /^https?:$/.test(parsed.protocol) ? url : markdownText(url)
-}
-
 const HEADLINES: Record<Report['state'], string> = {
   created: 'created for this pull request',
   reused: 'reused from an earlier run of this pull request',
@@ -342,7 +336,7 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
   }
   const rows: [string, string][] = []
   if (r.claimUrl && r.state !== 'seed-failed')
-    rows.push(['Claim URL', `${urlText(r.claimUrl)} (anyone with this link can claim the database)`])
+    rows.push(['Claim URL', `${markdownUrl(r.claimUrl)} (anyone with this link can claim the database)`])
   if (r.expiresAt) {
     const unless =
       r.mode === 'instant'

@@ -9,7 +9,8 @@
  * (comments as `github-actions[bot]`, `GET /user` refused). A GitHub App's
  * installation token comments as `<app slug>[bot]` (a `Bot` user) and is
  * refused `GET /user` too (403 "Resource not accessible by integration"), as
- * GitHub answers for any installation token.
+ * GitHub answers for any installation token. A comment body over GitHub's
+ * limit (65,536 characters) is refused with 422, as GitHub does.
  */
 import { ServiceServer, type Reply, type Request } from './http-kit.js'
 
@@ -107,12 +108,14 @@ export class GitHubService {
         const comments = this.issues.get(`${owner}/${repo}#${n}`)
         if (!comments) return notFound()
         if (!who.canWrite) return forbidden()
+        const body = String((JSON.parse(req.text) as { body?: string }).body ?? '')
+        if (tooLong(body)) return bodyTooLong()
         const now = new Date().toISOString()
         const id = this.nextId++
         const comment: Comment = {
           id,
           html_url: htmlUrl(`${owner}/${repo}`, Number(n), id),
-          body: String((JSON.parse(req.text) as { body?: string }).body ?? ''),
+          body,
           user: { login: who.login, type: who.installation ? 'Bot' : 'User' },
           created_at: now,
           updated_at: now
@@ -155,7 +158,9 @@ export class GitHubService {
       )
       .route('PATCH', one, (req, [owner, repo, id]) =>
         this.withOwnComment(req, owner, repo, Number(id), (comment) => {
-          comment.body = String((JSON.parse(req.text) as { body?: string }).body ?? '')
+          const body = String((JSON.parse(req.text) as { body?: string }).body ?? '')
+          if (tooLong(body)) return bodyTooLong()
+          comment.body = body
           comment.updated_at = new Date().toISOString()
           return { status: 200, body: comment }
         })
@@ -244,7 +249,7 @@ export class GitHubService {
     return this.issues.get(`${repository}#${number}`) ?? []
   }
 
-  /** Adds a comment by someone else (for tests of who counts as "us"). */
+  /** Adds a comment by someone else (for tests of who counts as "us"); a login ending in `[bot]` is a `Bot` user. */
   addComment(repository: string, number: number, login: string, body: string): Comment {
     const now = new Date().toISOString()
     const id = this.nextId++
@@ -252,7 +257,7 @@ export class GitHubService {
       id,
       html_url: htmlUrl(repository, number, id),
       body,
-      user: { login, type: 'User' },
+      user: { login, type: login.endsWith('[bot]') ? 'Bot' : 'User' },
       created_at: now,
       updated_at: now
     }
@@ -282,4 +287,13 @@ export class GitHubService {
 
 const unauthorized = () => ({ status: 401, body: { message: 'Bad credentials' } })
 const notFound = () => ({ status: 404, body: { message: 'Not Found' } })
+/** GitHub's limit on a comment body: 65,536 characters (Unicode code points), else 422. */
+const tooLong = (body: string): boolean => [...body].length > 65_536
+const bodyTooLong = () => ({
+  status: 422,
+  body: {
+    message: 'Validation Failed',
+    errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }]
+  }
+})
 const forbidden = () => ({ status: 403, body: { message: 'Resource not accessible by integration' } })

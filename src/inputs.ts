@@ -206,6 +206,20 @@ function previewName(): string {
   return value
 }
 
+/**
+ * `comment-author`: a GitHub login (1 to 39 letters, digits or single
+ * inner `-`; GitHub's username rule), with `[bot]` for an App's bot account.
+ * @throws InputError
+ */
+function commentAuthor(): string {
+  const value = text('comment-author') || 'github-actions[bot]'
+  if (!/^[A-Za-z0-9](?:-?[A-Za-z0-9]){0,38}(?:\[bot\])?$/.test(value))
+    throw new InputError(
+      `Input \`comment-author\` must be a GitHub login, such as github-actions[bot] or my-app[bot] (a GitHub App's bot account); got "${value}".`
+    )
+  return value
+}
+
 /** `branch-id`: only for `command: delete` and `command: reset`. @throws InputError */
 function branchId(command: Settings['command']): string {
   const value = text('branch-id')
@@ -341,7 +355,8 @@ export function readSettings(): Settings {
     schemaOnly: bool('schema-only', false),
     maskingRules: [],
     deployment: bool('deployment', true),
-    reportFile: text('report-file')
+    reportFile: text('report-file'),
+    commentAuthor: commentAuthor()
   }
   settings.maskingRules = maskingRules(mode, settings.schemaOnly)
   checkLifecycle(settings)

@@ -100,6 +100,8 @@ export interface Settings {
   deployment: boolean
   /** `report-file`: `command: publish` reads the report a fork PR's run wrote (a path; '' when not given). */
   reportFile: string
+  /** `comment-author`: the GitHub login a fork PR's read-only run trusts comments of (the one `command: publish` comments as). */
+  commentAuthor: string
 }
 
 /** A wrong input value. The message names the input and what it accepts. */

@@ -93,7 +93,12 @@ describe('a fork PR in instant mode', () => {
     const comments = emu.github.comments(REPO, pr)
     expect(comments).toHaveLength(1)
     expect(comments[0].body).toContain(first.outputs['claim-url'])
-    expect(recordOf(comments[0].body)).toEqual({ mode: 'instant', databaseId: first.outputs['database-id'], expiresAt: first.outputs['expires-at'] })
+    expect(recordOf(comments[0].body)).toEqual({
+      mode: 'instant',
+      databaseId: first.outputs['database-id'],
+      expiresAt: first.outputs['expires-at'],
+      fingerprint: expect.stringMatching(/^sha256:[0-9a-f]{64}$/)
+    })
     expect(emu.github.commentReactions(comments[0].id)).toEqual([])
     const [d] = emu.deployments.of(REPO, `preview-postgres/pr-${pr}`)
     expect(d.sha).toBe('a1b2c3d4e5f6')

@@ -29,7 +29,9 @@ beforeEach(() => {
   github.server.clearFaults()
 })
 
-const options = { mode: 'instant' as const, placeholder: 'being provisioned', pollSeconds: 0.1, timeoutSeconds: 5 }
+/** Our comments' heading (report.ts): a body of ours starts with it. */
+const H = '### 🐘 Preview Postgres: '
+const options = { mode: 'instant' as const, placeholder: `${H}being provisioned`, pollSeconds: 0.1, timeoutSeconds: 5 }
 const client = (token = APP_TOKEN) => commentModule.githubClient(token, 5000)
 const comments = () =>
   github.comments(REPO, pr.number).map((c) => ({ id: c.id, login: c.user.login, record: commentModule.recordOf(c.body) }))
@@ -43,14 +45,19 @@ const commentPosts = () => github.server.requests('POST', new RegExp(`/issues/${
 describe('acquireLock and finish', () => {
   it('takes the lock with a reaction on the PR, names it in the earlier comment, creates no comment, writes the report into it and removes the reaction', async () => {
     const { markerOf } = commentModule
-    const home = github.addComment(REPO, pr.number, 'github-actions[bot]', `old\n\n${markerOf({ mode: 'instant', databaseId: 'db-1' })}`)
+    const home = github.addComment(
+      REPO,
+      pr.number,
+      'github-actions[bot]',
+      `${H}old\n\n${markerOf({ mode: 'instant', databaseId: 'db-1' })}`
+    )
     const lock = await lockModule.acquireLock(client(), pr, options)
     expect(lock.home?.id).toBe(home.id)
     expect(lock.home?.record).toEqual({ mode: 'instant', databaseId: 'db-1' })
     expect(lockReactions().map((r) => r.id)).toEqual([lock.reaction.id])
     expect(commentReactions()).toEqual([])
     expect(comments()[0].record).toMatchObject({ databaseId: 'db-1', reaction: lock.reaction.id, run: expect.any(String) })
-    await lock.finish('done', { mode: 'instant', databaseId: 'db-2' })
+    await lock.finish(`${H}done`, { mode: 'instant', databaseId: 'db-2' })
     expect(comments()).toEqual([{ id: home.id, login: 'github-actions[bot]', record: { mode: 'instant', databaseId: 'db-2' } }])
     expect(lockReactions()).toEqual([])
     expect(commentPosts()).toBe(0)
@@ -72,7 +79,7 @@ describe('acquireLock and finish', () => {
       most = Math.max(most, ++holders)
       await new Promise((r) => setTimeout(r, 300))
       holders--
-      await lock.finish(id, { mode: 'instant', databaseId: id })
+      await lock.finish(`${H}${id}`, { mode: 'instant', databaseId: id })
     }
     await Promise.all([take('a'), take('b')])
     expect(most).toBe(1)
@@ -98,16 +105,16 @@ describe('acquireLock and finish', () => {
   it('waits while the marker names a live lock, and takes the lock once its run has released it', async () => {
     const { markerOf } = commentModule
     const first = await lockModule.acquireLock(client(), pr, options)
-    await first.finish('one', { mode: 'instant', databaseId: 'db-8' })
+    await first.finish(`${H}one`, { mode: 'instant', databaseId: 'db-8' })
     const holder = await lockModule.acquireLock(client(), pr, options)
     const t0 = Date.now()
-    setTimeout(() => void holder.finish('two', { mode: 'instant', databaseId: 'db-9' }), 600)
+    setTimeout(() => void holder.finish(`${H}two`, { mode: 'instant', databaseId: 'db-9' }), 600)
     const lock = await lockModule.acquireLock(client(), pr, options)
     expect(Date.now() - t0).toBeGreaterThanOrEqual(550)
     expect(lock.home?.record.databaseId).toBe('db-9')
     await lock.finish(null, { mode: 'instant' })
     expect(comments()).toHaveLength(1)
-    expect(github.comments(REPO, pr.number)[0].body).toBe(`two\n\n${markerOf({ mode: 'instant', databaseId: 'db-9' })}`)
+    expect(github.comments(REPO, pr.number)[0].body).toBe(`${H}two\n\n${markerOf({ mode: 'instant', databaseId: 'db-9' })}`)
     expect(lockReactions()).toEqual([])
     expect(commentPosts()).toBe(1)
   })
@@ -132,7 +139,7 @@ describe('acquireLock and finish', () => {
       most = Math.max(most, ++holders)
       await new Promise((r) => setTimeout(r, 200))
       holders--
-      await lock.finish('done', { mode: 'instant' })
+      await lock.finish(`${H}done`, { mode: 'instant' })
       return lock.reaction.id
     }
     const ids = await Promise.all([take(), take()])
@@ -146,7 +153,12 @@ describe('acquireLock and finish', () => {
   })
 
   it('a reaction the marker never names (its run died right after the 201) is orphaned and taken over', async () => {
-    github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant', databaseId: 'db-1' }))
+    github.addComment(
+      REPO,
+      pr.number,
+      'github-actions[bot]',
+      commentModule.commentBody(`${H}earlier`, { mode: 'instant', databaseId: 'db-1' })
+    )
     github.reactionsOf.set(`issue ${REPO}#${pr.number}`, [
       { id: 999, node_id: 'x', user: { login: 'github-actions[bot]', type: 'Bot' }, content: 'eyes', created_at: new Date().toISOString() }
     ])
@@ -169,9 +181,19 @@ describe('acquireLock and finish', () => {
   }, 30_000)
 
   it("learns its login from its reaction: a GitHub App installation token, whose GET /user is refused; skips another login's comment", async () => {
-    const { markerOf, recordOf } = commentModule
-    const other = github.addComment(REPO, pr.number, 'github-actions[bot]', markerOf({ mode: 'instant', databaseId: 'not-ours' }))
-    const ours = github.addComment(REPO, pr.number, APP_BOT_LOGIN, markerOf({ mode: 'instant', databaseId: 'ours' }))
+    const { recordOf } = commentModule
+    const other = github.addComment(
+      REPO,
+      pr.number,
+      'github-actions[bot]',
+      commentModule.commentBody(`${H}earlier`, { mode: 'instant', databaseId: 'not-ours' })
+    )
+    const ours = github.addComment(
+      REPO,
+      pr.number,
+      APP_BOT_LOGIN,
+      commentModule.commentBody(`${H}earlier`, { mode: 'instant', databaseId: 'ours' })
+    )
     const lock = await lockModule.acquireLock(client(APP_INSTALLATION_TOKEN), pr, options)
     expect(lock.home?.id).toBe(ours.id)
     expect(lockReactions().map((r) => r.user.login)).toEqual([APP_BOT_LOGIN])
@@ -185,11 +207,11 @@ describe('acquireLock and finish', () => {
   })
 
   it('a reaction POST whose answer is lost (502 after it took effect) is taken back as orphaned, not a dead lock', async () => {
-    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant' }))
+    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.commentBody(`${H}earlier`, { mode: 'instant' }))
     github.server.inject({ method: 'POST', path: /\/reactions\/?$/, kind: 'lost-reset' })
     const lock = await lockModule.acquireLock(client(), pr, { ...options, orphanAfterMs: 500 })
     expect(lockReactions().map((r) => r.id)).toEqual([lock.reaction.id])
-    await lock.finish('done', { mode: 'instant' })
+    await lock.finish(`${H}done`, { mode: 'instant' })
     expect(lockReactions()).toEqual([])
     expect(commentModule.recordOf(github.comments(REPO, pr.number).find((x) => x.id === c.id)!.body)).toEqual({ mode: 'instant' })
   })
@@ -198,11 +220,11 @@ describe('acquireLock and finish', () => {
     const one = /\/issues\/comments\/\d+\/?$/
     let lock = await lockModule.acquireLock(client(), pr, options)
     github.server.inject({ method: 'PATCH', path: one, kind: 'status', status: 502 })
-    expect(await lock.finish('done', { mode: 'instant', databaseId: 'db-4' })).toBe(lock.claim.id)
+    expect(await lock.finish(`${H}done`, { mode: 'instant', databaseId: 'db-4' })).toBe(lock.claim.id)
     expect(comments()[0].record).toEqual({ mode: 'instant', databaseId: 'db-4' })
     lock = await lockModule.acquireLock(client(), pr, options)
     github.server.inject({ method: 'PATCH', path: one, kind: 'status', status: 502, times: 4 })
-    expect(await lock.finish('done', { mode: 'instant', databaseId: 'db-5' })).toBeNull()
+    expect(await lock.finish(`${H}done`, { mode: 'instant', databaseId: 'db-5' })).toBeNull()
     expect(lockReactions()).toEqual([])
     const next = await lockModule.acquireLock(client(), pr, { ...options, timeoutSeconds: 0.2 })
     expect(next.home?.record.databaseId).toBe('db-4')
@@ -215,7 +237,7 @@ describe('acquireLock and finish', () => {
     await new Promise((r) => setTimeout(r, 1500))
     const beat = comments()[0].record?.heartbeatAt
     expect(Date.parse(beat!)).toBeGreaterThan(Date.parse(since))
-    await lock.finish('done', { mode: 'instant' })
+    await lock.finish(`${H}done`, { mode: 'instant' })
     const patches = github.server.requests('PATCH').length
     await new Promise((r) => setTimeout(r, 800))
     expect(github.server.requests('PATCH').length).toBe(patches)
@@ -224,10 +246,10 @@ describe('acquireLock and finish', () => {
 
   it('makes no pause between writes: four writes of a re-run take well under a second', async () => {
     const first = await lockModule.acquireLock(client(), pr, options)
-    await first.finish('one', { mode: 'instant' })
+    await first.finish(`${H}one`, { mode: 'instant' })
     const t0 = Date.now()
     const lock = await lockModule.acquireLock(client(), pr, options)
-    await lock.finish('two', { mode: 'instant' })
+    await lock.finish(`${H}two`, { mode: 'instant' })
     expect(Date.now() - t0).toBeLessThan(900)
   })
 })
@@ -254,7 +276,7 @@ describe('users deleting or editing the PR comment while a run holds the lock', 
     'a user %s: no second run takes the lock while it is held, and the record survives',
     async (_what, act) => {
       const first = await lockModule.acquireLock(client(), pr, options)
-      await first.finish('one', { mode: 'instant', databaseId: 'db-1' })
+      await first.finish(`${H}one`, { mode: 'instant', databaseId: 'db-1' })
       const holder = await lockModule.acquireLock(client(), pr, { ...options, heartbeatMs: 200 })
       naming = github.comments(REPO, pr.number)[0].body
       let takenAt = 0
@@ -266,7 +288,7 @@ describe('users deleting or editing the PR comment while a run holds the lock', 
       await sleep(3000) // well past both windows: a waiter that took the user's action for a release has the lock by now
       expect(takenAt).toBe(0)
       const releasedAt = Date.now()
-      await holder.finish('two', { mode: 'instant', databaseId: 'db-2' })
+      await holder.finish(`${H}two`, { mode: 'instant', databaseId: 'db-2' })
       const lock = await waiting
       expect(takenAt).toBeGreaterThanOrEqual(releasedAt)
       expect(lock.home?.record.databaseId).toBe('db-2')
@@ -290,7 +312,7 @@ describe('githubClient: rate limits kept, write spacing gone', () => {
       body: secondary,
       headers: { 'retry-after': '1' }
     })
-    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant' }))
+    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.commentBody(`${H}earlier`, { mode: 'instant' }))
     const t0 = Date.now()
     const answer = await client().rest.reactions.createForIssueComment({
       owner: pr.owner,
@@ -317,7 +339,7 @@ describe('githubClient: rate limits kept, write spacing gone', () => {
       body: secondary,
       headers: { 'retry-after': '1' }
     })
-    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant' }))
+    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.commentBody(`${H}earlier`, { mode: 'instant' }))
     const t0 = Date.now()
     await client().rest.issues.updateComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id, body: 'x' })
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1000)
@@ -338,7 +360,7 @@ describe('githubClient: rate limits kept, write spacing gone', () => {
       body: secondary,
       headers: { 'retry-after': '3600' }
     })
-    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.markerOf({ mode: 'instant' }))
+    const c = github.addComment(REPO, pr.number, 'github-actions[bot]', commentModule.commentBody(`${H}earlier`, { mode: 'instant' }))
     const before = github.server.requests('POST', /\/reactions\/?$/).length
     const t0 = Date.now()
     await expect(

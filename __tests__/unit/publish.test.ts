@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileS
 import os from 'node:os'
 import path from 'node:path'
 import { writeEnvFile } from '../../src/publish/env-file.js'
-import { markerOf, recordOf } from '../../src/comment/comment.js'
+import { commentBody, markerOf, recordOf, withMarker } from '../../src/comment/comment.js'
 import { relativeExpiry, renderReport, utc } from '../../src/publish/report.js'
 import { locate } from '../../src/seed/loader.js'
 
@@ -21,11 +21,51 @@ describe('relativeExpiry and utc', () => {
 })
 
 describe('comment marker', () => {
-  it('round-trips a record and ignores foreign text', () => {
-    const record = { mode: 'instant' as const, databaseId: '0190-abc', expiresAt: '2026-11-25T10:00:00.000Z' }
-    expect(recordOf(`hello\n\n${markerOf(record)}`)).toEqual(record)
-    expect(recordOf('<!-- preview-postgres:v1 {not json} -->')).toBeNull()
+  const record = { mode: 'instant' as const, databaseId: '0190-abc', expiresAt: '2026-11-25T10:00:00.000Z' }
+  const heading = '### 🐘 Preview Postgres: Instant Postgres database created for this pull request'
+
+  it('round-trips a record in the action’s whole shape and ignores foreign text', () => {
+    expect(recordOf(commentBody(heading, record))).toEqual(record)
+    expect(recordOf(commentBody(renderReport({ mode: 'instant', state: 'created' }), record))).toEqual(record)
+    expect(recordOf(`${commentBody(heading, record)}\n`)).toEqual(record)
+    expect(recordOf(commentBody(heading, record).replace(/\n/g, '\r\n'))).toEqual(record) // as GitHub stores a web edit
+    expect(recordOf(`${heading}\n\n<!-- preview-postgres:v1 {not json} -->`)).toBeNull()
     expect(recordOf('no marker')).toBeNull()
+  })
+
+  it('reads the marker only as the last line of a body that starts with the heading', () => {
+    const marker = markerOf(record)
+    expect(recordOf(`hello\n\n${marker}`)).toBeNull() // not our heading
+    expect(recordOf(`> ${heading}\n>\n> ${marker}`)).toBeNull() // a quote
+    expect(recordOf(`${heading}\n\n${marker}\nmore`)).toBeNull() // not the last line
+    expect(recordOf(`${heading}\n${marker}`)).toBeNull() // no blank line before it
+    expect(recordOf(`${heading}\n\nsee ${marker}`)).toBeNull() // not the whole line
+    expect(recordOf(`${heading}\n\n${marker} ${marker}`)).toBeNull()
+    // A marker in the text (a report's field) never shadows the last line's.
+    const fake = markerOf({ mode: 'instant', databaseId: 'fake' })
+    expect(recordOf(`${heading}\n\n**${fake}**\n\n${marker}`)).toEqual(record)
+  })
+
+  it('reads only the known fields, of their types', () => {
+    const m = (json: string): string => `${heading}\n\n<!-- preview-postgres:v1 ${json} -->`
+    expect(recordOf(m('{"mode":"instant","databaseId":"a","extra":{"x":1}}'))).toEqual({ mode: 'instant', databaseId: 'a' })
+    expect(recordOf(m('{"mode":"instant","databaseId":5}'))).toBeNull()
+    expect(recordOf(m('{"mode":"instant","reaction":"7"}'))).toBeNull()
+    expect(recordOf(m('{"mode":"other"}'))).toBeNull()
+    expect(recordOf(m('["mode","instant"]'))).toBeNull()
+    expect(recordOf(m('{"databaseId":"a"}'))).toBeNull()
+  })
+
+  it('writes no value that can end the HTML comment, and round-trips it', () => {
+    const evil = { mode: 'branch' as const, branchName: 'a --> <img src=x> <!-- b' }
+    const marker = markerOf(evil)
+    expect(marker.slice(4, -3)).not.toMatch(/[<>]/)
+    expect(recordOf(commentBody(heading, evil))).toEqual(evil)
+  })
+
+  it('withMarker replaces the last line only', () => {
+    const body = commentBody(heading, { ...record, run: 'r1', reaction: 3 })
+    expect(withMarker(body, record)).toBe(commentBody(heading, record))
   })
 })
 

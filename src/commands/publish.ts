@@ -8,10 +8,13 @@
 import * as core from '@actions/core'
 import * as github from '@actions/github'
 import type { Settings } from '../settings.js'
-import { type PullRequest, githubClient } from '../comment/comment.js'
+import { type PullRequest, githubClient, markerOf } from '../comment/comment.js'
 import { type Publication, openPublication, publish, releaseLock } from '../publish/publication.js'
 import { ReportFileError, readReportFile } from '../publish/report-file.js'
+import { COMMENT_LIMIT, renderReport } from '../publish/report.js'
+import { logLine } from '../publish/inert.js'
 import { environmentUrlOf, startDeployment } from '../deployment/run-deployment.js'
+import type { PreviewDeployment } from '../deployment/deployment.js'
 
 /** The `workflow_run` event's fields this command reads (GitHub webhook events, workflow_run). */
 interface WorkflowRun {
@@ -50,10 +53,13 @@ async function triggeringPullRequest(settings: Settings): Promise<{ pr: PullRequ
 }
 
 /**
- * Runs `command: publish`.
+ * Runs `command: publish`. Everything is checked before the first write
+ * (lock, comment, deployment); a failure after the deployment was created
+ * sets it `failure`.
  * @throws ReportFileError (the step fails, nothing is posted) when the report
- *   is unreadable, for another repository, or for another PR than the
- *   triggering run's; what taking the lock or posting throws
+ *   is unreadable or refused (report-file.ts), for another repository, for
+ *   another PR than the triggering run's, or would not fit in a comment; what
+ *   taking the lock or posting throws
  */
 export async function publishReport(settings: Settings): Promise<void> {
   const file = await readReportFile(settings.reportFile, settings.instantUrl)
@@ -65,17 +71,25 @@ export async function publishReport(settings: Settings): Promise<void> {
     throw new ReportFileError(
       `The report is for pull request #${file.pullRequest.number}, but the triggering run is of pull request #${pr.number}: nothing is posted`
     )
+  // The comment as publish() renders it (the run's URL only adds a line) must fit GitHub's limit with its marker.
+  const longest = renderReport({ ...file.report, runUrl: '' }, Date.now(), COMMENT_LIMIT).length + markerOf(file.record).length + 200
+  if (longest > COMMENT_LIMIT)
+    throw new ReportFileError(
+      `the report would not fit in a comment (${longest} of GitHub's ${COMMENT_LIMIT} characters): nothing is posted`
+    )
   const own: Settings = { ...settings, mode: file.report.mode }
   let pub: Publication | undefined
+  let deployment: PreviewDeployment | null = null
   let failed = true
   try {
     pub = await openPublication(own, Promise.resolve(), pr)
-    const deployment = await startDeployment(own, pub, sha)
+    deployment = await startDeployment(own, pub, sha)
     await publish(pub, file.report, file.record)
     await deployment?.succeed(environmentUrlOf(file.report))
-    core.info(`Published the report of pull request #${pr.number} (database ${file.report.databaseId ?? '?'}).`)
+    core.info(`Published the report of pull request #${pr.number} (database ${logLine(file.report.databaseId ?? '?', 100)}).`)
     failed = false
   } finally {
+    if (failed) await deployment?.fail().catch(() => undefined)
     await releaseLock(pub, own.mode, failed)
   }
 }

@@ -57,11 +57,45 @@ export interface FoundComment {
   record: CommentRecord
 }
 
-const MARKER = /<!-- preview-postgres:v1 (\{.*?\}) -->/
+/**
+ * The first line of every comment of ours starts with this (report.ts's
+ * heading): then `` `<preview-name>` `` for a named preview, then `: `.
+ */
+export const COMMENT_HEADING = '### 🐘 Preview Postgres'
 
-/** The hidden marker line for a record (with this process's preview name). */
+/** A comment's first line as this action writes it. */
+const HEADING_LINE = /^### 🐘 Preview Postgres(?: `[^`]+`)?: \S/
+/** The marker: the whole last line of a comment of ours. */
+const MARKER_LINE = /^<!-- preview-postgres:v1 (\{.*\}) -->$/
+
+/** The marker's fields and their JSON types: nothing else is read from it. */
+const MARKER_FIELDS: Record<string, 'string' | 'number'> = {
+  mode: 'string',
+  databaseId: 'string',
+  expiresAt: 'string',
+  branchId: 'string',
+  branchName: 'string',
+  fingerprint: 'string',
+  provisioningSince: 'string',
+  heartbeatAt: 'string',
+  run: 'string',
+  reaction: 'number',
+  preview: 'string'
+}
+
+/**
+ * The hidden marker line for a record (with this process's preview name).
+ * `<` and `>` are written as JSON's `\u003c` and `\u003e`, so no value can
+ * end the HTML comment (`-->`) and show as Markdown.
+ */
 export function markerOf(record: CommentRecord): string {
-  return `<!-- preview-postgres:v1 ${JSON.stringify(commentScope() ? { ...record, preview: commentScope() } : record)} -->`
+  const json = JSON.stringify(commentScope() ? { ...record, preview: commentScope() } : record)
+  return `<!-- preview-postgres:v1 ${json.replace(/</g, '\\u003c').replace(/>/g, '\\u003e')} -->`
+}
+
+/** A comment body of ours: `markdown` (report.ts's rendering, heading first), a blank line, and the marker of `record` as its last line. */
+export function commentBody(markdown: string, record: CommentRecord): string {
+  return `${markdown}\n\n${markerOf(record)}`
 }
 
 /** Parses the marker out of a comment body (without its `preview`), or null, also for a marker of another preview. */
@@ -75,16 +109,41 @@ export function recordOf(body: string): CommentRecord | null {
  * the record and its preview name ('' for the PR's one preview), or null.
  * The lock's waiters read every preview's markers, since two names may
  * share a lock reaction ({@link lockReactionOf}).
+ *
+ * A body counts only when it has this action's whole structure
+ * ({@link commentBody}): its first line is the report's heading
+ * ({@link COMMENT_HEADING}), the line before its last is blank, and its last
+ * line is exactly one marker whose JSON is an object of the known fields of
+ * their types (others are dropped) with `mode` `instant` or `branch`. A
+ * marker anywhere else (quoted in another comment, or in text a report
+ * holds) is not read. Who wrote the comment is the caller's to check.
  */
 export function anyPreviewRecordOf(body: string): { record: CommentRecord; preview: string } | null {
-  const m = MARKER.exec(body)
+  const lines = body.trimEnd().split(/\r?\n/)
+  if (lines.length < 3 || !HEADING_LINE.test(lines[0]) || lines[lines.length - 2].trim() !== '') return null
+  const m = MARKER_LINE.exec(lines[lines.length - 1])
   if (!m) return null
+  let parsed: unknown
   try {
-    const { preview = '', ...record } = JSON.parse(m[1]) as CommentRecord & { preview?: string }
-    return record.mode === 'instant' || record.mode === 'branch' ? { record, preview } : null
+    parsed = JSON.parse(m[1])
   } catch {
     return null
   }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null
+  const kept: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!Object.hasOwn(MARKER_FIELDS, key)) continue
+    if (typeof value !== MARKER_FIELDS[key]) return null
+    kept[key] = value
+  }
+  const { preview = '', ...record } = kept as unknown as CommentRecord & { preview?: string }
+  return record.mode === 'instant' || record.mode === 'branch' ? { record, preview } : null
+}
+
+/** `body` (a comment of ours) with its last line, the marker, made that of `record`. */
+export function withMarker(body: string, record: CommentRecord): string {
+  const trimmed = body.trimEnd()
+  return `${trimmed.slice(0, trimmed.lastIndexOf('\n') + 1)}${markerOf(record)}`
 }
 
 /** GitHub's reaction contents (REST, reactions) a lock may use: 👀 for the PR's one preview, the others for named previews. */

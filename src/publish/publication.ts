@@ -103,7 +103,7 @@ export async function openPublication(
         // As soon as the lock's reaction exists: a cancel, or a kill before the post step, releases it.
         // What an earlier run recorded is read once the naming in flight has settled, whatever step the run was in.
         onTaken: (taken) => {
-          markLock(taken.reaction.id)
+          markLock(taken.reaction.id, taken.reaction.login)
           onCancel(COMMENT_LOCK, () =>
             taken.finish(cancelled, () => pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(clearLock)
           )
@@ -114,7 +114,7 @@ export async function openPublication(
       // Nothing of the lock is left (unless its reaction's delete failed too): nothing for a cancel or the post step to release.
       offCancel(COMMENT_LOCK)
       if (!err.reactionLeft) clearLock()
-      const fork = await forkRecord(octokit, pr, settings.mode, err)
+      const fork = await forkRecord(octokit, pr, settings.mode, err, settings.commentAuthor)
       if (fork) return { pr, lock: null, existing: fork.home, reusable: reusableOf(fork.home, settings.mode), readOnly: true }
       core.warning(
         `${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`

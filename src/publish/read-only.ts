@@ -31,17 +31,19 @@ export function isForkPullRequest(): boolean {
 /**
  * After the comment lock was refused: when the refusal is a fork PR's 403,
  * says once that the `workflow_run` job posts the comment and returns the
- * PR's preview comment as `home` (the oldest marker comment written by a
- * bot account, `…[bot]`: a person's comment cannot name a database to
- * reuse; its record without the lock's fields), null when there is none of
- * this mode or it cannot be read. Otherwise returns null: the caller
- * reports the refusal as before.
+ * PR's preview comment as `home` (the oldest comment of ours written by
+ * `author`, the login `command: publish` comments as: the `comment-author`
+ * input; no other account's comment, a person's, another App's or another
+ * bot's, can name a database to reuse; its record without the lock's
+ * fields), null when there is none of this mode or it cannot be read.
+ * Otherwise returns null: the caller reports the refusal as before.
  */
 export async function forkRecord(
   octokit: Octokit,
   pr: PullRequest,
   mode: CommentRecord['mode'],
-  err: ClaimNotPostedError
+  err: ClaimNotPostedError,
+  author: string
 ): Promise<{ home: FoundComment | null } | null> {
   if (statusOf(err.cause) !== 403 || !isForkPullRequest()) return null
   core.notice(
@@ -51,7 +53,7 @@ export async function forkRecord(
     .paginate(octokit.rest.issues.listComments, { owner: pr.owner, repo: pr.repo, issue_number: pr.number, per_page: 100 })
     .catch(() => [])
   for (const c of comments.sort((a, b) => a.id - b.id)) {
-    if (!c.user?.login.endsWith('[bot]')) continue
+    if (c.user?.login !== author) continue
     const record = recordOf(c.body ?? '')
     if (record) return { home: record.mode === mode ? { id: c.id, record: withoutLock(record) } : null }
   }

@@ -7,12 +7,16 @@
  *
  * The file comes from a run of the fork's code, so `command: publish`
  * trusts nothing in it: {@link readReportFile} keeps only the known fields,
- * of the right types and sizes, and a claim URL of the instant service.
+ * of the right types and sizes, and refuses a database id of another shape,
+ * a claim URL other than the instant service's for that id, and a time that
+ * is not one. The text it keeps is still the fork's: report.ts renders it
+ * inert (inert.ts).
  */
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { CommentRecord, PullRequest } from '../comment/comment.js'
 import type { Report, SchemaReport } from './report.js'
+import { FINGERPRINT } from '../seed/fingerprint.js'
 
 /** The file's `format`. */
 export const REPORT_FORMAT = 'preview-postgres-report/v1'
@@ -78,6 +82,31 @@ const MAX_DIFF = 65_536
 const str = (v: unknown, max = MAX_TEXT): string | undefined => (typeof v === 'string' && v.length <= max ? v : undefined)
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
 
+/** An instant database id as the service writes it (a UUID): letters, digits, `-` and `_`, at most 100. */
+const DATABASE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/
+/** An ISO 8601 UTC time as the service and this action write it (`2026-11-25T10:17:00.000Z`). */
+const UTC_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z$/
+
+/**
+ * The instant service's claim URL of database `id` (instant service API:
+ * `claim_url` is `{instant_base_url}/claim/<id>`) on `origin`, serialized
+ * as a WHATWG URL.
+ */
+export const claimUrlOf = (origin: string, id: string): string => new URL(`/claim/${id}`, origin).href
+
+/**
+ * Checks the fields a reader of the file acts on: `databaseId` of the
+ * service's shape, `expiresAt` a time.
+ * @throws ReportFileError naming the field (`what` says where it is)
+ */
+function checkIdAndTime(fields: { databaseId?: unknown; expiresAt?: unknown }, what: string): void {
+  const { databaseId, expiresAt } = fields
+  if (databaseId !== undefined && (typeof databaseId !== 'string' || !DATABASE_ID.test(databaseId)))
+    throw new ReportFileError(`its ${what} database id is not one of the instant service (letters, digits, \`-\` and \`_\`)`)
+  if (expiresAt !== undefined && (typeof expiresAt !== 'string' || !UTC_TIME.test(expiresAt) || !Number.isFinite(Date.parse(expiresAt))))
+    throw new ReportFileError(`its ${what} \`expiresAt\` is not an ISO 8601 UTC time`)
+}
+
 /** The schema part of a report, fields checked. */
 function schemaOf(v: unknown): SchemaReport | undefined {
   if (!v || typeof v !== 'object') return undefined
@@ -96,14 +125,19 @@ function schemaOf(v: unknown): SchemaReport | undefined {
 }
 
 /**
- * An instant-mode report with only its known fields; `claimOrigin` (when
- * given) is the only origin a claim URL may have.
+ * An instant-mode report with only its known fields. With `claimOrigin`
+ * (reading a file): its database id and expiry are checked, and its claim
+ * URL, when it has one, must be exactly {@link claimUrlOf} that origin and id.
+ * @throws ReportFileError for a refused field
  */
 function instantReport(r: Report, claimOrigin: string | null): Report {
   const claimUrl = str(r.claimUrl)
-  if (claimUrl && claimOrigin !== null) {
-    const url = URL.canParse(claimUrl) ? new URL(claimUrl) : null
-    if (!url || url.origin !== claimOrigin) throw new ReportFileError(`its claim URL is not one of the instant service (${claimOrigin})`)
+  if (claimOrigin !== null) {
+    checkIdAndTime(r, "report's")
+    if (r.claimUrl !== undefined && (claimUrl === undefined || !r.databaseId || claimUrl !== claimUrlOf(claimOrigin, r.databaseId)))
+      throw new ReportFileError(
+        `its claim URL is not one of the instant service: it must be ${claimOrigin}/claim/<database id> for its database id, as the service writes it`
+      )
   }
   return {
     mode: 'instant',
@@ -120,9 +154,10 @@ function instantReport(r: Report, claimOrigin: string | null): Report {
   }
 }
 
-/** An instant-mode record with only its reuse fields. */
+/** An instant-mode record with only its reuse fields: the database, its expiry and the seed's fingerprint. */
 function instantRecord(r: CommentRecord): CommentRecord {
-  return { mode: 'instant', databaseId: str(r.databaseId, 100), expiresAt: str(r.expiresAt, 40) }
+  const fingerprint = typeof r.fingerprint === 'string' && FINGERPRINT.test(r.fingerprint) ? r.fingerprint : undefined
+  return { mode: 'instant', databaseId: str(r.databaseId, 100), expiresAt: str(r.expiresAt, 40), ...(fingerprint && { fingerprint }) }
 }
 
 /**
@@ -148,8 +183,12 @@ export async function readReportFile(file: string, instantUrl: string): Promise<
   if (report.mode !== 'instant')
     throw new ReportFileError(`\`report-file\` ${file} is not of instant mode (only instant mode serves fork PRs)`)
   let checked: Report
+  const record = (data.record ?? {}) as CommentRecord
   try {
     checked = instantReport(report, new URL(instantUrl).origin)
+    checkIdAndTime(record, "record's")
+    if (record.databaseId !== undefined && record.databaseId !== checked.databaseId)
+      throw new ReportFileError('its record names another database than its report')
   } catch (err) {
     throw new ReportFileError(`\`report-file\` ${file}: ${(err as Error).message}`)
   }
@@ -158,6 +197,6 @@ export async function readReportFile(file: string, instantUrl: string): Promise<
     repository: data.repository as string,
     pullRequest: { number, headRef: str(pr.headRef) ?? '' },
     report: checked,
-    record: instantRecord((data.record ?? {}) as CommentRecord)
+    record: instantRecord(record)
   }
 }

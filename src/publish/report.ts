@@ -5,6 +5,8 @@
 import { ANONYMIZATION_DOCS } from '../platform/shapes.js'
 import type { PhaseTiming } from '../phases.js'
 import { commentScope } from '../comment/scope.js'
+import { COMMENT_HEADING } from '../comment/comment.js'
+import { markdownCode, markdownText, markdownUrl } from './inert.js'
 
 /** The facts of one run. Times are ISO 8601 UTC strings. */
 export interface Report {
@@ -94,6 +96,10 @@ export interface SchemaReport {
 /** GitHub's limit on a comment body, in characters. */
 export const COMMENT_LIMIT = 65_536
 
+/** Destructive changes listed in the report at most, and the characters kept of each (the `schema-destructive` output has them all). */
+const MAX_DESTRUCTIVE_SHOWN = 30
+const MAX_DESTRUCTIVE_TEXT = 300
+
 /** A code fence longer than any run of backticks in `text`. */
 function fence(text: string): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length))
@@ -109,7 +115,7 @@ export function renderSchema(r: Report, diffBudget = Infinity): string[] {
   if (!s) return []
   const against =
     s.source === 'platform'
-      ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by Neon)`
+      ? ` (compared with the parent branch${r.parentBranch ? ` ${markdownCode(r.parentBranch)}` : ''} by Neon)`
       : s.source === 'migra' || s.source === 'listing'
         ? s.madeBy
           ? ` (made by ${s.madeBy})`
@@ -121,21 +127,23 @@ export function renderSchema(r: Report, diffBudget = Infinity): string[] {
     return [
       '#### Schema',
       '',
-      `**schema diff unavailable**: ${s.unavailable.replace(/\n/g, ' ')}. The database is seeded; only the diff is missing.`,
+      `**schema diff unavailable**: ${markdownText(s.unavailable)}. The database is seeded; only the diff is missing.`,
       ''
     ]
-  const lines = ['#### Schema', '', `**${s.summary}**${against}`, '']
-  if (s.note) lines.push(`_The diff below lists the changed objects: ${s.note.replace(/\n/g, ' ')}._`, '')
+  const lines = ['#### Schema', '', `**${markdownText(s.summary)}**${against}`, '']
+  if (s.note) lines.push(`_The diff below lists the changed objects: ${markdownText(s.note)}._`, '')
   if (s.destructive.length > 0) {
     lines.push(
       '> [!WARNING]',
       `> ${s.destructive.length} destructive change${s.destructive.length === 1 ? '' : 's'}${s.failOnDestructive ? ' (the step failed: `fail-on-destructive` is true)' : ''}:`
     )
-    for (const d of s.destructive) lines.push(`> - ${d.replace(/\n/g, ' ')}`)
+    for (const d of s.destructive.slice(0, MAX_DESTRUCTIVE_SHOWN)) lines.push(`> - ${markdownText(d, MAX_DESTRUCTIVE_TEXT)}`)
+    const more = s.destructive.length - MAX_DESTRUCTIVE_SHOWN
+    if (more > 0) lines.push(`> - and ${more} more: the \`schema-destructive\` output lists them all`)
     lines.push('')
   }
   if (s.diff) {
-    let diff = s.diff
+    let diff = s.diff.replace(/\r\n?/g, '\n')
     let cut = ''
     if (diff.length > diffBudget) {
       diff = diff.slice(0, Math.max(0, diff.lastIndexOf('\n', diffBudget)))
@@ -154,7 +162,7 @@ export function renderSchema(r: Report, diffBudget = Infinity): string[] {
     )
   }
   if (s.total !== undefined) {
-    const parent = r.parentBranch ? ` \`${r.parentBranch}\`` : ''
+    const parent = r.parentBranch ? ` ${markdownCode(r.parentBranch)}` : ''
     if (!s.total.trim()) lines.push(`**This pull request's total change against the parent branch${parent}**: none.`, '')
     else {
       const total = s.total.length > diffBudget ? s.total.slice(0, Math.max(0, s.total.lastIndexOf('\n', diffBudget))) : s.total
@@ -249,8 +257,9 @@ export function relativeExpiry(iso: string, now = Date.now()): string {
   return `in ${minutes} minute${minutes === 1 ? '' : 's'}`
 }
 
-/** "2026-11-25 10:17 UTC". */
+/** "2026-11-25 10:17 UTC"; text that is not a date is shown as inert text. */
 export function utc(iso: string): string {
+  if (!Number.isFinite(Date.parse(iso))) return markdownText(iso, 40)
   return new Date(iso)
     .toISOString()
     .replace('T', ' ')
@@ -282,12 +291,12 @@ const HEADLINES: Record<Report['state'], string> = {
 export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): string {
   const kind = r.mode === 'instant' ? 'Instant Postgres database' : 'Postgres branch'
   const preview = commentScope()
-  const lines = [`### 🐘 Preview Postgres${preview ? ` \`${preview}\`` : ''}: ${kind} ${HEADLINES[r.state]}`, '']
-  if (r.replacedBecause) lines.push(`> A new database was created because ${r.replacedBecause}.`, '')
-  if (r.rebuiltBecause) lines.push(`> Rebuilt because ${r.rebuiltBecause}.`, '')
+  const lines = [`${COMMENT_HEADING}${preview ? ` \`${preview}\`` : ''}: ${kind} ${HEADLINES[r.state]}`, '']
+  if (r.replacedBecause) lines.push(`> A new database was created because ${markdownText(r.replacedBecause)}.`, '')
+  if (r.rebuiltBecause) lines.push(`> Rebuilt because ${markdownText(r.rebuiltBecause)}.`, '')
   if (r.state === 'migrate-failed' && r.migrateFailure) {
     lines.push(
-      `**The migrations failed at commit \`${r.migrateFailure.commit.slice(0, 7)}\`** (${r.migrateFailure.exitCode !== undefined ? `\`migrate-command\` exit code ${r.migrateFailure.exitCode}` : r.migrateFailure.reason}). ` +
+      `**The migrations failed at commit ${markdownCode(r.migrateFailure.commit.slice(0, 7))}** (${r.migrateFailure.exitCode !== undefined ? `\`migrate-command\` exit code ${r.migrateFailure.exitCode}` : markdownText(r.migrateFailure.reason ?? '')}). ` +
         'This run handed out no connection. The database is kept with its data, and the next run runs `migrate-command` again; see the job log for its output.',
       ''
     )
@@ -298,7 +307,7 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
       ''
     )
   }
-  if (r.state === 'swept' && r.sweptBecause) lines.push(`The scheduled cleanup swept this branch: ${r.sweptBecause}.`, '')
+  if (r.state === 'swept' && r.sweptBecause) lines.push(`The scheduled cleanup swept this branch: ${markdownText(r.sweptBecause)}.`, '')
   if (r.state === 'closing') lines.push('A run of this pull request is closing its database; this comment is updated when it is done.', '')
   if (r.state === 'resetting')
     lines.push(
@@ -326,7 +335,8 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
     )
   }
   const rows: [string, string][] = []
-  if (r.claimUrl && r.state !== 'seed-failed') rows.push(['Claim URL', `${r.claimUrl} (anyone with this link can claim the database)`])
+  if (r.claimUrl && r.state !== 'seed-failed')
+    rows.push(['Claim URL', `${markdownUrl(r.claimUrl)} (anyone with this link can claim the database)`])
   if (r.expiresAt) {
     const unless =
       r.mode === 'instant'
@@ -336,17 +346,20 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
           : ', pushed forward by every run that uses it'
     rows.push(['Expires', `${utc(r.expiresAt)} (${relativeExpiry(r.expiresAt, now)})${unless}`])
   }
-  if (r.databaseId) rows.push(['Database id', `\`${r.databaseId}\``])
-  if (r.branchName) rows.push(['Branch', `\`${r.branchName}\`${r.branchId ? ` (\`${r.branchId}\`)` : ''}`])
+  if (r.databaseId) rows.push(['Database id', markdownCode(r.databaseId)])
+  if (r.branchName) rows.push(['Branch', `${markdownCode(r.branchName)}${r.branchId ? ` (${markdownCode(r.branchId)})` : ''}`])
   if (r.parentBranch)
-    rows.push([r.schemaOnly ? 'Schema from' : 'Parent branch', `\`${r.parentBranch}\`${r.parentPoint ? ` ${r.parentPoint}` : ''}`])
+    rows.push([
+      r.schemaOnly ? 'Schema from' : 'Parent branch',
+      `${markdownCode(r.parentBranch)}${r.parentPoint ? ` ${r.parentPoint}` : ''}`
+    ])
   if (r.schemaOnly) rows.push(['Data', "schema only: the parent's tables without their rows (`schema-only`)"])
   if (r.anonymized && r.state !== 'seed-failed')
     rows.push(['Data', `anonymized: ${r.anonymized.length} column${r.anonymized.length === 1 ? '' : 's'} masked (see below)`])
   if (r.resetAt) rows.push(['Reset', `${utc(r.resetAt)}: restored from the parent's latest state`])
-  if (r.projectId) rows.push(['Project', `\`${r.projectId}\``])
-  if (r.host) rows.push(['Host', `\`${r.host}\``])
-  if (r.region) rows.push(['Region', r.region])
+  if (r.projectId) rows.push(['Project', markdownCode(r.projectId)])
+  if (r.host) rows.push(['Host', markdownCode(r.host)])
+  if (r.region) rows.push(['Region', markdownText(r.region, 100)])
   if (r.pgVersion) rows.push(['Postgres', String(r.pgVersion)])
   const action: Record<Report['state'], string> = {
     created: 'created',
@@ -372,10 +385,11 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
     ])
   }
   rows.push(['This run', action[r.state] + (r.seedFiles ? `, seeded from ${r.seedFiles} file${r.seedFiles === 1 ? '' : 's'}` : '')])
-  lines.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`), '')
+  lines.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/(?<!\\)\|/g, '\\|')} |`), '')
   if (r.operations?.length) {
     lines.push('| Operation | Status | Duration |', '| --- | --- | --- |')
-    for (const op of r.operations) lines.push(`| ${op.name} | ${op.status} | ${op.durationSeconds.toFixed(1)} s |`)
+    for (const op of r.operations)
+      lines.push(`| ${markdownText(op.name, 100)} | ${markdownText(op.status, 100)} | ${op.durationSeconds.toFixed(1)} s |`)
     lines.push('')
   }
   const tail = [

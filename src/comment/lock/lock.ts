@@ -83,16 +83,15 @@ import {
   type FoundComment,
   type Octokit,
   type PullRequest,
+  commentBody as body,
   describeGitHubError,
   lockReactionOf,
-  markerOf,
   statusOf,
+  withMarker,
   withoutLock
 } from '../comment.js'
 
 export { HEARTBEAT_MS, LOCK_REACTION, NAME_WITHIN_MS, ORPHAN_AFTER_MS, STALE_AFTER_MS } from './wait.js'
-
-const body = (markdown: string, record: CommentRecord): string => `${markdown}\n\n${markerOf(record)}`
 
 /** The lock a run holds, from {@link acquireLock} until {@link CommentLock.finish}. */
 export class CommentLock {
@@ -173,7 +172,7 @@ export class CommentLock {
       const earlier: CommentRecord = found ? withoutLock(found.record) : { mode }
       if (found) {
         this.home = { id: found.id, record: earlier }
-        this.earlierBody = found.body.replace(markerOf(found.record), markerOf(earlier))
+        this.earlierBody = withMarker(found.body, earlier)
         this.claim = { id: found.id, record: found.record }
       }
       const since = new Date().toISOString()

@@ -11,19 +11,20 @@
  */
 import * as core from '@actions/core'
 import { STATE } from '../../post-state.js'
-import { type Octokit, type PullRequest, markerOf, recordOf, withoutLock } from '../comment.js'
+import { type Octokit, type PullRequest, commentBody, recordOf, withoutLock } from '../comment.js'
 import { deleteLockReaction } from './wait.js'
 
-/** This run holds the PR's lock (its reaction `reactionId` on the PR) until {@link clearLock}. */
-export function markLock(reactionId: number): void {
-  core.saveState(STATE.lockComment, JSON.stringify({ reaction: reactionId }))
+/** This run holds the PR's lock (its reaction `reactionId` on the PR, made by `login`, the token's identity) until {@link clearLock}. */
+export function markLock(reactionId: number, login?: string): void {
+  core.saveState(STATE.lockComment, JSON.stringify({ reaction: reactionId, login }))
 }
 
 /** The lock {@link markLock} saved, from the post step's `STATE_lockComment`; null when none. */
-export function savedLock(saved: string): { reaction: number } | null {
+export function savedLock(saved: string): { reaction: number; login?: string } | null {
   if (!saved) return null
-  const v = JSON.parse(saved) as { reaction?: unknown }
-  return typeof v.reaction === 'number' ? { reaction: v.reaction } : null
+  const v = JSON.parse(saved) as { reaction?: unknown; login?: unknown }
+  if (typeof v.reaction !== 'number') return null
+  return typeof v.login === 'string' ? { reaction: v.reaction, login: v.login } : { reaction: v.reaction }
 }
 
 /** The lock is released (the comment is final). */
@@ -55,6 +56,7 @@ export async function releaseSavedLock(
     .catch(() => [])
   let comment: number | undefined
   for (const c of comments) {
+    if (lock.login !== undefined && c.user?.login !== lock.login) continue
     const record = recordOf(c.body ?? '')
     if (record?.reaction !== lock.reaction) continue
     comment = c.id
@@ -62,7 +64,7 @@ export async function releaseSavedLock(
       owner,
       repo,
       comment_id: c.id,
-      body: `${failedMarkdown}\n\n${markerOf(withoutLock(record))}`
+      body: commentBody(failedMarkdown, withoutLock(record))
     })
   }
   await deleteLockReaction(octokit, pr, lock.reaction)

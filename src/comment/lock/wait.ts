@@ -118,7 +118,7 @@ async function readMarker(
       if (statusOf(err) === 404) return null
       throw err
     })
-    const record = got ? (anyPreviewRecordOf(got.data.body ?? '')?.record ?? null) : null
+    const record = got?.data.user?.login === login ? (anyPreviewRecordOf(got.data.body ?? '')?.record ?? null) : null
     if (got && record && (reactionId === undefined || record.reaction === reactionId))
       return { id: commentId, body: got.data.body ?? '', record, age: githubNow(got.headers) - Date.parse(got.data.updated_at) }
   }

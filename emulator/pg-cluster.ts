@@ -199,10 +199,16 @@ export class PostgresCluster {
       )
     }
     const reason = reasonOf(output)
-    const fix = /Address already in use/.test(reason)
-      ? `free port ${this.o.port} or run again (a port taken meanwhile)`
-      : "act on the server's message, or run again"
-    throw new PostgresStartError(`postgres exited (${outcome.signal ?? `exit ${outcome.code}`}: ${reason})`, fix)
+    // The FATAL line only says "could not create any TCP/IP sockets"; the cause is on the LOG line before it.
+    if (/Address already in use/.test(output))
+      throw new PostgresStartError(
+        `postgres could not listen on port ${this.o.port}: Address already in use (${reason})`,
+        `free port ${this.o.port} or run again (a port taken meanwhile)`
+      )
+    throw new PostgresStartError(
+      `postgres exited (${outcome.signal ?? `exit ${outcome.code}`}: ${reason})`,
+      "act on the server's message, or run again"
+    )
   }
 
   /** Stops the server (fast shutdown, SIGINT; SIGKILL after 30 s) and removes the cluster's folder. */

@@ -16,6 +16,9 @@ import type { BinariesOptions, PostgresBinaries } from './pg-binaries.js'
 /** The emulator's superuser. The real service has no `postgres` role, so neither do we. */
 export const ADMIN_USER = 'emulator_admin'
 
+/** Ports {@link PostgresServer.start} tries when the one it chose was taken before the server could listen on it. */
+const PORT_ATTEMPTS = 3
+
 /** A free TCP port on loopback. */
 export async function freePort(): Promise<number> {
   return await new Promise((resolve, reject) => {
@@ -117,7 +120,18 @@ export class PostgresServer {
    * @throws PostgresStartError naming the cause and the fix.
    */
   static async start(options: { hostPattern: string; binaries?: BinariesOptions }): Promise<PostgresServer> {
-    const port = await freePort()
+    // The port is free when chosen and taken by the server a moment later: another process (a test file
+    // in the next jest worker, a client's ephemeral port) may take it meanwhile. Then try another one.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await PostgresServer.startOn(await freePort(), options)
+      } catch (err) {
+        if (attempt >= PORT_ATTEMPTS || !(err instanceof PostgresStartError && /Address already in use/.test(err.message))) throw err
+      }
+    }
+  }
+
+  private static async startOn(port: number, options: { hostPattern: string; binaries?: BinariesOptions }): Promise<PostgresServer> {
     const adminPassword = `admin_${Math.random().toString(36).slice(2)}`
     const logs: string[] = []
     const fromEnv = process.env.PREVIEW_PG_NATIVE_DIR ? { nativeDir: process.env.PREVIEW_PG_NATIVE_DIR } : undefined

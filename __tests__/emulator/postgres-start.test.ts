@@ -5,15 +5,17 @@
  * fix, from the real entry points (`npm start`, `npm run emulator`), never
  * an unhandled 'error' event.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { PostgresStartError } from '../../emulator/child.js'
 import { BINARIES_PACKAGE, placeCopy } from '../../emulator/pg-binaries.js'
+import { PostgresCluster } from '../../emulator/pg-cluster.js'
 import { PostgresServer } from '../../emulator/postgres.js'
 import { ROOT } from '../../emulator/runner.js'
 
@@ -208,5 +210,68 @@ describe('a process that starts PostgreSQL and is ended by SIGTERM', () => {
     }
     for (let i = 0; i < 100 && postgres.some(alive); i++) await new Promise((r) => setTimeout(r, 100))
     expect(postgres.filter(alive)).toEqual([])
+  })
+})
+
+describe('a port taken between its choice and the server listening on it (test files start side by side)', () => {
+  it('PostgresServer.start tries another port, and the server runs on it', async () => {
+    const held: net.Server[] = []
+    const hold = (port: number): Promise<void> =>
+      new Promise((resolve) => {
+        const s = net.createServer()
+        held.push(s)
+        s.listen(port, '127.0.0.1', () => resolve())
+      })
+    // Every port freePort() hands out is taken again as soon as it is released, the first time only.
+    const close = net.Server.prototype.close
+    const spy = jest.spyOn(net.Server.prototype, 'close').mockImplementation(function (this: net.Server, done?: (err?: Error) => void) {
+      const port = (this.address() as net.AddressInfo | null)?.port
+      return close.call(this, (err?: Error) => {
+        if (held.length === 0 && port) void hold(port).then(() => done?.(err))
+        else done?.(err)
+      })
+    })
+    let server: PostgresServer | undefined
+    try {
+      server = await PostgresServer.start({ hostPattern: '*.us-east-2.localhost' })
+    } finally {
+      spy.mockRestore()
+    }
+    try {
+      const taken = (held[0].address() as net.AddressInfo).port
+      expect(server.port).not.toBe(taken)
+      expect((await server.query<{ one: number }>('postgres', 'SELECT 1 AS one'))[0].one).toBe(1)
+    } finally {
+      await server.stop()
+      held.forEach((s) => s.close())
+    }
+  })
+
+  it('says which port, when it is taken', async () => {
+    const s = net.createServer()
+    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', () => resolve()))
+    const port = (s.address() as net.AddressInfo).port
+    const cluster = await PostgresCluster.initialise({
+      port,
+      user: 'x',
+      password: 'p',
+      authMethod: 'scram-sha-256',
+      initdbFlags: ['--no-sync'],
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      onLog: () => undefined
+    })
+    try {
+      const err = await cluster.start().then(
+        () => null,
+        (e: unknown) => e
+      )
+      expect(err).toBeInstanceOf(PostgresStartError)
+      expect((err as Error).message).toMatch(ONE_LINE)
+      expect((err as Error).message).toContain(`could not listen on port ${port}: Address already in use`)
+      expect((err as Error).message).toContain(`Fix: free port ${port} or run again`)
+    } finally {
+      await cluster.stop()
+      s.close()
+    }
   })
 })

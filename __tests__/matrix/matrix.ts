@@ -16,7 +16,7 @@
  *   handed out, exact, URL-encoded and base64, in stdout, stderr, the job
  *   summary, the comment lines of the env file and every PR comment.
  *
- * Used by __tests__/dist/matrix.test.ts (CI) and bench/matrix.ts (prints the table).
+ * Used by __tests__/matrix/matrix-shard.ts (the jest files __tests__/dist/matrix-<n>.test.ts) and bench/matrix.ts (prints the table).
  */
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'

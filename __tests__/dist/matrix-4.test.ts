@@ -1,0 +1,4 @@
+/** The fault matrix, shard 4 of MATRIX_SHARDS (see __tests__/matrix/matrix-shard.ts; `npm run matrix` prints the whole table). */
+import { matrixShard } from '../matrix/matrix-shard.js'
+
+matrixShard(4)

@@ -29,6 +29,14 @@ export class PlatformBranches {
     private readonly pg: PostgresServer
   ) {}
 
+  /**
+   * Neon's cap on branches per project (Free and Launch plans: 10, Scale 25),
+   * by project id; off unless a test sets it. A create past it is answered
+   * 422 `{code: 'BRANCHES_LIMIT_EXCEEDED', message: 'branches limit exceeded'}`
+   * (the spec's GeneralError; the code as users report meeting it).
+   */
+  readonly branchCap = new Map<string, number>()
+
   /** Create branch (`POST …/branches`): the body parsed, then {@link createFrom}. */
   async create(project: Project, req: Request): Promise<Reply> {
     let body: CreateBranchBody
@@ -43,6 +51,9 @@ export class PlatformBranches {
   /** Create branch from a parsed BranchCreateRequest (also branch_anonymized's `branch_create`, platform-anonymized.ts). */
   async createFrom(project: Project, body: CreateBranchBody): Promise<Reply> {
     if (this.platform.busy(project)) return LOCKED
+    const cap = this.branchCap.get(project.id)
+    if (cap !== undefined && project.branches.size >= cap)
+      return { status: 422, body: { code: 'BRANCHES_LIMIT_EXCEEDED', message: 'branches limit exceeded' } }
     const refused = this.platform.lifecycle.refuseCreate(project, body)
     if (refused) return refused
     const name = body.branch?.name ?? `br-${hex(3)}`

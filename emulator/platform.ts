@@ -82,7 +82,15 @@ export class PlatformService implements PlatformCore {
     const p = '^/api/v2/projects/([^/]+)'
     this.server
       .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) =>
-        this.withProject(req, pid, (project) => listBranches(project, req, this.branchPageSize, (b) => this.branchView(project, b)))
+        this.withProject(req, pid, (project) =>
+          listBranches(
+            project,
+            req,
+            this.branchPageSize,
+            (b) => this.branchView(project, b),
+            (b) => (b.annotations ? this.lifecycle.annotation(b).annotation : undefined)
+          )
+        )
       )
       .route('GET', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) =>
         this.withBranch(req, pid, bid, (project, b) => ({

@@ -107,18 +107,29 @@ async function reuse(client: NeonClient, branch: Branch, o: BranchOptions): Prom
 
 /**
  * Deletes `branch` (423 retried per the Neon operations guide, Errors) and waits for the operations
- * the delete started.
- * @returns those operations; empty when the branch was already gone.
+ * the delete started; with `shared`, one DELETE of the sweep is sent at a time and the polls share
+ * one listing of the project's operations.
+ * @returns those operations; null when the branch was already gone.
  */
 export async function deleteBranchAndWait(
   client: NeonClient,
   branch: Branch,
-  o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
+  o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>,
+  shared?: DeleteSharing
 ): Promise<Operation[] | null> {
   refuseProtected(branch, 'delete')
-  const ops = await retryLocked(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id))
+  const send = (): Promise<Operation[] | null> => retryLocked(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id))
+  const ops = shared ? await shared.send(send) : await send()
   if (ops === null) return null
-  return await waitForOperations(ops, waitOptions(client, o as BranchOptions))
+  return await waitForOperations(ops, { ...waitOptions(client, o as BranchOptions), ...(shared ? { get: shared.get } : {}) })
+}
+
+/** How deletes running at once share the project (the sweep, sweep-pace.ts). */
+export interface DeleteSharing {
+  /** Sends a DELETE (with its 423 retries) when no other delete of the sweep is sending one. */
+  send<T>(request: () => Promise<T>): Promise<T>
+  /** Reads an operation from one listing shared by every delete polling at once. */
+  get(id: string): Promise<Operation>
 }
 
 /** How long a failed run waits for its new branch's operations before deleting the branch, seconds. */

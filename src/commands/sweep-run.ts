@@ -74,6 +74,8 @@ export interface SweepContext {
   budget: GitHubBudget
   /** Short reasons of the branches that could not be handled. */
   failures: string[]
+  /** Every branch with a PR is deleted under the PR's lock (`make-room`), whatever its comment shows. */
+  alwaysLock?: boolean
 }
 
 type Decide = (
@@ -214,7 +216,7 @@ export class SweepRun {
     const comment = this.commentOf.get(row) ?? null
     const state = row.pr ? (await this.x.pulls(row.pr)).state : null
     const open = Boolean(row.pr) && state !== 'closed' && state !== 'merged'
-    const locked = Boolean(row.pr && this.x.settings.comment && (open || comment?.record.reaction !== undefined))
+    const locked = Boolean(row.pr && this.x.settings.comment && (open || this.x.alwaysLock || comment?.record.reaction !== undefined))
     if (comment) this.pendingWrites--
     if (locked) {
       if (!this.reserve(LOCKED_COST)) return this.defer(row)

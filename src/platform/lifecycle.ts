@@ -25,6 +25,7 @@ import { chooseUri, connectionOf, pooledOf } from './branch-connection.js'
 import { BranchRefusedError, UNSEEDED_SUFFIX, findPreviewBranches, refuseProtected, resolveParent, unseededName } from './preview-branch.js'
 import { UNSEEDED_BRANCH, isCancelled, offCancel, onCancel } from '../cancel.js'
 import { retryLocked } from './retry-423.js'
+import { NeonLimitError } from './api-errors.js'
 import { type Operation, waitForOperations } from './operations.js'
 import type { CreateBranchExtras } from './shapes.js'
 import { clearUnseeded, saveUnseeded } from '../post-state.js'
@@ -42,6 +43,12 @@ export interface BranchOptions {
   branchCreateExtras?: CreateBranchExtras
   /** Make (or reuse) an anonymized branch through these (platform/anonymized.ts). */
   anonymized?: AnonymizedHooks
+  /**
+   * Called when the create is refused for the project's branch limit: makes
+   * room (commands/make-room.ts) and resolves, and the create is sent again
+   * once; or throws the error to report (with the project's figures).
+   */
+  atBranchLimit?: (err: NeonLimitError) => Promise<void>
 }
 
 /**
@@ -255,7 +262,12 @@ export async function provisionBranch(client: NeonClient, o: BranchOptions): Pro
   const unseeded = unseededName(o.branchName)
   let created
   try {
-    created = await createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized)
+    created = await createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized).catch(async (err: unknown) => {
+      if (!(err instanceof NeonLimitError && err.limit === 'branches' && o.atBranchLimit)) throw err
+      // Room made (or the hook throws the limit with its figures): create again, once.
+      await o.atBranchLimit(err)
+      return await createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized)
+    })
   } catch (err) {
     if (err instanceof HttpError && err.status === 409) {
       const now = await findPreviewBranches(client, o.branchName)

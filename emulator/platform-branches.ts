@@ -21,6 +21,7 @@ export interface BranchesCore extends PlatformCore {
   readonly history: PlatformHistory
   newBranch(project: Project, name: string, parentId: string | undefined): BranchRecord
   uri(project: Project, b: BranchRecord, pooled: boolean): string
+  unarchive(project: Project, b: BranchRecord): Reply | null
 }
 
 export class PlatformBranches {
@@ -36,6 +37,15 @@ export class PlatformBranches {
    * (the spec's GeneralError; the code as users report meeting it).
    */
   readonly branchCap = new Map<string, number>()
+
+  /**
+   * Neon's cap on computes active at once per project (20 on most plans), by
+   * project id; off unless a test sets it. A create with an endpoint while
+   * that many branches have an active (not `suspended`) compute is answered
+   * 422 "active endpoints limit exceeded"; a test frees a slot by suspending
+   * one (`endpoint.suspended = true`) or deleting its branch.
+   */
+  readonly computeCap = new Map<string, number>()
 
   /** Create branch (`POST …/branches`): the body parsed, then {@link createFrom}. */
   async create(project: Project, req: Request): Promise<Reply> {
@@ -54,6 +64,10 @@ export class PlatformBranches {
     const cap = this.branchCap.get(project.id)
     if (cap !== undefined && project.branches.size >= cap)
       return { status: 422, body: { code: 'BRANCHES_LIMIT_EXCEEDED', message: 'branches limit exceeded' } }
+    const computes = this.computeCap.get(project.id)
+    const active = [...project.branches.values()].filter((b) => b.endpoint && !b.endpoint.suspended).length
+    if (computes !== undefined && (body.endpoints ?? []).length && active >= computes)
+      return { status: 422, body: { code: '', message: 'active endpoints limit exceeded' } }
     const refused = this.platform.lifecycle.refuseCreate(project, body)
     if (refused) return refused
     const name = body.branch?.name ?? `br-${hex(3)}`
@@ -162,6 +176,8 @@ export class PlatformBranches {
         body: { code: '', message: `branch ${b.id} has child branches (${children.map((c) => c.name).join(', ')}); delete them first` }
       }
     if (this.platform.busy(project)) return LOCKED
+    const unarchiving = this.platform.unarchive(project, b)
+    if (unarchiving) return unarchiving
     project.branches.delete(b.id)
     const { deleteMs } = this.platform.timing
     const ops = [

@@ -83,3 +83,77 @@ describe("at Neon's branch limit", () => {
     expect(suite.project.branches.has(closedRun.outputs['branch-id'])).toBe(true)
   })
 })
+
+describe("at Neon's limit on active computes", () => {
+  const active = () => [...suite.project.branches.values()].filter((b) => b.endpoint && !b.endpoint.suspended)
+  const capComputes = (): void => void suite.emu.platform.branchRequests.computeCap.set(suite.project.id, active().length)
+
+  it('waits for a compute to suspend within wait-timeout, then creates and seeds', async () => {
+    const other = await run({}, { pr: { number: newPr() } })
+    await idle()
+    capComputes()
+    const pr = newPr()
+    const running = run({ 'wait-timeout': '60' }, { pr: { number: pr } })
+    await new Promise((r) => setTimeout(r, 2500))
+    suite.project.branches.get(other.outputs['branch-id'])!.endpoint!.suspended = true
+    const r = await running
+    expect(r.errors).toEqual([])
+    expect(r.stdout).toMatch(/Neon's limit on active computes of the project is reached \("active endpoints limit exceeded"\): waiting up to 60 s \(wait-timeout\)/)
+    expect(r.stdout).toMatch(/A compute slot came free after \d+ s/)
+    expect(suite.project.branches.get(r.outputs['branch-id'])!.name).toBe(r.outputs['branch-name'])
+    const refused = suite.emu.platform.server.requests('POST', /\/branches$/).filter((q) => q.at > r.startedAt && q.status === 422)
+    expect(refused.length).toBeGreaterThan(0)
+  })
+
+  it('not freed: fails at wait-timeout naming the limit and the way out; no branch left', async () => {
+    await idle()
+    capComputes()
+    const before = [...suite.project.branches.keys()].sort()
+    const pr = newPr()
+    const r = await run({ 'wait-timeout': '3' }, { pr: { number: pr } })
+    expect(r.code).toBe(1)
+    expect(r.errors[0]).toMatch(
+      /Neon's limit on active computes of the project is reached \(HTTP 422: "active endpoints limit exceeded"\).* Waited \d+ s \(`wait-timeout`\) for a compute to suspend; none did\. Computes suspend when idle.*`suspend-timeout`/
+    )
+    expect([...suite.project.branches.keys()].sort()).toEqual(before)
+    expect(suite.emu.github.comments(REPO, pr)[0].body).toContain("Neon's limit on active computes of the project is reached")
+  })
+})
+
+describe('archived branches', () => {
+  const archive = (id: string): void => void (suite.project.branches.get(id)!.archived = true)
+  const unarchives = (since: number) =>
+    suite.emu.platform.operations(suite.project).filter((op) => op.action === 'timeline_unarchive' && op.startedAt >= since)
+  const archivedLine = /Branch "[^"]+" \([^)]+\) is archived \(Neon archives branches unused for a while\): Neon unarchives it on this access \(operation timeline_unarchive\); waiting for it\./
+
+  it('reuse and delete: one log line each, the unarchive waited out', async () => {
+    const pr = newPr()
+    const first = await run({}, { pr: { number: pr } })
+    await idle()
+    archive(first.outputs['branch-id'])
+    const reused = await run({}, { pr: { number: pr } })
+    expect(reused.errors).toEqual([])
+    expect(reused.outputs).toMatchObject({ created: 'false', 'branch-id': first.outputs['branch-id'] })
+    expect(reused.stdout.split('\n').filter((l) => archivedLine.test(l))).toHaveLength(1)
+    expect(unarchives(reused.startedAt)).toHaveLength(1)
+    await idle()
+    archive(first.outputs['branch-id'])
+    const deleted = await run({ command: 'delete' }, { pr: { number: pr } })
+    expect(deleted.errors).toEqual([])
+    expect(deleted.stdout).toMatch(archivedLine)
+    expect(suite.project.branches.has(first.outputs['branch-id'])).toBe(false)
+  })
+
+  it('the sweep deletes an archived branch of a closed PR, saying so', async () => {
+    const pr = newPr()
+    const first = await run({}, { pr: { number: pr } })
+    suite.emu.pulls.close(REPO, pr)
+    await idle()
+    archive(first.outputs['branch-id'])
+    const r = await run({ command: 'cleanup' }, { eventName: 'schedule', event: {} })
+    expect(r.errors).toEqual([])
+    expect(r.stdout).toMatch(archivedLine)
+    expect(suite.project.branches.has(first.outputs['branch-id'])).toBe(false)
+    expect(unarchives(r.startedAt)).toHaveLength(1)
+  })
+})

@@ -26,6 +26,7 @@ import { BranchRefusedError, UNSEEDED_SUFFIX, findPreviewBranches, refuseProtect
 import { UNSEEDED_BRANCH, isCancelled, offCancel, onCancel } from '../cancel.js'
 import { retryLocked } from './retry-423.js'
 import { NeonLimitError } from './api-errors.js'
+import { waitForComputeSlot } from './compute-wait.js'
 import { type Operation, waitForOperations } from './operations.js'
 import type { CreateBranchExtras } from './shapes.js'
 import { clearUnseeded, saveUnseeded } from '../post-state.js'
@@ -105,8 +106,17 @@ export async function waitForPendingOf(
   return await waitForOperations(pending, waitOptions(client, o as BranchOptions))
 }
 
+/** The one log line for an archived branch: Neon unarchives it on this access (a `timeline_unarchive` operation, waited out like any other). */
+function logArchived(branch: Branch): void {
+  if (branch.current_state === 'archived')
+    core.info(
+      `Branch "${branch.name}" (${branch.id}) is archived (Neon archives branches unused for a while): Neon unarchives it on this access (operation timeline_unarchive); waiting for it.`
+    )
+}
+
 /** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
 async function reuse(client: NeonClient, branch: Branch, o: BranchOptions): Promise<BranchOutcome> {
+  logArchived(branch)
   const operations = await waitForPendingOf(client, branch, o)
   core.info(`Reusing branch "${branch.name}" (${branch.id}).`)
   return { branch, created: false, operations, ...(await connectionOf(client, branch, o)) }
@@ -125,6 +135,7 @@ export async function deleteBranchAndWait(
   shared?: DeleteSharing
 ): Promise<Operation[] | null> {
   refuseProtected(branch, 'delete')
+  logArchived(branch)
   const send = (): Promise<Operation[] | null> => retryLocked(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id))
   const ops = shared ? await shared.send(send) : await send()
   if (ops === null) return null
@@ -262,11 +273,13 @@ export async function provisionBranch(client: NeonClient, o: BranchOptions): Pro
   const unseeded = unseededName(o.branchName)
   let created
   try {
-    created = await createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized).catch(async (err: unknown) => {
+    const create = () => createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized)
+    created = await create().catch(async (err: unknown) => {
+      if (err instanceof NeonLimitError && err.limit === 'computes') return await waitForComputeSlot(err, create, o)
       if (!(err instanceof NeonLimitError && err.limit === 'branches' && o.atBranchLimit)) throw err
       // Room made (or the hook throws the limit with its figures): create again, once.
       await o.atBranchLimit(err)
-      return await createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized)
+      return await create()
     })
   } catch (err) {
     if (err instanceof HttpError && err.status === 409) {

@@ -53,11 +53,11 @@ export interface SweepRow {
 }
 
 /** Branches deleted at once: one DELETE is sent at a time, the others wait for their operations together (sweep-pace.ts). */
-export const SWEEP_CONCURRENCY = 8
+export const SWEEP_CONCURRENCY = 16
 /** GitHub requests a branch under its PR's lock may need: take (3), read the PR again, write, release (2), with room for a retry. */
 const LOCKED_COST = 8
-/** GitHub requests kept back for the branches under way and their releases. */
-const RESERVE = SWEEP_CONCURRENCY * LOCKED_COST + 4
+/** GitHub requests always kept back (besides the writes promised and the locks under way). */
+const RESERVE = 8
 /** Branches whose comments are read before their deletes start. */
 const CHUNK = 40
 /** Times a delete is tried again after its 423 retries found the project still busy. */
@@ -95,6 +95,8 @@ export class SweepRun {
   private login = ''
   /** Comment writes promised to rows already read: kept back from the budget. */
   private pendingWrites = 0
+  /** Branches being deleted under their PR's lock now: {@link LOCKED_COST} each kept back. */
+  private locking = 0
   private stopped = false
   private readonly sharing: DeleteSharing
 
@@ -183,7 +185,7 @@ export class SweepRun {
 
   /** True when `n` more GitHub requests fit above the reserve; else the sweep stops taking branches. */
   private reserve(n: number): boolean {
-    if (this.x.budget.allows(RESERVE + this.pendingWrites + n)) return true
+    if (this.x.budget.allows(RESERVE + this.pendingWrites + this.locking * LOCKED_COST + n)) return true
     this.stopped = true
     return false
   }
@@ -220,7 +222,12 @@ export class SweepRun {
     if (comment) this.pendingWrites--
     if (locked) {
       if (!this.reserve(LOCKED_COST)) return this.defer(row)
-      return this.underLock(row)
+      this.locking++
+      try {
+        return await this.underLock(row)
+      } finally {
+        this.locking--
+      }
     }
     if (comment && !this.reserve(1)) return this.defer(row)
     const markdown = await this.deleteBranch(row)

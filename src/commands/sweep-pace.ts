@@ -22,15 +22,19 @@ export class MinutePace {
   private readonly times: number[] = []
   /** Requests sent through {@link wait}. */
   sent = 0
-  constructor(private readonly perMinute: number) {}
+  /** @param windowMs the window's length in milliseconds (a minute; shorter in tests) */
+  constructor(
+    private readonly perMinute: number,
+    private readonly windowMs = 60_000
+  ) {}
 
-  /** Resolves once one more request fits in the last 60 s, and counts it. */
+  /** Resolves once one more request fits in the last window, and counts it. */
   readonly wait = async (): Promise<void> => {
     for (;;) {
       const now = Date.now()
-      while (this.times.length && this.times[0] <= now - 60_000) this.times.shift()
+      while (this.times.length && this.times[0] <= now - this.windowMs) this.times.shift()
       if (this.times.length < this.perMinute) break
-      await sleep(this.times[0] + 60_000 - now)
+      await sleep(this.times[0] + this.windowMs - now)
     }
     this.times.push(Date.now())
     this.sent++

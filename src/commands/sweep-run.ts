@@ -230,6 +230,7 @@ export class SweepRun {
       }
     }
     if (comment && !this.reserve(1)) return this.defer(row)
+    if (open && !(await this.stillDoomed(row, ''))) return
     const markdown = await this.deleteBranch(row)
     if (markdown && comment) {
       await this.x.octokit.rest.issues
@@ -318,6 +319,25 @@ export class SweepRun {
   }
 
   /**
+   * Reads the branch and its PR again and decides again just before the
+   * delete (a PR reopened, or a branch used, meanwhile is kept): updates
+   * `row` and returns false when it is no longer to be deleted.
+   */
+  private async stillDoomed(row: SweepRow, how: string): Promise<boolean> {
+    const again = await this.decide(this.x.client, row.branch, this.x.settings, (n) => pullState(this.x.octokit, n), Date.now())
+    if (again.reason === 'gone before it could be read') {
+      row.decision = 'already gone'
+      return false
+    }
+    if (again.decision !== 'delete') {
+      Object.assign(row, { decision: 'keep', reason: `${again.reason} (read again before the delete${how})` })
+      return false
+    }
+    row.branch = again.branch
+    return true
+  }
+
+  /**
    * Deletes `row`'s branch under its PR's comment lock, after reading it
    * again and deciding again (a branch used meanwhile is kept).
    */
@@ -326,17 +346,7 @@ export class SweepRun {
     let markdown: string | null = null
     try {
       // Under the lock the PR is read again: it may have been reopened, and a run of it have used the branch, since the sweep began.
-      const again = await this.decide(this.x.client, row.branch, this.x.settings, (n) => pullState(this.x.octokit, n), Date.now())
-      if (again.reason === 'gone before it could be read') {
-        row.decision = 'already gone'
-        return
-      }
-      if (again.decision !== 'delete') {
-        Object.assign(row, { decision: 'keep', reason: `${again.reason} (read again before the delete, under the PR's lock)` })
-        return
-      }
-      row.branch = again.branch
-      markdown = await this.deleteBranch(row)
+      if (await this.stillDoomed(row, ", under the PR's lock")) markdown = await this.deleteBranch(row)
     } finally {
       // Kept: only the claim goes, the PR's comment stays as its last run wrote it. Deleted: the comment says swept.
       await lock.finish(markdown, markdown ? { mode: 'branch' } : (lock.home?.record ?? { mode: 'branch' }))

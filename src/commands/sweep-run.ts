@@ -95,6 +95,8 @@ export class SweepRun {
   private login = ''
   /** Comment writes promised to rows already read: kept back from the budget. */
   private pendingWrites = 0
+  /** Comment listings under way (their answers not yet counted in the budget). */
+  private reading = 0
   /** Branches being deleted under their PR's lock now: {@link LOCKED_COST} each kept back. */
   private locking = 0
   private stopped = false
@@ -185,7 +187,7 @@ export class SweepRun {
 
   /** True when `n` more GitHub requests fit above the reserve; else the sweep stops taking branches. */
   private reserve(n: number): boolean {
-    if (this.x.budget.allows(RESERVE + this.pendingWrites + this.locking * LOCKED_COST + n)) return true
+    if (this.x.budget.allows(RESERVE + this.reading + this.pendingWrites + this.locking * LOCKED_COST + n)) return true
     this.stopped = true
     return false
   }
@@ -206,7 +208,8 @@ export class SweepRun {
     if (!this.comments.has(pr) && !this.reserve(2)) return this.defer(row)
     let listing = this.comments.get(pr)
     if (!listing) this.comments.set(pr, (listing = previewComments(this.x.octokit, pr, this.login)))
-    const found = await listing
+    this.reading++
+    const found = await listing.finally(() => this.reading--)
     row.preview ??= found.find((c) => c.record.branchId === row.branch.id)?.preview ?? ''
     const comment = found.find((c) => c.preview === row.preview) ?? null
     this.commentOf.set(row, comment)

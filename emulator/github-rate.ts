@@ -42,37 +42,36 @@ export function limitGitHub(
   o: { limit: number; remaining?: number; resetInSeconds?: number }
 ): GitHubBudget {
   let map = budgets.get(github)
-  if (!map) {
-    const m = (map = new Map())
-    budgets.set(github, m)
-    github.server.admit = (_method, path, headers) => {
-      const b = m.get(tokenOf(headers.authorization))
-      if (!b || /^\/rate_limit\/?$/.test(path)) return undefined
-      if (Date.now() >= b.resetAt) Object.assign(b, { used: 0, resetAt: Date.now() + 3600_000 })
-      if (b.used >= b.limit) {
-        b.refused++
-        return {
-          status: 403,
-          body: {
-            message:
-              'API rate limit exceeded for installation ID 1. If you reach out to GitHub Support for help, please include the request ID.',
-            documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api'
-          }
+  if (!map) budgets.set(github, (map = new Map()))
+  const m = map
+  // (Re)installed on every call: a test may have taken the hooks off since.
+  github.server.admit = (_method, path, headers) => {
+    const b = m.get(tokenOf(headers.authorization))
+    if (!b || /^\/rate_limit\/?$/.test(path)) return undefined
+    if (Date.now() >= b.resetAt) Object.assign(b, { used: 0, resetAt: Date.now() + 3600_000 })
+    if (b.used >= b.limit) {
+      b.refused++
+      return {
+        status: 403,
+        body: {
+          message:
+            'API rate limit exceeded for installation ID 1. If you reach out to GitHub Support for help, please include the request ID.',
+          documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api'
         }
       }
-      b.used++
-      return undefined
     }
-    github.server.headersFor = (headers): Record<string, string> => {
-      const b = m.get(tokenOf(headers.authorization))
-      if (!b) return {}
-      return {
-        'x-ratelimit-limit': String(b.limit),
-        'x-ratelimit-remaining': String(Math.max(0, b.limit - b.used)),
-        'x-ratelimit-used': String(b.used),
-        'x-ratelimit-reset': String(Math.ceil(b.resetAt / 1000)),
-        'x-ratelimit-resource': 'core'
-      }
+    b.used++
+    return undefined
+  }
+  github.server.headersFor = (headers): Record<string, string> => {
+    const b = m.get(tokenOf(headers.authorization))
+    if (!b) return {}
+    return {
+      'x-ratelimit-limit': String(b.limit),
+      'x-ratelimit-remaining': String(Math.max(0, b.limit - b.used)),
+      'x-ratelimit-used': String(b.used),
+      'x-ratelimit-reset': String(Math.ceil(b.resetAt / 1000)),
+      'x-ratelimit-resource': 'core'
     }
   }
   const budget: GitHubBudget = {

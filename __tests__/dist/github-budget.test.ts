@@ -37,6 +37,11 @@ describe('a run with few GitHub requests left', () => {
       expect(emu.github.reactionsOf.get(`issue ${REPO}#${pr}`) ?? []).toEqual([])
       expect(emu.github.comments(REPO, pr).filter((c) => /being provisioned/.test(c.body))).toEqual([])
       expect(budget.used).toBeLessThanOrEqual(1000)
+      // The lock was never taken: too few requests left to release it (GET /rate_limit, free, said so).
+      const lockTakes = emu.github.server.requests('POST', new RegExp(`/issues/${pr}/reactions$`)).filter((q) => q.at >= r.startedAt)
+      expect(lockTakes).toEqual([])
+      expect(emu.github.server.requests('GET', /^\/rate_limit$/).filter((q) => q.at >= r.startedAt).length).toBeGreaterThan(0)
+      if (left === 0) expect(budget.refused).toBeGreaterThan(0)
       // The post step finds nothing to release.
       expect(r.post?.code ?? 0).toBe(0)
     })

@@ -198,7 +198,7 @@ describe('reset, cleanup and cancel keep the promise', () => {
     expect(res.status).toBe(400)
   })
 
-  it("5. one unreadable branch: reported, counted, and the sweep goes on; the summary is written; the swept PR's placeholder says so", async () => {
+  it("5. one branch whose delete fails: reported, counted, and the sweep goes on; the summary is written; no placeholder on a PR no run holds", async () => {
     const open = await run({}, { pr: { number: newPr() } })
     const closedPr = newPr()
     const closed = await run({}, { pr: { number: closedPr } })

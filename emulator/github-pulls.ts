@@ -5,7 +5,9 @@
  * body has the REST API's fields the action reads: `number`, `state`
  * (`open`/`closed`), `merged`, `merged_at`, `closed_at`, `head.ref`, `head.sha`,
  * `head.repo.full_name`. `GET /repos/{owner}/{repo}/pulls` lists them
- * (`state`: `open` by default, `closed`, `all`; `head`: `owner:branch`).
+ * (`state`: `open` by default, `closed`, `all`; `head`: `owner:branch`;
+ * newest first, or oldest with `direction=asc`; `per_page` up to 100 and
+ * `page`, with a `Link` header to the next and last pages).
  */
 import type { GitHubService } from './github.js'
 
@@ -36,7 +38,19 @@ export class PullRequests {
         .map((key) => this.view(owner, repo, Number(key.split('#')[1])))
         .filter((p) => state === 'all' || p.state === state)
         .filter((p) => !head || `${p.head.repo.full_name.split('/')[0]}:${p.head.ref}` === head)
-      return { status: 200, body: found }
+        // sort=created (the default): newest first unless direction=asc; numbers follow creation here.
+        .sort((a, b) => (req.query.get('direction') === 'asc' ? a.number - b.number : b.number - a.number))
+      const perPage = Math.min(100, Number(req.query.get('per_page') ?? 30))
+      const page = Math.max(1, Number(req.query.get('page') ?? 1))
+      const last = Math.max(1, Math.ceil(found.length / perPage))
+      const query = new URLSearchParams(req.query)
+      const link = (n: number): string => (query.set('page', String(n)), `<${github.url}/repos/${owner}/${repo}/pulls?${query}>`)
+      const links = page < last ? [`${link(page + 1)}; rel="next"`, `${link(last)}; rel="last"`] : []
+      return {
+        status: 200,
+        body: found.slice((page - 1) * perPage, page * perPage),
+        headers: links.length ? { link: links.join(', ') } : undefined
+      }
     })
     github.server.route('GET', /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/?$/, (req, [owner, repo, n]) => {
       if (!github.tokenOf(req)) return { status: 401, body: { message: 'Bad credentials' } }

@@ -6,13 +6,15 @@
  * reacted with that content: GitHub REST, "Create reaction for an issue
  * comment") and delete by id (204). A deleted comment loses its reactions. Tokens decide who writes and
  * whether they may: the default token behaves like a workflow's GITHUB_TOKEN
- * (comments as `github-actions[bot]`, `GET /user` refused). A GitHub App's
+ * (comments as `github-actions[bot]`, `GET /user` refused). `GET /rate_limit`
+ * and a per-token budget are github-rate.ts's. A GitHub App's
  * installation token comments as `<app slug>[bot]` (a `Bot` user) and is
  * refused `GET /user` too (403 "Resource not accessible by integration"), as
  * GitHub answers for any installation token. A comment body over GitHub's
  * limit (65,536 characters) is refused with 422, as GitHub does.
  */
 import { ServiceServer, type Reply, type Request } from './http-kit.js'
+import { rateLimitStatus } from './github-rate.js'
 
 export interface TokenInfo {
   login: string
@@ -79,6 +81,7 @@ export class GitHubService {
     const pr = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments\/?$/
     const one = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)\/?$/
     this.server
+      .route('GET', /^\/rate_limit\/?$/, (req) => rateLimitStatus(this, req))
       .route('GET', /^\/user\/?$/, (req) => {
         const who = this.auth(req)
         if (!who) return unauthorized()

@@ -98,6 +98,8 @@ export class ServiceServer {
   onRequest?: (entry: LoggedRequest) => void
   /** Answers a request before its route does when it returns a reply (a rate limit, neon-limits.ts); injected faults come first. */
   admit?: (method: string, path: string, headers: http.IncomingHttpHeaders) => Reply | undefined
+  /** Headers added to every answer of a request (GitHub's `x-ratelimit-*`, github-rate.ts); called after the request was admitted or refused. */
+  headersFor?: (headers: http.IncomingHttpHeaders) => Record<string, string>
 
   /**
    * @param errorBody the service's error body for a message (used for injected
@@ -184,6 +186,7 @@ export class ServiceServer {
       res.writeHead(status, {
         'x-request-id': requestId,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...this.headersFor?.(req.headers),
         ...headers
       })
       res.end(entry.responseText)

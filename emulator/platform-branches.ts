@@ -21,6 +21,7 @@ export interface BranchesCore extends PlatformCore {
   readonly history: PlatformHistory
   newBranch(project: Project, name: string, parentId: string | undefined): BranchRecord
   uri(project: Project, b: BranchRecord, pooled: boolean): string
+  unarchive(project: Project, b: BranchRecord): Reply | null
 }
 
 export class PlatformBranches {
@@ -28,6 +29,23 @@ export class PlatformBranches {
     private readonly platform: BranchesCore,
     private readonly pg: PostgresServer
   ) {}
+
+  /**
+   * Neon's cap on branches per project (Free and Launch plans: 10, Scale 25),
+   * by project id; off unless a test sets it. A create past it is answered
+   * 422 `{code: 'BRANCHES_LIMIT_EXCEEDED', message: 'branches limit exceeded'}`
+   * (the spec's GeneralError; the code as users report meeting it).
+   */
+  readonly branchCap = new Map<string, number>()
+
+  /**
+   * Neon's cap on computes active at once per project (20 on most plans), by
+   * project id; off unless a test sets it. A create with an endpoint while
+   * that many branches have an active (not `suspended`) compute is answered
+   * 422 "active endpoints limit exceeded"; a test frees a slot by suspending
+   * one (`endpoint.suspended = true`) or deleting its branch.
+   */
+  readonly computeCap = new Map<string, number>()
 
   /** Create branch (`POST …/branches`): the body parsed, then {@link createFrom}. */
   async create(project: Project, req: Request): Promise<Reply> {
@@ -43,6 +61,13 @@ export class PlatformBranches {
   /** Create branch from a parsed BranchCreateRequest (also branch_anonymized's `branch_create`, platform-anonymized.ts). */
   async createFrom(project: Project, body: CreateBranchBody): Promise<Reply> {
     if (this.platform.busy(project)) return LOCKED
+    const cap = this.branchCap.get(project.id)
+    if (cap !== undefined && project.branches.size >= cap)
+      return { status: 422, body: { code: 'BRANCHES_LIMIT_EXCEEDED', message: 'branches limit exceeded' } }
+    const computes = this.computeCap.get(project.id)
+    const active = [...project.branches.values()].filter((b) => b.endpoint && !b.endpoint.suspended).length
+    if (computes !== undefined && (body.endpoints ?? []).length && active >= computes)
+      return { status: 422, body: { code: '', message: 'active endpoints limit exceeded' } }
     const refused = this.platform.lifecycle.refuseCreate(project, body)
     if (refused) return refused
     const name = body.branch?.name ?? `br-${hex(3)}`
@@ -151,6 +176,8 @@ export class PlatformBranches {
         body: { code: '', message: `branch ${b.id} has child branches (${children.map((c) => c.name).join(', ')}); delete them first` }
       }
     if (this.platform.busy(project)) return LOCKED
+    const unarchiving = this.platform.unarchive(project, b)
+    if (unarchiving) return unarchiving
     project.branches.delete(b.id)
     const { deleteMs } = this.platform.timing
     const ops = [

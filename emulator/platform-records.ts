@@ -70,7 +70,9 @@ export interface BranchRecord extends BranchLifecycle {
   /** Spec, Branch: the parent's LSN and time the branch was created from (set when the create named a point). */
   parent_lsn?: string
   parent_timestamp?: string
-  endpoint?: { id: string; host: string; type: 'read_write' } & EndpointSettings
+  endpoint?: { id: string; host: string; type: 'read_write'; suspended?: boolean } & EndpointSettings
+  /** Archived by Neon (platform.ts, unarchive): shown as `current_state: archived` until a request unarchives it. */
+  archived?: boolean
 }
 
 export interface Project {

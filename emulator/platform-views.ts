@@ -76,7 +76,8 @@ export function listBranches(
   project: Project,
   req: Request,
   pageSize: number,
-  view: (b: BranchRecord) => Record<string, unknown> = (b) => branchView(project, b)
+  view: (b: BranchRecord) => Record<string, unknown> = (b) => branchView(project, b),
+  annotation: (b: BranchRecord) => unknown = () => undefined
 ): Reply {
   const q = req.query
   const search = (q.get('search') ?? '').toLowerCase()
@@ -106,7 +107,8 @@ export function listBranches(
     status: 200,
     body: {
       branches: page.map(view),
-      annotations: {},
+      // AnnotationsMapResponse: each branch's AnnotationData by its id (branches without one are left out).
+      annotations: Object.fromEntries(page.flatMap((b) => (annotation(b) === undefined ? [] : [[b.id, annotation(b)]]))),
       pagination: {
         ...(more ? { next: Buffer.from(`o${offset + size}`).toString('base64url') } : {}),
         sort_by: sortBy,

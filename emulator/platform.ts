@@ -41,12 +41,16 @@ import {
   type Project,
   type Step,
   type Timing,
+  LOCKED,
   hex,
   iso
 } from './platform-records.js'
 import { NEON_RATE_LIMIT, RateLimiter, type RateLimitOptions, accountOf, routeOf } from './neon-limits.js'
 
 export type { BranchRecord, Project, Step, Timing } from './platform-records.js'
+
+/** How long the emulator's `timeline_unarchive` operation runs, in milliseconds. */
+export const UNARCHIVE_MS = 800
 
 export class PlatformService implements PlatformCore {
   readonly server = new ServiceServer('platform', (message, requestId, body) => ({
@@ -82,7 +86,15 @@ export class PlatformService implements PlatformCore {
     const p = '^/api/v2/projects/([^/]+)'
     this.server
       .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) =>
-        this.withProject(req, pid, (project) => listBranches(project, req, this.branchPageSize, (b) => this.branchView(project, b)))
+        this.withProject(req, pid, (project) =>
+          listBranches(
+            project,
+            req,
+            this.branchPageSize,
+            (b) => this.branchView(project, b),
+            (b) => (b.annotations ? this.lifecycle.annotation(b).annotation : undefined)
+          )
+        )
       )
       .route('GET', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) =>
         this.withBranch(req, pid, bid, (project, b) => ({
@@ -231,12 +243,31 @@ export class PlatformService implements PlatformCore {
     return f(project)
   }
 
-  /** @internal shared with platform-lifecycle.ts */
+  /** @internal shared with platform-lifecycle.ts; a request that changes an archived branch unarchives it first ({@link unarchive}). */
   withBranch(req: Request, pid: string, bid: string, f: (project: Project, b: BranchRecord) => Reply | Promise<Reply>) {
     return this.withProject(req, pid, (project) => {
       const b = project.branches.get(bid)
-      return b ? f(project, b) : { status: 404, body: { code: '', message: 'branch not found' } }
+      if (!b) return { status: 404, body: { code: '', message: 'branch not found' } }
+      return (req.method !== 'GET' && this.unarchive(project, b)) || f(project, b)
     })
+  }
+
+  /**
+   * Neon archives a branch older than 14 days and unused for 24 hours
+   * (`current_state: archived`; a test sets `archived` on the record) and
+   * unarchives it on the next access: a request that starts work on it
+   * starts a `timeline_unarchive` operation of {@link UNARCHIVE_MS} and is
+   * answered 423 while it runs, like any busy project.
+   * @returns the 423 reply when `b` was archived, else null.
+   */
+  unarchive(project: Project, b: BranchRecord): Reply | null {
+    if (!b.archived) return null
+    b.archived = false
+    this.addOperation(project, b.id, 'timeline_unarchive', [
+      { at: 0, status: 'running' },
+      { at: UNARCHIVE_MS, status: 'finished' }
+    ])
+    return LOCKED
   }
 
   /** @internal shared with platform-branches.ts: a branch record, added to the project (its database not made yet). */
@@ -265,7 +296,11 @@ export class PlatformService implements PlatformCore {
 
   /** A branch as the API shows it: the spec's view (platform-views.ts) with the lifecycle fields (platform-lifecycle.ts). */
   branchView(project: Project, b: BranchRecord): Record<string, unknown> {
-    return specBranchView(project, b, { ...this.lifecycle.view(b), ...this.anonymized.view(b) })
+    return specBranchView(project, b, {
+      ...this.lifecycle.view(b),
+      ...this.anonymized.view(b),
+      ...(b.archived ? { current_state: 'archived' } : {})
+    })
   }
 
   private current(op: OperationRecord, now = Date.now()): Step {

@@ -349,6 +349,7 @@ export function readSettings(): Settings {
     expiresInSeconds: duration('expires-in'),
     maxAgeSeconds: duration('max-age'),
     dryRun: bool('dry-run', false),
+    makeRoom: bool('make-room', true),
     suspendTimeoutSeconds: suspendTimeout(),
     minCu: computeUnits('min-cu'),
     maxCu: computeUnits('max-cu'),

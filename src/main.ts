@@ -26,6 +26,7 @@ import { writeRunReport } from './publish/run-report.js'
 import type { PreviewDeployment } from './deployment/deployment.js'
 import { deactivateDeployments, environmentUrlOf, startDeployment } from './deployment/run-deployment.js'
 import { mark, phaseLog } from './phases.js'
+import { NeonLimitError } from './platform/api-errors.js'
 
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
@@ -39,6 +40,7 @@ export async function run(checked?: Settings): Promise<void> {
   let pub: Publication | undefined
   let deploying: Promise<PreviewDeployment | null> = Promise.resolve(null)
   let failed = false
+  let failedBecause: string | undefined
   try {
     settings = checked ?? readSettings()
     const client = neonClientOf(settings) // the run's one Neon API client (branch mode; no request until used)
@@ -78,12 +80,14 @@ export async function run(checked?: Settings): Promise<void> {
   } catch (err) {
     if (isCancelled()) return // the cancel handler reports and undoes
     failed = true
+    // A plan limit of Neon's is named in the PR comment too, with its way out.
+    if (err instanceof NeonLimitError) failedBecause = err.message
     await (await deploying)?.fail()
     core.setFailed(err instanceof Error ? err.message : String(err))
   } finally {
     mark('finish')
     await endSessions() // an open connection would keep the process running
-    if (settings) await releaseLock(pub, settings.mode, failed)
+    if (settings) await releaseLock(pub, settings.mode, failed, failedBecause)
     core.info(`Where the time went:\n${phaseLog()}`)
   }
 }

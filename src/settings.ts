@@ -87,6 +87,8 @@ export interface Settings {
   maxAgeSeconds: number
   /** `dry-run`: `command: cleanup` lists what it would delete and deletes nothing. */
   dryRun: boolean
+  /** `make-room`: at Neon's branch limit, delete the least recently used preview of a closed or merged PR and create again, once. */
+  makeRoom: boolean
   /** `suspend-timeout` in seconds (platform spec, SuspendTimeoutSeconds: -1, 0, or 60 to 604800); undefined: not sent. */
   suspendTimeoutSeconds?: number
   /** `min-cu` / `max-cu` in compute units (platform spec, ComputeUnit: at least 0.25); undefined: not sent. */

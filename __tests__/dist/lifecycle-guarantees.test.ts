@@ -198,7 +198,7 @@ describe('reset, cleanup and cancel keep the promise', () => {
     expect(res.status).toBe(400)
   })
 
-  it("5. one unreadable branch: reported, counted, and the sweep goes on; the summary is written; the swept PR's placeholder says so", async () => {
+  it("5. one branch whose delete fails: reported, counted, and the sweep goes on; the summary is written; no placeholder on a PR no run holds", async () => {
     const open = await run({}, { pr: { number: newPr() } })
     const closedPr = newPr()
     const closed = await run({}, { pr: { number: closedPr } })
@@ -206,20 +206,22 @@ describe('reset, cleanup and cancel keep the promise', () => {
     const mergedPr = newPr()
     const merged = await run({}, { pr: { number: mergedPr } })
     emu.pulls.close(REPO, mergedPr, true)
-    const broken = await run({}, { pr: { number: newPr() } })
-    emu.platform.server.inject({ method: 'GET', path: new RegExp(`/branches/${broken.outputs['branch-id']}$`), kind: 'status', status: 500, times: 50 })
+    const brokenPr = newPr()
+    const broken = await run({}, { pr: { number: brokenPr } })
+    emu.pulls.close(REPO, brokenPr)
+    // The branch list answers every branch with its annotations; the broken branch's delete fails.
+    emu.platform.server.inject({ method: 'DELETE', path: new RegExp(`/branches/${broken.outputs['branch-id']}$`), kind: 'status', status: 500, times: 50 })
     const r = await sweep()
     expect(r.code).toBe(1)
-    expect(r.errors[0]).toMatch(/^The cleanup could not handle 1 branch\(es\): "preview\/pr-\d+-feature-login" could not be read: .*HTTP 500.* The other branches were handled/)
+    expect(r.errors[0]).toMatch(/^The cleanup could not handle 1 branch\(es\): "preview\/pr-\d+-feature-login": .*HTTP 500.* The other branches were handled/)
     expect(project.branches.has(closed.outputs['branch-id'])).toBe(false)
     expect(project.branches.has(merged.outputs['branch-id'])).toBe(false)
     expect(project.branches.has(open.outputs['branch-id'])).toBe(true)
     expect(project.branches.has(broken.outputs['branch-id'])).toBe(true)
-    expect(r.summary).toMatch(new RegExp(`\`${broken.outputs['branch-id']}\`\\) \\|  \\| failed \\| kept: it could not be read \\(.*HTTP 500`))
+    expect(r.summary).toMatch(new RegExp(`\`${broken.outputs['branch-id']}\`\\) \\| #${brokenPr} \\| failed \\| pull request #${brokenPr} is closed; kept: .*HTTP 500`))
     expect(r.summary).toMatch(new RegExp(`\\| #${closedPr} \\| deleted \\| pull request #${closedPr} is closed \\|`))
-    const placeholder = writtenBodies(closedPr).find((b) => b.includes('being swept'))
-    expect(placeholder).toContain('being swept by the scheduled cleanup')
-    expect(placeholder).not.toContain('the pull request closed')
+    // No run of the closed PR held its lock (its comment shows no claim): the sweep wrote the final report straight away, no placeholder.
+    expect(writtenBodies(closedPr).some((b) => b.includes('being swept'))).toBe(false)
     expect(emu.github.comments(REPO, closedPr)[0].body).toContain('deleted by the scheduled cleanup')
   })
 
@@ -228,7 +230,8 @@ describe('reset, cleanup and cancel keep the promise', () => {
     const lost = await run({ comment: 'false' }, { pr: { number: ghost } })
     const flaky = newPr()
     const flakyRun = await run({}, { pr: { number: flaky } })
-    emu.github.server.inject({ method: 'GET', path: new RegExp(`/pulls/${flaky}$`), kind: 'status', status: 502, times: 50 })
+    // The pulls list and the PR's own read both fail: unreadable.
+    emu.github.server.inject({ method: 'GET', path: new RegExp(`/pulls(/${flaky})?$`), kind: 'status', status: 502, times: 50 })
     const r = await sweep({ 'dry-run': 'true' })
     expect(r.code).toBe(0)
     expect(project.branches.has(lost.outputs['branch-id']) && project.branches.has(flakyRun.outputs['branch-id'])).toBe(true)

@@ -268,16 +268,17 @@ function promise(h: MatrixHelpers): Case[] {
     },
     {
       group,
-      name: "branch: cleanup meets a branch whose GET answers 500, and a closed PR's branch with a child not made by the action",
+      name: "branch: cleanup meets a closed PR's branch whose delete answers 500, and a closed PR's branch with a child not made by the action",
       expected:
-        "the unreadable branch is reported and counted (exit 1 after the sweep), the merged PR's branch is still deleted, the parent of a stranger's child is kept with the reason; the summary is written",
+        "the failed branch is reported and counted (exit 1 after the sweep), the merged PR's branch is still deleted, the parent of a stranger's child is kept with the reason; the summary is written",
       body: async (ctx) => {
-        const broken = await otherPr(ctx)
+        const broken = await otherPr(ctx, 'closed')
         const merged = await otherPr(ctx, 'merged')
         const parent = await otherPr(ctx, 'closed')
         await plantBranch(ctx, 'someones-child', parent.run.outputs['branch-id'])
+        // The branch list answers every branch with its annotations: the failure comes at the delete.
         ctx.emu.platform.server.inject({
-          method: 'GET',
+          method: 'DELETE',
           path: new RegExp(`/branches/${broken.run.outputs['branch-id']}$`),
           kind: 'status',
           status: 500,
@@ -289,13 +290,13 @@ function promise(h: MatrixHelpers): Case[] {
         c.expect(r.code === 1 && /could not handle 1 branch/.test(r.errors[0] ?? ''), `cleanup exit ${r.code} (${r.errors[0] ?? ''})`)
         c.expect(!has(merged.run.outputs['branch-id']), "the merged PR's branch is left")
         c.expect(has(broken.run.outputs['branch-id']) && has(parent.run.outputs['branch-id']), 'a kept branch was deleted')
-        c.expect(/\| failed \| kept: it could not be read/.test(r.summary), 'no row for the unreadable branch')
+        c.expect(/\| failed \| pull request #\d+ is closed; kept: .*HTTP 500/.test(r.summary), 'no row for the failed branch')
         c.expect(
           /has child branch "someones-child", and Neon does not delete a branch with children/.test(r.summary),
           'no reason for the parent kept'
         )
         return {
-          observed: `${h.outcome(r)}; merged ${has(merged.run.outputs['branch-id']) ? 'left' : 'deleted'}, unreadable and parent kept`,
+          observed: `${h.outcome(r)}; merged ${has(merged.run.outputs['branch-id']) ? 'left' : 'deleted'}, failed and parent kept`,
           problems: c.problems
         }
       }

@@ -22,6 +22,7 @@ import type { NeonClient } from '../platform/client.js'
 import { branchCreateExtras, explainCreateRefusal } from '../platform/branch-create-extras.js'
 import { recordUse } from '../platform/expiry.js'
 import { deleteBranchAndWait, markSeeded, provisionBranch, waitForPendingOf } from '../platform/lifecycle.js'
+import { branchLimitHandler } from './make-room.js'
 import { defaultBranchName, findPreviewBranches, refuseProtected } from '../platform/preview-branch.js'
 import { describePoint } from '../platform/branch-point.js'
 import { summarise } from '../platform/operations.js'
@@ -61,7 +62,14 @@ async function provision(
   const anonymized = settings.maskingRules.length ? anonymizedBranch(client, settings, settings.maskingRules) : undefined
   const outcome = await core
     .group(`Provision branch "${branchName}"`, () =>
-      provisionBranch(client, { ...settings, reuse, branchName, branchCreateExtras: extras, anonymized })
+      provisionBranch(client, {
+        ...settings,
+        reuse,
+        branchName,
+        branchCreateExtras: extras,
+        anonymized,
+        atBranchLimit: branchLimitHandler(settings, client, ownerOfRun().pr)
+      })
     )
     .catch((err: unknown) => Promise.reject(explainCreateRefusal(err, settings)))
   // A reused branch's expiry moves to `expires-in` from now, and every reuse is recorded as the branch's last use (max-age).

@@ -21,37 +21,14 @@
 import * as core from '@actions/core'
 import * as github from '@actions/github'
 import type { Settings } from '../settings.js'
-import type { Branch } from '../platform/client.js'
+import type { Branch, NeonClient } from '../platform/client.js'
 import { ownerOf } from '../platform/annotations.js'
-import { deleteBranchAndWait } from '../platform/lifecycle.js'
-import type { NeonClient } from '../platform/client.js'
-import { summarise } from '../platform/operations.js'
-import { renderReport } from '../publish/report.js'
-import { deactivateDeployments } from '../deployment/run-deployment.js'
-import { describeGitHubError, githubClient } from '../comment/comment.js'
-import { type CommentLock, acquireLock } from '../comment/lock/lock.js'
+import { githubClient } from '../comment/comment.js'
+import { GitHubBudget } from '../comment/lock/budget.js'
+import { type PullState, pullStates, pullState } from './sweep-github.js'
+import { SweepRun, type SweepRow } from './sweep-run.js'
 
-type Octokit = ReturnType<typeof githubClient>
-
-/** What the sweep decided about one branch. */
-export interface SweepRow {
-  branch: Branch
-  pr?: number
-  decision: 'keep' | 'delete' | 'would delete' | 'deleted' | 'already gone' | 'failed'
-  reason: string
-}
-
-/** A PR's state per GitHub's `GET /repos/{owner}/{repo}/pulls/{pull_number}`: open, closed or merged; null when it cannot be read. */
-type PullState = { state: 'open' | 'closed' | 'merged' } | { state: null; why: string }
-
-async function pullState(octokit: Octokit, number: number): Promise<PullState> {
-  try {
-    const { data } = await octokit.rest.pulls.get({ ...github.context.repo, pull_number: number })
-    return { state: data.merged ? 'merged' : data.state === 'closed' ? 'closed' : 'open' }
-  } catch (err) {
-    return { state: null, why: describeGitHubError(err) }
-  }
-}
+export type { SweepRow } from './sweep-run.js'
 
 /** "3 d 4 h", "40 min": a whole-unit rendering of `seconds`. */
 export function humanDuration(seconds: number): string {
@@ -63,25 +40,34 @@ export function humanDuration(seconds: number): string {
 
 /**
  * Decides one branch: default, protected, not ours, another repository's, a
- * closed or merged PR, older than `max-age`, or kept.
+ * closed or merged PR, older than `max-age`, or kept. `listed`: the
+ * branch's annotation values from the branch list, when it answered them
+ * (else the branch is read).
  */
-async function decide(
+export async function decide(
   client: NeonClient,
   branch: Branch,
   settings: Settings,
   pulls: (n: number) => Promise<PullState>,
-  now: number
+  now: number,
+  listed?: Record<string, unknown>
 ): Promise<SweepRow> {
   if (branch.default) return { branch, decision: 'keep', reason: "the project's default branch: never touched" }
   if (branch.protected) return { branch, decision: 'keep', reason: 'a protected branch: never touched' }
-  const found = await client.branchWithAnnotations(branch.id)
+  const found = listed ? { branch, annotations: listed } : await client.branchWithAnnotations(branch.id)
   if (!found) return { branch, decision: 'keep', reason: 'gone before it could be read' }
   const owner = ownerOf(found.annotations)
   if (!owner) return { branch, decision: 'keep', reason: 'not made by this action (no preview-postgres annotations), whatever its name' }
   const repo = `${github.context.repo.owner}/${github.context.repo.repo}`
   if (owner.repository !== repo)
     return { branch, pr: owner.pr, decision: 'keep', reason: `made for another repository (${owner.repository})` }
-  const row = (decision: SweepRow['decision'], reason: string): SweepRow => ({ branch: found.branch, pr: owner.pr, decision, reason })
+  const row = (decision: SweepRow['decision'], reason: string): SweepRow => ({
+    branch: found.branch,
+    pr: owner.pr,
+    preview: owner.preview,
+    decision,
+    reason
+  })
   let unread: string | null = null
   if (owner.pr) {
     const pr = await pulls(owner.pr)
@@ -131,95 +117,6 @@ export function renderSweep(rows: SweepRow[], settings: Pick<Settings, 'dryRun' 
   return lines.join('\n')
 }
 
-/** The PR's comment lock for the sweep of `row`'s branch (its placeholder says "being swept by the scheduled cleanup"). */
-async function lockOf(octokit: Octokit, row: SweepRow, settings: Settings): Promise<CommentLock> {
-  const pr = { ...github.context.repo, number: row.pr!, headRef: '' }
-  try {
-    return await acquireLock(octokit, pr, {
-      mode: 'branch',
-      placeholder: renderReport({
-        mode: 'branch',
-        state: 'sweeping',
-        branchName: row.branch.name,
-        branchId: row.branch.id,
-        sweptBecause: row.reason
-      }),
-      pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
-      timeoutSeconds: Math.min(settings.waitTimeoutSeconds, 120)
-    })
-  } catch (err) {
-    throw new Error(
-      `could not take the comment lock of pull request #${row.pr}, so a run of it may be using the branch (${describeGitHubError(err)})`,
-      { cause: err }
-    )
-  }
-}
-
-/** What a sweep needs to delete one branch. */
-interface SweepContext {
-  client: NeonClient
-  octokit: Octokit
-  settings: Settings
-  pulls: (n: number) => Promise<PullState>
-  /** Every branch of the project when the sweep began. */
-  branches: Branch[]
-  /** Ids deleted (or found gone) so far in this sweep. */
-  gone: Set<string>
-}
-
-/**
- * Deletes `row`'s branch: under its PR's comment lock when it has a PR and
- * `comment` is on, after reading it again and deciding again (a branch used
- * meanwhile is kept), unless child branches are left. Updates `row`.
- * @throws Error when the branch cannot be read, the lock cannot be taken, or the delete fails.
- */
-async function sweepOne(row: SweepRow, x: SweepContext): Promise<void> {
-  const lock = row.pr && x.settings.comment ? await lockOf(x.octokit, row, x.settings) : null
-  let markdown: string | null = null
-  try {
-    // Under the lock the PR is read again: it may have been reopened, and a run of it have used the branch, since the sweep began.
-    const again = await decide(x.client, row.branch, x.settings, lock ? (n) => pullState(x.octokit, n) : x.pulls, Date.now())
-    if (again.reason === 'gone before it could be read') {
-      row.decision = 'already gone'
-      return
-    }
-    if (again.decision !== 'delete') {
-      Object.assign(row, {
-        decision: 'keep',
-        reason: `${again.reason} (read again before the delete${lock ? ", under the PR's lock" : ''})`
-      })
-      return
-    }
-    row.branch = again.branch
-    const children = x.branches.filter((b) => b.parent_id === row.branch.id && !x.gone.has(b.id))
-    if (children.length) {
-      Object.assign(row, {
-        decision: 'keep',
-        reason: `${again.reason}, but it has child branch${children.length === 1 ? '' : 'es'} ${children.map((c) => `"${c.name}"`).join(', ')}, and Neon does not delete a branch with children: delete them first`
-      })
-      return
-    }
-    const ops = await deleteBranchAndWait(x.client, row.branch, x.settings)
-    x.gone.add(row.branch.id)
-    row.decision = ops === null ? 'already gone' : 'deleted'
-    if (row.pr) await deactivateDeployments(x.settings, { ...github.context.repo, number: row.pr, headRef: '' })
-    core.info(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`)
-    const operations = (ops ?? []).map(summarise)
-    markdown = renderReport({
-      mode: 'branch',
-      state: 'swept',
-      projectId: x.settings.projectId,
-      branchId: row.branch.id,
-      branchName: row.branch.name,
-      sweptBecause: row.reason,
-      operations
-    })
-  } finally {
-    // Kept: only the claim goes, the PR's comment stays as its last run wrote it. Deleted: the comment says swept.
-    await lock?.finish(markdown, markdown ? { mode: 'branch' } : (lock.home?.record ?? { mode: 'branch' }))
-  }
-}
-
 /** Children before their parents: deepest first, so a parent the sweep deletes has no child of ours left. */
 function depthOf(b: Branch, byId: Map<string, Branch>): number {
   let depth = 0
@@ -229,8 +126,14 @@ function depthOf(b: Branch, byId: Map<string, Branch>): number {
 
 /**
  * Runs the sweep. In instant mode a notice and nothing else (the instant
- * service has no delete; its databases lapse by themselves).
- * @throws Error after every branch was looked at and the summary written, when some branch could not be read or deleted.
+ * service has no delete; its databases lapse by themselves). The branches
+ * and their annotations come from the branch list; the PRs' states from the
+ * pulls list (sweep-github.ts); the deletes and the PRs' comments and
+ * deployments are sweep-run.ts's. When GitHub's rate limit runs low the
+ * sweep stops before the next branch and says how many are left for the
+ * next run: a success.
+ * @throws Error after every branch was looked at and the summary written, when some branch could not be read or deleted;
+ *   SweepPermissionError before anything is deleted when the token may not write to pull requests.
  */
 export async function runCleanup(settings: Settings, client: NeonClient): Promise<void> {
   if (settings.mode === 'instant') {
@@ -243,18 +146,26 @@ export async function runCleanup(settings: Settings, client: NeonClient): Promis
     throw new Error(
       '`command: cleanup` needs `github-token` to read the state of pull requests (the default `${{ github.token }}` with `pull-requests: write`).'
     )
-  const octokit = githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
-  const cache = new Map<number, Promise<PullState>>()
-  const pulls = (n: number): Promise<PullState> => cache.get(n) ?? cache.set(n, pullState(octokit, n)).get(n)!
+  const budget = new GitHubBudget()
+  const octokit = budget.watch(githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000))
   const now = Date.now()
-  const branches = await client.listBranches()
+  const annotations = new Map<string, Record<string, unknown>>()
+  const branches = await client.listBranches(annotations)
+  const repository = `${github.context.repo.owner}/${github.context.repo.repo}`
+  const numbers = new Set<number>()
+  for (const b of branches) {
+    const owner = ownerOf(annotations.get(b.id))
+    if (owner?.pr && owner.repository === repository && !b.default && !b.protected) numbers.add(owner.pr)
+  }
+  const states = await pullStates(octokit, numbers)
+  const pulls = async (n: number): Promise<PullState> => states.get(n) ?? pullState(octokit, n)
   const rows: SweepRow[] = []
   const failures: string[] = []
   await core.group(`Look at the project's ${branches.length} branches`, async () => {
     for (const b of branches) {
       let row: SweepRow
       try {
-        row = await decide(client, b, settings, pulls, now)
+        row = await decide(client, b, settings, pulls, now, annotations.get(b.id))
       } catch (err) {
         row = { branch: b, decision: 'failed', reason: `kept: it could not be read (${(err as Error).message})` }
         failures.push(`"${b.name}" could not be read: ${(err as Error).message}`)
@@ -264,29 +175,22 @@ export async function runCleanup(settings: Settings, client: NeonClient): Promis
     }
   })
   const byId = new Map(branches.map((b) => [b.id, b]))
-  const doomed = rows.filter((r) => r.decision === 'delete').sort((a, b) => depthOf(b.branch, byId) - depthOf(a.branch, byId))
-  const x: SweepContext = { client, octokit, settings, pulls, branches, gone: new Set() }
-  for (const row of doomed) {
-    if (settings.dryRun) {
-      row.decision = 'would delete'
-      continue
-    }
-    await core.group(`Delete branch "${row.branch.name}"`, async () => {
-      try {
-        await sweepOne(row, x)
-      } catch (err) {
-        row.decision = 'failed'
-        row.reason += `; kept: ${(err as Error).message}`
-        failures.push(`"${row.branch.name}": ${(err as Error).message}`)
-        core.warning(`Branch "${row.branch.name}" (${row.branch.id}) was not deleted: ${(err as Error).message}`)
-      }
-    })
-  }
+  const doomed = rows.filter((r) => r.decision === 'delete')
+  for (const r of doomed) r.depth = depthOf(r.branch, byId)
+  if (settings.dryRun) for (const row of doomed) row.decision = 'would delete'
+  else await new SweepRun({ client, octokit, settings, pulls, branches, budget, failures }, decide).run(doomed)
   const markdown = renderSweep(rows, settings)
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown, true).write()
+  const left = rows.filter((r) => r.decision === 'left for the next run').length
+  if (left)
+    core.notice(
+      `The cleanup stopped before GitHub's rate limit ran out (${budget.describe()}): ${left} branch${left === 1 ? '' : 'es'} left for the next run, which goes on where this one stopped.`
+    )
+  core.info(`GitHub requests: ${budget.sent}; ${budget.describe()}.`)
   if (failures.length) {
+    const shown = failures.slice(0, 3).join('; ')
     throw new Error(
-      `The cleanup could not handle ${failures.length} branch(es): ${failures.join('; ')}. The other branches were handled (see the job summary); re-run to retry.`
+      `The cleanup could not handle ${failures.length} branch(es): ${shown}${failures.length > 3 ? `; and ${failures.length - 3} more (see the job summary)` : ''}. The other branches were handled (see the job summary); re-run to retry.`
     )
   }
 }

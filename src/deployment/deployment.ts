@@ -11,11 +11,13 @@
  *
  * Nothing here fails a run: a token without `deployments: write` (403) gets
  * one notice naming the permission and no further deployment request; any
- * other error is a warning.
+ * other error, GitHub's rate limit included (403 or 429 with
+ * `x-ratelimit-remaining: 0`: comment/lock/budget.ts), is a warning.
  */
 import * as core from '@actions/core'
 import { type Octokit, describeGitHubError, statusOf } from '../comment/comment.js'
 import { finishBeforeUndo, offCancel, onCancel } from '../cancel.js'
+import { isRateLimited } from '../comment/lock/budget.js'
 
 /** The undo step that sets a cancelled run's deployment `failure` (cancel.ts), so it is not left `in_progress`. */
 const DEPLOYMENT_STATUS = 'the deployment status'
@@ -50,7 +52,9 @@ let refused = false
 /** The notice for a 403, once per run; other errors are warnings. Returns null so callers can `.catch(skip(…))`. */
 function skip(what: string): (err: unknown) => null {
   return (err: unknown) => {
-    if (statusOf(err) === 403) {
+    if (isRateLimited(err)) {
+      core.warning(`Could not ${what}: ${describeGitHubError(err)}. The run goes on without it.`)
+    } else if (statusOf(err) === 403) {
       if (!refused)
         core.notice(
           'GitHub refused the deployment (HTTP 403): grant the workflow `permissions: deployments: write` for the PR\'s "View deployment" button. The run goes on without it.'
@@ -149,17 +153,21 @@ async function setStatus(
  * Sets `inactive` on every deployment of `environment` whose latest status
  * is not already `inactive` (the preview was deleted: `command: delete`, the
  * sweep). GitHub lists deployments newest first, 100 a page.
+ * @param known the environment's deployments when already listed ({@link previewEnvironments}): not listed again
  */
 export async function deactivateEnvironment(
   octokit: Octokit,
   where: { owner: string; repo: string },
   environment: string,
-  logUrl: string
+  logUrl: string,
+  known?: { id: number }[]
 ): Promise<void> {
   if (refused) return
-  const deployments = await octokit
-    .paginate(octokit.rest.repos.listDeployments, { ...where, environment, per_page: 100 })
-    .catch(skip(`list the deployments of ${environment}`))
+  const deployments =
+    known ??
+    (await octokit
+      .paginate(octokit.rest.repos.listDeployments, { ...where, environment, per_page: 100 })
+      .catch(skip(`list the deployments of ${environment}`)))
   for (const d of deployments ?? []) {
     const latest = await octokit.rest.repos
       .listDeploymentStatuses({ ...where, deployment_id: d.id, per_page: 1 })
@@ -169,4 +177,37 @@ export async function deactivateEnvironment(
     await setStatus(octokit, where, d.id, 'inactive', logUrl)
     if (refused) return
   }
+}
+
+/** The prefix of every environment this action deploys to ({@link environmentOf}). */
+const ENVIRONMENT_PREFIX = 'preview-postgres/pr-'
+
+/**
+ * The repository's deployments to this action's environments, by
+ * environment, newest first: one listing of the repository's deployments
+ * (GitHub REST, "List deployments": newest first, 100 a page) for a sweep
+ * of many PRs, where one listing per environment would cost a request per PR.
+ * @returns null when the repository has more than `maxPages` pages of
+ *   deployments (list per environment instead) or they cannot be listed
+ */
+export async function previewEnvironments(
+  octokit: Octokit,
+  where: { owner: string; repo: string },
+  maxPages: number
+): Promise<Map<string, { id: number }[]> | null> {
+  if (refused) return null
+  const found = new Map<string, { id: number }[]>()
+  let pages = 0
+  try {
+    for await (const { data } of octokit.paginate.iterator(octokit.rest.repos.listDeployments, { ...where, per_page: 100 })) {
+      if (++pages > maxPages) return null
+      for (const d of data) {
+        if (!d.environment.startsWith(ENVIRONMENT_PREFIX)) continue
+        found.set(d.environment, [...(found.get(d.environment) ?? []), { id: d.id }])
+      }
+    }
+  } catch (err) {
+    return skip('list the deployments')(err)
+  }
+  return found
 }

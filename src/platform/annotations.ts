@@ -7,20 +7,23 @@
  */
 import * as github from '@actions/github'
 import { ACTION_VERSION } from '../version.js'
+import { commentScope } from '../comment/scope.js'
 
 /** Annotation keys. */
 export const ANNOTATION = {
   repository: 'preview-postgres/repository',
   pr: 'preview-postgres/pr',
   headSha: 'preview-postgres/head-sha',
-  version: 'preview-postgres/action-version'
+  version: 'preview-postgres/action-version',
+  preview: 'preview-postgres/preview-name'
 } as const
 
-/** Who a branch was made for: `owner/repo`, the PR number (none outside a PR) and the head commit. */
+/** Who a branch was made for: `owner/repo`, the PR number (none outside a PR), the head commit and the `preview-name` ('' or absent for the PR's one preview). */
 export interface BranchOwner {
   repository: string
   pr?: number
   headSha: string
+  preview?: string
 }
 
 /** The annotation values for a branch made for `owner` by this version of the action. */
@@ -29,7 +32,8 @@ export function annotationsOf(owner: BranchOwner): Record<string, string> {
     [ANNOTATION.repository]: owner.repository,
     ...(owner.pr ? { [ANNOTATION.pr]: String(owner.pr) } : {}),
     [ANNOTATION.headSha]: owner.headSha,
-    [ANNOTATION.version]: ACTION_VERSION
+    [ANNOTATION.version]: ACTION_VERSION,
+    ...(owner.preview ? { [ANNOTATION.preview]: owner.preview } : {})
   }
 }
 
@@ -44,16 +48,23 @@ export function ownerOf(value: Record<string, unknown> | undefined): (BranchOwne
   const version = get(ANNOTATION.version)
   if (!repository || !version) return null
   const pr = Number(get(ANNOTATION.pr))
-  return { repository, version, headSha: get(ANNOTATION.headSha) ?? '', pr: Number.isSafeInteger(pr) && pr > 0 ? pr : undefined }
+  return {
+    repository,
+    version,
+    headSha: get(ANNOTATION.headSha) ?? '',
+    pr: Number.isSafeInteger(pr) && pr > 0 ? pr : undefined,
+    preview: get(ANNOTATION.preview)
+  }
 }
 
-/** The owner of a branch this run creates: the workflow's repository, its PR and head commit (the PR's head, else the run's commit). */
+/** The owner of a branch this run creates: the workflow's repository, its PR and head commit (the PR's head, else the run's commit), and its `preview-name`. */
 export function ownerOfRun(): BranchOwner {
   const { owner, repo } = github.context.repo
   const pr = github.context.payload.pull_request as { number?: number; head?: { sha?: string } } | undefined
   return {
     repository: `${owner}/${repo}`,
     pr: typeof pr?.number === 'number' ? pr.number : undefined,
-    headSha: pr?.head?.sha ?? github.context.sha ?? ''
+    headSha: pr?.head?.sha ?? github.context.sha ?? '',
+    preview: commentScope() || undefined
   }
 }

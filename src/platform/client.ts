@@ -59,6 +59,9 @@ export class NeonClient {
     readonly projectId: string
   ) {}
 
+  /** Awaited before each request is sent (its retries aside): a sweep's pace within Neon's rate limit (sweep-pace.ts). */
+  pace?: () => Promise<void>
+
   protected async call(
     label: string,
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
@@ -66,6 +69,7 @@ export class NeonClient {
     options: { body?: unknown; idempotent?: boolean; retryOn503?: boolean; emptyBodyStatuses?: readonly number[] } = {}
   ): Promise<Record<string, unknown> | null> {
     try {
+      await this.pace?.()
       const res = await requestJson({
         label,
         method,
@@ -104,7 +108,7 @@ export class NeonClient {
    */
   async listBranchesPage(
     options: { search?: string; cursor?: string; limit?: number } = {}
-  ): Promise<{ branches: Branch[]; next?: string }> {
+  ): Promise<{ branches: Branch[]; annotations: Map<string, Record<string, unknown>>; next?: string }> {
     const label = options.search ? `List branches matching "${options.search}"` : 'List branches'
     const q = new URLSearchParams({
       ...(options.search ? { search: options.search } : {}),
@@ -116,7 +120,11 @@ export class NeonClient {
     const body = await this.callJson(label, 'GET', `/branches?${q}`)
     const branches = need<unknown[]>(body.branches, '`branches` array', label, Array.isArray).map((b) => branchOf(b, label))
     const pagination = body.pagination as { next?: unknown } | undefined
-    return { branches, next: typeof pagination?.next === 'string' && pagination.next ? pagination.next : undefined }
+    return {
+      branches,
+      annotations: annotationValues(body.annotations),
+      next: typeof pagination?.next === 'string' && pagination.next ? pagination.next : undefined
+    }
   }
 
   /**
@@ -144,14 +152,17 @@ export class NeonClient {
    * Every branch of the project, following `pagination.next` (at most
    * {@link MAX_BRANCH_PAGES} pages; stops on an empty page or a cursor that
    * repeats). For `command: cleanup` and `reset`, which look at all of them.
+   * @param annotations filled with each branch's annotation values the list
+   *   answered (platform spec, AnnotationsMapResponse: keyed by branch id)
    */
-  async listBranches(): Promise<Branch[]> {
+  async listBranches(annotations?: Map<string, Record<string, unknown>>): Promise<Branch[]> {
     const all: Branch[] = []
     let cursor: string | undefined
     const seen = new Set<string>()
     for (let page = 0; page < MAX_BRANCH_PAGES; page++) {
       const res = await this.listBranchesPage({ cursor })
       all.push(...res.branches)
+      for (const [id, value] of res.annotations) annotations?.set(id, value)
       if (!res.next || res.branches.length === 0 || seen.has(res.next)) break
       seen.add(res.next)
       cursor = res.next
@@ -396,4 +407,15 @@ export class NeonClient {
 /** The client of the settings' project (timeout in seconds from `request-timeout`). */
 export function neonClientOf(s: { apiUrl: string; apiKey: string; requestTimeoutSeconds: number; projectId: string }): NeonClient {
   return new NeonClient(s.apiUrl, s.apiKey, s.requestTimeoutSeconds * 1000, s.projectId)
+}
+
+/** The annotation values of a list's AnnotationsMapResponse (`{<branch id>: {value: {…}}}`), by branch id; empty when absent. */
+function annotationValues(map: unknown): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>()
+  if (!map || typeof map !== 'object') return out
+  for (const [id, data] of Object.entries(map)) {
+    const value = (data as { value?: unknown } | null)?.value
+    if (value && typeof value === 'object') out.set(id, value as Record<string, unknown>)
+  }
+  return out
 }

@@ -25,6 +25,8 @@ import { chooseUri, connectionOf, pooledOf } from './branch-connection.js'
 import { BranchRefusedError, UNSEEDED_SUFFIX, findPreviewBranches, refuseProtected, resolveParent, unseededName } from './preview-branch.js'
 import { UNSEEDED_BRANCH, isCancelled, offCancel, onCancel } from '../cancel.js'
 import { retryLocked } from './retry-423.js'
+import { NeonLimitError } from './api-errors.js'
+import { waitForComputeSlot } from './compute-wait.js'
 import { type Operation, waitForOperations } from './operations.js'
 import type { CreateBranchExtras } from './shapes.js'
 import { clearUnseeded, saveUnseeded } from '../post-state.js'
@@ -42,6 +44,12 @@ export interface BranchOptions {
   branchCreateExtras?: CreateBranchExtras
   /** Make (or reuse) an anonymized branch through these (platform/anonymized.ts). */
   anonymized?: AnonymizedHooks
+  /**
+   * Called when the create is refused for the project's branch limit: makes
+   * room (commands/make-room.ts) and resolves, and the create is sent again
+   * once; or throws the error to report (with the project's figures).
+   */
+  atBranchLimit?: (err: NeonLimitError) => Promise<void>
 }
 
 /**
@@ -98,8 +106,17 @@ export async function waitForPendingOf(
   return await waitForOperations(pending, waitOptions(client, o as BranchOptions))
 }
 
+/** The one log line for an archived branch: Neon unarchives it on this access (a `timeline_unarchive` operation, waited out like any other). */
+function logArchived(branch: Branch): void {
+  if (branch.current_state === 'archived')
+    core.info(
+      `Branch "${branch.name}" (${branch.id}) is archived (Neon archives branches unused for a while): Neon unarchives it on this access (operation timeline_unarchive); waiting for it.`
+    )
+}
+
 /** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
 async function reuse(client: NeonClient, branch: Branch, o: BranchOptions): Promise<BranchOutcome> {
+  logArchived(branch)
   const operations = await waitForPendingOf(client, branch, o)
   core.info(`Reusing branch "${branch.name}" (${branch.id}).`)
   return { branch, created: false, operations, ...(await connectionOf(client, branch, o)) }
@@ -107,18 +124,30 @@ async function reuse(client: NeonClient, branch: Branch, o: BranchOptions): Prom
 
 /**
  * Deletes `branch` (423 retried per the Neon operations guide, Errors) and waits for the operations
- * the delete started.
- * @returns those operations; empty when the branch was already gone.
+ * the delete started; with `shared`, one DELETE of the sweep is sent at a time and the polls share
+ * one listing of the project's operations.
+ * @returns those operations; null when the branch was already gone.
  */
 export async function deleteBranchAndWait(
   client: NeonClient,
   branch: Branch,
-  o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
+  o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>,
+  shared?: DeleteSharing
 ): Promise<Operation[] | null> {
   refuseProtected(branch, 'delete')
-  const ops = await retryLocked(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id))
+  logArchived(branch)
+  const send = (): Promise<Operation[] | null> => retryLocked(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id))
+  const ops = shared ? await shared.send(send) : await send()
   if (ops === null) return null
-  return await waitForOperations(ops, waitOptions(client, o as BranchOptions))
+  return await waitForOperations(ops, { ...waitOptions(client, o as BranchOptions), ...(shared ? { get: shared.get } : {}) })
+}
+
+/** How deletes running at once share the project (the sweep, sweep-pace.ts). */
+export interface DeleteSharing {
+  /** Sends a DELETE (with its 423 retries) when no other delete of the sweep is sending one. */
+  send<T>(request: () => Promise<T>): Promise<T>
+  /** Reads an operation from one listing shared by every delete polling at once. */
+  get(id: string): Promise<Operation>
 }
 
 /** How long a failed run waits for its new branch's operations before deleting the branch, seconds. */
@@ -244,7 +273,14 @@ export async function provisionBranch(client: NeonClient, o: BranchOptions): Pro
   const unseeded = unseededName(o.branchName)
   let created
   try {
-    created = await createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized)
+    const create = () => createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized)
+    created = await create().catch(async (err: unknown) => {
+      if (err instanceof NeonLimitError && err.limit === 'computes') return await waitForComputeSlot(err, create, o)
+      if (!(err instanceof NeonLimitError && err.limit === 'branches' && o.atBranchLimit)) throw err
+      // Room made (or the hook throws the limit with its figures): create again, once.
+      await o.atBranchLimit(err)
+      return await create()
+    })
   } catch (err) {
     if (err instanceof HttpError && err.status === 409) {
       const now = await findPreviewBranches(client, o.branchName)

@@ -21,6 +21,8 @@ export interface Branch {
   expires_at?: string
   /** Platform spec, Branch: `schema-only` or `parent-data`. */
   init_source?: string
+  /** Platform spec, BranchState: `init`, `resetting`, `ready`, or `archived` (Neon unarchives it on the next access). */
+  current_state?: string
   /** Platform spec, Branch: actions restricted on this branch and why (an anonymized branch restricts `restore`). */
   restricted_actions?: { name: string; reason: string }[]
 }

@@ -161,12 +161,18 @@ export async function publish(pub: Publication, report: Report, record: CommentR
  * At the end of a run that did not publish (failed, or had nothing to
  * report): releases the lock. After a failure the comment says the run
  * failed, and records what an earlier run recorded unless this run made
- * something new; otherwise only the claim is removed. A cancelled run
+ * something new (and `failedBecause`, a failure the reviewer can act on:
+ * a Neon plan limit); otherwise only the claim is removed. A cancelled run
  * leaves this to its undo step.
  */
-export async function releaseLock(pub: Publication | undefined, mode: CommentRecord['mode'], failed: boolean): Promise<void> {
+export async function releaseLock(
+  pub: Publication | undefined,
+  mode: CommentRecord['mode'],
+  failed: boolean,
+  failedBecause?: string
+): Promise<void> {
   if (!pub?.lock?.held || isCancelled()) return
   offCancel(COMMENT_LOCK)
-  await pub.lock.finish(failed ? renderReport({ mode, state: 'failed', runUrl: runUrl() }) : null, pub.reusable)
+  await pub.lock.finish(failed ? renderReport({ mode, state: 'failed', runUrl: runUrl(), failedBecause }) : null, pub.reusable)
   clearLock()
 }

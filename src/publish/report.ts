@@ -57,6 +57,8 @@ export interface Report {
   schemaOnly?: boolean
   /** Branch mode, `command: reset`: when the branch was restored from its parent (ISO 8601 UTC). */
   resetAt?: string
+  /** `failed`: a cause the reviewer can act on (a Neon plan limit and its way out: platform/api-errors.ts); our own words and Neon's message. */
+  failedBecause?: string
   /** `command: cleanup`: why the branch was swept. */
   sweptBecause?: string
   /** Link to the workflow run. */
@@ -321,6 +323,14 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
     )
   if (r.state === 'failed') {
     lines.push('The run failed before it handed anything out; nothing it made is recorded for reuse. See the job log for what to fix.', '')
+    // Neon's message is quoted in it: no HTML, link, image, mention or table cell from it.
+    if (r.failedBecause) {
+      const inert = r.failedBecause
+        .replace(/\s*\n\s*/g, ' ')
+        .replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!)
+        .replace(/[[\]!@|]/g, '\\$&')
+      lines.push(`> ${inert}`, '')
+    }
   }
   if (r.state === 'cancelled') {
     lines.push(

@@ -65,6 +65,7 @@
  * GitHub App installation tokens (whose `GET /user` is refused) work.
  */
 import { randomUUID } from 'node:crypto'
+import { requestsLeft } from './budget.js'
 import * as core from '@actions/core'
 import { finishBeforeUndo } from '../../cancel.js'
 import {
@@ -311,6 +312,23 @@ export interface LockOptions {
   onTaken?: (lock: CommentLock) => void
 }
 
+/**
+ * GitHub requests a run keeps for its lock: take (1), name (list and write,
+ * 2), the final report (1) and the release (1), and the 3 a deployment may
+ * spend meanwhile (create, `in_progress`, `success`).
+ */
+export const LOCK_BUDGET = 8
+
+/** Too few requests are left of GitHub's rate limit to take and release the lock. */
+export class BudgetLowError extends Error {
+  constructor(left: number, needed: number) {
+    super(
+      `GitHub's rate limit: ${left} request${left === 1 ? '' : 's'} left of this token's hourly budget (x-ratelimit-remaining), and the lock and the comment need ${needed}; the comment is skipped so that no lock is left behind`
+    )
+    this.name = 'BudgetLowError'
+  }
+}
+
 /** The lock could not be taken for a GitHub error (after the client's retries): the run has no lock. */
 export class ClaimNotPostedError extends Error {
   constructor(
@@ -339,6 +357,8 @@ export async function acquireLock(octokit: Octokit, pr: PullRequest, o: LockOpti
   const runId = randomUUID()
   const deadline = Date.now() + o.timeoutSeconds * 1000
   const { owner, repo, number } = pr
+  const before = await requestsLeft(octokit)
+  if (before !== undefined && before < LOCK_BUDGET) throw new ClaimNotPostedError(pr, new BudgetLowError(before, LOCK_BUDGET))
   for (;;) {
     const sentAt = Date.now()
     const answer = await finishBeforeUndo(
@@ -350,6 +370,12 @@ export async function acquireLock(octokit: Octokit, pr: PullRequest, o: LockOpti
     if (answer.status === 201) {
       const lock = new CommentLock(octokit, pr, reaction, o.placeholder, runId, o.heartbeatMs)
       o.onTaken?.(lock)
+      const left = Number(answer.headers['x-ratelimit-remaining'])
+      if (answer.headers['x-ratelimit-remaining'] !== undefined && left < LOCK_BUDGET - 1) {
+        // Spent by others since: release at once, while the reaction's delete still fits.
+        const released = await lock.abandon()
+        throw new ClaimNotPostedError(pr, new BudgetLowError(left, LOCK_BUDGET - 1), undefined, !released)
+      }
       const named = await lock.name(o.mode, sentAt).catch((err: unknown) => err)
       if (named === 'named') return lock
       const released = await lock.abandon()

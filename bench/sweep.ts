@@ -1,0 +1,94 @@
+/**
+ * Sweep benchmark: against the emulator with Neon's API rate limit on (700
+ * requests a minute, 40 a second per route) and a `GITHUB_TOKEN`'s budget
+ * (1,000 requests an hour, emulator/github-rate.ts), for 300 and 1,200
+ * preview branches of closed PRs (each PR with its preview comment), runs
+ * `command: cleanup` at the default poll interval (5 s) until every branch
+ * is gone, a new hour's budget before each run, and prints per size: runs
+ * needed, GitHub requests per deleted branch (goal at most 2), Neon requests
+ * in the busiest minute (at most 700) and refused (429), and the sweeps'
+ * wall time. A delete's operations take BENCH_DELETE_MS (default 300 ms).
+ * Not a test: it prints figures.
+ *
+ *   npx tsx bench/sweep.ts [sizes…]
+ */
+import { exitOnStartError } from '../emulator/child.js'
+import { APP_TOKEN, startEmulator } from '../emulator/index.js'
+import { limitGitHub } from '../emulator/github-rate.js'
+import { branchInputs } from '../__tests__/fixtures/preview.js'
+import { ANNOTATION } from '../src/platform/annotations.js'
+
+const sizes = process.argv.slice(2).map(Number).filter(Boolean)
+const deleteMs = Number(process.env.BENCH_DELETE_MS ?? 300)
+const REPO = 'acme/shop'
+
+/** The most of `times` (milliseconds, ascending) within any 60 s. */
+function busiestMinute(times: number[]): number {
+  let most = 0
+  for (let i = 0, j = 0; j < times.length; j++) {
+    while (times[j] - times[i] >= 60_000) i++
+    most = Math.max(most, j - i + 1)
+  }
+  return most
+}
+
+const emu = await startEmulator().catch(exitOnStartError)
+try {
+  const limiter = emu.platform.limitRate()
+  console.log(`delete operations ${deleteMs} ms; poll-interval 5 s (the default); Node ${process.version}`)
+  console.log('branches | runs | GitHub requests per deleted branch | Neon requests (busiest minute, refused) | wall time of the sweeps')
+  let nextPr = 100_000
+  for (const size of sizes.length ? sizes : [300, 1200]) {
+    const project = await emu.platform.createProject()
+    emu.platform.timing = { ...emu.platform.timing, deleteMs }
+    const main = [...project.branches.values()].find((b) => b.default)!
+    for (let i = 0; i < size; i++) {
+      const pr = nextPr++
+      emu.github.openPullRequest(REPO, pr)
+      const b = emu.platform.newBranch(project, `preview/pr-${pr}-feature`, main.id)
+      b.annotations = {
+        [ANNOTATION.repository]: REPO,
+        [ANNOTATION.pr]: String(pr),
+        [ANNOTATION.headSha]: 'a1b2c3d4e5f6',
+        [ANNOTATION.version]: '1.0.0'
+      }
+      emu.github.addComment(
+        REPO,
+        pr,
+        'github-actions[bot]',
+        `report\n\n<!-- preview-postgres:v1 {"mode":"branch","branchId":"${b.id}"} -->`
+      )
+      emu.pulls.close(REPO, pr, i % 2 === 0)
+    }
+    const left = (): number => [...project.branches.values()].filter((b) => !b.default).length
+    let runs = 0
+    let github = 0
+    let wall = 0
+    const refusedBefore = limiter.refused.perMinute + limiter.refused.perSecondPerRoute
+    const neonFrom = emu.platform.server.log.length
+    while (left() && runs < 10) {
+      const budget = limitGitHub(emu.github, APP_TOKEN, { limit: 1000 })
+      const r = await emu.run({
+        inputs: { ...branchInputs(emu, project), 'poll-interval': '5', command: 'cleanup', 'github-token': APP_TOKEN },
+        repository: REPO,
+        eventName: 'schedule',
+        event: {},
+        timeoutMs: 3_600_000
+      })
+      if (r.code !== 0) throw new Error(`sweep failed: ${r.errors.join('; ')}`)
+      runs++
+      github += budget.used
+      wall += r.durationMs
+    }
+    const neon = emu.platform.server.log.slice(neonFrom).map((q) => q.at)
+    const refused = limiter.refused.perMinute + limiter.refused.perSecondPerRoute - refusedBefore
+    console.log(
+      `${String(size).padStart(8)} | ${String(runs).padStart(4)} | ${(github / size).toFixed(2).padStart(34)} | ` +
+        `${`${neon.length} (${busiestMinute(neon)}, ${refused})`.padStart(39)} | ${(wall / 1000).toFixed(0)} s`
+    )
+    emu.github.server.admit = undefined
+    emu.github.server.headersFor = undefined
+  }
+} finally {
+  await emu.stop()
+}

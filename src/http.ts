@@ -26,7 +26,9 @@ export class HttpError extends Error {
     /** Seconds the service asked us to wait (`Retry-After`), on 429 and 503. */
     readonly retryAfterSeconds?: number,
     /** The platform's `request_id` of the failed request (error body, or the `X-Request-ID` header), for its support. */
-    readonly requestId?: string
+    readonly requestId?: string,
+    /** The service's error `code` (Neon API spec, GeneralError: for example `BRANCHES_LIMIT_EXCEEDED`), if it sent one. */
+    readonly code?: string
   ) {
     super(message)
     this.name = 'HttpError'
@@ -106,7 +108,7 @@ export const sleep = (ms: number): Promise<void> =>
   })
 
 /**
- * Extracts `{message, hint, requestId}` from an error body: `{code, message,
+ * Extracts `{message, hint, requestId, code}` from an error body: `{code, message,
  * request_id}` (platform spec, GeneralError) or `{error, hint}` (instant service).
  * Every field has the run's known secrets and `requestSecrets` (the
  * request's own credentials) redacted before it is cut to length.
@@ -115,14 +117,15 @@ function describeErrorBody(
   body: unknown,
   raw: string,
   requestSecrets: readonly string[]
-): { message?: string; hint?: string; requestId?: string } {
+): { message?: string; hint?: string; requestId?: string; code?: string } {
   const clean = (text: string | undefined): string | undefined => (text === undefined ? undefined : redactWith(text, requestSecrets))
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>
     const message = typeof b.message === 'string' ? b.message : typeof b.error === 'string' ? b.error : undefined
     const hint = typeof b.hint === 'string' ? b.hint : undefined
     const requestId = typeof b.request_id === 'string' && b.request_id ? b.request_id : undefined
-    return { message: clean(message), hint: clean(hint), requestId: clean(requestId) }
+    const code = typeof b.code === 'string' && /^[A-Z0-9_]{1,64}$/.test(b.code) ? b.code : undefined
+    return { message: clean(message), hint: clean(hint), requestId: clean(requestId), code }
   }
   const trimmed = clean(raw.trim())!
   return trimmed ? { message: trimmed.slice(0, 200) } : {}
@@ -208,7 +211,7 @@ async function once(req: JsonRequest): Promise<JsonResponse> {
     }
   }
   if (!res.ok) {
-    const { message, hint, requestId: fromBody } = describeErrorBody(parsed ? body : undefined, parsed ? '' : raw, credentialsOf(req))
+    const { message, hint, requestId: fromBody, code } = describeErrorBody(parsed ? body : undefined, parsed ? '' : raw, credentialsOf(req))
     const requestId = fromBody ?? (res.headers.get('x-request-id') || undefined)
     const quoted = message ? `: "${message}"` : ''
     throw new HttpError(
@@ -218,7 +221,8 @@ async function once(req: JsonRequest): Promise<JsonResponse> {
       hint,
       false,
       res.headers.has('retry-after') ? retryAfterSeconds(res.headers) : undefined,
-      requestId
+      requestId,
+      code
     )
   }
   if (!parsed && raw.trim() === '' && req.emptyBodyStatuses?.includes(res.status)) {

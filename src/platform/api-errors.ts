@@ -49,8 +49,16 @@ export function explainApiError(err: unknown, label: string, projectId: string):
 /** Which of Neon's plan limits refused a request. */
 export type NeonLimit = 'branches' | 'computes' | 'other'
 
-/** The limit `err` reports: by its message ("branches limit exceeded", "active endpoints limit exceeded", "… limit exceeded"); null for any other error. */
+/**
+ * The limit `err` reports: by Neon's error `code` (`BRANCHES_LIMIT_EXCEEDED`,
+ * any other `*_LIMIT_EXCEEDED`), else by its message ("branches limit
+ * exceeded", "active endpoints limit exceeded", "… limit exceeded"); null for
+ * any other error.
+ */
 export function limitOf(err: HttpError): NeonLimit | null {
+  if (err.code === 'BRANCHES_LIMIT_EXCEEDED') return 'branches'
+  if (err.code && /^(ACTIVE_)?(ENDPOINTS|COMPUTES?)_LIMIT_EXCEEDED$/.test(err.code)) return 'computes'
+  if (err.code?.endsWith('_LIMIT_EXCEEDED')) return 'other'
   const m = err.serviceMessage ?? ''
   if (/branch(es)? limit exceeded|BRANCHES_LIMIT_EXCEEDED/i.test(m)) return 'branches'
   if (/active endpoints? limit exceeded|compute.*limit exceeded/i.test(m)) return 'computes'

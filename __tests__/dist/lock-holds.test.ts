@@ -104,8 +104,10 @@ describe('1. the sweep under the PR lock', () => {
     await until(() => emu.platform.server.requests('GET', /\/connection_uri$/).some((q) => q.at > first.endedAt))
     const mark = emu.github.server.log.length
     const sweeping = run('branch', null, { command: 'cleanup' }, { eventName: 'schedule', event: {} })
-    // The sweep has read the PR closed; the PR is reopened before the sweep gets the lock.
-    await until(() => emu.github.server.log.slice(mark).some((q) => q.method === 'GET' && q.path.endsWith(`/pulls/${pr}`) && q.status === 200))
+    // The sweep has read the PR closed (from the pulls list, or the PR itself); the PR is reopened before the sweep gets the lock.
+    await until(() =>
+      emu.github.server.log.slice(mark).some((q) => q.method === 'GET' && (q.path.endsWith('/pulls') || q.path.endsWith(`/pulls/${pr}`)) && q.status === 200)
+    )
     emu.pulls.reopen(REPO, pr)
     const [again, sweep] = await Promise.all([rerun, sweeping])
     ok(again)
@@ -114,6 +116,31 @@ describe('1. the sweep under the PR lock', () => {
     expect(sweep.stdout).toMatch(/Another run of this PR holds the lock/)
     expect(project.branches.has(id)).toBe(true)
     expect(sweep.summary).toMatch(new RegExp(`\\| #${pr} \\| keep \\| pull request #${pr} is open \\(read again before the delete, under the PR's lock\\) \\|`))
+    expect(recordOn(pr)).toMatchObject({ branchId: id })
+  })
+
+  it('a closed PR whose comment shows no claim, reopened and re-run after the sweep listed it: the sweep reads the branch again and keeps it', async () => {
+    const pr = newPr()
+    const first = await run('branch', pr)
+    ok(first)
+    const id = first.outputs['branch-id']
+    emu.pulls.close(REPO, pr)
+    // The sweep's read of the PR's comments takes 15 s: meanwhile the PR is reopened and a run reuses the branch and ends.
+    const comments = new RegExp(`/issues/${pr}/comments$`)
+    emu.github.server.inject({ method: 'GET', path: comments, kind: 'delay', delayMs: 15_000, times: 1 })
+    let listing = false
+    emu.github.server.onRequest = (q) => void (listing ||= q.method === 'GET' && comments.test(q.path))
+    const sweeping = run('branch', null, { command: 'cleanup' }, { eventName: 'schedule', event: {} })
+    await until(() => listing)
+    emu.github.server.onRequest = undefined
+    emu.pulls.reopen(REPO, pr)
+    const again = await run('branch', pr)
+    ok(again)
+    expect(again.outputs).toMatchObject({ created: 'false', 'branch-id': id })
+    const sweep = await sweeping
+    ok(sweep)
+    expect(project.branches.has(id)).toBe(true)
+    expect(sweep.summary).toMatch(new RegExp(`\\| #${pr} \\| keep \\| [^|]*read again before the delete[^|]*\\|`))
     expect(recordOn(pr)).toMatchObject({ branchId: id })
   })
 })

@@ -34,7 +34,7 @@ import { summarise } from '../platform/operations.js'
 import { renderReport } from '../publish/report.js'
 import { runUrl } from '../publish/publication.js'
 import { deactivateEnvironment, environmentOf, previewEnvironments } from '../deployment/deployment.js'
-import { type Octokit, commentScope, describeGitHubError, markerOf, scopeComments } from '../comment/comment.js'
+import { type Octokit, commentBody, commentScope, describeGitHubError, scopeComments } from '../comment/comment.js'
 import { type CommentLock, acquireLock } from '../comment/lock/lock.js'
 import { type GitHubBudget, isRateLimited } from '../comment/lock/budget.js'
 import { type PreviewComment, type PullState, checkWrite, previewComments, pullState } from './sweep-github.js'
@@ -233,11 +233,11 @@ export class SweepRun {
       }
     }
     if (comment && !this.reserve(1)) return this.defer(row)
-    if (open && !(await this.stillDoomed(row, ''))) return
+    if (!(await (open ? this.stillDoomed(row, '') : this.unusedSinceListed(row)))) return
     const markdown = await this.deleteBranch(row)
     if (markdown && comment) {
       await this.x.octokit.rest.issues
-        .updateComment({ ...github.context.repo, comment_id: comment.id, body: `${markdown}\n\n${markerOf({ mode: 'branch' })}` })
+        .updateComment({ ...github.context.repo, comment_id: comment.id, body: commentBody(markdown, { mode: 'branch' }) })
         .catch((err: unknown) =>
           core.warning(`Could not update the preview comment of PR #${row.pr} after deleting its branch: ${describeGitHubError(err)}.`)
         )
@@ -337,6 +337,32 @@ export class SweepRun {
       return false
     }
     row.branch = again.branch
+    return true
+  }
+
+  /**
+   * Reads the branch again from Neon (no GitHub request) just before a
+   * delete without the PR's lock: a branch whose `updated_at` moved since
+   * the sweep listed it was used meanwhile (every reuse records its use,
+   * expiry.ts; a run of a PR reopened since the pulls list was read) and is
+   * kept for the next sweep. Updates `row` and returns false when it is not
+   * to be deleted.
+   */
+  private async unusedSinceListed(row: SweepRow): Promise<boolean> {
+    const found = await this.x.client.branchWithAnnotations(row.branch.id)
+    if (!found) {
+      row.decision = 'already gone'
+      return false
+    }
+    const listed = row.branch.updated_at ?? row.branch.created_at
+    if ((found.branch.updated_at ?? found.branch.created_at) !== listed) {
+      Object.assign(row, {
+        decision: 'keep',
+        reason: `${row.reason}, but the branch was used since the sweep listed it (read again before the delete)`
+      })
+      return false
+    }
+    row.branch = found.branch
     return true
   }
 

@@ -221,14 +221,18 @@ function commentScope() {
 /* harmony export */ });
 /* unused harmony export MAX_RETRY_AFTER_S */
 /* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(90833);
+/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(27194);
 /**
  * JSON over HTTP for the service clients: one timeout per request, error
- * bodies quoted, and a bounded retry only where retrying cannot do harm.
+ * bodies quoted with every known secret redacted (secrets.ts), a 2xx body
+ * that is not JSON never quoted (it may be a connection string), and a
+ * bounded retry only where retrying cannot do harm.
  * Requests and waits made from the main flow stop when the run is cancelled
  * (cancel.ts): they reject with CancelledError, except a request that
  * creates something (not idempotent), which is let finish; none is sent
  * after the cancel.
  */
+
 
 /** Failure of one HTTP request. `status` is 0 when no response arrived. */
 class HttpError extends Error {
@@ -238,6 +242,7 @@ class HttpError extends Error {
     timedOut;
     retryAfterSeconds;
     requestId;
+    code;
     constructor(message, 
     /** HTTP status, or 0 for a timeout or network error. */
     status, 
@@ -250,7 +255,9 @@ class HttpError extends Error {
     /** Seconds the service asked us to wait (`Retry-After`), on 429 and 503. */
     retryAfterSeconds, 
     /** The platform's `request_id` of the failed request (error body, or the `X-Request-ID` header), for its support. */
-    requestId) {
+    requestId, 
+    /** The service's error `code` (Neon API spec, GeneralError: for example `BRANCHES_LIMIT_EXCEEDED`), if it sent one. */
+    code) {
         super(message);
         this.status = status;
         this.serviceMessage = serviceMessage;
@@ -258,6 +265,7 @@ class HttpError extends Error {
         this.timedOut = timedOut;
         this.retryAfterSeconds = retryAfterSeconds;
         this.requestId = requestId;
+        this.code = code;
         this.name = 'HttpError';
     }
 }
@@ -296,19 +304,41 @@ const sleep = (ms) => new Promise((resolve, reject) => {
     signal?.addEventListener('abort', onAbort, { once: true });
 });
 /**
- * Extracts `{message, hint, requestId}` from an error body: `{code, message,
+ * Extracts `{message, hint, requestId, code}` from an error body: `{code, message,
  * request_id}` (platform spec, GeneralError) or `{error, hint}` (instant service).
+ * Every field has the run's known secrets and `requestSecrets` (the
+ * request's own credentials) redacted before it is cut to length.
  */
-function describeErrorBody(body, raw) {
+function describeErrorBody(body, raw, requestSecrets) {
+    const clean = (text) => (text === undefined ? undefined : redactWith(text, requestSecrets));
     if (body && typeof body === 'object') {
         const b = body;
         const message = typeof b.message === 'string' ? b.message : typeof b.error === 'string' ? b.error : undefined;
         const hint = typeof b.hint === 'string' ? b.hint : undefined;
         const requestId = typeof b.request_id === 'string' && b.request_id ? b.request_id : undefined;
-        return { message, hint, requestId };
+        const code = typeof b.code === 'string' && /^[A-Z0-9_]{1,64}$/.test(b.code) ? b.code : undefined;
+        return { message: clean(message), hint: clean(hint), requestId: clean(requestId), code };
     }
-    const trimmed = raw.trim();
+    const trimmed = clean(raw.trim());
     return trimmed ? { message: trimmed.slice(0, 200) } : {};
+}
+/** `text` with the run's known secrets (secrets.ts) and `extra` replaced by `***`. */
+function redactWith(text, extra) {
+    let out = (0,_secrets_js__WEBPACK_IMPORTED_MODULE_1__/* .redactSecrets */ .fp)(text);
+    for (const secret of extra)
+        if (secret.length >= 4)
+            out = out.split(secret).join('***');
+    return out;
+}
+/** The credentials a request carries in its headers (`Authorization`'s token), which an answer must never be quoted with. */
+function credentialsOf(req) {
+    const out = [];
+    for (const [name, value] of Object.entries(req.headers ?? {})) {
+        if (name.toLowerCase() !== 'authorization')
+            continue;
+        out.push(value, value.replace(/^\S+\s+/, ''));
+    }
+    return out;
 }
 /** Retry-After in seconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
 function retryAfterSeconds(headers) {
@@ -372,16 +402,17 @@ async function once(req) {
         }
     }
     if (!res.ok) {
-        const { message, hint, requestId: fromBody } = describeErrorBody(parsed ? body : undefined, parsed ? '' : raw);
+        const { message, hint, requestId: fromBody, code } = describeErrorBody(parsed ? body : undefined, parsed ? '' : raw, credentialsOf(req));
         const requestId = fromBody ?? (res.headers.get('x-request-id') || undefined);
         const quoted = message ? `: "${message}"` : '';
-        throw new HttpError(`${req.label} failed with HTTP ${res.status}${quoted}${hint ? ` (hint: ${hint})` : ''} (${where}${requestId ? `, request_id ${requestId}` : ''}).`, res.status, message, hint, false, res.headers.has('retry-after') ? retryAfterSeconds(res.headers) : undefined, requestId);
+        throw new HttpError(`${req.label} failed with HTTP ${res.status}${quoted}${hint ? ` (hint: ${hint})` : ''} (${where}${requestId ? `, request_id ${requestId}` : ''}).`, res.status, message, hint, false, res.headers.has('retry-after') ? retryAfterSeconds(res.headers) : undefined, requestId, code);
     }
     if (!parsed && raw.trim() === '' && req.emptyBodyStatuses?.includes(res.status)) {
         return { status: res.status, body: undefined, headers: res.headers };
     }
     if (!parsed) {
-        throw new HttpError(`${req.label} returned HTTP ${res.status} with a body that is not JSON (${where}): "${raw.trim().slice(0, 120)}".`, res.status);
+        // not quoted: a 2xx body may be exactly the secret asked for (a connection string)
+        throw new HttpError(`${req.label} returned HTTP ${res.status} with a body that is not JSON (${where}).`, res.status);
     }
     return { status: res.status, body, headers: res.headers };
 }
@@ -445,12 +476,14 @@ async function requestJson(req) {
 /* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(58750);
 /* harmony import */ var _platform_expiry_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(51288);
 /* harmony import */ var _platform_branch_point_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(68888);
-/* harmony import */ var _comment_scope_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(11349);
+/* harmony import */ var _comment_scope_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(11349);
+/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(27194);
 /**
  * All inputs of the action, read once and validated into one typed settings
  * object before any network call. Every problem is reported as an
  * {@link InputError} that names the input and the values it accepts.
  */
+
 
 
 
@@ -636,6 +669,17 @@ function previewName() {
     }
     return value;
 }
+/**
+ * `comment-author`: a GitHub login (1 to 39 letters, digits or single
+ * inner `-`; GitHub's username rule), with `[bot]` for an App's bot account.
+ * @throws InputError
+ */
+function commentAuthor() {
+    const value = text('comment-author') || 'github-actions[bot]';
+    if (!/^[A-Za-z0-9](?:-?[A-Za-z0-9]){0,38}(?:\[bot\])?$/.test(value))
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`comment-author\` must be a GitHub login, such as github-actions[bot] or my-app[bot] (a GitHub App's bot account); got "${value}".`);
+    return value;
+}
 /** `branch-id`: only for `command: delete` and `command: reset`. @throws InputError */
 function branchId(command) {
     const value = text('branch-id');
@@ -692,7 +736,7 @@ function maskingRules(mode, schemaOnly) {
         throw err;
     }
     for (const secret of (0,_platform_masking_rules_js__WEBPACK_IMPORTED_MODULE_2__/* .ruleSecrets */ .cf)(rules))
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setSecret */ .Pq(secret);
+        (0,_secrets_js__WEBPACK_IMPORTED_MODULE_6__/* .maskSecret */ .$l)(secret);
     if (rules.length === 0)
         return rules;
     if (mode === 'instant') {
@@ -715,8 +759,7 @@ function readSettings() {
     const command = oneOf('command', ['create', 'delete', 'cleanup', 'reset', 'publish'], 'create');
     const projectId = text('project-id');
     const apiKey = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('api-key').trim();
-    if (apiKey)
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setSecret */ .Pq(apiKey);
+    (0,_secrets_js__WEBPACK_IMPORTED_MODULE_6__/* .maskSecret */ .$l)(apiKey);
     refuseMissingNeonAccess(modeInput, bool('schema-only', false));
     const mode = modeInput === 'auto' ? (projectId ? 'branch' : 'instant') : modeInput;
     const referrer = text('referrer') || 'preview-postgres-action';
@@ -756,20 +799,22 @@ function readSettings() {
         expiresInSeconds: duration('expires-in'),
         maxAgeSeconds: duration('max-age'),
         dryRun: bool('dry-run', false),
+        makeRoom: bool('make-room', true),
         suspendTimeoutSeconds: suspendTimeout(),
         minCu: computeUnits('min-cu'),
         maxCu: computeUnits('max-cu'),
         schemaOnly: bool('schema-only', false),
         maskingRules: [],
         deployment: bool('deployment', true),
-        reportFile: text('report-file')
+        reportFile: text('report-file'),
+        commentAuthor: commentAuthor()
     };
     settings.maskingRules = maskingRules(mode, settings.schemaOnly);
     checkLifecycle(settings);
     if (command === 'publish' && !settings.reportFile)
         throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d("`command: publish` needs input `report-file`: the report a fork PR's run wrote (its `report-file` output, downloaded from the run's artifact).");
     // Every comment this run (or its post step) reads or writes is this preview's.
-    (0,_comment_scope_js__WEBPACK_IMPORTED_MODULE_6__/* .scopeComments */ .n)(settings.previewName);
+    (0,_comment_scope_js__WEBPACK_IMPORTED_MODULE_7__/* .scopeComments */ .n)(settings.previewName);
     return settings;
 }
 
@@ -950,6 +995,7 @@ function explainExpiryRefusal(err, expiresInSeconds) {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   $_: () => (/* binding */ parseMaskingRules),
 /* harmony export */   Gb: () => (/* binding */ sameRules),
+/* harmony export */   J6: () => (/* binding */ fromPlatformRules),
 /* harmony export */   Qy: () => (/* binding */ toPlatformRules),
 /* harmony export */   Sc: () => (/* binding */ MaskingRulesError),
 /* harmony export */   XQ: () => (/* binding */ maskingLabel),
@@ -1184,6 +1230,20 @@ function toPlatformRules(rules, database) {
         table_name: r.table,
         column_name: r.column,
         ...(r.function !== undefined ? { masking_function: r.function } : { masking_value: r.value })
+    }));
+}
+/**
+ * Neon's rules (a branch's `masking_rules`) in the input's shape: the inverse
+ * of {@link toPlatformRules}. `withDatabase` false leaves `database` out, as an
+ * input that named none gave them.
+ */
+function fromPlatformRules(rules, withDatabase) {
+    return rules.map((r) => ({
+        ...(withDatabase ? { database: r.database_name } : {}),
+        schema: r.schema_name,
+        table: r.table_name,
+        column: r.column_name,
+        ...(r.masking_function !== undefined ? { function: r.masking_function } : { value: r.masking_value })
     }));
 }
 /** The function's name without its arguments (`anon.partial`), or `value` for a literal: what the comment may show. */
@@ -1514,6 +1574,54 @@ async function writeEnvFile(file, v, names = DEFAULT_ENV_NAMES) {
         await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(temp, { force: true });
         throw err;
     }
+}
+
+
+/***/ }),
+
+/***/ 27194:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   $l: () => (/* binding */ maskSecret),
+/* harmony export */   Gz: () => (/* binding */ rememberSecret),
+/* harmony export */   fp: () => (/* binding */ redactSecrets)
+/* harmony export */ });
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
+/**
+ * The run's known secrets: every value registered with the runner's masking
+ * (`core.setSecret`, `::add-mask::`) through {@link maskSecret}, and every
+ * connection string's secret forms (connection.ts, {@link rememberSecret}) the
+ * moment it is parsed. The runner masks them in the log only; text that may
+ * reach a PR comment, a summary or an error quoting a service's answer goes
+ * through {@link redactSecrets} as well.
+ */
+
+const known = new Set();
+/** Remembers `value` as a secret for {@link redactSecrets}, without telling the runner. Empty strings are ignored. */
+function rememberSecret(value) {
+    if (value !== '')
+        known.add(value);
+}
+/** Registers `value` with the runner's masking (`core.setSecret`) and remembers it ({@link rememberSecret}). Empty strings are ignored (the runner refuses to mask them). */
+function maskSecret(value) {
+    if (value === '')
+        return;
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setSecret */ .Pq(value);
+    rememberSecret(value);
+}
+/**
+ * `text` with every known secret replaced by `***` (as the runner shows a
+ * masked value), the longest first so that a connection string is replaced
+ * whole rather than around its password.
+ */
+function redactSecrets(text) {
+    if (known.size === 0 || text === '')
+        return text;
+    let out = text;
+    for (const secret of [...known].sort((a, b) => b.length - a.length))
+        out = out.split(secret).join('***');
+    return out;
 }
 
 

@@ -11,9 +11,9 @@ export const modules = {
 /* harmony export */ });
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(38422);
-/* harmony import */ var _platform_lifecycle_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(92863);
+/* harmony import */ var _platform_lifecycle_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(28951);
 /* harmony import */ var _platform_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(65272);
-/* harmony import */ var _platform_client_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(16383);
+/* harmony import */ var _platform_client_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(91480);
 /* harmony import */ var _platform_project_wait_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(29142);
 /* harmony import */ var _publish_report_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(24585);
 /* harmony import */ var _comment_comment_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(86924);

@@ -1,8 +1,8 @@
-export const id = 898;
-export const ids = [898];
+export const id = 330;
+export const ids = [330];
 export const modules = {
 
-/***/ 70898:
+/***/ 2330:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -17,8 +17,8 @@ var core = __webpack_require__(96421);
 var inputs = __webpack_require__(38422);
 // EXTERNAL MODULE: ./src/cancel.ts
 var cancel = __webpack_require__(90833);
-// EXTERNAL MODULE: ./src/platform/client.ts + 1 modules
-var platform_client = __webpack_require__(16383);
+// EXTERNAL MODULE: ./src/platform/client.ts
+var platform_client = __webpack_require__(91480);
 // EXTERNAL MODULE: ./src/platform/project-wait.ts
 var project_wait = __webpack_require__(29142);
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
@@ -27,6 +27,8 @@ var github = __webpack_require__(11758);
 /** The action's version, recorded in the annotations of every branch it creates (kept equal to package.json's by a unit test). */
 const ACTION_VERSION = '1.0.0';
 
+// EXTERNAL MODULE: ./src/comment/scope.ts
+var scope = __webpack_require__(11349);
 ;// CONCATENATED MODULE: ./src/platform/annotations.ts
 /**
  * The annotations that mark a branch as this action's (platform spec,
@@ -37,12 +39,14 @@ const ACTION_VERSION = '1.0.0';
  */
 
 
+
 /** Annotation keys. */
 const ANNOTATION = {
     repository: 'preview-postgres/repository',
     pr: 'preview-postgres/pr',
     headSha: 'preview-postgres/head-sha',
-    version: 'preview-postgres/action-version'
+    version: 'preview-postgres/action-version',
+    preview: 'preview-postgres/preview-name'
 };
 /** The annotation values for a branch made for `owner` by this version of the action. */
 function annotationsOf(owner) {
@@ -50,7 +54,8 @@ function annotationsOf(owner) {
         [ANNOTATION.repository]: owner.repository,
         ...(owner.pr ? { [ANNOTATION.pr]: String(owner.pr) } : {}),
         [ANNOTATION.headSha]: owner.headSha,
-        [ANNOTATION.version]: ACTION_VERSION
+        [ANNOTATION.version]: ACTION_VERSION,
+        ...(owner.preview ? { [ANNOTATION.preview]: owner.preview } : {})
     };
 }
 /**
@@ -65,35 +70,231 @@ function ownerOf(value) {
     if (!repository || !version)
         return null;
     const pr = Number(get(ANNOTATION.pr));
-    return { repository, version, headSha: get(ANNOTATION.headSha) ?? '', pr: Number.isSafeInteger(pr) && pr > 0 ? pr : undefined };
+    return {
+        repository,
+        version,
+        headSha: get(ANNOTATION.headSha) ?? '',
+        pr: Number.isSafeInteger(pr) && pr > 0 ? pr : undefined,
+        preview: get(ANNOTATION.preview)
+    };
 }
-/** The owner of a branch this run creates: the workflow's repository, its PR and head commit (the PR's head, else the run's commit). */
+/** The owner of a branch this run creates: the workflow's repository, its PR and head commit (the PR's head, else the run's commit), and its `preview-name`. */
 function ownerOfRun() {
     const { owner, repo } = github/* context */._.repo;
     const pr = github/* context */._.payload.pull_request;
     return {
         repository: `${owner}/${repo}`,
         pr: typeof pr?.number === 'number' ? pr.number : undefined,
-        headSha: pr?.head?.sha ?? github/* context */._.sha ?? ''
+        headSha: pr?.head?.sha ?? github/* context */._.sha ?? '',
+        preview: (0,scope/* commentScope */.A)() || undefined
     };
 }
 
-// EXTERNAL MODULE: ./src/platform/lifecycle.ts
-var lifecycle = __webpack_require__(92863);
+// EXTERNAL MODULE: ./src/comment/comment.ts
+var comment_comment = __webpack_require__(86924);
+;// CONCATENATED MODULE: ./src/comment/lock/budget.ts
+/** What the last answer said about the token's budget. */
+class GitHubBudget {
+    /** Requests left in the window; undefined until an answer said (or when GitHub sends no rate-limit headers). */
+    remaining;
+    /** Requests per window (`x-ratelimit-limit`). */
+    limit;
+    /** When the window resets, milliseconds since the epoch. */
+    resetAt;
+    /** Requests this run sent through the watched clients. */
+    sent = 0;
+    /** Reads the headers of every answer (and error answer) of `octokit`. @returns `octokit`. */
+    watch(octokit) {
+        const read = (headers) => {
+            const remaining = Number(headers?.['x-ratelimit-remaining']);
+            if (headers?.['x-ratelimit-remaining'] === undefined || !Number.isFinite(remaining))
+                return;
+            this.remaining = remaining;
+            const limit = Number(headers['x-ratelimit-limit']);
+            if (Number.isFinite(limit))
+                this.limit = limit;
+            const reset = Number(headers['x-ratelimit-reset']);
+            if (Number.isFinite(reset))
+                this.resetAt = reset * 1000;
+        };
+        octokit.hook.before('request', () => {
+            this.sent++;
+        });
+        octokit.hook.after('request', (response) => read(response.headers));
+        octokit.hook.error('request', (err) => {
+            read(err.response?.headers);
+            throw err;
+        });
+        return octokit;
+    }
+    /** True when at least `n` requests are known to be left, or nothing is known. */
+    allows(n) {
+        return this.remaining === undefined || this.remaining >= n;
+    }
+    /** "12 of 1000 requests left, resetting at 21:04 UTC". */
+    describe() {
+        if (this.remaining === undefined)
+            return 'no rate-limit figures from GitHub';
+        const at = this.resetAt ? `, resetting at ${new Date(this.resetAt).toISOString().slice(11, 16)} UTC` : '';
+        return `${this.remaining} of ${this.limit ?? '?'} requests left${at}`;
+    }
+}
+/**
+ * True for GitHub's rate limit (primary or secondary): HTTP 403 or 429 with
+ * `x-ratelimit-remaining: 0`, or a message saying "rate limit" (GitHub REST
+ * docs, "Rate limits for the REST API": exceeding the primary limit answers
+ * 403 or 429 with `x-ratelimit-remaining` 0; a secondary limit says so in
+ * its message, with `retry-after`).
+ */
+function isRateLimited(err) {
+    const e = err;
+    if (e.status !== 403 && e.status !== 429)
+        return false;
+    return String(e.response?.headers?.['x-ratelimit-remaining']) === '0' || /rate limit/i.test(e.message ?? '') || e.status === 429;
+}
+/**
+ * The requests left of the token's primary rate limit (`GET /rate_limit`,
+ * which does not count against it: GitHub REST docs, "Rate limit"), or
+ * undefined when GitHub does not say (no rate limit, an error).
+ */
+async function requestsLeft(octokit) {
+    try {
+        const { data } = await octokit.rest.rateLimit.get();
+        const left = data.resources.core.remaining;
+        return Number.isFinite(left) ? left : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+
+// EXTERNAL MODULE: ./src/comment/lock/wait.ts
+var wait = __webpack_require__(39088);
+;// CONCATENATED MODULE: ./src/commands/sweep-github.ts
+/**
+ * What the sweep (cleanup.ts) reads from and writes to GitHub, each in as
+ * few requests as it can: the state of many pull requests from the pulls
+ * list (100 a page) instead of one request per PR, each PR's preview
+ * comments in one listing, and one check, before anything is deleted, that
+ * the token may write.
+ */
+
+
+
+
+const stateOf = (p) => ({
+    state: p.merged || p.merged_at ? 'merged' : p.state === 'closed' ? 'closed' : 'open'
+});
+/** One PR's state per GitHub's `GET /repos/{owner}/{repo}/pulls/{pull_number}`. */
+async function pullState(octokit, number) {
+    try {
+        const { data } = await octokit.rest.pulls.get({ ...github/* context */._.repo, pull_number: number });
+        return stateOf(data);
+    }
+    catch (err) {
+        return { state: null, why: (0,comment_comment/* describeGitHubError */.dZ)(err) };
+    }
+}
+/**
+ * The states of the PRs `numbers`, read from the pulls list (GitHub REST,
+ * "List pull requests": `state=all`, newest first, 100 a page), stopping
+ * once every number is found or the pages have passed the oldest of them
+ * (PR numbers grow with creation), or once paging costs more than the reads
+ * of one PR each it replaces; the PRs it did not find are read one by one.
+ * @returns a state for every number (null state when it cannot be read).
+ */
+async function pullStates(octokit, numbers) {
+    const wanted = new Set(numbers);
+    const states = new Map();
+    if (wanted.size === 0)
+        return states;
+    const oldest = Math.min(...wanted);
+    let pages = 0;
+    try {
+        const pagesOf = octokit.paginate.iterator(octokit.rest.pulls.list, {
+            ...github/* context */._.repo,
+            state: 'all',
+            sort: 'created',
+            direction: 'desc',
+            per_page: 100
+        });
+        for await (const { data } of pagesOf) {
+            pages++;
+            for (const p of data)
+                if (wanted.has(p.number))
+                    states.set(p.number, stateOf(p));
+            const left = wanted.size - states.size;
+            if (left === 0 || data.length === 0 || data[data.length - 1].number <= oldest || pages >= left)
+                break;
+        }
+    }
+    catch (err) {
+        if (isRateLimited(err))
+            throw err;
+        // Read one by one below.
+    }
+    for (const n of wanted)
+        if (!states.has(n))
+            states.set(n, await pullState(octokit, n));
+    return states;
+}
+/** Our preview comments on the PR, every preview's, oldest first (one listing, all pages; comment.ts reads the markers). @throws the GitHub error. */
+async function previewComments(octokit, number, login) {
+    const pr = { ...github/* context */._.repo, number, headRef: '' };
+    const found = await (0,wait/* markerComments */.V6)(octokit, pr, login, true);
+    return found.flatMap((m) => {
+        const parsed = (0,comment_comment/* anyPreviewRecordOf */.Ly)(m.body);
+        return parsed ? [{ id: m.id, preview: parsed.preview, record: parsed.record, age: m.age }] : [];
+    });
+}
+/** The token may not write to pull requests: the sweep would leave comments and locks as they are. */
+class SweepPermissionError extends Error {
+    constructor(number, cause) {
+        super(`\`command: cleanup\` needs a token that may write to pull requests: GitHub refused a reaction on PR #${number} (${(0,comment_comment/* describeGitHubError */.dZ)(cause)}). ` +
+            'Grant the workflow `permissions: pull-requests: write` (and `deployments: write` with `deployment: true`). Nothing was deleted.');
+        this.name = 'SweepPermissionError';
+    }
+}
+/**
+ * Checks that the token may write before the sweep deletes anything, and
+ * learns its login (which GitHub App installation tokens cannot ask
+ * `GET /user`): adds the lock reaction of PR `number`'s one preview and, when
+ * GitHub answers 201 (no run holds that lock), deletes it again by its id. A
+ * 200 means a run of ours holds it: left alone.
+ * @returns the token's login.
+ * @throws SweepPermissionError on a 403 or 404 that is not a rate limit; the GitHub error otherwise.
+ */
+async function checkWrite(octokit, number) {
+    const pr = { ...github/* context */._.repo, number, headRef: '' };
+    let answer;
+    try {
+        answer = await octokit.rest.reactions.createForIssue({ ...github/* context */._.repo, issue_number: number, content: (0,comment_comment/* lockReactionOf */.Oi)('') });
+    }
+    catch (err) {
+        if (!isRateLimited(err) && ((0,comment_comment/* statusOf */.c2)(err) === 403 || (0,comment_comment/* statusOf */.c2)(err) === 404))
+            throw new SweepPermissionError(number, err);
+        throw err;
+    }
+    if (answer.status === 201)
+        await (0,wait/* deleteLockReaction */.A_)(octokit, pr, answer.data.id);
+    return answer.data.user?.login ?? '';
+}
+
+// EXTERNAL MODULE: ./node_modules/bottleneck/lib/index.js
+var lib = __webpack_require__(62203);
+var lib_default = /*#__PURE__*/__webpack_require__.n(lib);
+// EXTERNAL MODULE: ./src/platform/lifecycle.ts + 1 modules
+var lifecycle = __webpack_require__(28951);
+// EXTERNAL MODULE: ./src/platform/retry-423.ts
+var retry_423 = __webpack_require__(66639);
 // EXTERNAL MODULE: ./src/platform/operations.ts
-var platform_operations = __webpack_require__(59085);
+var operations = __webpack_require__(59085);
 // EXTERNAL MODULE: ./src/publish/report.ts
 var publish_report = __webpack_require__(24585);
-// EXTERNAL MODULE: external "node:perf_hooks"
-var external_node_perf_hooks_ = __webpack_require__(643);
-// EXTERNAL MODULE: ./src/comment/comment.ts
-var comment = __webpack_require__(86924);
 // EXTERNAL MODULE: ./src/phases.ts
 var phases = __webpack_require__(20119);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
-// EXTERNAL MODULE: ./src/comment/lock/wait.ts
-var wait = __webpack_require__(39088);
 ;// CONCATENATED MODULE: ./src/comment/lock/lock.ts
 /**
  * The PR's lock: one run of a pull request at a time provisions (or
@@ -167,7 +368,7 @@ var wait = __webpack_require__(39088);
 
 
 
-const body = (markdown, record) => `${markdown}\n\n${(0,comment/* markerOf */.we)(record)}`;
+
 /** The lock a run holds, from {@link acquireLock} until {@link CommentLock.finish}. */
 class CommentLock {
     octokit;
@@ -226,7 +427,7 @@ class CommentLock {
                 return;
             }
             catch (err) {
-                if ((0,comment/* statusOf */.c2)(err) !== 404)
+                if ((0,comment_comment/* statusOf */.c2)(err) !== 404)
                     throw err;
             }
         }
@@ -250,10 +451,10 @@ class CommentLock {
                 throw new ClaimNotPostedError(this.pr, err, 'read the comments');
             });
             const found = listed[0];
-            const earlier = found ? (0,comment/* withoutLock */.OY)(found.record) : { mode };
+            const earlier = found ? (0,comment_comment/* withoutLock */.OY)(found.record) : { mode };
             if (found) {
                 this.home = { id: found.id, record: earlier };
-                this.earlierBody = found.body.replace((0,comment/* markerOf */.we)(found.record), (0,comment/* markerOf */.we)(earlier));
+                this.earlierBody = (0,comment_comment/* withMarker */.Pe)(found.body, earlier);
                 this.claim = { id: found.id, record: found.record };
             }
             const since = new Date().toISOString();
@@ -265,7 +466,7 @@ class CommentLock {
                 run: this.runId,
                 reaction: this.reaction.id
             };
-            await this.write(body(this.placeholder, record));
+            await this.write((0,comment_comment/* commentBody */.I2)(this.placeholder, record));
             this.createdComment = !found;
             this.claim = { id: this.claim.id, record };
             this.named = true;
@@ -305,12 +506,12 @@ class CommentLock {
                 return;
             }
             const record = { ...this.claim.record, heartbeatAt: new Date().toISOString() };
-            await this.write(body(this.placeholder, record));
+            await this.write((0,comment_comment/* commentBody */.I2)(this.placeholder, record));
             this.claim = { id: this.claim.id, record };
             this.confirmedAt = Date.now();
         }
         catch (err) {
-            core/* warning */.$e(`Could not refresh the lock in comment ${this.claim.id} on PR #${this.pr.number}: ${(0,comment/* describeGitHubError */.dZ)(err)}.`);
+            core/* warning */.$e(`Could not refresh the lock in comment ${this.claim.id} on PR #${this.pr.number}: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}.`);
         }
     }
     /**
@@ -339,7 +540,7 @@ class CommentLock {
             if (mayWrite) {
                 try {
                     if (markdown !== null) {
-                        await this.write(body(markdown, (0,comment/* withoutLock */.OY)(typeof record === 'function' ? record() : record)));
+                        await this.write((0,comment_comment/* commentBody */.I2)(markdown, (0,comment_comment/* withoutLock */.OY)(typeof record === 'function' ? record() : record)));
                         written = this.claim.id;
                         core/* info */.pq(`Updated the preview comment on PR #${number}.`);
                     }
@@ -348,19 +549,32 @@ class CommentLock {
                     }
                     else {
                         await this.octokit.rest.issues.deleteComment({ owner, repo, comment_id: this.claim.id }).catch((err) => {
-                            if ((0,comment/* statusOf */.c2)(err) !== 404)
+                            if ((0,comment_comment/* statusOf */.c2)(err) !== 404)
                                 throw err;
                         });
                     }
                 }
                 catch (err) {
-                    core/* warning */.$e(`Could not write the preview comment on PR #${number}: ${(0,comment/* describeGitHubError */.dZ)(err)}. The database and the outputs are unaffected.`);
+                    core/* warning */.$e(`Could not write the preview comment on PR #${number}: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}. The database and the outputs are unaffected.`);
                 }
             }
-            await (0,wait/* deleteLockReaction */.A_)(this.octokit, this.pr, this.reaction.id).catch((err) => core/* warning */.$e(`Could not remove this run's lock reaction on PR #${number}: ${(0,comment/* describeGitHubError */.dZ)(err)}. ` +
+            await (0,wait/* deleteLockReaction */.A_)(this.octokit, this.pr, this.reaction.id).catch((err) => core/* warning */.$e(`Could not remove this run's lock reaction on PR #${number}: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}. ` +
                 `Other runs of this PR take it over ${mayWrite ? wait/* STALE_AFTER_MS */._k / 60_000 : wait/* ORPHAN_AFTER_MS */.hR / 60_000} minutes from now at the latest.`));
             return written;
         }));
+    }
+}
+/**
+ * GitHub requests a run keeps for its lock: take (1), name (list and write,
+ * 2), the final report (1) and the release (1), and the 3 a deployment may
+ * spend meanwhile (create, `in_progress`, `success`).
+ */
+const LOCK_BUDGET = 8;
+/** Too few requests are left of GitHub's rate limit to take and release the lock. */
+class BudgetLowError extends Error {
+    constructor(left, needed) {
+        super(`GitHub's rate limit: ${left} request${left === 1 ? '' : 's'} left of this token's hourly budget (x-ratelimit-remaining), and the lock and the comment need ${needed}; the comment is skipped so that no lock is left behind`);
+        this.name = 'BudgetLowError';
     }
 }
 /** The lock could not be taken for a GitHub error (after the client's retries): the run has no lock. */
@@ -372,7 +586,7 @@ class ClaimNotPostedError extends Error {
     constructor(pr, cause, what = 'take the lock on the preview comment', 
     /** True when this run's reaction may be left on the PR (its delete failed too): the post step tries again. */
     reactionLeft = false) {
-        super(`Could not ${what} of PR #${pr.number}: ${(0,comment/* describeGitHubError */.dZ)(cause)}.`);
+        super(`Could not ${what} of PR #${pr.number}: ${(0,comment_comment/* describeGitHubError */.dZ)(cause)}.`);
         this.pr = pr;
         this.cause = cause;
         this.what = what;
@@ -394,15 +608,24 @@ async function acquireLock(octokit, pr, o) {
     const runId = (0,external_node_crypto_.randomUUID)();
     const deadline = Date.now() + o.timeoutSeconds * 1000;
     const { owner, repo, number } = pr;
+    const before = await requestsLeft(octokit);
+    if (before !== undefined && before < LOCK_BUDGET)
+        throw new ClaimNotPostedError(pr, new BudgetLowError(before, LOCK_BUDGET));
     for (;;) {
         const sentAt = Date.now();
-        const answer = await (0,cancel/* finishBeforeUndo */.JZ)(octokit.rest.reactions.createForIssue({ owner, repo, issue_number: number, content: (0,comment/* lockReactionOf */.Oi)() })).catch((err) => {
+        const answer = await (0,cancel/* finishBeforeUndo */.JZ)(octokit.rest.reactions.createForIssue({ owner, repo, issue_number: number, content: (0,comment_comment/* lockReactionOf */.Oi)() })).catch((err) => {
             throw new ClaimNotPostedError(pr, err);
         });
         const reaction = { id: answer.data.id, login: answer.data.user?.login ?? '' };
         if (answer.status === 201) {
             const lock = new CommentLock(octokit, pr, reaction, o.placeholder, runId, o.heartbeatMs);
             o.onTaken?.(lock);
+            const left = Number(answer.headers['x-ratelimit-remaining']);
+            if (answer.headers['x-ratelimit-remaining'] !== undefined && left < LOCK_BUDGET - 1) {
+                // Spent by others since: release at once, while the reaction's delete still fits.
+                const released = await lock.abandon();
+                throw new ClaimNotPostedError(pr, new BudgetLowError(left, LOCK_BUDGET - 1), undefined, !released);
+            }
             const named = await lock.name(o.mode, sentAt).catch((err) => err);
             if (named === 'named')
                 return lock;
@@ -448,25 +671,26 @@ function isForkPullRequest() {
 /**
  * After the comment lock was refused: when the refusal is a fork PR's 403,
  * says once that the `workflow_run` job posts the comment and returns the
- * PR's preview comment as `home` (the oldest marker comment written by a
- * bot account, `…[bot]`: a person's comment cannot name a database to
- * reuse; its record without the lock's fields), null when there is none of
- * this mode or it cannot be read. Otherwise returns null: the caller
- * reports the refusal as before.
+ * PR's preview comment as `home` (the oldest comment of ours written by
+ * `author`, the login `command: publish` comments as: the `comment-author`
+ * input; no other account's comment, a person's, another App's or another
+ * bot's, can name a database to reuse; its record without the lock's
+ * fields), null when there is none of this mode or it cannot be read.
+ * Otherwise returns null: the caller reports the refusal as before.
  */
-async function forkRecord(octokit, pr, mode, err) {
-    if ((0,comment/* statusOf */.c2)(err.cause) !== 403 || !isForkPullRequest())
+async function forkRecord(octokit, pr, mode, err, author) {
+    if ((0,comment_comment/* statusOf */.c2)(err.cause) !== 403 || !isForkPullRequest())
         return null;
     core/* notice */.lm(`This pull request comes from a fork, so its token may not write to it (HTTP 403): the PR comment will be posted by the \`workflow_run\` job (\`command: publish\`) from this run's \`report-file\`.`);
     const comments = await octokit
         .paginate(octokit.rest.issues.listComments, { owner: pr.owner, repo: pr.repo, issue_number: pr.number, per_page: 100 })
         .catch(() => []);
     for (const c of comments.sort((a, b) => a.id - b.id)) {
-        if (!c.user?.login.endsWith('[bot]'))
+        if (c.user?.login !== author)
             continue;
-        const record = (0,comment/* recordOf */.zv)(c.body ?? '');
+        const record = (0,comment_comment/* recordOf */.zv)(c.body ?? '');
         if (record)
-            return { home: record.mode === mode ? { id: c.id, record: (0,comment/* withoutLock */.OY)(record) } : null };
+            return { home: record.mode === mode ? { id: c.id, record: (0,comment_comment/* withoutLock */.OY)(record) } : null };
     }
     return { home: null };
 }
@@ -491,7 +715,7 @@ async function forkRecord(octokit, pr, mode, err) {
 function reusableOf(home, mode) {
     if (!home || home.record.mode !== mode)
         return { mode };
-    return (0,comment/* withoutLock */.OY)(home.record);
+    return (0,comment_comment/* withoutLock */.OY)(home.record);
 }
 /** This run made a new database or branch: a failure or cancel from now on records nothing reusable. */
 function forgetReusable(pub, mode) {
@@ -512,7 +736,7 @@ function runUrl() {
  * without a lock and without reuse. A lock that stays held by another run
  * for `wait-timeout` fails the run.
  */
-async function openPublication(settings, seedCheck, pr = (0,comment/* pullRequestOfEvent */.My)()) {
+async function openPublication(settings, seedCheck, pr = (0,comment_comment/* pullRequestOfEvent */.My)()) {
     if (!pr) {
         core/* notice */.lm('No pull request in this event: the PR comment is skipped and nothing is recorded for reuse.');
         return { pr: null, lock: null, existing: null, reusable: { mode: settings.mode } };
@@ -522,7 +746,7 @@ async function openPublication(settings, seedCheck, pr = (0,comment/* pullReques
         return { pr, lock: null, existing: null, reusable: { mode: settings.mode } };
     }
     await (0,cancel/* unlessCancelled */.MS)(seedCheck);
-    const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+    const octokit = (0,comment_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
     const cancelled = (0,publish_report/* renderReport */.B1)({ mode: settings.mode, state: 'cancelled', runUrl: runUrl() });
     let pub;
     return core/* group */.Os('Take the PR comment lock', async () => {
@@ -544,7 +768,7 @@ async function openPublication(settings, seedCheck, pr = (0,comment/* pullReques
                 // As soon as the lock's reaction exists: a cancel, or a kill before the post step, releases it.
                 // What an earlier run recorded is read once the naming in flight has settled, whatever step the run was in.
                 onTaken: (taken) => {
-                    (0,saved/* markLock */.lF)(taken.reaction.id);
+                    (0,saved/* markLock */.lF)(taken.reaction.id, taken.reaction.login);
                     (0,cancel/* onCancel */.Ao)(cancel/* COMMENT_LOCK */.ik, () => taken.finish(cancelled, () => pub?.reusable ?? reusableOf(taken.home, settings.mode)).then(saved/* clearLock */.Nq));
                 }
             });
@@ -556,7 +780,7 @@ async function openPublication(settings, seedCheck, pr = (0,comment/* pullReques
             (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
             if (!err.reactionLeft)
                 (0,saved/* clearLock */.Nq)();
-            const fork = await forkRecord(octokit, pr, settings.mode, err);
+            const fork = await forkRecord(octokit, pr, settings.mode, err, settings.commentAuthor);
             if (fork)
                 return { pr, lock: null, existing: fork.home, reusable: reusableOf(fork.home, settings.mode), readOnly: true };
             core/* warning */.$e(`${err.message} Going on without it: a concurrent run of this PR is not kept out, and nothing an earlier run recorded is reused.`);
@@ -600,14 +824,15 @@ async function publish(pub, report, record) {
  * At the end of a run that did not publish (failed, or had nothing to
  * report): releases the lock. After a failure the comment says the run
  * failed, and records what an earlier run recorded unless this run made
- * something new; otherwise only the claim is removed. A cancelled run
+ * something new (and `failedBecause`, a failure the reviewer can act on:
+ * a Neon plan limit); otherwise only the claim is removed. A cancelled run
  * leaves this to its undo step.
  */
-async function releaseLock(pub, mode, failed) {
+async function releaseLock(pub, mode, failed, failedBecause) {
     if (!pub?.lock?.held || (0,cancel/* isCancelled */.mm)())
         return;
     (0,cancel/* offCancel */.qC)(cancel/* COMMENT_LOCK */.ik);
-    await pub.lock.finish(failed ? (0,publish_report/* renderReport */.B1)({ mode, state: 'failed', runUrl: runUrl() }) : null, pub.reusable);
+    await pub.lock.finish(failed ? (0,publish_report/* renderReport */.B1)({ mode, state: 'failed', runUrl: runUrl(), failedBecause }) : null, pub.reusable);
     (0,saved/* clearLock */.Nq)();
 }
 
@@ -625,8 +850,10 @@ async function releaseLock(pub, mode, failed) {
  *
  * Nothing here fails a run: a token without `deployments: write` (403) gets
  * one notice naming the permission and no further deployment request; any
- * other error is a warning.
+ * other error, GitHub's rate limit included (403 or 429 with
+ * `x-ratelimit-remaining: 0`: comment/lock/budget.ts), is a warning.
  */
+
 
 
 
@@ -650,13 +877,16 @@ let refused = false;
 /** The notice for a 403, once per run; other errors are warnings. Returns null so callers can `.catch(skip(…))`. */
 function skip(what) {
     return (err) => {
-        if ((0,comment/* statusOf */.c2)(err) === 403) {
+        if (isRateLimited(err)) {
+            core/* warning */.$e(`Could not ${what}: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}. The run goes on without it.`);
+        }
+        else if ((0,comment_comment/* statusOf */.c2)(err) === 403) {
             if (!refused)
                 core/* notice */.lm('GitHub refused the deployment (HTTP 403): grant the workflow `permissions: deployments: write` for the PR\'s "View deployment" button. The run goes on without it.');
             refused = true;
         }
         else
-            core/* warning */.$e(`Could not ${what}: ${(0,comment/* describeGitHubError */.dZ)(err)}. The run goes on without it.`);
+            core/* warning */.$e(`Could not ${what}: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}. The run goes on without it.`);
         return null;
     };
 }
@@ -741,13 +971,15 @@ async function setStatus(octokit, where, id, state, logUrl, environmentUrl) {
  * Sets `inactive` on every deployment of `environment` whose latest status
  * is not already `inactive` (the preview was deleted: `command: delete`, the
  * sweep). GitHub lists deployments newest first, 100 a page.
+ * @param known the environment's deployments when already listed ({@link previewEnvironments}): not listed again
  */
-async function deactivateEnvironment(octokit, where, environment, logUrl) {
+async function deactivateEnvironment(octokit, where, environment, logUrl, known) {
     if (refused)
         return;
-    const deployments = await octokit
-        .paginate(octokit.rest.repos.listDeployments, { ...where, environment, per_page: 100 })
-        .catch(skip(`list the deployments of ${environment}`));
+    const deployments = known ??
+        (await octokit
+            .paginate(octokit.rest.repos.listDeployments, { ...where, environment, per_page: 100 })
+            .catch(skip(`list the deployments of ${environment}`)));
     for (const d of deployments ?? []) {
         const latest = await octokit.rest.repos
             .listDeploymentStatuses({ ...where, deployment_id: d.id, per_page: 1 })
@@ -760,70 +992,457 @@ async function deactivateEnvironment(octokit, where, environment, logUrl) {
             return;
     }
 }
-
-;// CONCATENATED MODULE: ./src/deployment/run-deployment.ts
+/** The prefix of every environment this action deploys to ({@link environmentOf}). */
+const ENVIRONMENT_PREFIX = 'preview-postgres/pr-';
 /**
- * Where the create, delete and publish flows and the sweep meet the PR's
- * GitHub deployment (deployment.ts): when a run makes one, which commit and
- * environment it is for, and the address a finished report gives it.
+ * The repository's deployments to this action's environments, by
+ * environment, newest first: one listing of the repository's deployments
+ * (GitHub REST, "List deployments": newest first, 100 a page) for a sweep
+ * of many PRs, where one listing per environment would cost a request per PR.
+ * @returns null when the repository has more than `maxPages` pages of
+ *   deployments (list per environment instead) or they cannot be listed
  */
-
-
-
-
-
-
-
-/**
- * The preview's name within its PR (`preview-name`; '' for the PR's one
- * preview), for the environment's name: each name gets its own environment
- * `preview-postgres/pr-<N>-<name>`.
- */
-function previewNameOf(settings) {
-    return settings.previewName;
-}
-/** The PR's environment for this run's settings. */
-const environmentOfRun = (settings, prNumber) => environmentOf(prNumber, previewNameOf(settings));
-/** The address a finished report's deployment shows: instant mode's claim URL, branch mode's Console page. */
-function environmentUrlOf(report) {
-    if (report.mode === 'instant')
-        return report.claimUrl;
-    return report.projectId && report.branchId ? branchConsoleUrl(report.projectId, report.branchId) : undefined;
-}
-/**
- * Creates the run's deployment, `in_progress`, for `command: create` with
- * `deployment` on, a token and a PR whose token may write (a fork's run
- * leaves it to `command: publish`). Meant to run beside provisioning: it
- * never rejects (an error is a warning), and its wall time is recorded as
- * the overlapped phase "deployment" (its HTTP requests count in the phase
- * they ran in).
- * @param sha the PR's head commit; default the event's `pull_request.head.sha`
- * @returns null when no deployment is made or GitHub refused it
- */
-async function startDeployment(settings, pub, sha) {
-    if (!settings.deployment || !settings.githubToken || !pub.pr || pub.readOnly)
+async function previewEnvironments(octokit, where, maxPages) {
+    if (refused)
         return null;
-    const started = external_node_perf_hooks_.performance.now();
+    const found = new Map();
+    let pages = 0;
     try {
-        const head = sha ?? github/* context */._.payload.pull_request?.head?.sha ?? github/* context */._.sha;
-        const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
-        const target = { owner: pub.pr.owner, repo: pub.pr.repo, number: pub.pr.number, sha: head };
-        return await PreviewDeployment.start(octokit, target, environmentOfRun(settings, pub.pr.number), runUrl() ?? '');
+        for await (const { data } of octokit.paginate.iterator(octokit.rest.repos.listDeployments, { ...where, per_page: 100 })) {
+            if (++pages > maxPages)
+                return null;
+            for (const d of data) {
+                if (!d.environment.startsWith(ENVIRONMENT_PREFIX))
+                    continue;
+                found.set(d.environment, [...(found.get(d.environment) ?? []), { id: d.id }]);
+            }
+        }
     }
     catch (err) {
-        core/* warning */.$e(`Could not create the deployment: ${err instanceof Error ? err.message : String(err)}. The run goes on without it.`);
-        return null;
+        return skip('list the deployments')(err);
     }
-    finally {
-        (0,phases/* overlapped */.RO)('deployment', external_node_perf_hooks_.performance.now() - started);
-    }
+    return found;
 }
-/** Sets `inactive` on the PR's deployments once its preview is gone (`command: delete`, the sweep). */
-async function deactivateDeployments(settings, pr) {
-    if (!settings.deployment || !settings.githubToken || !pr)
-        return;
-    const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
-    await deactivateEnvironment(octokit, { owner: pr.owner, repo: pr.repo }, environmentOfRun(settings, pr.number), runUrl() ?? '');
+
+// EXTERNAL MODULE: ./src/http.ts
+var http = __webpack_require__(76803);
+;// CONCATENATED MODULE: ./src/commands/sweep-pace.ts
+/**
+ * How the sweep's deletes share Neon's API (Neon docs, "API rate limiting":
+ * 700 requests per minute per account; Neon operations guide: a request
+ * that starts work while the project is busy gets 423, resent after 0.1 s
+ * doubling): every request of the sweep waits for room in a sliding minute
+ * of {@link SWEEP_NEON_PER_MINUTE}; one DELETE is sent at a time (the others
+ * would only meet 423), while the deletes already sent wait for their
+ * operations together, polling one listing of the project's operations per
+ * poll interval instead of one request per operation.
+ */
+
+
+/** Requests a minute the sweep allows itself: Neon's 700, less room for other runs of the account. */
+const SWEEP_NEON_PER_MINUTE = 600;
+/** Sends of requests in a sliding minute, at most `perMinute`. */
+class MinutePace {
+    perMinute;
+    windowMs;
+    times = [];
+    /** Requests sent through {@link wait}. */
+    sent = 0;
+    /** @param windowMs the window's length in milliseconds (a minute; shorter in tests) */
+    constructor(perMinute, windowMs = 60_000) {
+        this.perMinute = perMinute;
+        this.windowMs = windowMs;
+    }
+    /** Resolves once one more request fits in the last window, and counts it. */
+    wait = async () => {
+        for (;;) {
+            const now = Date.now();
+            while (this.times.length && this.times[0] <= now - this.windowMs)
+                this.times.shift();
+            if (this.times.length < this.perMinute)
+                break;
+            await (0,http/* sleep */.yy)(this.times[0] + this.windowMs - now);
+        }
+        this.times.push(Date.now());
+        this.sent++;
+    };
+}
+/** Shortest time between two listings of the project's operations, in milliseconds. */
+const LIST_EVERY_MS = 1000;
+/** The deletes' sharing of the project for one sweep (see the module comment). */
+function deleteSharing(client, pollIntervalSeconds) {
+    const one = new (lib_default())({ maxConcurrent: 1 });
+    let listing;
+    const every = Math.max(pollIntervalSeconds * 1000, LIST_EVERY_MS);
+    const list = () => {
+        const ops = client.listOperations(100).then(({ operations }) => new Map(operations.map((op) => [op.id, op])));
+        const current = (listing = { at: Date.now(), ops });
+        ops.catch(() => {
+            if (listing === current)
+                listing = undefined;
+        });
+        return current;
+    };
+    return {
+        send: (request) => one.schedule(request),
+        async get(id) {
+            // Waiters of one poll interval share one listing; newest first, so the operations of deletes under way are on its first page.
+            const asked = Date.now();
+            let current = listing && asked - listing.at < every ? listing : list();
+            let op = (await current.ops).get(id);
+            // Not listed yet (a listing from before the delete): one listing from after this ask has it.
+            if (!op && current.at < asked) {
+                current = listing && listing.at >= asked ? listing : list();
+                op = (await current.ops).get(id);
+            }
+            return op ?? client.getOperation(id);
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/commands/sweep-run.ts
+/**
+ * The deleting half of `command: cleanup` (cleanup.ts decides): deletes the
+ * branches it was given, {@link SWEEP_CONCURRENCY} at a time (each delete
+ * retries 423 and waits for its operations: deleteBranchAndWait; a project
+ * still busy after those retries is tried again after a poll interval), and
+ * tells each PR's preview what happened, within GitHub's rate limit:
+ *
+ * - one check, before any delete, that the token may write to pull requests
+ *   (sweep-github.ts, checkWrite): a read-only token fails the sweep naming
+ *   the permission, with nothing deleted;
+ * - each PR's comments are listed once; each branch belongs to one preview
+ *   of its PR (`preview-name`: the branch's annotation, else the comment
+ *   whose record names the branch), whose own comment it updates: the sweep
+ *   never creates a comment on a closed PR;
+ * - a closed or merged PR's lock is taken only when its preview's comment
+ *   shows a claim (a run of it may be using the branch); then the branch is
+ *   read and decided again under the lock, as for an open PR's branch that
+ *   `max-age` sweeps, which always takes the lock;
+ * - deployments are touched only in the environments that have any (one
+ *   listing of the repository's deployments), each set `inactive`;
+ * - before each branch the sweep checks GitHub's rate limit
+ *   (`x-ratelimit-remaining`, comment/lock/budget.ts) and keeps back enough
+ *   to finish the branches under way and release their locks; below that it
+ *   stops and leaves the rest for the next run.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Branches deleted at once: one DELETE is sent at a time, the others wait for their operations together (sweep-pace.ts). */
+const SWEEP_CONCURRENCY = 16;
+/** GitHub requests a branch under its PR's lock may need: take (3), read the PR again, write, release (2), with room for a retry. */
+const LOCKED_COST = 8;
+/** GitHub requests always kept back (besides the writes promised and the locks under way). */
+const RESERVE = 8;
+/** Branches whose comments are read before their deletes start. */
+const CHUNK = 40;
+/** Times a delete is tried again after its 423 retries found the project still busy. */
+const BUSY_TRIES = 3;
+/** One sweep's deletes (see the module comment). */
+class SweepRun {
+    x;
+    decide;
+    gone = new Set();
+    comments = new Map();
+    commentOf = new Map();
+    envs;
+    login = '';
+    /** Comment writes promised to rows already read: kept back from the budget. */
+    pendingWrites = 0;
+    /** Comment listings under way (their answers not yet counted in the budget). */
+    reading = 0;
+    /** Branches being deleted under their PR's lock now: {@link LOCKED_COST} each kept back. */
+    locking = 0;
+    stopped = false;
+    sharing;
+    constructor(x, decide) {
+        this.x = x;
+        this.decide = decide;
+        this.sharing = deleteSharing(x.client, x.settings.pollIntervalSeconds);
+    }
+    /** Deletes the branches of `doomed` (rows decided `delete`), updating each row. @throws SweepPermissionError before any delete. */
+    async run(doomed) {
+        const { settings, octokit } = this.x;
+        const withPr = doomed.filter((r) => r.pr);
+        if (withPr.length && (settings.comment || settings.deployment)) {
+            if (!this.reserve(2))
+                return this.deferAll(doomed);
+            try {
+                this.login = await checkWrite(octokit, withPr[0].pr);
+            }
+            catch (err) {
+                if (!isRateLimited(err))
+                    throw err;
+                return this.deferAll(doomed);
+            }
+            if (settings.deployment && this.reserve(1))
+                this.envs = await previewEnvironments(octokit, github/* context */._.repo, 20);
+        }
+        // Children before their parents; a chunk's comments are read just before its deletes, so a budget that runs low stops both together.
+        const ordered = [...doomed].sort((a, b) => (b.depth ?? 0) - (a.depth ?? 0));
+        const pace = new MinutePace(SWEEP_NEON_PER_MINUTE);
+        this.x.client.pace = pace.wait;
+        try {
+            for (let i = 0; i < ordered.length; i += CHUNK)
+                await this.chunk(ordered.slice(i, i + CHUNK));
+        }
+        finally {
+            this.x.client.pace = undefined;
+        }
+    }
+    /** Reads the comments of a chunk of rows, then deletes their branches, preview by preview and deepest first. */
+    async chunk(rows) {
+        if (this.x.settings.comment)
+            await this.pool(rows.filter((r) => r.pr), (row) => this.read(row));
+        const groups = new Map();
+        for (const row of rows) {
+            const key = `${String(1000 - (row.depth ?? 0)).padStart(4, '0')} ${row.preview ?? ''}`;
+            groups.set(key, [...(groups.get(key) ?? []), row]);
+        }
+        const scope = (0,comment_comment/* commentScope */.AM)();
+        try {
+            for (const key of [...groups.keys()].sort()) {
+                const group = groups.get(key).filter((r) => r.decision === 'delete');
+                // Markers, lock reactions and reports are the preview's own (comment/scope.ts).
+                (0,comment_comment/* scopeComments */.nV)(group[0]?.preview ?? '');
+                await this.pool(group, (row) => this.one(row));
+            }
+        }
+        finally {
+            (0,comment_comment/* scopeComments */.nV)(scope);
+        }
+    }
+    /** Runs `f` for every row, {@link SWEEP_CONCURRENCY} at a time; a row that throws is failed (or left for the next run on a rate limit). */
+    async pool(rows, f) {
+        const limiter = new (lib_default())({ maxConcurrent: SWEEP_CONCURRENCY });
+        await Promise.all(rows.map((row) => limiter.schedule(async () => {
+            if (row.decision !== 'delete')
+                return;
+            if (this.stopped)
+                return this.defer(row);
+            try {
+                await f(row);
+            }
+            catch (err) {
+                if (isRateLimited(err)) {
+                    this.stopped = true;
+                    return this.defer(row);
+                }
+                const message = err instanceof Error ? err.message : String(err);
+                row.decision = 'failed';
+                row.reason += `; kept: ${message}`;
+                this.x.failures.push(`"${row.branch.name}": ${message}`);
+                core/* warning */.$e(`Branch "${row.branch.name}" (${row.branch.id}) was not deleted: ${message}`);
+            }
+        })));
+    }
+    /** True when `n` more GitHub requests fit above the reserve; else the sweep stops taking branches. */
+    reserve(n) {
+        if (this.x.budget.allows(RESERVE + this.reading + this.pendingWrites + this.locking * LOCKED_COST + n))
+            return true;
+        this.stopped = true;
+        return false;
+    }
+    defer(row) {
+        row.decision = 'left for the next run';
+        row.reason += "; left for the next run: GitHub's rate limit ran low";
+    }
+    deferAll(rows) {
+        this.stopped = true;
+        for (const row of rows)
+            this.defer(row);
+    }
+    /** Reads the PR's preview comments (once per PR) and finds the row's preview and its comment. */
+    async read(row) {
+        const pr = row.pr;
+        if (!this.comments.has(pr) && !this.reserve(2))
+            return this.defer(row);
+        let listing = this.comments.get(pr);
+        if (!listing)
+            this.comments.set(pr, (listing = previewComments(this.x.octokit, pr, this.login)));
+        this.reading++;
+        const found = await listing.finally(() => this.reading--);
+        row.preview ??= found.find((c) => c.record.branchId === row.branch.id)?.preview ?? '';
+        const comment = found.find((c) => c.preview === row.preview) ?? null;
+        this.commentOf.set(row, comment);
+        if (comment)
+            this.pendingWrites++;
+    }
+    /** Deletes one row's branch: under its PR's lock when it is open or its comment shows a claim, else directly. */
+    async one(row) {
+        const comment = this.commentOf.get(row) ?? null;
+        const state = row.pr ? (await this.x.pulls(row.pr)).state : null;
+        const open = Boolean(row.pr) && state !== 'closed' && state !== 'merged';
+        const locked = Boolean(row.pr && this.x.settings.comment && (open || this.x.alwaysLock || comment?.record.reaction !== undefined));
+        if (comment)
+            this.pendingWrites--;
+        if (locked) {
+            if (!this.reserve(LOCKED_COST))
+                return this.defer(row);
+            this.locking++;
+            try {
+                return await this.underLock(row);
+            }
+            finally {
+                this.locking--;
+            }
+        }
+        if (comment && !this.reserve(1))
+            return this.defer(row);
+        if (!(await (open ? this.stillDoomed(row, '') : this.unusedSinceListed(row))))
+            return;
+        const markdown = await this.deleteBranch(row);
+        if (markdown && comment) {
+            await this.x.octokit.rest.issues
+                .updateComment({ ...github/* context */._.repo, comment_id: comment.id, body: (0,comment_comment/* commentBody */.I2)(markdown, { mode: 'branch' }) })
+                .catch((err) => core/* warning */.$e(`Could not update the preview comment of PR #${row.pr} after deleting its branch: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}.`));
+        }
+    }
+    /**
+     * Deletes the branch unless child branches are left, sets its PR's
+     * deployments `inactive`, and renders what the PR's comment should say.
+     * @returns the comment's Markdown, or null when the branch was kept.
+     */
+    async deleteBranch(row) {
+        const children = this.x.branches.filter((b) => b.parent_id === row.branch.id && !this.gone.has(b.id));
+        if (children.length) {
+            Object.assign(row, {
+                decision: 'keep',
+                reason: `${row.reason}, but it has child branch${children.length === 1 ? '' : 'es'} ${children.map((c) => `"${c.name}"`).join(', ')}, and Neon does not delete a branch with children: delete them first`
+            });
+            return null;
+        }
+        let ops;
+        for (let attempt = 1;; attempt++) {
+            try {
+                ops = await (0,lifecycle/* deleteBranchAndWait */.CR)(this.x.client, row.branch, this.x.settings, this.sharing);
+                break;
+            }
+            catch (err) {
+                if (!(err instanceof retry_423/* ProjectBusyError */.P) || attempt >= BUSY_TRIES)
+                    throw err;
+                await new Promise((r) => setTimeout(r, this.x.settings.pollIntervalSeconds * 1000));
+            }
+        }
+        this.gone.add(row.branch.id);
+        row.decision = ops === null ? 'already gone' : 'deleted';
+        core/* info */.pq(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`);
+        await this.deactivate(row);
+        return (0,publish_report/* renderReport */.B1)({
+            mode: 'branch',
+            state: 'swept',
+            projectId: this.x.settings.projectId,
+            branchId: row.branch.id,
+            branchName: row.branch.name,
+            sweptBecause: row.reason,
+            operations: (ops ?? []).map(operations/* summarise */.fS)
+        });
+    }
+    /** Sets the preview's deployments `inactive`, only where its environment has any. */
+    async deactivate(row) {
+        if (!row.pr || !this.x.settings.deployment || this.envs === undefined)
+            return;
+        const environment = environmentOf(row.pr, row.preview ?? '');
+        const known = this.envs?.get(environment);
+        if (this.envs && !known)
+            return;
+        await deactivateEnvironment(this.x.octokit, github/* context */._.repo, environment, runUrl() ?? '', known);
+    }
+    /** The PR's comment lock for the sweep of `row`'s branch (its placeholder says "being swept by the scheduled cleanup"). */
+    async lockOf(row) {
+        const { settings } = this.x;
+        try {
+            return await acquireLock(this.x.octokit, { ...github/* context */._.repo, number: row.pr, headRef: '' }, {
+                mode: 'branch',
+                placeholder: (0,publish_report/* renderReport */.B1)({
+                    mode: 'branch',
+                    state: 'sweeping',
+                    branchName: row.branch.name,
+                    branchId: row.branch.id,
+                    sweptBecause: row.reason
+                }),
+                pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
+                timeoutSeconds: Math.min(settings.waitTimeoutSeconds, 120)
+            });
+        }
+        catch (err) {
+            if (isRateLimited(err.cause))
+                throw err.cause;
+            throw new Error(`could not take the comment lock of pull request #${row.pr}, so a run of it may be using the branch (${(0,comment_comment/* describeGitHubError */.dZ)(err.cause ?? err)})`, { cause: err });
+        }
+    }
+    /**
+     * Reads the branch and its PR again and decides again just before the
+     * delete (a PR reopened, or a branch used, meanwhile is kept): updates
+     * `row` and returns false when it is no longer to be deleted.
+     */
+    async stillDoomed(row, how) {
+        const again = await this.decide(this.x.client, row.branch, this.x.settings, (n) => pullState(this.x.octokit, n), Date.now());
+        if (again.reason === 'gone before it could be read') {
+            row.decision = 'already gone';
+            return false;
+        }
+        if (again.decision !== 'delete') {
+            Object.assign(row, { decision: 'keep', reason: `${again.reason} (read again before the delete${how})` });
+            return false;
+        }
+        row.branch = again.branch;
+        return true;
+    }
+    /**
+     * Reads the branch again from Neon (no GitHub request) just before a
+     * delete without the PR's lock: a branch whose `updated_at` moved since
+     * the sweep listed it was used meanwhile (every reuse records its use,
+     * expiry.ts; a run of a PR reopened since the pulls list was read) and is
+     * kept for the next sweep. Updates `row` and returns false when it is not
+     * to be deleted.
+     */
+    async unusedSinceListed(row) {
+        const found = await this.x.client.branchWithAnnotations(row.branch.id);
+        if (!found) {
+            row.decision = 'already gone';
+            return false;
+        }
+        const listed = row.branch.updated_at ?? row.branch.created_at;
+        if ((found.branch.updated_at ?? found.branch.created_at) !== listed) {
+            Object.assign(row, {
+                decision: 'keep',
+                reason: `${row.reason}, but the branch was used since the sweep listed it (read again before the delete)`
+            });
+            return false;
+        }
+        row.branch = found.branch;
+        return true;
+    }
+    /**
+     * Deletes `row`'s branch under its PR's comment lock, after reading it
+     * again and deciding again (a branch used meanwhile is kept).
+     */
+    async underLock(row) {
+        const lock = await this.lockOf(row);
+        let markdown = null;
+        try {
+            // Under the lock the PR is read again: it may have been reopened, and a run of it have used the branch, since the sweep began.
+            if (await this.stillDoomed(row, ", under the PR's lock"))
+                markdown = await this.deleteBranch(row);
+        }
+        finally {
+            // Kept: only the claim goes, the PR's comment stays as its last run wrote it. Deleted: the comment says swept.
+            await lock.finish(markdown, markdown ? { mode: 'branch' } : (lock.home?.record ?? { mode: 'branch' }));
+        }
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/commands/cleanup.ts
@@ -854,17 +1473,6 @@ async function deactivateDeployments(settings, pr) {
 
 
 
-
-
-async function pullState(octokit, number) {
-    try {
-        const { data } = await octokit.rest.pulls.get({ ...github/* context */._.repo, pull_number: number });
-        return { state: data.merged ? 'merged' : data.state === 'closed' ? 'closed' : 'open' };
-    }
-    catch (err) {
-        return { state: null, why: (0,comment/* describeGitHubError */.dZ)(err) };
-    }
-}
 /** "3 d 4 h", "40 min": a whole-unit rendering of `seconds`. */
 function humanDuration(seconds) {
     const d = Math.floor(seconds / 86400);
@@ -874,14 +1482,16 @@ function humanDuration(seconds) {
 }
 /**
  * Decides one branch: default, protected, not ours, another repository's, a
- * closed or merged PR, older than `max-age`, or kept.
+ * closed or merged PR, older than `max-age`, or kept. `listed`: the
+ * branch's annotation values from the branch list, when it answered them
+ * (else the branch is read).
  */
-async function decide(client, branch, settings, pulls, now) {
+async function decide(client, branch, settings, pulls, now, listed) {
     if (branch.default)
         return { branch, decision: 'keep', reason: "the project's default branch: never touched" };
     if (branch.protected)
         return { branch, decision: 'keep', reason: 'a protected branch: never touched' };
-    const found = await client.branchWithAnnotations(branch.id);
+    const found = listed ? { branch, annotations: listed } : await client.branchWithAnnotations(branch.id);
     if (!found)
         return { branch, decision: 'keep', reason: 'gone before it could be read' };
     const owner = ownerOf(found.annotations);
@@ -890,7 +1500,13 @@ async function decide(client, branch, settings, pulls, now) {
     const repo = `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
     if (owner.repository !== repo)
         return { branch, pr: owner.pr, decision: 'keep', reason: `made for another repository (${owner.repository})` };
-    const row = (decision, reason) => ({ branch: found.branch, pr: owner.pr, decision, reason });
+    const row = (decision, reason) => ({
+        branch: found.branch,
+        pr: owner.pr,
+        preview: owner.preview,
+        decision,
+        reason
+    });
     let unread = null;
     if (owner.pr) {
         const pr = await pulls(owner.pr);
@@ -933,81 +1549,6 @@ function renderSweep(rows, settings) {
     ];
     return lines.join('\n');
 }
-/** The PR's comment lock for the sweep of `row`'s branch (its placeholder says "being swept by the scheduled cleanup"). */
-async function lockOf(octokit, row, settings) {
-    const pr = { ...github/* context */._.repo, number: row.pr, headRef: '' };
-    try {
-        return await acquireLock(octokit, pr, {
-            mode: 'branch',
-            placeholder: (0,publish_report/* renderReport */.B1)({
-                mode: 'branch',
-                state: 'sweeping',
-                branchName: row.branch.name,
-                branchId: row.branch.id,
-                sweptBecause: row.reason
-            }),
-            pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
-            timeoutSeconds: Math.min(settings.waitTimeoutSeconds, 120)
-        });
-    }
-    catch (err) {
-        throw new Error(`could not take the comment lock of pull request #${row.pr}, so a run of it may be using the branch (${(0,comment/* describeGitHubError */.dZ)(err)})`, { cause: err });
-    }
-}
-/**
- * Deletes `row`'s branch: under its PR's comment lock when it has a PR and
- * `comment` is on, after reading it again and deciding again (a branch used
- * meanwhile is kept), unless child branches are left. Updates `row`.
- * @throws Error when the branch cannot be read, the lock cannot be taken, or the delete fails.
- */
-async function sweepOne(row, x) {
-    const lock = row.pr && x.settings.comment ? await lockOf(x.octokit, row, x.settings) : null;
-    let markdown = null;
-    try {
-        // Under the lock the PR is read again: it may have been reopened, and a run of it have used the branch, since the sweep began.
-        const again = await decide(x.client, row.branch, x.settings, lock ? (n) => pullState(x.octokit, n) : x.pulls, Date.now());
-        if (again.reason === 'gone before it could be read') {
-            row.decision = 'already gone';
-            return;
-        }
-        if (again.decision !== 'delete') {
-            Object.assign(row, {
-                decision: 'keep',
-                reason: `${again.reason} (read again before the delete${lock ? ", under the PR's lock" : ''})`
-            });
-            return;
-        }
-        row.branch = again.branch;
-        const children = x.branches.filter((b) => b.parent_id === row.branch.id && !x.gone.has(b.id));
-        if (children.length) {
-            Object.assign(row, {
-                decision: 'keep',
-                reason: `${again.reason}, but it has child branch${children.length === 1 ? '' : 'es'} ${children.map((c) => `"${c.name}"`).join(', ')}, and Neon does not delete a branch with children: delete them first`
-            });
-            return;
-        }
-        const ops = await (0,lifecycle/* deleteBranchAndWait */.CR)(x.client, row.branch, x.settings);
-        x.gone.add(row.branch.id);
-        row.decision = ops === null ? 'already gone' : 'deleted';
-        if (row.pr)
-            await deactivateDeployments(x.settings, { ...github/* context */._.repo, number: row.pr, headRef: '' });
-        core/* info */.pq(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`);
-        const operations = (ops ?? []).map(platform_operations/* summarise */.fS);
-        markdown = (0,publish_report/* renderReport */.B1)({
-            mode: 'branch',
-            state: 'swept',
-            projectId: x.settings.projectId,
-            branchId: row.branch.id,
-            branchName: row.branch.name,
-            sweptBecause: row.reason,
-            operations
-        });
-    }
-    finally {
-        // Kept: only the claim goes, the PR's comment stays as its last run wrote it. Deleted: the comment says swept.
-        await lock?.finish(markdown, markdown ? { mode: 'branch' } : (lock.home?.record ?? { mode: 'branch' }));
-    }
-}
 /** Children before their parents: deepest first, so a parent the sweep deletes has no child of ours left. */
 function depthOf(b, byId) {
     let depth = 0;
@@ -1017,8 +1558,14 @@ function depthOf(b, byId) {
 }
 /**
  * Runs the sweep. In instant mode a notice and nothing else (the instant
- * service has no delete; its databases lapse by themselves).
- * @throws Error after every branch was looked at and the summary written, when some branch could not be read or deleted.
+ * service has no delete; its databases lapse by themselves). The branches
+ * and their annotations come from the branch list; the PRs' states from the
+ * pulls list (sweep-github.ts); the deletes and the PRs' comments and
+ * deployments are sweep-run.ts's. When GitHub's rate limit runs low the
+ * sweep stops before the next branch and says how many are left for the
+ * next run: a success.
+ * @throws Error after every branch was looked at and the summary written, when some branch could not be read or deleted;
+ *   SweepPermissionError before anything is deleted when the token may not write to pull requests.
  */
 async function runCleanup(settings, client) {
     if (settings.mode === 'instant') {
@@ -1027,18 +1574,27 @@ async function runCleanup(settings, client) {
     }
     if (!settings.githubToken)
         throw new Error('`command: cleanup` needs `github-token` to read the state of pull requests (the default `${{ github.token }}` with `pull-requests: write`).');
-    const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
-    const cache = new Map();
-    const pulls = (n) => cache.get(n) ?? cache.set(n, pullState(octokit, n)).get(n);
+    const budget = new GitHubBudget();
+    const octokit = budget.watch((0,comment_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000));
     const now = Date.now();
-    const branches = await client.listBranches();
+    const annotations = new Map();
+    const branches = await client.listBranches(annotations);
+    const repository = `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
+    const numbers = new Set();
+    for (const b of branches) {
+        const owner = ownerOf(annotations.get(b.id));
+        if (owner?.pr && owner.repository === repository && !b.default && !b.protected)
+            numbers.add(owner.pr);
+    }
+    const states = await pullStates(octokit, numbers);
+    const pulls = async (n) => states.get(n) ?? pullState(octokit, n);
     const rows = [];
     const failures = [];
     await core/* group */.Os(`Look at the project's ${branches.length} branches`, async () => {
         for (const b of branches) {
             let row;
             try {
-                row = await decide(client, b, settings, pulls, now);
+                row = await decide(client, b, settings, pulls, now, annotations.get(b.id));
             }
             catch (err) {
                 row = { branch: b, decision: 'failed', reason: `kept: it could not be read (${err.message})` };
@@ -1049,30 +1605,24 @@ async function runCleanup(settings, client) {
         }
     });
     const byId = new Map(branches.map((b) => [b.id, b]));
-    const doomed = rows.filter((r) => r.decision === 'delete').sort((a, b) => depthOf(b.branch, byId) - depthOf(a.branch, byId));
-    const x = { client, octokit, settings, pulls, branches, gone: new Set() };
-    for (const row of doomed) {
-        if (settings.dryRun) {
+    const doomed = rows.filter((r) => r.decision === 'delete');
+    for (const r of doomed)
+        r.depth = depthOf(r.branch, byId);
+    if (settings.dryRun)
+        for (const row of doomed)
             row.decision = 'would delete';
-            continue;
-        }
-        await core/* group */.Os(`Delete branch "${row.branch.name}"`, async () => {
-            try {
-                await sweepOne(row, x);
-            }
-            catch (err) {
-                row.decision = 'failed';
-                row.reason += `; kept: ${err.message}`;
-                failures.push(`"${row.branch.name}": ${err.message}`);
-                core/* warning */.$e(`Branch "${row.branch.name}" (${row.branch.id}) was not deleted: ${err.message}`);
-            }
-        });
-    }
+    else
+        await new SweepRun({ client, octokit, settings, pulls, branches, budget, failures }, decide).run(doomed);
     const markdown = renderSweep(rows, settings);
     if (process.env.GITHUB_STEP_SUMMARY)
         await core/* summary */.z.addRaw(markdown, true).write();
+    const left = rows.filter((r) => r.decision === 'left for the next run').length;
+    if (left)
+        core/* notice */.lm(`The cleanup stopped before GitHub's rate limit ran out (${budget.describe()}): ${left} branch${left === 1 ? '' : 'es'} left for the next run, which goes on where this one stopped.`);
+    core/* info */.pq(`GitHub requests: ${budget.sent}; ${budget.describe()}.`);
     if (failures.length) {
-        throw new Error(`The cleanup could not handle ${failures.length} branch(es): ${failures.join('; ')}. The other branches were handled (see the job summary); re-run to retry.`);
+        const shown = failures.slice(0, 3).join('; ');
+        throw new Error(`The cleanup could not handle ${failures.length} branch(es): ${shown}${failures.length > 3 ? `; and ${failures.length - 3} more (see the job summary)` : ''}. The other branches were handled (see the job summary); re-run to retry.`);
     }
 }
 
@@ -1142,13 +1692,15 @@ var catalog = __webpack_require__(53204);
 /**
  * The schema diff through one run's seeding. commands/seed-step.ts calls
  * {@link SchemaTracker.atStart} before the SQL seed, {@link
- * SchemaTracker.afterSeedFiles} between the seed and `seed-command`, and
- * {@link SchemaTracker.finish} after `seed-command`:
+ * SchemaTracker.afterSeedFiles} between the seed and the user's commands
+ * (`migrate-command`, then `seed-command`), {@link
+ * SchemaTracker.commandStarted} once the first of them runs, and {@link
+ * SchemaTracker.finish} after the last:
  * - branch mode snapshots at the start (the new branch is its parent's copy)
  *   and shows the platform's compare_schema diff against the parent;
- * - instant mode snapshots after the SQL seed, so the diff is what
- *   `seed-command` (the PR's migrations) changed.
- * Instant mode without `seed-command` inspects nothing: nothing can have
+ * - instant mode snapshots after the SQL seed, so the diff is what the
+ *   commands (the PR's migrations, then its data seed) changed.
+ * Instant mode without either command inspects nothing: nothing can have
  * changed the schema after the seed.
  * Never fatal: a snapshot, comparison or rendering that fails is a
  * warning and "schema diff unavailable"; the database is kept. With
@@ -1177,7 +1729,7 @@ const schemaTools = () => (loading ??= Promise.all(/* import() */[__webpack_requ
  * provisioning, so the load never delays a timer that matters (a 423 retry,
  * an operation poll, the lock's heartbeat). Instant mode loads nothing here:
  * its first snapshot is only read (catalog.ts, in the main bundle) before
- * `seed-command`, and the tracker loads the chunk once the command's process
+ * the first user command, and the tracker loads the chunk once the command's process
  * runs, where the load is hidden behind the command. Never rejects: tools
  * that fail to load fail at first use.
  * @returns settles once the tools are loaded (at once where nothing is loaded)
@@ -1207,14 +1759,14 @@ class SchemaTracker {
     failure;
     tools;
     session;
-    /** Warming the differ up while `seed-command` runs (instant mode); settles, never rejects. */
+    /** Warming the differ up while the first user command runs (instant mode); settles, never rejects. */
     warming = Promise.resolve();
     /** {@link finish} has begun: nothing is warmed up any more (it would be on the critical path). */
     finishing = false;
     /**
      * @param enabled the `compare-schema` input
      * @param failOnDestructive the `fail-on-destructive` input
-     * @param seedCommand whether `seed-command` runs: without it, instant mode has nothing to compare (the answer is empty by construction)
+     * @param seedCommand whether a user command (`migrate-command`, `seed-command`) runs: without one, instant mode has nothing to compare (the answer is empty by construction)
      */
     constructor(mode, connection, enabled, failOnDestructive, seedCommand = true) {
         this.mode = mode;
@@ -1223,7 +1775,7 @@ class SchemaTracker {
         this.seedCommand = seedCommand;
         this.session = new catalog/* CatalogSession */.uC(connection);
     }
-    /** Whether this run inspects anything: off, or instant mode without `seed-command`, does not. */
+    /** Whether this run inspects anything: off, or instant mode without a user command, does not. */
     get inspects() {
         return this.enabled && (this.mode === 'branch' || this.seedCommand);
     }
@@ -1249,11 +1801,11 @@ class SchemaTracker {
     /**
      * Reads the catalog now (awaited: the database must not change meanwhile)
      * and builds the snapshot from its rows in the background (CPU only), so
-     * building "before" overlaps the seed or `seed-command`.
+     * building "before" overlaps the seed or the first user command.
      * @param buildAfter building (and loading the schema tools, where they are
      *   not loaded yet) waits for it: both hold the event loop, so they must
      *   not start before the work they are meant to overlap has started (the
-     *   seed's first query, `seed-command`'s process)
+     *   seed's first query, the first user command's process)
      * @returns the snapshot being built; it resolves to undefined on failure (recorded in `failure`)
      */
     async snapshot(when, buildAfter = Promise.resolve()) {
@@ -1287,10 +1839,10 @@ class SchemaTracker {
         if (this.mode === 'branch')
             this.before = (await this.snapshot('of the new branch before seeding', new Promise((r) => setImmediate(r)))).built;
     }
-    commandStarted;
+    startedSignal;
     /**
-     * Between the SQL seed and `seed-command` (instant mode; `when` names the moment in the log): reads the catalog
-     * now; once {@link seedCommandStarted} says the command's process runs
+     * Between the SQL seed and the user's commands (instant mode; `when` names the moment in the log): reads the catalog
+     * now; once {@link commandStarted} says the first command's process runs
      * (its CPU time is otherwise idle), or at {@link finish}, loads the schema
      * tools, builds the snapshot and warms the differ up (see
      * diff.ts `warmUpDiffer`; not at {@link finish}, where it
@@ -1299,7 +1851,7 @@ class SchemaTracker {
     async afterSeedFiles(when = 'after the SQL seed') {
         if (!this.inspects || this.mode !== 'instant')
             return;
-        const started = new Promise((resolve) => (this.commandStarted = resolve));
+        const started = new Promise((resolve) => (this.startedSignal = resolve));
         const { built, rows } = await this.snapshot(when, started);
         this.before = built;
         this.warming = built
@@ -1311,12 +1863,12 @@ class SchemaTracker {
         })
             .catch(() => undefined);
     }
-    /** `seed-command`'s process has been spawned: the "before" snapshot is built while it runs. */
-    seedCommandStarted() {
-        this.commandStarted?.();
+    /** The first user command's process has been spawned: the "before" snapshot is built while it runs. Later calls do nothing. */
+    commandStarted() {
+        this.startedSignal?.();
     }
     /**
-     * After `seed-command`: compares, logs, writes the diff file. Never fatal:
+     * After the last user command: compares, logs, writes the diff file. Never fatal:
      * a failure to inspect, compare or render is a warning and
      * "schema diff unavailable", except under `fail-on-destructive`, which
      * fails closed.
@@ -1328,11 +1880,11 @@ class SchemaTracker {
         if (!this.enabled)
             return null;
         if (!this.inspects) {
-            core/* info */.pq('No seed-command ran after the SQL seed, so nothing changed the schema; nothing was inspected.');
+            core/* info */.pq('No migrate-command or seed-command ran after the SQL seed, so nothing changed the schema; nothing was inspected.');
             return { changed: false, objects: [], summary: 'no schema change', diff: '', source: 'migra', destructive: [] };
         }
         this.finishing = true;
-        this.seedCommandStarted(); // no command ran (or it did not say): build "before" now
+        this.commandStarted(); // no command ran (or it did not say): build "before" now
         let diff;
         const comparing = Date.now();
         // The platform's compare_schema runs while we take our own snapshot (both read the seeded database).
@@ -1372,7 +1924,7 @@ class SchemaTracker {
         if (diff.note)
             core/* warning */.$e(`The schema diff shown is a listing of the changed objects: ${diff.note}.`);
         (0,external_node_fs_.writeFileSync)(schemaDiffPath(), diff.diff ? `${diff.diff}\n` : '');
-        core/* info */.pq(`Schema change: ${diff.summary} (compared in ${((Date.now() - comparing) / 1000).toFixed(2)} s after seed-command).`);
+        core/* info */.pq(`Schema change: ${diff.summary} (compared in ${((Date.now() - comparing) / 1000).toFixed(2)} s after the commands).`);
         for (const d of diff.destructive)
             core/* warning */.$e(`Destructive schema change: ${d}`);
         if (diff.destructive.length > 0 && this.failOnDestructive) {
@@ -1422,7 +1974,7 @@ function schemaResult(settings, diff, created) {
 var external_node_child_process_ = __webpack_require__(31421);
 ;// CONCATENATED MODULE: ./src/seed/command-env.ts
 /**
- * The variables a user command gets, added to the runner's environment.
+ * The variables a user command gets, added to {@link runStepEnvironment}.
  * Values are secrets (the runner masks them in the log; they are never logged by us).
  */
 function commandEnvironment(c) {
@@ -1439,6 +1991,57 @@ function commandEnvironment(c) {
         PGSSLMODE: c.sslmode || 'require',
         ...(c.channelBinding ? { PGCHANNELBINDING: 'require' } : {})
     };
+}
+/**
+ * Variables the runner gives a JavaScript action's process and not a `run:`
+ * step's (actions/runner, src/Runner.Worker/Handlers/NodeScriptActionHandler.cs
+ * against ScriptHandler.cs): the Actions runtime's token and service URLs,
+ * which reach the run's cache, artifacts and results. `ACTIONS_ID_TOKEN_REQUEST_URL`
+ * and `ACTIONS_ID_TOKEN_REQUEST_TOKEN` (set only with `id-token: write`) and
+ * `ACTIONS_ORCHESTRATION_ID` are given to `run:` steps too, so they stay.
+ */
+const ACTION_ONLY_VARIABLES = [
+    'ACTIONS_RUNTIME_URL',
+    'ACTIONS_RUNTIME_TOKEN',
+    'ACTIONS_CACHE_URL',
+    'ACTIONS_RESULTS_URL',
+    'ACTIONS_CACHE_SERVICE_V2',
+    'ACTIONS_CACHE_MODE'
+];
+/**
+ * Prefixes of the variables that belong to this action's own step:
+ * `INPUT_` (its inputs, among them `api-key` and `github-token`: Handler.cs,
+ * AddInputsToEnvironment) and `STATE_` (what the main step saved for the post
+ * step: ActionRunner.cs, IntraActionState).
+ */
+const ACTION_ONLY_PREFIXES = ['INPUT_', 'STATE_'];
+/**
+ * The action's own file commands: a write there would set this action's
+ * outputs (`GITHUB_OUTPUT`) or the state its post step acts on
+ * (`GITHUB_STATE`). A `run:` step gets files of its own; the command gets none.
+ * `GITHUB_ENV`, `GITHUB_PATH` and `GITHUB_STEP_SUMMARY` stay: a `run:` step may
+ * write those for the job.
+ */
+const ACTION_FILE_COMMANDS = ['GITHUB_OUTPUT', 'GITHUB_STATE'];
+/**
+ * What a `run:` step of the same job would see of `env` (the action's
+ * environment): everything but {@link ACTION_ONLY_VARIABLES},
+ * {@link ACTION_ONLY_PREFIXES} and {@link ACTION_FILE_COMMANDS}. Names are
+ * compared in upper case (Windows' environment ignores case).
+ */
+function runStepEnvironment(env = process.env) {
+    const kept = {};
+    for (const [name, value] of Object.entries(env)) {
+        if (value === undefined)
+            continue;
+        const upper = name.toUpperCase();
+        if (ACTION_ONLY_VARIABLES.includes(upper) || ACTION_FILE_COMMANDS.includes(upper))
+            continue;
+        if (ACTION_ONLY_PREFIXES.some((p) => upper.startsWith(p)))
+            continue;
+        kept[name] = value;
+    }
+    return kept;
 }
 
 // EXTERNAL MODULE: ./src/pg-sessions.ts
@@ -2003,8 +2606,10 @@ class SeedCommandError extends Error {
 const SEED_COMMAND_KILL_GRACE_MS = 2000;
 /**
  * Runs a user command (`seed-command`, `migrate-command`; `command`, with
- * `bash -eo pipefail -c`) against the database `c`, with the connection in its
- * environment ({@link commandEnvironment}) and `PGAPPNAME`
+ * `bash -eo pipefail -c`) against the database `c`, in the environment a
+ * `run:` step of the job would have ({@link runStepEnvironment}: no input, no
+ * Actions runtime token) with the connection added ({@link commandEnvironment})
+ * and `PGAPPNAME`
  * (migration-cost/measure.ts). When `measure` (the database holds data), what
  * it rewrote and which locks it held are measured (migration-cost/); a
  * failure to measure is a warning. The command text is passed as one
@@ -2023,16 +2628,12 @@ async function runSeedCommand(command, c, signal, measure = false) {
     const { measured } = await measureCommand(c, measure, (extra) => runCommand(command, { ...commandEnvironment(c), ...extra }, signal));
     return measured;
 }
-/** Runs `command` with `variables` added to the runner's environment (see {@link runSeedCommand}). */
+/** Runs `command` with `variables` added to a `run:` step's environment (see {@link runSeedCommand}). */
 async function runCommand(command, variables, signal) {
-    const env = {};
-    for (const [k, v] of Object.entries(process.env))
-        if (v !== undefined)
-            env[k] = v;
     if (signal?.aborted)
         throw signal.reason;
     const child = (0,external_node_child_process_.spawn)('bash', ['-eo', 'pipefail', '-c', command], {
-        env: { ...env, ...variables },
+        env: { ...runStepEnvironment(), ...variables },
         stdio: ['ignore', 'inherit', 'inherit'],
         detached: GROUPS
     });
@@ -2074,8 +2675,9 @@ const GROUPS = process.platform !== 'win32';
 ;// CONCATENATED MODULE: ./src/commands/migrate-step.ts
 /**
  * `migrate-command`: the PR's migrations, run on every run that hands out a
- * database. On a new (or rebuilt) database it runs after the seed, inside
- * the seed's undo (seed-step.ts); on a reused one {@link migrateReused} runs it
+ * database. On a new (or rebuilt) database it runs after the seed files and
+ * before `seed-command` (schema before data), inside the seed's undo
+ * (seed-step.ts); on a reused one {@link migrateReused} runs it
  * before anything is handed out and compares the schema around it: this
  * push's change, and in branch mode the PR's total change against the parent.
  * Both go through the one function that runs a user command (seed/command.ts).
@@ -2125,7 +2727,7 @@ async function migrateReused(settings, connection, total) {
         await tracker.atStart();
         await tracker.afterSeedFiles('before migrate-command');
         // A reused database holds data: the command's cost is measured.
-        const measured = await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted(), true);
+        const measured = await runMigrateCommand(settings.migrateCommand, connection, () => tracker.commandStarted(), true);
         if (!settings.compareSchema)
             return { diff: null, measured };
         const diff = await core/* group */.Os('Compare the schema', () => (0,cancel/* unlessCancelled */.MS)(tracker.finish()));
@@ -2180,7 +2782,7 @@ function withMadeBy(settings, report, fresh, total) {
         return report;
     const madeBy = fresh
         ? settings.seedCommand
-            ? '`seed-command` and `migrate-command`'
+            ? '`migrate-command` and `seed-command`'
             : '`migrate-command`'
         : '`migrate-command` in this run';
     return { ...report, madeBy: report.source === 'platform' ? undefined : madeBy, total };
@@ -3611,11 +4213,15 @@ const META_COMMANDS = [
         treatment: 'runs',
         note: 'sets or removes a variable; `\\set NAME` alone sets it empty (`on` for a boolean such as ON_ERROR_STOP); ON_ERROR_STOP stays on'
     },
-    { names: ['i', 'include', 'ir', 'include_relative'], treatment: 'runs', note: 'reads a file of the repository where it stands' },
+    {
+        names: ['i', 'include', 'ir', 'include_relative'],
+        treatment: 'runs',
+        note: 'reads a file of the workspace where it stands; a path out of it (absolute, `..`, a symlink) is refused before any database exists'
+    },
     {
         names: ['copy'],
         treatment: 'runs',
-        note: '`\\copy … from` a file of the repository, or from the lines that follow (up to `\\.` or the end of the file)'
+        note: '`\\copy … from` a file of the workspace (a path out of it is refused before any database exists), or from the lines that follow (up to `\\.` or the end of the file)'
     },
     {
         names: ['if', 'elif', 'else', 'endif'],
@@ -3654,6 +4260,52 @@ function listOf(treatment) {
     return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
+;// CONCATENATED MODULE: ./src/psql/workspace.ts
+/**
+ * The workspace rule for the files a seed reads: `seed` files, `\i`, `\ir`,
+ * `\include`, `\include_relative` and `\copy … from`. docs/seeding.md promises
+ * "a file of the repository": a database's claim URL is public, so a runner
+ * file (a credential, another job's output) must never land in it.
+ */
+
+
+/** The job's workspace (`GITHUB_WORKSPACE`; `fallback` outside a runner), its symlinks resolved. */
+function workspaceRoot(fallback = process.cwd()) {
+    const root = process.env.GITHUB_WORKSPACE || fallback;
+    try {
+        return (0,external_node_fs_.realpathSync)(root);
+    }
+    catch {
+        return external_node_path_default().resolve(root);
+    }
+}
+/**
+ * Whether the absolute path `file` lies inside `root` (a {@link workspaceRoot}).
+ * An existing file is judged by its real path (every symlink on the way
+ * resolved); a missing one by its real parent folder, or else by its path as
+ * written (`..` resolved), so a link pointing out is caught either way.
+ */
+function insideWorkspace(file, root) {
+    const real = realPath(file);
+    const rel = external_node_path_default().relative(root, real);
+    return rel === '' || (!rel.startsWith(`..${(external_node_path_default()).sep}`) && rel !== '..' && !external_node_path_default().isAbsolute(rel));
+}
+/** `file` with its symlinks resolved, as far as the path exists. */
+function realPath(file) {
+    const resolved = external_node_path_default().resolve(file);
+    try {
+        return (0,external_node_fs_.realpathSync)(resolved);
+    }
+    catch {
+        const parent = external_node_path_default().dirname(resolved);
+        return parent === resolved ? resolved : external_node_path_default().join(realPath(parent), external_node_path_default().basename(resolved));
+    }
+}
+/** The refusal's text for `file` (as the seed wrote it) outside `root`. */
+function outsideWorkspaceReason(shown, root) {
+    return `${shown} is outside the workspace (${root}), or a symlink that points out of it: a seed reads only files of the repository, since the database's claim URL is public. Move the file into the repository.`;
+}
+
 ;// CONCATENATED MODULE: ./src/psql/session.ts
 /**
  * One psql session over the seed's files: its variables, its `\if` blocks
@@ -3663,6 +4315,7 @@ function listOf(treatment) {
  * variables, conditionals; src/bin/psql/command.c): `\if` blocks belong to
  * one file and must close in it; variables live for the whole session.
  */
+
 
 
 
@@ -3685,6 +4338,7 @@ const ALTERNATIVE = 'Run it from `seed-command`, which runs after the SQL seed w
 class PsqlSession {
     checking;
     cwd;
+    workspace;
     variables = new Map();
     /** Check pass: variables whose value only the load knows (set from a `\gset` value). */
     unknown = new Set();
@@ -3709,10 +4363,12 @@ class PsqlSession {
     /**
      * @param checking true in the check pass (no database: `\gset` values unknown)
      * @param cwd where `\i` and `\copy` files are found, as psql finds them from the workspace
+     * @param workspace the folder every file read must lie in, symlinks resolved (psql/workspace.ts)
      */
-    constructor(checking, cwd = process.cwd()) {
+    constructor(checking, cwd = process.cwd(), workspace = workspaceRoot(cwd)) {
         this.checking = checking;
         this.cwd = cwd;
+        this.workspace = workspace;
         // the load sets psql's own connection variables (startupVariables); the check pass has no connection yet
         if (checking) {
             for (const [name, value] of Object.entries(checkVariables()))
@@ -3971,6 +4627,8 @@ class PsqlSession {
             return { kind: 'none' }; // the check pass cannot know the name; the load reads it
         const relative = ev.command === 'ir' || ev.command === 'include_relative';
         const file = external_node_path_default().resolve(relative ? external_node_path_default().dirname(src.file) : this.cwd, expandTilde(readable(name)));
+        if (!insideWorkspace(file, this.workspace))
+            throw new MetaRefusal(`\\${ev.command} ${outsideWorkspaceReason(readable(name), this.workspace)}`);
         if (!(0,external_node_fs_.existsSync)(file) || !(0,external_node_fs_.statSync)(file).isFile()) {
             // in a block that may not run, only the load knows whether psql would read it
             if (activity === 'maybe')
@@ -3998,6 +4656,8 @@ class PsqlSession {
         if (copy.target !== 'file')
             throw new MetaRefusal(`\\copy … from ${copy.target}: psql reads nothing from ${copy.target}. Use stdin, or a file.`);
         const file = external_node_path_default().resolve(this.cwd, expandTilde(readable(copy.file)));
+        if (!insideWorkspace(file, this.workspace))
+            throw new MetaRefusal(`\\copy … from ${outsideWorkspaceReason(`'${readable(copy.file)}'`, this.workspace)}`);
         if (activity === 'yes' && (!(0,external_node_fs_.existsSync)(file) || !(0,external_node_fs_.statSync)(file).isFile())) {
             throw new MetaRefusal(`\\copy … from '${readable(copy.file)}': no such file (${file}; relative to the working directory, as psql reads it). Add it to the repository, or fix the name.`);
         }
@@ -5366,9 +6026,11 @@ async function openTransaction(client) {
 ;// CONCATENATED MODULE: ./src/commands/seed-step.ts
 /**
  * The seeding step of every command that makes a database usable (create,
- * reset): the seed files' check before anything is created, then the load
- * of the checked files and `seed-command`, with the schema compared around
- * them, undone when it fails.
+ * reset): the seed files' check before anything is created, then, schema
+ * before data, the load of the checked files (a dump: schema and data as of
+ * some point), `migrate-command` (the schema brought to the PR's head) and
+ * `seed-command` (data that may need the head's schema), with the schema
+ * compared around them, undone when any of them fails.
  */
 
 
@@ -5422,15 +6084,17 @@ function holdsData(report, seeded) {
     return report.state === 'reused' || (report.mode === 'branch' && (!report.schemaOnly || seeded));
 }
 /**
- * Seeds a database whose seed has not committed (unseeded): the checked SQL
- * files in one transaction, then `seed-command`, then `migrate-command`, with the schema compared
- * around them ({@link SchemaTracker}). On failure (a destructive change under
+ * Seeds a database whose seed has not committed (unseeded), schema before
+ * data: the checked SQL files in one transaction, then `migrate-command`,
+ * then `seed-command`, with the schema compared around the commands
+ * ({@link SchemaTracker}). On failure (a destructive change under
  * `fail-on-destructive` included) runs `undo` (so nothing unseeded is left
  * for reuse) and rethrows. Sets `report.seedFiles`, and `report.migrationCost`
- * when `seed-command` or `migrate-command` ran on a database that {@link holdsData}.
+ * when `migrate-command` ran on a database that {@link holdsData} (or, with no
+ * `migrate-command`, `seed-command` did).
  * @param platformDiff branch mode: fetches the Neon API's compare_schema diff against the parent
  * @throws CancelledError at once when the run is cancelled: the seed's database session is ended (its
- *   transaction rolled back, never committed) and `seed-command`'s process group is killed.
+ *   transaction rolled back, never committed) and the running command's process group is killed.
  */
 async function seedOrUndo(settings, seed, connection, report, undo, platformDiff) {
     const commands = !!(settings.seedCommand || settings.migrateCommand);
@@ -5446,22 +6110,25 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
             report.seedFiles = result.files;
         }
         await tracker.afterSeedFiles();
+        if (settings.migrateCommand) {
+            // Schema first: the PR's migrations bring the seed's schema to the PR's head.
+            (0,phases/* mark */.Gy)('migrate-command');
+            const measure = holdsData(report, seed !== null);
+            const measured = await runMigrateCommand(settings.migrateCommand, connection, () => tracker.commandStarted(), measure);
+            if (measured)
+                report.migrationCost = { command: 'migrate-command', lines: measured.lines, file: measured.file };
+        }
         if (settings.seedCommand) {
+            // Then data, which may need the head's schema.
             (0,phases/* mark */.Gy)('seed-command');
             await (0,pg_sessions/* endSessions */.vG)(); // a migration tool may need the database to itself
-            const measure = holdsData(report, seed !== null);
+            // One report a run: migrate-command's cost when it ran; else seed-command's.
+            const measure = !settings.migrateCommand && holdsData(report, seed !== null);
             const running = core/* group */.Os('Run seed-command', () => (0,cancel/* unlessCancelled */.MS)(runSeedCommand(settings.seedCommand, connection, (0,cancel/* cancelSignal */.Bj)(), measure)));
-            tracker.seedCommandStarted(); // its process runs (spawned synchronously unless measured): build "before" meanwhile
+            tracker.commandStarted(); // its process runs (spawned synchronously unless measured): build "before" meanwhile
             const measured = await running;
             if (measured)
                 report.migrationCost = { command: 'seed-command', lines: measured.lines, file: measured.file };
-        }
-        if (settings.migrateCommand) {
-            const measure = holdsData(report, seed !== null || !!settings.seedCommand);
-            const measured = await runMigrateCommand(settings.migrateCommand, connection, () => tracker.seedCommandStarted(), measure);
-            // One report a run: migrate-command's cost, when measured, replaces seed-command's.
-            if (measured)
-                report.migrationCost = { command: 'migrate-command', lines: measured.lines, file: measured.file };
         }
         if (!settings.compareSchema)
             return null;
@@ -5479,6 +6146,8 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
     }
 }
 
+// EXTERNAL MODULE: ./src/platform/masking-rules.ts
+var masking_rules = __webpack_require__(14077);
 ;// CONCATENATED MODULE: ./src/seed/fingerprint.ts
 /**
  * The seed's fingerprint: what a reused database was seeded from, recorded
@@ -5497,6 +6166,12 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
  * Every part is framed by its kind and length, so no two different inputs
  * hash the same bytes. File names are not part of it: moving or renaming a
  * file without changing its bytes or order does not rebuild.
+ *
+ * A new or rebuilt database runs the seed files, then `migrate-command`, then
+ * `seed-command` (schema before data). `migrate-command` is not part of the
+ * fingerprint: it runs on every push, so a reused database gets the PR's new
+ * migrations without a rebuild; a rebuild (a changed seed file or
+ * `seed-command`) runs the migrations again before `seed-command`.
  */
 
 
@@ -5548,12 +6223,14 @@ async function seedFingerprint(inputs) {
 
 ;// CONCATENATED MODULE: ./src/commands/reseed.ts
 
+
 /**
  * The fingerprint of this run's seed, started once the seed's check is
  * (create and reset; '' for other commands): the files resolved from `seed`
  * and those the check pass found they read, `seed-command`, `schema-only`,
- * `masking-rules`. Reading the files needs no network, so it runs while the
- * PR comment's lock is taken.
+ * `masking-rules` (not `migrate-command`, which runs on every push; a rebuild
+ * runs it again between the seed files and `seed-command`). Reading the files
+ * needs no network, so it runs while the PR comment's lock is taken.
  * @returns a promise that rejects like the check, or when a seed file cannot be read
  */
 function seedFingerprintOf(settings, files, checking) {
@@ -5587,6 +6264,18 @@ function rebuildReason(settings, record, fingerprint) {
 function keptFingerprint(record, fingerprint) {
     return record?.fingerprint ?? fingerprint;
 }
+/**
+ * The fingerprint of this run's seed under the masking rules a reused
+ * anonymized branch was made with (`rules`, Neon's), for a run that gave
+ * none: what the record is compared with, and what a rebuild under those
+ * rules records. Neon gives each rule its database, which the input may have
+ * left out, so both forms are hashed; the one the record holds wins, else
+ * the form with the database.
+ */
+async function fingerprintUnderRules(fingerprintWith, rules, record) {
+    const prints = await Promise.all([true, false].map((withDatabase) => fingerprintWith((0,masking_rules/* fromPlatformRules */.J6)(rules, withDatabase))));
+    return prints.find((p) => p === record?.fingerprint) ?? prints[0];
+}
 
 ;// CONCATENATED MODULE: ./src/commands/create.ts
 /**
@@ -5610,16 +6299,20 @@ function keptFingerprint(record, fingerprint) {
  * Runs `command: create` with `driver`. Nothing is handed out (outputs, env
  * file, comment record) before the seed committed and `migrate-command` succeeded.
  * @param fingerprint this run's seed (commands/reseed.ts), recorded in the comment's marker
+ * @param fingerprintWith this run's seed under other masking rules: a reused anonymized branch that this run gave no
+ *   `masking-rules` is judged (and recorded) under the rules it was made with
  * @returns what was published: the report and the comment's record
  * @throws what the driver, the seed, `migrate-command` or publishing throws; CancelledError when the run is cancelled
  */
-async function create(settings, seed, pub, driver, fingerprint) {
+async function create(settings, seed, pub, driver, fingerprint, fingerprintWith) {
     // started by main.ts; loaded before any 423 retry or poll can be due (branch mode; instant mode loads nothing here)
     if (settings.mode === 'branch' && settings.compareSchema)
         (0,phases/* mark */.Gy)('schema tools (the rest)');
     await preloadSchemaTools(settings.mode, { ...settings, seedCommand: settings.seedCommand || settings.migrateCommand });
     (0,phases/* mark */.Gy)('provisioning');
     let db = await driver.provision();
+    if (db.madeWithRules && fingerprintWith)
+        fingerprint = await fingerprintUnderRules(fingerprintWith, db.madeWithRules, db.previous);
     const rebuiltBecause = db.created ? null : rebuildReason(settings, db.previous, fingerprint);
     if (rebuiltBecause) {
         core/* info */.pq(`Rebuilding: ${rebuiltBecause}.`);
@@ -5680,16 +6373,12 @@ async function deletePreview(pub, driver) {
         await publish(pub, deleted.report, deleted.record);
 }
 
-// EXTERNAL MODULE: ./src/http.ts
-var http = __webpack_require__(76803);
 // EXTERNAL MODULE: ./src/platform/preview-branch.ts
 var preview_branch = __webpack_require__(65272);
 // EXTERNAL MODULE: ./src/platform/branch-connection.ts
 var branch_connection = __webpack_require__(78064);
 // EXTERNAL MODULE: ./src/platform/expiry.ts
 var platform_expiry = __webpack_require__(51288);
-// EXTERNAL MODULE: ./src/platform/retry-423.ts
-var retry_423 = __webpack_require__(66639);
 // EXTERNAL MODULE: ./src/post-state.ts
 var post_state = __webpack_require__(38653);
 ;// CONCATENATED MODULE: ./src/commands/reset.ts
@@ -5698,7 +6387,7 @@ var post_state = __webpack_require__(38653);
  * latest state (platform spec, `POST /projects/{project_id}/branches/{branch_id}/restore`
  * with `source_branch_id` the parent), so the branch id, its compute and the
  * connection strings stay the same; the restore's 423 is retried and its
- * operations waited on. Then `seed` and `seed-command` run again.
+ * operations waited on. Then `seed`, `migrate-command` and `seed-command` run again (schema before data).
  *
  * A branch under the PR's name is a seeded one (platform/lifecycle.ts),
  * so before the restore the branch leaves that name: it is renamed to
@@ -5789,7 +6478,7 @@ async function resetBranch(client, settings, name, seed, pub, fingerprint) {
         branchName: branch.name,
         parentBranch: parent.name,
         host: connection.directHost,
-        operations: restored.operations.map(platform_operations/* summarise */.fS),
+        operations: restored.operations.map(operations/* summarise */.fS),
         resetAt: restored.branch.last_reset_at ?? new Date().toISOString(),
         expiresAt
     };
@@ -5797,7 +6486,7 @@ async function resetBranch(client, settings, name, seed, pub, fingerprint) {
         await undoUnseeded();
         await publish(pub, { ...report, state: 'seed-failed' }, { mode: 'branch' });
     };
-    // After the restore the branch is its parent's copy again: the diff is what the seed and seed-command change.
+    // After the restore the branch is its parent's copy again: the diff is what the seed and the commands change.
     report.schema = schemaResult(settings, await seedOrUndo(settings, seed, connection, report, undo), true).report;
     await markSeededAgain();
     (0,cancel/* throwIfCancelled */.dZ)();
@@ -5823,9 +6512,10 @@ async function resetBranch(client, settings, name, seed, pub, fingerprint) {
  * registered), is restored (423 retried, operations waited on; a restore the
  * Neon API refuses gives the name back), and its connection is read. Shared by
  * `command: reset` and the rebuild of a reused branch whose seed changed.
- * @throws HttpError, ProjectBusyError, OperationError, BranchRefusedError (a restore refused because of child branches)
+ * @throws HttpError, ProjectBusyError, OperationError, BranchRefusedError (an anonymized branch, whose restore Neon restricts; a restore refused because of child branches)
  */
 async function restoreUnseeded(client, settings, branch, parent, branchName) {
+    refuseRestricted(branch); // an anonymized branch is never restored from its unmasked parent, whoever asks
     const wait = { ...settings, get: (id) => client.getOperation(id) };
     const unseeded = await core/* group */.Os(`Take branch "${branch.name}" out of reuse until it is seeded again`, () => (0,lifecycle/* markUnseeded */.NX)(client, branch, settings));
     const restored = await core/* group */.Os(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
@@ -5839,7 +6529,7 @@ async function restoreUnseeded(client, settings, branch, parent, branchName) {
             throw explainRestoreRefusal(err, branch.name);
         }
         core/* info */.pq(`Restoring branch "${unseeded.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`);
-        return { ...res, operations: await (0,platform_operations/* waitForOperations */.ft)(res.operations, wait) };
+        return { ...res, operations: await (0,operations/* waitForOperations */.ft)(res.operations, wait) };
     });
     const { pooledUrl, directUrl } = await (0,branch_connection/* connectionOf */.ao)(client, branch, settings);
     return {
@@ -5883,8 +6573,6 @@ async function giveNameBack(client, unseeded, name) {
 
 // EXTERNAL MODULE: ./src/platform/shapes.ts
 var shapes = __webpack_require__(4773);
-// EXTERNAL MODULE: ./src/platform/masking-rules.ts
-var masking_rules = __webpack_require__(14077);
 ;// CONCATENATED MODULE: ./src/platform/anonymized.ts
 /**
  * Anonymized preview branches, per the platform's published spec
@@ -5985,22 +6673,32 @@ function anonymizedBranch(client, settings, rules) {
     };
 }
 /**
- * The masked columns of a reused branch that this run gave no `masking-rules`:
- * what the branch IS, so output `anonymized` and the report say so. Asks Neon
- * only when the branch lists `restore` among its `restricted_actions` (Neon API
- * spec, Branch: an anonymized branch restricts restore), then reads its
- * `anonymized_status` and `masking_rules`.
- * @returns the columns when the branch's state is `anonymized`, else undefined.
+ * The masking rules a reused branch was made with, when this run gave no
+ * `masking-rules`: what the branch IS, so output `anonymized`, the report and
+ * a rebuild keep it masked. Asks Neon only when the branch lists `restore`
+ * among its `restricted_actions` (Neon API spec, Branch: an anonymized branch
+ * restricts restore), then reads its `anonymized_status` and `masking_rules`.
+ * @returns Neon's rules when the branch's state is `anonymized`, else undefined.
  * @throws HttpError, PlatformResponseError from the reads.
  */
-async function maskedColumnsOf(client, branch) {
-    if (!branch.restricted_actions?.some((a) => a.name === 'restore'))
+async function recordedRulesOf(client, branch) {
+    if (!isAnonymized(branch))
         return undefined;
     if ((await client.anonymizedStatus(branch.id))?.state !== 'anonymized')
         return undefined;
-    return (await client.maskingRules(branch.id))?.map(maskedColumn);
+    return (await client.maskingRules(branch.id)) ?? undefined;
+}
+/** Whether Neon restricts `restore` on `branch` (Neon API spec, Branch.restricted_actions): an anonymized branch. */
+const isAnonymized = (branch) => !!branch.restricted_actions?.some((a) => a.name === 'restore');
+/** The masked columns of `rules` as the report shows them (names and function names, never a value). */
+const maskedColumns = (rules) => rules.map(maskedColumn);
+/** One line for the log naming `rules` by column and function (never a value or an argument). */
+function describeRules(rules) {
+    return rules.map((r) => `${r.schema_name}.${r.table_name}.${r.column_name} (${(0,masking_rules/* maskingLabel */.XQ)(r)})`).join(', ');
 }
 
+// EXTERNAL MODULE: ./src/secrets.ts
+var secrets = __webpack_require__(27194);
 // EXTERNAL MODULE: ./src/platform/branch-point.ts
 var branch_point = __webpack_require__(68888);
 ;// CONCATENATED MODULE: ./src/platform/branch-create-extras.ts
@@ -6071,12 +6769,86 @@ function explainCreateRefusal(err, s) {
     return new http/* HttpError */.j$(`Neon refused what input ${hit[2]} asks for (HTTP ${err.status}: "${message}"). Change or remove that input.`, err.status, err.serviceMessage);
 }
 
+;// CONCATENATED MODULE: ./src/commands/make-room.ts
+/**
+ * At Neon's branch limit (HTTP 422 `BRANCHES_LIMIT_EXCEEDED`): counts the
+ * project's branches, this action's previews among them and those of closed
+ * or merged pull requests, and with `make-room` deletes one of the latter,
+ * the least recently used (the branch's `updated_at`, which every reuse
+ * moves), by the sweep's own rules and under its PR's lock (sweep-run.ts),
+ * so that the create can be sent again. Never an open PR's preview, a branch
+ * this action did not create (no annotations of ours), another repository's,
+ * the default or a protected branch.
+ */
+
+
+
+
+
+
+
+
+/**
+ * The provision's `atBranchLimit` hook (platform/lifecycle.ts): makes room
+ * and resolves (the log says which branch was deleted), or throws `err`
+ * with the project's figures and, when no room could be made, why.
+ * @param currentPr this run's PR, never a candidate
+ */
+function branchLimitHandler(settings, client, currentPr) {
+    return async (err) => {
+        const annotations = new Map();
+        const branches = await client.listBranches(annotations);
+        const repository = `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
+        const ours = branches.flatMap((b) => {
+            const owner = ownerOf(annotations.get(b.id));
+            return owner && owner.repository === repository && !b.default && !b.protected ? [{ branch: b, owner }] : [];
+        });
+        const budget = new GitHubBudget();
+        const octokit = settings.githubToken ? budget.watch((0,comment_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000)) : null;
+        const prs = new Set(ours.flatMap((o) => (o.owner.pr && o.owner.pr !== currentPr ? [o.owner.pr] : [])));
+        const states = octokit ? await pullStates(octokit, prs) : new Map();
+        const closed = ours
+            .filter((o) => o.owner.pr && o.owner.pr !== currentPr && ['closed', 'merged'].includes(String(states.get(o.owner.pr)?.state)))
+            .sort((a, b) => Date.parse(a.branch.updated_at ?? a.branch.created_at) - Date.parse(b.branch.updated_at ?? b.branch.created_at));
+        const figures = `The project has ${branches.length} branch${branches.length === 1 ? '' : 'es'}; ${ours.length} of them are this action's previews for this repository, ` +
+            `${closed.length} of those of closed or merged pull requests${octokit ? '' : ' (not known without `github-token`)'}.`;
+        if (!settings.makeRoom || !octokit || !closed.length) {
+            const why = !settings.makeRoom
+                ? ' `make-room` is off.'
+                : closed.length
+                    ? ''
+                    : " No preview of a closed or merged pull request to delete (`make-room` never deletes an open PR's preview or a branch this action did not create).";
+            throw err.withFigures(`${figures}${why}`);
+        }
+        for (const candidate of closed) {
+            const pulls = (n) => Promise.resolve(states.get(n) ?? pullState(octokit, n));
+            const row = await decide(client, candidate.branch, settings, pulls, Date.now(), annotations.get(candidate.branch.id));
+            if (row.decision !== 'delete')
+                continue;
+            row.reason = `${row.reason}; deleted to make room at Neon's branch limit`;
+            const failures = [];
+            await new SweepRun({ client, octokit, settings, pulls, branches, budget, failures, alwaysLock: true }, decide).run([row]);
+            const outcome = row.decision;
+            if (outcome === 'deleted' || outcome === 'already gone') {
+                core/* warning */.$e(`Neon's branch limit of the project is reached (HTTP 422 "${err.serviceMessage ?? ''}"). ${figures} ` +
+                    `Deleted branch "${row.branch.name}" (${row.branch.id}), the least recently used preview of pull request #${row.pr} (${states.get(row.pr)?.state}), to make room (\`make-room\`); creating again.`);
+                return;
+            }
+            core/* info */.pq(`Could not delete branch "${row.branch.name}" to make room: ${row.reason}.`);
+        }
+        throw err.withFigures(`${figures} None of those could be deleted to make room (see the log).`);
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/commands/branch-driver.ts
 /**
  * The branch mode's driver (Neon API): create the PR's branch under its
  * unseeded name (or reuse the seeded one), delete it after a failed seed,
  * give it the PR's name once seeded; and delete the PR's branch.
  */
+
+
+
 
 
 
@@ -6104,9 +6876,20 @@ function branchDriver(settings, client, branchName, earlier) {
     };
 }
 async function provision(settings, client, branchName, earlier, reuse = settings.reuse) {
+    // `reuse: false` without `masking-rules` would delete an anonymized preview and copy the unmasked parent in its place
+    const kept = reuse || settings.maskingRules.length ? undefined : await rulesOfAnonymizedPreview(client, branchName);
+    if (kept)
+        return provision({ ...settings, maskingRules: kept }, client, branchName, earlier, reuse);
     const extras = branchCreateExtras(settings, ownerOfRun());
     const anonymized = settings.maskingRules.length ? anonymizedBranch(client, settings, settings.maskingRules) : undefined;
-    const outcome = await core/* group */.Os(`Provision branch "${branchName}"`, () => (0,lifecycle/* provisionBranch */.gx)(client, { ...settings, reuse, branchName, branchCreateExtras: extras, anonymized }))
+    const outcome = await core/* group */.Os(`Provision branch "${branchName}"`, () => (0,lifecycle/* provisionBranch */.gx)(client, {
+        ...settings,
+        reuse,
+        branchName,
+        branchCreateExtras: extras,
+        anonymized,
+        atBranchLimit: branchLimitHandler(settings, client, ownerOfRun().pr)
+    }))
         .catch((err) => Promise.reject(explainCreateRefusal(err, settings)));
     // A reused branch's expiry moves to `expires-in` from now, and every reuse is recorded as the branch's last use (max-age).
     const expiresAt = outcome.created
@@ -6114,7 +6897,13 @@ async function provision(settings, client, branchName, earlier, reuse = settings
         : await (0,platform_expiry/* recordUse */.zk)(client, outcome.branch, settings);
     const connection = (0,src_connection/* describeConnection */.If)(outcome.pooledUrl, outcome.directUrl);
     // A reused branch is reported as what it is, anonymized or not, whatever this run's `masking-rules`.
-    const masked = anonymized?.columns() ?? (outcome.created ? undefined : await maskedColumnsOf(client, outcome.branch));
+    const madeWith = anonymized || outcome.created ? undefined : await recordedRulesOf(client, outcome.branch);
+    if (madeWith)
+        maskRuleValues(madeWith);
+    if (madeWith)
+        core/* info */.pq(`Branch "${branchName}" is anonymized, made with the masking rules ${describeRules(madeWith)}. ` +
+            'This run gives no `masking-rules`: it is reused as it is, still masked; a rebuild creates it anonymized again under those rules.');
+    const masked = anonymized?.columns() ?? (madeWith && maskedColumns(madeWith));
     const report = {
         mode: 'branch',
         state: outcome.created ? 'created' : 'reused',
@@ -6124,7 +6913,7 @@ async function provision(settings, client, branchName, earlier, reuse = settings
         parentBranch: outcome.parent?.name,
         parentPoint: settings.parentPoint && (0,branch_point/* describePoint */.yR)(settings.parentPoint),
         host: connection.directHost,
-        operations: outcome.operations.map(platform_operations/* summarise */.fS),
+        operations: outcome.operations.map(operations/* summarise */.fS),
         projectWait: (0,project_wait/* projectWaitSummary */.rH)(),
         expiresAt,
         schemaOnly: outcome.created && settings.schemaOnly,
@@ -6134,11 +6923,16 @@ async function provision(settings, client, branchName, earlier, reuse = settings
     const provisioned = {
         created: outcome.created,
         previous: earlier?.mode === 'branch' && earlier.branchId === outcome.branch.id ? earlier : undefined,
+        madeWithRules: madeWith,
         connection,
         report,
         async rebuild() {
-            if (anonymized || settings.schemaOnly || !parent) {
-                core/* info */.pq(`The Neon API cannot restore branch "${branchName}" from its parent (${anonymized ? 'anonymized' : 'schema-only'}): deleting it and creating it again.`);
+            // An anonymized branch is never restored from its parent (that would hand out the parent's unmasked rows):
+            // it is made again, anonymized under this run's rules or, when it gives none, the ones it was made with.
+            const masking = anonymized || madeWith || isAnonymized(outcome.branch);
+            if (masking || settings.schemaOnly || !parent) {
+                core/* info */.pq(`The Neon API cannot restore branch "${branchName}" from its parent (${masking ? 'anonymized' : 'schema-only'}): deleting it and creating it again.`);
+                // without `masking-rules`, an anonymized one is made again under the rules Neon holds for it (rulesOfAnonymizedPreview)
                 return provision(settings, client, branchName, earlier, false);
             }
             return rebuildInPlace(settings, client, branchName, provisioned, outcome.branch, parent);
@@ -6179,6 +6973,29 @@ async function provision(settings, client, branchName, earlier, reuse = settings
     return provisioned;
 }
 /**
+ * The masking rules (input shape) of the PR's seeded branch when it is
+ * anonymized, for a run that will replace it without `masking-rules`: it is
+ * made again under them.
+ * @throws AnonymizationError when it is anonymized but its rules cannot be read (nothing changed)
+ */
+async function rulesOfAnonymizedPreview(client, branchName) {
+    const { seeded } = await (0,preview_branch/* findPreviewBranches */.wE)(client, branchName);
+    if (!seeded || !isAnonymized(seeded))
+        return undefined;
+    const rules = await client.maskingRules(seeded.id);
+    if (!rules?.length)
+        throw new AnonymizationError(`Branch "${branchName}" is anonymized but its masking rules could not be read, so it cannot be made again masked. Nothing was changed. ` +
+            'Run with `masking-rules`, or delete it with `command: delete`.');
+    core/* info */.pq(`Branch "${branchName}" is anonymized, made with the masking rules ${describeRules(rules)}: it is made again under them.`);
+    maskRuleValues(rules);
+    return (0,masking_rules/* fromPlatformRules */.J6)(rules, true);
+}
+/** Masks in the log the values and arguments of rules read from Neon, as the input's are (inputs.ts). */
+function maskRuleValues(rules) {
+    for (const secret of (0,masking_rules/* ruleSecrets */.cf)((0,masking_rules/* fromPlatformRules */.J6)(rules, true)))
+        (0,secrets/* maskSecret */.$l)(secret);
+}
+/**
  * Rebuilds the reused branch in place (commands/reset.ts, restoreUnseeded):
  * under `<name>~seeding` until seeded, restored from `parent`; same name, id
  * and connection strings.
@@ -6189,7 +7006,7 @@ async function rebuildInPlace(settings, client, branchName, reused, branch, pare
     const report = {
         ...reused.report,
         state: 'reset',
-        operations: [...(reused.report.operations ?? []), ...r.restored.operations.map(platform_operations/* summarise */.fS)],
+        operations: [...(reused.report.operations ?? []), ...r.restored.operations.map(operations/* summarise */.fS)],
         resetAt: r.restored.branch.last_reset_at ?? new Date().toISOString()
     };
     return {
@@ -6239,7 +7056,7 @@ async function deleteBranch(settings, client, name) {
             projectId: settings.projectId,
             branchId: branch.id,
             branchName,
-            operations: (ops ?? []).map(platform_operations/* summarise */.fS)
+            operations: (ops ?? []).map(operations/* summarise */.fS)
         },
         record: { mode: 'branch' }
     };
@@ -6267,7 +7084,7 @@ async function deleteBranchById(settings, client, id) {
             projectId: settings.projectId,
             branchId: id,
             branchName: branch.name,
-            operations: (ops ?? []).map(platform_operations/* summarise */.fS)
+            operations: (ops ?? []).map(operations/* summarise */.fS)
         },
         record: { mode: 'branch' }
     };
@@ -6522,14 +7339,17 @@ var settings = __webpack_require__(58750);
  */
 
 
+
 /**
  * Expands each line of `seed` with `@actions/glob`: matches of one line are
  * sorted, lines keep their given order, a file named twice runs once (at its
- * first place).
+ * first place). Every file must lie in the workspace, symlinks resolved
+ * (psql/workspace.ts).
  * @returns absolute paths.
- * @throws InputError naming the first line that matches no file.
+ * @throws InputError naming the first line that matches no file, or a file outside the workspace.
  */
 async function resolveSeedFiles(patterns) {
+    const root = workspaceRoot();
     const files = [];
     for (const pattern of patterns) {
         const globber = await glob/* create */.v(pattern, { matchDirectories: false, implicitDescendants: false });
@@ -6537,6 +7357,9 @@ async function resolveSeedFiles(patterns) {
         if (matches.length === 0) {
             throw new settings/* InputError */.d(`Input \`seed\`: "${pattern}" matches no file (paths are relative to ${process.cwd()}).`);
         }
+        const outside = matches.find((file) => !insideWorkspace(file, root));
+        if (outside)
+            throw new settings/* InputError */.d(`Input \`seed\`: "${pattern}" matches ${outsideWorkspaceReason(outside, root)}`);
         for (const file of matches)
             if (!files.includes(file))
                 files.push(file);
@@ -6554,8 +7377,12 @@ async function resolveSeedFiles(patterns) {
  *
  * The file comes from a run of the fork's code, so `command: publish`
  * trusts nothing in it: {@link readReportFile} keeps only the known fields,
- * of the right types and sizes, and a claim URL of the instant service.
+ * of the right types and sizes, and refuses a database id of another shape,
+ * a claim URL other than the instant service's for that id, and a time that
+ * is not one. The text it keeps is still the fork's: report.ts renders it
+ * inert (inert.ts).
  */
+
 
 
 /** The file's `format`. */
@@ -6568,12 +7395,22 @@ class ReportFileError extends Error {
     }
 }
 /**
- * Writes the report of a finished instant-mode run to
- * `<dir>/preview-postgres-report.json` and returns its path.
+ * The report file's name: `preview-postgres-report.json` for the PR's one
+ * preview, `preview-postgres-report-<preview-name>.json` for a named one, so
+ * two previews of one job (`preview-name: api` and `web`) write two files.
+ * @param previewName the `preview-name` input, as inputs.ts checked it (letters, digits, `-`, `_`, `.`); '' for none
+ */
+function reportFileName(previewName) {
+    return previewName ? `preview-postgres-report-${previewName}.json` : 'preview-postgres-report.json';
+}
+/**
+ * Writes the report of a finished instant-mode run to `<dir>/`{@link
+ * reportFileName} and returns its path.
+ * @param previewName the `preview-name` input ('' for the PR's one preview)
  * @throws the file system's error
  */
-async function writeReportFile(dir, pr, report, record) {
-    const file = external_node_path_default().join(dir, 'preview-postgres-report.json');
+async function writeReportFile(dir, pr, report, record, previewName = '') {
+    const file = external_node_path_default().join(dir, reportFileName(previewName));
     const content = {
         format: REPORT_FORMAT,
         repository: `${pr.owner}/${pr.repo}`,
@@ -6589,6 +7426,28 @@ const MAX_TEXT = 1_000;
 const MAX_DIFF = 65_536;
 const str = (v, max = MAX_TEXT) => (typeof v === 'string' && v.length <= max ? v : undefined);
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+/** An instant database id as the service writes it (a UUID): letters, digits, `-` and `_`, at most 100. */
+const DATABASE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
+/** An ISO 8601 UTC time as the service and this action write it (`2026-11-25T10:17:00.000Z`). */
+const UTC_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z$/;
+/**
+ * The instant service's claim URL of database `id` (instant service API:
+ * `claim_url` is `{instant_base_url}/claim/<id>`) on `origin`, serialized
+ * as a WHATWG URL.
+ */
+const claimUrlOf = (origin, id) => new URL(`/claim/${id}`, origin).href;
+/**
+ * Checks the fields a reader of the file acts on: `databaseId` of the
+ * service's shape, `expiresAt` a time.
+ * @throws ReportFileError naming the field (`what` says where it is)
+ */
+function checkIdAndTime(fields, what) {
+    const { databaseId, expiresAt } = fields;
+    if (databaseId !== undefined && (typeof databaseId !== 'string' || !DATABASE_ID.test(databaseId)))
+        throw new ReportFileError(`its ${what} database id is not one of the instant service (letters, digits, \`-\` and \`_\`)`);
+    if (expiresAt !== undefined && (typeof expiresAt !== 'string' || !UTC_TIME.test(expiresAt) || !Number.isFinite(Date.parse(expiresAt))))
+        throw new ReportFileError(`its ${what} \`expiresAt\` is not an ISO 8601 UTC time`);
+}
 /** The schema part of a report, fields checked. */
 function schemaOf(v) {
     if (!v || typeof v !== 'object')
@@ -6607,15 +7466,17 @@ function schemaOf(v) {
     };
 }
 /**
- * An instant-mode report with only its known fields; `claimOrigin` (when
- * given) is the only origin a claim URL may have.
+ * An instant-mode report with only its known fields. With `claimOrigin`
+ * (reading a file): its database id and expiry are checked, and its claim
+ * URL, when it has one, must be exactly {@link claimUrlOf} that origin and id.
+ * @throws ReportFileError for a refused field
  */
 function instantReport(r, claimOrigin) {
     const claimUrl = str(r.claimUrl);
-    if (claimUrl && claimOrigin !== null) {
-        const url = URL.canParse(claimUrl) ? new URL(claimUrl) : null;
-        if (!url || url.origin !== claimOrigin)
-            throw new ReportFileError(`its claim URL is not one of the instant service (${claimOrigin})`);
+    if (claimOrigin !== null) {
+        checkIdAndTime(r, "report's");
+        if (r.claimUrl !== undefined && (claimUrl === undefined || !r.databaseId || claimUrl !== claimUrlOf(claimOrigin, r.databaseId)))
+            throw new ReportFileError(`its claim URL is not one of the instant service: it must be ${claimOrigin}/claim/<database id> for its database id, as the service writes it`);
     }
     return {
         mode: 'instant',
@@ -6631,9 +7492,10 @@ function instantReport(r, claimOrigin) {
         schema: schemaOf(r.schema)
     };
 }
-/** An instant-mode record with only its reuse fields. */
+/** An instant-mode record with only its reuse fields: the database, its expiry and the seed's fingerprint. */
 function instantRecord(r) {
-    return { mode: 'instant', databaseId: str(r.databaseId, 100), expiresAt: str(r.expiresAt, 40) };
+    const fingerprint = typeof r.fingerprint === 'string' && FINGERPRINT.test(r.fingerprint) ? r.fingerprint : undefined;
+    return { mode: 'instant', databaseId: str(r.databaseId, 100), expiresAt: str(r.expiresAt, 40), ...(fingerprint && { fingerprint }) };
 }
 /**
  * Reads and checks a report file for `command: publish`.
@@ -6659,8 +7521,12 @@ async function readReportFile(file, instantUrl) {
     if (report.mode !== 'instant')
         throw new ReportFileError(`\`report-file\` ${file} is not of instant mode (only instant mode serves fork PRs)`);
     let checked;
+    const record = (data.record ?? {});
     try {
         checked = instantReport(report, new URL(instantUrl).origin);
+        checkIdAndTime(record, "record's");
+        if (record.databaseId !== undefined && record.databaseId !== checked.databaseId)
+            throw new ReportFileError('its record names another database than its report');
     }
     catch (err) {
         throw new ReportFileError(`\`report-file\` ${file}: ${err.message}`);
@@ -6670,8 +7536,77 @@ async function readReportFile(file, instantUrl) {
         repository: data.repository,
         pullRequest: { number, headRef: str(pr.headRef) ?? '' },
         report: checked,
-        record: instantRecord((data.record ?? {}))
+        record: instantRecord(record)
     };
+}
+
+// EXTERNAL MODULE: ./src/publish/inert.ts
+var inert = __webpack_require__(93703);
+// EXTERNAL MODULE: external "node:perf_hooks"
+var external_node_perf_hooks_ = __webpack_require__(643);
+;// CONCATENATED MODULE: ./src/deployment/run-deployment.ts
+/**
+ * Where the create, delete and publish flows and the sweep meet the PR's
+ * GitHub deployment (deployment.ts): when a run makes one, which commit and
+ * environment it is for, and the address a finished report gives it.
+ */
+
+
+
+
+
+
+
+/**
+ * The preview's name within its PR (`preview-name`; '' for the PR's one
+ * preview), for the environment's name: each name gets its own environment
+ * `preview-postgres/pr-<N>-<name>`.
+ */
+function previewNameOf(settings) {
+    return settings.previewName;
+}
+/** The PR's environment for this run's settings. */
+const environmentOfRun = (settings, prNumber) => environmentOf(prNumber, previewNameOf(settings));
+/** The address a finished report's deployment shows: instant mode's claim URL, branch mode's Console page. */
+function environmentUrlOf(report) {
+    if (report.mode === 'instant')
+        return report.claimUrl;
+    return report.projectId && report.branchId ? branchConsoleUrl(report.projectId, report.branchId) : undefined;
+}
+/**
+ * Creates the run's deployment, `in_progress`, for `command: create` with
+ * `deployment` on, a token and a PR whose token may write (a fork's run
+ * leaves it to `command: publish`). Meant to run beside provisioning: it
+ * never rejects (an error is a warning), and its wall time is recorded as
+ * the overlapped phase "deployment" (its HTTP requests count in the phase
+ * they ran in).
+ * @param sha the PR's head commit; default the event's `pull_request.head.sha`
+ * @returns null when no deployment is made or GitHub refused it
+ */
+async function startDeployment(settings, pub, sha) {
+    if (!settings.deployment || !settings.githubToken || !pub.pr || pub.readOnly)
+        return null;
+    const started = external_node_perf_hooks_.performance.now();
+    try {
+        const head = sha ?? github/* context */._.payload.pull_request?.head?.sha ?? github/* context */._.sha;
+        const octokit = (0,comment_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+        const target = { owner: pub.pr.owner, repo: pub.pr.repo, number: pub.pr.number, sha: head };
+        return await PreviewDeployment.start(octokit, target, environmentOfRun(settings, pub.pr.number), runUrl() ?? '');
+    }
+    catch (err) {
+        core/* warning */.$e(`Could not create the deployment: ${err instanceof Error ? err.message : String(err)}. The run goes on without it.`);
+        return null;
+    }
+    finally {
+        (0,phases/* overlapped */.RO)('deployment', external_node_perf_hooks_.performance.now() - started);
+    }
+}
+/** Sets `inactive` on the PR's deployments once its preview is gone (`command: delete`, the sweep). */
+async function deactivateDeployments(settings, pr) {
+    if (!settings.deployment || !settings.githubToken || !pr)
+        return;
+    const octokit = (0,comment_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+    await deactivateEnvironment(octokit, { owner: pr.owner, repo: pr.repo }, environmentOfRun(settings, pr.number), runUrl() ?? '');
 }
 
 ;// CONCATENATED MODULE: ./src/commands/publish.ts
@@ -6682,6 +7617,8 @@ async function readReportFile(file, instantUrl) {
  * deployment. The report is for this repository and for the pull request
  * of the triggering run, or it is refused.
  */
+
+
 
 
 
@@ -6705,7 +7642,7 @@ async function triggeringPullRequest(settings) {
         return { pr: { owner, repo, number: listed.number, headRef: listed.head?.ref ?? run.head_branch ?? '' }, sha };
     const headOwner = run.head_repository?.owner?.login ?? run.head_repository?.full_name?.split('/')[0];
     if (headOwner && run.head_branch && settings.githubToken) {
-        const octokit = (0,comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+        const octokit = (0,comment_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
         const { data } = await octokit.rest.pulls.list({ owner, repo, state: 'open', head: `${headOwner}:${run.head_branch}`, per_page: 100 });
         const match = data.find((p) => p.head.sha === sha);
         if (match)
@@ -6714,10 +7651,13 @@ async function triggeringPullRequest(settings) {
     throw new ReportFileError(`the triggering run (${run.head_branch ?? '?'} at ${sha || '?'}) belongs to no open pull request of ${owner}/${repo}`);
 }
 /**
- * Runs `command: publish`.
+ * Runs `command: publish`. Everything is checked before the first write
+ * (lock, comment, deployment); a failure after the deployment was created
+ * sets it `failure`.
  * @throws ReportFileError (the step fails, nothing is posted) when the report
- *   is unreadable, for another repository, or for another PR than the
- *   triggering run's; what taking the lock or posting throws
+ *   is unreadable or refused (report-file.ts), for another repository, for
+ *   another PR than the triggering run's, or would not fit in a comment; what
+ *   taking the lock or posting throws
  */
 async function publishReport(settings) {
     const file = await readReportFile(settings.reportFile, settings.instantUrl);
@@ -6727,18 +7667,25 @@ async function publishReport(settings) {
     const { pr, sha } = await triggeringPullRequest(settings);
     if (file.pullRequest.number !== pr.number)
         throw new ReportFileError(`The report is for pull request #${file.pullRequest.number}, but the triggering run is of pull request #${pr.number}: nothing is posted`);
+    // The comment as publish() renders it (the run's URL only adds a line) must fit GitHub's limit with its marker.
+    const longest = (0,publish_report/* renderReport */.B1)({ ...file.report, runUrl: '' }, Date.now(), publish_report/* COMMENT_LIMIT */.W$).length + (0,comment_comment/* markerOf */.we)(file.record).length + 200;
+    if (longest > publish_report/* COMMENT_LIMIT */.W$)
+        throw new ReportFileError(`the report would not fit in a comment (${longest} of GitHub's ${publish_report/* COMMENT_LIMIT */.W$} characters): nothing is posted`);
     const own = { ...settings, mode: file.report.mode };
     let pub;
+    let deployment = null;
     let failed = true;
     try {
         pub = await openPublication(own, Promise.resolve(), pr);
-        const deployment = await startDeployment(own, pub, sha);
+        deployment = await startDeployment(own, pub, sha);
         await publish(pub, file.report, file.record);
         await deployment?.succeed(environmentUrlOf(file.report));
-        core/* info */.pq(`Published the report of pull request #${pr.number} (database ${file.report.databaseId ?? '?'}).`);
+        core/* info */.pq(`Published the report of pull request #${pr.number} (database ${(0,inert/* logLine */.BP)(file.report.databaseId ?? '?', 100)}).`);
         failed = false;
     }
     finally {
+        if (failed)
+            await deployment?.fail().catch(() => undefined);
         await releaseLock(pub, own.mode, failed);
     }
 }
@@ -6752,22 +7699,25 @@ async function publishReport(settings) {
 
 
 
-/** Writes the report file into `RUNNER_TEMP` and sets the `report-file` output (instant mode, with a PR). */
+/** Writes the report file into `RUNNER_TEMP` (its name carries `preview-name`) and sets the `report-file` output (instant mode, with a PR). */
 async function writeRunReport(settings, pub, done) {
     if (settings.mode !== 'instant' || !pub.pr)
         return;
-    const file = await writeReportFile(process.env.RUNNER_TEMP || external_node_os_default().tmpdir(), pub.pr, done.report, done.record);
+    const file = await writeReportFile(process.env.RUNNER_TEMP || external_node_os_default().tmpdir(), pub.pr, done.report, done.record, settings.previewName);
     core/* setOutput */.uH('report-file', file);
     if (pub.readOnly)
         core/* info */.pq(`Wrote the report for the \`workflow_run\` job to ${file} (upload it with actions/upload-artifact).`);
 }
 
+// EXTERNAL MODULE: ./src/platform/api-errors.ts
+var api_errors = __webpack_require__(57243);
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
  * The action's story: read and check the inputs, check the seed files while
  * taking the PR comment's lock (which finds what an earlier run of this PR
  * left), run the command, and release the lock whatever happened.
  */
+
 
 
 
@@ -6801,6 +7751,7 @@ async function run(checked) {
     let pub;
     let deploying = Promise.resolve(null);
     let failed = false;
+    let failedBecause;
     try {
         settings = checked ?? (0,inputs/* readSettings */.s)();
         const client = (0,platform_client/* neonClientOf */.ZF)(settings); // the run's one Neon API client (branch mode; no request until used)
@@ -6826,7 +7777,9 @@ async function run(checked) {
         const driver = settings.mode === 'instant' ? instantDriver(settings, pub) : branchDriver(settings, client, branchName, pub.existing?.record);
         if (settings.command === 'create') {
             deploying = startDeployment(settings, pub); // beside provisioning: it needs nothing of the database
-            const done = await create(settings, seed, pub, driver, fingerprint);
+            const { command, seedCommand, schemaOnly } = settings;
+            const under = (maskingRules) => seedFingerprintOf({ command, seedCommand, schemaOnly, maskingRules }, seedFiles, seedCheck);
+            const done = await create(settings, seed, pub, driver, fingerprint, under);
             await (await deploying)?.succeed(environmentUrlOf(done.report));
             await writeRunReport(settings, pub, done);
         }
@@ -6841,6 +7794,9 @@ async function run(checked) {
         if ((0,cancel/* isCancelled */.mm)())
             return; // the cancel handler reports and undoes
         failed = true;
+        // A plan limit of Neon's is named in the PR comment too, with its way out.
+        if (err instanceof api_errors/* NeonLimitError */.w)
+            failedBecause = err.message;
         await (await deploying)?.fail();
         core/* setFailed */.C1(err instanceof Error ? err.message : String(err));
     }
@@ -6848,7 +7804,7 @@ async function run(checked) {
         (0,phases/* mark */.Gy)('finish');
         await (0,pg_sessions/* endSessions */.vG)(); // an open connection would keep the process running
         if (settings)
-            await releaseLock(pub, settings.mode, failed);
+            await releaseLock(pub, settings.mode, failed, failedBecause);
         core/* info */.pq(`Where the time went:\n${(0,phases/* phaseLog */.yr)()}`);
     }
 }

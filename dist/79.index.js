@@ -1,5 +1,5 @@
-export const id = 881;
-export const ids = [881];
+export const id = 79;
+export const ids = [79];
 export const modules = {
 
 /***/ 86924:
@@ -7,22 +7,27 @@ export const modules = {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   $f: () => (/* binding */ githubClient),
+/* harmony export */   AM: () => (/* reexport safe */ _scope_js__WEBPACK_IMPORTED_MODULE_0__.A),
+/* harmony export */   DS: () => (/* binding */ COMMENT_HEADING),
+/* harmony export */   I2: () => (/* binding */ commentBody),
 /* harmony export */   Ly: () => (/* binding */ anyPreviewRecordOf),
 /* harmony export */   My: () => (/* binding */ pullRequestOfEvent),
 /* harmony export */   OY: () => (/* binding */ withoutLock),
 /* harmony export */   Oi: () => (/* binding */ lockReactionOf),
+/* harmony export */   Pe: () => (/* binding */ withMarker),
 /* harmony export */   c2: () => (/* binding */ statusOf),
 /* harmony export */   dZ: () => (/* binding */ describeGitHubError),
+/* harmony export */   nV: () => (/* reexport safe */ _scope_js__WEBPACK_IMPORTED_MODULE_0__.n),
 /* harmony export */   we: () => (/* binding */ markerOf),
 /* harmony export */   zv: () => (/* binding */ recordOf)
 /* harmony export */ });
 /* unused harmony exports MAX_GITHUB_WAIT_S, listOurComments */
-/* harmony import */ var _scope_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(11349);
-/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(11758);
+/* harmony import */ var _scope_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(11349);
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(11758);
 /* harmony import */ var _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(49735);
 /* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(86856);
-/* harmony import */ var bottleneck__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(62203);
-/* harmony import */ var bottleneck__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(bottleneck__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var bottleneck__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(62203);
+/* harmony import */ var bottleneck__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(bottleneck__WEBPACK_IMPORTED_MODULE_2__);
 /**
  * The one PR comment this action keeps per pull request: its hidden marker
  * (what it records for the next run), the GitHub client that reads and writes
@@ -40,33 +45,92 @@ function withoutLock(record) {
     const { provisioningSince: _since, heartbeatAt: _beat, run: _run, reaction: _reaction, ...rest } = record;
     return rest;
 }
-const MARKER = /<!-- preview-postgres:v1 (\{.*?\}) -->/;
-/** The hidden marker line for a record (with this process's preview name). */
+/**
+ * The first line of every comment of ours starts with this (report.ts's
+ * heading): then `` `<preview-name>` `` for a named preview, then `: `.
+ */
+const COMMENT_HEADING = '### 🐘 Preview Postgres';
+/** A comment's first line as this action writes it. */
+const HEADING_LINE = /^### 🐘 Preview Postgres(?: `[^`]+`)?: \S/;
+/** The marker: the whole last line of a comment of ours. */
+const MARKER_LINE = /^<!-- preview-postgres:v1 (\{.*\}) -->$/;
+/** The marker's fields and their JSON types: nothing else is read from it. */
+const MARKER_FIELDS = {
+    mode: 'string',
+    databaseId: 'string',
+    expiresAt: 'string',
+    branchId: 'string',
+    branchName: 'string',
+    fingerprint: 'string',
+    provisioningSince: 'string',
+    heartbeatAt: 'string',
+    run: 'string',
+    reaction: 'number',
+    preview: 'string'
+};
+/**
+ * The hidden marker line for a record (with this process's preview name).
+ * `<` and `>` are written as JSON's `\u003c` and `\u003e`, so no value can
+ * end the HTML comment (`-->`) and show as Markdown.
+ */
 function markerOf(record) {
-    return `<!-- preview-postgres:v1 ${JSON.stringify((0,_scope_js__WEBPACK_IMPORTED_MODULE_2__/* .commentScope */ .A)() ? { ...record, preview: (0,_scope_js__WEBPACK_IMPORTED_MODULE_2__/* .commentScope */ .A)() } : record)} -->`;
+    const json = JSON.stringify((0,_scope_js__WEBPACK_IMPORTED_MODULE_0__/* .commentScope */ .A)() ? { ...record, preview: (0,_scope_js__WEBPACK_IMPORTED_MODULE_0__/* .commentScope */ .A)() } : record);
+    return `<!-- preview-postgres:v1 ${json.replace(/</g, '\\u003c').replace(/>/g, '\\u003e')} -->`;
+}
+/** A comment body of ours: `markdown` (report.ts's rendering, heading first), a blank line, and the marker of `record` as its last line. */
+function commentBody(markdown, record) {
+    return `${markdown}\n\n${markerOf(record)}`;
 }
 /** Parses the marker out of a comment body (without its `preview`), or null, also for a marker of another preview. */
 function recordOf(body) {
     const found = anyPreviewRecordOf(body);
-    return found && found.preview === (0,_scope_js__WEBPACK_IMPORTED_MODULE_2__/* .commentScope */ .A)() ? found.record : null;
+    return found && found.preview === (0,_scope_js__WEBPACK_IMPORTED_MODULE_0__/* .commentScope */ .A)() ? found.record : null;
 }
 /**
  * Parses the marker out of a comment body whatever preview it belongs to:
  * the record and its preview name ('' for the PR's one preview), or null.
  * The lock's waiters read every preview's markers, since two names may
  * share a lock reaction ({@link lockReactionOf}).
+ *
+ * A body counts only when it has this action's whole structure
+ * ({@link commentBody}): its first line is the report's heading
+ * ({@link COMMENT_HEADING}), the line before its last is blank, and its last
+ * line is exactly one marker whose JSON is an object of the known fields of
+ * their types (others are dropped) with `mode` `instant` or `branch`. A
+ * marker anywhere else (quoted in another comment, or in text a report
+ * holds) is not read. Who wrote the comment is the caller's to check.
  */
 function anyPreviewRecordOf(body) {
-    const m = MARKER.exec(body);
+    const lines = body.trimEnd().split(/\r?\n/);
+    if (lines.length < 3 || !HEADING_LINE.test(lines[0]) || lines[lines.length - 2].trim() !== '')
+        return null;
+    const m = MARKER_LINE.exec(lines[lines.length - 1]);
     if (!m)
         return null;
+    let parsed;
     try {
-        const { preview = '', ...record } = JSON.parse(m[1]);
-        return record.mode === 'instant' || record.mode === 'branch' ? { record, preview } : null;
+        parsed = JSON.parse(m[1]);
     }
     catch {
         return null;
     }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+        return null;
+    const kept = {};
+    for (const [key, value] of Object.entries(parsed)) {
+        if (!Object.hasOwn(MARKER_FIELDS, key))
+            continue;
+        if (typeof value !== MARKER_FIELDS[key])
+            return null;
+        kept[key] = value;
+    }
+    const { preview = '', ...record } = kept;
+    return record.mode === 'instant' || record.mode === 'branch' ? { record, preview } : null;
+}
+/** `body` (a comment of ours) with its last line, the marker, made that of `record`. */
+function withMarker(body, record) {
+    const trimmed = body.trimEnd();
+    return `${trimmed.slice(0, trimmed.lastIndexOf('\n') + 1)}${markerOf(record)}`;
 }
 /** GitHub's reaction contents (REST, reactions) a lock may use: 👀 for the PR's one preview, the others for named previews. */
 const LOCK_CONTENTS = ['eyes', 'rocket', 'hooray', 'heart', 'laugh', '+1'];
@@ -78,7 +142,7 @@ const LOCK_CONTENTS = ['eyes', 'rocket', 'hooray', 'heart', 'laugh', '+1'];
  * user, so two names that hash alike share one lock and wait on each other
  * (safe, only slower); names that hash apart never do.
  */
-function lockReactionOf(name = (0,_scope_js__WEBPACK_IMPORTED_MODULE_2__/* .commentScope */ .A)()) {
+function lockReactionOf(name = (0,_scope_js__WEBPACK_IMPORTED_MODULE_0__/* .commentScope */ .A)()) {
     if (!name)
         return 'eyes';
     let h = 0;
@@ -88,11 +152,11 @@ function lockReactionOf(name = (0,_scope_js__WEBPACK_IMPORTED_MODULE_2__/* .comm
 }
 /** The PR of the triggering event (`pull_request`, `pull_request_target`), or null. */
 function pullRequestOfEvent() {
-    const pr = _actions_github__WEBPACK_IMPORTED_MODULE_0__/* .context */ ._.payload.pull_request;
+    const pr = _actions_github__WEBPACK_IMPORTED_MODULE_1__/* .context */ ._.payload.pull_request;
     if (!pr || typeof pr.number !== 'number')
         return null;
     const head = pr.head?.ref ?? '';
-    return { ..._actions_github__WEBPACK_IMPORTED_MODULE_0__/* .context */ ._.repo, number: pr.number, headRef: head };
+    return { ..._actions_github__WEBPACK_IMPORTED_MODULE_1__/* .context */ ._.repo, number: pr.number, headRef: head };
 }
 /** Longest wait a GitHub rate limit may ask for before the request is retried, in seconds; beyond it the request fails at once. */
 const MAX_GITHUB_WAIT_S = 60;
@@ -110,7 +174,7 @@ const MAX_GITHUB_WAIT_S = 60;
  */
 function githubClient(token, timeoutMs) {
     const withinBudget = (retryAfter, _options, _octokit, retryCount) => retryCount < 1 && retryAfter <= MAX_GITHUB_WAIT_S;
-    return _actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q(token, {
+    return _actions_github__WEBPACK_IMPORTED_MODULE_1__/* .getOctokit */ .Q(token, {
         request: {
             fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
         },
@@ -120,8 +184,8 @@ function githubClient(token, timeoutMs) {
             onRateLimit: withinBudget,
             onSecondaryRateLimit: withinBudget,
             // One write at a time, no spacing (the plugin's defaults: minTime 1000 ms for writes, 3000 ms for notifying ones).
-            write: new (bottleneck__WEBPACK_IMPORTED_MODULE_1___default().Group)({ maxConcurrent: 1, minTime: 0 }),
-            notifications: new (bottleneck__WEBPACK_IMPORTED_MODULE_1___default().Group)({ maxConcurrent: 1, minTime: 0 })
+            write: new (bottleneck__WEBPACK_IMPORTED_MODULE_2___default().Group)({ maxConcurrent: 1, minTime: 0 }),
+            notifications: new (bottleneck__WEBPACK_IMPORTED_MODULE_2___default().Group)({ maxConcurrent: 1, minTime: 0 })
         }
     }, _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_3__/* .retry */ .L, _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_4__/* .throttling */ .A);
 }
@@ -195,16 +259,18 @@ function describeGitHubError(err) {
 
 
 
-/** This run holds the PR's lock (its reaction `reactionId` on the PR) until {@link clearLock}. */
-function markLock(reactionId) {
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_post_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c4.lockComment, JSON.stringify({ reaction: reactionId }));
+/** This run holds the PR's lock (its reaction `reactionId` on the PR, made by `login`, the token's identity) until {@link clearLock}. */
+function markLock(reactionId, login) {
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_post_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c4.lockComment, JSON.stringify({ reaction: reactionId, login }));
 }
 /** The lock {@link markLock} saved, from the post step's `STATE_lockComment`; null when none. */
 function savedLock(saved) {
     if (!saved)
         return null;
     const v = JSON.parse(saved);
-    return typeof v.reaction === 'number' ? { reaction: v.reaction } : null;
+    if (typeof v.reaction !== 'number')
+        return null;
+    return typeof v.login === 'string' ? { reaction: v.reaction, login: v.login } : { reaction: v.reaction };
 }
 /** The lock is released (the comment is final). */
 function clearLock() {
@@ -230,6 +296,8 @@ async function releaseSavedLock(octokit, pr, saved, failedMarkdown) {
         .catch(() => []);
     let comment;
     for (const c of comments) {
+        if (lock.login !== undefined && c.user?.login !== lock.login)
+            continue;
         const record = (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(c.body ?? '');
         if (record?.reaction !== lock.reaction)
             continue;
@@ -238,7 +306,7 @@ async function releaseSavedLock(octokit, pr, saved, failedMarkdown) {
             owner,
             repo,
             comment_id: c.id,
-            body: `${failedMarkdown}\n\n${(0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .markerOf */ .we)((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .withoutLock */ .OY)(record))}`
+            body: (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .commentBody */ .I2)(failedMarkdown, (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .withoutLock */ .OY)(record))
         });
     }
     await (0,_wait_js__WEBPACK_IMPORTED_MODULE_3__/* .deleteLockReaction */ .A_)(octokit, pr, lock.reaction);
@@ -349,7 +417,7 @@ async function readMarker(octokit, pr, login, commentId, reactionId) {
                 return null;
             throw err;
         });
-        const record = got ? ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .anyPreviewRecordOf */ .Ly)(got.data.body ?? '')?.record ?? null) : null;
+        const record = got?.data.user?.login === login ? ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .anyPreviewRecordOf */ .Ly)(got.data.body ?? '')?.record ?? null) : null;
         if (got && record && (reactionId === undefined || record.reaction === reactionId))
             return { id: commentId, body: got.data.body ?? '', record, age: githubNow(got.headers) - Date.parse(got.data.updated_at) };
     }
@@ -438,9 +506,11 @@ async function waitForRelease(octokit, pr, seen, deadline, o) {
 /* unused harmony exports ConnectionStringError, directUrlOf */
 /* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77030);
 /* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_net__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(27194);
 /**
  * Pooled and direct connection strings, and their parts.
  */
+
 
 /** A connection string that cannot be used. The message never includes the string. */
 class ConnectionStringError extends Error {
@@ -479,10 +549,18 @@ function directUrlOf(pooledUrl) {
     return replaceHost(pooledUrl, (host) => host.replace(/^([^.]*?)-pooler(?=\.|$)/, '$1'));
 }
 /**
- * Parses a pooled connection string into a {@link Connection}.
+ * Parses a pooled connection string into a {@link Connection}, and remembers
+ * its secret forms ({@link secretsOf}) as the run's secrets (secrets.ts), so no
+ * error quoting a service's answer shows them from then on.
  * @throws ConnectionStringError naming what is missing (never quoting the string).
  */
 function describeConnection(pooledUrl, directUrl = directUrlOf(pooledUrl)) {
+    const c = parseConnection(pooledUrl, directUrl);
+    for (const secret of secretsOf(c))
+        (0,_secrets_js__WEBPACK_IMPORTED_MODULE_1__/* .rememberSecret */ .Gz)(secret);
+    return c;
+}
+function parseConnection(pooledUrl, directUrl) {
     let pooled;
     let direct;
     try {
@@ -575,6 +653,102 @@ function fallBackFromDirectTls(config, err) {
 
 /***/ }),
 
+/***/ 57243:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   cU: () => (/* binding */ explainApiError),
+/* harmony export */   w: () => (/* binding */ NeonLimitError)
+/* harmony export */ });
+/* unused harmony export limitOf */
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(76803);
+/**
+ * Neon API refusals that an input can fix, made into messages that name the
+ * input (Neon API spec, error responses `{code, message, request_id}`):
+ * 401/403 (the `api-key`), a 404 about the project (`project-id`), and the
+ * plan's limits: the branches per project (HTTP 422 `BRANCHES_LIMIT_EXCEEDED`,
+ * "branches limit exceeded"; Free and Launch: 10, Scale: 25), the computes
+ * active at once ("active endpoints limit exceeded"; 20 per project), and
+ * any other "… limit exceeded" (`*_LIMIT_EXCEEDED`).
+ */
+
+/**
+ * `err` as the action reports it: an {@link HttpError} 401 or 403 names the
+ * `api-key` secret, a 404 whose message names the project names
+ * `project-id`, a plan limit is a {@link NeonLimitError} that names the
+ * limit and the way out; anything else is returned as it is.
+ * @param label the request's label, which starts the message
+ */
+function explainApiError(err, label, projectId) {
+    const rid = err instanceof _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ && err.requestId ? ` (request_id ${err.requestId})` : '';
+    const limit = err instanceof _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ ? limitOf(err) : null;
+    if (limit && err instanceof _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$)
+        return new NeonLimitError(limit, label, err, rid);
+    if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ && (err.status === 401 || err.status === 403)) {
+        return new _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$(`${label}: Neon refused the API key (HTTP ${err.status}${err.serviceMessage ? `: "${err.serviceMessage}"` : ''})${rid}. ` +
+            `Check the \`api-key\` secret and that it can access project ${projectId}.`, err.status, err.serviceMessage, undefined, false, undefined, err.requestId);
+    }
+    if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ && err.status === 404 && /project/i.test(err.serviceMessage ?? '')) {
+        return new _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$(`${label}: project "${projectId}" was not found (HTTP 404)${rid}. Check \`project-id\`.`, 404, err.serviceMessage, undefined, false, undefined, err.requestId);
+    }
+    return err;
+}
+/**
+ * The limit `err` reports: by Neon's error `code` (`BRANCHES_LIMIT_EXCEEDED`,
+ * any other `*_LIMIT_EXCEEDED`), else by its message ("branches limit
+ * exceeded", "active endpoints limit exceeded", "… limit exceeded"); null for
+ * any other error.
+ */
+function limitOf(err) {
+    if (err.code === 'BRANCHES_LIMIT_EXCEEDED')
+        return 'branches';
+    if (err.code && /^(ACTIVE_)?(ENDPOINTS|COMPUTES?)_LIMIT_EXCEEDED$/.test(err.code))
+        return 'computes';
+    if (err.code?.endsWith('_LIMIT_EXCEEDED'))
+        return 'other';
+    const m = err.serviceMessage ?? '';
+    if (/branch(es)? limit exceeded|BRANCHES_LIMIT_EXCEEDED/i.test(m))
+        return 'branches';
+    if (/active endpoints? limit exceeded|compute.*limit exceeded/i.test(m))
+        return 'computes';
+    if (err.status === 422 && /limit exceeded|_LIMIT_EXCEEDED/i.test(m))
+        return 'other';
+    return null;
+}
+/** What to do at each limit, in the action's inputs. */
+const WAY_OUT = {
+    branches: 'Make room: run `command: cleanup` (it deletes the previews of closed and merged pull requests; with `max-age`, idle ones too; ' +
+        '`make-room` does it for one branch at create), set `expires-in` so previews delete themselves, delete branches nobody uses, ' +
+        'or move the project to a Neon plan with more branches (Free and Launch: 10 per project, Scale: 25).',
+    computes: 'Computes suspend when idle, so the limit passes: re-run the job in a few minutes; a lower `suspend-timeout` frees them sooner. ' +
+        'Or suspend computes nobody uses, delete idle previews (`command: cleanup` with `max-age`), or move to a Neon plan with more active computes.',
+    other: 'Make room in the project (`command: cleanup`, `max-age`, `expires-in`), or move it to a Neon plan with higher limits.'
+};
+/** A request refused by one of Neon's plan limits; the message names the limit in Neon's words and the way out. */
+class NeonLimitError extends _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ {
+    limit;
+    label;
+    figures;
+    constructor(limit, label, err, rid, 
+    /** Figures that explain the limit (branches in the project, previews, …), when known. */
+    figures = '') {
+        super(`${label}: Neon's ${limit === 'branches' ? 'branch limit of the project' : limit === 'computes' ? 'limit on active computes of the project' : 'plan limit'} ` +
+            `is reached (HTTP ${err.status}: "${err.serviceMessage ?? ''}")${rid}.${figures ? ` ${figures}` : ''} ${WAY_OUT[limit]}`, err.status, err.serviceMessage, undefined, false, err.retryAfterSeconds, err.requestId);
+        this.limit = limit;
+        this.label = label;
+        this.figures = figures;
+        this.name = 'NeonLimitError';
+    }
+    /** The same error with `figures` added to its message. */
+    withFigures(figures) {
+        const rid = this.requestId ? ` (request_id ${this.requestId})` : '';
+        return new NeonLimitError(this.limit, this.label, this, rid, figures);
+    }
+}
+
+
+/***/ }),
+
 /***/ 78064:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -629,48 +803,17 @@ async function connectionOf(client, branch, o) {
 
 /***/ }),
 
-/***/ 16383:
+/***/ 91480:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-
-// EXPORTS
-__webpack_require__.d(__webpack_exports__, {
-  Jy: () => (/* reexport */ shapes/* PlatformResponseError */.Jy),
-  ZF: () => (/* binding */ neonClientOf)
-});
-
-// UNUSED EXPORTS: NeonClient
-
-// EXTERNAL MODULE: ./src/http.ts
-var http = __webpack_require__(76803);
-;// CONCATENATED MODULE: ./src/platform/api-errors.ts
-/**
- * Neon API refusals that an input can fix, made into messages that name the
- * input (Neon API spec, error responses `{code, message, request_id}`):
- * 401/403 (the `api-key`) and a 404 about the project (`project-id`).
- */
-
-/**
- * `err` as the action reports it: an {@link HttpError} 401 or 403 names the
- * `api-key` secret, a 404 whose message names the project names
- * `project-id`; anything else is returned as it is.
- * @param label the request's label, which starts the message
- */
-function explainApiError(err, label, projectId) {
-    const rid = err instanceof http/* HttpError */.j$ && err.requestId ? ` (request_id ${err.requestId})` : '';
-    if (err instanceof http/* HttpError */.j$ && (err.status === 401 || err.status === 403)) {
-        return new http/* HttpError */.j$(`${label}: Neon refused the API key (HTTP ${err.status}${err.serviceMessage ? `: "${err.serviceMessage}"` : ''})${rid}. ` +
-            `Check the \`api-key\` secret and that it can access project ${projectId}.`, err.status, err.serviceMessage, undefined, false, undefined, err.requestId);
-    }
-    if (err instanceof http/* HttpError */.j$ && err.status === 404 && /project/i.test(err.serviceMessage ?? '')) {
-        return new http/* HttpError */.j$(`${label}: project "${projectId}" was not found (HTTP 404)${rid}. Check \`project-id\`.`, 404, err.serviceMessage, undefined, false, undefined, err.requestId);
-    }
-    return err;
-}
-
-// EXTERNAL MODULE: ./src/platform/shapes.ts
-var shapes = __webpack_require__(4773);
-;// CONCATENATED MODULE: ./src/platform/client.ts
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Jy: () => (/* reexport safe */ _shapes_js__WEBPACK_IMPORTED_MODULE_2__.Jy),
+/* harmony export */   ZF: () => (/* binding */ neonClientOf)
+/* harmony export */ });
+/* unused harmony export NeonClient */
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(76803);
+/* harmony import */ var _api_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(57243);
+/* harmony import */ var _shapes_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4773);
 /**
  * The one client of the Neon API v2 (Neon operations guide for operations and
  * authentication; Neon API spec, `public-v2-for-users.gen.yaml` in
@@ -689,7 +832,7 @@ async function nullOn404(request) {
         return await request;
     }
     catch (err) {
-        if (err instanceof http/* HttpError */.j$ && err.status === 404)
+        if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ && err.status === 404)
             return null;
         throw err;
     }
@@ -715,9 +858,12 @@ class NeonClient {
         this.timeoutMs = timeoutMs;
         this.projectId = projectId;
     }
+    /** Awaited before each request is sent (its retries aside): a sweep's pace within Neon's rate limit (sweep-pace.ts). */
+    pace;
     async call(label, method, path, options = {}) {
         try {
-            const res = await (0,http/* requestJson */.SS)({
+            await this.pace?.();
+            const res = await (0,_http_js__WEBPACK_IMPORTED_MODULE_0__/* .requestJson */ .SS)({
                 label,
                 method,
                 url: `${this.apiUrl}/projects/${encodeURIComponent(this.projectId)}${path}`,
@@ -730,16 +876,16 @@ class NeonClient {
             });
             if (res.body === undefined)
                 return null;
-            return (0,shapes/* need */.$B)(res.body, 'JSON object', label, shapes/* isObject */.Gv);
+            return (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .need */ .$B)(res.body, 'JSON object', label, _shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .Gv);
         }
         catch (err) {
-            throw explainApiError(err, label, this.projectId);
+            throw (0,_api_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .explainApiError */ .cU)(err, label, this.projectId);
         }
     }
     /** A call whose success always has a JSON object body. */
     async callJson(label, method, path, options = {}) {
         const body = await this.call(label, method, path, options);
-        return (0,shapes/* need */.$B)(body, 'JSON object', label, shapes/* isObject */.Gv);
+        return (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .need */ .$B)(body, 'JSON object', label, _shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .Gv);
     }
     /**
      * One page of `GET /projects/{project_id}/branches?search&sort_by&sort_order&limit&cursor`
@@ -758,9 +904,13 @@ class NeonClient {
             ...(options.cursor ? { cursor: options.cursor } : {})
         });
         const body = await this.callJson(label, 'GET', `/branches?${q}`);
-        const branches = (0,shapes/* need */.$B)(body.branches, '`branches` array', label, Array.isArray).map((b) => (0,shapes/* branchOf */.W0)(b, label));
+        const branches = (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .need */ .$B)(body.branches, '`branches` array', label, Array.isArray).map((b) => (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .branchOf */ .W0)(b, label));
         const pagination = body.pagination;
-        return { branches, next: typeof pagination?.next === 'string' && pagination.next ? pagination.next : undefined };
+        return {
+            branches,
+            annotations: annotationValues(body.annotations),
+            next: typeof pagination?.next === 'string' && pagination.next ? pagination.next : undefined
+        };
     }
     /**
      * The first branch that `match` accepts, following `pagination.next` page
@@ -788,14 +938,18 @@ class NeonClient {
      * Every branch of the project, following `pagination.next` (at most
      * {@link MAX_BRANCH_PAGES} pages; stops on an empty page or a cursor that
      * repeats). For `command: cleanup` and `reset`, which look at all of them.
+     * @param annotations filled with each branch's annotation values the list
+     *   answered (platform spec, AnnotationsMapResponse: keyed by branch id)
      */
-    async listBranches() {
+    async listBranches(annotations) {
         const all = [];
         let cursor;
         const seen = new Set();
         for (let page = 0; page < MAX_BRANCH_PAGES; page++) {
             const res = await this.listBranchesPage({ cursor });
             all.push(...res.branches);
+            for (const [id, value] of res.annotations)
+                annotations?.set(id, value);
             if (!res.next || res.branches.length === 0 || seen.has(res.next))
                 break;
             seen.add(res.next);
@@ -807,7 +961,7 @@ class NeonClient {
     async getBranch(branchId) {
         const label = `Get branch ${branchId}`;
         const body = await nullOn404(this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}`));
-        return body && (0,shapes/* branchOf */.W0)(body.branch, label);
+        return body && (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .branchOf */ .W0)(body.branch, label);
     }
     /** The branch named exactly `name`, looked up with `search=<name>` and the cursor; null when there is none. */
     findBranchByName(name) {
@@ -831,7 +985,7 @@ class NeonClient {
             idempotent: false,
             retryOn503: true
         });
-        return (0,shapes/* createdBranchOf */.qd)(body, label);
+        return (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .createdBranchOf */ .qd)(body, label);
     }
     /**
      * `PATCH /projects/{project_id}/branches/{branch_id}` with `{branch: {name}}`
@@ -846,7 +1000,7 @@ class NeonClient {
             idempotent: false,
             retryOn503: true
         });
-        return { branch: (0,shapes/* branchOf */.W0)(body.branch, label), operations: (0,shapes/* operationsOf */.CF)(body.operations, label) };
+        return { branch: (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .branchOf */ .W0)(body.branch, label), operations: (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .operationsOf */ .CF)(body.operations, label) };
     }
     /**
      * `DELETE /projects/{project_id}/branches/{branch_id}`.
@@ -863,10 +1017,10 @@ class NeonClient {
                 idempotent: true,
                 emptyBodyStatuses: [204]
             });
-            return body === null ? null : (0,shapes/* operationsOf */.CF)(body.operations, label);
+            return body === null ? null : (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .operationsOf */ .CF)(body.operations, label);
         }
         catch (err) {
-            if (err instanceof http/* HttpError */.j$ && err.status === 404)
+            if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ && err.status === 404)
                 return null;
             throw err;
         }
@@ -875,13 +1029,13 @@ class NeonClient {
     async listEndpoints(branchId) {
         const label = `List endpoints of branch ${branchId}`;
         const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/endpoints`);
-        return (0,shapes/* need */.$B)(body.endpoints, '`endpoints` array', label, Array.isArray);
+        return (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .need */ .$B)(body.endpoints, '`endpoints` array', label, Array.isArray);
     }
     /** `GET /projects/{project_id}/branches/{branch_id}/databases`. */
     async listDatabases(branchId) {
         const label = `List databases of branch ${branchId}`;
         const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/databases`);
-        return (0,shapes/* need */.$B)(body.databases, '`databases` array', label, Array.isArray);
+        return (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .need */ .$B)(body.databases, '`databases` array', label, Array.isArray);
     }
     /**
      * `GET /projects/{project_id}/branches/{branch_id}/compare_schema?base_branch_id&db_name`
@@ -892,20 +1046,20 @@ class NeonClient {
         const label = `Compare the schema of branch ${branchId} with ${baseBranchId}`;
         const q = new URLSearchParams({ base_branch_id: baseBranchId, db_name: database });
         const body = await this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/compare_schema?${q}`);
-        return (0,shapes/* need */.$B)(body.diff ?? '', '`diff`', label, (v) => typeof v === 'string');
+        return (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .need */ .$B)(body.diff ?? '', '`diff`', label, (v) => typeof v === 'string');
     }
     /** `GET /projects/{project_id}/connection_uri?branch_id&database_name&role_name&pooled`. A secret: mask it. */
     async connectionUri(branchId, database, role, pooled) {
         const label = `Get ${pooled ? 'pooled' : 'direct'} connection URI of branch ${branchId}`;
         const q = new URLSearchParams({ branch_id: branchId, database_name: database, role_name: role, pooled: String(pooled) });
         const body = await this.callJson(label, 'GET', `/connection_uri?${q}`);
-        return (0,shapes/* need */.$B)(body.uri, '`uri`', label, (v) => typeof v === 'string' && /^postgres(ql)?:\/\//.test(v));
+        return (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .need */ .$B)(body.uri, '`uri`', label, (v) => typeof v === 'string' && /^postgres(ql)?:\/\//.test(v));
     }
     /** `GET /projects/{project_id}/operations/{operation_id}` (Neon operations guide). Not retried here: the poll loop polls again. */
     async getOperation(operationId) {
         const label = `Get operation ${operationId}`;
         const body = await this.callJson(label, 'GET', `/operations/${encodeURIComponent(operationId)}`, { idempotent: false });
-        return (0,shapes/* operationsOf */.CF)([body.operation], label)[0];
+        return (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .operationsOf */ .CF)([body.operation], label)[0];
     }
     /**
      * `GET /projects/{project_id}/operations?limit&cursor` (Neon operations guide): newest
@@ -917,7 +1071,7 @@ class NeonClient {
         const body = await this.callJson(label, 'GET', `/operations?${q}`);
         const pagination = body.pagination;
         return {
-            operations: (0,shapes/* operationsOf */.CF)(body.operations, label),
+            operations: (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .operationsOf */ .CF)(body.operations, label),
             cursor: typeof pagination?.cursor === 'string' ? pagination.cursor : undefined
         };
     }
@@ -954,7 +1108,7 @@ class NeonClient {
             body: { branch: update },
             idempotent: false
         });
-        return { branch: (0,shapes/* branchOf */.W0)(body.branch, label), operations: (0,shapes/* operationsOf */.CF)(body.operations, label) };
+        return { branch: (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .branchOf */ .W0)(body.branch, label), operations: (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .operationsOf */ .CF)(body.operations, label) };
     }
     /**
      * `POST /projects/{project_id}/branches/{branch_id}/restore` (platform spec,
@@ -966,7 +1120,7 @@ class NeonClient {
             body: request,
             idempotent: false
         });
-        return { branch: (0,shapes/* branchOf */.W0)(body.branch, label), operations: (0,shapes/* operationsOf */.CF)(body.operations, label) };
+        return { branch: (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .branchOf */ .W0)(body.branch, label), operations: (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .operationsOf */ .CF)(body.operations, label) };
     }
     /**
      * `GET /projects/{project_id}/branches/{branch_id}` with its annotation
@@ -980,7 +1134,7 @@ class NeonClient {
             return null;
         const value = body.annotation?.value;
         return {
-            branch: (0,shapes/* branchOf */.W0)(body.branch, label),
+            branch: (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .branchOf */ .W0)(body.branch, label),
             annotations: value && typeof value === 'object' ? value : {}
         };
     }
@@ -1004,49 +1158,112 @@ class NeonClient {
             idempotent: false,
             retryOn503: true
         });
-        return (0,shapes/* createdBranchOf */.qd)(body, label);
+        return (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .createdBranchOf */ .qd)(body, label);
     }
     /** `GET …/branches/{branch_id}/anonymized_status`; null on 404 (not an anonymized branch, or gone). */
     async anonymizedStatus(branchId) {
         const label = `Get the anonymization status of branch ${branchId}`;
         const body = await nullOn404(this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/anonymized_status`));
-        return body && (0,shapes/* need */.$B)(body, '`state`', label, () => typeof body.state === 'string');
+        return body && (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .need */ .$B)(body, '`state`', label, () => typeof body.state === 'string');
     }
     /** `GET …/branches/{branch_id}/masking_rules`; null on 404. */
     async maskingRules(branchId) {
         const label = `Get the masking rules of branch ${branchId}`;
         const body = await nullOn404(this.callJson(label, 'GET', `/branches/${encodeURIComponent(branchId)}/masking_rules`));
-        return body && (0,shapes/* need */.$B)(body.masking_rules, '`masking_rules`', label, Array.isArray);
+        return body && (0,_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .need */ .$B)(body.masking_rules, '`masking_rules`', label, Array.isArray);
     }
 }
 /** The client of the settings' project (timeout in seconds from `request-timeout`). */
 function neonClientOf(s) {
     return new NeonClient(s.apiUrl, s.apiKey, s.requestTimeoutSeconds * 1000, s.projectId);
 }
+/** The annotation values of a list's AnnotationsMapResponse (`{<branch id>: {value: {…}}}`), by branch id; empty when absent. */
+function annotationValues(map) {
+    const out = new Map();
+    if (!map || typeof map !== 'object')
+        return out;
+    for (const [id, data] of Object.entries(map)) {
+        const value = data?.value;
+        if (value && typeof value === 'object')
+            out.set(id, value);
+    }
+    return out;
+}
 
 
 /***/ }),
 
-/***/ 92863:
+/***/ 28951:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   CR: () => (/* binding */ deleteBranchAndWait),
-/* harmony export */   NX: () => (/* binding */ markUnseeded),
-/* harmony export */   WU: () => (/* binding */ markSeeded),
-/* harmony export */   fS: () => (/* binding */ waitForPendingOf),
-/* harmony export */   gx: () => (/* binding */ provisionBranch)
-/* harmony export */ });
-/* unused harmony export undoOnCancel */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
-/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
-/* harmony import */ var _client_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(16383);
-/* harmony import */ var _branch_connection_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(78064);
-/* harmony import */ var _preview_branch_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(65272);
-/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(90833);
-/* harmony import */ var _retry_423_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(66639);
-/* harmony import */ var _operations_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(59085);
-/* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(38653);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  CR: () => (/* binding */ deleteBranchAndWait),
+  WU: () => (/* binding */ markSeeded),
+  NX: () => (/* binding */ markUnseeded),
+  gx: () => (/* binding */ provisionBranch),
+  fS: () => (/* binding */ waitForPendingOf)
+});
+
+// UNUSED EXPORTS: undoOnCancel
+
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
+var core = __webpack_require__(96421);
+// EXTERNAL MODULE: ./src/http.ts
+var http = __webpack_require__(76803);
+// EXTERNAL MODULE: ./src/platform/client.ts
+var platform_client = __webpack_require__(91480);
+// EXTERNAL MODULE: ./src/platform/branch-connection.ts
+var branch_connection = __webpack_require__(78064);
+// EXTERNAL MODULE: ./src/platform/preview-branch.ts
+var preview_branch = __webpack_require__(65272);
+// EXTERNAL MODULE: ./src/cancel.ts
+var cancel = __webpack_require__(90833);
+// EXTERNAL MODULE: ./src/platform/retry-423.ts
+var retry_423 = __webpack_require__(66639);
+// EXTERNAL MODULE: ./src/platform/api-errors.ts
+var api_errors = __webpack_require__(57243);
+;// CONCATENATED MODULE: ./src/platform/compute-wait.ts
+/**
+ * Waiting out Neon's limit on active computes of a project (20 on most
+ * plans; "active endpoints limit exceeded"), which passes by itself as
+ * computes suspend after `suspend-timeout`.
+ */
+
+
+/**
+ * At Neon's limit on active computes ("active endpoints limit exceeded"),
+ * which passes as computes suspend: sends the create again every poll
+ * interval (at least 1 s) until it is accepted or `wait-timeout` has passed.
+ * Nothing was made while it is refused.
+ * @throws the limit's error, saying how long it waited, at the timeout; any other error at once.
+ */
+async function waitForComputeSlot(first, create, o) {
+    const started = Date.now();
+    core/* info */.pq(`Neon's limit on active computes of the project is reached ("${first.serviceMessage ?? ''}"): waiting up to ${o.waitTimeoutSeconds} s (wait-timeout) for a compute to suspend.`);
+    for (;;) {
+        const left = started + o.waitTimeoutSeconds * 1000 - Date.now();
+        if (left <= 0)
+            throw first.withFigures(`Waited ${Math.round((Date.now() - started) / 1000)} s (\`wait-timeout\`) for a compute to suspend; none did.`);
+        await (0,http/* sleep */.yy)(Math.min(Math.max(o.pollIntervalSeconds, 1) * 1000, left));
+        try {
+            const made = await create();
+            core/* info */.pq(`A compute slot came free after ${Math.round((Date.now() - started) / 1000)} s.`);
+            return made;
+        }
+        catch (err) {
+            if (err.limit !== 'computes')
+                throw err;
+        }
+    }
+}
+
+// EXTERNAL MODULE: ./src/platform/operations.ts
+var platform_operations = __webpack_require__(59085);
+// EXTERNAL MODULE: ./src/post-state.ts
+var post_state = __webpack_require__(38653);
+;// CONCATENATED MODULE: ./src/platform/lifecycle.ts
 /**
  * Branch mode's lifecycle: find or create the PR's branch, wait for the
  * operations each request started, pick its connection strings, and delete
@@ -1076,6 +1293,8 @@ function neonClientOf(s) {
 
 
 
+
+
 function waitOptions(client, o) {
     return {
         pollIntervalSeconds: o.pollIntervalSeconds,
@@ -1096,26 +1315,35 @@ async function waitForPendingOf(client, branch, o) {
     const pending = await client.pendingOperationsOf(branch.id, since);
     if (!pending.length)
         return [];
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Waiting for ${pending.length} operation(s) still running on branch "${branch.name}".`);
-    return await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, waitOptions(client, o));
+    core/* info */.pq(`Waiting for ${pending.length} operation(s) still running on branch "${branch.name}".`);
+    return await (0,platform_operations/* waitForOperations */.ft)(pending, waitOptions(client, o));
+}
+/** The one log line for an archived branch: Neon unarchives it on this access (a `timeline_unarchive` operation, waited out like any other). */
+function logArchived(branch) {
+    if (branch.current_state === 'archived')
+        core/* info */.pq(`Branch "${branch.name}" (${branch.id}) is archived (Neon archives branches unused for a while): Neon unarchives it on this access (operation timeline_unarchive); waiting for it.`);
 }
 /** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
 async function reuse(client, branch, o) {
+    logArchived(branch);
     const operations = await waitForPendingOf(client, branch, o);
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Reusing branch "${branch.name}" (${branch.id}).`);
-    return { branch, created: false, operations, ...(await (0,_branch_connection_js__WEBPACK_IMPORTED_MODULE_3__/* .connectionOf */ .ao)(client, branch, o)) };
+    core/* info */.pq(`Reusing branch "${branch.name}" (${branch.id}).`);
+    return { branch, created: false, operations, ...(await (0,branch_connection/* connectionOf */.ao)(client, branch, o)) };
 }
 /**
  * Deletes `branch` (423 retried per the Neon operations guide, Errors) and waits for the operations
- * the delete started.
- * @returns those operations; empty when the branch was already gone.
+ * the delete started; with `shared`, one DELETE of the sweep is sent at a time and the polls share
+ * one listing of the project's operations.
+ * @returns those operations; null when the branch was already gone.
  */
-async function deleteBranchAndWait(client, branch, o) {
-    (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .refuseProtected */ .fZ)(branch, 'delete');
-    const ops = await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
+async function deleteBranchAndWait(client, branch, o, shared) {
+    (0,preview_branch/* refuseProtected */.fZ)(branch, 'delete');
+    logArchived(branch);
+    const send = () => (0,retry_423/* retryLocked */.rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
+    const ops = shared ? await shared.send(send) : await send();
     if (ops === null)
         return null;
-    return await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(ops, waitOptions(client, o));
+    return await (0,platform_operations/* waitForOperations */.ft)(ops, { ...waitOptions(client, o), ...(shared ? { get: shared.get } : {}) });
 }
 /** How long a failed run waits for its new branch's operations before deleting the branch, seconds. */
 const CLEANUP_WAIT_SECONDS = 30;
@@ -1127,8 +1355,8 @@ const CANCEL_DELETE_RESERVE_MS = 1000;
  * have made the branch.
  */
 function unanswered(err) {
-    return (err instanceof _client_js__WEBPACK_IMPORTED_MODULE_2__/* .PlatformResponseError */ .Jy ||
-        (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || (err.status >= 200 && err.status < 300))));
+    return (err instanceof platform_client/* PlatformResponseError */.Jy ||
+        (err instanceof http/* HttpError */.j$ && (err.status === 0 || err.status >= 500 || (err.status >= 200 && err.status < 300))));
 }
 /**
  * Creates the unseeded branch. After an unanswered create (its answer
@@ -1141,26 +1369,26 @@ async function createUnseeded(client, parent, name, extras, anonymized) {
     const since = new Date(Date.now() - 60_000).toISOString();
     try {
         const create = () => (anonymized ? anonymized.create(parent, name, extras) : client.createBranch(parent.id, name, extras));
-        const created = await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Create branch "${name}"`, create);
+        const created = await (0,retry_423/* retryLocked */.rU)(`Create branch "${name}"`, create);
         return { branch: created.branch, operations: created.operations, uris: created.connection_uris };
     }
     catch (err) {
         if (!unanswered(err))
             throw err;
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`${err.message} Looking the branch up by name, in case Neon made it.`);
+        core/* warning */.$e(`${err.message} Looking the branch up by name, in case Neon made it.`);
         let made;
         try {
-            made = (await (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .findPreviewBranches */ .wE)(client, name.slice(0, -_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .UNSEEDED_SUFFIX */ .Q2.length))).unseeded;
+            made = (await (0,preview_branch/* findPreviewBranches */.wE)(client, name.slice(0, -preview_branch/* UNSEEDED_SUFFIX */.Q2.length))).unseeded;
         }
         catch (e) {
             throw new Error(`${err.message} The lookup that would tell whether the branch was made failed too (${e.message}); if branch "${name}" exists, the next run deletes it.`, { cause: e });
         }
         if (!made) {
-            if (err instanceof _client_js__WEBPACK_IMPORTED_MODULE_2__/* .PlatformResponseError */ .Jy)
-                throw new _client_js__WEBPACK_IMPORTED_MODULE_2__/* .PlatformResponseError */ .Jy(`${err.message} No branch "${name}" was made.`);
-            throw new _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$(`${err.message} No branch "${name}" was made.`, err.status, err.serviceMessage, err.hint, err.timedOut, undefined, err.requestId);
+            if (err instanceof platform_client/* PlatformResponseError */.Jy)
+                throw new platform_client/* PlatformResponseError */.Jy(`${err.message} No branch "${name}" was made.`);
+            throw new http/* HttpError */.j$(`${err.message} No branch "${name}" was made.`, err.status, err.serviceMessage, err.hint, err.timedOut, undefined, err.requestId);
         }
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Neon made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`);
+        core/* info */.pq(`Neon made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`);
         return { branch: made, operations: await client.pendingOperationsOf(made.id, since), uris: [] };
     }
 }
@@ -1172,15 +1400,15 @@ async function createUnseeded(client, parent, name, extras, anonymized) {
  * retry, and clear the post step's state.
  */
 function undoOnCancel(client, branch, pending, o) {
-    (0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .onCancel */ .Ao)(_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .UNSEEDED_BRANCH */ .dV, async (deadline) => {
+    (0,cancel/* onCancel */.Ao)(cancel/* UNSEEDED_BRANCH */.dV, async (deadline) => {
         const waitSeconds = Math.max(0.1, (deadline - CANCEL_DELETE_RESERVE_MS - Date.now()) / 1000);
-        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, {
+        await (0,platform_operations/* waitForOperations */.ft)(pending, {
             ...waitOptions(client, o),
             pollIntervalSeconds: 0.2,
             waitTimeoutSeconds: waitSeconds
         }).catch(() => undefined);
-        await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
-        (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .clearUnseeded */ .nH)();
+        await (0,retry_423/* retryLocked */.rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
+        (0,post_state/* clearUnseeded */.nH)();
     });
 }
 /**
@@ -1192,78 +1420,87 @@ function undoOnCancel(client, branch, pending, o) {
  * @throws BranchRefusedError, ProjectBusyError, OperationError, HttpError.
  */
 async function provisionBranch(client, o) {
-    const found = await (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .findPreviewBranches */ .wE)(client, o.branchName);
-    const parent = await (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .resolveParent */ .vc)(client, o.parentBranch);
+    const found = await (0,preview_branch/* findPreviewBranches */.wE)(client, o.branchName);
+    const parent = await (0,preview_branch/* resolveParent */.vc)(client, o.parentBranch);
     if (found.unseeded) {
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Branch "${found.unseeded.name}" (${found.unseeded.id}) was left by a run whose seed did not complete: deleting it and starting again.`);
+        core/* warning */.$e(`Branch "${found.unseeded.name}" (${found.unseeded.id}) was left by a run whose seed did not complete: deleting it and starting again.`);
         // A cancelled run's compute start may still run on it; a DELETE before it ends meets 423.
         await waitForPendingOf(client, found.unseeded, o);
         await deleteBranchAndWait(client, found.unseeded, o);
     }
     const existing = found.seeded;
     if (existing) {
-        (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .refuseProtected */ .fZ)(existing, o.reuse ? 'reuse' : 'delete and recreate');
+        (0,preview_branch/* refuseProtected */.fZ)(existing, o.reuse ? 'reuse' : 'delete and recreate');
         // An anonymized branch is reused only when masked, under the same rules
         const unreusable = o.reuse && o.anonymized ? await o.anonymized.unreusable(existing, parent) : null;
         if (o.reuse && !unreusable)
             return { ...(await reuse(client, existing, o)), parent };
         if (unreusable)
-            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Not reusing branch "${existing.name}" (${existing.id}): ${unreusable}. Deleting it to create it again.`);
+            core/* warning */.$e(`Not reusing branch "${existing.name}" (${existing.id}): ${unreusable}. Deleting it to create it again.`);
         else
-            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`reuse is false: deleting branch "${existing.name}" (${existing.id}) to recreate it.`);
+            core/* info */.pq(`reuse is false: deleting branch "${existing.name}" (${existing.id}) to recreate it.`);
         await deleteBranchAndWait(client, existing, o);
     }
-    const unseeded = (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .unseededName */ .lu)(o.branchName);
+    const unseeded = (0,preview_branch/* unseededName */.lu)(o.branchName);
     let created;
     try {
-        created = await createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized);
+        const create = () => createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized);
+        created = await create().catch(async (err) => {
+            if (err instanceof api_errors/* NeonLimitError */.w && err.limit === 'computes')
+                return await waitForComputeSlot(err, create, o);
+            if (!(err instanceof api_errors/* NeonLimitError */.w && err.limit === 'branches' && o.atBranchLimit))
+                throw err;
+            // Room made (or the hook throws the limit with its figures): create again, once.
+            await o.atBranchLimit(err);
+            return await create();
+        });
     }
     catch (err) {
-        if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && err.status === 409) {
-            const now = await (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .findPreviewBranches */ .wE)(client, o.branchName);
+        if (err instanceof http/* HttpError */.j$ && err.status === 409) {
+            const now = await (0,preview_branch/* findPreviewBranches */.wE)(client, o.branchName);
             if (now.seeded && o.reuse && !(o.anonymized && (await o.anonymized.unreusable(now.seeded, parent)))) {
-                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Branch "${o.branchName}" was created and seeded by another run first (HTTP 409); reusing it.`);
+                core/* info */.pq(`Branch "${o.branchName}" was created and seeded by another run first (HTTP 409); reusing it.`);
                 return { ...(await reuse(client, now.seeded, o)), parent };
             }
-            throw new _preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .BranchRefusedError */ .PK(`Branch "${unseeded}" already exists: another run of this PR is creating and seeding "${o.branchName}" right now. ` +
+            throw new preview_branch/* BranchRefusedError */.PK(`Branch "${unseeded}" already exists: another run of this PR is creating and seeding "${o.branchName}" right now. ` +
                 'Re-run this job once it has finished; a branch it leaves unseeded is deleted then.');
         }
-        if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && err.status === 404) {
-            throw new _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$(`${err.message} Check \`project-id\` and \`parent-branch\` ("${parent.name}", ${parent.id}).`, 404, err.serviceMessage);
+        if (err instanceof http/* HttpError */.j$ && err.status === 404) {
+            throw new http/* HttpError */.j$(`${err.message} Check \`project-id\` and \`parent-branch\` ("${parent.name}", ${parent.id}).`, 404, err.serviceMessage);
         }
         throw err;
     }
     // From here until it is seeded, a cancelled run deletes the branch (the create flow keeps this step through seeding).
     const { branch } = created;
     const pending = created.operations;
-    (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .saveUnseeded */ .Tu)(branch); // the post step deletes it if this run ends before it is seeded
+    (0,post_state/* saveUnseeded */.Tu)(branch); // the post step deletes it if this run ends before it is seeded
     undoOnCancel(client, branch, pending, o);
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`);
+    core/* info */.pq(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`);
     try {
         const waitStart = Date.now();
-        const operations = await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, waitOptions(client, o));
+        const operations = await (0,platform_operations/* waitForOperations */.ft)(pending, waitOptions(client, o));
         // Nothing is handed out before masking finished; `wait-timeout` covers both waits
         if (o.anonymized)
             await o.anonymized.waitUntilMasked(branch, waitStart + o.waitTimeoutSeconds * 1000);
-        const uri = (0,_branch_connection_js__WEBPACK_IMPORTED_MODULE_3__/* .chooseUri */ .oW)(created.uris, o.database, o.role);
+        const uri = (0,branch_connection/* chooseUri */.oW)(created.uris, o.database, o.role);
         const connection = uri
-            ? { directUrl: uri.connection_uri, pooledUrl: (0,_branch_connection_js__WEBPACK_IMPORTED_MODULE_3__/* .pooledOf */ .HC)(uri.connection_uri, uri.connection_parameters.pooler_host) }
-            : await (0,_branch_connection_js__WEBPACK_IMPORTED_MODULE_3__/* .connectionOf */ .ao)(client, branch, o);
+            ? { directUrl: uri.connection_uri, pooledUrl: (0,branch_connection/* pooledOf */.HC)(uri.connection_uri, uri.connection_parameters.pooler_host) }
+            : await (0,branch_connection/* connectionOf */.ao)(client, branch, o);
         return { branch, parent, created: true, operations, ...connection };
     }
     catch (err) {
-        if ((0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .isCancelled */ .mm)())
+        if ((0,cancel/* isCancelled */.mm)())
             throw err; // the cancel's undo step deletes the branch, after this flow stopped
-        (0,_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .offCancel */ .qC)(_cancel_js__WEBPACK_IMPORTED_MODULE_4__/* .UNSEEDED_BRANCH */ .dV);
+        (0,cancel/* offCancel */.qC)(cancel/* UNSEEDED_BRANCH */.dV);
         // A branch whose creation did not finish (or whose connection could not be read) must not be left behind.
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Deleting branch "${branch.name}" again: ${err.message}`);
+        core/* warning */.$e(`Deleting branch "${branch.name}" again: ${err.message}`);
         // Its own operations hold the project (a DELETE meets 423 until they end, Neon operations guide): give them a bounded while more.
-        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(pending, {
+        await (0,platform_operations/* waitForOperations */.ft)(pending, {
             ...waitOptions(client, o),
             pollIntervalSeconds: Math.min(o.pollIntervalSeconds, 1),
             waitTimeoutSeconds: CLEANUP_WAIT_SECONDS
         }).catch(() => undefined);
-        await deleteBranchAndWait(client, branch, o).then(_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .clearUnseeded */ .nH, (e) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it (its name says its seed did not complete), or delete it by hand.`));
+        await deleteBranchAndWait(client, branch, o).then(post_state/* clearUnseeded */.nH, (e) => core/* warning */.$e(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it (its name says its seed did not complete), or delete it by hand.`));
         throw err;
     }
 }
@@ -1280,12 +1517,12 @@ async function provisionBranch(client, o) {
  * @throws HttpError, ProjectBusyError, OperationError (the branch may then carry either name; both cases are handled as above).
  */
 async function markUnseeded(client, branch, o) {
-    const unseeded = (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_8__/* .unseededName */ .lu)(branch.name);
-    (0,_post_state_js__WEBPACK_IMPORTED_MODULE_7__/* .saveUnseeded */ .Tu)({ id: branch.id, name: unseeded });
-    const renamed = await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, unseeded));
+    const unseeded = (0,preview_branch/* unseededName */.lu)(branch.name);
+    (0,post_state/* saveUnseeded */.Tu)({ id: branch.id, name: unseeded });
+    const renamed = await (0,retry_423/* retryLocked */.rU)(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, unseeded));
     undoOnCancel(client, renamed.branch, renamed.operations, o);
-    await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(renamed.operations, waitOptions(client, o));
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Renamed branch "${branch.name}" to "${unseeded}" until it is seeded again: no run reuses it meanwhile.`);
+    await (0,platform_operations/* waitForOperations */.ft)(renamed.operations, waitOptions(client, o));
+    core/* info */.pq(`Renamed branch "${branch.name}" to "${unseeded}" until it is seeded again: no run reuses it meanwhile.`);
     return renamed.branch;
 }
 /**
@@ -1297,14 +1534,14 @@ async function markUnseeded(client, branch, o) {
  */
 async function markSeeded(client, branch, name, o) {
     try {
-        const renamed = await (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_5__/* .retryLocked */ .rU)(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, name));
-        await (0,_operations_js__WEBPACK_IMPORTED_MODULE_6__/* .waitForOperations */ .ft)(renamed.operations, waitOptions(client, o));
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Seed complete: renamed branch "${branch.name}" to "${name}", so later runs reuse it.`);
+        const renamed = await (0,retry_423/* retryLocked */.rU)(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, name));
+        await (0,platform_operations/* waitForOperations */.ft)(renamed.operations, waitOptions(client, o));
+        core/* info */.pq(`Seed complete: renamed branch "${branch.name}" to "${name}", so later runs reuse it.`);
         return renamed.branch;
     }
     catch (err) {
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Deleting branch "${branch.name}": it could not be renamed to "${name}" after its seed (${err.message}).`);
-        await deleteBranchAndWait(client, branch, o).catch((e) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it.`));
+        core/* warning */.$e(`Deleting branch "${branch.name}": it could not be renamed to "${name}" after its seed (${err.message}).`);
+        await deleteBranchAndWait(client, branch, o).catch((e) => core/* warning */.$e(`Could not delete branch "${branch.name}" (${branch.id}): ${e.message} The next run deletes it.`));
         throw err;
     }
 }
@@ -1673,6 +1910,106 @@ const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization';
 
 /***/ }),
 
+/***/ 93703:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   $x: () => (/* binding */ markdownUrl),
+/* harmony export */   BP: () => (/* binding */ logLine),
+/* harmony export */   D9: () => (/* binding */ markdownCode),
+/* harmony export */   p7: () => (/* binding */ markdownText)
+/* harmony export */ });
+/* unused harmony export MAX_FIELD */
+/**
+ * Text from outside (a fork's `report-file`, a service's answer) made inert
+ * for the one place it goes: one function per destination. Markdown for the
+ * PR comment and the job summary ({@link markdownText}, {@link markdownCode})
+ * and one line of the job log ({@link logLine}).
+ */
+/** Longest text any of these functions keeps by default, in characters (before escaping). */
+const MAX_FIELD = 1_000;
+/** One line: every control character (C0, DEL, C1) and Unicode line or paragraph separator becomes a space. */
+function oneLine(text) {
+    // eslint-disable-next-line no-control-regex
+    return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+}
+/** `text` cut to `max` characters (UTF-16 units, never inside a surrogate pair), with `…` when cut. */
+function capped(text, max) {
+    if (text.length <= max)
+        return text;
+    let end = Math.max(0, max - 1);
+    if (/[\ud800-\udbff]/.test(text.charAt(end - 1)))
+        end--;
+    return `${text.slice(0, end)}…`;
+}
+/** U+200B ZERO WIDTH SPACE: invisible, and neither a domain character nor a name character of a mention. */
+const ZWSP = '\u200b';
+/**
+ * `text` as Markdown that renders exactly as the characters it holds, on one
+ * line, cut to `max` characters first. The rule, from the GitHub Flavored
+ * Markdown spec (0.29-gfm) and what GitHub adds to it:
+ * - every control character and line separator becomes a space and the ends
+ *   are trimmed, so the text cannot end its line: no block (heading, block
+ *   quote, alert `> [!NOTE]`, table row, fence) can start after it (spec 4, 5);
+ * - these are backslash-escaped (spec 2.4, "Backslash escapes": an escaped
+ *   character is literal): `` \ ` * _ [ ] < > & # | ~ $ ``, so no emphasis,
+ *   strikethrough, link or image (both need `[`), footnote, code span, raw
+ *   HTML, HTML comment, autolink in `<…>`, entity reference (spec 2.5), table
+ *   cell separator (spec 4.10) or math can form; so are a leading `-`, `+`
+ *   or `=` and the `.` or `)` after leading digits, which could start a list
+ *   where the text opens a container (a list item's first line);
+ * - a U+200B ZERO WIDTH SPACE goes after every `:`, `@` and `#` that a
+ *   non-space follows, and between `www` and `.`: the extended autolinks (spec 6.9) need a literal `www.`,
+ *   `://` after their scheme, or an `@` followed by a domain; GitHub's
+ *   @mentions, team mentions, `#123` references and `:emoji:` shortcodes
+ *   (applied to the rendered text, where backslash escapes are already
+ *   gone) need the name right after the sign.
+ * `(`, `)`, `!`, `,`, `.`, `'`, `"`, `/`, `;`, `?` and the rest stay as
+ * they are: without the characters above they form nothing. Every character may become up to three (`#` → `\#` and
+ * the space), so the result is at most `3 * max` characters long.
+ */
+function markdownText(text, max = MAX_FIELD) {
+    return capped(oneLine(text).trim(), max)
+        .replace(/[\\`*_[\]<>&#|~$]/g, (c) => `\\${c}`)
+        .replace(/^[-+=]/, '\\$&')
+        .replace(/^(\d+)([.)])/, '$1\\$2')
+        .replace(/[:@#](?=\S)/g, (c) => `${c}${ZWSP}`)
+        .replace(/(www)\./gi, `$1${ZWSP}.`);
+}
+/**
+ * A URL for Markdown: as it is (GitHub links it) when it is an http(s) URL
+ * in its canonical form (the WHATWG URL Standard's serialization: nothing
+ * a parser would read otherwise), else as {@link markdownText}.
+ */
+function markdownUrl(url) {
+    const parsed = URL.canParse(url) ? new URL(url) : null;
+    return parsed && parsed.href === url && /^https?:$/.test(parsed.protocol) ? url : markdownText(url);
+}
+/**
+ * `text` as a Markdown code span (`` `text` ``), on one line, cut to `max`
+ * characters first. A code span ends at the first backtick run as long as
+ * its opening one (GitHub Flavored Markdown spec 6.1, "Code spans"), and
+ * backslash escapes do not work inside it, so every backtick becomes `'`;
+ * GitHub makes no link, mention or reference inside code. A `|` is left for
+ * the table row that holds the span to escape (spec 4.10).
+ */
+function markdownCode(text, max = MAX_FIELD) {
+    return `\`${capped(oneLine(text), max).replace(/`/g, "'")}\``;
+}
+/**
+ * `text` as part of one line of the job log, cut to `max` characters: every
+ * control character and line separator becomes a space, so the text cannot
+ * start a line of its own, and with it a workflow command (`::error::`,
+ * `::add-mask::`: the runner reads a command only at the start of a line;
+ * GitHub docs, "Workflow commands for GitHub Actions").
+ */
+function logLine(text, max = 200) {
+    return capped(oneLine(text), max);
+}
+
+
+/***/ }),
+
 /***/ 24585:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -1681,16 +2018,23 @@ const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization';
 /* harmony export */   W$: () => (/* binding */ COMMENT_LIMIT)
 /* harmony export */ });
 /* unused harmony exports renderSchema, renderMigrationCost, renderMasked, renderPhases, relativeExpiry, utc */
-/* harmony import */ var _platform_shapes_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4773);
-/* harmony import */ var _comment_scope_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(11349);
+/* harmony import */ var _platform_shapes_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4773);
+/* harmony import */ var _comment_scope_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(11349);
+/* harmony import */ var _comment_comment_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(86924);
+/* harmony import */ var _inert_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(93703);
 /**
  * What one run did, rendered once as Markdown for both the PR comment and the
  * job summary. Holds no secret: no connection string, no password.
  */
 
 
+
+
 /** GitHub's limit on a comment body, in characters. */
 const COMMENT_LIMIT = 65_536;
+/** Destructive changes listed in the report at most, and the characters kept of each (the `schema-destructive` output has them all). */
+const MAX_DESTRUCTIVE_SHOWN = 30;
+const MAX_DESTRUCTIVE_TEXT = 300;
 /** A code fence longer than any run of backticks in `text`. */
 function fence(text) {
     const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -1705,7 +2049,7 @@ function renderSchema(r, diffBudget = Infinity) {
     if (!s)
         return [];
     const against = s.source === 'platform'
-        ? ` (compared with the parent branch${r.parentBranch ? ` \`${r.parentBranch}\`` : ''} by Neon)`
+        ? ` (compared with the parent branch${r.parentBranch ? ` ${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownCode */ .D9)(r.parentBranch)}` : ''} by Neon)`
         : s.source === 'migra' || s.source === 'listing'
             ? s.madeBy
                 ? ` (made by ${s.madeBy})`
@@ -1717,20 +2061,23 @@ function renderSchema(r, diffBudget = Infinity) {
         return [
             '#### Schema',
             '',
-            `**schema diff unavailable**: ${s.unavailable.replace(/\n/g, ' ')}. The database is seeded; only the diff is missing.`,
+            `**schema diff unavailable**: ${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(s.unavailable)}. The database is seeded; only the diff is missing.`,
             ''
         ];
-    const lines = ['#### Schema', '', `**${s.summary}**${against}`, ''];
+    const lines = ['#### Schema', '', `**${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(s.summary)}**${against}`, ''];
     if (s.note)
-        lines.push(`_The diff below lists the changed objects: ${s.note.replace(/\n/g, ' ')}._`, '');
+        lines.push(`_The diff below lists the changed objects: ${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(s.note)}._`, '');
     if (s.destructive.length > 0) {
         lines.push('> [!WARNING]', `> ${s.destructive.length} destructive change${s.destructive.length === 1 ? '' : 's'}${s.failOnDestructive ? ' (the step failed: `fail-on-destructive` is true)' : ''}:`);
-        for (const d of s.destructive)
-            lines.push(`> - ${d.replace(/\n/g, ' ')}`);
+        for (const d of s.destructive.slice(0, MAX_DESTRUCTIVE_SHOWN))
+            lines.push(`> - ${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(d, MAX_DESTRUCTIVE_TEXT)}`);
+        const more = s.destructive.length - MAX_DESTRUCTIVE_SHOWN;
+        if (more > 0)
+            lines.push(`> - and ${more} more: the \`schema-destructive\` output lists them all`);
         lines.push('');
     }
     if (s.diff) {
-        let diff = s.diff;
+        let diff = s.diff.replace(/\r\n?/g, '\n');
         let cut = '';
         if (diff.length > diffBudget) {
             diff = diff.slice(0, Math.max(0, diff.lastIndexOf('\n', diffBudget)));
@@ -1740,7 +2087,7 @@ function renderSchema(r, diffBudget = Infinity) {
         lines.push(`<details><summary>Schema diff (${s.diff.split('\n').length} lines)</summary>`, '', `${f}diff`, diff, f, cut, '</details>', '');
     }
     if (s.total !== undefined) {
-        const parent = r.parentBranch ? ` \`${r.parentBranch}\`` : '';
+        const parent = r.parentBranch ? ` ${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownCode */ .D9)(r.parentBranch)}` : '';
         if (!s.total.trim())
             lines.push(`**This pull request's total change against the parent branch${parent}**: none.`, '');
         else {
@@ -1780,7 +2127,7 @@ function renderMasked(r) {
     return [
         '#### Anonymized',
         '',
-        `**anonymized: ${n} column${n === 1 ? '' : 's'} masked** before the branch was handed out ([anonymized branches](${_platform_shapes_js__WEBPACK_IMPORTED_MODULE_0__/* .ANONYMIZATION_DOCS */ .bq})).`,
+        `**anonymized: ${n} column${n === 1 ? '' : 's'} masked** before the branch was handed out ([anonymized branches](${_platform_shapes_js__WEBPACK_IMPORTED_MODULE_2__/* .ANONYMIZATION_DOCS */ .bq})).`,
         '',
         '| Column | Masked with |',
         '| --- | --- |',
@@ -1820,8 +2167,10 @@ function relativeExpiry(iso, now = Date.now()) {
     const minutes = Math.max(1, Math.floor(ms / 60_000));
     return `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
-/** "2026-11-25 10:17 UTC". */
+/** "2026-11-25 10:17 UTC"; text that is not a date is shown as inert text. */
 function utc(iso) {
+    if (!Number.isFinite(Date.parse(iso)))
+        return (0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(iso, 40);
     return new Date(iso)
         .toISOString()
         .replace('T', ' ')
@@ -1850,21 +2199,21 @@ const HEADLINES = {
  */
 function renderReport(r, now = Date.now(), limit = 1_000_000) {
     const kind = r.mode === 'instant' ? 'Instant Postgres database' : 'Postgres branch';
-    const preview = (0,_comment_scope_js__WEBPACK_IMPORTED_MODULE_1__/* .commentScope */ .A)();
-    const lines = [`### 🐘 Preview Postgres${preview ? ` \`${preview}\`` : ''}: ${kind} ${HEADLINES[r.state]}`, ''];
+    const preview = (0,_comment_scope_js__WEBPACK_IMPORTED_MODULE_3__/* .commentScope */ .A)();
+    const lines = [`${_comment_comment_js__WEBPACK_IMPORTED_MODULE_0__/* .COMMENT_HEADING */ .DS}${preview ? ` \`${preview}\`` : ''}: ${kind} ${HEADLINES[r.state]}`, ''];
     if (r.replacedBecause)
-        lines.push(`> A new database was created because ${r.replacedBecause}.`, '');
+        lines.push(`> A new database was created because ${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(r.replacedBecause)}.`, '');
     if (r.rebuiltBecause)
-        lines.push(`> Rebuilt because ${r.rebuiltBecause}.`, '');
+        lines.push(`> Rebuilt because ${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(r.rebuiltBecause)}.`, '');
     if (r.state === 'migrate-failed' && r.migrateFailure) {
-        lines.push(`**The migrations failed at commit \`${r.migrateFailure.commit.slice(0, 7)}\`** (${r.migrateFailure.exitCode !== undefined ? `\`migrate-command\` exit code ${r.migrateFailure.exitCode}` : r.migrateFailure.reason}). ` +
+        lines.push(`**The migrations failed at commit ${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownCode */ .D9)(r.migrateFailure.commit.slice(0, 7))}** (${r.migrateFailure.exitCode !== undefined ? `\`migrate-command\` exit code ${r.migrateFailure.exitCode}` : (0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(r.migrateFailure.reason ?? '')}). ` +
             'This run handed out no connection. The database is kept with its data, and the next run runs `migrate-command` again; see the job log for its output.', '');
     }
     if (r.state === 'provisioning') {
         lines.push('A run of this pull request is provisioning the database; this comment is updated when it is ready. Other runs of the PR wait for it.', '');
     }
     if (r.state === 'swept' && r.sweptBecause)
-        lines.push(`The scheduled cleanup swept this branch: ${r.sweptBecause}.`, '');
+        lines.push(`The scheduled cleanup swept this branch: ${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(r.sweptBecause)}.`, '');
     if (r.state === 'closing')
         lines.push('A run of this pull request is closing its database; this comment is updated when it is done.', '');
     if (r.state === 'resetting')
@@ -1873,6 +2222,14 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
         lines.push('The scheduled cleanup (`command: cleanup`) is sweeping this branch once it has checked again that no run uses it; this comment is updated when it is done.', '');
     if (r.state === 'failed') {
         lines.push('The run failed before it handed anything out; nothing it made is recorded for reuse. See the job log for what to fix.', '');
+        // Neon's message is quoted in it: no HTML, link, image, mention or table cell from it.
+        if (r.failedBecause) {
+            const inert = r.failedBecause
+                .replace(/\s*\n\s*/g, ' ')
+                .replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c])
+                .replace(/[[\]!@|]/g, '\\$&');
+            lines.push(`> ${inert}`, '');
+        }
     }
     if (r.state === 'cancelled') {
         lines.push('The run was cancelled: it stopped before handing anything out, and deleted (or does not record) what it made but had not seeded.', '');
@@ -1882,7 +2239,7 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
     }
     const rows = [];
     if (r.claimUrl && r.state !== 'seed-failed')
-        rows.push(['Claim URL', `${r.claimUrl} (anyone with this link can claim the database)`]);
+        rows.push(['Claim URL', `${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownUrl */ .$x)(r.claimUrl)} (anyone with this link can claim the database)`]);
     if (r.expiresAt) {
         const unless = r.mode === 'instant'
             ? ' unless claimed'
@@ -1892,11 +2249,14 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
         rows.push(['Expires', `${utc(r.expiresAt)} (${relativeExpiry(r.expiresAt, now)})${unless}`]);
     }
     if (r.databaseId)
-        rows.push(['Database id', `\`${r.databaseId}\``]);
+        rows.push(['Database id', (0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownCode */ .D9)(r.databaseId)]);
     if (r.branchName)
-        rows.push(['Branch', `\`${r.branchName}\`${r.branchId ? ` (\`${r.branchId}\`)` : ''}`]);
+        rows.push(['Branch', `${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownCode */ .D9)(r.branchName)}${r.branchId ? ` (${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownCode */ .D9)(r.branchId)})` : ''}`]);
     if (r.parentBranch)
-        rows.push([r.schemaOnly ? 'Schema from' : 'Parent branch', `\`${r.parentBranch}\`${r.parentPoint ? ` ${r.parentPoint}` : ''}`]);
+        rows.push([
+            r.schemaOnly ? 'Schema from' : 'Parent branch',
+            `${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownCode */ .D9)(r.parentBranch)}${r.parentPoint ? ` ${r.parentPoint}` : ''}`
+        ]);
     if (r.schemaOnly)
         rows.push(['Data', "schema only: the parent's tables without their rows (`schema-only`)"]);
     if (r.anonymized && r.state !== 'seed-failed')
@@ -1904,11 +2264,11 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
     if (r.resetAt)
         rows.push(['Reset', `${utc(r.resetAt)}: restored from the parent's latest state`]);
     if (r.projectId)
-        rows.push(['Project', `\`${r.projectId}\``]);
+        rows.push(['Project', (0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownCode */ .D9)(r.projectId)]);
     if (r.host)
-        rows.push(['Host', `\`${r.host}\``]);
+        rows.push(['Host', (0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownCode */ .D9)(r.host)]);
     if (r.region)
-        rows.push(['Region', r.region]);
+        rows.push(['Region', (0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(r.region, 100)]);
     if (r.pgVersion)
         rows.push(['Postgres', String(r.pgVersion)]);
     const action = {
@@ -1935,11 +2295,11 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
         ]);
     }
     rows.push(['This run', action[r.state] + (r.seedFiles ? `, seeded from ${r.seedFiles} file${r.seedFiles === 1 ? '' : 's'}` : '')]);
-    lines.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`), '');
+    lines.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/(?<!\\)\|/g, '\\|')} |`), '');
     if (r.operations?.length) {
         lines.push('| Operation | Status | Duration |', '| --- | --- | --- |');
         for (const op of r.operations)
-            lines.push(`| ${op.name} | ${op.status} | ${op.durationSeconds.toFixed(1)} s |`);
+            lines.push(`| ${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(op.name, 100)} | ${(0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(op.status, 100)} | ${op.durationSeconds.toFixed(1)} s |`);
         lines.push('');
     }
     const tail = [

@@ -60,7 +60,8 @@ describe('where the time went', () => {
     expect(t.get('seed')![1]).toBeGreaterThanOrEqual(1) // the load sends something and awaits its answer
     expect(t.get('provisioning')![2]).toBeGreaterThanOrEqual(1) // the instant service's create
     expect(t.get('inputs')![1]).toBe(0)
-    expect(r.stdout).toMatch(/Where the time went:\n(.*\n)*connect: \d+ ms, 4 PostgreSQL round trip\(s\), 0 HTTP request\(s\)/)
+    // HTTP requests are counted in the phase they start in: the deployment's two, overlapped with provisioning, may start during connect on a loaded machine
+    expect(r.stdout).toMatch(/Where the time went:\n(.*\n)*connect: \d+ ms, 4 PostgreSQL round trip\(s\), [0-2] HTTP request\(s\)/)
     expect(r.stdout).toMatch(/finish: \d+ ms/)
   })
 })

@@ -6466,6 +6466,7 @@ async function resetBranch(client, settings, name, seed, pub, fingerprint) {
     const children = branches.filter((b) => b.parent_id === branch.id);
     if (children.length)
         throw childrenRefusal(branch.name, `children: ${children.map((c) => `"${c.name}"`).join(', ')}`);
+    (0,lifecycle/* logArchived */.Jl)(branch);
     const { restored, connection, undoUnseeded, markSeededAgain } = await restoreUnseeded(client, settings, branch, parent, branchName);
     maskConnection(connection);
     // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.

@@ -1200,6 +1200,7 @@ function annotationValues(map) {
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   CR: () => (/* binding */ deleteBranchAndWait),
+  Jl: () => (/* binding */ logArchived),
   WU: () => (/* binding */ markSeeded),
   NX: () => (/* binding */ markUnseeded),
   gx: () => (/* binding */ provisionBranch),
@@ -1263,6 +1264,8 @@ async function waitForComputeSlot(first, create, o) {
 var platform_operations = __webpack_require__(59085);
 // EXTERNAL MODULE: ./src/post-state.ts
 var post_state = __webpack_require__(38653);
+// EXTERNAL MODULE: ./src/phases.ts
+var phases = __webpack_require__(20119);
 ;// CONCATENATED MODULE: ./src/platform/lifecycle.ts
 /**
  * Branch mode's lifecycle: find or create the PR's branch, wait for the
@@ -1284,6 +1287,7 @@ var post_state = __webpack_require__(38653);
  * its seed ({@link markSeeded}); the post step deletes a branch only while it
  * still has the id and unseeded name this run left it with.
  */
+
 
 
 
@@ -1323,10 +1327,15 @@ function logArchived(branch) {
     if (branch.current_state === 'archived')
         core/* info */.pq(`Branch "${branch.name}" (${branch.id}) is archived (Neon archives branches unused for a while): Neon unarchives it on this access (operation timeline_unarchive); waiting for it.`);
 }
-/** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
+/**
+ * Reuses `branch` after waiting for any operation still running on it (for
+ * example another run's create); an archived branch's unarchive is waited out
+ * as its own phase of the run's trace ('unarchive').
+ */
 async function reuse(client, branch, o) {
     logArchived(branch);
-    const operations = await waitForPendingOf(client, branch, o);
+    const back = branch.current_state === 'archived' ? (0,phases/* mark */.Gy)('unarchive') : () => undefined;
+    const operations = await waitForPendingOf(client, branch, o).finally(back);
     core/* info */.pq(`Reusing branch "${branch.name}" (${branch.id}).`);
     return { branch, created: false, operations, ...(await (0,branch_connection/* connectionOf */.ao)(client, branch, o)) };
 }

@@ -27,7 +27,7 @@ async function runPost() {
     if (!branch && !lock)
         return;
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e('The main step did not finish (it failed, or was cancelled or killed): undoing what it left half done.');
-    const { deleteUnseeded, releaseLock } = await Promise.all(/* import() */[__webpack_require__.e(445), __webpack_require__.e(815), __webpack_require__.e(79), __webpack_require__.e(422), __webpack_require__.e(53)]).then(__webpack_require__.bind(__webpack_require__, 50053));
+    const { deleteUnseeded, releaseLock } = await Promise.all(/* import() */[__webpack_require__.e(445), __webpack_require__.e(815), __webpack_require__.e(79), __webpack_require__.e(126), __webpack_require__.e(53)]).then(__webpack_require__.bind(__webpack_require__, 50053));
     if (branch) {
         await deleteUnseeded(branch).catch((err) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete the unseeded branch ${branch}: ${err.message} Delete it by hand.`));
     }

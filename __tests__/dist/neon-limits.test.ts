@@ -136,12 +136,26 @@ describe('archived branches', () => {
     expect(reused.outputs).toMatchObject({ created: 'false', 'branch-id': first.outputs['branch-id'] })
     expect(reused.stdout.split('\n').filter((l) => archivedLine.test(l))).toHaveLength(1)
     expect(unarchives(reused.startedAt)).toHaveLength(1)
+    expect(reused.stdout).toMatch(/^unarchive: \d+ ms, 0 PostgreSQL round trip\(s\), \d+ HTTP request\(s\)$/m) // its own row in the trace
     await idle()
     archive(first.outputs['branch-id'])
     const deleted = await run({ command: 'delete' }, { pr: { number: pr } })
     expect(deleted.errors).toEqual([])
     expect(deleted.stdout).toMatch(archivedLine)
     expect(suite.project.branches.has(first.outputs['branch-id'])).toBe(false)
+  })
+
+  it('reset: one log line, the unarchive waited out, the same branch seeded again', async () => {
+    const pr = newPr()
+    const first = await run({}, { pr: { number: pr } })
+    await idle()
+    archive(first.outputs['branch-id'])
+    const reset = await run({ command: 'reset' }, { pr: { number: pr } })
+    expect(reset.errors).toEqual([])
+    expect(reset.stdout.split('\n').filter((l) => archivedLine.test(l))).toHaveLength(1)
+    expect(unarchives(reset.startedAt)).toHaveLength(1)
+    expect(reset.outputs['branch-id']).toBe(first.outputs['branch-id'])
+    expect(suite.project.branches.get(first.outputs['branch-id'])!.name).toBe(first.outputs['branch-name'])
   })
 
   it('the sweep deletes an archived branch of a closed PR, saying so', async () => {

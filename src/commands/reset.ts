@@ -17,7 +17,7 @@ import * as core from '@actions/core'
 import { HttpError } from '../http.js'
 import type { Settings } from '../settings.js'
 import { type Connection, describeConnection } from '../connection.js'
-import { deleteBranchAndWait, markUnseeded, markSeeded } from '../platform/lifecycle.js'
+import { deleteBranchAndWait, logArchived, markUnseeded, markSeeded } from '../platform/lifecycle.js'
 import { BranchRefusedError, UNSEEDED_SUFFIX, refuseProtected } from '../platform/preview-branch.js'
 import { connectionOf } from '../platform/branch-connection.js'
 import { UNSEEDED_BRANCH, isCancelled, offCancel, throwIfCancelled } from '../cancel.js'
@@ -107,6 +107,7 @@ export async function resetBranch(
   }
   const children = branches.filter((b) => b.parent_id === branch.id)
   if (children.length) throw childrenRefusal(branch.name, `children: ${children.map((c) => `"${c.name}"`).join(', ')}`)
+  logArchived(branch)
   const { restored, connection, undoUnseeded, markSeededAgain } = await restoreUnseeded(client, settings, branch, parent, branchName)
   maskConnection(connection)
   // The restore moved the branch's updated_at (its last use for max-age); with expires-in the expiry moves too.

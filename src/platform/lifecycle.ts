@@ -30,6 +30,7 @@ import { waitForComputeSlot } from './compute-wait.js'
 import { type Operation, waitForOperations } from './operations.js'
 import type { CreateBranchExtras } from './shapes.js'
 import { clearUnseeded, saveUnseeded } from '../post-state.js'
+import { mark } from '../phases.js'
 
 /** What branch mode needs from the settings. Seconds for the durations. */
 export interface BranchOptions {
@@ -107,17 +108,22 @@ export async function waitForPendingOf(
 }
 
 /** The one log line for an archived branch: Neon unarchives it on this access (a `timeline_unarchive` operation, waited out like any other). */
-function logArchived(branch: Branch): void {
+export function logArchived(branch: Branch): void {
   if (branch.current_state === 'archived')
     core.info(
       `Branch "${branch.name}" (${branch.id}) is archived (Neon archives branches unused for a while): Neon unarchives it on this access (operation timeline_unarchive); waiting for it.`
     )
 }
 
-/** Reuses `branch` after waiting for any operation still running on it (for example another run's create). */
+/**
+ * Reuses `branch` after waiting for any operation still running on it (for
+ * example another run's create); an archived branch's unarchive is waited out
+ * as its own phase of the run's trace ('unarchive').
+ */
 async function reuse(client: NeonClient, branch: Branch, o: BranchOptions): Promise<BranchOutcome> {
   logArchived(branch)
-  const operations = await waitForPendingOf(client, branch, o)
+  const back = branch.current_state === 'archived' ? mark('unarchive') : () => undefined
+  const operations = await waitForPendingOf(client, branch, o).finally(back)
   core.info(`Reusing branch "${branch.name}" (${branch.id}).`)
   return { branch, created: false, operations, ...(await connectionOf(client, branch, o)) }
 }

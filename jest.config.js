@@ -13,7 +13,7 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['**/__tests__/**/*.test.ts'],
   testSequencer: '<rootDir>/__tests__/sequencer.js',
-  maxWorkers: 4,
+  maxWorkers: 5,
   testTimeout: 180000,
   verbose: true
 }

@@ -8,43 +8,37 @@ import Sequencer from '@jest/test-sequencer'
 
 /**
  * Seconds each file over 20 s took in `npm test` (4 workers) on the 2-core
- * machine, with other jobs' tests beside it (load average 7 to 18); only the
- * order matters.
+ * machine, in `bash .ci/run` on a quiet machine; only the order matters.
  */
 const MEASURED = {
-  '__tests__/dist/branch.test.ts': 339,
-  '__tests__/dist/matrix-8.test.ts': 240,
-  '__tests__/dist/matrix-7.test.ts': 235,
-  '__tests__/dist/lifecycle-guarantees.test.ts': 213,
-  '__tests__/dist/matrix-1.test.ts': 209,
-  '__tests__/dist/matrix-5.test.ts': 208,
-  '__tests__/dist/matrix-6.test.ts': 202,
-  '__tests__/dist/comment-lock.test.ts': 182,
-  '__tests__/dist/matrix-3.test.ts': 179,
-  '__tests__/dist/lock-holds.test.ts': 170,
-  '__tests__/dist/matrix-4.test.ts': 161,
-  '__tests__/dist/matrix-2.test.ts': 154,
-  '__tests__/dist/lifecycle.test.ts': 140,
-  '__tests__/dist/instant.test.ts': 130,
-  '__tests__/dist/every-push.test.ts': 127,
-  '__tests__/dist/seed.test.ts': 115,
-  '__tests__/dist/schema.test.ts': 110,
-  '__tests__/dist/load.test.ts': 96,
-  '__tests__/dist/neon-inputs.test.ts': 89,
-  '__tests__/dist/env-names.test.ts': 88,
-  '__tests__/dist/anonymized-rules.test.ts': 86,
-  '__tests__/dist/seed-meta.test.ts': 70,
-  '__tests__/dist/anonymized.test.ts': 68,
-  '__tests__/dist/preview-name.test.ts': 61,
-  '__tests__/unit/lock.test.ts': 56,
-  '__tests__/contract/platform.test.ts': 40,
-  '__tests__/integration/schema-roundtrip.test.ts': 40,
-  '__tests__/dist/seed-psql.test.ts': 38,
-  '__tests__/dist/deployment.test.ts': 36,
-  '__tests__/dist/migration-cost.test.ts': 35,
-  '__tests__/unit/scanner.test.ts': 32,
-  '__tests__/emulator/postgres-start.test.ts': 27,
-  '__tests__/dist/seed-psql-rules.test.ts': 26
+  '__tests__/dist/sweep-scale.test.ts': 396,
+  '__tests__/dist/lock-holds.test.ts': 143,
+  '__tests__/dist/branch.test.ts': 130,
+  '__tests__/dist/lifecycle-guarantees.test.ts': 127,
+  '__tests__/dist/matrix-5.test.ts': 75,
+  '__tests__/dist/matrix-8.test.ts': 73,
+  '__tests__/dist/load.test.ts': 71,
+  '__tests__/dist/matrix-7.test.ts': 70,
+  '__tests__/dist/matrix-6.test.ts': 67,
+  '__tests__/dist/matrix-1.test.ts': 64,
+  '__tests__/dist/every-push.test.ts': 57,
+  '__tests__/dist/matrix-3.test.ts': 56,
+  '__tests__/dist/instant.test.ts': 54,
+  '__tests__/dist/docs-migrations.test.ts': 52,
+  '__tests__/dist/docs-workflows.test.ts': 52,
+  '__tests__/unit/lock.test.ts': 51,
+  '__tests__/dist/matrix-4.test.ts': 50,
+  '__tests__/dist/matrix-2.test.ts': 45,
+  '__tests__/dist/neon-limits.test.ts': 44,
+  '__tests__/dist/comment-lock.test.ts': 41,
+  '__tests__/dist/publish-trust.test.ts': 39,
+  '__tests__/dist/lifecycle.test.ts': 37,
+  '__tests__/dist/schema.test.ts': 32,
+  '__tests__/dist/anonymized.test.ts': 29,
+  '__tests__/dist/anonymized-rules.test.ts': 27,
+  '__tests__/dist/seed.test.ts': 26,
+  '__tests__/dist/env-names.test.ts': 23,
+  '__tests__/dist/neon-inputs.test.ts': 21
 }
 
 /** Files under these folders start emulators and run the bundle: about 30 s each; the rest about 1 s. */

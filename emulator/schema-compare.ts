@@ -15,8 +15,12 @@ import { Migration } from '@pgkit/migra'
 import { createClient } from '@pgkit/client'
 import { PostgreSQL } from '@pgkit/schemainspect'
 import { ADMIN_USER, type PostgresServer } from './postgres.js'
+import { memoizeQueryNames } from './pgkit-names.js'
 
 const EMPTY = 'emulator_empty_schema'
+
+// @pgkit/client parses each query to name it; the emulator's texts repeat (pgkit-names.ts).
+memoizeQueryNames()
 
 async function inspect(pg: PostgresServer, database: string): Promise<PostgreSQL> {
   // One client a call, ended after it: pg-promise's warning about a second client of the same database does not apply.

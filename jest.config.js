@@ -13,6 +13,9 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['**/__tests__/**/*.test.ts'],
   testSequencer: '<rootDir>/__tests__/sequencer.js',
+  // One initdb per kind of cluster for the whole run, copied by every file (emulator/initdb-template.ts).
+  globalSetup: '<rootDir>/__tests__/global-setup.js',
+  globalTeardown: '<rootDir>/__tests__/global-teardown.js',
   maxWorkers: 5,
   testTimeout: 180000,
   verbose: true

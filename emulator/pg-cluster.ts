@@ -10,10 +10,11 @@
  * (see pg-binaries.ts).
  */
 import { type ChildProcess } from 'node:child_process'
-import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { PostgresStartError, spawnWatched, type ChildExit } from './child.js'
 import { postgresBinaries, type BinariesOptions, type PostgresBinaries } from './pg-binaries.js'
+import { TEMPLATE_ENV, asWhom, chownToServer, copyDataDir, idsOf, initdb, initdbTemplate, reasonOf } from './initdb-template.js'
 
 /** What the cluster is made with. */
 export interface ClusterOptions {
@@ -32,15 +33,6 @@ export interface ClusterOptions {
   binaries?: BinariesOptions
   /** How long the server may take to accept connections, in ms (default 60 000). */
   startTimeoutMs?: number
-}
-
-/** initdb's or postgres's own reason, from its output: the last error line, or else the last line. */
-export function reasonOf(output: string): string {
-  const lines = output
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean)
-  return [...lines].reverse().find((l) => /\b(FATAL|PANIC|ERROR|error):/.test(l)) ?? lines.at(-1) ?? 'no output'
 }
 
 /**
@@ -77,13 +69,17 @@ function track(child: ChildProcess, on: boolean): void {
 /** A PostgreSQL cluster in its own folder under the temp folder; {@link stop} removes the folder. */
 export class PostgresCluster {
   private server?: { child: ChildProcess; exited: Promise<ChildExit> }
+  /** The bootstrap superuser's password: the options' own, or the template's when the cluster is a copy of one. */
+  password: string
 
   private constructor(
     readonly binaries: PostgresBinaries,
     /** The cluster's folder (owned by the server's user); holds `data/`. */
     readonly runDir: string,
     private readonly o: ClusterOptions
-  ) {}
+  ) {
+    this.password = o.password
+  }
 
   /** The data folder (PGDATA). */
   get dataDir(): string {
@@ -91,22 +87,22 @@ export class PostgresCluster {
   }
 
   private get ids(): { uid?: number; gid?: number } {
-    const u = this.binaries.runAs
-    return u ? { uid: u.uid, gid: u.gid } : {}
+    return idsOf(this.binaries)
   }
 
   private get asWhom(): string {
-    return this.binaries.runAs ? ` as the user "${this.binaries.runAs.name}"` : ''
+    return asWhom(this.binaries)
   }
 
   /** Gives `file` to the server's user (when we are root), so the server can read it. */
   async chownToServer(file: string): Promise<void> {
-    const u = this.binaries.runAs
-    if (u) await chown(file, u.uid, u.gid)
+    await chownToServer(this.binaries, file)
   }
 
   /**
-   * Finds the programs and runs initdb in a new folder.
+   * Finds the programs and makes the cluster in a new folder: a copy of the
+   * template's (initdb-template.ts) when {@link TEMPLATE_ENV} names a folder
+   * for templates, else initdb's own.
    * @throws PostgresStartError (the folder is removed).
    */
   static async initialise(o: ClusterOptions): Promise<PostgresCluster> {
@@ -115,36 +111,12 @@ export class PostgresCluster {
     const cluster = new PostgresCluster(binaries, runDir, o)
     try {
       await cluster.chownToServer(runDir)
-      const pwfile = path.join(runDir, 'pwfile')
-      await writeFile(pwfile, `${o.password}\n`, { mode: 0o600 })
-      await cluster.chownToServer(pwfile)
-      const initdb = path.join(binaries.bin, 'initdb')
-      let output = ''
-      const { child, exited } = spawnWatched(
-        initdb,
-        [`--pgdata=${cluster.dataDir}`, `--auth=${o.authMethod}`, `--username=${o.user}`, `--pwfile=${pwfile}`, ...o.initdbFlags],
-        { ...cluster.ids, cwd: runDir, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] }
-      )
-      const collect = (d: Buffer): void => {
-        output += d.toString()
-        o.onLog(d.toString())
-      }
-      child.stdout?.on('data', collect)
-      child.stderr?.on('data', collect)
-      const r = await exited
-      await rm(pwfile, { force: true })
-      if (r.errorCode) {
-        throw new PostgresStartError(
-          `cannot run ${initdb}${cluster.asWhom} (${r.errorCode})`,
-          `make ${binaries.bin} readable and executable for that user, or run npm ci again`
-        )
-      }
-      if (r.code !== 0) {
-        throw new PostgresStartError(
-          `initdb failed in ${runDir} (${r.signal ?? `exit ${r.code}`}: ${reasonOf(output)})`,
-          'free space in the temp folder, or set TMPDIR to another folder'
-        )
-      }
+      const templates = process.env[TEMPLATE_ENV]
+      if (templates) {
+        const template = await initdbTemplate(templates, binaries, o)
+        await copyDataDir(template.dataDir, cluster.dataDir, binaries)
+        cluster.password = template.password
+      } else await initdb(binaries, runDir, o)
       return cluster
     } catch (err) {
       await rm(runDir, { recursive: true, force: true })

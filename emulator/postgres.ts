@@ -189,11 +189,13 @@ export class PostgresServer {
         'see the cause; set TMPDIR to another folder if it names the temp folder'
       )
     }
-    const admin = new pg.Pool({ host: '127.0.0.1', port, user: ADMIN_USER, password: adminPassword, database: 'postgres', max: 4 })
+    // A cluster copied from an initdb template (initdb-template.ts) has the template's password.
+    const password = cluster.password
+    const admin = new pg.Pool({ host: '127.0.0.1', port, user: ADMIN_USER, password, database: 'postgres', max: 4 })
     // An idle connection the server ends (for example while a database is force-dropped) is
     // replaced by the pool on next use; without a listener it would be an unhandled error.
     admin.on('error', (err) => logs.push(`admin pool: ${err.message}\n`))
-    return new PostgresServer(cluster, port, adminPassword, certificates, admin)
+    return new PostgresServer(cluster, port, password, certificates, admin)
   }
 
   /** Where the server's programs are and as whom they run. */

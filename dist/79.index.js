@@ -1348,8 +1348,9 @@ async function reuse(client, branch, o) {
 async function deleteBranchAndWait(client, branch, o, shared) {
     (0,preview_branch/* refuseProtected */.fZ)(branch, 'delete');
     logArchived(branch);
-    const send = () => (0,retry_423/* retryLocked */.rU)(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id));
-    const ops = shared ? await shared.send(send) : await send();
+    const label = `Delete branch "${branch.name}"`;
+    const attempt = () => client.deleteBranch(branch.id);
+    const ops = shared ? await shared.send(label, attempt) : await (0,retry_423/* retryLocked */.rU)(label, attempt);
     if (ops === null)
         return null;
     return await (0,platform_operations/* waitForOperations */.ft)(ops, { ...waitOptions(client, o), ...(shared ? { get: shared.get } : {}) });

@@ -1,11 +1,14 @@
 /**
  * The sweep's budgets in isolation: GitHub's rate limit told apart from a
  * missing permission (comment/lock/budget.ts), and the sliding minute that
- * keeps the sweep under Neon's 700 requests a minute (commands/sweep-pace.ts).
+ * keeps the sweep under Neon's 700 requests a minute, and the wait that
+ * keeps its DELETEs from meeting 423 (commands/sweep-pace.ts).
  */
 import { describe, expect, it } from '@jest/globals'
 import { GitHubBudget, isRateLimited } from '../../src/comment/lock/budget.js'
-import { MinutePace } from '../../src/commands/sweep-pace.js'
+import { MAX_SETTLE_MS, MinutePace, SettleTime, deleteSharing } from '../../src/commands/sweep-pace.js'
+import { HttpError } from '../../src/http.js'
+import type { NeonClient } from '../../src/platform/client.js'
 
 describe('isRateLimited', () => {
   const err = (status: number, message: string, remaining?: string) => ({
@@ -52,5 +55,48 @@ describe('MinutePace', () => {
     await waiting
     expect(fourth).toBeGreaterThanOrEqual(590)
     expect(pace.sent).toBe(4)
+  })
+})
+
+describe('SettleTime', () => {
+  it('learns from a DELETE that met 423 how long the project stayed busy, shortens after one that did not, caps at MAX_SETTLE_MS', () => {
+    const s = new SettleTime()
+    expect(s.waitMs(1_000)).toBe(0)
+    s.answered(1_000, false) // the first DELETE: nothing to learn
+    expect(s.waitMs(1_010)).toBe(0)
+    s.answered(1_300, true) // met 423, answered 300 ms after the previous answer
+    expect(s.ms).toBe(300)
+    expect(s.waitMs(1_310)).toBe(290)
+    s.answered(1_700, false)
+    expect(s.ms).toBe(225)
+    expect(s.waitMs(1_800)).toBe(125)
+    s.answered(60_000, true)
+    expect(s.ms).toBe(MAX_SETTLE_MS)
+  })
+})
+
+describe('deleteSharing', () => {
+  /** A project that stays busy `busyMs` after each DELETE it accepts, answering 423 meanwhile. */
+  function project(busyMs: number) {
+    let busyUntil = 0
+    const log: number[] = []
+    const attempt = async (): Promise<string> => {
+      const now = Date.now()
+      log.push(now < busyUntil ? 423 : 200)
+      if (now < busyUntil) throw new HttpError('HTTP 423', 423)
+      busyUntil = now + busyMs
+      return 'ok'
+    }
+    return { attempt, log }
+  }
+
+  it('sends one DELETE at a time and, once it has met a 423, waits out the busy time instead of meeting more', async () => {
+    const { attempt, log } = project(150)
+    const sharing = deleteSharing({} as NeonClient, 5)
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => sharing.send(`Delete branch "b${i}"`, attempt)))
+    expect(results).toEqual(Array(8).fill('ok'))
+    expect(log.filter((s) => s === 200)).toHaveLength(8)
+    // Without the learned wait each DELETE after the first meets at least one 423 (8 sends, 150 ms busy, retry after 100–125 ms).
+    expect(log.filter((s) => s === 423).length).toBeLessThanOrEqual(3)
   })
 })

@@ -4,15 +4,18 @@
  * that starts work while the project is busy gets 423, resent after 0.1 s
  * doubling): every request of the sweep waits for room in a sliding minute
  * of {@link SWEEP_NEON_PER_MINUTE}; one DELETE is sent at a time (the others
- * would only meet 423), while the deletes already sent wait for their
- * operations together, polling one listing of the project's operations per
- * poll interval instead of one request per operation.
+ * would only meet 423), and not before the project is likely free again
+ * ({@link SettleTime}: a 423 is a request spent for nothing); the deletes
+ * already sent wait for their operations together, polling one listing of
+ * the project's operations per poll interval instead of one request per
+ * operation.
  */
 import Bottleneck from 'bottleneck'
 import type { NeonClient } from '../platform/client.js'
 import type { DeleteSharing } from '../platform/lifecycle.js'
 import type { Operation } from '../platform/operations.js'
-import { sleep } from '../http.js'
+import { retryLocked } from '../platform/retry-423.js'
+import { HttpError, sleep } from '../http.js'
 
 /** Requests a minute the sweep allows itself: Neon's 700, less room for other runs of the account. */
 export const SWEEP_NEON_PER_MINUTE = 600
@@ -41,6 +44,35 @@ export class MinutePace {
   }
 }
 
+/** Longest wait {@link SettleTime} puts before a DELETE, in milliseconds; a project busy for longer meets 423 as before. */
+export const MAX_SETTLE_MS = 5000
+
+/**
+ * How long the project stays busy after the answer to one of the sweep's
+ * DELETEs (its operations run; the next DELETE meanwhile gets 423), learned
+ * from the sweep's own DELETEs: one that met 423 sets it to the time from
+ * the previous answer to its own (at most {@link MAX_SETTLE_MS}); one that
+ * did not shortens it by a quarter, so it follows operations that get
+ * faster. Times in milliseconds since the epoch.
+ */
+export class SettleTime {
+  private answeredAt = 0
+  /** The current estimate, in milliseconds. */
+  ms = 0
+
+  /** How long a DELETE sent at `now` should wait first. */
+  waitMs(now: number): number {
+    return Math.max(0, this.answeredAt + this.ms - now)
+  }
+
+  /** Records a DELETE's final answer at `now`; `locked`: it met 423 before that. */
+  answered(now: number, locked: boolean): void {
+    if (locked && this.answeredAt) this.ms = Math.min(now - this.answeredAt, MAX_SETTLE_MS)
+    else if (!locked) this.ms = Math.floor(this.ms * 0.75)
+    this.answeredAt = now
+  }
+}
+
 /** Shortest time between two listings of the project's operations, in milliseconds. */
 const LIST_EVERY_MS = 1000
 
@@ -57,8 +89,24 @@ export function deleteSharing(client: NeonClient, pollIntervalSeconds: number): 
     })
     return current
   }
+  const settle = new SettleTime()
   return {
-    send: (request) => one.schedule(request),
+    send: (label, attempt) =>
+      one.schedule(async () => {
+        const wait = settle.waitMs(Date.now())
+        if (wait > 0) await sleep(wait)
+        let locked = false
+        const observed = () =>
+          attempt().catch((err: unknown) => {
+            if (err instanceof HttpError && err.status === 423) locked = true
+            throw err
+          })
+        try {
+          return await retryLocked(label, observed)
+        } finally {
+          settle.answered(Date.now(), locked)
+        }
+      }),
     async get(id) {
       // Waiters of one poll interval share one listing; newest first, so the operations of deletes under way are on its first page.
       const asked = Date.now()

@@ -142,16 +142,20 @@ export async function deleteBranchAndWait(
 ): Promise<Operation[] | null> {
   refuseProtected(branch, 'delete')
   logArchived(branch)
-  const send = (): Promise<Operation[] | null> => retryLocked(`Delete branch "${branch.name}"`, () => client.deleteBranch(branch.id))
-  const ops = shared ? await shared.send(send) : await send()
+  const label = `Delete branch "${branch.name}"`
+  const attempt = (): Promise<Operation[] | null> => client.deleteBranch(branch.id)
+  const ops = shared ? await shared.send(label, attempt) : await retryLocked(label, attempt)
   if (ops === null) return null
   return await waitForOperations(ops, { ...waitOptions(client, o as BranchOptions), ...(shared ? { get: shared.get } : {}) })
 }
 
 /** How deletes running at once share the project (the sweep, sweep-pace.ts). */
 export interface DeleteSharing {
-  /** Sends a DELETE (with its 423 retries) when no other delete of the sweep is sending one. */
-  send<T>(request: () => Promise<T>): Promise<T>
+  /**
+   * Sends a DELETE when no other delete of the sweep is sending one: `attempt` is one request,
+   * resent on 423 per retry-423.ts; `label` names it in those retries' log lines.
+   */
+  send<T>(label: string, attempt: () => Promise<T>): Promise<T>
   /** Reads an operation from one listing shared by every delete polling at once. */
   get(id: string): Promise<Operation>
 }

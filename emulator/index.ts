@@ -8,7 +8,7 @@ import { Deployments } from './github-deployments.js'
 import { InstantService, REGION, type InstantOptions } from './instant.js'
 import { PlatformService } from './platform.js'
 import { PostgresServer } from './postgres.js'
-import { type RunOptions, type RunResult, runAction } from './runner.js'
+import { type RunOptions, type RunResult, removeRunDirs, runAction } from './runner.js'
 
 export { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, NO_DEPLOYMENTS_TOKEN, READ_ONLY_TOKEN, USER_TOKEN } from './github.js'
 
@@ -58,6 +58,7 @@ export async function startEmulator(options: InstantOptions = {}): Promise<Emula
     async stop() {
       await Promise.all([instant.server.close(), github.server.close(), platform.close()])
       await pg.stop()
+      removeRunDirs()
     }
   }
 }

@@ -11,7 +11,7 @@
  * GITHUB_STATE in the format of GITHUB_OUTPUT).
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -92,6 +92,7 @@ export interface RunResult {
   /** `::error::` messages. */
   errors: string[]
   warnings: string[]
+  /** The run's folder (RUNNER_TEMP, GITHUB_OUTPUT, the summary): removed by the emulator's `stop`. */
   dir: string
   /** Milliseconds since the epoch: start and end of the child process, and when outputs were set (with `timeOutputs`). */
   startedAt: number
@@ -206,6 +207,7 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
   const undeclared = Object.keys(outputs).filter((name) => !manifest.outputs.some((d) => d.name === name))
   if (undeclared.length > 0) throw new Error(`The action set output(s) ${undeclared.join(', ')} that action.yml does not declare`)
   const commands = (name: string): string[] => workflowCommands(stdout, name)
+  runDirs.add(dir)
   return {
     code,
     stdout,
@@ -251,6 +253,15 @@ function workflowRunEvent(w: NonNullable<RunOptions['workflowRun']>, repository:
 /** The data of every `::name …::data` workflow command in `stdout`. */
 function workflowCommands(stdout: string, name: string): string[] {
   return [...stdout.matchAll(new RegExp(`^::${name}(?: [^:]*)?::(.*)$`, 'gm'))].map((m) => unescapeData(m[1]))
+}
+
+/** The folders (RUNNER_TEMP, output files) of the runs that ended in this process, not yet removed. */
+const runDirs = new Set<string>()
+
+/** Removes the folders of every run that ended (the emulator's `stop`, at the end of a test file). */
+export function removeRunDirs(): void {
+  for (const dir of runDirs) rmSync(dir, { recursive: true, force: true })
+  runDirs.clear()
 }
 
 /** Runs one step's script on `node` until it exits; SIGINT on `cancelOn`, SIGKILL on `killOn` or after `timeoutMs`. */

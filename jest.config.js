@@ -16,7 +16,7 @@ export default {
   // One initdb per kind of cluster for the whole run, copied by every file (emulator/initdb-template.ts).
   globalSetup: '<rootDir>/__tests__/global-setup.js',
   globalTeardown: '<rootDir>/__tests__/global-teardown.js',
-  maxWorkers: 5,
+  maxWorkers: 6,
   testTimeout: 180000,
   verbose: true
 }

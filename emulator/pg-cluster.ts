@@ -102,7 +102,8 @@ export class PostgresCluster {
   /**
    * Finds the programs and makes the cluster in a new folder: a copy of the
    * template's (initdb-template.ts) when {@link TEMPLATE_ENV} names a folder
-   * for templates, else initdb's own.
+   * for templates, else (or when the template cannot be made or copied)
+   * initdb's own.
    * @throws PostgresStartError (the folder is removed).
    */
   static async initialise(o: ClusterOptions): Promise<PostgresCluster> {
@@ -113,10 +114,17 @@ export class PostgresCluster {
       await cluster.chownToServer(runDir)
       const templates = process.env[TEMPLATE_ENV]
       if (templates) {
-        const template = await initdbTemplate(templates, binaries, o)
-        await copyDataDir(template.dataDir, cluster.dataDir, binaries)
-        cluster.password = template.password
-      } else await initdb(binaries, runDir, o)
+        try {
+          const template = await initdbTemplate(templates, binaries, o)
+          await copyDataDir(template.dataDir, cluster.dataDir, binaries)
+          cluster.password = template.password
+          return cluster
+        } catch {
+          // A template folder the server's user cannot reach, or initdb failing: initdb below says why, if it fails too.
+          await rm(cluster.dataDir, { recursive: true, force: true })
+        }
+      }
+      await initdb(binaries, runDir, o)
       return cluster
     } catch (err) {
       await rm(runDir, { recursive: true, force: true })

@@ -58,3 +58,14 @@ it('without the variable each cluster runs initdb with a password of its own', a
     await Promise.all([a.stop(), b.stop()])
   }
 })
+
+it('a template folder that cannot be used (here: missing) falls back to initdb of its own', async () => {
+  process.env[TEMPLATE_ENV] = path.join(base, 'missing', 'folder')
+  const server = await PostgresServer.start({ hostPattern: 'db.localhost' })
+  try {
+    expect(existsSync(path.join(base, 'missing'))).toBe(false)
+    expect((await server.query<{ one: number }>('postgres', 'SELECT 1 AS one'))[0].one).toBe(1)
+  } finally {
+    await server.stop()
+  }
+})

@@ -6,9 +6,10 @@
  * `command: cleanup` at the default poll interval (5 s) until every branch
  * is gone, a new hour's budget before each run, and prints per size: runs
  * needed, GitHub requests per deleted branch (goal at most 2), Neon requests
- * in the busiest minute (at most 700) and refused (429), and the sweeps'
- * wall time. A delete's operations take BENCH_DELETE_MS (default 300 ms).
- * Not a test: it prints figures.
+ * in the busiest minute (at most 700) and refused (429), DELETEs answered
+ * 423, and the sweeps' wall time; it fails when a PR's comment was not
+ * updated by the sweep. A delete's operations take BENCH_DELETE_MS (default
+ * 300 ms). Not a test: it prints figures.
  *
  *   npx tsx bench/sweep.ts [sizes…]
  */
@@ -17,6 +18,7 @@ import { APP_TOKEN, startEmulator } from '../emulator/index.js'
 import { limitGitHub } from '../emulator/github-rate.js'
 import { branchInputs } from '../__tests__/fixtures/preview.js'
 import { ANNOTATION } from '../src/platform/annotations.js'
+import { COMMENT_HEADING } from '../src/comment/comment.js'
 
 const sizes = process.argv.slice(2).map(Number).filter(Boolean)
 const deleteMs = Number(process.env.BENCH_DELETE_MS ?? 300)
@@ -36,14 +38,18 @@ const emu = await startEmulator().catch(exitOnStartError)
 try {
   const limiter = emu.platform.limitRate()
   console.log(`delete operations ${deleteMs} ms; poll-interval 5 s (the default); Node ${process.version}`)
-  console.log('branches | runs | GitHub requests per deleted branch | Neon requests (busiest minute, refused) | wall time of the sweeps')
+  console.log(
+    'branches | runs | GitHub requests per deleted branch | Neon requests (busiest minute, refused) | DELETEs answered 423 | wall time of the sweeps'
+  )
   let nextPr = 100_000
   for (const size of sizes.length ? sizes : [300, 1200]) {
     const project = await emu.platform.createProject()
     emu.platform.timing = { ...emu.platform.timing, deleteMs }
     const main = [...project.branches.values()].find((b) => b.default)!
+    const prs: number[] = []
     for (let i = 0; i < size; i++) {
       const pr = nextPr++
+      prs.push(pr)
       emu.github.openPullRequest(REPO, pr)
       const b = emu.platform.newBranch(project, `preview/pr-${pr}-feature`, main.id)
       b.annotations = {
@@ -56,7 +62,7 @@ try {
         REPO,
         pr,
         'github-actions[bot]',
-        `report\n\n<!-- preview-postgres:v1 {"mode":"branch","branchId":"${b.id}"} -->`
+        `${COMMENT_HEADING}: Postgres branch ready\n\nold report\n\n<!-- preview-postgres:v1 {"mode":"branch","branchId":"${b.id}"} -->`
       )
       emu.pulls.close(REPO, pr, i % 2 === 0)
     }
@@ -80,11 +86,16 @@ try {
       github += budget.used
       wall += r.durationMs
     }
-    const neon = emu.platform.server.log.slice(neonFrom).map((q) => q.at)
+    const log = emu.platform.server.log.slice(neonFrom)
+    const neon = log.map((q) => q.at)
+    const locked = log.filter((q) => q.method === 'DELETE' && q.status === 423).length
     const refused = limiter.refused.perMinute + limiter.refused.perSecondPerRoute - refusedBefore
+    // Every PR's comment says its branch was swept: else the sweep did not take the planted comments for its own.
+    const swept = prs.filter((pr) => emu.github.comments(REPO, pr)[0]?.body.includes('deleted by the scheduled cleanup')).length
+    if (swept !== size) throw new Error(`${size - swept} of ${size} preview comments were not updated by the sweep`)
     console.log(
       `${String(size).padStart(8)} | ${String(runs).padStart(4)} | ${(github / size).toFixed(2).padStart(34)} | ` +
-        `${`${neon.length} (${busiestMinute(neon)}, ${refused})`.padStart(39)} | ${(wall / 1000).toFixed(0)} s`
+        `${`${neon.length} (${busiestMinute(neon)}, ${refused})`.padStart(39)} | ${String(locked).padStart(20)} | ${(wall / 1000).toFixed(0)} s`
     )
     emu.github.server.admit = undefined
     emu.github.server.headersFor = undefined

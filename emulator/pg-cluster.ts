@@ -14,21 +14,23 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { PostgresStartError, spawnWatched, type ChildExit } from './child.js'
 import { postgresBinaries, type BinariesOptions, type PostgresBinaries } from './pg-binaries.js'
-import { TEMPLATE_ENV, asWhom, chownToServer, copyDataDir, idsOf, initdb, initdbTemplate, reasonOf } from './initdb-template.js'
+import {
+  type InitdbOptions,
+  TEMPLATE_ENV,
+  asWhom,
+  chownToServer,
+  copyDataDir,
+  idsOf,
+  initdb,
+  initdbTemplate,
+  reasonOf
+} from './initdb-template.js'
 
-/** What the cluster is made with. */
-export interface ClusterOptions {
+/** What the cluster is made with: initdb's options (its `onLog` also gets the server's output) and the server's. */
+export interface ClusterOptions extends InitdbOptions {
   /** TCP port the server listens on. */
   port: number
-  /** The bootstrap superuser and its password. */
-  user: string
-  password: string
-  /** initdb's `--auth`, e.g. `scram-sha-256`. */
-  authMethod: string
-  initdbFlags: string[]
   postgresFlags: string[]
-  /** Receives the programs' output as it comes. */
-  onLog: (text: string) => void
   /** Where the programs are (tests); default: the npm package. */
   binaries?: BinariesOptions
   /** How long the server may take to accept connections, in ms (default 60 000). */

@@ -20,7 +20,7 @@ export const namingExports = naming as { nameQuery: typeof naming.nameQuery }
 
 let memoized = false
 
-/** How many distinct query texts have been named since {@link memoizeQueryNames} (for the test). */
+/** The names given since {@link memoizeQueryNames}, by its arguments (one entry a distinct query text; read by its test). */
 export const namedTexts = new Map<string, string>()
 
 /**

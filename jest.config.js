@@ -13,7 +13,7 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['**/__tests__/**/*.test.ts'],
   testSequencer: '<rootDir>/__tests__/sequencer.js',
-  // One initdb per kind of cluster for the whole run, copied by every file (emulator/initdb-template.ts).
+  // One initdb per kind of cluster for the whole run, copied by every file (emulator/postgres/initdb-template.ts).
   globalSetup: '<rootDir>/__tests__/global-setup.js',
   globalTeardown: '<rootDir>/__tests__/global-teardown.js',
   maxWorkers: 6,

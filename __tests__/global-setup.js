@@ -1,5 +1,5 @@
 // jest's globalSetup: one folder for the run's initdb templates
-// (emulator/initdb-template.ts), named in PREVIEW_PG_TEMPLATE_DIR, which
+// (emulator/postgres/initdb-template.ts), named in PREVIEW_PG_TEMPLATE_DIR, which
 // jest's workers inherit; the first cluster of each kind runs initdb there
 // and every other copies its result. global-teardown.js removes it.
 import { chmodSync, mkdtempSync } from 'node:fs'

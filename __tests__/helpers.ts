@@ -1,7 +1,7 @@
 /** Shared pieces of the integration tests. */
 import type { Emulator } from '../emulator/index.js'
 import { leakForms, leaks, runPlaces } from './leaks.js'
-import type { RunResult } from '../emulator/runner.js'
+import type { RunResult } from '../emulator/runner/runner.js'
 
 export { leakForms, leaks }
 

@@ -3,7 +3,7 @@
  * forms a secret could leak in, and the places of a run where none may appear.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import type { RunResult } from '../emulator/runner.js'
+import type { RunResult } from '../emulator/runner/runner.js'
 
 /** Every form in which a secret could leak: exact, URL-encoded, base64 (forms under 6 characters are left out). */
 export function leakForms(secret: string): string[] {

@@ -14,7 +14,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { spawnWatched, type ChildExit } from '../emulator/child.js'
-import { freePort } from '../emulator/postgres.js'
+import { freePort } from '../emulator/postgres/postgres.js'
 
 /** Major version of the `pg_dump` on PATH, e.g. 15; throws if there is none. */
 export function pgDumpMajor(): number {

@@ -11,8 +11,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, startEmulator, type Emulator } from '../emulator/index.js'
-import { PostgresServer } from '../emulator/postgres.js'
-import { NODE_24, type RunResult } from '../emulator/runner.js'
+import { PostgresServer } from '../emulator/postgres/postgres.js'
+import { NODE_24, type RunResult } from '../emulator/runner/runner.js'
 import { type PsqlLoad, type PsqlOptions, compareSnapshots, psqlLoad, snapshot, snapshotSize } from '../bench/snapshot.js'
 
 export interface Both {

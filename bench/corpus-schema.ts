@@ -20,7 +20,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { startEmulator, type Emulator } from '../emulator/index.js'
-import { NODE_24, type RunResult } from '../emulator/runner.js'
+import { NODE_24, type RunResult } from '../emulator/runner/runner.js'
 import { branchInputs } from '../__tests__/fixtures/preview.js'
 import { compareSnapshots, snapshot } from './snapshot.js'
 

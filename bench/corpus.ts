@@ -30,8 +30,8 @@ import path from 'node:path'
 import pg from 'pg'
 import { exitOnStartError } from '../emulator/child.js'
 import { APP_TOKEN, startEmulator } from '../emulator/index.js'
-import { PostgresServer } from '../emulator/postgres.js'
-import { NODE_24 } from '../emulator/runner.js'
+import { PostgresServer } from '../emulator/postgres/postgres.js'
+import { NODE_24 } from '../emulator/runner/runner.js'
 import { compareSnapshots, psqlLoad, snapshot } from './snapshot.js'
 
 /** Refusals and skips docs/seeding.md documents: our message (or psql's, for a skip) → the name it uses. */

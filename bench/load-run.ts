@@ -5,8 +5,8 @@
  * bench/load.ts and the load test.
  */
 import { APP_TOKEN, type Emulator } from '../emulator/index.js'
-import type { Project } from '../emulator/platform.js'
-import type { RunResult } from '../emulator/runner.js'
+import type { Project } from '../emulator/neon/platform.js'
+import type { RunResult } from '../emulator/runner/runner.js'
 import { branchInputs, runAction } from '../__tests__/fixtures/preview.js'
 import { type LoadFigures, loadFigures } from './load-figures.js'
 

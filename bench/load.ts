@@ -14,7 +14,7 @@
  */
 import os from 'node:os'
 import { exitOnStartError } from '../emulator/child.js'
-import { NEON_TIMING } from '../emulator/neon-limits.js'
+import { NEON_TIMING } from '../emulator/neon/neon-limits.js'
 import { REPO, freshProject, previewBranches, startTestEmulator } from '../__tests__/fixtures/preview.js'
 import { runLoad } from './load-run.js'
 import { loadAverage } from './stats.js'

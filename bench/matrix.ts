@@ -13,7 +13,7 @@ import path from 'node:path'
 import { exitOnStartError } from '../emulator/child.js'
 import { startEmulator } from '../emulator/index.js'
 import { CASES, type CaseResult, renderMatrix, runCase, writeSeedFiles } from '../__tests__/matrix/matrix.js'
-import type { Project } from '../emulator/platform.js'
+import type { Project } from '../emulator/neon/platform.js'
 
 /** Replaces the table between docs/reliability.md's matrix markers; refuses a partial run (MATRIX_ONLY). */
 function writeTable(table: string): void {

@@ -14,7 +14,7 @@
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { ADMIN_USER, PostgresServer } from '../emulator/postgres.js'
+import { ADMIN_USER, PostgresServer } from '../emulator/postgres/postgres.js'
 import { startDelayProxy } from '../emulator/delay-proxy.js'
 import { describeConnection } from '../src/connection.js'
 import { endSessions } from '../src/pg-sessions.js'

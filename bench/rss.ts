@@ -19,7 +19,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, startEmulator } from '../emulator/index.js'
-import { NODE_24 } from '../emulator/runner.js'
+import { NODE_24 } from '../emulator/runner/runner.js'
 import { generateDumpOfSize } from '../__tests__/fixtures/generate.js'
 import { DumpSource } from '../__tests__/pg-dump-source.js'
 import { median, loadAverage } from './stats.js'

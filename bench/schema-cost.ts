@@ -20,7 +20,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, startEmulator } from '../emulator/index.js'
-import { InstantService } from '../emulator/instant.js'
+import { InstantService } from '../emulator/instant/instant.js'
 import { branchInputs } from '../__tests__/fixtures/preview.js'
 import { startDelayProxy, throughProxy } from '../emulator/delay-proxy.js'
 import { median, loadAverage } from './stats.js'

@@ -6,7 +6,7 @@
  */
 import pg from 'pg'
 import { runSync } from '../emulator/child.js'
-import { ADMIN_USER, type PostgresServer } from '../emulator/postgres.js'
+import { ADMIN_USER, type PostgresServer } from '../emulator/postgres/postgres.js'
 
 /** Section name → sorted lines. */
 export type Snapshot = Map<string, string[]>

@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { NODE_24, ROOT } from '../emulator/runner.js'
+import { NODE_24, ROOT } from '../emulator/runner/runner.js'
 import { median, loadAverage } from './stats.js'
 
 const rounds = Number(process.argv[2] ?? 10)

@@ -1,7 +1,7 @@
 /**
  * Sweep benchmark: against the emulator with Neon's API rate limit on (700
  * requests a minute, 40 a second per route) and a `GITHUB_TOKEN`'s budget
- * (1,000 requests an hour, emulator/github-rate.ts), for 300 and 1,200
+ * (1,000 requests an hour, emulator/github/github-rate.ts), for 300 and 1,200
  * preview branches of closed PRs (each PR with its preview comment), runs
  * `command: cleanup` at the default poll interval (5 s) until every branch
  * is gone, a new hour's budget before each run, and prints per size: runs
@@ -15,7 +15,7 @@
  */
 import { exitOnStartError } from '../emulator/child.js'
 import { APP_TOKEN, startEmulator } from '../emulator/index.js'
-import { limitGitHub } from '../emulator/github-rate.js'
+import { limitGitHub } from '../emulator/github/github-rate.js'
 import { branchInputs } from '../__tests__/fixtures/preview.js'
 import { ANNOTATION } from '../src/platform/annotations.js'
 import { COMMENT_HEADING } from '../src/comment/comment.js'

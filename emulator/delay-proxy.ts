@@ -8,7 +8,7 @@
  * connections.
  */
 import net from 'node:net'
-import type { PostgresServer } from './postgres.js'
+import type { PostgresServer } from './postgres/postgres.js'
 
 /** A running delay proxy. */
 export interface DelayProxy {

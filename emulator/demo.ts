@@ -7,7 +7,7 @@
  */
 import { startEmulator } from './index.js'
 import { exitOnStartError } from './child.js'
-import { applyMasks, type RunResult } from './runner.js'
+import { applyMasks, type RunResult } from './runner/runner.js'
 
 const REPO = 'acme/shop'
 const PR = 42

@@ -2,15 +2,15 @@
  * The whole local emulator: a real PostgreSQL 17 behind the instant service,
  * the platform API and GitHub's comment API, each on its own loopback port.
  */
-import { APP_TOKEN, GitHubService } from './github.js'
-import { PullRequests } from './github-pulls.js'
-import { Deployments } from './github-deployments.js'
-import { InstantService, REGION, type InstantOptions } from './instant.js'
-import { PlatformService } from './platform.js'
-import { PostgresServer } from './postgres.js'
-import { type RunOptions, type RunResult, removeRunDirs, runAction } from './runner.js'
+import { APP_TOKEN, GitHubService } from './github/github.js'
+import { PullRequests } from './github/github-pulls.js'
+import { Deployments } from './github/github-deployments.js'
+import { InstantService, REGION, type InstantOptions } from './instant/instant.js'
+import { PlatformService } from './neon/platform.js'
+import { PostgresServer } from './postgres/postgres.js'
+import { type RunOptions, type RunResult, removeRunDirs, runAction } from './runner/runner.js'
 
-export { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, NO_DEPLOYMENTS_TOKEN, READ_ONLY_TOKEN, USER_TOKEN } from './github.js'
+export { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, NO_DEPLOYMENTS_TOKEN, READ_ONLY_TOKEN, USER_TOKEN } from './github/github.js'
 
 export interface Emulator {
   pg: PostgresServer

@@ -26,7 +26,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { exitOnStartError } from './child.js'
 import { APP_TOKEN, startEmulator } from './index.js'
-import { ROOT } from './runner.js'
+import { ROOT } from './runner/runner.js'
 
 /** The variables `npm run emulator` prints and exports, in order. */
 export const EMULATOR_VARIABLES = [

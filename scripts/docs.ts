@@ -12,8 +12,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { type ActionManifest, loadActionManifest } from '../emulator/action-manifest.js'
-import { ACTION_YML, ROOT } from '../emulator/runner.js'
+import { type ActionManifest, loadActionManifest } from '../emulator/runner/action-manifest.js'
+import { ACTION_YML, ROOT } from '../emulator/runner/runner.js'
 import { META_COMMANDS, type Treatment } from '../src/psql/commands.js'
 
 /** Each generated file and the tables it holds. */

@@ -12,8 +12,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { ROOT } from '../emulator/runner.js'
-import { markdownWorkflows } from '../emulator/workflow-job.js'
+import { ROOT } from '../emulator/runner/runner.js'
+import { markdownWorkflows } from '../emulator/runner/workflow-job.js'
 
 interface Finding {
   file: string

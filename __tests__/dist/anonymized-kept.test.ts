@@ -1,13 +1,13 @@
 /**
  * An anonymized preview stays anonymized, through the bundled action against
- * the platform emulator (emulator/platform-anonymized.ts, which refuses a
+ * the platform emulator (emulator/neon/platform-anonymized.ts, which refuses a
  * restore of an anonymized branch as Neon does): a later run without
  * `masking-rules` reuses it as it is and names the rules it was made with; a
  * rebuild (the seed changed) deletes it and makes it anonymized again under
  * those rules, never restoring it from the unmasked parent.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
-import type { RunResult } from '../../emulator/runner.js'
+import type { RunResult } from '../../emulator/runner/runner.js'
 import { branchSuite } from '../fixtures/branch-suite.js'
 import { mainBranch } from '../fixtures/preview.js'
 

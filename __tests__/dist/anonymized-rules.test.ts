@@ -1,6 +1,6 @@
 /**
  * Masking rules through the bundled action (Node 24, as action.yml) against
- * the Neon emulator (emulator/platform-anonymized.ts) and a real PostgreSQL 17:
+ * the Neon emulator (emulator/neon/platform-anonymized.ts) and a real PostgreSQL 17:
  * `value:` sent as an SQL literal, Neon's own rule shape (create-branch-action's
  * `masking_rules`) passed through, output `anonymized` on a reuse without
  * rules, which values are masked in the log, no connection to the branch
@@ -14,8 +14,8 @@ import path from 'node:path'
 import pg from 'pg'
 import YAML from 'yaml'
 import { APP_TOKEN, type Emulator } from '../../emulator/index.js'
-import type { BranchRecord, Project } from '../../emulator/platform.js'
-import { ROOT, type RunOptions, type RunResult } from '../../emulator/runner.js'
+import type { BranchRecord, Project } from '../../emulator/neon/platform.js'
+import { ROOT, type RunOptions, type RunResult } from '../../emulator/runner/runner.js'
 import { branchInputs, freshProject as newProject, pullRequests, runAction, startTestEmulator } from '../fixtures/preview.js'
 
 let emu: Emulator

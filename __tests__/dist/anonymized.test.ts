@@ -1,6 +1,6 @@
 /**
  * Anonymized previews through the bundled action (Node 24, as
- * action.yml) against the platform emulator (emulator/platform-anonymized.ts,
+ * action.yml) against the platform emulator (emulator/neon/platform-anonymized.ts,
  * which masks the branch's real rows with SQL) and a real PostgreSQL 17:
  * masking, nothing handed out before `anonymized`, the error states, reuse
  * only under the same rules, reset refused, and no rule value in any log,
@@ -9,8 +9,8 @@
 import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { createHash } from 'node:crypto'
 import { APP_TOKEN, type Emulator } from '../../emulator/index.js'
-import type { Project } from '../../emulator/platform.js'
-import { NODE_24, type RunResult } from '../../emulator/runner.js'
+import type { Project } from '../../emulator/neon/platform.js'
+import { NODE_24, type RunResult } from '../../emulator/runner/runner.js'
 import { branchSuite } from '../fixtures/branch-suite.js'
 import { REPO, mainBranch } from '../fixtures/preview.js'
 import { leakForms, leaks, publicText } from '../helpers.js'

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { APP_TOKEN, type Emulator } from '../../emulator/index.js'
-import type { Project } from '../../emulator/platform.js'
-import { RUNTIMES, type RunOptions, type RunResult } from '../../emulator/runner.js'
+import type { Project } from '../../emulator/neon/platform.js'
+import { RUNTIMES, type RunOptions, type RunResult } from '../../emulator/runner/runner.js'
 import { REPO, branchInputs, mainBranch, previewBranches as previewsOf, pullRequests, runAction, startTestEmulator } from '../fixtures/preview.js'
 import { leakForms, leaks, publicText } from '../helpers.js'
 

@@ -8,9 +8,9 @@
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { ROOT } from '../../emulator/runner.js'
+import { ROOT } from '../../emulator/runner/runner.js'
 import { EMULATOR_VARIABLES } from '../../emulator/serve.js'
-import { type StepRecord, runWorkflowJob } from '../../emulator/workflow-job.js'
+import { type StepRecord, runWorkflowJob } from '../../emulator/runner/workflow-job.js'
 
 const CI_YML = path.join(ROOT, '.github', 'workflows', 'ci.yml')
 let emulatorPid: number | undefined

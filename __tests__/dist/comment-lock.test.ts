@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { APP_TOKEN, type Emulator } from '../../emulator/index.js'
-import type { Project } from '../../emulator/platform.js'
-import type { RunOptions, RunResult } from '../../emulator/runner.js'
+import type { Project } from '../../emulator/neon/platform.js'
+import type { RunOptions, RunResult } from '../../emulator/runner/runner.js'
 import { REPO, branchInputs, instantInputs, pullRequests, runAction, startTestEmulator } from '../fixtures/preview.js'
 
 let emu: Emulator

@@ -12,8 +12,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
 import { type DelayProxy, startDelayProxy, throughProxy } from '../../emulator/delay-proxy.js'
-import { InstantService } from '../../emulator/instant.js'
-import type { RunResult } from '../../emulator/runner.js'
+import { InstantService } from '../../emulator/instant/instant.js'
+import type { RunResult } from '../../emulator/runner/runner.js'
 
 let emu: Emulator
 let proxy: DelayProxy

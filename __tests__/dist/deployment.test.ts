@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { APP_TOKEN, NO_DEPLOYMENTS_TOKEN, type Emulator } from '../../emulator/index.js'
-import type { RunOptions, RunResult } from '../../emulator/runner.js'
+import type { RunOptions, RunResult } from '../../emulator/runner/runner.js'
 import { REPO, branchInputs, freshProject, instantInputs, pullRequests, runAction, startTestEmulator } from '../fixtures/preview.js'
 
 let emu: Emulator

@@ -1,6 +1,6 @@
 /**
  * The README's and docs/' workflows run as written, job by job, through the
- * bundled action against the emulator (emulator/workflow-job.ts; the
+ * bundled action against the emulator (emulator/runner/workflow-job.ts; the
  * harness and the list of every documented workflow are in
  * fixtures/docs-workflows.ts): instant mode with its close job; branch mode
  * for a Prisma-style app (migrations on every push, its data seed on a new
@@ -22,7 +22,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { Emulator } from '../../emulator/index.js'
-import type { Project } from '../../emulator/platform.js'
+import type { Project } from '../../emulator/neon/platform.js'
 import {
   DOC_WORKFLOWS,
   DocsRun,
@@ -306,7 +306,7 @@ describe('anonymized.md', () => {
     const rows = await emu.pg.query(project.branches.get(outputs['branch-id'])!.database, 'SELECT id, email, first_name FROM users ORDER BY id')
     expect(rows).toHaveLength(2)
     expect(rows[0].email).not.toBe('ada.lovelace@real.example')
-    // production's names are not among the emulator's fake ones (emulator/platform-anonymized.ts), so a masked value never equals them by chance
+    // production's names are not among the emulator's fake ones (emulator/neon/platform-anonymized.ts), so a masked value never equals them by chance
     expect(rows[0].first_name).not.toBe('Augusta')
     expect(rows[1]).toEqual({ id: 2, email: 'reviewer@example.com', first_name: 'Preview' })
     emu.pulls.close(REPO, pr)

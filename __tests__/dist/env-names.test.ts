@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { APP_TOKEN, type Emulator } from '../../emulator/index.js'
-import type { Project } from '../../emulator/platform.js'
-import { RUNTIMES, type RunResult } from '../../emulator/runner.js'
+import type { Project } from '../../emulator/neon/platform.js'
+import { RUNTIMES, type RunResult } from '../../emulator/runner/runner.js'
 import { REPO, branchInputs, instantInputs, pullRequests, startTestEmulator } from '../fixtures/preview.js'
 
 let emu: Emulator

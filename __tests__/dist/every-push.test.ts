@@ -15,8 +15,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os'
 import path from 'node:path'
 import { startEmulator, type Emulator } from '../../emulator/index.js'
-import type { Project } from '../../emulator/platform.js'
-import { ROOT, type RunOptions, type RunResult } from '../../emulator/runner.js'
+import type { Project } from '../../emulator/neon/platform.js'
+import { ROOT, type RunOptions, type RunResult } from '../../emulator/runner/runner.js'
 import { leakForms, leaks, publicText } from '../helpers.js'
 
 const REPO = 'acme/shop'

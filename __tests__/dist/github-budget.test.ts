@@ -1,5 +1,5 @@
 /**
- * A run when the token's GitHub budget is nearly spent (emulator/github-rate.ts:
+ * A run when the token's GitHub budget is nearly spent (emulator/github/github-rate.ts:
  * `x-ratelimit-*` headers, 403 "API rate limit exceeded" at 0), through the
  * bundle (Node 24): the database is handed out, no lock reaction or
  * placeholder is left behind, and the rate limit is reported as one, never
@@ -7,8 +7,8 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals'
 import type { Emulator } from '../../emulator/index.js'
-import { APP_TOKEN } from '../../emulator/github.js'
-import { limitGitHub } from '../../emulator/github-rate.js'
+import { APP_TOKEN } from '../../emulator/github/github.js'
+import { limitGitHub } from '../../emulator/github/github-rate.js'
 import { branchSuite } from '../fixtures/branch-suite.js'
 import { REPO } from '../fixtures/preview.js'
 

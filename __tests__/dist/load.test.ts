@@ -1,14 +1,14 @@
 /**
  * Many runs in one project, through the bundle: branch-mode runs of many PRs
  * started at the same moment against one project whose operations take about
- * as long as Neon's, with Neon's API rate limit on (emulator/neon-limits.ts).
+ * as long as Neon's, with Neon's API rate limit on (emulator/neon/neon-limits.ts).
  * Heavy (twenty processes at once): seeds are one tiny table.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import type { Emulator } from '../../emulator/index.js'
-import { NEON_TIMING } from '../../emulator/neon-limits.js'
-import type { Project } from '../../emulator/platform.js'
-import type { RunResult } from '../../emulator/runner.js'
+import { NEON_TIMING } from '../../emulator/neon/neon-limits.js'
+import type { Project } from '../../emulator/neon/platform.js'
+import type { RunResult } from '../../emulator/runner/runner.js'
 import { REPO, freshProject, previewBranches, pullRequests, startTestEmulator } from '../fixtures/preview.js'
 import { runLoad } from '../../bench/load-run.js'
 

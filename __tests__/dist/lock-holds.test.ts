@@ -11,8 +11,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
-import type { Project } from '../../emulator/platform.js'
-import { NODE_24, type RunOptions, type RunResult } from '../../emulator/runner.js'
+import type { Project } from '../../emulator/neon/platform.js'
+import { NODE_24, type RunOptions, type RunResult } from '../../emulator/runner/runner.js'
 
 const REPO = 'acme/shop'
 let emu: Emulator

@@ -10,7 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, startEmulator, type Emulator } from '../../emulator/index.js'
 import { type DelayProxy, startDelayProxy, throughProxy } from '../../emulator/delay-proxy.js'
-import { InstantService } from '../../emulator/instant.js'
+import { InstantService } from '../../emulator/instant/instant.js'
 
 let emu: Emulator
 let proxy: DelayProxy

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { APP_TOKEN } from '../../emulator/index.js'
-import type { RunResult } from '../../emulator/runner.js'
+import type { RunResult } from '../../emulator/runner/runner.js'
 import { branchSuite } from '../fixtures/branch-suite.js'
 import { REPO, instantInputs, runAction } from '../fixtures/preview.js'
 import { lockReactionOf } from '../../src/comment/comment.js'

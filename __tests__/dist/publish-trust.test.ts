@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, READ_ONLY_TOKEN, type Emulator } from '../../emulator/index.js'
-import type { RunOptions, RunResult } from '../../emulator/runner.js'
+import type { RunOptions, RunResult } from '../../emulator/runner/runner.js'
 import { recordOf } from '../../src/comment/comment.js'
 import {
   REPO,

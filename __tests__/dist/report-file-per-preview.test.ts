@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, READ_ONLY_TOKEN, type Emulator } from '../../emulator/index.js'
-import type { RunResult } from '../../emulator/runner.js'
+import type { RunResult } from '../../emulator/runner/runner.js'
 import { REPO, instantInputs, pullRequests, runAction, startTestEmulator } from '../fixtures/preview.js'
 
 let emu: Emulator

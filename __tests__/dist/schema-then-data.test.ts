@@ -14,8 +14,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import os from 'node:os'
 import path from 'node:path'
 import type { Emulator } from '../../emulator/index.js'
-import type { Project } from '../../emulator/platform.js'
-import { ROOT, type RunResult } from '../../emulator/runner.js'
+import type { Project } from '../../emulator/neon/platform.js'
+import { ROOT, type RunResult } from '../../emulator/runner/runner.js'
 import { branchInputs, instantInputs, previewBranches, pullRequests, REPO, runAction, startTestEmulator } from '../fixtures/preview.js'
 
 let emu: Emulator

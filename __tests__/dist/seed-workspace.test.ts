@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { Emulator } from '../../emulator/index.js'
-import type { RunResult } from '../../emulator/runner.js'
+import type { RunResult } from '../../emulator/runner/runner.js'
 import { instantInputs, runAction, startTestEmulator } from '../fixtures/preview.js'
 
 let emu: Emulator

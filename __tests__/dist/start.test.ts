@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { ACTION_YML, NODE_24, ROOT, runAction } from '../../emulator/runner.js'
+import { ACTION_YML, NODE_24, ROOT, runAction } from '../../emulator/runner/runner.js'
 
 const chunks = readdirSync(path.join(ROOT, 'dist')).filter((f) => /^\d+\.index\.js$/.test(f))
 

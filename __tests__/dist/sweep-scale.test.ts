@@ -2,15 +2,15 @@
  * `command: cleanup` through the bundle (Node 24) at a team's scale and
  * shape: named previews of a closed PR, a token that cannot write, and a
  * backlog of 1,200 closed PRs' branches under GitHub's hourly budget of a
- * `GITHUB_TOKEN` (emulator/github-rate.ts: 1,000 requests, then 403 with
+ * `GITHUB_TOKEN` (emulator/github/github-rate.ts: 1,000 requests, then 403 with
  * `x-ratelimit-remaining: 0`).
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import type { Emulator } from '../../emulator/index.js'
-import type { Project } from '../../emulator/platform.js'
-import type { RunResult } from '../../emulator/runner.js'
-import { APP_TOKEN, READ_ONLY_TOKEN } from '../../emulator/github.js'
-import { limitGitHub } from '../../emulator/github-rate.js'
+import type { Project } from '../../emulator/neon/platform.js'
+import type { RunResult } from '../../emulator/runner/runner.js'
+import { APP_TOKEN, READ_ONLY_TOKEN } from '../../emulator/github/github.js'
+import { limitGitHub } from '../../emulator/github/github-rate.js'
 import { ANNOTATION } from '../../src/platform/annotations.js'
 import { COMMENT_HEADING } from '../../src/comment/comment.js'
 import { branchSuite } from '../fixtures/branch-suite.js'

@@ -1,5 +1,5 @@
 /**
- * emulator/initdb-template.ts: with PREVIEW_PG_TEMPLATE_DIR set (as jest's
+ * emulator/postgres/initdb-template.ts: with PREVIEW_PG_TEMPLATE_DIR set (as jest's
  * globalSetup sets it), clusters started at once run initdb once between
  * them and each gets its own copy, which starts, answers with the template's
  * password and is independent of the others; without it, each cluster runs
@@ -9,8 +9,8 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals'
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { TEMPLATE_ENV } from '../../emulator/initdb-template.js'
-import { ADMIN_USER, PostgresServer } from '../../emulator/postgres.js'
+import { TEMPLATE_ENV } from '../../emulator/postgres/initdb-template.js'
+import { ADMIN_USER, PostgresServer } from '../../emulator/postgres/postgres.js'
 
 const saved = process.env[TEMPLATE_ENV]
 let base: string

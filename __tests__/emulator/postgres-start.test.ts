@@ -14,10 +14,10 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { PostgresStartError } from '../../emulator/child.js'
-import { BINARIES_PACKAGE, placeCopy } from '../../emulator/pg-binaries.js'
-import { PostgresCluster } from '../../emulator/pg-cluster.js'
-import { PostgresServer } from '../../emulator/postgres.js'
-import { ROOT } from '../../emulator/runner.js'
+import { BINARIES_PACKAGE, placeCopy } from '../../emulator/postgres/pg-binaries.js'
+import { PostgresCluster } from '../../emulator/postgres/pg-cluster.js'
+import { PostgresServer } from '../../emulator/postgres/postgres.js'
+import { ROOT } from '../../emulator/runner/runner.js'
 
 const asRoot = process.getuid?.() === 0
 const ONE_LINE = /^PostgreSQL did not start: [^\n]+\. Fix: [^\n]+\.$/
@@ -183,7 +183,7 @@ describe('a process that starts PostgreSQL and is ended by SIGTERM', () => {
     const script = path.join(work, 'hold.mts')
     writeFileSync(
       script,
-      `import { PostgresServer } from ${JSON.stringify(path.join(ROOT, 'emulator', 'postgres.ts'))}\n` +
+      `import { PostgresServer } from ${JSON.stringify(path.join(ROOT, 'emulator', 'postgres', 'postgres.ts'))}\n` +
         "const s = await PostgresServer.start({ hostPattern: '*.test.localhost' })\n" +
         'console.log(`READY ${process.pid}`)\nsetInterval(() => undefined, 1000)\n'
     )

@@ -12,7 +12,7 @@ import { type Connection, describeConnection } from '../../src/connection.js'
 import { endSessions } from '../../src/pg-sessions.js'
 import { measureCommand } from '../../src/migration-cost/measure.js'
 import { COMMAND_APPLICATION_NAME, WATCHER_APPLICATION_NAME } from '../../src/migration-cost/watcher.js'
-import { ADMIN_USER, PostgresServer } from '../../emulator/postgres.js'
+import { ADMIN_USER, PostgresServer } from '../../emulator/postgres/postgres.js'
 
 const ROWS = 300_000
 /** A value no report may contain: the report holds names, counts and sizes only. */

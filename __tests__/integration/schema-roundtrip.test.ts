@@ -12,7 +12,7 @@
  * (then remove it from the list).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { PostgresServer } from '../../emulator/postgres.js'
+import { PostgresServer } from '../../emulator/postgres/postgres.js'
 import { compareSnapshots as compareCatalogs, snapshot } from '../../bench/snapshot.js'
 import { compareSnapshots } from '../../src/schema/changes.js'
 import { type SchemaSnapshot, inspectOver } from '../../src/schema/inspect.js'

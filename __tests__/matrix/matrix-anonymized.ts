@@ -2,13 +2,13 @@
  * The fault matrix's cases for anonymized previews: masking that
  * ends in `error` or `initialization_error`, an unknown masking function, and
  * a timeout while `anonymizing`. Each runs the bundle (Node 24) against the
- * emulator (emulator/platform-anonymized.ts); matrix.ts runs the
+ * emulator (emulator/neon/platform-anonymized.ts); matrix.ts runs the
  * orphan, spec and secret scans after each. Every case also checks that the
  * rule's literal value appears nowhere the run wrote.
  */
 import { leakForms, leaks, runPlaces } from '../leaks.js'
 import { type Case, type Ctx, checker, failed, outcome, succeeded } from './matrix-kit.js'
-import type { AnonymizedFault } from '../../emulator/platform-anonymized.js'
+import type { AnonymizedFault } from '../../emulator/neon/platform-anonymized.js'
 
 const VALUE = 'MATRIX-MASK-4417'
 

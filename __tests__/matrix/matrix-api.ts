@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { type Emulator } from '../../emulator/index.js'
-import type { Project } from '../../emulator/platform.js'
+import type { Project } from '../../emulator/neon/platform.js'
 import { type Case, outcome, checker, count, BRANCHES, UNSEEDED_SUFFIX, succeeded, failed } from './matrix-kit.js'
 
 /**

@@ -5,7 +5,7 @@
  * The project is held by a system operation (an availability check) that
  * outlasts the five attempts.
  */
-import type { RunResult } from '../../emulator/runner.js'
+import type { RunResult } from '../../emulator/runner/runner.js'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { type Case, type Ctx, REPO, BRANCHES, checker, failed, outcome, prComments, previewBranches, succeeded } from './matrix-kit.js'
 

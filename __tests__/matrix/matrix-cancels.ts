@@ -7,7 +7,7 @@
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import type { RunResult } from '../../emulator/runner.js'
+import type { RunResult } from '../../emulator/runner/runner.js'
 import {
   type Case,
   type Ctx,

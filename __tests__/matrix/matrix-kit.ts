@@ -4,8 +4,8 @@
  * case uses on a run.
  */
 import type { Emulator } from '../../emulator/index.js'
-import type { Project } from '../../emulator/platform.js'
-import type { RunOptions, RunResult } from '../../emulator/runner.js'
+import type { Project } from '../../emulator/neon/platform.js'
+import type { RunOptions, RunResult } from '../../emulator/runner/runner.js'
 
 import { REPO } from '../fixtures/preview.js'
 

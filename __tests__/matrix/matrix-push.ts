@@ -22,7 +22,7 @@ import {
   succeeded,
   handedOut
 } from './matrix-kit.js'
-import { ROOT } from '../../emulator/runner.js'
+import { ROOT } from '../../emulator/runner/runner.js'
 
 /** A migration tool in miniature: applies each `<dir>/*.sql` not yet in `_migrations`, one transaction each, on DATABASE_URL. */
 const TOOL =

@@ -7,7 +7,7 @@
  * matrix.ts runs the orphan, spec and secret scans after each.
  */
 import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN } from '../../emulator/index.js'
-import type { RunResult } from '../../emulator/runner.js'
+import type { RunResult } from '../../emulator/runner/runner.js'
 import { type Ctx, type Case, REPO, outcome, checker, succeeded, prComments, previewBranches } from './matrix-kit.js'
 
 export function concurrentAndFailed(): Case[] {

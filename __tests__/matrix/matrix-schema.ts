@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { type Case, type Ctx, checker, failed, outcome, prComments, succeeded } from './matrix-kit.js'
-import { ROOT } from '../../emulator/runner.js'
+import { ROOT } from '../../emulator/runner/runner.js'
 
 const DOMAIN =
   "CREATE DOMAIN public.email_address AS text CHECK (VALUE ~ '^[^@\\s]+@[^@\\s]+$');\nCREATE TABLE public.subscriber (id int PRIMARY KEY, email public.email_address NOT NULL);\n"

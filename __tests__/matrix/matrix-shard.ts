@@ -12,7 +12,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { startEmulator, type Emulator } from '../../emulator/index.js'
 import { CASES, runCase, writeSeedFiles } from './matrix.js'
-import type { Project } from '../../emulator/platform.js'
+import type { Project } from '../../emulator/neon/platform.js'
 
 /** How many test files the matrix's cases are spread over (each one is `matrix-<n>.test.ts`, n from 1). */
 export const MATRIX_SHARDS = 8

@@ -5,7 +5,7 @@
  * each.
  */
 import { type Case, type Ctx, type MatrixHelpers, REPO } from './matrix-kit.js'
-import type { RunResult } from '../../emulator/runner.js'
+import type { RunResult } from '../../emulator/runner/runner.js'
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 

@@ -11,7 +11,7 @@
  *   must not point at anything unseeded.
  * - spec: every platform request the action sent and every response the
  *   emulator served in the case, checked against Neon's published
- *   OpenAPI spec (emulator/openapi.ts), except the faults that break it on purpose.
+ *   OpenAPI spec (emulator/neon/openapi.ts), except the faults that break it on purpose.
  * - secrets: every password, API key and connection string the emulator
  *   handed out, exact, URL-encoded and base64, in stdout, stderr, the job
  *   summary, the comment lines of the env file and every PR comment.
@@ -23,10 +23,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { APP_TOKEN, type Emulator } from '../../emulator/index.js'
 import { leakForms, leaks, runPlaces } from '../leaks.js'
-import type { Project } from '../../emulator/platform.js'
-import { validateRequest, validateResponse } from '../../emulator/openapi.js'
+import type { Project } from '../../emulator/neon/platform.js'
+import { validateRequest, validateResponse } from '../../emulator/neon/openapi.js'
 import { branchInputs } from '../fixtures/preview.js'
-import { NODE_24, type RunResult } from '../../emulator/runner.js'
+import { NODE_24, type RunResult } from '../../emulator/runner/runner.js'
 import { lifecycleCases } from './matrix-lifecycle.js'
 import { concurrentAndFailed } from './matrix-runs.js'
 import { cancelledRuns } from './matrix-cancels.js'
@@ -230,7 +230,7 @@ async function orphans(emu: Emulator, ctx: Ctx, instantBefore: Set<string>): Pro
 }
 
 /**
- * The platform traffic of the case against the published spec (emulator/openapi.ts):
+ * The platform traffic of the case against the published spec (emulator/neon/openapi.ts):
  * every request the action sent, and every response but the faults that are
  * off-spec on purpose (malformed JSON, a 2xx missing fields).
  */

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { ActionManifestError, inputEnvironment, inputVariable, loadActionManifest } from '../../emulator/action-manifest.js'
-import { ACTION_YML, ROOT } from '../../emulator/runner.js'
+import { ActionManifestError, inputEnvironment, inputVariable, loadActionManifest } from '../../emulator/runner/action-manifest.js'
+import { ACTION_YML, ROOT } from '../../emulator/runner/runner.js'
 import { readSettings } from '../../src/inputs.js'
 
 const original = readFileSync(ACTION_YML, 'utf8')

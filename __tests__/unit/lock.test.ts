@@ -3,7 +3,7 @@
  * and throttling plugins) against the GitHub emulator's comment and reaction API.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, GitHubService } from '../../emulator/github.js'
+import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, GitHubService } from '../../emulator/github/github.js'
 
 const REPO = 'acme/shop'
 const github = new GitHubService()

@@ -1,12 +1,12 @@
 /**
- * emulator/pgkit-names.ts: `@pgkit/client`'s `sql.raw` and `sql` tag name
+ * emulator/neon/pgkit-names.ts: `@pgkit/client`'s `sql.raw` and `sql` tag name
  * their queries through the naming module's `nameQuery` export (the wiring
  * the memo relies on), the memo gives the library's own names, and a text
  * is named (parsed) once however often it is sent.
  */
 import { expect, it } from '@jest/globals'
 import { sql } from '@pgkit/client'
-import { memoizeQueryNames, namedTexts, namingExports as naming } from '../../emulator/pgkit-names.js'
+import { memoizeQueryNames, namedTexts, namingExports as naming } from '../../emulator/neon/pgkit-names.js'
 
 it('names each text once, with the library’s own names, for sql.raw and the sql tag', () => {
   const catalogQuery =

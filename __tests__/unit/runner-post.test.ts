@@ -1,5 +1,5 @@
 /**
- * emulator/runner.ts runs `runs.post` the way GitHub does: after main, even
+ * emulator/runner/runner.ts runs `runs.post` the way GitHub does: after main, even
  * when main failed or was killed, with `STATE_<name>` for every value main
  * saved through GITHUB_STATE (written here by @actions/core's own saveState,
  * the writer the bundle uses), and nothing of the kind without `runs.post`.
@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { ROOT, runAction } from '../../emulator/runner.js'
+import { ROOT, runAction } from '../../emulator/runner/runner.js'
 
 /** @actions/core as the bundle uses it (its package exports only an ESM entry). */
 const core = pathToFileURL(path.join(ROOT, 'node_modules', '@actions', 'core', 'lib', 'core.js')).href

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { type Connection, describeConnection } from '../../src/connection.js'
 import { endSessions, leaseSession } from '../../src/pg-sessions.js'
-import { ADMIN_USER, PostgresServer } from '../../emulator/postgres.js'
+import { ADMIN_USER, PostgresServer } from '../../emulator/postgres/postgres.js'
 
 let server: PostgresServer
 let connection: Connection

@@ -1,12 +1,12 @@
 /**
- * emulator/workflow-expr.ts: the GitHub Actions expression subset the docs'
+ * emulator/runner/workflow-expr.ts: the GitHub Actions expression subset the docs'
  * workflows use, evaluated as GitHub does (GitHub docs, "Evaluate
  * expressions in workflows and actions"): case-insensitive string equality,
  * `&&`/`||` yielding operands, `if:` with an implied `success() &&`, and a
  * refusal of anything outside the subset.
  */
 import { describe, expect, it } from '@jest/globals'
-import { type ExprContext, condition, evaluateExpression, interpolate } from '../../emulator/workflow-expr.js'
+import { type ExprContext, condition, evaluateExpression, interpolate } from '../../emulator/runner/workflow-expr.js'
 
 const ctx = (failed = false): ExprContext => ({
   contexts: {

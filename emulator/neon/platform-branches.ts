@@ -8,8 +8,8 @@
  * status and wording our choice) and update branch (rename, protect; 409
  * for a taken name). The rest of the platform is platform.ts.
  */
-import type { Reply, Request } from './http-kit.js'
-import type { PostgresServer } from './postgres.js'
+import type { Reply, Request } from '../http-kit.js'
+import type { PostgresServer } from '../postgres/postgres.js'
 import { databaseView, endpointView } from './platform-views.js'
 import type { PlatformLifecycle } from './platform-lifecycle.js'
 import type { PlatformHistory } from './platform-history.js'

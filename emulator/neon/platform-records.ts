@@ -6,7 +6,7 @@
  * parts and platform.ts do not import each other.
  */
 import { randomBytes } from 'node:crypto'
-import type { Reply, Request, ServiceServer } from './http-kit.js'
+import type { Reply, Request, ServiceServer } from '../http-kit.js'
 
 /** The platform's timestamps: RFC 3339 in whole seconds (`2025-06-09T18:02:16Z`), from milliseconds since the epoch. */
 export const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')

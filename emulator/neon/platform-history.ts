@@ -16,7 +16,7 @@
  * answers a point outside the history it keeps (the status and wording are
  * the emulator's choice; the spec does not say).
  */
-import type { PostgresServer } from './postgres.js'
+import type { PostgresServer } from '../postgres/postgres.js'
 
 /** A past state of a branch: its copy's database, with the LSN and time it was taken at. */
 export interface HistoryMark {

@@ -35,9 +35,9 @@
  * while a later anonymization runs; the emulator's superuser still masks.
  */
 import pg from 'pg'
-import { jsonObject, type Reply, type Request } from './http-kit.js'
+import { jsonObject, type Reply, type Request } from '../http-kit.js'
 import { type BranchRecord, type PlatformCore, type Project, iso } from './platform-records.js'
-import type { PostgresServer } from './postgres.js'
+import type { PostgresServer } from '../postgres/postgres.js'
 
 /** One masking rule as the platform spec's MaskingRule object has it. */
 interface MaskingRule {

@@ -23,9 +23,9 @@
  * answered 400; a schema-only branch has no `parent_id`, as the spec says it
  * has no parent-child relationship.
  */
-import { jsonObject, type Reply, type Request } from './http-kit.js'
+import { jsonObject, type Reply, type Request } from '../http-kit.js'
 import { LOCKED, type BranchRecord, type EndpointSettings, type PlatformCore, type Project, iso } from './platform-records.js'
-import type { PostgresServer } from './postgres.js'
+import type { PostgresServer } from '../postgres/postgres.js'
 
 interface CreateBody {
   branch?: { expires_at?: unknown; init_source?: unknown }

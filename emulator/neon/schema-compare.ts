@@ -14,7 +14,7 @@ import { createTwoFilesPatch } from 'diff'
 import { Migration } from '@pgkit/migra'
 import { createClient } from '@pgkit/client'
 import { PostgreSQL } from '@pgkit/schemainspect'
-import { ADMIN_USER, type PostgresServer } from './postgres.js'
+import { ADMIN_USER, type PostgresServer } from '../postgres/postgres.js'
 import { memoizeQueryNames } from './pgkit-names.js'
 
 const EMPTY = 'emulator_empty_schema'

@@ -4,8 +4,8 @@
  * spec requires, and List branches with its search, sort and cursor
  * pagination. Checked by the contract test (__tests__/contract/).
  */
-import type { Reply, Request } from './http-kit.js'
-import { REGION } from './instant.js'
+import type { Reply, Request } from '../http-kit.js'
+import { REGION } from '../instant/instant.js'
 import type { BranchRecord, Project } from './platform-records.js'
 
 /** The spec's Branch object (every required field). */

@@ -17,7 +17,7 @@ import { randomBytes, createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { chown, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { PostgresStartError, spawnWatched } from './child.js'
+import { PostgresStartError, spawnWatched } from '../child.js'
 import type { PostgresBinaries } from './pg-binaries.js'
 
 /** The variable naming a folder for initdb templates (set by `__tests__/global-setup.js`). */

@@ -9,7 +9,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { PostgresStartError, oneLine, runSync } from './child.js'
+import { PostgresStartError, oneLine, runSync } from '../child.js'
 import { PostgresCluster } from './pg-cluster.js'
 import type { BinariesOptions, PostgresBinaries } from './pg-binaries.js'
 

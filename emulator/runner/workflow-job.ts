@@ -11,7 +11,7 @@
  *   `env:`;
  * - `uses: ./`, and the references given as {@link JobOptions.self} (the
  *   docs' `preview-postgres/preview-postgres@v1`), run the bundle through
- *   emulator/runner.ts (action.yml loaded as GitHub loads it), with the
+ *   emulator/runner/runner.ts (action.yml loaded as GitHub loads it), with the
  *   step's `with:` and `env:`, in the workspace, with the job's RUNNER_TEMP;
  * - `actions/checkout`, `actions/setup-node`, `actions/setup-python` and
  *   `ruby/setup-ruby`, and `run: npm ci`, are skipped: the workspace is
@@ -23,7 +23,7 @@
  *   by the stand-ins {@link JobOptions.commands} names;
  * - `if:` (job and step), `continue-on-error`, and a `strategy.matrix` of
  *   lists (each combination run in turn) are honoured.
- * Expressions: the subset of emulator/workflow-expr.ts (contexts `github`,
+ * Expressions: the subset of emulator/runner/workflow-expr.ts (contexts `github`,
  * `env`, `steps`, `secrets`, `vars`, `matrix`, `runner`); any other
  * expression throws, so the job cannot silently diverge from what ran.
  */
@@ -75,7 +75,7 @@ export interface JobOptions {
   text?: string
   /** The checkout: where `run:` steps and the bundle run. Default: this repository. */
   workspace?: string
-  /** `uses:` references that are this action, besides `./` (e.g. `preview-postgres/preview-postgres@v1`). */
+  /** `uses:` references that are this action, besides `..` (e.g. `preview-postgres/preview-postgres@v1`). */
   self?: string[]
   /** Inputs added to every step that runs the bundle (the emulator's addresses); the step's `with:` wins over none of them. */
   inputs?: Record<string, string>
@@ -223,7 +223,7 @@ export async function runWorkflowJob(
       let outputs: Record<string, string> = {}
       if ((step.uses && SETUP.test(step.uses)) || step.run?.trim() === 'npm ci') {
         record = { name, outcome: 'skipped', log: '' }
-      } else if (step.uses === './' || (step.uses && options.self?.includes(step.uses))) {
+      } else if (step.uses === '..' || (step.uses && options.self?.includes(step.uses))) {
         const action = await runAction({
           ...base,
           githubApiUrl: base.githubApiUrl ?? jobEnv.PREVIEW_PG_GITHUB_API_URL ?? '',

@@ -13,7 +13,7 @@
  * GitHub answers for any installation token. A comment body over GitHub's
  * limit (65,536 characters) is refused with 422, as GitHub does.
  */
-import { ServiceServer, type Reply, type Request } from './http-kit.js'
+import { ServiceServer, type Reply, type Request } from '../http-kit.js'
 import { rateLimitStatus } from './github-rate.js'
 
 export interface TokenInfo {

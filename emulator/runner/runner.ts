@@ -1,6 +1,6 @@
 /**
  * Runs the bundled action as a child process the way the GitHub runner does:
- * action.yml loaded as GitHub loads it (emulator/action-manifest.ts; a
+ * action.yml loaded as GitHub loads it (emulator/runner/action-manifest.ts; a
  * manifest GitHub would refuse fails every run), `runs.main` started on the
  * runtime, an INPUT_* variable for every declared input (the step's value or
  * the evaluated default), GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, an event
@@ -17,7 +17,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type ActionManifest, inputEnvironment, loadActionManifest } from './action-manifest.js'
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 /** The action's metadata file, the one source of its interface. */
 export const ACTION_YML = path.join(ROOT, 'action.yml')
 /** The loopback DNS shim every emulated step imports (NODE_OPTIONS): `*.localhost` names resolve to 127.0.0.1. */

@@ -13,8 +13,8 @@
  * becomes null along with `connection_string`.
  */
 import { randomBytes } from 'node:crypto'
-import { ServiceServer } from './http-kit.js'
-import type { PostgresServer } from './postgres.js'
+import { ServiceServer } from '../http-kit.js'
+import type { PostgresServer } from '../postgres/postgres.js'
 
 export const REGION = 'us-east-2'
 const LIFETIME_MS = 72 * 3600 * 1000

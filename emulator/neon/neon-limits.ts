@@ -13,7 +13,7 @@
  * - operation durations like Neon's ({@link NEON_TIMING}): a branch's create
  *   and its compute start take about a second each, and run together.
  */
-import type { Reply } from './http-kit.js'
+import type { Reply } from '../http-kit.js'
 
 /** The emulated limits. */
 export interface RateLimitOptions {

@@ -24,10 +24,10 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { compareSchemas } from './schema-compare.js'
-import { ServiceServer, type Reply, type Request } from './http-kit.js'
-import type { PostgresServer } from './postgres.js'
+import { ServiceServer, type Reply, type Request } from '../http-kit.js'
+import type { PostgresServer } from '../postgres/postgres.js'
 import { branchView as specBranchView, databaseView, endpointView, listBranches } from './platform-views.js'
-import { REGION } from './instant.js'
+import { REGION } from '../instant/instant.js'
 import { PlatformLifecycle } from './platform-lifecycle.js'
 import { PlatformAnonymized } from './platform-anonymized.js'
 import { PlatformHistory } from './platform-history.js'

@@ -1,5 +1,5 @@
 /**
- * action.yml as GitHub loads it. The runner (emulator/runner.ts), the docs
+ * action.yml as GitHub loads it. The runner (emulator/runner/runner.ts), the docs
  * generator and the tests all read the action's interface from here, so a
  * manifest GitHub would refuse fails every run of the bundle.
  *

@@ -11,7 +11,7 @@
  * `GET /rate_limit` answers the budget and is never counted.
  */
 import type { GitHubService } from './github.js'
-import type { Request, Reply } from './http-kit.js'
+import type { Request, Reply } from '../http-kit.js'
 
 /** One token's budget. */
 export interface GitHubBudget {

@@ -75,7 +75,7 @@ export interface JobOptions {
   text?: string
   /** The checkout: where `run:` steps and the bundle run. Default: this repository. */
   workspace?: string
-  /** `uses:` references that are this action, besides `..` (e.g. `preview-postgres/preview-postgres@v1`). */
+  /** `uses:` references that are this action, besides `./` (e.g. `preview-postgres/preview-postgres@v1`). */
   self?: string[]
   /** Inputs added to every step that runs the bundle (the emulator's addresses); the step's `with:` wins over none of them. */
   inputs?: Record<string, string>
@@ -223,7 +223,7 @@ export async function runWorkflowJob(
       let outputs: Record<string, string> = {}
       if ((step.uses && SETUP.test(step.uses)) || step.run?.trim() === 'npm ci') {
         record = { name, outcome: 'skipped', log: '' }
-      } else if (step.uses === '..' || (step.uses && options.self?.includes(step.uses))) {
+      } else if (step.uses === './' || (step.uses && options.self?.includes(step.uses))) {
         const action = await runAction({
           ...base,
           githubApiUrl: base.githubApiUrl ?? jobEnv.PREVIEW_PG_GITHUB_API_URL ?? '',

@@ -54,6 +54,7 @@ const MEASURED = {
   '__tests__/dist/seed-psql-rules.test.ts': 18,
   '__tests__/dist/fork-pr.test.ts': 18,
   '__tests__/dist/migration-cost.test.ts': 16,
+  '__tests__/contract/vercel.test.ts': 16,
   '__tests__/dist/ci-job.test.ts': 15,
   '__tests__/dist/seed-workspace.test.ts': 14,
   '__tests__/dist/report-file-per-preview.test.ts': 11,

@@ -99,6 +99,7 @@ export class VercelService {
           .filter((e) => !branch || !e.gitBranch || e.gitBranch === branch)
           .map((e) => ({
             ...e,
+            securityIssues: [],
             value: decrypt && e.type !== 'sensitive' ? e.value : `enc:${Buffer.from(e.id).toString('base64')}`,
             decrypted: decrypt
           }))
@@ -277,7 +278,20 @@ export class VercelService {
   }
 
   private view(p: EmulatedProject) {
-    return { id: p.id, name: p.name, accountId: p.teamId ?? 'user_emulated', link: p.link, createdAt: 1, updatedAt: 1 }
+    const regions = { functionDefaultRegions: ['iad1'] }
+    return {
+      id: p.id,
+      name: p.name,
+      accountId: p.teamId ?? 'user_emulated',
+      link: p.link ? { ...p.link, deployHooks: [] } : null,
+      alias: [],
+      nodeVersion: '22.x',
+      defaultResourceConfig: regions,
+      resourceConfig: regions,
+      deploymentExpiration: {},
+      createdAt: 1,
+      updatedAt: 1
+    }
   }
 
   private listItem(d: EmulatedDeployment) {
@@ -292,7 +306,7 @@ export class VercelService {
       type: 'LAMBDAS',
       target: null,
       projectId: d.projectId,
-      source: d.source,
+      source: d.source === 'git' ? 'git' : 'api-trigger-git-deploy',
       inspectorUrl: `https://vercel.com/acme/${d.name}/${d.uid}`,
       creator: { uid: 'user_emulated', username: 'acme' },
       meta: { githubCommitSha: d.sha, githubCommitRef: d.ref }
@@ -301,7 +315,18 @@ export class VercelService {
 
   /** A deployment as `POST /v13/deployments` and the cancel answer it (the fields read, plus those the SDK requires). */
   private view2(d: EmulatedDeployment) {
-    return { ...this.listItem(d), id: d.uid, status: d.state, readyState: d.state, gitSource: { type: 'github', ref: d.ref, sha: d.sha } }
+    return {
+      ...this.listItem(d),
+      id: d.uid,
+      status: d.state,
+      readyState: d.state,
+      gitSource: { type: 'github', ref: d.ref, sha: d.sha },
+      build: { env: [] },
+      env: [],
+      plan: 'hobby',
+      projectSettings: {},
+      regions: ['iad1']
+    }
   }
 }
 

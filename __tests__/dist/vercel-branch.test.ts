@@ -1,7 +1,8 @@
 /**
  * The Vercel wiring through the bundled action in branch mode: a PR whose
  * deployment was built before the run gets the variables and exactly one
- * new deployment; `command: delete`, the sweep (`command: cleanup`) and
+ * new deployment; `command: reset` (same connection strings) writes and
+ * deploys nothing; `command: delete`, the sweep (`command: cleanup`) and
  * `make-room` remove exactly this action's variables of the swept PR's
  * branch, and another PR's, or a variable set by hand, stay; a `failed[]`
  * entry fails the step and keeps the branch; the token appears nowhere.
@@ -51,6 +52,16 @@ describe('branch mode', () => {
     // The personal account: no teamId or slug.
     expect(suite.emu.vercel.server.requests('POST', /^\/v13\/deployments$/).at(-1)!.query).toBe('')
     suite.expectNoLeak(r, leakForms(VERCEL_TOKEN))
+
+    // command: reset keeps the connection strings: nothing written, nothing deployed; the comment still links the preview.
+    made[0].state = 'READY'
+    const writes = (): number => suite.emu.vercel.server.log.filter((q) => q.method !== 'GET').length
+    const before = writes()
+    const reset = await run(project, pr, { command: 'reset' })
+    expect(reset.errors).toEqual([])
+    expect(writes()).toBe(before)
+    expect(reset.stdout).toContain('already hold this database')
+    expect(suite.emu.github.comments(REPO, pr).at(-1)!.body).toContain(`| Vercel preview | https://${made[0].url}/ (ready): reads this database`)
 
     const closed = { action: 'closed', number: pr, pull_request: { number: pr, head: { ref: branch, sha: SHA } } }
     const d = await run(project, pr, { command: 'delete' }, { event: closed })

@@ -165,6 +165,25 @@ describe('instant mode', () => {
   })
 })
 
+describe('inputs', () => {
+  it('are checked before any request: a token without a project, a malformed project or team, a project without a token', async () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ 'vercel-project': '' }, /Input `vercel-token` is set but `vercel-project` is empty/],
+      [{ 'vercel-project': 'Shop Web!' }, /Input `vercel-project` must be a Vercel project's id \(prj_…\) or name/],
+      [{ 'vercel-team': 'Acme Inc' }, /Input `vercel-team` must be a Vercel team's id \(team_…\) or slug/],
+      [{ 'vercel-token': '' }, /Input `vercel-project` is set but `vercel-token` is empty: pass `vercel-token: \$\{\{ secrets.VERCEL_TOKEN \}\}`/],
+      [{ 'vercel-api-url': 'ftp://vercel' }, /Input `vercel-api-url` must be an http\(s\) URL/]
+    ]
+    for (const [inputs, message] of cases) {
+      const requests = emu.vercel.server.log.length + emu.instant.server.log.length
+      const r = await run('shop-web', newPr(), inputs)
+      expect(r.code).toBe(1)
+      expect(r.errors.join('\n')).toMatch(message)
+      expect(emu.vercel.server.log.length + emu.instant.server.log.length).toBe(requests)
+    }
+  })
+})
+
 describe('failures', () => {
   it("a failed[] entry fails the step naming the key, Vercel's code and message; the database is kept and the next run wires it", async () => {
     const project = emu.vercel.addProject('shop-failed', { team })

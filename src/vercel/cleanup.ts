@@ -21,7 +21,7 @@ const repository = (): string => `${github.context.repo.owner}/${github.context.
  */
 export async function removeVercelVariables(settings: Settings, pr: { number: number; headRef: string } | null): Promise<void> {
   const client = vercelClientOf(settings)
-  if (!client || !pr) return
+  if (!client || !pr || settings.branchId) return // `branch-id`: a branch other than the PR's preview
   await core.group('Remove the Vercel preview variables', async () => {
     const project = await client.project()
     const marker = markerOf(repository(), pr.number, settings.previewName)

@@ -86,7 +86,7 @@ async function previewOf(
  * cancel; a failure is returned (the caller fails the step after
  * publishing: the database is fine and kept, and the next run wires again).
  * Sets the `vercel-deployment-url` output.
- * @returns null when the wiring is off (no `vercel-token`) or the run has no PR
+ * @returns null when the wiring is off (no `vercel-token`), the run has no PR, or `branch-id` names another branch than the PR's
  */
 export async function wirePreview(
   settings: Settings,
@@ -95,6 +95,7 @@ export async function wirePreview(
 ): Promise<VercelWiring | null> {
   const client = vercelClientOf(settings)
   if (!client || !settings.vercel) return null
+  if (settings.branchId) return null // `branch-id` names a branch that is not the PR's preview
   if (!pr) {
     core.info('Vercel wiring skipped: the run is not for a pull request, so there is no preview branch to write variables for.')
     return null

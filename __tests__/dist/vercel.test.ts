@@ -210,6 +210,11 @@ describe('failures', () => {
     expect(r.errors.join('\n')).toMatch(/HTTP 403: "You don't have permission to access this team".*The Vercel token has no access to project "shop-403" in team "acme".*set `vercel-team`/)
     expect(r.outputs['database-url']).toBeTruthy()
     expect(leaks(publicText(emu, r), leakForms(VERCEL_PERSONAL_TOKEN))).toEqual([])
+    // command: delete deletes the database, then fails saying the variables are left.
+    const closed = { action: 'closed', number: pr, pull_request: { number: pr, head: { ref: BRANCH, sha: SHA } } }
+    const d = await run(project, pr, { command: 'delete', 'vercel-token': VERCEL_PERSONAL_TOKEN }, { event: closed })
+    expect(d.code).toBe(1)
+    expect(d.errors.join('\n')).toMatch(/The preview database was deleted, but its Vercel variables could not be removed: .*HTTP 403/)
   })
 
   it('a missing project, and a project without a Git link when a deployment must be made, are named', async () => {
@@ -229,7 +234,12 @@ describe('failures', () => {
     emu.vercel.rateLimit(3, 2)
     const r = await run(project, newPr())
     expect(r.errors).toEqual([])
-    expect(emu.vercel.server.log.filter((q) => q.status === 429)).toHaveLength(3)
+    const refused = emu.vercel.server.log.filter((q) => q.status === 429)
+    expect(refused).toHaveLength(3)
+    // The request after the first 429 came once the limit had reset (the answer's `limit.reset`, epoch seconds), not before.
+    const reset = (JSON.parse(refused[0].responseText!) as { error: { limit: { reset: number } } }).error.limit.reset * 1000
+    const next = emu.vercel.server.log[emu.vercel.server.log.indexOf(refused[0]) + 1]
+    expect(next.at).toBeGreaterThanOrEqual(reset - 50)
     expect(varsOf(project).DATABASE_URL.value).toBe(r.outputs['database-url'])
 
     emu.vercel.rateLimit(1000, 120)

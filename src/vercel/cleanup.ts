@@ -8,6 +8,7 @@
  */
 import * as core from '@actions/core'
 import * as github from '@actions/github'
+import { CancelledError } from '../cancel.js'
 import type { Settings } from '../settings.js'
 import type { VercelClient, VercelEnv } from './client.js'
 import { vercelClientOf } from './preview.js'
@@ -17,20 +18,27 @@ const repository = (): string => `${github.context.repo.owner}/${github.context.
 
 /**
  * `command: delete`: removes this action's variables of the PR's head branch.
- * @throws VercelError or HttpError (the step fails; the database is deleted already)
+ * @throws Error saying the database is deleted and what Vercel answered (the step fails)
  */
 export async function removeVercelVariables(settings: Settings, pr: { number: number; headRef: string } | null): Promise<void> {
   const client = vercelClientOf(settings)
   if (!client || !pr || settings.branchId) return // `branch-id`: a branch other than the PR's preview
   await core.group('Remove the Vercel preview variables', async () => {
-    const project = await client.project()
-    const marker = markerOf(repository(), pr.number, settings.previewName)
-    const removed = await removeVariables(client, project.id, settings.envNames, marker, pr.headRef)
-    core.info(
-      removed.length
-        ? `Removed ${removed.join(', ')} from Vercel project "${project.name}".`
-        : `No Vercel variables of this action for branch "${pr.headRef}": nothing to remove.`
-    )
+    try {
+      const project = await client.project()
+      const marker = markerOf(repository(), pr.number, settings.previewName)
+      const removed = await removeVariables(client, project.id, settings.envNames, marker, pr.headRef)
+      core.info(
+        removed.length
+          ? `Removed ${removed.join(', ')} from Vercel project "${project.name}".`
+          : `No Vercel variables of this action for branch "${pr.headRef}": nothing to remove.`
+      )
+    } catch (err) {
+      if (err instanceof CancelledError) throw err
+      throw new Error(`The preview database was deleted, but its Vercel variables could not be removed: ${(err as Error).message}`, {
+        cause: err
+      })
+    }
   })
 }
 

@@ -1,8 +1,9 @@
 /**
  * The Vercel wiring through the bundled action in branch mode: a PR whose
  * deployment was built before the run gets the variables and exactly one
- * new deployment; `command: reset` (same connection strings) writes and
- * deploys nothing; `command: delete`, the sweep (`command: cleanup`) and
+ * new deployment; none without a deployment of the commit yet;
+ * `command: reset` and a rebuild for a changed seed (the branch restored in
+ * place: same connection strings) write and deploy nothing; `command: delete`, the sweep (`command: cleanup`) and
  * `make-room` remove exactly this action's variables of the swept PR's
  * branch, and another PR's, or a variable set by hand, stay; a `failed[]`
  * entry fails the step and keeps the branch; the token appears nowhere.
@@ -15,7 +16,12 @@ import { branchSuite } from '../fixtures/branch-suite.js'
 import { REPO } from '../fixtures/preview.js'
 import { leakForms } from '../helpers.js'
 
-const suite = branchSuite({ prefix: 'vercel-branch-test-', firstPr: 4950, projectPerTest: true })
+const suite = branchSuite({
+  prefix: 'vercel-branch-test-',
+  firstPr: 4950,
+  projectPerTest: true,
+  files: { 'v1.sql': 'CREATE TABLE items (id int PRIMARY KEY);\n', 'v2.sql': 'CREATE TABLE items (id int PRIMARY KEY, name text);\n' }
+})
 const SHA = 'a1b2c3d4e5f6'
 
 let projects = 0
@@ -68,6 +74,29 @@ describe('branch mode', () => {
     expect(d.errors).toEqual([])
     expect(keysOf(project, branch)).toEqual([])
     suite.expectNoLeak(d, leakForms(VERCEL_TOKEN))
+  })
+
+  it('no deployment yet: the variables only; a rebuilt branch (changed seed) keeps its connection strings, so nothing is written or deployed', async () => {
+    const project = vercelProject()
+    const pr = suite.newPr()
+    const branch = `feature/pr-${pr}`
+    const first = await run(project, pr, { seed: 'v1.sql' })
+    expect(first.errors).toEqual([])
+    expect(first.stdout).toContain("No Vercel deployment of a1b2c3d yet: the one Vercel's Git integration builds from now on reads the variables")
+    expect(suite.emu.vercel.deployments.filter((d) => d.projectId === project.id)).toEqual([])
+    expect(keysOf(project, branch)).toEqual(['DATABASE_URL', 'DATABASE_URL_UNPOOLED'])
+    const built = suite.emu.vercel.gitPush(project, branch, SHA, 'READY')
+    expect(built.env.DATABASE_URL).toBe(first.outputs['database-url'])
+    const writes = (): number => suite.emu.vercel.server.log.filter((q) => q.method !== 'GET').length
+    const before = writes()
+    // Branch mode rebuilds in place (the branch restored from its parent): the same strings, which the deployment reads live.
+    const r = await run(project, pr, { seed: 'v2.sql' })
+    expect(r.errors).toEqual([])
+    expect(r.outputs.reseeded).toBe('true')
+    expect(r.outputs['database-url']).toBe(first.outputs['database-url'])
+    expect(writes()).toBe(before)
+    expect(r.stdout).toContain('already hold this database')
+    expect(r.outputs['vercel-deployment-url']).toBe(`https://${built.url}`)
   })
 
   it("the sweep removes the closed PR's variables only; an open PR's and a hand-set one stay", async () => {

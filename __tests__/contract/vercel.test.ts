@@ -159,6 +159,8 @@ describe("the emulator's Vercel API against @vercel/sdk's models", () => {
     const called = new Set(emu.vercel.server.log.map((q) => endpointOf(q)?.name))
     expect(ENDPOINTS.map((e) => e.name).filter((n) => !called.has(n))).toEqual([])
     expect(emu.vercel.server.log.filter((q) => !endpointOf(q))).toEqual([])
+    // `vercel-team: team_…` goes as `teamId` on every request (a slug goes as `slug`: vercel.test.ts).
+    expect(emu.vercel.server.log.filter((q) => !/(^|&)teamId=team_/.test(q.query))).toEqual([])
   })
 
   it("every answer parses with the SDK's response model; failed[] entries too", () => {

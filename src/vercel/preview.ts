@@ -17,7 +17,7 @@ import { CancelledError } from '../cancel.js'
 import type { Connection } from '../connection.js'
 import type { Settings } from '../settings.js'
 import { type VercelDeployment, VercelClient, VercelError, type VercelProject } from './client.js'
-import type { VercelReport } from './report.js'
+import { type VercelReport, deploymentUrlOf } from './report.js'
 import { markerOf, syncVariables } from './variables.js'
 
 /** States of a deployment that will not serve: it never replaces a stale one, and a stale one in them is not cancelled. */
@@ -40,8 +40,6 @@ export function vercelClientOf(settings: Settings): VercelClient | null {
 /** The PR's head commit: the event's `pull_request.head.sha`, else the run's commit. */
 const headSha = (): string =>
   (github.context.payload.pull_request as { head?: { sha?: string } } | undefined)?.head?.sha ?? github.context.sha
-
-const https = (d: VercelDeployment): string => (d.url ? `https://${d.url.replace(/^https?:\/\//, '')}` : '')
 
 /**
  * Makes the commit's preview read the variables written at `changedAt`.
@@ -114,7 +112,7 @@ export async function wirePreview(
           : `The Vercel variables of branch "${pr.headRef}" already hold this database's connection strings: nothing written.`
       )
       const { deployment, note } = await previewOf(client, project, pr.headRef, sha, synced.changedAt)
-      const url = deployment ? https(deployment) : ''
+      const url = deployment ? deploymentUrlOf(deployment.url) : ''
       core.setOutput('vercel-deployment-url', url)
       return { report: { url: url || undefined, state: deployment?.state, note } }
     } catch (err) {

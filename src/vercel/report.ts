@@ -15,10 +15,20 @@ export interface VercelReport {
   note: string
 }
 
+/** A deployment's address as Vercel gives it: a host name (`shop-abc123-acme.vercel.app`), with or without `https://`. */
+const DEPLOYMENT_URL = /^(?:https:\/\/)?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63})\/?$/i
+
+/** `https://<host>` for a deployment address of Vercel's shape, else '' (an answer of another shape is not used). */
+export function deploymentUrlOf(url: string): string {
+  const host = DEPLOYMENT_URL.exec(url)?.[1]
+  return host ? `https://${host.toLowerCase()}` : ''
+}
+
 /** The report's row: `Vercel preview | <link> (<state>): <note>`. Vercel's URL and state are rendered inert. */
 export function vercelRow(v: VercelReport): [string, string] {
-  // canonical (`https://host/`), so that markdownUrl links it rather than rendering it as text
-  const href = v.url && URL.canParse(v.url) ? new URL(v.url).href : v.url
-  const link = href ? `${markdownUrl(href)}${v.state ? ` (${markdownText(v.state.toLowerCase(), 20)})` : ''}: ` : ''
+  // `https://host/`: canonical, so that markdownUrl links it; an address of another shape is shown as escaped text
+  const url = v.url ? deploymentUrlOf(v.url) : ''
+  const shown = url ? markdownUrl(`${url}/`) : v.url ? markdownText(v.url, 100) : ''
+  const link = shown ? `${shown}${v.state ? ` (${markdownText(v.state.toLowerCase(), 20)})` : ''}: ` : ''
   return ['Vercel preview', `${link}${v.note}`]
 }

@@ -63,6 +63,15 @@ export interface JsonRequest {
    * Such an answer returns `body: undefined`.
    */
   emptyBodyStatuses?: readonly number[]
+  /**
+   * Seconds to wait after an HTTP 429, read from the service's own answer
+   * when it sends no `Retry-After` (Vercel REST API: the `X-RateLimit-Reset`
+   * header, epoch seconds). With it, 429s are waited out until
+   * `rateLimitDeadline` instead of {@link RATE_LIMIT_ATTEMPTS} attempts.
+   */
+  rateLimitWait?: (headers: Headers) => number | undefined
+  /** Milliseconds since the epoch after which a 429 is no longer waited out (with `rateLimitWait`). */
+  rateLimitDeadline?: number
 }
 
 export interface JsonResponse {
@@ -120,11 +129,13 @@ function describeErrorBody(
 ): { message?: string; hint?: string; requestId?: string; code?: string } {
   const clean = (text: string | undefined): string | undefined => (text === undefined ? undefined : redactWith(text, requestSecrets))
   if (body && typeof body === 'object') {
-    const b = body as Record<string, unknown>
+    const outer = body as Record<string, unknown>
+    // Vercel REST API: errors are `{"error": {"code", "message"}}`.
+    const b = outer.error && typeof outer.error === 'object' ? (outer.error as Record<string, unknown>) : outer
     const message = typeof b.message === 'string' ? b.message : typeof b.error === 'string' ? b.error : undefined
     const hint = typeof b.hint === 'string' ? b.hint : undefined
     const requestId = typeof b.request_id === 'string' && b.request_id ? b.request_id : undefined
-    const code = typeof b.code === 'string' && /^[A-Z0-9_]{1,64}$/.test(b.code) ? b.code : undefined
+    const code = typeof b.code === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(b.code) ? b.code : undefined
     return { message: clean(message), hint: clean(hint), requestId: clean(requestId), code }
   }
   const trimmed = clean(raw.trim())!
@@ -220,7 +231,7 @@ async function once(req: JsonRequest): Promise<JsonResponse> {
       message,
       hint,
       false,
-      res.headers.has('retry-after') ? retryAfterSeconds(res.headers) : undefined,
+      res.headers.has('retry-after') ? retryAfterSeconds(res.headers) : res.status === 429 ? req.rateLimitWait?.(res.headers) : undefined,
       requestId,
       code
     )
@@ -244,7 +255,10 @@ async function once(req: JsonRequest): Promise<JsonResponse> {
  * service asked for (RFC 9110 §10.2.3: delta-seconds or an HTTP date). Idempotent
  * requests are also retried on 5xx, network errors and timeouts, 3 attempts
  * in all, waiting 1 s then 2 s; a request with `retryOn503` is retried so on
- * HTTP 503 only (platform spec: a 503 "is always safe to retry").
+ * HTTP 503 only (platform spec: a 503 "is always safe to retry"). A request
+ * with `rateLimitDeadline` waits out every 429 (its `Retry-After`, else
+ * `rateLimitWait`'s seconds) until that deadline, however long the wait,
+ * and fails with the 429 when the next wait would pass it.
  *
  * @throws HttpError with a message naming the request, the status and the
  *   service's own message and hint.
@@ -258,6 +272,12 @@ export async function requestJson(req: JsonRequest): Promise<JsonResponse> {
       return await (req.idempotent ? once(req) : finishBeforeUndo(once(req)))
     } catch (err) {
       if (!(err instanceof HttpError)) throw err
+      if (err.status === 429 && req.rateLimitDeadline !== undefined) {
+        const waitMs = ((err.retryAfterSeconds ?? 1) + RATE_LIMIT_JITTER_S * Math.random()) * 1000
+        if (Date.now() + waitMs > req.rateLimitDeadline) throw err
+        await sleep(waitMs)
+        continue
+      }
       if ((err.status === 429 || err.status === 503) && (err.retryAfterSeconds ?? 0) > MAX_RETRY_AFTER_S) {
         throw new HttpError(
           `${err.message} The service asked to wait ${Math.round(err.retryAfterSeconds!)} s (Retry-After) before retrying, ` +

@@ -11,6 +11,7 @@ import { MAX_EXPIRES_IN_SECONDS } from './platform/expiry.js'
 import { BranchPointError, branchPointOf } from './platform/branch-point.js'
 import { scopeComments } from './comment/scope.js'
 import { maskSecret } from './secrets.js'
+import { readVercelSettings } from './vercel/inputs.js'
 
 function text(name: string): string {
   return core.getInput(name).trim()
@@ -357,7 +358,8 @@ export function readSettings(): Settings {
     maskingRules: [],
     deployment: bool('deployment', true),
     reportFile: text('report-file'),
-    commentAuthor: commentAuthor()
+    commentAuthor: commentAuthor(),
+    vercel: readVercelSettings(url)
   }
   settings.maskingRules = maskingRules(mode, settings.schemaOnly)
   checkLifecycle(settings)

@@ -27,6 +27,7 @@ import type { PreviewDeployment } from './deployment/deployment.js'
 import { deactivateDeployments, environmentUrlOf, startDeployment } from './deployment/run-deployment.js'
 import { mark, phaseLog } from './phases.js'
 import { NeonLimitError } from './platform/api-errors.js'
+import { removeVercelVariables } from './vercel/cleanup.js'
 
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
@@ -76,6 +77,7 @@ export async function run(checked?: Settings): Promise<void> {
     } else if (settings.command === 'delete') {
       await deletePreview(pub, driver)
       await deactivateDeployments(settings, pub.pr)
+      await removeVercelVariables(settings, pub.pr)
     } else await resetBranch(client, settings, branchName, seed, pub, fingerprint)
   } catch (err) {
     if (isCancelled()) return // the cancel handler reports and undoes

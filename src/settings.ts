@@ -30,6 +30,22 @@ export interface EnvNames {
 /** Where on the parent's history a new branch starts: an LSN or a time (Neon API spec, BranchCreateRequest.branch `parent_lsn` / `parent_timestamp`). */
 export type BranchPoint = { lsn: string } | { timestamp: string }
 
+/**
+ * The Vercel wiring's inputs (vercel/): present when `vercel-token` is set.
+ * The variables it writes are named from `env-key` (default `DATABASE_URL`):
+ * `<key>` (pooled) and `<key>_UNPOOLED` (direct), as Neon's Vercel integration names them.
+ */
+export interface VercelSettings {
+  /** `vercel-token`: masked; never logged, posted, output or given to a command. */
+  token: string
+  /** `vercel-project`: the project's id (`prj_…`) or name. */
+  project: string
+  /** `vercel-team`: a team id (`team_…`, sent as `teamId`) or slug (sent as `slug`); '' for a personal account. */
+  team: string
+  /** `vercel-api-url`, without a trailing slash. */
+  apiUrl: string
+}
+
 export type Mode = 'instant' | 'branch'
 export type Reseed = 'on-change' | 'never'
 export type Command = 'create' | 'delete' | 'cleanup' | 'reset' | 'publish'
@@ -104,6 +120,8 @@ export interface Settings {
   reportFile: string
   /** `comment-author`: the GitHub login a fork PR's read-only run trusts comments of (the one `command: publish` comments as). */
   commentAuthor: string
+  /** The Vercel wiring; null when `vercel-token` is empty. */
+  vercel: VercelSettings | null
 }
 
 /** A wrong input value. The message names the input and what it accepts. */

@@ -21,6 +21,7 @@ import { seedOrUndo } from './seed-step.js'
 import { migrateOrKeep, withMadeBy } from './migrate-step.js'
 import { type FingerprintWith, fingerprintUnderRules, keptFingerprint, rebuildReason } from './reseed.js'
 import { mark } from '../phases.js'
+import { failWiring, wirePreview } from '../vercel/preview.js'
 
 /**
  * Runs `command: create` with `driver`. Nothing is handed out (outputs, env
@@ -95,7 +96,10 @@ export async function create(
     const names = db.envVariables === 'with-claim' ? `${v.url}, ${v.direct} and ${v.claim}` : `${v.url} and ${v.direct}`
     core.info(`Wrote ${names} to ${settings.envFile}.`)
   }
+  const wired = await wirePreview(settings, pub.pr, connection) // beside the database's links in the comment
+  if (wired) report.vercel = wired.report
   const record = { ...db.record(), ...recorded }
   await publish(pub, report, record)
+  failWiring(wired) // the database is kept: the step fails after publishing it
   return { report, record }
 }

@@ -29,6 +29,7 @@ import { maskConnection, setOutputs } from '../publish/outputs.js'
 import { writeEnvFile } from '../publish/env-file.js'
 import type { Report } from '../publish/report.js'
 import { type Publication, publish } from '../publish/publication.js'
+import { failWiring, wirePreview } from '../vercel/preview.js'
 import { schemaResult } from '../schema/track.js'
 import type { SeedPlan } from '../seed/loader.js'
 import { seedOrUndo } from './seed-step.js'
@@ -145,7 +146,10 @@ export async function resetBranch(
   if (settings.envFile)
     await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)
   core.info(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`)
+  const wired = await wirePreview(settings, pub.pr, connection) // the same strings: normally nothing to write or deploy
+  if (wired) report.vercel = wired.report
   await publish(pub, report, { mode: 'branch', branchId: branch.id, branchName: branch.name, fingerprint })
+  failWiring(wired)
 }
 
 /** A branch restored from its parent under its unseeded name, and what finishes or undoes it. */

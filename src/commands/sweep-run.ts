@@ -38,6 +38,7 @@ import { type Octokit, commentBody, commentScope, describeGitHubError, scopeComm
 import { type CommentLock, acquireLock } from '../comment/lock/lock.js'
 import { type GitHubBudget, isRateLimited } from '../comment/lock/budget.js'
 import { type PreviewComment, type PullState, checkWrite, previewComments, pullState } from './sweep-github.js'
+import { removeSweptVariables } from '../vercel/cleanup.js'
 import { MinutePace, SWEEP_NEON_PER_MINUTE, deleteSharing } from './sweep-pace.js'
 
 /** What the sweep decided about one branch. */
@@ -272,6 +273,8 @@ export class SweepRun {
     row.decision = ops === null ? 'already gone' : 'deleted'
     core.info(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`)
     await this.deactivate(row)
+    const unwired = await removeSweptVariables(this.x.settings, row.pr, row.preview ?? '')
+    if (unwired) this.x.failures.push(`"${row.branch.name}": ${unwired}`)
     return renderReport({
       mode: 'branch',
       state: 'swept',

@@ -7,6 +7,7 @@ import type { PhaseTiming } from '../phases.js'
 import { commentScope } from '../comment/scope.js'
 import { COMMENT_HEADING } from '../comment/comment.js'
 import { markdownCode, markdownText, markdownUrl } from './inert.js'
+import { type VercelReport, vercelRow } from '../vercel/report.js'
 
 /** The facts of one run. Times are ISO 8601 UTC strings. */
 export interface Report {
@@ -72,6 +73,8 @@ export interface Report {
   migrationCost?: { command: string; lines: string[]; file: string }
   /** The schema change of this run; `noChange` for a reused database, where nothing ran. */
   schema?: SchemaReport
+  /** The PR's Vercel preview deployment that reads this database (vercel/), with `vercel-token`. */
+  vercel?: VercelReport
   /** Job summary only: where the run's time went (phases.ts), up to the summary's writing. */
   phases?: PhaseTiming[]
 }
@@ -371,6 +374,7 @@ export function renderReport(r: Report, now = Date.now(), limit = 1_000_000): st
   if (r.host) rows.push(['Host', markdownCode(r.host)])
   if (r.region) rows.push(['Region', markdownText(r.region, 100)])
   if (r.pgVersion) rows.push(['Postgres', String(r.pgVersion)])
+  if (r.vercel) rows.push(vercelRow(r.vercel))
   const action: Record<Report['state'], string> = {
     created: 'created',
     reused: 'reused (not seeded again)',

@@ -1,0 +1,72 @@
+/**
+ * Removing the preview's Vercel variables when its database goes:
+ * `command: delete` removes those of the PR's head branch; the sweep
+ * (`command: cleanup`, and `make-room`, which deletes through it) removes
+ * those of each swept PR, found by the marker in their comment. Only the
+ * keys this action manages, only with its marker: a variable a person set by
+ * hand, or another branch's or PR's, stays.
+ */
+import * as core from '@actions/core'
+import * as github from '@actions/github'
+import { CancelledError } from '../cancel.js'
+import type { Settings } from '../settings.js'
+import type { VercelClient, VercelEnv } from './client.js'
+import { vercelClientOf } from './preview.js'
+import { markerOf, removeVariables } from './variables.js'
+
+const repository = (): string => `${github.context.repo.owner}/${github.context.repo.repo}`
+
+/**
+ * `command: delete`: removes this action's variables of the PR's head branch.
+ * @throws Error saying the database is deleted and what Vercel answered (the step fails)
+ */
+export async function removeVercelVariables(settings: Settings, pr: { number: number; headRef: string } | null): Promise<void> {
+  const client = vercelClientOf(settings)
+  if (!client || !pr || settings.branchId) return // `branch-id`: a branch other than the PR's preview
+  await core.group('Remove the Vercel preview variables', async () => {
+    try {
+      const project = await client.project()
+      const marker = markerOf(repository(), pr.number, settings.previewName)
+      const removed = await removeVariables(client, project.id, settings.envNames, marker, pr.headRef)
+      core.info(
+        removed.length
+          ? `Removed ${removed.join(', ')} from Vercel project "${project.name}".`
+          : `No Vercel variables of this action for branch "${pr.headRef}": nothing to remove.`
+      )
+    } catch (err) {
+      if (err instanceof CancelledError) throw err
+      throw new Error(`The preview database was deleted, but its Vercel variables could not be removed: ${(err as Error).message}`, {
+        cause: err
+      })
+    }
+  })
+}
+
+/** The sweep's one client and listing of the project's variables, shared by every swept branch. */
+let sweep: { client: VercelClient; project: Promise<{ id: string; envs: VercelEnv[] }> } | undefined
+
+/**
+ * The sweep deleted the preview `preview` of PR `pr`: removes its variables.
+ * @returns null, or what went wrong (the sweep counts it as a failure and goes on)
+ */
+export async function removeSweptVariables(settings: Settings, pr: number | undefined, preview: string): Promise<string | null> {
+  if (!pr || !settings.vercel) return null
+  try {
+    if (!sweep) {
+      const client = vercelClientOf(settings)!
+      const project = client.project().then(async (p) => ({ id: p.id, envs: await client.allEnvs(p.id) }))
+      sweep = { client, project }
+    }
+    const { id, envs } = await sweep.project
+    const listed = { branchEnvs: async () => envs, allEnvs: async () => envs }
+    const client = Object.assign(Object.create(sweep.client) as VercelClient, listed)
+    const removed = await removeVariables(client, id, settings.envNames, markerOf(repository(), pr, preview))
+    if (removed.length) core.info(`Removed the Vercel variables of PR #${pr}: ${removed.join(', ')}.`)
+    return null
+  } catch (err) {
+    sweep = undefined
+    const message = `the Vercel variables of PR #${pr} could not be removed: ${(err as Error).message}`
+    core.warning(message)
+    return message
+  }
+}

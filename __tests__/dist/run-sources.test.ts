@@ -87,3 +87,48 @@ describe('a closed pull request gets no new preview', () => {
     expect(project.branches.get(r.outputs['branch-id'])).toBeDefined()
   })
 })
+
+describe('a renamed head branch', () => {
+  it('the next run reuses the PR\'s branch (renamed to the new default name), and delete leaves none', async () => {
+    const pr = newPr()
+    const first = await run({ seed: 'seed.sql' }, { pr: { number: pr, headRef: 'feature/checkout' } })
+    expect(first.errors).toEqual([])
+    expect(first.outputs['branch-name']).toBe(`preview/pr-${pr}-feature-checkout`)
+    const second = await run({ seed: 'seed.sql' }, { pr: { number: pr, headRef: 'feature/checkout-v2' } })
+    expect(second.errors).toEqual([])
+    expect(second.outputs).toMatchObject({ created: 'false', 'branch-id': first.outputs['branch-id'], 'branch-name': `preview/pr-${pr}-feature-checkout-v2` })
+    expect(second.stdout).toContain(`renamed branch "preview/pr-${pr}-feature-checkout" (${first.outputs['branch-id']}) to "preview/pr-${pr}-feature-checkout-v2"`)
+    expect(previewBranches().map((b) => b.name)).toEqual([`preview/pr-${pr}-feature-checkout-v2`])
+    expect(emu.github.comments(REPO, pr)).toHaveLength(1)
+    const deleted = await run({ command: 'delete' }, { eventName: 'pull_request', event: prEvent(pr, 'closed', 'closed', 'feature/checkout-v2') })
+    expect(deleted.errors).toEqual([])
+    expect(previewBranches()).toHaveLength(0)
+  })
+
+  it('without the comment\'s record (comment: false): delete finds every branch of the PR by its annotations, and leaves other PRs\' and named previews', async () => {
+    const pr = newPr()
+    const other = newPr()
+    const inputs = { comment: 'false' }
+    const a = await run(inputs, { pr: { number: pr, headRef: 'feature/cart' } })
+    const b = await run(inputs, { pr: { number: pr, headRef: 'feature/cart-v2' } })
+    const named = await run({ ...inputs, 'preview-name': 'api' }, { pr: { number: pr, headRef: 'feature/cart-v2' } })
+    const elsewhere = await run(inputs, { pr: { number: other, headRef: 'feature/cart' } })
+    for (const r of [a, b, named, elsewhere]) expect(r.errors).toEqual([])
+    expect(previewBranches()).toHaveLength(4)
+    const deleted = await run({ ...inputs, command: 'delete' }, { pr: { number: pr, headRef: 'feature/cart-v2' } })
+    expect(deleted.errors).toEqual([])
+    expect(previewBranches().map((x) => x.id).sort()).toEqual([named.outputs['branch-id'], elsewhere.outputs['branch-id']].sort())
+    expect(deleted.stdout).toContain(`Deleted branch "preview/pr-${pr}-feature-cart" (${a.outputs['branch-id']}), this pull request's preview under an earlier head branch name.`)
+  })
+
+  it('delete after the rename when only the old branch exists: it is deleted and the comment says so', async () => {
+    const pr = newPr()
+    const first = await run({}, { pr: { number: pr, headRef: 'feature/pay' } })
+    const deleted = await run({ command: 'delete' }, { pr: { number: pr, headRef: 'feature/pay-v2' } })
+    expect(deleted.errors).toEqual([])
+    expect(previewBranches()).toHaveLength(0)
+    expect(project.branches.has(first.outputs['branch-id'])).toBe(false)
+    expect(emu.github.comments(REPO, pr)[0].body).toMatch(/deleted/i)
+  })
+})
+

@@ -23,6 +23,7 @@ import { branchCreateExtras, explainCreateRefusal } from '../platform/branch-cre
 import { recordUse } from '../platform/expiry.js'
 import { deleteBranchAndWait, markSeeded, provisionBranch, waitForPendingOf } from '../platform/lifecycle.js'
 import { branchLimitHandler } from './make-room.js'
+import { deleteBranches, followRenamedHead, otherBranchesOfPr } from '../platform/pr-branches.js'
 import { defaultBranchName, findPreviewBranches, refuseProtected } from '../platform/preview-branch.js'
 import { describePoint } from '../platform/branch-point.js'
 import { summarise } from '../platform/operations.js'
@@ -44,7 +45,7 @@ export function branchNameOf(settings: Settings, pr: PullRequest | null): string
 export function branchDriver(settings: Settings, client: NeonClient, branchName: string, earlier?: CommentRecord): ModeDriver {
   return {
     provision: () => provision(settings, client, branchName, earlier),
-    delete: () => deleteBranch(settings, client, branchName)
+    delete: () => deleteBranch(settings, client, branchName, earlier)
   }
 }
 
@@ -61,8 +62,10 @@ async function provision(
   const extras = branchCreateExtras(settings, ownerOfRun())
   const anonymized = settings.maskingRules.length ? anonymizedBranch(client, settings, settings.maskingRules) : undefined
   const outcome = await core
-    .group(`Provision branch "${branchName}"`, () =>
-      provisionBranch(client, {
+    .group(`Provision branch "${branchName}"`, async () => {
+      // a renamed head branch changes the default name: the PR's branch is found by the id its comment recorded
+      if (!settings.branchName) await followRenamedHead(client, earlier, branchName, ownerOfRun(), settings)
+      return provisionBranch(client, {
         ...settings,
         reuse,
         branchName,
@@ -70,7 +73,7 @@ async function provision(
         anonymized,
         atBranchLimit: branchLimitHandler(settings, client, ownerOfRun().pr)
       })
-    )
+    })
     .catch((err: unknown) => Promise.reject(explainCreateRefusal(err, settings)))
   // A reused branch's expiry moves to `expires-in` from now, and every reuse is recorded as the branch's last use (max-age).
   const expiresAt = outcome.created
@@ -221,10 +224,16 @@ async function rebuildInPlace(
   }
 }
 
-/** Deletes the PR's branch (and an unseeded one a failed run left) and waits for the operations. */
-async function deleteBranch(settings: Settings, client: NeonClient, name: string): Promise<Deleted | null> {
+/**
+ * Deletes the PR's branch (and an unseeded one a failed run left), and every
+ * other branch of the PR and preview (its head branch's earlier names,
+ * platform/pr-branches.ts), and waits for the operations.
+ */
+async function deleteBranch(settings: Settings, client: NeonClient, name: string, earlier?: CommentRecord): Promise<Deleted | null> {
   if (settings.branchId) return deleteBranchById(settings, client, settings.branchId)
   const branchName = name
+  const others = await otherBranchesOfPr(client, ownerOfRun(), branchName, earlier)
+  const renamedAway = others.length ? await deleteBranches(client, others, settings) : []
   const found = await findPreviewBranches(client, branchName)
   if (found.unseeded) {
     core.info(`Deleting branch "${found.unseeded.name}", left by a run whose seed did not complete.`)
@@ -232,6 +241,12 @@ async function deleteBranch(settings: Settings, client: NeonClient, name: string
     await deleteBranchAndWait(client, found.unseeded, settings)
   }
   const branch = found.seeded
+  if (!branch && renamedAway.length) {
+    return {
+      report: { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchId: others[0].id, branchName: others[0].name },
+      record: { mode: 'branch' }
+    }
+  }
   if (!branch) {
     core.notice(`Branch "${branchName}" does not exist (already deleted): nothing to do.`)
     return {

@@ -11,17 +11,50 @@ import * as github from '@actions/github'
 export type RunSource =
   /** `pull_request` / `pull_request_target` (or any event whose payload carries a pull request): the PR owns the preview. */
   | { kind: 'pull-request'; number: number; closed: boolean }
-  /** Anything else (`push`, `merge_group`, `workflow_dispatch`, `schedule`, …): the run's commit names the preview. */
+  /** `merge_group` (GitHub's merge queue): the job owns a database of its own, keyed on the queue entry's head commit. */
+  | { kind: 'merge-group'; headSha: string }
+  /**
+   * `push` or `workflow_dispatch` on a branch, and the `delete` event of a branch: the git branch owns the preview.
+   * `deleted`: the git branch is gone (the `delete` event, or a push that deleted it).
+   */
+  | { kind: 'git-branch'; branch: string; deleted: boolean }
+  /** Anything else (`schedule`, a tag, …): the run's commit names the preview. */
   | { kind: 'other'; event: string }
+
+/** Events whose `GITHUB_REF` names the git branch that owns the preview. */
+const BRANCH_EVENTS = new Set(['push', 'workflow_dispatch'])
 
 /** The run's source, from `github.context` (the event name and payload the runner gave the step). */
 export function runSource(): RunSource {
-  const pr = github.context.payload.pull_request as { number?: unknown; state?: unknown } | undefined
+  const { payload, eventName, ref } = github.context
+  const pr = payload.pull_request as { number?: unknown; state?: unknown } | undefined
   if (pr && typeof pr.number === 'number') {
-    const closed = github.context.payload.action === 'closed' || pr.state === 'closed'
+    const closed = payload.action === 'closed' || pr.state === 'closed'
     return { kind: 'pull-request', number: pr.number, closed }
   }
-  return { kind: 'other', event: github.context.eventName ?? '' }
+  if (eventName === 'merge_group') {
+    const group = payload.merge_group as { head_sha?: unknown } | undefined
+    return { kind: 'merge-group', headSha: typeof group?.head_sha === 'string' ? group.head_sha : (github.context.sha ?? '') }
+  }
+  // the delete event: `ref` is the short name, `ref_type` branch or tag (GitHub webhook events, delete)
+  if (eventName === 'delete' && payload.ref_type === 'branch' && typeof payload.ref === 'string' && payload.ref)
+    return { kind: 'git-branch', branch: payload.ref, deleted: true }
+  if (BRANCH_EVENTS.has(eventName) && ref?.startsWith('refs/heads/') && ref.length > 'refs/heads/'.length)
+    return { kind: 'git-branch', branch: ref.slice('refs/heads/'.length), deleted: payload.deleted === true }
+  return { kind: 'other', event: eventName ?? '' }
+}
+
+/**
+ * The branch expiry a run's create sets when `expires-in` is empty, in seconds:
+ * a merge queue's database lives for its job alone (the post step deletes it),
+ * so it carries Neon's `expires_at` 6 hours ahead (GitHub's default job
+ * timeout, `timeout-minutes: 360`) should the post step never run; 0 (none) otherwise.
+ */
+export const QUEUE_EXPIRY_SECONDS = 6 * 3600
+
+/** `expires-in` for this run's create: the input when given, else {@link QUEUE_EXPIRY_SECONDS} for a merge group, else 0. */
+export function expiryFor(expiresInSeconds: number, source: RunSource = runSource()): number {
+  return expiresInSeconds || (source.kind === 'merge-group' ? QUEUE_EXPIRY_SECONDS : 0)
 }
 
 /**
@@ -36,6 +69,11 @@ export function createRefusedBecause(source: RunSource = runSource()): string | 
       `Pull request #${source.number} is closed: \`command: create\` provisions nothing for a closed pull request ` +
       '(no branch, database, comment or deployment). Its preview is removed by `command: delete` on the `closed` event, or by `command: cleanup`. ' +
       "To skip this step, give the create job `if: github.event.action != 'closed'`."
+    )
+  if (source.kind === 'git-branch' && source.deleted)
+    return (
+      `Git branch "${source.branch}" was deleted: \`command: create\` provisions nothing for it. ` +
+      'Its preview is removed by `command: delete` on the `delete` event, or by `command: cleanup`.'
     )
   return null
 }

@@ -206,6 +206,7 @@ export async function runWorkflowJob(
     ctx.contexts.steps = stepContexts as unknown as ExprValue
     ctx.contexts.runner = { temp: runnerTemp, os: 'Linux' }
     writeFileSync(githubEnv, '')
+    const posts: RunResult[] = [] // the action steps' `runs.post`, run after the last step in reverse order (as GitHub does)
     for (const step of job.steps) {
       const name = (step.name ?? step.run?.split('\n')[0] ?? step.uses ?? '(step)') + suffix
       const jobEnv = { ...options.env, ...evaluateAll(workflow.env, ctx), ...readEnvFile(githubEnv) }
@@ -223,15 +224,17 @@ export async function runWorkflowJob(
       let outputs: Record<string, string> = {}
       if ((step.uses && SETUP.test(step.uses)) || step.run?.trim() === 'npm ci') {
         record = { name, outcome: 'skipped', log: '' }
-      } else if (step.uses === '..' || (step.uses && options.self?.includes(step.uses))) {
+      } else if (step.uses === './' || (step.uses && options.self?.includes(step.uses))) {
         const action = await runAction({
           ...base,
           githubApiUrl: base.githubApiUrl ?? jobEnv.PREVIEW_PG_GITHUB_API_URL ?? '',
           caCertFile: base.caCertFile ?? jobEnv.NODE_EXTRA_CA_CERTS ?? '',
           inputs: { ...inputs, ...options.inputs },
           cwd: workspace,
-          env: { ...jobEnv, ...stepEnv, RUNNER_TEMP: runnerTemp }
+          env: { ...jobEnv, ...stepEnv, RUNNER_TEMP: runnerTemp },
+          deferPost: true
         })
+        posts.push(action)
         outputs = action.outputs
         record = { name, outcome: action.code === 0 ? 'success' : 'failure', log: action.stdout + action.stderr, action }
       } else if (step.uses && /^actions\/(upload|download)-artifact@/.test(step.uses)) {
@@ -271,6 +274,7 @@ export async function runWorkflowJob(
       if (step.id) stepContexts[step.id] = { outputs, outcome, conclusion }
       if (conclusion === 'failure') ctx.failed = true
     }
+    for (const action of posts.reverse()) await action.runPost?.()
   }
   return {
     steps,

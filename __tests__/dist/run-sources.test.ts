@@ -132,3 +132,30 @@ describe('a renamed head branch', () => {
   })
 })
 
+
+describe('guards that keep holding', () => {
+  it('three matrix jobs of one PR at once: one branch, one comment, one database', async () => {
+    const pr = newPr()
+    const runs = await Promise.all([0, 1, 2].map(() => run({ seed: 'seed.sql' }, { pr: { number: pr } })))
+    for (const r of runs) expect(r.errors).toEqual([])
+    expect(new Set(runs.map((r) => r.outputs['branch-id'])).size).toBe(1)
+    expect(runs.filter((r) => r.outputs.created === 'true')).toHaveLength(1)
+    expect(previewBranches()).toHaveLength(1)
+    expect(emu.github.comments(REPO, pr)).toHaveLength(1)
+  })
+
+  it('a 250-character head ref with non-ASCII letters and an emoji: a valid name, reused, and delete leaves none', async () => {
+    const pr = newPr()
+    const headRef = `feature/ünïcödé-😀-${'x'.repeat(230)}`.slice(0, 250)
+    const first = await run({}, { pr: { number: pr, headRef } })
+    expect(first.errors).toEqual([])
+    const name = first.outputs['branch-name']
+    expect(name.length).toBeLessThanOrEqual(256)
+    expect(name).toMatch(new RegExp(`^preview/pr-${pr}-feature-n-c-d-x+$`))
+    const again = await run({}, { pr: { number: pr, headRef } })
+    expect(again.outputs).toMatchObject({ created: 'false', 'branch-id': first.outputs['branch-id'] })
+    const deleted = await run({ command: 'delete' }, { pr: { number: pr, headRef } })
+    expect(deleted.errors).toEqual([])
+    expect(previewBranches()).toHaveLength(0)
+  })
+})

@@ -174,4 +174,14 @@ describe('push: one preview per git branch', () => {
     expect(swept.summary).toMatch(/\| keep \| git branch `feature\/live` exists \|/)
     expect(gitBranches.requests() - before).toBe(2)
   })
+
+  it('a 404 that is not `Branch not found` (a token that may not read the repository) keeps the preview', async () => {
+    const r = await run({}, pushRun('feature/private', '3'.repeat(40)))
+    expect(r.errors).toEqual([])
+    emu.github.server.inject({ kind: 'status', method: 'GET', path: /\/branches\/feature/, status: 404, body: { message: 'Not Found' } })
+    const swept = await run({ command: 'cleanup' }, { eventName: 'schedule', event: {} })
+    expect(swept.errors).toEqual([])
+    expect(project.branches.has(r.outputs['branch-id'])).toBe(true)
+    expect(swept.summary).toMatch(/\| keep \| git branch `feature\/private` could not be read \(HTTP 404/)
+  })
 })

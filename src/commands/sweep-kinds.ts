@@ -9,7 +9,9 @@
  * - a git branch's preview (push, `workflow_dispatch`) lives while the git
  *   branch does: one `GET /repos/{owner}/{repo}/branches/{branch}` (GitHub
  *   REST, "Get a branch") per git branch and sweep, as a closed PR's preview
- *   costs one pull request read; a 404 means it was deleted.
+ *   costs one pull request read; only a 404 `Branch not found` means it was
+ *   deleted (a token that may not read the repository's contents gets 404
+ *   `Not Found`: the preview is kept).
  */
 import * as core from '@actions/core'
 import * as github from '@actions/github'
@@ -29,7 +31,13 @@ export interface KindDecision {
 const gitBranches = new Map<string, Promise<boolean | string>>()
 let octokit: Octokit | undefined
 
-/** True when git branch `name` exists on GitHub, false on a 404, or why it could not be read. */
+/** The `message` of a GitHub error's body (octokit's RequestError), '' when none. */
+function messageOf(err: unknown): string {
+  const data = (err as { response?: { data?: { message?: unknown } } }).response?.data
+  return typeof data?.message === 'string' ? data.message : ''
+}
+
+/** True when git branch `name` exists on GitHub, false when GitHub answers 404 `Branch not found`, or why it could not be read. */
 function gitBranchExists(settings: Settings, name: string): Promise<boolean | string> {
   let known = gitBranches.get(name)
   if (!known) {
@@ -37,7 +45,8 @@ function gitBranchExists(settings: Settings, name: string): Promise<boolean | st
     const client = octokit
     known = client.rest.repos.getBranch({ ...github.context.repo, branch: name }).then(
       () => true,
-      (err: unknown) => (statusOf(err) === 404 ? false : describeGitHubError(err))
+      // GitHub answers 404 `Not Found` too when the token may not read the repository's contents: only `Branch not found` says it is gone
+      (err: unknown) => (statusOf(err) === 404 && /branch not found/i.test(messageOf(err)) ? false : describeGitHubError(err))
     )
     gitBranches.set(name, known)
   }

@@ -64,7 +64,12 @@ const MEASURED = {
   '__tests__/emulator/initdb-template.test.ts': 9,
   '__tests__/integration/migration-cost.test.ts': 9,
   '__tests__/dist/connections.test.ts': 7,
-  '__tests__/dist/command-environment.test.ts': 7
+  '__tests__/dist/command-environment.test.ts': 7,
+  // measured beside 3 to 4 other files, not yet in a whole `npm test`
+  '__tests__/dist/run-sources.test.ts': 96,
+  '__tests__/dist/queue-and-push.test.ts': 94,
+  '__tests__/dist/docs-run-sources.test.ts': 26,
+  '__tests__/dist/proxy.test.ts': 20
 }
 
 /** Files under these folders start emulators and run the bundle: about 30 s each; the rest about 1 s. */

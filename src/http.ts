@@ -10,6 +10,7 @@
  */
 import { cancelSignal, finishBeforeUndo, throwIfCancelled } from './cancel.js'
 import { redactSecrets } from './secrets.js'
+import { proxiedFetch, proxyHint } from './proxy-fetch.js'
 
 /** Failure of one HTTP request. `status` is 0 when no response arrived. */
 export class HttpError extends Error {
@@ -175,7 +176,7 @@ async function once(req: JsonRequest): Promise<JsonResponse> {
   const cancel = req.idempotent ? cancelSignal() : undefined
   let res: Response
   try {
-    res = await fetch(req.url, {
+    res = await proxiedFetch(req.url, {
       method: req.method,
       headers: {
         Accept: 'application/json',
@@ -192,7 +193,7 @@ async function once(req: JsonRequest): Promise<JsonResponse> {
       throw new HttpError(`${req.label} timed out after ${req.timeoutMs / 1000} s (${where}).`, 0, undefined, undefined, true)
     }
     const reason = e.cause?.code ?? e.cause?.message ?? e.message
-    throw new HttpError(`${req.label} failed: could not reach the service (${where}): ${reason}.`, 0)
+    throw new HttpError(`${req.label} failed: could not reach the service (${where}): ${reason}.${proxyHint()}`, 0)
   }
   let raw: string
   try {

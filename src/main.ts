@@ -28,6 +28,7 @@ import { deactivateDeployments, environmentUrlOf, startDeployment } from './depl
 import { mark, phaseLog } from './phases.js'
 import { NeonLimitError } from './platform/api-errors.js'
 import { removeVercelVariables } from './vercel/cleanup.js'
+import { createRefusedBecause } from './run-source.js'
 
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
@@ -44,6 +45,8 @@ export async function run(checked?: Settings): Promise<void> {
   let failedBecause: string | undefined
   try {
     settings = checked ?? readSettings()
+    const refused = settings.command === 'create' ? createRefusedBecause() : null
+    if (refused) return core.notice(refused) // before any request: nothing provisioned, nothing written
     const client = neonClientOf(settings) // the run's one Neon API client (branch mode; no request until used)
     waitForBusyProject(client, settings) // a request that meets 423 on all five attempts waits for the project's operations
     if (settings.command === 'cleanup') return await runCleanup(settings, client)

@@ -15,6 +15,11 @@ export function saveUnseeded(branch: { id: string; name: string }): void {
   core.saveState(STATE.unseededBranch, JSON.stringify({ id: branch.id, name: branch.name }))
 }
 
+/** A branch for this job alone (a merge group's): the post step deletes it when the job ends. */
+export function saveJobBranch(branch: { id: string; name: string }): void {
+  core.saveState(STATE.jobBranch, JSON.stringify({ id: branch.id, name: branch.name }))
+}
+
 /** The branch is seeded, or already deleted: nothing for the post step. */
 export function clearUnseeded(): void {
   core.saveState(STATE.unseededBranch, '')

@@ -20,7 +20,12 @@ export const STATE = {
    */
   unseededBranch: 'unseededBranch',
   /** `{reaction}`: the id of the lock reaction on the PR this run holds (saved by comment/lock/saved.ts). */
-  lockComment: 'lockComment'
+  lockComment: 'lockComment',
+  /**
+   * `{id, name}` of a branch made for this job alone (a merge group's, run-source.ts): the post step
+   * deletes it when the job ends, whatever the main step did.
+   */
+  jobBranch: 'jobBranch'
 } as const
 
 /** The value the main step saved under `name` (the last one wins), '' when none. */

@@ -79,6 +79,11 @@ export interface RunOptions {
   timeoutMs?: number
   /** Record when `database-url` first appears in GITHUB_OUTPUT (polled every 2 ms; for benchmarks). */
   timeOutputs?: boolean
+  /**
+   * Leave `runs.post` to the caller, as a job does (GitHub runs the post steps after the job's last
+   * step, in reverse order): the result's `runPost` runs it and sets `post`.
+   */
+  deferPost?: boolean
 }
 
 export interface RunResult {
@@ -101,6 +106,8 @@ export interface RunResult {
   durationMs: number
   /** The `runs.post` step, when action.yml declares one: its exit code, output and `::error::`/`::warning::` messages. */
   post?: StepResult
+  /** With `deferPost`: runs the `runs.post` step now (once) and sets {@link post}. */
+  runPost?: () => Promise<StepResult>
 }
 
 /** One process of a step (main or post). */
@@ -195,14 +202,15 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
   const { code, stdout, stderr } = await runStep(o.node ?? NODE_24, manifest.runs.main, env, o)
   const endedAt = Date.now()
   clearInterval(watch)
-  let post: StepResult | undefined
-  if (manifest.runs.post) {
+  const postScript = manifest.runs.post
+  const runPost = async (): Promise<StepResult> => {
     const state = parseOutputFile(readFileSync(env.GITHUB_STATE, 'utf8'))
     const postEnv: Record<string, string> = { ...env, GITHUB_STATE: path.join(dir, 'post-state') }
     for (const [name, value] of Object.entries(state)) postEnv[`STATE_${name}`] = value
     writeFileSync(postEnv.GITHUB_STATE, '')
-    post = await runStep(o.node ?? NODE_24, manifest.runs.post, postEnv, { cwd: o.cwd, timeoutMs: o.timeoutMs })
+    return runStep(o.node ?? NODE_24, postScript!, postEnv, { cwd: o.cwd, timeoutMs: o.timeoutMs })
   }
+  const post = postScript && !o.deferPost ? await runPost() : undefined
   const outputs = parseOutputFile(readFileSync(files.output, 'utf8'))
   const undeclared = Object.keys(outputs).filter((name) => !manifest.outputs.some((d) => d.name === name))
   if (undeclared.length > 0) throw new Error(`The action set output(s) ${undeclared.join(', ')} that action.yml does not declare`)
@@ -222,7 +230,14 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
     endedAt,
     outputsAt,
     durationMs: endedAt - started,
-    post
+    post,
+    ...(postScript && o.deferPost
+      ? {
+          async runPost(this: RunResult) {
+            return (this.post ??= await runPost())
+          }
+        }
+      : {})
   }
 }
 

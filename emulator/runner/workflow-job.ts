@@ -206,6 +206,7 @@ export async function runWorkflowJob(
     ctx.contexts.steps = stepContexts as unknown as ExprValue
     ctx.contexts.runner = { temp: runnerTemp, os: 'Linux' }
     writeFileSync(githubEnv, '')
+    const posts: RunResult[] = [] // the action steps' `runs.post`, run after the last step in reverse order (as GitHub does)
     for (const step of job.steps) {
       const name = (step.name ?? step.run?.split('\n')[0] ?? step.uses ?? '(step)') + suffix
       const jobEnv = { ...options.env, ...evaluateAll(workflow.env, ctx), ...readEnvFile(githubEnv) }
@@ -230,8 +231,10 @@ export async function runWorkflowJob(
           caCertFile: base.caCertFile ?? jobEnv.NODE_EXTRA_CA_CERTS ?? '',
           inputs: { ...inputs, ...options.inputs },
           cwd: workspace,
-          env: { ...jobEnv, ...stepEnv, RUNNER_TEMP: runnerTemp }
+          env: { ...jobEnv, ...stepEnv, RUNNER_TEMP: runnerTemp },
+          deferPost: true
         })
+        posts.push(action)
         outputs = action.outputs
         record = { name, outcome: action.code === 0 ? 'success' : 'failure', log: action.stdout + action.stderr, action }
       } else if (step.uses && /^actions\/(upload|download)-artifact@/.test(step.uses)) {
@@ -271,6 +274,7 @@ export async function runWorkflowJob(
       if (step.id) stepContexts[step.id] = { outputs, outcome, conclusion }
       if (conclusion === 'failure') ctx.failed = true
     }
+    for (const action of posts.reverse()) await action.runPost?.()
   }
   return {
     steps,

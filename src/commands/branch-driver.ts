@@ -23,11 +23,13 @@ import { branchCreateExtras, explainCreateRefusal } from '../platform/branch-cre
 import { recordUse } from '../platform/expiry.js'
 import { deleteBranchAndWait, markSeeded, provisionBranch, waitForPendingOf } from '../platform/lifecycle.js'
 import { branchLimitHandler } from './make-room.js'
+import { expiryFor, runSource } from '../run-source.js'
+import { deleteBranches, followRenamedHead, otherBranchesOfPr } from '../platform/pr-branches.js'
 import { defaultBranchName, findPreviewBranches, refuseProtected } from '../platform/preview-branch.js'
 import { describePoint } from '../platform/branch-point.js'
 import { summarise } from '../platform/operations.js'
 import { projectWaitSummary } from '../platform/project-wait.js'
-import { clearUnseeded } from '../post-state.js'
+import { clearUnseeded, saveJobBranch } from '../post-state.js'
 import type { CommentRecord, PullRequest } from '../comment/comment.js'
 import type { Branch } from '../platform/client.js'
 import { restoreUnseeded } from './reset.js'
@@ -35,16 +37,16 @@ import type { Report } from '../publish/report.js'
 import type { MaskingRuleInput, Settings } from '../settings.js'
 import type { Deleted, ModeDriver, Provisioned } from './driver.js'
 
-/** The PR's branch name: `branch-name`, else the default one for the PR, the run's commit and `preview-name`. */
+/** The preview's branch name: `branch-name`, else the default one for the PR (or, outside one, the git branch, the merge group or the commit) and `preview-name`. */
 export function branchNameOf(settings: Settings, pr: PullRequest | null): string {
-  return settings.branchName || defaultBranchName(pr, github.context.sha ?? '', settings.previewName)
+  return settings.branchName || defaultBranchName(pr, github.context.sha ?? '', settings.previewName, runSource())
 }
 
 /** The branch driver for this run's settings, the run's one Neon API client, the PR's branch name and what the comment recorded. */
 export function branchDriver(settings: Settings, client: NeonClient, branchName: string, earlier?: CommentRecord): ModeDriver {
   return {
     provision: () => provision(settings, client, branchName, earlier),
-    delete: () => deleteBranch(settings, client, branchName)
+    delete: () => deleteBranch(settings, client, branchName, earlier)
   }
 }
 
@@ -58,11 +60,15 @@ async function provision(
   // `reuse: false` without `masking-rules` would delete an anonymized preview and copy the unmasked parent in its place
   const kept = reuse || settings.maskingRules.length ? undefined : await rulesOfAnonymizedPreview(client, branchName)
   if (kept) return provision({ ...settings, maskingRules: kept }, client, branchName, earlier, reuse)
-  const extras = branchCreateExtras(settings, ownerOfRun())
+  // a merge group's branch carries an expiry without `expires-in` (run-source.ts)
+  const lifetime = { ...settings, expiresInSeconds: expiryFor(settings.expiresInSeconds) }
+  const extras = branchCreateExtras(lifetime, ownerOfRun())
   const anonymized = settings.maskingRules.length ? anonymizedBranch(client, settings, settings.maskingRules) : undefined
   const outcome = await core
-    .group(`Provision branch "${branchName}"`, () =>
-      provisionBranch(client, {
+    .group(`Provision branch "${branchName}"`, async () => {
+      // a renamed head branch changes the default name: the PR's branch is found by the id its comment recorded
+      if (!settings.branchName) await followRenamedHead(client, earlier, branchName, ownerOfRun(), settings)
+      return provisionBranch(client, {
         ...settings,
         reuse,
         branchName,
@@ -70,12 +76,13 @@ async function provision(
         anonymized,
         atBranchLimit: branchLimitHandler(settings, client, ownerOfRun().pr)
       })
-    )
-    .catch((err: unknown) => Promise.reject(explainCreateRefusal(err, settings)))
+    })
+    .catch((err: unknown) => Promise.reject(explainCreateRefusal(err, lifetime)))
+  if (runSource().kind === 'merge-group') saveJobBranch(outcome.branch) // the post step deletes it when the job ends
   // A reused branch's expiry moves to `expires-in` from now, and every reuse is recorded as the branch's last use (max-age).
   const expiresAt = outcome.created
     ? (outcome.branch.expires_at ?? extras.branch?.expires_at)
-    : await recordUse(client, outcome.branch, settings)
+    : await recordUse(client, outcome.branch, lifetime)
   const connection = describeConnection(outcome.pooledUrl, outcome.directUrl)
   // A reused branch is reported as what it is, anonymized or not, whatever this run's `masking-rules`.
   const madeWith = anonymized || outcome.created ? undefined : await recordedRulesOf(client, outcome.branch)
@@ -221,10 +228,16 @@ async function rebuildInPlace(
   }
 }
 
-/** Deletes the PR's branch (and an unseeded one a failed run left) and waits for the operations. */
-async function deleteBranch(settings: Settings, client: NeonClient, name: string): Promise<Deleted | null> {
+/**
+ * Deletes the PR's branch (and an unseeded one a failed run left), and every
+ * other branch of the PR and preview (its head branch's earlier names,
+ * platform/pr-branches.ts), and waits for the operations.
+ */
+async function deleteBranch(settings: Settings, client: NeonClient, name: string, earlier?: CommentRecord): Promise<Deleted | null> {
   if (settings.branchId) return deleteBranchById(settings, client, settings.branchId)
   const branchName = name
+  const others = await otherBranchesOfPr(client, ownerOfRun(), branchName, earlier)
+  const renamedAway = others.length ? await deleteBranches(client, others, settings) : []
   const found = await findPreviewBranches(client, branchName)
   if (found.unseeded) {
     core.info(`Deleting branch "${found.unseeded.name}", left by a run whose seed did not complete.`)
@@ -232,6 +245,12 @@ async function deleteBranch(settings: Settings, client: NeonClient, name: string
     await deleteBranchAndWait(client, found.unseeded, settings)
   }
   const branch = found.seeded
+  if (!branch && renamedAway.length) {
+    return {
+      report: { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchId: others[0].id, branchName: others[0].name },
+      record: { mode: 'branch' }
+    }
+  }
   if (!branch) {
     core.notice(`Branch "${branchName}" does not exist (already deleted): nothing to do.`)
     return {

@@ -27,6 +27,7 @@ import { githubClient } from '../comment/comment.js'
 import { GitHubBudget } from '../comment/lock/budget.js'
 import { type PullState, pullStates, pullState } from './sweep-github.js'
 import { SweepRun, type SweepRow } from './sweep-run.js'
+import { decideByKind } from './sweep-kinds.js'
 
 export type { SweepRow } from './sweep-run.js'
 
@@ -86,6 +87,8 @@ export async function decide(
       return row('delete', `not used for ${humanDuration(age)} (max-age ${humanDuration(settings.maxAgeSeconds)})`)
     }
   }
+  const byKind = owner.pr ? null : await decideByKind(owner, found.branch, settings, now) // merge groups, git branches
+  if (byKind) return row(byKind.decision, byKind.reason)
   if (!owner.pr)
     return row(
       'keep',

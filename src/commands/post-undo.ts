@@ -12,6 +12,7 @@ import { readSettings } from '../inputs.js'
 import { deleteBranchAndWait, waitForPendingOf } from '../platform/lifecycle.js'
 import { UNSEEDED_SUFFIX } from '../platform/preview-branch.js'
 import { neonClientOf } from '../platform/client.js'
+import { ownerOf } from '../platform/annotations.js'
 import { waitForBusyProject } from '../platform/project-wait.js'
 import { renderReport } from '../publish/report.js'
 import { githubClient, pullRequestOfEvent } from '../comment/comment.js'
@@ -41,6 +42,27 @@ export async function deleteUnseeded(saved: string): Promise<void> {
     await waitForPendingOf(client, branch, settings)
     const ops = await deleteBranchAndWait(client, branch, settings)
     core.info(`Deleted branch "${name}" (${id})${ops === null ? ': it was already gone' : ''}, so the next run starts clean.`)
+  })
+}
+
+/**
+ * Deletes the branch made for this job alone (a merge group's) that the state names, by its id:
+ * its job is over. A branch of that id that is not ours (no annotations of this repository's
+ * merge groups) is kept.
+ * @throws on a failed delete.
+ */
+export async function deleteJobBranch(saved: string): Promise<void> {
+  const { id, name } = JSON.parse(saved) as { id: string; name: string }
+  const settings = readSettings()
+  const client = neonClientOf(settings)
+  waitForBusyProject(client, settings)
+  await core.group(`Delete branch "${name}", made for this job alone`, async () => {
+    const found = await client.branchWithAnnotations(id)
+    if (!found) return core.info(`Branch "${name}" (${id}) is already gone.`)
+    if (ownerOf(found.annotations)?.kind !== 'merge-group') return core.info(`Branch ${id} is not a merge group's: kept.`)
+    await waitForPendingOf(client, found.branch, settings)
+    const ops = await deleteBranchAndWait(client, found.branch, settings)
+    core.info(`Deleted branch "${found.branch.name}" (${id})${ops === null ? ': it was already gone' : ''}: the job that had it is over.`)
   })
 }
 

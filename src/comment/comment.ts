@@ -10,6 +10,7 @@ import * as github from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
 import Bottleneck from 'bottleneck'
+import { proxiedFetch } from '../proxy-fetch.js'
 
 export type Octokit = ReturnType<typeof github.getOctokit>
 
@@ -195,7 +196,7 @@ export function githubClient(token: string, timeoutMs: number): Octokit {
     token,
     {
       request: {
-        fetch: (url: string | URL, init?: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
+        fetch: (url: string | URL, init?: RequestInit) => proxiedFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
       },
       // 429 is the throttling plugin's alone (plugin-retry would resend it after 0.5 s whatever Retry-After says).
       retry: { retries: 3, retryAfterBaseValue: 500, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },

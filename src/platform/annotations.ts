@@ -8,6 +8,7 @@
 import * as github from '@actions/github'
 import { ACTION_VERSION } from '../version.js'
 import { commentScope } from '../comment/scope.js'
+import { runSource } from '../run-source.js'
 
 /** Annotation keys. */
 export const ANNOTATION = {
@@ -15,8 +16,15 @@ export const ANNOTATION = {
   pr: 'preview-postgres/pr',
   headSha: 'preview-postgres/head-sha',
   version: 'preview-postgres/action-version',
-  preview: 'preview-postgres/preview-name'
+  preview: 'preview-postgres/preview-name',
+  /** Outside a pull request: `merge-group` or `git-branch` (run-source.ts), what owns the preview. */
+  kind: 'preview-postgres/kind',
+  /** `git-branch` previews: the git branch's name. */
+  gitBranch: 'preview-postgres/git-branch'
 } as const
+
+/** Owners other than a pull request: a merge queue's job, or a git branch (push, `workflow_dispatch`). */
+export type OwnerKind = 'merge-group' | 'git-branch'
 
 /** Who a branch was made for: `owner/repo`, the PR number (none outside a PR), the head commit and the `preview-name` ('' or absent for the PR's one preview). */
 export interface BranchOwner {
@@ -24,6 +32,10 @@ export interface BranchOwner {
   pr?: number
   headSha: string
   preview?: string
+  /** Outside a pull request: what owns the branch (absent: a PR's, or a commit's as before). */
+  kind?: OwnerKind
+  /** The git branch of a `git-branch` preview. */
+  gitBranch?: string
 }
 
 /** The annotation values for a branch made for `owner` by this version of the action. */
@@ -33,7 +45,9 @@ export function annotationsOf(owner: BranchOwner): Record<string, string> {
     ...(owner.pr ? { [ANNOTATION.pr]: String(owner.pr) } : {}),
     [ANNOTATION.headSha]: owner.headSha,
     [ANNOTATION.version]: ACTION_VERSION,
-    ...(owner.preview ? { [ANNOTATION.preview]: owner.preview } : {})
+    ...(owner.preview ? { [ANNOTATION.preview]: owner.preview } : {}),
+    ...(owner.kind ? { [ANNOTATION.kind]: owner.kind } : {}),
+    ...(owner.gitBranch ? { [ANNOTATION.gitBranch]: owner.gitBranch } : {})
   }
 }
 
@@ -48,12 +62,15 @@ export function ownerOf(value: Record<string, unknown> | undefined): (BranchOwne
   const version = get(ANNOTATION.version)
   if (!repository || !version) return null
   const pr = Number(get(ANNOTATION.pr))
+  const kind = get(ANNOTATION.kind)
   return {
     repository,
     version,
     headSha: get(ANNOTATION.headSha) ?? '',
     pr: Number.isSafeInteger(pr) && pr > 0 ? pr : undefined,
-    preview: get(ANNOTATION.preview)
+    preview: get(ANNOTATION.preview),
+    kind: kind === 'merge-group' || kind === 'git-branch' ? kind : undefined,
+    gitBranch: get(ANNOTATION.gitBranch)
   }
 }
 
@@ -61,10 +78,13 @@ export function ownerOf(value: Record<string, unknown> | undefined): (BranchOwne
 export function ownerOfRun(): BranchOwner {
   const { owner, repo } = github.context.repo
   const pr = github.context.payload.pull_request as { number?: number; head?: { sha?: string } } | undefined
+  const source = runSource()
   return {
     repository: `${owner}/${repo}`,
     pr: typeof pr?.number === 'number' ? pr.number : undefined,
-    headSha: pr?.head?.sha ?? github.context.sha ?? '',
-    preview: commentScope() || undefined
+    headSha: pr?.head?.sha ?? (source.kind === 'merge-group' && source.headSha ? source.headSha : github.context.sha) ?? '',
+    preview: commentScope() || undefined,
+    ...(source.kind === 'merge-group' ? { kind: source.kind } : {}),
+    ...(source.kind === 'git-branch' ? { kind: source.kind, gitBranch: source.branch } : {})
   }
 }

@@ -154,13 +154,14 @@ export class NeonClient {
    * repeats). For `command: cleanup` and `reset`, which look at all of them.
    * @param annotations filled with each branch's annotation values the list
    *   answered (platform spec, AnnotationsMapResponse: keyed by branch id)
+   * @param search only the branches whose name or id contains it (platform spec: partial match)
    */
-  async listBranches(annotations?: Map<string, Record<string, unknown>>): Promise<Branch[]> {
+  async listBranches(annotations?: Map<string, Record<string, unknown>>, search?: string): Promise<Branch[]> {
     const all: Branch[] = []
     let cursor: string | undefined
     const seen = new Set<string>()
     for (let page = 0; page < MAX_BRANCH_PAGES; page++) {
-      const res = await this.listBranchesPage({ cursor })
+      const res = await this.listBranchesPage({ search, cursor })
       all.push(...res.branches)
       for (const [id, value] of res.annotations) annotations?.set(id, value)
       if (!res.next || res.branches.length === 0 || seen.has(res.next)) break

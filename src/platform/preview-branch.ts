@@ -6,23 +6,42 @@
  */
 import type { NeonClient } from './client.js'
 import type { Branch } from './shapes.js'
+import type { RunSource } from '../run-source.js'
 
 /** A request the action refuses to make, with what to change. */
 export class BranchRefusedError extends Error {}
 
+/** `s` with characters other than letters, digits, `.`, `_` and `-` made `-`, no runs of `-`, none at either end. */
+function clean(s: string): string {
+  return s
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-|-$/g, '')
+}
+
 /**
- * `preview/pr-<number>-<head ref>` in a PR, else `preview/<short sha>`;
- * characters other than letters, digits, `.`, `_` and `-` become `-`, at most 256 characters,
- * then `-<preview name>` for one of several previews of the PR (`preview-name`).
+ * `preview/pr-<number>-<head ref>` in a PR; outside one, by what owns the
+ * preview (run-source.ts): `preview/<git branch>` for a push or
+ * `workflow_dispatch` on a branch (and its `delete` event), `preview/queue-<short sha>`
+ * for a merge group, else `preview/<short sha>`. Characters other than letters,
+ * digits, `.`, `_` and `-` become `-`, at most 256 characters, then
+ * `-<preview name>` for one of several previews of the PR (`preview-name`).
  */
-export function defaultBranchName(pr: { number: number; headRef: string } | null, sha: string, previewName = ''): string {
+export function defaultBranchName(
+  pr: { number: number; headRef: string } | null,
+  sha: string,
+  previewName = '',
+  source?: RunSource
+): string {
   const suffix = previewName ? `-${previewName}` : ''
-  const clean = (s: string): string =>
-    s
-      .replace(/[^A-Za-z0-9._-]+/g, '-')
-      .replace(/-{2,}/g, '-')
-      .replace(/^-|-$/g, '')
-  const name = pr ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}` : `preview/${clean(sha).slice(0, 7) || 'local'}`
+  const short = (s: string): string => clean(s).slice(0, 7) || 'local'
+  const name = pr
+    ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}`
+    : source?.kind === 'git-branch' && clean(source.branch)
+      ? `preview/${clean(source.branch)}`
+      : source?.kind === 'merge-group'
+        ? `preview/queue-${short(source.headSha || sha)}`
+        : `preview/${short(sha)}`
   return name.slice(0, 256 - suffix.length) + suffix
 }
 

@@ -85,7 +85,7 @@ describe('poll schedule (bundled action, Node 24)', () => {
     const between = gaps(polls).filter((g) => g > 50) // a poll's reads of the second operation follow the first's at once
     expect(polls[0].at - create.at).toBeLessThan(1000)
     for (const gap of between) expect(gap).toBeLessThanOrEqual(2000 + SLACK_MS)
-    // Grown: a wait drawn at the ceiling of 2 s lasts at least half of it; the first waits' ceilings are 0.4 to 0.8 s.
+    // Grown: a wait drawn at the ceiling of 2 s lasts at least half of it; the first waits' ceilings are 0.35 to 0.7 s.
     expect(Math.max(...between)).toBeGreaterThanOrEqual(1000)
     expect(Math.min(...between.slice(0, 2))).toBeLessThan(1000)
     // Far fewer polls than a tight loop, more than a fixed poll-interval's 3 or 4 in 7 s.

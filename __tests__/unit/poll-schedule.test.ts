@@ -42,14 +42,20 @@ describe('poll schedule', () => {
     expect(Math.max(...waits(pollSchedule(1, { random: Math.random }), 50))).toBeLessThanOrEqual(1000)
   })
 
-  it('counts from the request: skips the waits its answer took, and never polls sooner than the shortest first wait', () => {
+  it('counts from the request: skips the waits its answer took, and never polls sooner than half the ceiling of the wait it lands on', () => {
     const fresh = waits(new PollSchedule({ longestMs: 5000 }, () => 0), 4)
-    // 250 ms gone: the first poll (400 ms) would come 150 ms after the answer, under the shortest first wait (200 ms): the second is next.
+    // 250 ms gone: the first poll (350 ms) would come 100 ms after the answer, under half its ceiling (175 ms): the second is next.
     const late = new PollSchedule({ longestMs: 5000, elapsedMs: 250 }, () => 0)
     expect(late.next()).toBeCloseTo(fresh[0] + fresh[1] - 250, 6)
     expect(late.next()).toBeCloseTo(fresh[2], 6)
-    // 100 ms gone: the first poll is 300 ms away.
+    // 100 ms gone: the first poll is 250 ms away.
     expect(new PollSchedule({ longestMs: 5000, elapsedMs: 100 }, () => 0).next()).toBeCloseTo(fresh[0] - 100, 6)
+    // 1.5 s gone (a busy project's wait after the five 423 attempts): the third poll would come moments after, under
+    // half its ceiling; the fourth is next, a whole wait later.
+    const busy = new PollSchedule({ longestMs: 5000, elapsedMs: 1500 }, () => 0)
+    expect(fresh[0] + fresh[1] + fresh[2] - 1500).toBeLessThan(fresh[2] / 2)
+    expect(busy.next()).toBeCloseTo(fresh[0] + fresh[1] + fresh[2] + fresh[3] - 1500, 6)
+    expect(busy.next()).toBeCloseTo(fresh[3] * POLL_SCHEDULE.factor, 6)
   })
 
   it('takes a first ceiling of its own (the compute slot wait: 1 s)', () => {

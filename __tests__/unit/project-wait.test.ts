@@ -164,9 +164,11 @@ describe('after five 423s, wait for the project to be free', () => {
       expect(sleeps).toHaveLength(4)
       const share = 1 - POLL_SCHEDULE.jitter * random
       // The first counts from the first 423 attempt (moments ago, the test's backoff does not sleep).
-      expect(sleeps[0]).toBeLessThanOrEqual(400 * share)
-      expect(sleeps[0]).toBeGreaterThan(400 * share - 100)
-      expect(sleeps.slice(1)).toEqual([560 * share, 700 * share, 700 * share].map((x) => expect.closeTo(x, 6)))
+      const { firstMs, factor } = POLL_SCHEDULE
+      expect(sleeps[0]).toBeLessThanOrEqual(firstMs * share)
+      expect(sleeps[0]).toBeGreaterThan(firstMs * share - 100)
+      const ceilings = [firstMs * factor, firstMs * factor ** 2, 700].map((c) => Math.min(c, 700))
+      expect(sleeps.slice(1)).toEqual(ceilings.map((c) => expect.closeTo(c * share, 6)))
     }
   })
 })

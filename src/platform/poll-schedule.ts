@@ -25,16 +25,18 @@ import { sleep } from '../http.js'
 /**
  * The schedule's constants: the first wait's ceiling in milliseconds, the
  * growth of the ceiling from one wait to the next, and the share of each
- * ceiling that is random. The first poll so comes 200 to 400 ms after the
- * request, the ceilings are 0.4, 0.56, 0.78, 1.1, 1.5, 2.2, 3.0, 4.2 s, then
- * `poll-interval`; in all, a run polls about 0.3, 0.7, 1.3, 2.1, 3.3, 4.9 s
+ * ceiling that is random. The first poll so comes 175 to 350 ms after the
+ * request, the ceilings are 0.35, 0.49, 0.69, 0.96, 1.3, 1.9, 2.6, 3.7 s, then
+ * `poll-interval`; in all, a run polls about 0.26, 0.63, 1.1, 1.9, 2.9, 4.3 s
  * after the request (the means), later every 2.5 to 5 s (at the default).
  * Growth 1.4 rather than the post's doubling: the time from an operation's
  * end to the poll that sees it is at most one wait, and with 1.4 that wait
  * stays under half of the time already waited (doubling lets it reach all of
- * it) at the cost of about one more poll for a 1 s operation.
+ * it) at the cost of about one more poll for a 1 s operation. The first
+ * ceiling puts the third poll about 1.1 s after the request, just after
+ * Neon's usual create branch and compute start (about 1 s each).
  */
-export const POLL_SCHEDULE = { firstMs: 400, factor: 1.4, jitter: 0.5 } as const
+export const POLL_SCHEDULE = { firstMs: 350, factor: 1.4, jitter: 0.5 } as const
 
 /** A schedule's settings, in milliseconds. */
 export interface PollScheduleOptions {
@@ -44,10 +46,10 @@ export interface PollScheduleOptions {
   firstMs?: number
   /**
    * Time already gone since the request that started the work (its answer
-   * took that long): the schedule counts from the request, so the waits
-   * that would have ended by now, or within the shortest first wait from
-   * now (a poll right after the answer would read the state it just gave),
-   * are skipped. 0 when not given.
+   * took that long, or 423 attempts went first): the schedule counts from
+   * the request, so the waits that would have ended by now, or less than
+   * half their ceiling from now (a poll right after the answer would read
+   * the state it just gave), are skipped. 0 when not given.
    */
   elapsedMs?: number
 }
@@ -80,19 +82,23 @@ export class PollSchedule {
 
   /**
    * The wait before the next poll, in milliseconds: between `(1 − jitter)` of
-   * its ceiling and the ceiling; the first call skips what `elapsedMs` covers.
+   * its ceiling and the ceiling; the first call skips what `elapsedMs` covers (see there).
    */
   next(): number {
+    let ceiling = this.ceilingMs()
     let wait = this.draw()
     if (this.elapsedMs > 0) {
-      const shortest = (1 - POLL_SCHEDULE.jitter) * this.firstMs
-      while (wait - this.elapsedMs < shortest) wait += this.draw()
+      while (wait - this.elapsedMs < (1 - POLL_SCHEDULE.jitter) * ceiling) {
+        ceiling = this.ceilingMs()
+        wait += this.draw()
+      }
       wait -= this.elapsedMs
       this.elapsedMs = 0
     }
     return wait
   }
 
+  /** The next wait at random under its ceiling, and the schedule moved on by one. */
   private draw(): number {
     const ceiling = this.ceilingMs()
     this.n++

@@ -115,8 +115,9 @@ export interface WaitOptions {
  * `pollIntervalSeconds`. A poll reads the pending operations one after another, in the
  * given order, and stops at the first not yet successful: one request a poll while the
  * first runs (a create's two operations end about together), the rest read as soon as it ended.
- * `finished` and `skipped` are success; `cancelled` and `error` fail at once
- * (the message quotes the operation's own `error` text); `failed` is not
+ * `finished` and `skipped` are success; `cancelled` and `error` fail as soon
+ * as a poll reads them (the message quotes the operation's own `error` text;
+ * an operation behind one still running is read once that one succeeded); `failed` is not
  * terminal, so it is waited on and its `failures_count` reported. 5xx,
  * resets and timeouts while polling are logged and polled again.
  * @returns the operations in their terminal state, in the given order.

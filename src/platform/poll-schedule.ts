@@ -7,7 +7,9 @@
  * branch and start compute about 1 s each), so a fixed 5 s left a run idle
  * for seconds after its operations had ended. The schedule polls soon and
  * then less and less often, up to `poll-interval`, the guide's rate for a
- * long wait.
+ * long wait. So it polls more often than the guide at first (8 polls in the
+ * first 9 s of a wait, against 2): a few requests more a provision, counted
+ * against Neon's rate limit in docs/benchmarks.md.
  *
  * The algorithm is "Equal Jitter" of Marc Brooker, "Exponential Backoff And
  * Jitter" (AWS Architecture Blog, 2015): the n-th wait (n from 0) has the
@@ -30,9 +32,9 @@ import { sleep } from '../http.js'
  * `poll-interval`; in all, a run polls about 0.26, 0.63, 1.1, 1.9, 2.9, 4.3 s
  * after the request (the means), later every 2.5 to 5 s (at the default).
  * Growth 1.4 rather than the post's doubling: the time from an operation's
- * end to the poll that sees it is at most one wait, and with 1.4 that wait
- * stays under half of the time already waited (doubling lets it reach all of
- * it) at the cost of about one more poll for a 1 s operation. The first
+ * end to the poll that sees it is at most one wait, and with 1.4 a wait is
+ * on average about 0.4 of the time already waited (with doubling, about all
+ * of it), at the cost of about one more poll for a 1 s operation. The first
  * ceiling puts the third poll about 1.1 s after the request, just after
  * Neon's usual create branch and compute start (about 1 s each).
  */

@@ -44,6 +44,7 @@ const MEASURED = {
   '__tests__/contract/platform.test.ts': 32,
   '__tests__/dist/vercel.test.ts': 34,
   '__tests__/dist/vercel-branch.test.ts': 36,
+  '__tests__/dist/poll-schedule.test.ts': 31,
   '__tests__/dist/preview-name.test.ts': 29,
   '__tests__/emulator/postgres-start.test.ts': 26,
   '__tests__/dist/deployment.test.ts': 25,

@@ -4,7 +4,7 @@
  * operations' start-to-end intervals, the lower bound of any schedule, since
  * the platform runs one conflicting operation at a time, though a create's
  * branch and compute operations run together), the peak of API requests in
- * any sliding minute, and the 423 and 429 answers. Used by bench/load.ts and
+ * any sliding minute, the 423 and 429 answers, and the requests by kind. Used by bench/load.ts and
  * the load test.
  */
 
@@ -50,6 +50,17 @@ export interface LoadFigures {
   /** Answers with HTTP 423 and 429. */
   locked: number
   rateLimited: number
+  /** Requests by kind: polls of one operation, listings of the project's operations, creates (with their 423s), the rest. */
+  kinds: { polls: number; listings: number; creates: number; other: number }
+}
+
+/** The kind of a request to the platform API, for {@link LoadFigures}.kinds. */
+function kindOf(r: { method?: string; path?: string }): keyof LoadFigures['kinds'] {
+  const path = r.path ?? ''
+  if (r.method === 'GET' && /\/operations\/[^/]+$/.test(path)) return 'polls'
+  if (r.method === 'GET' && /\/operations\/?$/.test(path)) return 'listings'
+  if (r.method === 'POST' && /\/branches\/?$/.test(path)) return 'creates'
+  return 'other'
 }
 
 /**
@@ -59,7 +70,7 @@ export interface LoadFigures {
 export function loadFigures(
   startedAt: number,
   endedAt: number,
-  log: { at: number; status: number }[],
+  log: { at: number; status: number; method?: string; path?: string }[],
   operations: { startedAt: number; endedAt?: number }[]
 ): LoadFigures {
   return {
@@ -71,6 +82,13 @@ export function loadFigures(
     requests: log.length,
     peakPerMinute: peakPerWindow(log.map((r) => r.at)),
     locked: log.filter((r) => r.status === 423).length,
-    rateLimited: log.filter((r) => r.status === 429).length
+    rateLimited: log.filter((r) => r.status === 429).length,
+    kinds: log.reduce(
+      (k, r) => {
+        k[kindOf(r)]++
+        return k
+      },
+      { polls: 0, listings: 0, creates: 0, other: 0 }
+    )
   }
 }

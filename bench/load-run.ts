@@ -18,6 +18,8 @@ export interface LoadOptions {
   work: string
   /** Inputs every run gets besides the platform's (e.g. `poll-interval`). */
   inputs?: Record<string, string>
+  /** Inputs left at their defaults (e.g. `poll-interval`, which the platform's inputs set for tests). */
+  unset?: string[]
   /** Also start a `command: cleanup` sweep (a `schedule` event) with these inputs. */
   sweep?: Record<string, string>
 }
@@ -31,7 +33,14 @@ export interface LoadResult {
 /** Starts the runs together, waits for all, and measures. */
 export async function runLoad(emu: Emulator, o: LoadOptions): Promise<LoadResult> {
   // The schema diff is off: the emulator computes compare_schema in this process, which twenty runs at once would starve.
-  const inputs = { ...branchInputs(emu, o.project), 'github-token': APP_TOKEN, seed: 'seed.sql', 'compare-schema': 'false', ...o.inputs }
+  const inputs: Record<string, string> = {
+    ...branchInputs(emu, o.project),
+    'github-token': APP_TOKEN,
+    seed: 'seed.sql',
+    'compare-schema': 'false',
+    ...o.inputs
+  }
+  for (const name of o.unset ?? []) delete inputs[name]
   const first = emu.platform.server.log.length
   const startedAt = Date.now()
   const [sweep, ...runs] = await Promise.all([

@@ -1,16 +1,18 @@
 /**
- * `npm run bench:load`: twenty branch-mode runs of twenty PRs started at the
- * same moment against one project of the emulator, with operations taking
- * about as long as Neon's (create branch and compute start about 1 s each)
- * and Neon's API rate limit on (700 requests a minute, 40 a second per
- * route), at `poll-interval: 1` and at the default (5). Prints per interval:
- * the makespan (launch to the last run's end) against its lower bound (the
- * union of the project's operations' intervals) and their ratio (goal at most
- * 1.3), the peak of API requests in any minute (goal at most 700), the 423
- * and 429 answers, and whether every run succeeded with its branch seeded,
- * no unseeded branch left, and one comment per PR. Not a test: it prints figures.
+ * `npm run bench:load`: twenty, then forty branch-mode runs of as many PRs
+ * started at the same moment against one project of the emulator, with
+ * operations taking about as long as Neon's (create branch and compute
+ * start about 1 s each) and Neon's API rate limit on (700 requests a minute,
+ * 40 a second per route), at the defaults (no `poll-interval` given) unless
+ * poll-intervals are given. Prints per case: the makespan (launch to the
+ * last run's end) against its lower bound (the union of the project's
+ * operations' intervals) and their ratio (goal at most 1.3 for twenty), the
+ * peak of API requests in any minute (goal at most 350 for twenty, 700 for
+ * forty), the requests by kind, the 423 and 429 answers, and whether every
+ * run succeeded with its branch seeded, no unseeded branch left, and one
+ * comment per PR. Not a test: it prints figures.
  *
- *   npx tsx bench/load.ts [runs] [poll-interval…]     (defaults: 20; 1 5)
+ *   npx tsx bench/load.ts [runs,runs…] [poll-interval…]     (defaults: 20,40; `default`, that is none given)
  */
 import os from 'node:os'
 import { exitOnStartError } from '../emulator/child.js'
@@ -19,8 +21,8 @@ import { REPO, freshProject, previewBranches, startTestEmulator } from '../__tes
 import { runLoad } from './load-run.js'
 import { loadAverage } from './stats.js'
 
-const count = Number(process.argv[2] ?? 20)
-const intervals = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [1, 5]
+const counts = (process.argv[2] ?? '20,40').split(',').map(Number)
+const intervals = process.argv.length > 3 ? process.argv.slice(3) : ['default']
 const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`
 
 const { emu, work } = await startTestEmulator('bench-load-', {
@@ -30,50 +32,58 @@ let pr = 1000
 try {
   emu.platform.limitRate()
   console.log(
-    `${count} branch-mode runs of ${count} PRs at once, one project; create_branch ${NEON_TIMING.createBranchMs} ms, start_compute ${NEON_TIMING.startComputeMs} ms; ` +
+    `branch-mode runs of as many PRs at once, one project; create_branch ${NEON_TIMING.createBranchMs} ms, start_compute ${NEON_TIMING.startComputeMs} ms; ` +
       `rate limit 700/min, 40/s per route; Node ${process.version}; ${os.cpus().length} CPUs`
   )
   console.log(
-    'poll-interval | makespan | lower bound | ratio | operations span | span ratio | peak requests/min | requests | 423 | 429 | succeeded | seeded | left over | comments | load average'
+    'runs | poll-interval | makespan | lower bound | ratio | operations span | span ratio | peak requests/min | requests (polls, listings, creates, other) | 423 | 429 | succeeded | seeded | left over | comments | load average'
   )
-  for (const interval of intervals) {
-    const project = await freshProject(emu, { ...NEON_TIMING })
-    const prs = Array.from({ length: count }, () => pr++)
-    for (const n of prs) emu.github.openPullRequest(REPO, n)
-    const before = loadAverage()
-    const { runs, figures: f } = await runLoad(emu, { project, prs, work, inputs: { 'poll-interval': String(interval) } })
-    const ok = runs.filter((r) => r.code === 0)
-    let seeded = 0
-    for (const r of ok) {
-      const b = project.branches.get(r.outputs['branch-id'])
-      if (b && b.name === r.outputs['branch-name'] && !b.name.endsWith('~seeding')) {
-        const rows = await emu.pg.query(b.database, 'SELECT count(*)::int AS n FROM items').catch(() => null)
-        if ((rows?.[0] as { n?: number } | undefined)?.n === 3) seeded++
+  for (const count of counts)
+    for (const interval of intervals) {
+      const project = await freshProject(emu, { ...NEON_TIMING })
+      const prs = Array.from({ length: count }, () => pr++)
+      for (const n of prs) emu.github.openPullRequest(REPO, n)
+      const before = loadAverage()
+      const { runs, figures: f } = await runLoad(emu, {
+        project,
+        prs,
+        work,
+        inputs: interval === 'default' ? {} : { 'poll-interval': interval },
+        unset: interval === 'default' ? ['poll-interval'] : []
+      })
+      const ok = runs.filter((r) => r.code === 0)
+      let seeded = 0
+      for (const r of ok) {
+        const b = project.branches.get(r.outputs['branch-id'])
+        if (b && b.name === r.outputs['branch-name'] && !b.name.endsWith('~seeding')) {
+          const rows = await emu.pg.query(b.database, 'SELECT count(*)::int AS n FROM items').catch(() => null)
+          if ((rows?.[0] as { n?: number } | undefined)?.n === 3) seeded++
+        }
       }
+      const leftOver = previewBranches(project).filter((b) => b.name.endsWith('~seeding')).length
+      const comments = prs.filter((n) => emu.github.comments(REPO, n).length === 1).length
+      console.log(
+        [
+          String(count),
+          interval === 'default' ? 'default (5 s)' : `${interval} s`,
+          s(f.makespanMs),
+          s(f.busyMs),
+          `${(f.makespanMs / f.busyMs).toFixed(2)}×`,
+          s(f.spanMs),
+          `${(f.spanMs / f.busyMs).toFixed(2)}×`,
+          String(f.peakPerMinute),
+          `${f.requests} (${f.kinds.polls}, ${f.kinds.listings}, ${f.kinds.creates}, ${f.kinds.other})`,
+          String(f.locked),
+          String(f.rateLimited),
+          `${ok.length}/${count}`,
+          `${seeded}/${count}`,
+          String(leftOver),
+          `${comments}/${count} with one`,
+          `${before} → ${loadAverage()}`
+        ].join(' | ')
+      )
+      for (const r of runs.filter((x) => x.code !== 0)) console.log(`  failed: ${r.errors.join(' / ').slice(0, 300)}`)
     }
-    const leftOver = previewBranches(project).filter((b) => b.name.endsWith('~seeding')).length
-    const comments = prs.filter((n) => emu.github.comments(REPO, n).length === 1).length
-    console.log(
-      [
-        `${interval} s`,
-        s(f.makespanMs),
-        s(f.busyMs),
-        `${(f.makespanMs / f.busyMs).toFixed(2)}×`,
-        s(f.spanMs),
-        `${(f.spanMs / f.busyMs).toFixed(2)}×`,
-        String(f.peakPerMinute),
-        String(f.requests),
-        String(f.locked),
-        String(f.rateLimited),
-        `${ok.length}/${count}`,
-        `${seeded}/${count}`,
-        String(leftOver),
-        `${comments}/${count} with one`,
-        `${before} → ${loadAverage()}`
-      ].join(' | ')
-    )
-    for (const r of runs.filter((x) => x.code !== 0)) console.log(`  failed: ${r.errors.join(' / ').slice(0, 300)}`)
-  }
 } finally {
   await emu.stop()
 }

@@ -84,7 +84,7 @@ export interface Settings {
   reuse: boolean
   githubToken: string
   comment: boolean
-  /** Seconds between polls of a pending operation (the Neon operations guide recommends 5). */
+  /** `poll-interval`: the longest wait between polls of a pending operation or a busy project, in seconds (the Neon operations guide recommends 5); platform/poll-schedule.ts. */
   pollIntervalSeconds: number
   /** Seconds to wait for the operations of one request before failing. */
   waitTimeoutSeconds: number

@@ -93,17 +93,20 @@ describe('waitForOperations', () => {
     expect(i).toBe(3)
   })
 
-  it('polls all pending operations together', async () => {
+  it('reads the pending operations one after another, the next only once the one before succeeded', async () => {
     const calls: string[] = []
-    await waitForOperations([op('running', { id: 'a' }), op('scheduling', { id: 'b' })], {
+    const states: Record<string, Operation['status'][]> = { a: ['running', 'finished'], b: ['finished'] }
+    const done = await waitForOperations([op('running', { id: 'a' }), op('scheduling', { id: 'b' })], {
       pollIntervalSeconds: 0.01,
       waitTimeoutSeconds: 5,
       get: async (id) => {
         calls.push(id)
-        return op('finished', { id })
+        return op(states[id].shift()!, { id })
       }
     })
-    expect(calls.sort()).toEqual(['a', 'b'])
+    // First poll: a still runs, so b is not read; second poll: a finished, b read at once.
+    expect(calls).toEqual(['a', 'a', 'b'])
+    expect(done.map((o) => o.status)).toEqual(['finished', 'finished'])
   })
 
   it('fails on cancelled, naming the operation', async () => {

@@ -7,6 +7,7 @@ import { HttpError } from '../../src/http.js'
 import { ProjectBusyError, retryLocked, setLockedHandler } from '../../src/platform/retry-423.js'
 import { type Operation, OperationError } from '../../src/platform/operations.js'
 import { ProjectWaiter } from '../../src/platform/project-wait.js'
+import { POLL_SCHEDULE } from '../../src/platform/poll-schedule.js'
 
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 const op = (id: string, status: Operation['status'], extra: Partial<Operation> = {}): Operation => ({
@@ -145,24 +146,29 @@ describe('after five 423s, wait for the project to be free', () => {
     expect(r.attempts).toBe(5)
   })
 
-  it('polls at the poll interval with jitter of at most a fifth either way', async () => {
-    const sleeps: number[] = []
-    for (const random of [0, 0.999]) {
-      sleeps.length = 0
-      const q = project([[op('a', 'running')], [op('a', 'running')], [op('a', 'finished')]])
+  it('polls on the schedule of every operation wait: a few hundred ms, then less often up to poll-interval', async () => {
+    for (const random of [0, 0.5]) {
+      const sleeps: number[] = []
+      const q = project([[op('a', 'running')], [op('a', 'running')], [op('a', 'running')], [op('a', 'running')], [op('a', 'finished')]])
       const waiter = new ProjectWaiter(
         q.reader,
-        { pollIntervalSeconds: 1, waitTimeoutSeconds: 60 },
+        { pollIntervalSeconds: 0.7, waitTimeoutSeconds: 60 },
         () => random,
         async (ms) => {
           sleeps.push(ms)
         }
       )
       setLockedHandler(waiter)
-      const r = request(() => q.listings() >= 3)
+      const r = request(() => q.listings() >= 5)
       await retryLocked('x', r.send, noSleep)
-      expect(sleeps).toHaveLength(2)
-      for (const ms of sleeps) expect(random === 0 ? ms : 2000 - ms).toBeCloseTo(800, 0)
+      expect(sleeps).toHaveLength(4)
+      const share = 1 - POLL_SCHEDULE.jitter * random
+      // The first counts from the first 423 attempt (moments ago, the test's backoff does not sleep).
+      const { firstMs, factor } = POLL_SCHEDULE
+      expect(sleeps[0]).toBeLessThanOrEqual(firstMs * share)
+      expect(sleeps[0]).toBeGreaterThan(firstMs * share - 100)
+      const ceilings = [firstMs * factor, firstMs * factor ** 2, 700].map((c) => Math.min(c, 700))
+      expect(sleeps.slice(1)).toEqual(ceilings.map((c) => expect.closeTo(c * share, 6)))
     }
   })
 })

@@ -189,8 +189,12 @@ export async function restoreUnseeded(
   )
   const restored = await core.group(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
     let res
+    let since = Date.now()
     try {
-      res = await retryLocked(`Restore branch "${unseeded.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }))
+      res = await retryLocked(`Restore branch "${unseeded.name}"`, () => {
+        since = Date.now()
+        return client.restoreBranch(branch.id, { source_branch_id: parent.id })
+      })
     } catch (err) {
       if (refused(err) && !isCancelled()) await giveNameBack(client, unseeded, branchName)
       throw explainRestoreRefusal(err, branch.name)
@@ -198,7 +202,7 @@ export async function restoreUnseeded(
     core.info(
       `Restoring branch "${unseeded.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`
     )
-    return { ...res, operations: await waitForOperations(res.operations, wait) }
+    return { ...res, operations: await waitForOperations(res.operations, { ...wait, since }) }
   })
   const { pooledUrl, directUrl } = await connectionOf(client, branch, settings)
   return {

@@ -7,15 +7,16 @@
  *   `start_anonymization: true`, `annotation_value`), answered 201 CreatedBranch;
  * - wait: `GET …/branches/{branch_id}/anonymized_status`
  *   (AnonymizedBranchStatusResponse.state: created, initialized,
- *   initialization_error, anonymizing, anonymized, error), polled at
- *   `poll-interval` until `anonymized`, within the one `wait-timeout`;
+ *   initialization_error, anonymizing, anonymized, error), polled on the
+ *   schedule of every operation wait (poll-schedule.ts: soon, then less often
+ *   up to `poll-interval`) until `anonymized`, within the one `wait-timeout`;
  * - reuse: `GET …/branches/{branch_id}/masking_rules` (MaskingRulesResponse).
  *
  * The lifecycle (platform/lifecycle.ts) calls these through {@link AnonymizedHooks}
  * and hands nothing out before the wait ended in `anonymized`.
  */
 import * as core from '@actions/core'
-import { sleep } from '../http.js'
+import { pollSchedule, sleepNext } from './poll-schedule.js'
 import { throwIfCancelled } from '../cancel.js'
 import type { Settings } from '../settings.js'
 import type { Branch, CreatedBranch, NeonClient } from './client.js'
@@ -77,6 +78,7 @@ export function anonymizedBranch(client: NeonClient, settings: Settings, rules: 
 
   async function waitUntilMasked(branch: Branch, deadline: number): Promise<void> {
     let last = ''
+    const schedule = pollSchedule(settings.pollIntervalSeconds)
     for (;;) {
       throwIfCancelled() // a cancelled run stops polling; its undo step deletes the branch (cancel.ts)
       const status = await client.anonymizedStatus(branch.id)
@@ -102,7 +104,7 @@ export function anonymizedBranch(client: NeonClient, settings: Settings, rules: 
             'nothing was handed out. Raise `wait-timeout` for large tables.'
         )
       }
-      await sleep(Math.min(settings.pollIntervalSeconds * 1000, left))
+      await sleepNext(schedule, left)
     }
   }
 

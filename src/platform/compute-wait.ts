@@ -4,13 +4,18 @@
  * computes suspend after `suspend-timeout`.
  */
 import * as core from '@actions/core'
-import { sleep } from '../http.js'
+import { pollSchedule, sleepNext } from './poll-schedule.js'
 import type { NeonLimitError } from './api-errors.js'
+
+/** The first wait's ceiling before sending a refused create again, in milliseconds: a create is a costlier request than a poll. */
+const FIRST_RETRY_MS = 1000
 
 /**
  * At Neon's limit on active computes ("active endpoints limit exceeded"),
- * which passes as computes suspend: sends the create again every poll
- * interval (at least 1 s) until it is accepted or `wait-timeout` has passed.
+ * which passes as computes suspend: sends the create again on the schedule
+ * of every operation wait (poll-schedule.ts), its first wait at most 1 s and
+ * at least half that, the waits growing to the poll interval (at least 1 s),
+ * until it is accepted or `wait-timeout` has passed.
  * Nothing was made while it is refused.
  * @throws the limit's error, saying how long it waited, at the timeout; any other error at once.
  */
@@ -20,6 +25,7 @@ export async function waitForComputeSlot<T>(
   o: { pollIntervalSeconds: number; waitTimeoutSeconds: number }
 ): Promise<T> {
   const started = Date.now()
+  const schedule = pollSchedule(Math.max(o.pollIntervalSeconds, 1), { firstMs: FIRST_RETRY_MS })
   core.info(
     `Neon's limit on active computes of the project is reached ("${first.serviceMessage ?? ''}"): waiting up to ${o.waitTimeoutSeconds} s (wait-timeout) for a compute to suspend.`
   )
@@ -29,7 +35,7 @@ export async function waitForComputeSlot<T>(
       throw first.withFigures(
         `Waited ${Math.round((Date.now() - started) / 1000)} s (\`wait-timeout\`) for a compute to suspend; none did.`
       )
-    await sleep(Math.min(Math.max(o.pollIntervalSeconds, 1) * 1000, left))
+    await sleepNext(schedule, left)
     try {
       const made = await create()
       core.info(`A compute slot came free after ${Math.round((Date.now() - started) / 1000)} s.`)

@@ -143,10 +143,14 @@ export async function deleteBranchAndWait(
   refuseProtected(branch, 'delete')
   logArchived(branch)
   const label = `Delete branch "${branch.name}"`
-  const attempt = (): Promise<Operation[] | null> => client.deleteBranch(branch.id)
+  let since = Date.now()
+  const attempt = (): Promise<Operation[] | null> => {
+    since = Date.now()
+    return client.deleteBranch(branch.id)
+  }
   const ops = shared ? await shared.send(label, attempt) : await retryLocked(label, attempt)
   if (ops === null) return null
-  return await waitForOperations(ops, { ...waitOptions(client, o as BranchOptions), ...(shared ? { get: shared.get } : {}) })
+  return await waitForOperations(ops, { ...waitOptions(client, o as BranchOptions), since, ...(shared ? { get: shared.get } : {}) })
 }
 
 /** How deletes running at once share the project (the sweep, sweep-pace.ts). */
@@ -183,7 +187,8 @@ function unanswered(err: unknown): err is HttpError | PlatformResponseError {
  * lost to a timeout or a reset, or a 5xx) looks the name up: a branch the
  * platform made anyway is adopted with the operations still pending on it,
  * so this run finishes the job (wait, seed, rename) or deletes it.
- * @returns the branch, its pending operations, and its connection URIs if the create answered.
+ * @returns the branch, its pending operations, its connection URIs and when the answered create was sent
+ *   (milliseconds since the epoch; the operations' wait counts from it) if the create answered.
  */
 async function createUnseeded(
   client: NeonClient,
@@ -191,12 +196,16 @@ async function createUnseeded(
   name: string,
   extras?: CreateBranchExtras,
   anonymized?: AnonymizedHooks
-): Promise<{ branch: Branch; operations: Operation[]; uris: ConnectionUri[] }> {
+): Promise<{ branch: Branch; operations: Operation[]; uris: ConnectionUri[]; sentAt?: number }> {
   const since = new Date(Date.now() - 60_000).toISOString()
   try {
-    const create = () => (anonymized ? anonymized.create(parent, name, extras) : client.createBranch(parent.id, name, extras))
+    let sentAt = Date.now()
+    const create = () => {
+      sentAt = Date.now()
+      return anonymized ? anonymized.create(parent, name, extras) : client.createBranch(parent.id, name, extras)
+    }
     const created = await retryLocked(`Create branch "${name}"`, create)
-    return { branch: created.branch, operations: created.operations, uris: created.connection_uris }
+    return { branch: created.branch, operations: created.operations, uris: created.connection_uris, sentAt }
   } catch (err) {
     if (!unanswered(err)) throw err
     core.warning(`${err.message} Looking the branch up by name, in case Neon made it.`)
@@ -320,7 +329,7 @@ export async function provisionBranch(client: NeonClient, o: BranchOptions): Pro
   core.info(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`)
   try {
     const waitStart = Date.now()
-    const operations = await waitForOperations(pending, waitOptions(client, o))
+    const operations = await waitForOperations(pending, { ...waitOptions(client, o), since: created.sentAt })
     // Nothing is handed out before masking finished; `wait-timeout` covers both waits
     if (o.anonymized) await o.anonymized.waitUntilMasked(branch, waitStart + o.waitTimeoutSeconds * 1000)
     const uri = chooseUri(created.uris, o.database, o.role)

@@ -4,7 +4,8 @@
  * operations a request started are terminal.
  */
 import * as core from '@actions/core'
-import { HttpError, sleep } from '../http.js'
+import { HttpError } from '../http.js'
+import { pollSchedule, sleepNext } from './poll-schedule.js'
 
 /**
  * Status values of an operation: the Neon operations guide's seven plus `error`, which the
@@ -97,19 +98,26 @@ function table(ops: Operation[]): string {
 }
 
 export interface WaitOptions {
-  /** Seconds between polls (the Neon operations guide recommends 5). */
+  /** The longest wait between polls, in seconds (`poll-interval`; the Neon operations guide recommends 5): see poll-schedule.ts. */
   pollIntervalSeconds: number
   /** Seconds before giving up. */
   waitTimeoutSeconds: number
   /** Fetches one operation (GET /projects/{project_id}/operations/{operation_id}). */
   get: (id: string) => Promise<Operation>
+  /** When the request that started the operations was sent (milliseconds since the epoch): the schedule counts from it; else from the call. */
+  since?: number
 }
 
 /**
  * Waits until every operation in `operations` is terminal (Neon operations guide, Polling
- * rule): all pending ones are polled together every `pollIntervalSeconds`.
- * `finished` and `skipped` are success; `cancelled` and `error` fail at once
- * (the message quotes the operation's own `error` text); `failed` is not
+ * rule), polling on a schedule (poll-schedule.ts) whose first poll comes a few hundred
+ * milliseconds after the request that started them (`since`) and whose waits grow to
+ * `pollIntervalSeconds`. A poll reads the pending operations one after another, in the
+ * given order, and stops at the first not yet successful: one request a poll while the
+ * first runs (a create's two operations end about together), the rest read as soon as it ended.
+ * `finished` and `skipped` are success; `cancelled` and `error` fail as soon
+ * as a poll reads them (the message quotes the operation's own `error` text;
+ * an operation behind one still running is read once that one succeeded); `failed` is not
  * terminal, so it is waited on and its `failures_count` reported. 5xx,
  * resets and timeouts while polling are logged and polled again.
  * @returns the operations in their terminal state, in the given order.
@@ -140,7 +148,27 @@ export async function waitForOperations(operations: Operation[], options: WaitOp
       )
     }
   }
+  /** Reads `op` again: the operation now, or undefined after a failure a later poll may not meet. */
+  const poll = async (op: Operation): Promise<Operation | undefined> => {
+    try {
+      const now = await options.get(op.id)
+      if (now.status === 'failed' && (op.status !== 'failed' || now.failures_count !== op.failures_count)) {
+        core.warning(
+          `Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; Neon retries it, still waiting.`
+        )
+      }
+      latest.set(op.id, now)
+      return now
+    } catch (err) {
+      if (err instanceof HttpError && (err.status === 0 || err.status >= 500 || err.status === 429)) {
+        core.info(`Polling "${displayName(op.action)}" failed for now (${err.message}); polling again.`)
+        return undefined
+      }
+      throw err
+    }
+  }
   check()
+  const schedule = pollSchedule(options.pollIntervalSeconds, { since: options.since })
   while (pending().length) {
     const left = deadline - Date.now()
     if (left <= 0) {
@@ -149,26 +177,12 @@ export async function waitForOperations(operations: Operation[], options: WaitOp
         pending()
       )
     }
-    await sleep(Math.min(options.pollIntervalSeconds * 1000, left))
-    await Promise.all(
-      pending().map(async (op) => {
-        try {
-          const now = await options.get(op.id)
-          if (now.status === 'failed' && (op.status !== 'failed' || now.failures_count !== op.failures_count)) {
-            core.warning(
-              `Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; Neon retries it, still waiting.`
-            )
-          }
-          latest.set(op.id, now)
-        } catch (err) {
-          if (err instanceof HttpError && (err.status === 0 || err.status >= 500 || err.status === 429)) {
-            core.info(`Polling "${displayName(op.action)}" failed for now (${err.message}); polling again.`)
-            return
-          }
-          throw err
-        }
-      })
-    )
+    await sleepNext(schedule, left)
+    // One request a poll while the first pending operation runs: the next is read only once the one before it succeeded.
+    for (const op of pending()) {
+      const now = await poll(op)
+      if (!now || !SUCCESS.includes(now.status)) break
+    }
     check()
   }
   return operations.map((op) => latest.get(op.id)!)

@@ -6,8 +6,10 @@
  * attempts of the backoff (retry-423.ts) all met 423, {@link ProjectWaiter}
  * lists the project's running operations (`GET /projects/{project_id}/operations`,
  * newest first, cursor-paginated; platform spec, listProjectOperations), waits
- * until none is running, polling one page of the list at the poll interval
- * (with jitter) within `wait-timeout`, and then lets the request be sent
+ * until none is running, polling one page of the list on the schedule of
+ * every operation wait (poll-schedule.ts: soon, then less often up to the poll
+ * interval, with jitter), counted from the first of the five attempts, within
+ * `wait-timeout`, and then lets the request be sent
  * again with a fresh schedule. When nothing is running and nothing ended
  * since the schedule began, the 423 has no operation to wait for and the
  * request gives up as before; an operation that ended since (just before the
@@ -18,6 +20,7 @@ import { isCancelled } from '../cancel.js'
 import { HttpError, sleep } from '../http.js'
 import { type LockedHandler, setLockedHandler } from './retry-423.js'
 import { type Operation, OperationError, displayName } from './operations.js'
+import { pollSchedule, sleepNext } from './poll-schedule.js'
 
 /** What the waiter reads: the platform client's list and get operation requests. */
 export interface OperationsReader {
@@ -37,8 +40,6 @@ const PAGE = 50
 const MAX_PAGES = 4
 /** Operations created longer ago than this (milliseconds) end the listing: the platform's own are short. */
 const LIST_HORIZON_MS = 3600_000
-/** Each poll waits the poll interval times 1 ± this, at random, so waiting runs do not poll in step. */
-const POLL_JITTER = 0.2
 
 /** "Create branch on branch br-… (running)". */
 export function describeOperation(op: Operation): string {
@@ -58,8 +59,8 @@ export class ProjectWaiter implements LockedHandler {
   private readonly waitedOn = new Set<string>()
 
   /**
-   * @param options seconds: `poll-interval` and `wait-timeout` (the latter bounds all waits of one request)
-   * @param random in [0, 1), for the jitter; `sleepMs` likewise injectable for tests
+   * @param options seconds: `poll-interval` (the longest wait between polls) and `wait-timeout` (which bounds all waits of one request)
+   * @param random in [0, 1), for the schedule's jitter; `sleepMs` likewise injectable for tests
    */
   constructor(
     private readonly reader: OperationsReader,
@@ -101,7 +102,7 @@ export class ProjectWaiter implements LockedHandler {
       }
       return false
     }
-    await this.waitUntilFree(label, now, deadline)
+    await this.waitUntilFree(label, now, deadline, times.scheduleStart)
     return true
   }
 
@@ -120,19 +121,23 @@ export class ProjectWaiter implements LockedHandler {
     return all
   }
 
-  /** Polls until no operation runs in the project. */
-  private async waitUntilFree(label: string, first: Operation[], deadline: number): Promise<void> {
+  /**
+   * Polls until no operation runs in the project, on the schedule of every operation wait counted from
+   * `since` (the first of the 423 attempts, which polled the project at 0.1, 0.3, 0.7 and 1.5 s).
+   */
+  private async waitUntilFree(label: string, first: Operation[], deadline: number, since: number): Promise<void> {
     const start = Date.now()
     const tracked = new Map(first.map((op) => [op.id, op]))
     const seconds = (ms: number): string => `${Math.max(0, Math.round(ms / 100) / 10)} s`
     core.info(
       `${label}: the project is busy (HTTP 423 on every attempt) with ${first.length} operation(s): ${first.map(describeOperation).join('; ')}. ` +
-        `Waiting for the project to be free, polling every ${this.options.pollIntervalSeconds} s, at most ${seconds(deadline - start)} more (wait-timeout).`
+        `Waiting for the project to be free, polling soon and then at most every ${this.options.pollIntervalSeconds} s (poll-interval), at most ${seconds(deadline - start)} more (wait-timeout).`
     )
     for (const op of first) {
       this.waitedOn.add(op.id)
       sayIfFailed(label, op)
     }
+    const schedule = pollSchedule(this.options.pollIntervalSeconds, { since, random: this.random })
     try {
       for (;;) {
         const pending = [...tracked.values()].filter(running)
@@ -145,8 +150,7 @@ export class ProjectWaiter implements LockedHandler {
             pending
           )
         }
-        const poll = this.options.pollIntervalSeconds * 1000 * (1 + POLL_JITTER * (2 * this.random() - 1))
-        await this.sleepMs(Math.min(poll, left))
+        await sleepNext(schedule, left, this.sleepMs)
         await this.poll(label, tracked)
       }
     } finally {

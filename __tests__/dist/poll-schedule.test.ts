@@ -1,0 +1,157 @@
+/**
+ * Waiting at Neon's pace, through the bundle: every wait (a create's and a
+ * delete's operations, a busy project) polls soon after the request and then
+ * less often, never more than `poll-interval` apart (src/platform/poll-schedule.ts);
+ * a 429 while polling is waited out by `Retry-After`; no request that starts
+ * work goes before the operations it waits on are terminal. Times are read
+ * from the emulator's request log and compared with each other, never with
+ * a budget of the machine's speed, apart from a slack for a loaded machine.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { APP_TOKEN, type Emulator } from '../../emulator/index.js'
+import type { LoggedRequest } from '../../emulator/http-kit.js'
+import type { Project } from '../../emulator/neon/platform.js'
+import type { RunResult } from '../../emulator/runner/runner.js'
+import { branchInputs, freshProject, pullRequests, runAction, startTestEmulator } from '../fixtures/preview.js'
+
+let emu: Emulator
+let work: string
+let project: Project
+const newPr = pullRequests(() => emu, 7000)
+
+/** What a poll may run over its wait on a loaded machine (the request itself, a process waiting for a core). */
+const SLACK_MS = 1000
+
+beforeAll(async () => {
+  ;({ emu, work } = await startTestEmulator('poll-schedule-test-'))
+})
+afterAll(async () => {
+  await emu?.stop()
+})
+beforeEach(async () => {
+  project = await freshProject(emu, { createBranchMs: 1000, startComputeMs: 1000, deleteMs: 300 })
+})
+
+/** A branch-mode run of a new PR, the comment, deployment and schema diff off; `poll-interval` at its default unless given. */
+function run(inputs: Record<string, string> = {}, pr = newPr()): Promise<RunResult> {
+  const { 'poll-interval': _default, ...platform } = branchInputs(emu, project)
+  return runAction(
+    emu,
+    work,
+    { ...platform, 'github-token': APP_TOKEN, comment: 'false', deployment: 'false', 'compare-schema': 'false', ...inputs },
+    { pr: { number: pr } }
+  )
+}
+
+const log = (): LoggedRequest[] => emu.platform.server.log
+const isPoll = (q: LoggedRequest): boolean => q.method === 'GET' && /\/operations\/[^/]+$/.test(q.path)
+const isListing = (q: LoggedRequest): boolean => q.method === 'GET' && /\/operations\/?$/.test(q.path)
+const startsWork = (q: LoggedRequest): boolean => q.method !== 'GET'
+const gaps = (qs: LoggedRequest[]): number[] => qs.slice(1).map((q, i) => q.at - qs[i].at)
+/** The status an operation poll answered. */
+const answered = (q: LoggedRequest): string | undefined => /"status":"(\w+)"/.exec(q.responseText ?? '')?.[1]
+
+/** Every request of the run that starts work and was accepted came after all operations started before it had ended. */
+function expectNothingStartedEarly(): void {
+  const ops = emu.platform.operations(project)
+  for (const q of log().filter((x) => startsWork(x) && x.status < 400)) {
+    for (const op of ops.filter((o) => o.startedAt < q.at)) expect(op.endedAt ?? Infinity).toBeLessThanOrEqual(q.at)
+  }
+}
+
+describe('poll schedule (bundled action, Node 24)', () => {
+  it("polls a provision's operations soon after the create, never more than poll-interval apart, and renames only after they ended", async () => {
+    const r = await run()
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    const create = log().find((q) => q.method === 'POST' && q.status === 201)!
+    const polls = log().filter((q) => isPoll(q) && q.at > create.at)
+    // poll-interval is 5 s (the default); the operations take 1 s: a poll came before they could have ended.
+    expect(polls[0].at - create.at).toBeLessThan(1000)
+    for (const gap of gaps(polls)) expect(gap).toBeLessThanOrEqual(5000 + SLACK_MS)
+    // The last poll of each operation saw it finished, and the rename (PATCH) came after it.
+    const rename = log().find((q) => q.method === 'PATCH')!
+    expect(polls.filter((q) => q.at < rename.at).map(answered).slice(-1)).toEqual(['finished'])
+    expect(log().filter((q) => q.status === 423)).toEqual([])
+    expectNothingStartedEarly()
+  }, 60_000)
+
+  it('lets the waits grow to poll-interval and no further', async () => {
+    emu.platform.timing = { createBranchMs: 300, startComputeMs: 7000, deleteMs: 300 }
+    const r = await run({ 'poll-interval': '2' })
+    expect(r.code).toBe(0)
+    const create = log().find((q) => q.method === 'POST' && q.status === 201)!
+    const polls = log().filter((q) => isPoll(q) && q.at > create.at)
+    const between = gaps(polls).filter((g) => g > 50) // a poll's reads of the second operation follow the first's at once
+    expect(polls[0].at - create.at).toBeLessThan(1000)
+    for (const gap of between) expect(gap).toBeLessThanOrEqual(2000 + SLACK_MS)
+    // Grown: a wait drawn at the ceiling of 2 s lasts at least half of it; the first waits' ceilings are 0.35 to 0.7 s.
+    expect(Math.max(...between)).toBeGreaterThanOrEqual(1000)
+    expect(Math.min(...between.slice(0, 2))).toBeLessThan(1000)
+    // Far fewer polls than a tight loop, more than a fixed poll-interval's 3 or 4 in 7 s.
+    expect(polls.length).toBeGreaterThanOrEqual(5)
+    expect(polls.length).toBeLessThanOrEqual(14)
+    expectNothingStartedEarly()
+  }, 60_000)
+
+  it("waits for a busy project on the same schedule, and creates only once the project's operation ended", async () => {
+    emu.platform.startSystemOperation(project, { durationMs: 8000 })
+    const r = await run()
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/Waiting for the project to be free, polling soon and then at most every 5 s \(poll-interval\)/)
+    const listings = log().filter(isListing)
+    // The first listing follows the five 423s; the next poll comes well before poll-interval (5 s).
+    expect(listings.length).toBeGreaterThanOrEqual(3)
+    expect(listings[1].at - listings[0].at).toBeLessThan(2500)
+    for (const gap of gaps(listings)) expect(gap).toBeLessThanOrEqual(5000 + SLACK_MS)
+    const created = log().find((q) => q.method === 'POST' && q.status === 201)!
+    const check = emu.platform.operations(project).find((o) => o.action === 'check_availability')!
+    expect(created.at).toBeGreaterThanOrEqual(check.endedAt!)
+    expectNothingStartedEarly()
+  }, 60_000)
+
+  it("polls a delete's operations on the same schedule (command: delete)", async () => {
+    const pr = newPr()
+    expect((await run({ 'poll-interval': '0.2' }, pr)).code).toBe(0)
+    emu.platform.timing = { createBranchMs: 300, startComputeMs: 300, deleteMs: 2000 }
+    const from = log().length
+    const r = await run({ command: 'delete' }, pr)
+    expect(r.code).toBe(0)
+    const del = log()
+      .slice(from)
+      .find((q) => q.method === 'DELETE' && q.status === 200)!
+    const polls = log()
+      .slice(from)
+      .filter((q) => isPoll(q) && q.at > del.at)
+    expect(polls[0].at - del.at).toBeLessThan(1000)
+    for (const gap of gaps(polls)) expect(gap).toBeLessThanOrEqual(5000 + SLACK_MS)
+    expect(polls.map(answered).at(-1)).toBe('finished')
+    // The run waited for the delete's operations: its last poll came after the last of them ended.
+    const ended = Math.max(...emu.platform.operations(project).map((o) => o.endedAt ?? Infinity))
+    expect(polls.at(-1)!.at).toBeGreaterThanOrEqual(ended)
+    expectNothingStartedEarly()
+  }, 60_000)
+
+  it('waits out a 429 met while polling for its Retry-After, then polls again and succeeds', async () => {
+    emu.platform.server.inject({
+      method: 'GET',
+      path: /\/operations\/[^/]+$/,
+      kind: 'status',
+      status: 429,
+      headers: { 'retry-after': '2' },
+      body: { code: '', message: 'rate limit exceeded' }
+    })
+    const r = await run()
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    const polls = log().filter(isPoll)
+    const limited = polls.findIndex((q) => q.status === 429)
+    expect(limited).toBeGreaterThanOrEqual(0)
+    // The same poll sent again 2 s later (Retry-After, plus at most 0.25 s of jitter), not sooner.
+    const again = polls[limited + 1]
+    expect(again.path).toBe(polls[limited].path)
+    expect(again.at - polls[limited].at).toBeGreaterThanOrEqual(2000)
+    expect(again.at - polls[limited].at).toBeLessThanOrEqual(2250 + SLACK_MS)
+    expectNothingStartedEarly()
+  }, 60_000)
+})

@@ -2,7 +2,7 @@
  * GitHub's deployments REST API for the emulator (GitHub REST, "Deployments"
  * and "Deployment statuses"): create a deployment
  * (`POST /repos/{owner}/{repo}/deployments`, 201), list them (`sha`, `ref`,
- * `environment` filters, newest first), create a status
+ * `environment` filters, newest first, paginated with Link headers), create a status
  * (`POST …/deployments/{id}/statuses`, 201; states `error`, `failure`,
  * `inactive`, `in_progress`, `queued`, `pending`, `success`, others 422) and
  * list a deployment's statuses (newest first). A token whose
@@ -93,7 +93,18 @@ export class Deployments {
           .reverse()
         const perPage = Math.min(100, Number(q('per_page') ?? 30))
         const page = Math.max(1, Number(q('page') ?? 1))
-        return { status: 200, body: found.slice((page - 1) * perPage, page * perPage) }
+        const last = Math.max(1, Math.ceil(found.length / perPage))
+        const query = new URLSearchParams(req.query)
+        const link = (p: number, rel: string): string => {
+          query.set('page', String(p))
+          return `<${github.url}/repos/${owner}/${repo}/deployments?${query}>; rel="${rel}"`
+        }
+        const links = page < last ? [link(page + 1, 'next'), link(last, 'last')] : []
+        return {
+          status: 200,
+          body: found.slice((page - 1) * perPage, page * perPage),
+          headers: links.length ? { link: links.join(', ') } : undefined
+        }
       })
       .route('POST', statuses, (req, [owner, repo, id]) => {
         const who = github.tokenOf(req)
@@ -130,6 +141,42 @@ export class Deployments {
         if (!d) return { status: 404, body: { message: 'Not Found' } }
         return { status: 200, body: [...this.statusesOf(d.id)].reverse() }
       })
+  }
+
+  /**
+   * Makes a deployment of `repository` in `environment` (transient, not
+   * production, as the action makes them) with one status `state`, without a
+   * request: tests and benchmarks plant many at once.
+   */
+  plant(repository: string, environment: string, state = 'success', login = 'github-actions[bot]'): Deployment {
+    const d: Deployment = {
+      id: this.nextId++,
+      sha: '0123456789abcdef0123456789abcdef01234567',
+      ref: '0123456789abcdef0123456789abcdef01234567',
+      task: 'deploy',
+      environment,
+      description: null,
+      transient_environment: true,
+      production_environment: false,
+      payload: {},
+      creator: { login },
+      created_at: new Date().toISOString(),
+      request: { auto_merge: false, required_contexts: [] }
+    }
+    this.byRepo.set(repository, [...(this.byRepo.get(repository) ?? []), d])
+    const at = new Date().toISOString()
+    this.statusesOf(d.id).push({
+      id: this.nextStatusId++,
+      state,
+      description: '',
+      environment,
+      environment_url: '',
+      log_url: '',
+      target_url: '',
+      creator: { login },
+      created_at: at
+    })
+    return d
   }
 
   /** The deployments of `repository` in `environment`, oldest first (a test's view). */

@@ -15,15 +15,25 @@ export const ANNOTATION = {
   pr: 'preview-postgres/pr',
   headSha: 'preview-postgres/head-sha',
   version: 'preview-postgres/action-version',
-  preview: 'preview-postgres/preview-name'
+  preview: 'preview-postgres/preview-name',
+  comment: 'preview-postgres/comment-id',
+  deployment: 'preview-postgres/deployment-id'
 } as const
 
-/** Who a branch was made for: `owner/repo`, the PR number (none outside a PR), the head commit and the `preview-name` ('' or absent for the PR's one preview). */
+/**
+ * Who a branch was made for: `owner/repo`, the PR number (none outside a
+ * PR), the head commit and the `preview-name` ('' or absent for the PR's one
+ * preview); and what the run that made it recorded for the sweep: the PR
+ * comment's id and the GitHub deployment's id (GitHub REST ids), so that
+ * the sweep writes to them without listing (commands/sweep-direct.ts).
+ */
 export interface BranchOwner {
   repository: string
   pr?: number
   headSha: string
   preview?: string
+  commentId?: number
+  deploymentId?: number
 }
 
 /** The annotation values for a branch made for `owner` by this version of the action. */
@@ -33,8 +43,16 @@ export function annotationsOf(owner: BranchOwner): Record<string, string> {
     ...(owner.pr ? { [ANNOTATION.pr]: String(owner.pr) } : {}),
     [ANNOTATION.headSha]: owner.headSha,
     [ANNOTATION.version]: ACTION_VERSION,
-    ...(owner.preview ? { [ANNOTATION.preview]: owner.preview } : {})
+    ...(owner.preview ? { [ANNOTATION.preview]: owner.preview } : {}),
+    ...(owner.commentId ? { [ANNOTATION.comment]: String(owner.commentId) } : {}),
+    ...(owner.deploymentId ? { [ANNOTATION.deployment]: String(owner.deploymentId) } : {})
   }
+}
+
+/** A positive safe integer from an annotation's string, else undefined. */
+const idOf = (text: string | undefined): number | undefined => {
+  const n = Number(text)
+  return text && Number.isSafeInteger(n) && n > 0 ? n : undefined
 }
 
 /**
@@ -47,13 +65,14 @@ export function ownerOf(value: Record<string, unknown> | undefined): (BranchOwne
   const repository = get(ANNOTATION.repository)
   const version = get(ANNOTATION.version)
   if (!repository || !version) return null
-  const pr = Number(get(ANNOTATION.pr))
   return {
     repository,
     version,
     headSha: get(ANNOTATION.headSha) ?? '',
-    pr: Number.isSafeInteger(pr) && pr > 0 ? pr : undefined,
-    preview: get(ANNOTATION.preview)
+    pr: idOf(get(ANNOTATION.pr)),
+    preview: get(ANNOTATION.preview),
+    commentId: idOf(get(ANNOTATION.comment)),
+    deploymentId: idOf(get(ANNOTATION.deployment))
   }
 }
 

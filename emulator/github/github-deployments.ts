@@ -13,6 +13,7 @@
  * environment's older non-transient deployments `inactive`.
  */
 import type { GitHubService } from './github.js'
+import { githubPage } from './github-page.js'
 
 /** A deployment as GitHub's REST API answers it (the fields the action or the tests read). */
 export interface Deployment {
@@ -91,20 +92,7 @@ export class Deployments {
           .filter((d) => (!q('environment') || d.environment === q('environment')) && (!q('sha') || d.sha === q('sha')))
           .filter((d) => !q('ref') || d.ref === q('ref'))
           .reverse()
-        const perPage = Math.min(100, Number(q('per_page') ?? 30))
-        const page = Math.max(1, Number(q('page') ?? 1))
-        const last = Math.max(1, Math.ceil(found.length / perPage))
-        const query = new URLSearchParams(req.query)
-        const link = (p: number, rel: string): string => {
-          query.set('page', String(p))
-          return `<${github.url}/repos/${owner}/${repo}/deployments?${query}>; rel="${rel}"`
-        }
-        const links = page < last ? [link(page + 1, 'next'), link(last, 'last')] : []
-        return {
-          status: 200,
-          body: found.slice((page - 1) * perPage, page * perPage),
-          headers: links.length ? { link: links.join(', ') } : undefined
-        }
+        return githubPage(found, req, `${github.url}/repos/${owner}/${repo}/deployments`)
       })
       .route('POST', statuses, (req, [owner, repo, id]) => {
         const who = github.tokenOf(req)

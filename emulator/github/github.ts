@@ -16,6 +16,7 @@
  */
 import { ServiceServer, type Reply, type Request } from '../http-kit.js'
 import { rateLimitStatus } from './github-rate.js'
+import { githubPage } from './github-page.js'
 
 export interface TokenInfo {
   login: string
@@ -96,18 +97,7 @@ export class GitHubService {
         if (!this.auth(req)) return unauthorized()
         const comments = this.issues.get(`${owner}/${repo}#${n}`)
         if (!comments) return notFound()
-        const perPage = Math.min(100, Number(req.query.get('per_page') ?? 30))
-        const page = Math.max(1, Number(req.query.get('page') ?? 1))
-        const last = Math.max(1, Math.ceil(comments.length / perPage))
-        const base = `${this.server.url}/repos/${owner}/${repo}/issues/${n}/comments?per_page=${perPage}`
-        const links: string[] = []
-        if (page < last) links.push(`<${base}&page=${page + 1}>; rel="next"`, `<${base}&page=${last}>; rel="last"`)
-        if (page > 1) links.push(`<${base}&page=1>; rel="first"`, `<${base}&page=${page - 1}>; rel="prev"`)
-        return {
-          status: 200,
-          body: comments.slice((page - 1) * perPage, page * perPage),
-          headers: links.length ? { link: links.join(', ') } : undefined
-        }
+        return githubPage(comments, req, `${this.server.url}/repos/${owner}/${repo}/issues/${n}/comments`)
       })
       .route('POST', pr, (req, [owner, repo, n]) => {
         const who = this.auth(req)
@@ -191,20 +181,7 @@ export class GitHubService {
       .flatMap(([, comments]) => comments)
       .filter((c) => !Number.isFinite(since) || Date.parse(c.updated_at) >= since)
       .sort((a, b) => sign * (a[key].localeCompare(b[key]) || a.id - b.id))
-    const perPage = Math.min(100, Number(req.query.get('per_page') ?? 30))
-    const page = Math.max(1, Number(req.query.get('page') ?? 1))
-    const last = Math.max(1, Math.ceil(all.length / perPage))
-    const query = new URLSearchParams(req.query)
-    const link = (p: number, rel: string): string => {
-      query.set('page', String(p))
-      return `<${this.server.url}/repos/${owner}/${repo}/issues/comments?${query}>; rel="${rel}"`
-    }
-    const links = page < last ? [link(page + 1, 'next'), link(last, 'last')] : []
-    return {
-      status: 200,
-      body: all.slice((page - 1) * perPage, page * perPage),
-      headers: links.length ? { link: links.join(', ') } : undefined
-    }
+    return githubPage(all, req, `${this.server.url}/repos/${owner}/${repo}/issues/comments`)
   }
 
   /** List reactions: 404 for an unknown subject; `content` filters; paginated like comments (no Link header past one page here: per_page up to 100). */

@@ -320,7 +320,9 @@ export interface LockOptions {
 /**
  * GitHub requests a run keeps for its lock: take (1), name (list and write,
  * 2), the final report (1) and the release (1), and the 3 a deployment may
- * spend meanwhile (create, `in_progress`, `success`).
+ * spend meanwhile (create, `in_progress`, `success`). A first run's check
+ * for copies of the comment it posted (one listing, one-comment.ts) is not
+ * kept for: refused, it only warns.
  */
 export const LOCK_BUDGET = 8
 

@@ -2,8 +2,10 @@
  * The comment lock through the bundled action: after a pull request's first run, no
  * run creates a comment (a POST to `.../issues/{n}/comments` notifies every
  * subscriber; the lock is a reaction, see src/comment/lock/lock.ts), in both
- * modes, on reuse, after a failed seed, for reset, delete and cleanup; and
- * a cancel right after the lock is taken leaves no live lock.
+ * modes, on reuse, after a failed seed, for reset, delete and cleanup; a
+ * cancel right after the lock is taken leaves no live lock; and an answer
+ * lost after GitHub did the work (the comment's POST, the final edit, the
+ * reaction's delete) leaves one comment with the record the next run reuses.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { APP_TOKEN, type Emulator } from '../../emulator/index.js'

@@ -10,7 +10,7 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var _v8_heap_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(74908);
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(96421);
 /* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(90833);
-/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(38422);
+/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(18144);
 /* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(38653);
 /* harmony import */ var _phases_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(20119);
 /**
@@ -39,7 +39,7 @@ if (settings) {
     const checked = settings;
     (0,_cancel_js__WEBPACK_IMPORTED_MODULE_2__/* .handleCancellation */ .qO)();
     (0,_phases_js__WEBPACK_IMPORTED_MODULE_5__/* .mark */ .Gy)('loading the code');
-    const { run } = await Promise.all(/* import() */[__webpack_require__.e(445), __webpack_require__.e(716), __webpack_require__.e(79), __webpack_require__.e(330)]).then(__webpack_require__.bind(__webpack_require__, 2330));
+    const { run } = await Promise.all(/* import() */[__webpack_require__.e(324), __webpack_require__.e(716), __webpack_require__.e(81), __webpack_require__.e(333)]).then(__webpack_require__.bind(__webpack_require__, 57333));
     await (0,_cancel_js__WEBPACK_IMPORTED_MODULE_2__/* .runMainFlow */ .zw)(() => run(checked));
 }
 
@@ -54,6 +54,7 @@ __webpack_async_result__();
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Tu: () => (/* binding */ saveUnseeded),
 /* harmony export */   c4: () => (/* reexport safe */ _step_state_js__WEBPACK_IMPORTED_MODULE_1__.c),
+/* harmony export */   dP: () => (/* binding */ saveJobBranch),
 /* harmony export */   nH: () => (/* binding */ clearUnseeded)
 /* harmony export */ });
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
@@ -70,6 +71,10 @@ __webpack_async_result__();
 /** The branch this run holds under the unseeded name `branch.name`; the post step deletes it unless {@link clearUnseeded} ran (and only while it keeps that name). */
 function saveUnseeded(branch) {
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_step_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c.unseededBranch, JSON.stringify({ id: branch.id, name: branch.name }));
+}
+/** A branch for this job alone (a merge group's): the post step deletes it when the job ends. */
+function saveJobBranch(branch) {
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_step_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c.jobBranch, JSON.stringify({ id: branch.id, name: branch.name }));
 }
 /** The branch is seeded, or already deleted: nothing for the post step. */
 function clearUnseeded() {

@@ -16,7 +16,8 @@ export const modules = {
  * branch (created, or taken out of reuse for a reset, under its unseeded
  * name) or still held the PR comment's provisioning lock, undoes that
  * (post-undo.ts, loaded only then: after a successful main, which clears
- * both, the step does nothing and loads nothing more).
+ * both, the step does nothing and loads nothing more). A branch made for
+ * the job alone (a merge group's, run-source.ts) is deleted whatever main did.
  */
 
 
@@ -24,15 +25,23 @@ export const modules = {
 async function runPost() {
     const branch = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu(_post_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c4.unseededBranch);
     const lock = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu(_post_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c4.lockComment);
+    const job = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu(_post_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c4.jobBranch);
     if (!branch && !lock)
-        return;
+        return job ? await deleteJob(job) : undefined;
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e('The main step did not finish (it failed, or was cancelled or killed): undoing what it left half done.');
-    const { deleteUnseeded, releaseLock } = await Promise.all(/* import() */[__webpack_require__.e(445), __webpack_require__.e(815), __webpack_require__.e(79), __webpack_require__.e(126), __webpack_require__.e(53)]).then(__webpack_require__.bind(__webpack_require__, 50053));
+    const { deleteUnseeded, releaseLock } = await Promise.all(/* import() */[__webpack_require__.e(916), __webpack_require__.e(324), __webpack_require__.e(81), __webpack_require__.e(196), __webpack_require__.e(53)]).then(__webpack_require__.bind(__webpack_require__, 50053));
     if (branch) {
         await deleteUnseeded(branch).catch((err) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete the unseeded branch ${branch}: ${err.message} Delete it by hand.`));
     }
     if (lock)
         await releaseLock(lock).catch((err) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not release the preview comment ${lock}: ${err.message}`));
+    if (job)
+        await deleteJob(job);
+}
+/** Deletes the branch made for this job alone (a merge group's): its `expires_at` removes it should this fail. */
+async function deleteJob(job) {
+    const { deleteJobBranch } = await Promise.all(/* import() */[__webpack_require__.e(916), __webpack_require__.e(324), __webpack_require__.e(81), __webpack_require__.e(196), __webpack_require__.e(53)]).then(__webpack_require__.bind(__webpack_require__, 50053));
+    await deleteJobBranch(job).catch((err) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete branch ${job}, made for this job alone: ${err.message} Its expiry (expires_at) removes it, or \`command: cleanup\` does.`));
 }
 
 
@@ -44,6 +53,7 @@ async function runPost() {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Tu: () => (/* binding */ saveUnseeded),
 /* harmony export */   c4: () => (/* reexport safe */ _step_state_js__WEBPACK_IMPORTED_MODULE_1__.c),
+/* harmony export */   dP: () => (/* binding */ saveJobBranch),
 /* harmony export */   nH: () => (/* binding */ clearUnseeded)
 /* harmony export */ });
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
@@ -60,6 +70,10 @@ async function runPost() {
 /** The branch this run holds under the unseeded name `branch.name`; the post step deletes it unless {@link clearUnseeded} ran (and only while it keeps that name). */
 function saveUnseeded(branch) {
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_step_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c.unseededBranch, JSON.stringify({ id: branch.id, name: branch.name }));
+}
+/** A branch for this job alone (a merge group's): the post step deletes it when the job ends. */
+function saveJobBranch(branch) {
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_step_state_js__WEBPACK_IMPORTED_MODULE_1__/* .STATE */ .c.jobBranch, JSON.stringify({ id: branch.id, name: branch.name }));
 }
 /** The branch is seeded, or already deleted: nothing for the post step. */
 function clearUnseeded() {

@@ -26,6 +26,7 @@ import { writeRunReport } from './publish/run-report.js'
 import type { PreviewDeployment } from './deployment/deployment.js'
 import { deactivateDeployments, environmentUrlOf, startDeployment } from './deployment/run-deployment.js'
 import { mark, phaseLog } from './phases.js'
+import { recordIdsFrom } from './platform/recorded-ids.js'
 import { NeonLimitError } from './platform/api-errors.js'
 import { removeVercelVariables } from './vercel/cleanup.js'
 import { createRefusedBecause } from './run-source.js'
@@ -71,6 +72,10 @@ export async function run(checked?: Settings): Promise<void> {
       settings.mode === 'instant' ? instantDriver(settings, pub) : branchDriver(settings, client, branchName, pub.existing?.record)
     if (settings.command === 'create') {
       deploying = startDeployment(settings, pub) // beside provisioning: it needs nothing of the database
+      const { lock } = pub
+      const started = deploying
+      // A branch this run creates records both ids, so the sweep writes to them without listing.
+      recordIdsFrom(() => ({ commentId: lock?.claim.id || undefined, deploymentId: started.then((d) => d?.id) }))
       const { command, seedCommand, schemaOnly } = settings
       const under = (maskingRules: MaskingRuleInput[]): Promise<string> =>
         seedFingerprintOf({ command, seedCommand, schemaOnly, maskingRules }, seedFiles, seedCheck)

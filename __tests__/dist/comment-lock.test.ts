@@ -2,8 +2,10 @@
  * The comment lock through the bundled action: after a pull request's first run, no
  * run creates a comment (a POST to `.../issues/{n}/comments` notifies every
  * subscriber; the lock is a reaction, see src/comment/lock/lock.ts), in both
- * modes, on reuse, after a failed seed, for reset, delete and cleanup; and
- * a cancel right after the lock is taken leaves no live lock.
+ * modes, on reuse, after a failed seed, for reset, delete and cleanup; a
+ * cancel right after the lock is taken leaves no live lock; and an answer
+ * lost after GitHub did the work (the comment's POST, the final edit, the
+ * reaction's delete) leaves one comment with the record the next run reuses.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { APP_TOKEN, type Emulator } from '../../emulator/index.js'
@@ -192,5 +194,63 @@ describe('branch mode: reset, cleanup and the post step create no comment', () =
     ok(next)
     expect(next.stdout).not.toMatch(/holds the lock .*waiting for it/)
     expect(commentsCreated(pr, mark)).toBe(0)
+  })
+})
+
+describe('answers lost after GitHub did the work (one comment, whatever the network does)', () => {
+  const posts = (pr: number) => new RegExp(`/issues/${pr}/comments$`)
+
+  it("the first run's comment POST answered by a reset: the retry's copy is deleted, the one comment records the seeded database, and the next run reuses it", async () => {
+    const pr = newPr()
+    emu.github.server.inject({ method: 'POST', path: posts(pr), kind: 'lost-reset' })
+    const first = await run('instant', pr)
+    ok(first)
+    expect(emu.github.server.requests('POST', posts(pr)).map((q) => q.fault ?? q.status)).toEqual(['lost-reset', 201])
+    const comments = emu.github.comments(REPO, pr)
+    expect(comments).toHaveLength(1)
+    expect(comments[0].body).toContain(`"databaseId":"${first.outputs['database-id']}"`)
+    expect(comments[0].body).not.toMatch(/being provisioned/)
+    const mark = emu.github.server.log.length
+    const next = await run('instant', pr)
+    ok(next)
+    expect(next.outputs.created).toBe('false')
+    expect(next.outputs['database-id']).toBe(first.outputs['database-id'])
+    expect(commentsCreated(pr, mark)).toBe(0)
+    expect(emu.github.comments(REPO, pr)).toHaveLength(1)
+    expect(lockReactions(pr)).toBe(0)
+  })
+
+  it('the final edit answered by a reset: retried (an edit is the same twice), one comment with the record', async () => {
+    const pr = newPr()
+    emu.github.server.inject({ method: 'PATCH', path: /\/issues\/comments\/\d+$/, requestText: /databaseId/, kind: 'lost-reset' })
+    const first = await run('instant', pr)
+    ok(first)
+    expect(emu.github.server.requests('PATCH').filter((q) => q.at >= first.startedAt && q.fault === 'lost-reset')).toHaveLength(1)
+    expect(emu.github.comments(REPO, pr)).toHaveLength(1)
+    expect(emu.github.comments(REPO, pr)[0].body).toContain(`"databaseId":"${first.outputs['database-id']}"`)
+    const next = await run('instant', pr)
+    ok(next)
+    expect(next.outputs.created).toBe('false')
+    expect(lockReactions(pr)).toBe(0)
+  })
+
+  it("the lock reaction's delete answered by a reset: retried (404 is success), no reaction left, the next run does not wait", async () => {
+    const pr = newPr()
+    ok(await run('instant', pr))
+    emu.github.server.inject({ method: 'DELETE', path: new RegExp(`/issues/${pr}/reactions/\\d+$`), kind: 'lost-reset' })
+    const again = await run('instant', pr)
+    ok(again)
+    expect(emu.github.server.requests('DELETE', /\/reactions\/\d+$/).filter((q) => q.at >= again.startedAt).map((q) => q.fault ?? q.status)).toEqual([
+      'lost-reset',
+      404
+    ])
+    expect(lockReactions(pr)).toBe(0)
+    const t0 = Date.now()
+    const next = await run('instant', pr, { 'wait-timeout': '20' })
+    ok(next)
+    expect(next.outputs.created).toBe('false')
+    expect(next.stdout).not.toMatch(/holds the lock .*waiting for it/)
+    expect(Date.now() - t0).toBeLessThan(15_000)
+    expect(emu.github.comments(REPO, pr)).toHaveLength(1)
   })
 })

@@ -125,8 +125,9 @@ describe('1. the sweep under the PR lock', () => {
     ok(first)
     const id = first.outputs['branch-id']
     emu.pulls.close(REPO, pr)
-    // The sweep's read of the PR's comments takes 15 s: meanwhile the PR is reopened and a run reuses the branch and ends.
-    const comments = new RegExp(`/issues/${pr}/comments$`)
+    // The sweep's read of the comments (the repository's written lately: the branch records its comment's id) takes 15 s:
+    // meanwhile the PR is reopened and a run reuses the branch and ends.
+    const comments = new RegExp(`/issues/(${pr}/)?comments$`)
     emu.github.server.inject({ method: 'GET', path: comments, kind: 'delay', delayMs: 15_000, times: 1 })
     let listing = false
     emu.github.server.onRequest = (q) => void (listing ||= q.method === 'GET' && comments.test(q.path))

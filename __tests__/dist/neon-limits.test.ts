@@ -6,7 +6,9 @@
  * fails naming the limit, the project's figures and the way out, in the log
  * and the PR comment, and leaves nothing behind.
  */
-import { describe, expect, it } from '@jest/globals'
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { APP_TOKEN } from '../../emulator/github/github.js'
+import { limitGitHub, unlimitGitHub } from '../../emulator/github/github-rate.js'
 import { REPO } from '../fixtures/preview.js'
 import { branchSuite } from '../fixtures/branch-suite.js'
 
@@ -81,6 +83,26 @@ describe("at Neon's branch limit", () => {
     expect(r.code).toBe(1)
     expect(r.errors[0]).toMatch(/1 of those of closed or merged pull requests\. `make-room` is off\./)
     expect(suite.project.branches.has(closedRun.outputs['branch-id'])).toBe(true)
+  })
+})
+
+describe("make-room and the repository's GitHub budget", () => {
+  afterEach(() => {
+    unlimitGitHub(suite.emu.github)
+  })
+
+  it("with the hour's budget at the reserve it leaves to the repository's pull requests, deletes nothing and says so", async () => {
+    const closed = newPr()
+    const closedRun = await run({}, { pr: { number: closed } })
+    suite.emu.pulls.close(REPO, closed)
+    await idle()
+    capAt(suite.project.branches.size)
+    const budget = limitGitHub(suite.emu.github, APP_TOKEN, { limit: 1000, remaining: 260 })
+    const r = await run({}, { pr: { number: newPr() } })
+    expect(r.code).toBe(1)
+    expect(r.errors[0]).toMatch(/The project has \d+ branches; 1 of them are this action's previews for this repository\. GitHub's rate limit: \d+ of 1000 requests left.*`make-room` leaves the last 250 requests of the hour to the repository's pull requests, so it deleted nothing/)
+    expect(suite.project.branches.has(closedRun.outputs['branch-id'])).toBe(true)
+    expect(budget.limit - budget.used).toBeGreaterThan(240)
   })
 })
 

@@ -1,18 +1,20 @@
 /**
  * `command: cleanup` through the bundle (Node 24) at a team's scale and
- * shape: named previews of a closed PR, a token that cannot write, and a
- * backlog of 1,200 closed PRs' branches under GitHub's hourly budget of a
- * `GITHUB_TOKEN` (emulator/github/github-rate.ts: 1,000 requests, then 403 with
- * `x-ratelimit-remaining: 0`).
+ * shape: named previews of a closed PR, a token that cannot write, and
+ * backlogs of 300 and 1,200 closed PRs' previews (each with its comment and
+ * deployment) under GitHub's hourly budget of a `GITHUB_TOKEN`
+ * (emulator/github/github-rate.ts: 1,000 requests, then 403 with
+ * `x-ratelimit-remaining: 0`), of which the sweep leaves a quarter to the
+ * repository's pull requests.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import type { Emulator } from '../../emulator/index.js'
 import type { Project } from '../../emulator/neon/platform.js'
 import type { RunResult } from '../../emulator/runner/runner.js'
 import { APP_TOKEN, READ_ONLY_TOKEN } from '../../emulator/github/github.js'
-import { limitGitHub } from '../../emulator/github/github-rate.js'
+import { limitGitHub, unlimitGitHub } from '../../emulator/github/github-rate.js'
+import { type PlantedPreview, plantPreviews } from '../fixtures/planted-previews.js'
 import { ANNOTATION } from '../../src/platform/annotations.js'
-import { COMMENT_HEADING } from '../../src/comment/comment.js'
 import { branchSuite } from '../fixtures/branch-suite.js'
 import { REPO } from '../fixtures/preview.js'
 
@@ -27,8 +29,7 @@ beforeEach(() => {
   project = suite.project
 })
 afterEach(() => {
-  emu.github.server.admit = undefined
-  emu.github.server.headersFor = undefined
+  unlimitGitHub(emu.github)
 })
 
 const sweep = (inputs: Record<string, string> = {}, token = APP_TOKEN, timeoutMs = 120_000): Promise<RunResult> =>
@@ -82,6 +83,34 @@ describe('named previews of a closed PR', () => {
   })
 })
 
+describe('what a run records for the sweep', () => {
+  it("the branch a run creates records its comment's and deployment's ids; the sweep writes to them, and to a reuse's deployment, without listing", async () => {
+    const pr = newPr()
+    const first = await run({}, { pr: { number: pr } })
+    const again = await run({}, { pr: { number: pr } })
+    expect([first.errors, again.errors]).toEqual([[], []])
+    expect(again.outputs.created).toBe('false')
+    const comment = emu.github.comments(REPO, pr)[0]
+    const deployments = emu.deployments.of(REPO, `preview-postgres/pr-${pr}`)
+    expect(deployments.map((d) => String(d.id))).toEqual([first.outputs['deployment-id'], again.outputs['deployment-id']])
+    expect(project.branches.get(first.outputs['branch-id'])!.annotations).toMatchObject({
+      [ANNOTATION.comment]: String(comment.id),
+      [ANNOTATION.deployment]: first.outputs['deployment-id']
+    })
+    emu.pulls.close(REPO, pr)
+    const r = await sweep()
+    expect(r.errors).toEqual([])
+    expect(project.branches.has(first.outputs['branch-id'])).toBe(false)
+    expect(emu.github.comments(REPO, pr).map((c) => c.id)).toEqual([comment.id])
+    expect(comment.body).toContain('deleted by the scheduled cleanup')
+    for (const d of deployments) expect(emu.deployments.statusesOf(d.id).at(-1)!.state).toBe('inactive')
+    const sent = emu.github.server.log.filter((q) => q.at >= r.startedAt)
+    expect(sent.filter((q) => q.method === 'GET' && new RegExp(`/issues/${pr}/comments$`).test(q.path))).toEqual([])
+    expect(sent.filter((q) => q.method === 'GET' && /\/statuses$/.test(q.path))).toEqual([])
+    expect(issueReactions(pr)).toEqual([])
+  })
+})
+
 describe('permissions', () => {
   it('a token that cannot write fails before deleting anything, naming the permission', async () => {
     const pr = newPr()
@@ -95,53 +124,72 @@ describe('permissions', () => {
   })
 })
 
-describe('a backlog under GitHub rate limit', () => {
-  it('1,200 closed PRs\' branches with 1,000 requests an hour: all deleted within two runs, nothing left behind', async () => {
-    const total = 1200
-    emu.platform.timing = { ...emu.platform.timing, deleteMs: 10 }
-    const prs: number[] = []
-    for (let i = 0; i < total; i++) {
-      const pr = newPr()
-      prs.push(pr)
-      const b = emu.platform.newBranch(project, `preview/pr-${pr}-feature-login`, [...project.branches.values()].find((x) => x.default)!.id)
-      b.annotations = { [ANNOTATION.repository]: REPO, [ANNOTATION.pr]: String(pr), [ANNOTATION.headSha]: 'a1b2c3d4e5f6', [ANNOTATION.version]: '1.0.0' }
-      emu.pulls.close(REPO, pr, i % 2 === 0)
-    }
-    // Ten of them have a preview comment from an earlier run.
-    for (const pr of prs.slice(0, 10)) emu.github.addComment(REPO, pr, 'github-actions[bot]', `${COMMENT_HEADING}: Postgres branch ready\n\nold report\n\n<!-- preview-postgres:v1 {"mode":"branch"} -->`)
-    const ours = () => [...project.branches.values()].filter((b) => b.annotations?.[ANNOTATION.repository] === REPO)
-    const counts: string[] = []
-    let left = total
-    for (const hour of [1, 2]) {
-      const budget = limitGitHub(emu.github, APP_TOKEN, { limit: 1000 })
-      const neonBefore = emu.platform.server.log.length
-      const r = await sweep({ 'poll-interval': '0.2' }, APP_TOKEN, 600_000)
-      expect(r.errors).toEqual([])
-      expect(r.code).toBe(0)
-      const deleted = left - ours().length
-      left = ours().length
-      const neon = emu.platform.server.log.slice(neonBefore)
-      const locked = neon.filter((q) => q.method === 'DELETE' && q.status === 423).length
-      counts.push(
-        `run ${hour}: deleted ${deleted}, GitHub requests ${budget.used} (${(budget.used / Math.max(deleted, 1)).toFixed(2)} per deleted branch, ${budget.refused} refused), ` +
-          `Neon requests ${neon.length} (${(neon.length / Math.max(deleted, 1)).toFixed(2)} per deleted branch, at most ${busiestMinute(neon.map((q) => q.at))} in a minute, ` +
-          `${locked} DELETEs answered 423), ${((r.endedAt - r.startedAt) / 1000).toFixed(1)} s`
+describe('a backlog under the repository\'s GitHub budget, each preview with its comment and deployment', () => {
+  /** Sweeps under a new hour's budget of 1,000 requests; returns the run, the budget and what it deleted and sent. */
+  const sweepHour = async (planted: PlantedPreview[]) => {
+    const budget = limitGitHub(emu.github, APP_TOKEN, { limit: 1000 })
+    const before = planted.filter((p) => project.branches.has(p.branchId)).length
+    const neonBefore = emu.platform.server.log.length
+    const r = await sweep({ 'poll-interval': '0.2' }, APP_TOKEN, 600_000)
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    const left = planted.filter((p) => project.branches.has(p.branchId)).length
+    const neon = emu.platform.server.log.slice(neonBefore)
+    const deleted = before - left
+    const figures =
+      `deleted ${deleted}, GitHub requests ${budget.used} (${(budget.used / Math.max(deleted, 1)).toFixed(2)} per swept preview, ${1000 - budget.used} left, ${budget.refused} refused), ` +
+      `Neon requests ${neon.length} (at most ${busiestMinute(neon.map((q) => q.at))} in a minute), ${((r.endedAt - r.startedAt) / 1000).toFixed(1)} s`
+    expect(budget.refused).toBe(0)
+    // The reserve: a quarter of the hour's 1,000 is never spent by the sweep.
+    expect(budget.used).toBeLessThanOrEqual(750)
+    expect(busiestMinute(neon.map((q) => q.at))).toBeLessThanOrEqual(700)
+    if (left)
+      expect(r.stdout).toMatch(
+        new RegExp(`::notice::The cleanup stopped at the 250 GitHub requests it leaves to the repository's pull requests this hour .*: ${left} branches left for the next run`)
       )
-      // The sweep waits out the project's busy time after a DELETE (sweep-pace.ts, SettleTime) instead of meeting 423 on nearly every one.
-      expect(locked).toBeLessThan(deleted / 4)
-      expect(budget.refused).toBe(0)
-      expect(busiestMinute(neon.map((q) => q.at))).toBeLessThanOrEqual(700)
-      expect(budget.used).toBeLessThanOrEqual(1000)
-      if (left) expect(r.stdout).toMatch(new RegExp(`::notice::The cleanup stopped before GitHub's rate limit ran out .*: ${left} branches left for the next run`))
-      expect(r.stdout.length).toBeLessThan(2_000_000)
+    expect(r.stdout.length).toBeLessThan(2_000_000)
+    return { r, budget, left, figures }
+  }
+  const expectSwept = (planted: PlantedPreview[]): void => {
+    for (const p of planted) {
+      const comments = emu.github.comments(REPO, p.pr)
+      expect(comments.map((c) => c.id)).toEqual([p.commentId])
+      expect(comments[0].body).toContain('deleted by the scheduled cleanup')
+      expect(emu.deployments.statusesOf(p.deploymentId).at(-1)!.state).toBe('inactive')
+      expect(issueReactions(p.pr)).toEqual([])
     }
-    console.log(counts.join('\n'))
+  }
+  const plant = (n: number, recorded: boolean): PlantedPreview[] => {
+    emu.platform.timing = { ...emu.platform.timing, deleteMs: 10 }
+    return plantPreviews(emu, project, REPO, Array.from({ length: n }, () => newPr()), { recorded })
+  }
+
+  it('300 closed PRs\' previews with 1,000 requests an hour: all deleted in one run, each comment edited and deployment set inactive without listing, at least 250 left', async () => {
+    const planted = plant(300, true)
+    const { r, budget, left, figures } = await sweepHour(planted)
+    console.log(`300 previews: ${figures}`)
     expect(left).toBe(0)
-    for (const pr of prs) expect(issueReactions(pr)).toEqual([])
-    for (const pr of prs.slice(0, 10)) {
-      expect(emu.github.comments(REPO, pr)).toHaveLength(1)
-      expect(emu.github.comments(REPO, pr)[0].body).toContain('deleted by the scheduled cleanup')
+    expect(1000 - budget.used).toBeGreaterThanOrEqual(250)
+    // At most 2.5 requests per swept preview: its two writes, and a share of the bulk reads.
+    expect(budget.used / 300).toBeLessThanOrEqual(2.5)
+    expectSwept(planted)
+    const sent = emu.github.server.log.filter((q) => q.at >= r.startedAt)
+    expect(sent.filter((q) => q.method === 'GET' && /\/issues\/\d+\/comments$/.test(q.path))).toEqual([])
+    expect(sent.filter((q) => q.method === 'GET' && /\/deployments\/\d+\/statuses$/.test(q.path))).toEqual([])
+  })
+
+  it('1,200 with 1,000 requests an hour: all deleted within four runs, none leaving less than the reserve; ten made before the ids were recorded are swept by listing', async () => {
+    const planted = [...plant(10, false), ...plant(1190, true)]
+    const counts: string[] = []
+    let runs = 0
+    for (let left = planted.length; left && runs < 4; runs++) {
+      const hour = await sweepHour(planted)
+      expect(hour.left).toBeLessThan(left)
+      left = hour.left
+      counts.push(`run ${runs + 1}: ${hour.figures}`)
     }
-    for (const pr of prs.slice(10, 20)) expect(emu.github.comments(REPO, pr)).toHaveLength(0)
+    console.log(`1,200 previews:\n${counts.join('\n')}`)
+    expect(planted.filter((p) => project.branches.has(p.branchId))).toEqual([])
+    expectSwept(planted)
   }, 900_000)
 })

@@ -144,6 +144,29 @@ describe('annotations and durations', () => {
     expect(ownerOf({ [ANNOTATION.repository]: 'acme/shop' })).toBeNull()
   })
 
+  it("records the PR comment's and the deployment's ids for the sweep, and reads back only positive integers", () => {
+    const value = branchCreateExtras(
+      { expiresInSeconds: 0, schemaOnly: false },
+      { ...owner, commentId: 1001, deploymentId: 7002 }
+    ).annotation_value!
+    expect(value).toMatchObject({ [ANNOTATION.comment]: '1001', [ANNOTATION.deployment]: '7002' })
+    expect(ownerOf(value)).toMatchObject({ commentId: 1001, deploymentId: 7002 })
+    const bad = ownerOf({ ...value, [ANNOTATION.comment]: '-3', [ANNOTATION.deployment]: '1e400' })!
+    expect([bad.commentId, bad.deploymentId]).toEqual([undefined, undefined])
+  })
+
+  it("a create waits for the deployment's id at most the time given; an id not known by then is not recorded", async () => {
+    const { recordIdsFrom, recordedIds } = await import('../../src/platform/recorded-ids.js')
+    recordIdsFrom(() => ({ commentId: 1001, deploymentId: new Promise((r) => setTimeout(() => r(7002), 50)) }))
+    expect(await recordedIds(2000)).toEqual({ commentId: 1001, deploymentId: 7002 })
+    recordIdsFrom(() => ({ commentId: 1001, deploymentId: new Promise(() => undefined) }))
+    const t0 = Date.now()
+    expect(await recordedIds(100)).toEqual({ commentId: 1001 })
+    expect(Date.now() - t0).toBeLessThan(1000)
+    recordIdsFrom(() => ({ deploymentId: Promise.reject(new Error('refused')) }))
+    expect(await recordedIds(100)).toEqual({})
+  })
+
   it('ACTION_VERSION is package.json version', () => {
     expect(ACTION_VERSION).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version)
   })

@@ -5,7 +5,8 @@
  * keeps its DELETEs from meeting 423 (commands/sweep-pace.ts).
  */
 import { describe, expect, it } from '@jest/globals'
-import { GitHubBudget, isRateLimited } from '../../src/comment/lock/budget.js'
+import { GitHubBudget, MIN_RESERVE, isRateLimited } from '../../src/comment/lock/budget.js'
+import { deploymentsToDeactivate } from '../../src/commands/sweep-direct.js'
 import { MAX_SETTLE_MS, MinutePace, SettleTime, deleteSharing } from '../../src/commands/sweep-pace.js'
 import { HttpError } from '../../src/http.js'
 import type { NeonClient } from '../../src/platform/client.js'
@@ -39,6 +40,25 @@ describe('GitHubBudget', () => {
     expect(b.allows(10)).toBe(true)
     expect(b.allows(11)).toBe(false)
     expect(b.describe()).toMatch(/^10 of 1000 requests left$/)
+  })
+
+  it("keeps a quarter of the hour's limit for the repository's pull requests, at least one run's 8", () => {
+    const b = new GitHubBudget()
+    expect(b.reserve()).toBe(MIN_RESERVE)
+    b.limit = 1000
+    expect(b.reserve()).toBe(250)
+    b.limit = 5000
+    expect(b.reserve()).toBe(1250)
+    b.limit = 12
+    expect(b.reserve()).toBe(8)
+  })
+})
+
+describe('deploymentsToDeactivate', () => {
+  it("the recorded deployment and the later ones of its environment (its reuses), not an earlier preview's", () => {
+    expect(deploymentsToDeactivate(7005, [{ id: 7010 }, { id: 7007 }, { id: 7005 }, { id: 7001 }])).toEqual([7005, 7007, 7010])
+    expect(deploymentsToDeactivate(7005, undefined)).toEqual([7005])
+    expect(deploymentsToDeactivate(7005, [])).toEqual([7005])
   })
 })
 

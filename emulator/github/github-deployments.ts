@@ -2,7 +2,7 @@
  * GitHub's deployments REST API for the emulator (GitHub REST, "Deployments"
  * and "Deployment statuses"): create a deployment
  * (`POST /repos/{owner}/{repo}/deployments`, 201), list them (`sha`, `ref`,
- * `environment` filters, newest first), create a status
+ * `environment` filters, newest first, paginated with Link headers), create a status
  * (`POST …/deployments/{id}/statuses`, 201; states `error`, `failure`,
  * `inactive`, `in_progress`, `queued`, `pending`, `success`, others 422) and
  * list a deployment's statuses (newest first). A token whose
@@ -13,6 +13,7 @@
  * environment's older non-transient deployments `inactive`.
  */
 import type { GitHubService } from './github.js'
+import { githubPage } from './github-page.js'
 
 /** A deployment as GitHub's REST API answers it (the fields the action or the tests read). */
 export interface Deployment {
@@ -91,9 +92,7 @@ export class Deployments {
           .filter((d) => (!q('environment') || d.environment === q('environment')) && (!q('sha') || d.sha === q('sha')))
           .filter((d) => !q('ref') || d.ref === q('ref'))
           .reverse()
-        const perPage = Math.min(100, Number(q('per_page') ?? 30))
-        const page = Math.max(1, Number(q('page') ?? 1))
-        return { status: 200, body: found.slice((page - 1) * perPage, page * perPage) }
+        return githubPage(found, req, `${github.url}/repos/${owner}/${repo}/deployments`)
       })
       .route('POST', statuses, (req, [owner, repo, id]) => {
         const who = github.tokenOf(req)
@@ -130,6 +129,42 @@ export class Deployments {
         if (!d) return { status: 404, body: { message: 'Not Found' } }
         return { status: 200, body: [...this.statusesOf(d.id)].reverse() }
       })
+  }
+
+  /**
+   * Makes a deployment of `repository` in `environment` (transient, not
+   * production, as the action makes them) with one status `state`, without a
+   * request: tests and benchmarks plant many at once.
+   */
+  plant(repository: string, environment: string, state = 'success', login = 'github-actions[bot]'): Deployment {
+    const d: Deployment = {
+      id: this.nextId++,
+      sha: '0123456789abcdef0123456789abcdef01234567',
+      ref: '0123456789abcdef0123456789abcdef01234567',
+      task: 'deploy',
+      environment,
+      description: null,
+      transient_environment: true,
+      production_environment: false,
+      payload: {},
+      creator: { login },
+      created_at: new Date().toISOString(),
+      request: { auto_merge: false, required_contexts: [] }
+    }
+    this.byRepo.set(repository, [...(this.byRepo.get(repository) ?? []), d])
+    const at = new Date().toISOString()
+    this.statusesOf(d.id).push({
+      id: this.nextStatusId++,
+      state,
+      description: '',
+      environment,
+      environment_url: '',
+      log_url: '',
+      target_url: '',
+      creator: { login },
+      created_at: at
+    })
+    return d
   }
 
   /** The deployments of `repository` in `environment`, oldest first (a test's view). */

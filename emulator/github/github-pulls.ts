@@ -10,6 +10,7 @@
  * `page`, with a `Link` header to the next and last pages).
  */
 import type { GitHubService } from './github.js'
+import { githubPage } from './github-page.js'
 
 interface PullState {
   state: 'open' | 'closed'
@@ -40,17 +41,7 @@ export class PullRequests {
         .filter((p) => !head || `${p.head.repo.full_name.split('/')[0]}:${p.head.ref}` === head)
         // sort=created (the default): newest first unless direction=asc; numbers follow creation here.
         .sort((a, b) => (req.query.get('direction') === 'asc' ? a.number - b.number : b.number - a.number))
-      const perPage = Math.min(100, Number(req.query.get('per_page') ?? 30))
-      const page = Math.max(1, Number(req.query.get('page') ?? 1))
-      const last = Math.max(1, Math.ceil(found.length / perPage))
-      const query = new URLSearchParams(req.query)
-      const link = (n: number): string => (query.set('page', String(n)), `<${github.url}/repos/${owner}/${repo}/pulls?${query}>`)
-      const links = page < last ? [`${link(page + 1)}; rel="next"`, `${link(last)}; rel="last"`] : []
-      return {
-        status: 200,
-        body: found.slice((page - 1) * perPage, page * perPage),
-        headers: links.length ? { link: links.join(', ') } : undefined
-      }
+      return githubPage(found, req, `${github.url}/repos/${owner}/${repo}/pulls`)
     })
     github.server.route('GET', /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/?$/, (req, [owner, repo, n]) => {
       if (!github.tokenOf(req)) return { status: 401, body: { message: 'Bad credentials' } }

@@ -1,6 +1,7 @@
 /**
- * Emulator of GitHub's REST API for issue comments: list (paginated with Link
- * headers), get one, create, update, delete, and `GET /user`; and reactions
+ * Emulator of GitHub's REST API for issue comments: list a PR's, list the
+ * repository's (`since`, `sort`; both paginated with Link headers), get one,
+ * create, update, delete, and `GET /user`; and reactions
  * on issue comments and on issues: list (`content` filter, paginated), create
  * (201 when created, 200 with the existing reaction when this user already
  * reacted with that content: GitHub REST, "Create reaction for an issue
@@ -15,6 +16,7 @@
  */
 import { ServiceServer, type Reply, type Request } from '../http-kit.js'
 import { rateLimitStatus } from './github-rate.js'
+import { githubPage } from './github-page.js'
 
 export interface TokenInfo {
   login: string
@@ -28,6 +30,8 @@ export interface TokenInfo {
 
 export interface Comment {
   id: number
+  /** GitHub REST, issue comment: the API address of the issue (PR) it is on, `<api>/repos/<owner>/<repo>/issues/<number>`. */
+  issue_url: string
   /** GitHub REST, issue comment: the comment's page, `https://github.com/<owner>/<repo>/pull/<number>#issuecomment-<id>`. */
   html_url: string
   body: string
@@ -88,22 +92,12 @@ export class GitHubService {
         if (who.installation) return { status: 403, body: { message: 'Resource not accessible by integration' } }
         return { status: 200, body: { login: who.login, id: 1, type: 'User' } }
       })
+      .route('GET', /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/?$/, (req, [owner, repo]) => this.repositoryComments(req, owner, repo))
       .route('GET', pr, (req, [owner, repo, n]) => {
         if (!this.auth(req)) return unauthorized()
         const comments = this.issues.get(`${owner}/${repo}#${n}`)
         if (!comments) return notFound()
-        const perPage = Math.min(100, Number(req.query.get('per_page') ?? 30))
-        const page = Math.max(1, Number(req.query.get('page') ?? 1))
-        const last = Math.max(1, Math.ceil(comments.length / perPage))
-        const base = `${this.server.url}/repos/${owner}/${repo}/issues/${n}/comments?per_page=${perPage}`
-        const links: string[] = []
-        if (page < last) links.push(`<${base}&page=${page + 1}>; rel="next"`, `<${base}&page=${last}>; rel="last"`)
-        if (page > 1) links.push(`<${base}&page=1>; rel="first"`, `<${base}&page=${page - 1}>; rel="prev"`)
-        return {
-          status: 200,
-          body: comments.slice((page - 1) * perPage, page * perPage),
-          headers: links.length ? { link: links.join(', ') } : undefined
-        }
+        return githubPage(comments, req, `${this.server.url}/repos/${owner}/${repo}/issues/${n}/comments`)
       })
       .route('POST', pr, (req, [owner, repo, n]) => {
         const who = this.auth(req)
@@ -117,6 +111,7 @@ export class GitHubService {
         const id = this.nextId++
         const comment: Comment = {
           id,
+          issue_url: `${this.server.url}/repos/${owner}/${repo}/issues/${n}`,
           html_url: htmlUrl(`${owner}/${repo}`, Number(n), id),
           body,
           user: { login: who.login, type: who.installation ? 'Bot' : 'User' },
@@ -168,6 +163,25 @@ export class GitHubService {
           return { status: 200, body: comment }
         })
       )
+  }
+
+  /**
+   * List issue comments for a repository (GitHub REST): every PR's comments,
+   * `since` (only those updated at or after it), `sort` (`created`, the
+   * default, or `updated`), `direction` (`asc` by default; GitHub ignores it
+   * without `sort`), paginated with Link headers.
+   */
+  private repositoryComments(req: Request, owner: string, repo: string): Reply {
+    if (!this.auth(req)) return unauthorized()
+    const since = Date.parse(req.query.get('since') ?? '')
+    const key = req.query.get('sort') === 'updated' ? 'updated_at' : 'created_at'
+    const sign = req.query.get('sort') && req.query.get('direction') === 'desc' ? -1 : 1
+    const all = [...this.issues]
+      .filter(([k]) => k.startsWith(`${owner}/${repo}#`))
+      .flatMap(([, comments]) => comments)
+      .filter((c) => !Number.isFinite(since) || Date.parse(c.updated_at) >= since)
+      .sort((a, b) => sign * (a[key].localeCompare(b[key]) || a.id - b.id))
+    return githubPage(all, req, `${this.server.url}/repos/${owner}/${repo}/issues/comments`)
   }
 
   /** List reactions: 404 for an unknown subject; `content` filters; paginated like comments (no Link header past one page here: per_page up to 100). */
@@ -258,6 +272,7 @@ export class GitHubService {
     const id = this.nextId++
     const c: Comment = {
       id,
+      issue_url: `${this.server.url}/repos/${repository}/issues/${number}`,
       html_url: htmlUrl(repository, number, id),
       body,
       user: { login, type: login.endsWith('[bot]') ? 'Bot' : 'User' },

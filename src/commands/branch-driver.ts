@@ -8,6 +8,7 @@ import * as github from '@actions/github'
 import { UNSEEDED_BRANCH, offCancel, throwIfCancelled } from '../cancel.js'
 import { describeConnection } from '../connection.js'
 import { ownerOfRun } from '../platform/annotations.js'
+import { withRecordedIds } from '../platform/recorded-ids.js'
 import {
   AnonymizationError,
   anonymizedBranch,
@@ -73,6 +74,7 @@ async function provision(
         reuse,
         branchName,
         branchCreateExtras: extras,
+        completeExtras: (made) => withRecordedIds(made ?? extras, ownerOfRun()),
         anonymized,
         atBranchLimit: branchLimitHandler(settings, client, ownerOfRun().pr)
       })

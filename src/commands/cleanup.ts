@@ -67,7 +67,8 @@ export async function decide(
     pr: owner.pr,
     preview: owner.preview,
     decision,
-    reason
+    reason,
+    recorded: { commentId: owner.commentId, deploymentId: owner.deploymentId }
   })
   let unread: string | null = null
   if (owner.pr) {
@@ -160,6 +161,14 @@ export async function runCleanup(settings: Settings, client: NeonClient): Promis
     const owner = ownerOf(annotations.get(b.id))
     if (owner?.pr && owner.repository === repository && !b.default && !b.protected) numbers.add(owner.pr)
   }
+  await budget.read(octokit)
+  if (!budget.allows(budget.reserve() + Math.ceil(numbers.size / 100) + 1)) {
+    core.notice(
+      `The cleanup did not start: it leaves the last ${budget.reserve()} GitHub requests of the hour to the repository's pull requests (${budget.describe()}), ` +
+        `and reading the state of ${numbers.size} pull request${numbers.size === 1 ? '' : 's'} would go below that. The next run sweeps them.`
+    )
+    return
+  }
   const states = await pullStates(octokit, numbers)
   const pulls = async (n: number): Promise<PullState> => states.get(n) ?? pullState(octokit, n)
   const rows: SweepRow[] = []
@@ -187,7 +196,8 @@ export async function runCleanup(settings: Settings, client: NeonClient): Promis
   const left = rows.filter((r) => r.decision === 'left for the next run').length
   if (left)
     core.notice(
-      `The cleanup stopped before GitHub's rate limit ran out (${budget.describe()}): ${left} branch${left === 1 ? '' : 'es'} left for the next run, which goes on where this one stopped.`
+      `The cleanup stopped at the ${budget.reserve()} GitHub requests it leaves to the repository's pull requests this hour (${budget.describe()}): ` +
+        `${left} branch${left === 1 ? '' : 'es'} left for the next run, which goes on where this one stopped.`
     )
   core.info(`GitHub requests: ${budget.sent}; ${budget.describe()}.`)
   if (failures.length) {

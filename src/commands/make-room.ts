@@ -17,7 +17,7 @@ import type { NeonLimitError } from '../platform/api-errors.js'
 import { githubClient } from '../comment/comment.js'
 import { GitHubBudget } from '../comment/lock/budget.js'
 import { pullState, pullStates } from './sweep-github.js'
-import { SweepRun, type SweepRow } from './sweep-run.js'
+import { LOCKED_COST, SweepRun, type SweepRow } from './sweep-run.js'
 import { decide } from './cleanup.js'
 
 /**
@@ -38,6 +38,13 @@ export function branchLimitHandler(settings: Settings, client: NeonClient, curre
     const budget = new GitHubBudget()
     const octokit = settings.githubToken ? budget.watch(githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)) : null
     const prs = new Set(ours.flatMap((o) => (o.owner.pr && o.owner.pr !== currentPr ? [o.owner.pr] : [])))
+    if (octokit) await budget.read(octokit)
+    // The same reserve as the sweep's (budget.ts): the repository's other pull requests keep their share of the hour.
+    if (octokit && !budget.allows(budget.reserve() + Math.ceil(prs.size / 100) + 1 + LOCKED_COST))
+      throw err.withFigures(
+        `The project has ${branches.length} branch${branches.length === 1 ? '' : 'es'}; ${ours.length} of them are this action's previews for this repository. ` +
+          `GitHub's rate limit: ${budget.describe()}, and \`make-room\` leaves the last ${budget.reserve()} requests of the hour to the repository's pull requests, so it deleted nothing.`
+      )
     const states = octokit ? await pullStates(octokit, prs) : new Map()
     const closed = ours
       .filter((o) => o.owner.pr && o.owner.pr !== currentPr && ['closed', 'merged'].includes(String(states.get(o.owner.pr)?.state)))

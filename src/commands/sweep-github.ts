@@ -9,6 +9,9 @@ import * as github from '@actions/github'
 import { type CommentRecord, type Octokit, anyPreviewRecordOf, describeGitHubError, lockReactionOf, statusOf } from '../comment/comment.js'
 import { deleteLockReaction, markerComments } from '../comment/lock/wait.js'
 import { isRateLimited } from '../comment/lock/budget.js'
+import { type CommentLock, acquireLock } from '../comment/lock/lock.js'
+import { renderReport } from '../publish/report.js'
+import type { Settings } from '../settings.js'
 
 /** A PR's state: open, closed or merged; null when it cannot be read. */
 export type PullState = { state: 'open' | 'closed' | 'merged' } | { state: null; why: string }
@@ -112,4 +115,44 @@ export async function checkWrite(octokit: Octokit, number: number): Promise<stri
   }
   if (answer.status === 201) await deleteLockReaction(octokit, pr, answer.data.id)
   return answer.data.user?.login ?? ''
+}
+
+/**
+ * PR `number`'s comment lock for the sweep of `branch` (its placeholder says
+ * "being swept by the scheduled cleanup", with `reason`), waiting at most
+ * `wait-timeout` and two minutes for a run that holds it.
+ * @throws the GitHub error of a rate limit; Error saying the branch may be in use otherwise.
+ */
+export async function sweepLock(
+  octokit: Octokit,
+  settings: Settings,
+  number: number,
+  branch: { name: string; id: string },
+  reason: string
+): Promise<CommentLock> {
+  try {
+    return await acquireLock(
+      octokit,
+      { ...github.context.repo, number, headRef: '' },
+      {
+        mode: 'branch',
+        placeholder: renderReport({
+          mode: 'branch',
+          state: 'sweeping',
+          branchName: branch.name,
+          branchId: branch.id,
+          sweptBecause: reason
+        }),
+        pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
+        timeoutSeconds: Math.min(settings.waitTimeoutSeconds, 120)
+      }
+    )
+  } catch (err) {
+    const cause = (err as { cause?: unknown }).cause
+    if (isRateLimited(cause)) throw cause
+    throw new Error(
+      `could not take the comment lock of pull request #${number}, so a run of it may be using the branch (${describeGitHubError(cause ?? err)})`,
+      { cause: err }
+    )
+  }
 }

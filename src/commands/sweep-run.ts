@@ -8,8 +8,10 @@
  * - one check, before any delete, that the token may write to pull requests
  *   (sweep-github.ts, checkWrite): a read-only token fails the sweep naming
  *   the permission, with nothing deleted;
- * - each PR's comments are listed once; each branch belongs to one preview
- *   of its PR (`preview-name`: the branch's annotation, else the comment
+ * - a branch whose run recorded its comment's and deployment's ids costs
+ *   their two writes, no listing of its own (sweep-direct.ts); for a branch
+ *   made before, its PR's comments are listed once; each branch belongs to
+ *   one preview of its PR (`preview-name`: the annotation, else the comment
  *   whose record names the branch), whose own comment it updates: the sweep
  *   never creates a comment on a closed PR;
  * - a closed or merged PR's lock is taken only when its preview's comment
@@ -19,9 +21,11 @@
  * - deployments are touched only in the environments that have any (one
  *   listing of the repository's deployments), each set `inactive`;
  * - before each branch the sweep checks GitHub's rate limit
- *   (`x-ratelimit-remaining`, comment/lock/budget.ts) and keeps back enough
- *   to finish the branches under way and release their locks; below that it
- *   stops and leaves the rest for the next run.
+ *   (`x-ratelimit-remaining`, comment/lock/budget.ts): it never takes the
+ *   hour's budget below the reserve it leaves to the repository's pull
+ *   requests (a quarter of `x-ratelimit-limit`), counting what the branches
+ *   under way are still to send; there it stops and leaves the rest for the
+ *   next run.
  */
 import * as core from '@actions/core'
 import * as github from '@actions/github'
@@ -33,13 +37,13 @@ import { ProjectBusyError } from '../platform/retry-423.js'
 import { summarise } from '../platform/operations.js'
 import { renderReport } from '../publish/report.js'
 import { runUrl } from '../publish/publication.js'
-import { deactivateEnvironment, environmentOf, previewEnvironments } from '../deployment/deployment.js'
-import { type Octokit, commentBody, commentScope, describeGitHubError, scopeComments } from '../comment/comment.js'
-import { type CommentLock, acquireLock } from '../comment/lock/lock.js'
+import { deactivateEnvironment, environmentOf, previewEnvironments, setInactive } from '../deployment/deployment.js'
+import { type Octokit, commentScope, describeGitHubError, scopeComments } from '../comment/comment.js'
 import { type GitHubBudget, isRateLimited } from '../comment/lock/budget.js'
-import { type PreviewComment, type PullState, checkWrite, previewComments, pullState } from './sweep-github.js'
+import { type PreviewComment, type PullState, checkWrite, previewComments, pullState, sweepLock } from './sweep-github.js'
 import { removeSweptVariables } from '../vercel/cleanup.js'
 import { MinutePace, SWEEP_NEON_PER_MINUTE, deleteSharing } from './sweep-pace.js'
+import { RecentComments, deploymentsToDeactivate, writeComment, writesCost } from './sweep-direct.js'
 
 /** What the sweep decided about one branch. */
 export interface SweepRow {
@@ -51,14 +55,14 @@ export interface SweepRow {
   depth?: number
   decision: 'keep' | 'delete' | 'would delete' | 'deleted' | 'already gone' | 'failed' | 'left for the next run'
   reason: string
+  /** What the run that made the branch recorded in its annotations (GitHub ids of its PR comment and deployment). */
+  recorded?: { commentId?: number; deploymentId?: number }
 }
 
 /** Branches deleted at once: one DELETE is sent at a time, the others wait for their operations together (sweep-pace.ts). */
 export const SWEEP_CONCURRENCY = 16
 /** GitHub requests a branch under its PR's lock may need: take (3), read the PR again, write, release (2), with room for a retry. */
-const LOCKED_COST = 8
-/** GitHub requests always kept back (besides the writes promised and the locks under way). */
-const RESERVE = 8
+export const LOCKED_COST = 8
 /** Branches whose comments are read before their deletes start. */
 const CHUNK = 40
 /** Times a delete is tried again after its 423 retries found the project still busy. */
@@ -94,12 +98,14 @@ export class SweepRun {
   private readonly commentOf = new Map<SweepRow, PreviewComment | null>()
   private envs: Map<string, { id: number }[]> | null | undefined
   private login = ''
-  /** Comment writes promised to rows already read: kept back from the budget. */
+  /** Requests promised to rows already read, per row: kept back from the budget. */
+  private readonly promised = new Map<SweepRow, number>()
   private pendingWrites = 0
   /** Comment listings under way (their answers not yet counted in the budget). */
   private reading = 0
-  /** Branches being deleted under their PR's lock now: {@link LOCKED_COST} each kept back. */
-  private locking = 0
+  /** Requests the rows being handled now may still send (a row under its PR's lock: {@link LOCKED_COST} more). */
+  private underWay = 0
+  private recent?: RecentComments
   private stopped = false
   private readonly sharing: DeleteSharing
 
@@ -115,6 +121,7 @@ export class SweepRun {
     const { settings, octokit } = this.x
     const withPr = doomed.filter((r) => r.pr)
     if (withPr.length && (settings.comment || settings.deployment)) {
+      await this.x.budget.read(octokit)
       if (!this.reserve(2)) return this.deferAll(doomed)
       try {
         this.login = await checkWrite(octokit, withPr[0].pr!)
@@ -122,7 +129,9 @@ export class SweepRun {
         if (!isRateLimited(err)) throw err
         return this.deferAll(doomed)
       }
-      if (settings.deployment && this.reserve(1)) this.envs = await previewEnvironments(octokit, github.context.repo, 20)
+      if (settings.deployment && this.reserve(1))
+        this.envs = await previewEnvironments(octokit, github.context.repo, 20, () => this.reserve(1))
+      this.recent = new RecentComments(octokit, this.login)
     }
     // Children before their parents; a chunk's comments are read just before its deletes, so a budget that runs low stops both together.
     const ordered = [...doomed].sort((a, b) => (b.depth ?? 0) - (a.depth ?? 0))
@@ -137,11 +146,17 @@ export class SweepRun {
 
   /** Reads the comments of a chunk of rows, then deletes their branches, preview by preview and deepest first. */
   private async chunk(rows: SweepRow[]): Promise<void> {
-    if (this.x.settings.comment)
-      await this.pool(
-        rows.filter((r) => r.pr),
-        (row) => this.read(row)
-      )
+    const withPr = rows.filter((r) => r.pr && r.decision === 'delete')
+    if (this.x.settings.comment && this.recent && !this.stopped && withPr.some((r) => r.recorded?.commentId)) {
+      const complete = await this.recent
+        .refresh((n) => this.reserve(n), isRateLimited)
+        .catch((err: unknown) => {
+          if (!isRateLimited(err)) throw err
+          return false
+        })
+      if (!complete) this.stopped = true
+    }
+    if (this.x.settings.comment) await this.pool(withPr, (row) => this.read(row))
     const groups = new Map<string, SweepRow[]>()
     for (const row of rows) {
       const key = `${String(1000 - (row.depth ?? 0)).padStart(4, '0')} ${row.preview ?? ''}`
@@ -186,16 +201,34 @@ export class SweepRun {
     )
   }
 
-  /** True when `n` more GitHub requests fit above the reserve; else the sweep stops taking branches. */
+  /** True when `n` more GitHub requests fit above the reserve (budget.ts), after what is promised and under way; else the sweep stops taking branches. */
   private reserve(n: number): boolean {
-    if (this.x.budget.allows(RESERVE + this.reading + this.pendingWrites + this.locking * LOCKED_COST + n)) return true
+    const { budget } = this.x
+    if (budget.allows(budget.reserve() + this.reading + this.pendingWrites + this.underWay + n)) return true
     this.stopped = true
     return false
   }
 
   private defer(row: SweepRow): void {
     row.decision = 'left for the next run'
-    row.reason += "; left for the next run: GitHub's rate limit ran low"
+    row.reason += `; left for the next run: the sweep leaves GitHub's last ${this.x.budget.reserve()} requests of the hour to the repository's pull requests`
+  }
+
+  /** GitHub requests the row's writes cost (sweep-direct.ts, writesCost). */
+  private costOf(row: SweepRow): number {
+    return writesCost(
+      Boolean(this.commentOf.get(row)),
+      row.pr && this.x.settings.deployment ? this.envs : undefined,
+      row.pr ? environmentOf(row.pr, row.preview ?? '') : '',
+      row.recorded?.deploymentId
+    )
+  }
+
+  /** Keeps back the row's writes until it is handled. */
+  private promise(row: SweepRow): void {
+    const cost = this.costOf(row)
+    this.promised.set(row, cost)
+    this.pendingWrites += cost
   }
 
   private deferAll(rows: SweepRow[]): void {
@@ -206,6 +239,16 @@ export class SweepRun {
   /** Reads the PR's preview comments (once per PR) and finds the row's preview and its comment. */
   private async read(row: SweepRow): Promise<void> {
     const pr = row.pr!
+    const recorded = row.recorded?.commentId
+    if (recorded && this.recent && !this.recent.failed) {
+      // Written lately (a claim shows there), else as the run that made the branch recorded it.
+      row.preview ??= ''
+      this.commentOf.set(
+        row,
+        this.recent.of(pr, row.preview) ?? { id: recorded, preview: row.preview, record: { mode: 'branch' }, age: Infinity }
+      )
+      return this.promise(row)
+    }
     if (!this.comments.has(pr) && !this.reserve(2)) return this.defer(row)
     let listing = this.comments.get(pr)
     if (!listing) this.comments.set(pr, (listing = previewComments(this.x.octokit, pr, this.login)))
@@ -214,7 +257,7 @@ export class SweepRun {
     row.preview ??= found.find((c) => c.record.branchId === row.branch.id)?.preview ?? ''
     const comment = found.find((c) => c.preview === row.preview) ?? null
     this.commentOf.set(row, comment)
-    if (comment) this.pendingWrites++
+    this.promise(row)
   }
 
   /** Deletes one row's branch: under its PR's lock when it is open or its comment shows a claim, else directly. */
@@ -223,25 +266,21 @@ export class SweepRun {
     const state = row.pr ? (await this.x.pulls(row.pr)).state : null
     const open = Boolean(row.pr) && state !== 'closed' && state !== 'merged'
     const locked = Boolean(row.pr && this.x.settings.comment && (open || this.x.alwaysLock || comment?.record.reaction !== undefined))
-    if (comment) this.pendingWrites--
-    if (locked) {
-      if (!this.reserve(LOCKED_COST)) return this.defer(row)
-      this.locking++
-      try {
-        return await this.underLock(row)
-      } finally {
-        this.locking--
-      }
-    }
-    if (comment && !this.reserve(1)) return this.defer(row)
-    if (!(await (open ? this.stillDoomed(row, '') : this.unusedSinceListed(row)))) return
-    const markdown = await this.deleteBranch(row)
-    if (markdown && comment) {
-      await this.x.octokit.rest.issues
-        .updateComment({ ...github.context.repo, comment_id: comment.id, body: commentBody(markdown, { mode: 'branch' }) })
-        .catch((err: unknown) =>
+    this.pendingWrites -= this.promised.get(row) ?? 0
+    this.promised.delete(row)
+    const cost = this.costOf(row) + (locked ? LOCKED_COST : 0)
+    if (!this.reserve(cost)) return this.defer(row)
+    this.underWay += cost
+    try {
+      if (locked) return await this.underLock(row)
+      if (!(await (open ? this.stillDoomed(row, '') : this.unusedSinceListed(row)))) return
+      const markdown = await this.deleteBranch(row)
+      if (markdown && comment)
+        await writeComment(this.x.octokit, row.pr!, row.preview ?? '', comment.id, markdown, this.login).catch((err: unknown) =>
           core.warning(`Could not update the preview comment of PR #${row.pr} after deleting its branch: ${describeGitHubError(err)}.`)
         )
+    } finally {
+      this.underWay -= cost
     }
   }
 
@@ -291,37 +330,12 @@ export class SweepRun {
     if (!row.pr || !this.x.settings.deployment || this.envs === undefined) return
     const environment = environmentOf(row.pr, row.preview ?? '')
     const known = this.envs?.get(environment)
+    const recorded = row.recorded?.deploymentId
+    // From the id the run recorded: no status read (sweep-direct.ts); without the repository's listing, the environment's as below.
+    if (recorded && this.envs)
+      return void (await setInactive(this.x.octokit, github.context.repo, deploymentsToDeactivate(recorded, known), runUrl() ?? ''))
     if (this.envs && !known) return
     await deactivateEnvironment(this.x.octokit, github.context.repo, environment, runUrl() ?? '', known)
-  }
-
-  /** The PR's comment lock for the sweep of `row`'s branch (its placeholder says "being swept by the scheduled cleanup"). */
-  private async lockOf(row: SweepRow): Promise<CommentLock> {
-    const { settings } = this.x
-    try {
-      return await acquireLock(
-        this.x.octokit,
-        { ...github.context.repo, number: row.pr!, headRef: '' },
-        {
-          mode: 'branch',
-          placeholder: renderReport({
-            mode: 'branch',
-            state: 'sweeping',
-            branchName: row.branch.name,
-            branchId: row.branch.id,
-            sweptBecause: row.reason
-          }),
-          pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
-          timeoutSeconds: Math.min(settings.waitTimeoutSeconds, 120)
-        }
-      )
-    } catch (err) {
-      if (isRateLimited((err as { cause?: unknown }).cause)) throw (err as { cause?: unknown }).cause
-      throw new Error(
-        `could not take the comment lock of pull request #${row.pr}, so a run of it may be using the branch (${describeGitHubError((err as { cause?: unknown }).cause ?? err)})`,
-        { cause: err }
-      )
-    }
   }
 
   /**
@@ -374,7 +388,7 @@ export class SweepRun {
    * again and deciding again (a branch used meanwhile is kept).
    */
   private async underLock(row: SweepRow): Promise<void> {
-    const lock = await this.lockOf(row)
+    const lock = await sweepLock(this.x.octokit, this.x.settings, row.pr!, row.branch, row.reason)
     let markdown: string | null = null
     try {
       // Under the lock the PR is read again: it may have been reopened, and a run of it have used the branch, since the sweep began.

@@ -179,6 +179,26 @@ export async function deactivateEnvironment(
   }
 }
 
+/**
+ * Sets `inactive` on the deployments `ids` (the sweep, from the ids a run
+ * recorded: commands/sweep-direct.ts), without reading their statuses.
+ * @returns the requests sent
+ */
+export async function setInactive(
+  octokit: Octokit,
+  where: { owner: string; repo: string },
+  ids: number[],
+  logUrl: string
+): Promise<number> {
+  let sent = 0
+  for (const id of ids) {
+    if (refused) break
+    await setStatus(octokit, where, id, 'inactive', logUrl)
+    sent++
+  }
+  return sent
+}
+
 /** The prefix of every environment this action deploys to ({@link environmentOf}). */
 const ENVIRONMENT_PREFIX = 'preview-postgres/pr-'
 
@@ -188,19 +208,21 @@ const ENVIRONMENT_PREFIX = 'preview-postgres/pr-'
  * (GitHub REST, "List deployments": newest first, 100 a page) for a sweep
  * of many PRs, where one listing per environment would cost a request per PR.
  * @returns null when the repository has more than `maxPages` pages of
- *   deployments (list per environment instead) or they cannot be listed
+ *   deployments (list per environment instead), `mayRead` stopped it, or they cannot be listed
  */
 export async function previewEnvironments(
   octokit: Octokit,
   where: { owner: string; repo: string },
-  maxPages: number
+  maxPages: number,
+  /** Asked as each page arrives (the first was sent already): false stops the listing (null). */
+  mayRead: () => boolean = () => true
 ): Promise<Map<string, { id: number }[]> | null> {
   if (refused) return null
   const found = new Map<string, { id: number }[]>()
   let pages = 0
   try {
     for await (const { data } of octokit.paginate.iterator(octokit.rest.repos.listDeployments, { ...where, per_page: 100 })) {
-      if (++pages > maxPages) return null
+      if (++pages > maxPages || !mayRead()) return null
       for (const d of data) {
         if (!d.environment.startsWith(ENVIRONMENT_PREFIX)) continue
         found.set(d.environment, [...(found.get(d.environment) ?? []), { id: d.id }])

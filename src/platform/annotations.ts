@@ -20,13 +20,23 @@ export const ANNOTATION = {
   /** Outside a pull request: `merge-group` or `git-branch` (run-source.ts), what owns the preview. */
   kind: 'preview-postgres/kind',
   /** `git-branch` previews: the git branch's name. */
-  gitBranch: 'preview-postgres/git-branch'
+  gitBranch: 'preview-postgres/git-branch',
+  /** The PR comment's id (GitHub REST), recorded for the sweep's direct edit. */
+  comment: 'preview-postgres/comment-id',
+  /** The GitHub deployment's id, recorded for the sweep's direct `inactive`. */
+  deployment: 'preview-postgres/deployment-id'
 } as const
 
 /** Owners other than a pull request: a merge queue's job, or a git branch (push, `workflow_dispatch`). */
 export type OwnerKind = 'merge-group' | 'git-branch'
 
-/** Who a branch was made for: `owner/repo`, the PR number (none outside a PR), the head commit and the `preview-name` ('' or absent for the PR's one preview). */
+/**
+ * Who a branch was made for: `owner/repo`, the PR number (none outside a
+ * PR), the head commit and the `preview-name` ('' or absent for the PR's one
+ * preview); and what the run that made it recorded for the sweep: the PR
+ * comment's id and the GitHub deployment's id (GitHub REST ids), so that
+ * the sweep writes to them without listing (commands/sweep-direct.ts).
+ */
 export interface BranchOwner {
   repository: string
   pr?: number
@@ -36,6 +46,8 @@ export interface BranchOwner {
   kind?: OwnerKind
   /** The git branch of a `git-branch` preview. */
   gitBranch?: string
+  commentId?: number
+  deploymentId?: number
 }
 
 /** The annotation values for a branch made for `owner` by this version of the action. */
@@ -47,8 +59,16 @@ export function annotationsOf(owner: BranchOwner): Record<string, string> {
     [ANNOTATION.version]: ACTION_VERSION,
     ...(owner.preview ? { [ANNOTATION.preview]: owner.preview } : {}),
     ...(owner.kind ? { [ANNOTATION.kind]: owner.kind } : {}),
-    ...(owner.gitBranch ? { [ANNOTATION.gitBranch]: owner.gitBranch } : {})
+    ...(owner.gitBranch ? { [ANNOTATION.gitBranch]: owner.gitBranch } : {}),
+    ...(owner.commentId ? { [ANNOTATION.comment]: String(owner.commentId) } : {}),
+    ...(owner.deploymentId ? { [ANNOTATION.deployment]: String(owner.deploymentId) } : {})
   }
+}
+
+/** A positive safe integer from an annotation's string, else undefined. */
+const idOf = (text: string | undefined): number | undefined => {
+  const n = Number(text)
+  return text && Number.isSafeInteger(n) && n > 0 ? n : undefined
 }
 
 /**
@@ -61,16 +81,17 @@ export function ownerOf(value: Record<string, unknown> | undefined): (BranchOwne
   const repository = get(ANNOTATION.repository)
   const version = get(ANNOTATION.version)
   if (!repository || !version) return null
-  const pr = Number(get(ANNOTATION.pr))
   const kind = get(ANNOTATION.kind)
   return {
     repository,
     version,
     headSha: get(ANNOTATION.headSha) ?? '',
-    pr: Number.isSafeInteger(pr) && pr > 0 ? pr : undefined,
+    pr: idOf(get(ANNOTATION.pr)),
     preview: get(ANNOTATION.preview),
     kind: kind === 'merge-group' || kind === 'git-branch' ? kind : undefined,
-    gitBranch: get(ANNOTATION.gitBranch)
+    gitBranch: get(ANNOTATION.gitBranch),
+    commentId: idOf(get(ANNOTATION.comment)),
+    deploymentId: idOf(get(ANNOTATION.deployment))
   }
 }
 

@@ -43,6 +43,8 @@ export interface BranchOptions {
   waitTimeoutSeconds: number
   /** Lifecycle fields of a create request (expiry, annotations, init source, endpoint settings). */
   branchCreateExtras?: CreateBranchExtras
+  /** Completes `branchCreateExtras` just before the create is sent (recorded-ids.ts: the ids the sweep needs); called once, only when a branch is created. */
+  completeExtras?: (extras: CreateBranchExtras | undefined) => Promise<CreateBranchExtras | undefined>
   /** Make (or reuse) an anonymized branch through these (platform/anonymized.ts). */
   anonymized?: AnonymizedHooks
   /**
@@ -292,7 +294,8 @@ export async function provisionBranch(client: NeonClient, o: BranchOptions): Pro
   const unseeded = unseededName(o.branchName)
   let created
   try {
-    const create = () => createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized)
+    const extras = o.completeExtras ? await o.completeExtras(o.branchCreateExtras) : o.branchCreateExtras
+    const create = () => createUnseeded(client, parent, unseeded, extras, o.anonymized)
     created = await create().catch(async (err: unknown) => {
       if (err instanceof NeonLimitError && err.limit === 'computes') return await waitForComputeSlot(err, create, o)
       if (!(err instanceof NeonLimitError && err.limit === 'branches' && o.atBranchLimit)) throw err

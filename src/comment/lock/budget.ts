@@ -9,6 +9,16 @@
  */
 import type { Octokit } from '../comment.js'
 
+/**
+ * The share of the hour's limit (`x-ratelimit-limit`) that whatever spends
+ * the repository's budget in bulk (the sweep, make-room) leaves to the
+ * repository's pull requests: a quarter, 250 of a `GITHUB_TOKEN`'s 1,000
+ * (a PR's run needs 5 to 8: lock.ts, LOCK_BUDGET).
+ */
+export const RESERVE_SHARE = 0.25
+/** Requests kept back whatever the limit (one PR's run). */
+export const MIN_RESERVE = 8
+
 /** What the last answer said about the token's budget. */
 export class GitHubBudget {
   /** Requests left in the window; undefined until an answer said (or when GitHub sends no rate-limit headers). */
@@ -40,6 +50,23 @@ export class GitHubBudget {
       throw err
     })
     return octokit
+  }
+
+  /** Requests a bulk spender never goes below: {@link RESERVE_SHARE} of the limit, at least {@link MIN_RESERVE}. */
+  reserve(): number {
+    return Math.max(MIN_RESERVE, Math.ceil((this.limit ?? 0) * RESERVE_SHARE))
+  }
+
+  /** Reads the budget from `GET /rate_limit` (free: GitHub REST docs, "Rate limit"), before any counted request; nothing when GitHub does not say. */
+  async read(octokit: Octokit): Promise<void> {
+    if (this.remaining !== undefined) return
+    try {
+      const { core } = (await octokit.rest.rateLimit.get()).data.resources
+      if (!Number.isFinite(core.remaining) || this.remaining !== undefined) return
+      Object.assign(this, { remaining: core.remaining, limit: core.limit, resetAt: core.reset * 1000 })
+    } catch {
+      // No rate limit (GitHub Enterprise Server without one), or an error: the answers' headers say later.
+    }
   }
 
   /** True when at least `n` requests are known to be left, or nothing is known. */

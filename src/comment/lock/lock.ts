@@ -66,6 +66,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { requestsLeft } from './budget.js'
+import { dropLeftClaims, keepOneCopy } from './one-comment.js'
 import * as core from '@actions/core'
 import { finishBeforeUndo } from '../../cancel.js'
 import {
@@ -151,9 +152,11 @@ export class CommentLock {
       }
     }
     const { data } = await finishBeforeUndo(this.octokit.rest.issues.createComment({ owner, repo, issue_number: number, body: text }))
-    if (this.claim.id) core.info(`The preview comment ${this.claim.id} of PR #${number} was deleted: posted it again (comment ${data.id}).`)
-    this.claim = { ...this.claim, id: data.id }
-    this.url = data.html_url
+    // A retried POST may have made it twice (one-comment.ts): the oldest copy is the one kept.
+    const kept = await keepOneCopy(this.octokit, this.pr, this.reaction.login, this.runId, text, data)
+    if (this.claim.id) core.info(`The preview comment ${this.claim.id} of PR #${number} was deleted: posted it again (comment ${kept.id}).`)
+    this.claim = { ...this.claim, id: kept.id }
+    this.url = kept.html_url
   }
 
   /**
@@ -170,6 +173,8 @@ export class CommentLock {
         throw new ClaimNotPostedError(this.pr, err, 'read the comments')
       })
       const found = listed[0]
+      // Copies a lost answer left of a gone run's placeholder (one-comment.ts): this run holds the lock, so no live run writes them.
+      await dropLeftClaims(this.octokit, this.pr, listed.slice(1))
       const earlier: CommentRecord = found ? withoutLock(found.record) : { mode }
       if (found) {
         this.home = { id: found.id, record: earlier }
@@ -315,7 +320,9 @@ export interface LockOptions {
 /**
  * GitHub requests a run keeps for its lock: take (1), name (list and write,
  * 2), the final report (1) and the release (1), and the 3 a deployment may
- * spend meanwhile (create, `in_progress`, `success`).
+ * spend meanwhile (create, `in_progress`, `success`). A first run's check
+ * for copies of the comment it posted (one listing, one-comment.ts) is not
+ * kept for: refused, it only warns.
  */
 export const LOCK_BUDGET = 8
 

@@ -1,8 +1,8 @@
-export const id = 330;
-export const ids = [330];
+export const id = 333;
+export const ids = [333];
 export const modules = {
 
-/***/ 2330:
+/***/ 57333:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13,8 +13,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
 var core = __webpack_require__(96421);
-// EXTERNAL MODULE: ./src/inputs.ts
-var inputs = __webpack_require__(38422);
+// EXTERNAL MODULE: ./src/inputs.ts + 1 modules
+var inputs = __webpack_require__(18144);
 // EXTERNAL MODULE: ./src/cancel.ts
 var cancel = __webpack_require__(90833);
 // EXTERNAL MODULE: ./src/platform/client.ts
@@ -23,73 +23,8 @@ var platform_client = __webpack_require__(91480);
 var project_wait = __webpack_require__(29142);
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
 var github = __webpack_require__(11758);
-;// CONCATENATED MODULE: ./src/version.ts
-/** The action's version, recorded in the annotations of every branch it creates (kept equal to package.json's by a unit test). */
-const ACTION_VERSION = '1.0.0';
-
-// EXTERNAL MODULE: ./src/comment/scope.ts
-var scope = __webpack_require__(11349);
-;// CONCATENATED MODULE: ./src/platform/annotations.ts
-/**
- * The annotations that mark a branch as this action's (platform spec,
- * AnnotationValueData: string values, at most 50 properties; set with
- * `annotation_value` on create, read from `annotation.value` of
- * `GET /projects/{project_id}/branches/{branch_id}`). `command: cleanup`
- * recognises its branches by these alone, never by name.
- */
-
-
-
-/** Annotation keys. */
-const ANNOTATION = {
-    repository: 'preview-postgres/repository',
-    pr: 'preview-postgres/pr',
-    headSha: 'preview-postgres/head-sha',
-    version: 'preview-postgres/action-version',
-    preview: 'preview-postgres/preview-name'
-};
-/** The annotation values for a branch made for `owner` by this version of the action. */
-function annotationsOf(owner) {
-    return {
-        [ANNOTATION.repository]: owner.repository,
-        ...(owner.pr ? { [ANNOTATION.pr]: String(owner.pr) } : {}),
-        [ANNOTATION.headSha]: owner.headSha,
-        [ANNOTATION.version]: ACTION_VERSION,
-        ...(owner.preview ? { [ANNOTATION.preview]: owner.preview } : {})
-    };
-}
-/**
- * Reads the owner back from a branch's annotation values; null when the
- * branch carries no repository and version annotation of ours (a branch that
- * merely looks like ours by name).
- */
-function ownerOf(value) {
-    const get = (k) => (typeof value?.[k] === 'string' ? value[k] : undefined);
-    const repository = get(ANNOTATION.repository);
-    const version = get(ANNOTATION.version);
-    if (!repository || !version)
-        return null;
-    const pr = Number(get(ANNOTATION.pr));
-    return {
-        repository,
-        version,
-        headSha: get(ANNOTATION.headSha) ?? '',
-        pr: Number.isSafeInteger(pr) && pr > 0 ? pr : undefined,
-        preview: get(ANNOTATION.preview)
-    };
-}
-/** The owner of a branch this run creates: the workflow's repository, its PR and head commit (the PR's head, else the run's commit), and its `preview-name`. */
-function ownerOfRun() {
-    const { owner, repo } = github/* context */._.repo;
-    const pr = github/* context */._.payload.pull_request;
-    return {
-        repository: `${owner}/${repo}`,
-        pr: typeof pr?.number === 'number' ? pr.number : undefined,
-        headSha: pr?.head?.sha ?? github/* context */._.sha ?? '',
-        preview: (0,scope/* commentScope */.A)() || undefined
-    };
-}
-
+// EXTERNAL MODULE: ./src/platform/annotations.ts + 1 modules
+var platform_annotations = __webpack_require__(29927);
 // EXTERNAL MODULE: ./src/comment/comment.ts
 var comment_comment = __webpack_require__(86924);
 ;// CONCATENATED MODULE: ./src/comment/lock/budget.ts
@@ -1026,6 +961,410 @@ async function previewEnvironments(octokit, where, maxPages) {
 
 // EXTERNAL MODULE: ./src/http.ts
 var http = __webpack_require__(76803);
+;// CONCATENATED MODULE: ./src/vercel/client.ts
+/**
+ * Vercel's REST API, the requests the wiring makes (Vercel REST API
+ * reference; request and response shapes checked against `@vercel/sdk`'s
+ * models in __tests__/contract/vercel.test.ts): the project and its Git
+ * link, the project's environment variables (list, upsert, remove) and
+ * deployments (list by commit, create from a Git source, cancel).
+ *
+ * Sent through http.ts's `requestJson`, so the run's timeout, cancel, secret
+ * redaction and proxy apply. Every request carries the team as `teamId`
+ * (`team_…`) or `slug`. A 429 (`rate_limited`) is waited out until its
+ * reset (`X-RateLimit-Reset`, epoch seconds) while within `wait-timeout`.
+ */
+
+/** A failure of the wiring, with what to fix in its message. */
+class VercelError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'VercelError';
+    }
+}
+/** The Vercel API client of one run. */
+class VercelClient {
+    settings;
+    timeoutMs;
+    deadline;
+    constructor(settings, timeoutMs, 
+    /** Milliseconds since the epoch: 429s are waited out until then (`wait-timeout` from the client's start). */
+    deadline) {
+        this.settings = settings;
+        this.timeoutMs = timeoutMs;
+        this.deadline = deadline;
+    }
+    /** Where the project lives, for messages: `team acme` or `your personal account`. */
+    get scope() {
+        return this.settings.team ? `team "${this.settings.team}"` : 'the personal account of the token';
+    }
+    url(path, query = {}) {
+        const q = new URLSearchParams(query);
+        const { team } = this.settings;
+        if (team)
+            q.set(team.startsWith('team_') ? 'teamId' : 'slug', team);
+        const s = q.toString();
+        return `${this.settings.apiUrl}${path}${s ? `?${s}` : ''}`;
+    }
+    async send(label, method, path, query, body) {
+        try {
+            return await (0,http/* requestJson */.SS)({
+                label: `Vercel: ${label}`,
+                method,
+                url: this.url(path, query),
+                body,
+                headers: { Authorization: `Bearer ${this.settings.token}` },
+                timeoutMs: this.timeoutMs,
+                idempotent: method === 'GET',
+                rateLimitWait: (h) => {
+                    const reset = Number(h.get('x-ratelimit-reset'));
+                    return Number.isFinite(reset) && reset > 0 ? Math.max(0, reset - Date.now() / 1000) : undefined;
+                },
+                rateLimitDeadline: this.deadline
+            });
+        }
+        catch (err) {
+            throw this.explain(err);
+        }
+    }
+    /** An HttpError in the words of what to fix (403: the token's access; 429: the reset passes `wait-timeout`). */
+    explain(err) {
+        if (!(err instanceof http/* HttpError */.j$))
+            return err;
+        if (err.status === 403 || err.status === 401)
+            return new VercelError(`${err.message} The Vercel token has no access to project "${this.settings.project}" in ${this.scope}: ` +
+                'create the token (Vercel: Account Settings, Tokens) with the scope of the team that owns the project, set `vercel-team` to that team, ' +
+                'and store it as the secret VERCEL_TOKEN.');
+        if (err.status === 429)
+            return new VercelError(`${err.message} Vercel's rate limit (rate_limited) resets later than \`wait-timeout\` allows: re-run the job once it has reset.`);
+        return err;
+    }
+    /** The project and its Git link. @throws VercelError naming the project and scope when it does not exist (404). */
+    async project() {
+        const p = encodeURIComponent(this.settings.project);
+        try {
+            return (await this.send('read the project', 'GET', `/v9/projects/${p}`)).body;
+        }
+        catch (err) {
+            if (err instanceof http/* HttpError */.j$ && err.status === 404)
+                throw new VercelError(`Vercel project "${this.settings.project}" was not found in ${this.scope}: check \`vercel-project\` (the project's id prj_… or name) and \`vercel-team\`.`);
+            throw err;
+        }
+    }
+    /** The project's variables scoped to `gitBranch` (values decrypted). */
+    async branchEnvs(projectId, gitBranch) {
+        const r = await this.send('list environment variables', 'GET', `/v10/projects/${projectId}/env`, { gitBranch, decrypt: 'true' });
+        return (r.body.envs ?? []).filter((e) => e.gitBranch === gitBranch);
+    }
+    /** Every variable of the project (values not decrypted): the sweep finds its own by their comment. */
+    async allEnvs(projectId) {
+        const r = await this.send('list environment variables', 'GET', `/v10/projects/${projectId}/env`);
+        return r.body.envs ?? [];
+    }
+    /**
+     * Writes `envs` in one upsert request.
+     * @returns when they were written (the latest `updatedAt` of the answer's `created`, Vercel's clock; else now), milliseconds
+     * @throws VercelError when the answer's `failed[]` is not empty, naming each key with Vercel's code and message.
+     */
+    async upsertEnvs(projectId, envs) {
+        const r = await this.send('write environment variables', 'POST', `/v10/projects/${projectId}/env`, { upsert: 'true' }, envs);
+        const failed = r.body.failed ?? [];
+        if (failed.length)
+            throw new VercelError(`Vercel refused ${failed.length} of the preview's variables: ` +
+                failed
+                    .map(({ error: e }) => `${e?.key ?? e?.envVarKey ?? '(no key)'}: ${e?.code ?? 'error'}: ${e?.message ?? ''}`.trim())
+                    .join('; ') +
+                '.');
+        const created = [r.body.created ?? []].flat();
+        return Math.max(0, ...created.map((e) => e.updatedAt ?? e.createdAt ?? 0)) || Date.now();
+    }
+    /** Removes one variable; one already gone counts as removed. */
+    async removeEnv(projectId, id) {
+        try {
+            await this.send('remove an environment variable', 'DELETE', `/v9/projects/${projectId}/env/${encodeURIComponent(id)}`);
+        }
+        catch (err) {
+            if (!(err instanceof http/* HttpError */.j$ && err.status === 404))
+                throw err;
+        }
+    }
+    /** The project's deployments of commit `sha`, newest first. */
+    async deploymentsOf(projectId, sha) {
+        const r = await this.send('list deployments', 'GET', '/v7/deployments', { projectId, sha, limit: '20' });
+        const items = r.body.deployments ?? [];
+        return items
+            .map((d) => ({
+            id: String(d.uid ?? d.id),
+            url: String(d.url ?? ''),
+            state: String(d.readyState ?? d.state ?? ''),
+            createdAt: Number(d.createdAt ?? d.created ?? 0),
+            sha: d.meta?.githubCommitSha
+        }))
+            .filter((d) => d.sha === undefined || d.sha === sha)
+            .sort((a, b) => b.createdAt - a.createdAt);
+    }
+    /** A new preview deployment of `sha` on `ref` from the project's linked Git repository (not a redeploy: it reads today's variables). */
+    async deployCommit(project, ref, sha) {
+        const gitSource = { type: project.link.type ?? 'github', repoId: project.link.repoId, ref, sha };
+        const r = await this.send('create a deployment', 'POST', '/v13/deployments', undefined, {
+            name: project.name,
+            project: project.id,
+            gitSource
+        });
+        const d = r.body;
+        return {
+            id: String(d.id),
+            url: String(d.url ?? ''),
+            state: String(d.readyState ?? d.status ?? 'QUEUED'),
+            createdAt: Number(d.createdAt ?? Date.now()),
+            sha
+        };
+    }
+    /** Cancels a deployment that is still queued or building. */
+    async cancel(id) {
+        await this.send('cancel a deployment', 'PATCH', `/v12/deployments/${encodeURIComponent(id)}/cancel`);
+    }
+}
+
+// EXTERNAL MODULE: ./src/vercel/report.ts
+var report = __webpack_require__(4737);
+;// CONCATENATED MODULE: ./src/vercel/variables.ts
+/** The two variable names the wiring manages. */
+function managedKeys(names) {
+    return { pooled: names.key, direct: `${names.key}_UNPOOLED` };
+}
+/** The marker of a PR's preview in a variable's comment. */
+function markerOf(repository, pr, preview) {
+    return `preview-postgres:${repository}#${pr}${preview ? `:${preview}` : ''}`;
+}
+const commentOf = (marker) => `Preview database of this branch, written by Preview Postgres (${marker}).`;
+/** Is `env` one of ours for `marker`: a managed key, a branch-scoped variable, our comment? */
+function isOurs(env, keys, marker) {
+    return keys.includes(env.key) && !!env.gitBranch && env.comment === commentOf(marker);
+}
+/**
+ * Writes the two variables for `gitBranch` unless they already hold these
+ * values: one list request, then at most one upsert.
+ * @returns whether anything was written, and when the variables last changed (Vercel's clock, milliseconds)
+ * @throws VercelError (a `failed[]` entry) or HttpError
+ */
+async function syncVariables(client, projectId, gitBranch, names, urls, marker) {
+    const keys = managedKeys(names);
+    const wanted = ['pooled', 'direct'].map((k) => ({
+        key: keys[k],
+        value: urls[k],
+        type: 'encrypted',
+        target: ['preview'],
+        gitBranch,
+        comment: commentOf(marker)
+    }));
+    const existing = await client.branchEnvs(projectId, gitBranch);
+    const current = (w) => existing.find((e) => e.key === w.key && e.value === w.value && e.type !== 'plain' && [e.target ?? []].flat().includes('preview'));
+    const stale = wanted.filter((w) => !current(w));
+    if (stale.length === 0) {
+        const changedAt = Math.max(...wanted.map((w) => current(w)).map((e) => e.updatedAt ?? e.createdAt ?? 0));
+        return { written: [], changedAt };
+    }
+    const changedAt = await client.upsertEnvs(projectId, stale);
+    return { written: stale.map((w) => w.key), changedAt };
+}
+/**
+ * Removes this action's variables: every managed key of `marker` (and, when
+ * given, only on `gitBranch`). A variable a person set by hand, or one of
+ * another branch or PR, stays.
+ * @returns the keys removed, as `KEY (branch)`
+ */
+async function removeVariables(client, projectId, names, marker, gitBranch) {
+    const keys = Object.values(managedKeys(names));
+    const envs = gitBranch ? await client.branchEnvs(projectId, gitBranch) : await client.allEnvs(projectId);
+    const ours = envs.filter((e) => isOurs(e, keys, marker) && (!gitBranch || e.gitBranch === gitBranch));
+    for (const e of ours)
+        await client.removeEnv(projectId, e.id);
+    return ours.map((e) => `${e.key} (${e.gitBranch})`);
+}
+
+;// CONCATENATED MODULE: ./src/vercel/preview.ts
+/**
+ * `command: create`'s Vercel wiring, once the database is handed out: the
+ * PR's head branch gets its Preview variables (variables.ts), and the head
+ * commit's preview reads them. Vercel documents that changed variables
+ * apply only to new deployments, and that a redeploy inherits the earlier
+ * deployment's variables; so a deployment of the commit created before the
+ * variables were written (or changed) is replaced by a new deployment of
+ * the same commit from its Git source (`POST /v13/deployments` with
+ * `gitSource`), and cancelled if it is still queued or building. Without a
+ * deployment of the commit, nothing more is done: the one Vercel's Git
+ * integration builds from now on reads the variables. At most one new
+ * deployment per run; none when a deployment already reads them.
+ */
+
+
+
+
+
+
+/** States of a deployment that will not serve: it never replaces a stale one, and a stale one in them is not cancelled. */
+const ENDED = ['CANCELED', 'ERROR', 'DELETED'];
+/** States of a deployment still on its way (cancelled when stale). */
+const UNDERWAY = ['QUEUED', 'INITIALIZING', 'BUILDING'];
+/** The run's Vercel client: 429s waited out within `wait-timeout` from now. */
+function vercelClientOf(settings) {
+    if (!settings.vercel)
+        return null;
+    return new VercelClient(settings.vercel, settings.requestTimeoutSeconds * 1000, Date.now() + settings.waitTimeoutSeconds * 1000);
+}
+/** The PR's head commit: the event's `pull_request.head.sha`, else the run's commit. */
+const headSha = () => github/* context */._.payload.pull_request?.head?.sha ?? github/* context */._.sha;
+/**
+ * Makes the commit's preview read the variables written at `changedAt`.
+ * @returns the deployment that reads them, and what was done
+ * @throws VercelError when a new deployment is needed and the project has no Git link; HttpError
+ */
+async function previewOf(client, project, ref, sha, changedAt) {
+    const all = await client.deploymentsOf(project.id, sha);
+    const reading = all.find((d) => d.createdAt >= changedAt && !ENDED.includes(d.state));
+    if (reading) {
+        core/* info */.pq(`Vercel deployment ${reading.id} of ${sha.slice(0, 7)} (${reading.state}) was made after the variables: it reads them.`);
+        return { deployment: reading, note: 'reads this database' };
+    }
+    if (all.length === 0) {
+        core/* info */.pq(`No Vercel deployment of ${sha.slice(0, 7)} yet: the one Vercel's Git integration builds from now on reads the variables.`);
+        return { note: `no deployment of ${sha.slice(0, 7)} yet; the next one Vercel builds for the branch reads this database` };
+    }
+    if (!project.link?.repoId)
+        throw new VercelError(`Vercel project "${project.name}" has no Git repository linked, so its deployment of ${sha.slice(0, 7)} cannot be made again from Git: ` +
+            'connect the repository (Vercel: Project Settings, Git), or deploy from the job with the Vercel CLI (docs/preview-deployments.md).');
+    const made = await client.deployCommit(project, ref, sha);
+    core/* info */.pq(`Made Vercel deployment ${made.id} of ${sha.slice(0, 7)}: the earlier one${all.length > 1 ? 's' : ''} predate${all.length > 1 ? '' : 's'} the variables.`);
+    for (const stale of all.filter((d) => UNDERWAY.includes(d.state))) {
+        await client.cancel(stale.id);
+        core/* info */.pq(`Cancelled the stale Vercel deployment ${stale.id} (${stale.state}).`);
+    }
+    return { deployment: made, note: 'a new deployment of the commit, made to read this database' };
+}
+/**
+ * Wires the PR's Vercel preview to `connection`: never throws but for a
+ * cancel; a failure is returned (the caller fails the step after
+ * publishing: the database is fine and kept, and the next run wires again).
+ * Sets the `vercel-deployment-url` output.
+ * @returns null when the wiring is off (no `vercel-token`), the run has no PR, or `branch-id` names another branch than the PR's
+ */
+async function wirePreview(settings, pr, connection) {
+    const client = vercelClientOf(settings);
+    if (!client || !settings.vercel)
+        return null;
+    if (settings.branchId)
+        return null; // `branch-id` names a branch that is not the PR's preview
+    if (!pr) {
+        core/* info */.pq('Vercel wiring skipped: the run is not for a pull request, so there is no preview branch to write variables for.');
+        return null;
+    }
+    return core/* group */.Os('Wire the Vercel preview', async () => {
+        try {
+            const project = await client.project();
+            const sha = headSha();
+            const repository = `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
+            const marker = markerOf(repository, pr.number, settings.previewName);
+            const urls = { pooled: connection.pooledUrl, direct: connection.directUrl };
+            const synced = await syncVariables(client, project.id, pr.headRef, settings.envNames, urls, marker);
+            core/* info */.pq(synced.written.length
+                ? `Wrote ${synced.written.join(' and ')} for branch "${pr.headRef}" of Vercel project "${project.name}" (Preview, encrypted).`
+                : `The Vercel variables of branch "${pr.headRef}" already hold this database's connection strings: nothing written.`);
+            const { deployment, note } = await previewOf(client, project, pr.headRef, sha, synced.changedAt);
+            const url = deployment ? (0,report/* deploymentUrlOf */.m)(deployment.url) : '';
+            core/* setOutput */.uH('vercel-deployment-url', url);
+            return { report: { url: url || undefined, state: deployment?.state, note } };
+        }
+        catch (err) {
+            if (err instanceof cancel/* CancelledError */.cc)
+                throw err;
+            const message = err.message;
+            core/* setOutput */.uH('vercel-deployment-url', '');
+            return {
+                report: { note: 'not wired: the run failed to write its variables or deployment (see the job log); the next run tries again' },
+                failure: `The preview database is ready and kept, but wiring the Vercel preview failed: ${message}`
+            };
+        }
+    });
+}
+/** Fails the step for a wiring failure (after the comment and summary are written). */
+function failWiring(wiring) {
+    if (wiring?.failure)
+        core/* setFailed */.C1(wiring.failure);
+}
+
+;// CONCATENATED MODULE: ./src/vercel/cleanup.ts
+/**
+ * Removing the preview's Vercel variables when its database goes:
+ * `command: delete` removes those of the PR's head branch; the sweep
+ * (`command: cleanup`, and `make-room`, which deletes through it) removes
+ * those of each swept PR, found by the marker in their comment. Only the
+ * keys this action manages, only with its marker: a variable a person set by
+ * hand, or another branch's or PR's, stays.
+ */
+
+
+
+
+
+const repository = () => `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
+/**
+ * `command: delete`: removes this action's variables of the PR's head branch.
+ * @throws Error saying the database is deleted and what Vercel answered (the step fails)
+ */
+async function removeVercelVariables(settings, pr) {
+    const client = vercelClientOf(settings);
+    if (!client || !pr || settings.branchId)
+        return; // `branch-id`: a branch other than the PR's preview
+    await core/* group */.Os('Remove the Vercel preview variables', async () => {
+        try {
+            const project = await client.project();
+            const marker = markerOf(repository(), pr.number, settings.previewName);
+            const removed = await removeVariables(client, project.id, settings.envNames, marker, pr.headRef);
+            core/* info */.pq(removed.length
+                ? `Removed ${removed.join(', ')} from Vercel project "${project.name}".`
+                : `No Vercel variables of this action for branch "${pr.headRef}": nothing to remove.`);
+        }
+        catch (err) {
+            if (err instanceof cancel/* CancelledError */.cc)
+                throw err;
+            throw new Error(`The preview database was deleted, but its Vercel variables could not be removed: ${err.message}`, {
+                cause: err
+            });
+        }
+    });
+}
+/** The sweep's one client and listing of the project's variables, shared by every swept branch. */
+let sweep;
+/**
+ * The sweep deleted the preview `preview` of PR `pr`: removes its variables.
+ * @returns null, or what went wrong (the sweep counts it as a failure and goes on)
+ */
+async function removeSweptVariables(settings, pr, preview) {
+    if (!pr || !settings.vercel)
+        return null;
+    try {
+        if (!sweep) {
+            const client = vercelClientOf(settings);
+            const project = client.project().then(async (p) => ({ id: p.id, envs: await client.allEnvs(p.id) }));
+            sweep = { client, project };
+        }
+        const { id, envs } = await sweep.project;
+        const listed = { branchEnvs: async () => envs, allEnvs: async () => envs };
+        const client = Object.assign(Object.create(sweep.client), listed);
+        const removed = await removeVariables(client, id, settings.envNames, markerOf(repository(), pr, preview));
+        if (removed.length)
+            core/* info */.pq(`Removed the Vercel variables of PR #${pr}: ${removed.join(', ')}.`);
+        return null;
+    }
+    catch (err) {
+        sweep = undefined;
+        const message = `the Vercel variables of PR #${pr} could not be removed: ${err.message}`;
+        core/* warning */.$e(message);
+        return message;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/commands/sweep-pace.ts
 /**
  * How the sweep's deletes share Neon's API (Neon docs, "API rate limiting":
@@ -1173,6 +1512,7 @@ function deleteSharing(client, pollIntervalSeconds) {
  *   to finish the branches under way and release their locks; below that it
  *   stops and leaves the rest for the next run.
  */
+
 
 
 
@@ -1387,6 +1727,9 @@ class SweepRun {
         row.decision = ops === null ? 'already gone' : 'deleted';
         core/* info */.pq(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`);
         await this.deactivate(row);
+        const unwired = await removeSweptVariables(this.x.settings, row.pr, row.preview ?? '');
+        if (unwired)
+            this.x.failures.push(`"${row.branch.name}": ${unwired}`);
         return (0,publish_report/* renderReport */.B1)({
             mode: 'branch',
             state: 'swept',
@@ -1492,6 +1835,77 @@ class SweepRun {
     }
 }
 
+// EXTERNAL MODULE: ./src/run-source.ts
+var run_source = __webpack_require__(17838);
+;// CONCATENATED MODULE: ./src/commands/sweep-kinds.ts
+/**
+ * The sweep's rules for the previews no pull request owns (run-source.ts,
+ * annotations.ts `preview-postgres/kind`), beside a closed PR's (cleanup.ts):
+ *
+ * - a merge group's branch lives for its job alone: the job's post step
+ *   deletes it, and Neon at its `expires_at`; the sweep deletes one whose
+ *   expiry has passed (a project where Neon did not remove it) or, without
+ *   an expiry, one older than GitHub's default job timeout (6 h). No GitHub request.
+ * - a git branch's preview (push, `workflow_dispatch`) lives while the git
+ *   branch does: one `GET /repos/{owner}/{repo}/branches/{branch}` (GitHub
+ *   REST, "Get a branch") per git branch and sweep, as a closed PR's preview
+ *   costs one pull request read; only a 404 `Branch not found` means it was
+ *   deleted (a token that may not read the repository's contents gets 404
+ *   `Not Found`: the preview is kept).
+ */
+
+
+
+
+/** Whether each git branch exists, read once per sweep (the process is one run). */
+const gitBranches = new Map();
+let octokit;
+/** The `message` of a GitHub error's body (octokit's RequestError), '' when none. */
+function messageOf(err) {
+    const data = err.response?.data;
+    return typeof data?.message === 'string' ? data.message : '';
+}
+/** True when git branch `name` exists on GitHub, false when GitHub answers 404 `Branch not found`, or why it could not be read. */
+function gitBranchExists(settings, name) {
+    let known = gitBranches.get(name);
+    if (!known) {
+        octokit ??= (0,comment_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
+        const client = octokit;
+        known = client.rest.repos.getBranch({ ...github/* context */._.repo, branch: name }).then(() => true, 
+        // GitHub answers 404 `Not Found` too when the token may not read the repository's contents: only `Branch not found` says it is gone
+        (err) => ((0,comment_comment/* statusOf */.c2)(err) === 404 && /branch not found/i.test(messageOf(err)) ? false : (0,comment_comment/* describeGitHubError */.dZ)(err)));
+        gitBranches.set(name, known);
+    }
+    return known;
+}
+/**
+ * The sweep's decision for a branch of ours no pull request owns, by the kind
+ * its annotations name (see the module comment); null for a branch of no kind
+ * (a commit's, made outside a PR by an earlier version), which cleanup.ts decides.
+ * @param now milliseconds since the epoch
+ */
+async function decideByKind(owner, branch, settings, now) {
+    if (owner.kind === 'merge-group') {
+        const expires = Date.parse(branch.expires_at ?? '');
+        if (Number.isFinite(expires) && expires <= now)
+            return { decision: 'delete', reason: "a merge group's branch past its expiry: its job is over" };
+        const age = (now - Date.parse(branch.created_at)) / 1000;
+        if (!Number.isFinite(expires) && age > run_source/* QUEUE_EXPIRY_SECONDS */.wZ)
+            return { decision: 'delete', reason: "a merge group's branch older than 6 h: its job is over" };
+        return { decision: 'keep', reason: "a merge group's branch whose job may still run (its post step deletes it, or its expiry)" };
+    }
+    if (owner.kind === 'git-branch' && owner.gitBranch) {
+        const exists = await gitBranchExists(settings, owner.gitBranch);
+        if (exists === false)
+            return { decision: 'delete', reason: `git branch \`${owner.gitBranch}\` was deleted` };
+        if (exists === true)
+            return { decision: 'keep', reason: `git branch \`${owner.gitBranch}\` exists` };
+        core/* warning */.$e(`Could not read git branch "${owner.gitBranch}" of branch "${branch.name}": ${exists}. Keeping the branch.`);
+        return { decision: 'keep', reason: `git branch \`${owner.gitBranch}\` could not be read (${exists}): kept` };
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/commands/cleanup.ts
 /**
  * `command: cleanup`, for a scheduled workflow: looks at every branch of the
@@ -1520,6 +1934,7 @@ class SweepRun {
 
 
 
+
 /** "3 d 4 h", "40 min": a whole-unit rendering of `seconds`. */
 function humanDuration(seconds) {
     const d = Math.floor(seconds / 86400);
@@ -1541,7 +1956,7 @@ async function decide(client, branch, settings, pulls, now, listed) {
     const found = listed ? { branch, annotations: listed } : await client.branchWithAnnotations(branch.id);
     if (!found)
         return { branch, decision: 'keep', reason: 'gone before it could be read' };
-    const owner = ownerOf(found.annotations);
+    const owner = (0,platform_annotations/* ownerOf */.bf)(found.annotations);
     if (!owner)
         return { branch, decision: 'keep', reason: 'not made by this action (no preview-postgres annotations), whatever its name' };
     const repo = `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
@@ -1571,6 +1986,9 @@ async function decide(client, branch, settings, pulls, now, listed) {
             return row('delete', `not used for ${humanDuration(age)} (max-age ${humanDuration(settings.maxAgeSeconds)})`);
         }
     }
+    const byKind = owner.pr ? null : await decideByKind(owner, found.branch, settings, now); // merge groups, git branches
+    if (byKind)
+        return row(byKind.decision, byKind.reason);
     if (!owner.pr)
         return row('keep', settings.maxAgeSeconds > 0
             ? 'made outside a pull request, used within max-age'
@@ -1629,7 +2047,7 @@ async function runCleanup(settings, client) {
     const repository = `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
     const numbers = new Set();
     for (const b of branches) {
-        const owner = ownerOf(annotations.get(b.id));
+        const owner = (0,platform_annotations/* ownerOf */.bf)(annotations.get(b.id));
         if (owner?.pr && owner.repository === repository && !b.default && !b.protected)
             numbers.add(owner.pr);
     }
@@ -6342,6 +6760,7 @@ async function fingerprintUnderRules(fingerprintWith, rules, record) {
 
 
 
+
 /**
  * Runs `command: create` with `driver`. Nothing is handed out (outputs, env
  * file, comment record) before the seed committed and `migrate-command` succeeded.
@@ -6406,8 +6825,12 @@ async function create(settings, seed, pub, driver, fingerprint, fingerprintWith)
         const names = db.envVariables === 'with-claim' ? `${v.url}, ${v.direct} and ${v.claim}` : `${v.url} and ${v.direct}`;
         core/* info */.pq(`Wrote ${names} to ${settings.envFile}.`);
     }
+    const wired = await wirePreview(settings, pub.pr, connection); // beside the database's links in the comment
+    if (wired)
+        report.vercel = wired.report;
     const record = { ...db.record(), ...recorded };
     await publish(pub, report, record);
+    failWiring(wired); // the database is kept: the step fails after publishing it
     return { report, record };
 }
 
@@ -6444,6 +6867,7 @@ var post_state = __webpack_require__(38653);
  * leaves an unseeded branch, which no run reuses and which the post step,
  * the cancel's undo step or the next run deletes. A failed seed deletes it.
  */
+
 
 
 
@@ -6551,7 +6975,11 @@ async function resetBranch(client, settings, name, seed, pub, fingerprint) {
     if (settings.envFile)
         await (0,env_file/* writeEnvFile */.Jk)(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames);
     core/* info */.pq(`Reset branch "${branch.name}" (${branch.id}): same id and connection strings, seeded again.`);
+    const wired = await wirePreview(settings, pub.pr, connection); // the same strings: normally nothing to write or deploy
+    if (wired)
+        report.vercel = wired.report;
     await publish(pub, report, { mode: 'branch', branchId: branch.id, branchName: branch.name, fingerprint });
+    failWiring(wired);
 }
 /**
  * Restores `branch` in place from `parent`'s latest state, never leaving it
@@ -6568,8 +6996,12 @@ async function restoreUnseeded(client, settings, branch, parent, branchName) {
     const unseeded = await core/* group */.Os(`Take branch "${branch.name}" out of reuse until it is seeded again`, () => (0,lifecycle/* markUnseeded */.NX)(client, branch, settings));
     const restored = await core/* group */.Os(`Reset branch "${branch.name}" to the latest state of "${parent.name}"`, async () => {
         let res;
+        let since = Date.now();
         try {
-            res = await (0,retry_423/* retryLocked */.rU)(`Restore branch "${unseeded.name}"`, () => client.restoreBranch(branch.id, { source_branch_id: parent.id }));
+            res = await (0,retry_423/* retryLocked */.rU)(`Restore branch "${unseeded.name}"`, () => {
+                since = Date.now();
+                return client.restoreBranch(branch.id, { source_branch_id: parent.id });
+            });
         }
         catch (err) {
             if (reset_refused(err) && !(0,cancel/* isCancelled */.mm)())
@@ -6577,7 +7009,7 @@ async function restoreUnseeded(client, settings, branch, parent, branchName) {
             throw explainRestoreRefusal(err, branch.name);
         }
         core/* info */.pq(`Restoring branch "${unseeded.name}" (${branch.id}) from "${parent.name}"; waiting for ${res.operations.length} operation(s).`);
-        return { ...res, operations: await (0,operations/* waitForOperations */.ft)(res.operations, wait) };
+        return { ...res, operations: await (0,operations/* waitForOperations */.ft)(res.operations, { ...wait, since }) };
     });
     const { pooledUrl, directUrl } = await (0,branch_connection/* connectionOf */.ao)(client, branch, settings);
     return {
@@ -6619,6 +7051,8 @@ async function giveNameBack(client, unseeded, name) {
     }
 }
 
+// EXTERNAL MODULE: ./src/platform/poll-schedule.ts
+var poll_schedule = __webpack_require__(85758);
 // EXTERNAL MODULE: ./src/platform/shapes.ts
 var shapes = __webpack_require__(4773);
 ;// CONCATENATED MODULE: ./src/platform/anonymized.ts
@@ -6631,8 +7065,9 @@ var shapes = __webpack_require__(4773);
  *   `start_anonymization: true`, `annotation_value`), answered 201 CreatedBranch;
  * - wait: `GET …/branches/{branch_id}/anonymized_status`
  *   (AnonymizedBranchStatusResponse.state: created, initialized,
- *   initialization_error, anonymizing, anonymized, error), polled at
- *   `poll-interval` until `anonymized`, within the one `wait-timeout`;
+ *   initialization_error, anonymizing, anonymized, error), polled on the
+ *   schedule of every operation wait (poll-schedule.ts: soon, then less often
+ *   up to `poll-interval`) until `anonymized`, within the one `wait-timeout`;
  * - reuse: `GET …/branches/{branch_id}/masking_rules` (MaskingRulesResponse).
  *
  * The lifecycle (platform/lifecycle.ts) calls these through {@link AnonymizedHooks}
@@ -6675,6 +7110,7 @@ function anonymizedBranch(client, settings, rules) {
     }
     async function waitUntilMasked(branch, deadline) {
         let last = '';
+        const schedule = (0,poll_schedule/* pollSchedule */.dI)(settings.pollIntervalSeconds);
         for (;;) {
             (0,cancel/* throwIfCancelled */.dZ)(); // a cancelled run stops polling; its undo step deletes the branch (cancel.ts)
             const status = await client.anonymizedStatus(branch.id);
@@ -6696,7 +7132,7 @@ function anonymizedBranch(client, settings, rules) {
                 throw new AnonymizationError(`Branch "${branch.name}" was still \`${status.state}\` when \`wait-timeout\` (${settings.waitTimeoutSeconds} s, covering its operations and its masking) ran out; ` +
                     'nothing was handed out. Raise `wait-timeout` for large tables.');
             }
-            await (0,http/* sleep */.yy)(Math.min(settings.pollIntervalSeconds * 1000, left));
+            await (0,poll_schedule/* sleepNext */.r3)(schedule, left);
         }
     }
     return {
@@ -6784,7 +7220,7 @@ function branchCreateExtras(s, owner, now = Date.now()) {
     return {
         ...(Object.keys(branch).length ? { branch } : {}),
         ...(Object.keys(endpoint).length ? { endpoint } : {}),
-        annotation_value: annotationsOf(owner)
+        annotation_value: (0,platform_annotations/* annotationsOf */.Ih)(owner)
     };
 }
 /**
@@ -6848,7 +7284,7 @@ function branchLimitHandler(settings, client, currentPr) {
         const branches = await client.listBranches(annotations);
         const repository = `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
         const ours = branches.flatMap((b) => {
-            const owner = ownerOf(annotations.get(b.id));
+            const owner = (0,platform_annotations/* ownerOf */.bf)(annotations.get(b.id));
             return owner && owner.repository === repository && !b.default && !b.protected ? [{ branch: b, owner }] : [];
         });
         const budget = new GitHubBudget();
@@ -6888,6 +7324,105 @@ function branchLimitHandler(settings, client, currentPr) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/platform/pr-branches.ts
+/**
+ * A pull request's branches found by the PR's identity, not by a name that
+ * can change: GitHub lets a PR's head branch be renamed (the PR follows), and
+ * the default branch name (`preview/pr-<number>-<head ref>`) changes with it.
+ * What identifies the PR's branch: the id the PR comment's record names, and
+ * the annotations the action set on the branch when it created it
+ * (annotations.ts: repository, PR number, `preview-name`), which stay through
+ * a rename.
+ */
+
+
+
+
+
+
+/** True when a branch's annotation values say it was made for `run`'s repository, PR and preview. */
+function madeFor(annotations, run) {
+    const owner = (0,platform_annotations/* ownerOf */.bf)(annotations);
+    return !!owner && !!run.pr && owner.repository === run.repository && owner.pr === run.pr && (owner.preview ?? '') === (run.preview ?? '');
+}
+/**
+ * The PR's branch the comment recorded, under an earlier name than `name`,
+ * given that name: the head branch was renamed. Renames it to `name` (PATCH,
+ * 423 retried, after the operations still running on it), so the create that
+ * follows finds and reuses it under the PR's name. Nothing changes when the
+ * record names no other branch, the branch is gone, no longer carries the
+ * recorded name (renamed since, or taken out of reuse under `~seeding`), is not
+ * annotated as this PR's preview, or a branch `name` exists already (that one
+ * is used; `command: delete` removes both).
+ * Costs one GET of the branch, and one search and one PATCH when it renames.
+ * @returns the renamed branch, or null when nothing was renamed
+ * @throws HttpError, OperationError from the requests
+ */
+async function followRenamedHead(client, earlier, name, run, o) {
+    if (earlier?.mode !== 'branch' || !earlier.branchId || !earlier.branchName || earlier.branchName === name || !run.pr)
+        return null;
+    const found = await client.branchWithAnnotations(earlier.branchId);
+    if (!found || found.branch.name !== earlier.branchName || found.branch.default || found.branch.protected)
+        return null;
+    if (!madeFor(found.annotations, run))
+        return null;
+    const there = await (0,preview_branch/* findPreviewBranches */.wE)(client, name);
+    if (there.seeded) {
+        core/* info */.pq(`Branch "${name}" exists beside "${found.branch.name}" (${found.branch.id}), this PR's branch under its head branch's earlier name: using "${name}"; \`command: delete\` removes both.`);
+        return null;
+    }
+    const branch = found.branch;
+    await (0,lifecycle/* waitForPendingOf */.fS)(client, branch, o);
+    const renamed = await (0,retry_423/* retryLocked */.rU)(`Rename branch "${branch.name}"`, () => client.renameBranch(branch.id, name));
+    await (0,operations/* waitForOperations */.ft)(renamed.operations, { ...o, get: (id) => client.getOperation(id) });
+    core/* info */.pq(`The pull request's head branch was renamed: renamed branch "${branch.name}" (${branch.id}) to "${name}", so it is reused as the PR's preview.`);
+    return renamed.branch;
+}
+/**
+ * Every branch of the run's PR and preview other than those named `name` and
+ * `<name>~seeding` (which the caller handles): the branch the record names
+ * when annotated as this PR's, and the branches a search for
+ * `preview/pr-<number>` finds whose annotations name this repository, PR and
+ * preview (earlier head branch names). One search (a page per 100 matches)
+ * and, when the record names a branch outside it, one GET.
+ */
+async function otherBranchesOfPr(client, run, name, earlier) {
+    if (!run.pr)
+        return [];
+    const skip = new Set([name, (0,preview_branch/* unseededName */.lu)(name)]);
+    const annotations = new Map();
+    const listed = await client.listBranches(annotations, `preview/pr-${run.pr}`);
+    const prefix = `preview/pr-${run.pr}`;
+    const ours = listed.filter((b) => !skip.has(b.name) &&
+        (b.name === prefix || b.name.startsWith(`${prefix}-`) || b.name === (0,preview_branch/* unseededName */.lu)(prefix)) &&
+        !b.default &&
+        !b.protected &&
+        madeFor(annotations.get(b.id), run));
+    const recorded = earlier?.mode === 'branch' ? earlier.branchId : undefined;
+    if (recorded && !ours.some((b) => b.id === recorded) && !listed.some((b) => b.id === recorded && skip.has(b.name))) {
+        const found = await client.branchWithAnnotations(recorded);
+        if (found && !skip.has(found.branch.name) && !found.branch.default && !found.branch.protected && madeFor(found.annotations, run))
+            ours.push(found.branch);
+    }
+    return ours;
+}
+/**
+ * Deletes `branches` (other branches of the PR, {@link otherBranchesOfPr})
+ * one by one, each after the operations still running on it.
+ * @returns the ids of those deleted (or already gone)
+ * @throws what a delete throws (BranchRefusedError, HttpError, OperationError)
+ */
+async function deleteBranches(client, branches, o) {
+    const done = [];
+    for (const branch of branches) {
+        await (0,lifecycle/* waitForPendingOf */.fS)(client, branch, o);
+        await (0,lifecycle/* deleteBranchAndWait */.CR)(client, branch, o);
+        core/* info */.pq(`Deleted branch "${branch.name}" (${branch.id}), this pull request's preview under an earlier head branch name.`);
+        done.push(branch.id);
+    }
+    return done;
+}
+
 ;// CONCATENATED MODULE: ./src/commands/branch-driver.ts
 /**
  * The branch mode's driver (Neon API): create the PR's branch under its
@@ -6912,15 +7447,17 @@ function branchLimitHandler(settings, client, currentPr) {
 
 
 
-/** The PR's branch name: `branch-name`, else the default one for the PR, the run's commit and `preview-name`. */
+
+
+/** The preview's branch name: `branch-name`, else the default one for the PR (or, outside one, the git branch, the merge group or the commit) and `preview-name`. */
 function branchNameOf(settings, pr) {
-    return settings.branchName || (0,preview_branch/* defaultBranchName */.pe)(pr, github/* context */._.sha ?? '', settings.previewName);
+    return settings.branchName || (0,preview_branch/* defaultBranchName */.pe)(pr, github/* context */._.sha ?? '', settings.previewName, (0,run_source/* runSource */.Rh)());
 }
 /** The branch driver for this run's settings, the run's one Neon API client, the PR's branch name and what the comment recorded. */
 function branchDriver(settings, client, branchName, earlier) {
     return {
         provision: () => provision(settings, client, branchName, earlier),
-        delete: () => deleteBranch(settings, client, branchName)
+        delete: () => deleteBranch(settings, client, branchName, earlier)
     };
 }
 async function provision(settings, client, branchName, earlier, reuse = settings.reuse) {
@@ -6928,21 +7465,30 @@ async function provision(settings, client, branchName, earlier, reuse = settings
     const kept = reuse || settings.maskingRules.length ? undefined : await rulesOfAnonymizedPreview(client, branchName);
     if (kept)
         return provision({ ...settings, maskingRules: kept }, client, branchName, earlier, reuse);
-    const extras = branchCreateExtras(settings, ownerOfRun());
+    // a merge group's branch carries an expiry without `expires-in` (run-source.ts)
+    const lifetime = { ...settings, expiresInSeconds: (0,run_source/* expiryFor */.n7)(settings.expiresInSeconds) };
+    const extras = branchCreateExtras(lifetime, (0,platform_annotations/* ownerOfRun */.iz)());
     const anonymized = settings.maskingRules.length ? anonymizedBranch(client, settings, settings.maskingRules) : undefined;
-    const outcome = await core/* group */.Os(`Provision branch "${branchName}"`, () => (0,lifecycle/* provisionBranch */.gx)(client, {
-        ...settings,
-        reuse,
-        branchName,
-        branchCreateExtras: extras,
-        anonymized,
-        atBranchLimit: branchLimitHandler(settings, client, ownerOfRun().pr)
-    }))
-        .catch((err) => Promise.reject(explainCreateRefusal(err, settings)));
+    const outcome = await core/* group */.Os(`Provision branch "${branchName}"`, async () => {
+        // a renamed head branch changes the default name: the PR's branch is found by the id its comment recorded
+        if (!settings.branchName)
+            await followRenamedHead(client, earlier, branchName, (0,platform_annotations/* ownerOfRun */.iz)(), settings);
+        return (0,lifecycle/* provisionBranch */.gx)(client, {
+            ...settings,
+            reuse,
+            branchName,
+            branchCreateExtras: extras,
+            anonymized,
+            atBranchLimit: branchLimitHandler(settings, client, (0,platform_annotations/* ownerOfRun */.iz)().pr)
+        });
+    })
+        .catch((err) => Promise.reject(explainCreateRefusal(err, lifetime)));
+    if ((0,run_source/* runSource */.Rh)().kind === 'merge-group')
+        (0,post_state/* saveJobBranch */.dP)(outcome.branch); // the post step deletes it when the job ends
     // A reused branch's expiry moves to `expires-in` from now, and every reuse is recorded as the branch's last use (max-age).
     const expiresAt = outcome.created
         ? (outcome.branch.expires_at ?? extras.branch?.expires_at)
-        : await (0,platform_expiry/* recordUse */.zk)(client, outcome.branch, settings);
+        : await (0,platform_expiry/* recordUse */.zk)(client, outcome.branch, lifetime);
     const connection = (0,src_connection/* describeConnection */.If)(outcome.pooledUrl, outcome.directUrl);
     // A reused branch is reported as what it is, anonymized or not, whatever this run's `masking-rules`.
     const madeWith = anonymized || outcome.created ? undefined : await recordedRulesOf(client, outcome.branch);
@@ -7071,11 +7617,17 @@ async function rebuildInPlace(settings, client, branchName, reused, branch, pare
         record: () => ({ mode: 'branch', branchId: named.id, branchName: named.name })
     };
 }
-/** Deletes the PR's branch (and an unseeded one a failed run left) and waits for the operations. */
-async function deleteBranch(settings, client, name) {
+/**
+ * Deletes the PR's branch (and an unseeded one a failed run left), and every
+ * other branch of the PR and preview (its head branch's earlier names,
+ * platform/pr-branches.ts), and waits for the operations.
+ */
+async function deleteBranch(settings, client, name, earlier) {
     if (settings.branchId)
         return deleteBranchById(settings, client, settings.branchId);
     const branchName = name;
+    const others = await otherBranchesOfPr(client, (0,platform_annotations/* ownerOfRun */.iz)(), branchName, earlier);
+    const renamedAway = others.length ? await deleteBranches(client, others, settings) : [];
     const found = await (0,preview_branch/* findPreviewBranches */.wE)(client, branchName);
     if (found.unseeded) {
         core/* info */.pq(`Deleting branch "${found.unseeded.name}", left by a run whose seed did not complete.`);
@@ -7083,6 +7635,12 @@ async function deleteBranch(settings, client, name) {
         await (0,lifecycle/* deleteBranchAndWait */.CR)(client, found.unseeded, settings);
     }
     const branch = found.seeded;
+    if (!branch && renamedAway.length) {
+        return {
+            report: { mode: 'branch', state: 'deleted', projectId: settings.projectId, branchId: others[0].id, branchName: others[0].name },
+            record: { mode: 'branch' }
+        };
+    }
     if (!branch) {
         core/* notice */.lm(`Branch "${branchName}" does not exist (already deleted): nothing to do.`);
         return {
@@ -7787,6 +8345,8 @@ var api_errors = __webpack_require__(57243);
 
 
 
+
+
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
  * that says what to fix; nothing secret is ever part of it. Whatever
@@ -7802,6 +8362,9 @@ async function run(checked) {
     let failedBecause;
     try {
         settings = checked ?? (0,inputs/* readSettings */.s)();
+        const refused = settings.command === 'create' ? (0,run_source/* createRefusedBecause */.VA)() : null;
+        if (refused)
+            return core/* notice */.lm(refused); // before any request: nothing provisioned, nothing written
         const client = (0,platform_client/* neonClientOf */.ZF)(settings); // the run's one Neon API client (branch mode; no request until used)
         (0,project_wait/* waitForBusyProject */.vo)(client, settings); // a request that meets 423 on all five attempts waits for the project's operations
         if (settings.command === 'cleanup')
@@ -7834,6 +8397,7 @@ async function run(checked) {
         else if (settings.command === 'delete') {
             await deletePreview(pub, driver);
             await deactivateDeployments(settings, pub.pr);
+            await removeVercelVariables(settings, pub.pr);
         }
         else
             await resetBranch(client, settings, branchName, seed, pub, fingerprint);

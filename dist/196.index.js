@@ -1,5 +1,5 @@
-export const id = 126;
-export const ids = [126];
+export const id = 196;
+export const ids = [196];
 export const modules = {
 
 /***/ 90833:
@@ -10,6 +10,7 @@ export const modules = {
 /* harmony export */   Bj: () => (/* binding */ cancelSignal),
 /* harmony export */   JZ: () => (/* binding */ finishBeforeUndo),
 /* harmony export */   MS: () => (/* binding */ unlessCancelled),
+/* harmony export */   cc: () => (/* binding */ CancelledError),
 /* harmony export */   dV: () => (/* binding */ UNSEEDED_BRANCH),
 /* harmony export */   dZ: () => (/* binding */ throwIfCancelled),
 /* harmony export */   ik: () => (/* binding */ COMMENT_LOCK),
@@ -18,7 +19,7 @@ export const modules = {
 /* harmony export */   qO: () => (/* binding */ handleCancellation),
 /* harmony export */   zw: () => (/* binding */ runMainFlow)
 /* harmony export */ });
-/* unused harmony exports CancelledError, CANCEL_BUDGET */
+/* unused harmony export CANCEL_BUDGET */
 /* harmony import */ var node_async_hooks__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(16698);
 /* harmony import */ var node_async_hooks__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_async_hooks__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(96421);
@@ -222,6 +223,7 @@ function commentScope() {
 /* unused harmony export MAX_RETRY_AFTER_S */
 /* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(90833);
 /* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(27194);
+/* harmony import */ var _proxy_fetch_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(69694);
 /**
  * JSON over HTTP for the service clients: one timeout per request, error
  * bodies quoted with every known secret redacted (secrets.ts), a 2xx body
@@ -232,6 +234,7 @@ function commentScope() {
  * creates something (not idempotent), which is let finish; none is sent
  * after the cancel.
  */
+
 
 
 /** Failure of one HTTP request. `status` is 0 when no response arrived. */
@@ -312,11 +315,13 @@ const sleep = (ms) => new Promise((resolve, reject) => {
 function describeErrorBody(body, raw, requestSecrets) {
     const clean = (text) => (text === undefined ? undefined : redactWith(text, requestSecrets));
     if (body && typeof body === 'object') {
-        const b = body;
+        const outer = body;
+        // Vercel REST API: errors are `{"error": {"code", "message"}}`.
+        const b = outer.error && typeof outer.error === 'object' ? outer.error : outer;
         const message = typeof b.message === 'string' ? b.message : typeof b.error === 'string' ? b.error : undefined;
         const hint = typeof b.hint === 'string' ? b.hint : undefined;
         const requestId = typeof b.request_id === 'string' && b.request_id ? b.request_id : undefined;
-        const code = typeof b.code === 'string' && /^[A-Z0-9_]{1,64}$/.test(b.code) ? b.code : undefined;
+        const code = typeof b.code === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(b.code) ? b.code : undefined;
         return { message: clean(message), hint: clean(hint), requestId: clean(requestId), code };
     }
     const trimmed = clean(raw.trim());
@@ -356,7 +361,7 @@ async function once(req) {
     const cancel = req.idempotent ? (0,_cancel_js__WEBPACK_IMPORTED_MODULE_0__/* .cancelSignal */ .Bj)() : undefined;
     let res;
     try {
-        res = await fetch(req.url, {
+        res = await (0,_proxy_fetch_js__WEBPACK_IMPORTED_MODULE_2__/* .proxiedFetch */ .iR)(req.url, {
             method: req.method,
             headers: {
                 Accept: 'application/json',
@@ -375,7 +380,7 @@ async function once(req) {
             throw new HttpError(`${req.label} timed out after ${req.timeoutMs / 1000} s (${where}).`, 0, undefined, undefined, true);
         }
         const reason = e.cause?.code ?? e.cause?.message ?? e.message;
-        throw new HttpError(`${req.label} failed: could not reach the service (${where}): ${reason}.`, 0);
+        throw new HttpError(`${req.label} failed: could not reach the service (${where}): ${reason}.${(0,_proxy_fetch_js__WEBPACK_IMPORTED_MODULE_2__/* .proxyHint */ .CJ)()}`, 0);
     }
     let raw;
     try {
@@ -405,7 +410,7 @@ async function once(req) {
         const { message, hint, requestId: fromBody, code } = describeErrorBody(parsed ? body : undefined, parsed ? '' : raw, credentialsOf(req));
         const requestId = fromBody ?? (res.headers.get('x-request-id') || undefined);
         const quoted = message ? `: "${message}"` : '';
-        throw new HttpError(`${req.label} failed with HTTP ${res.status}${quoted}${hint ? ` (hint: ${hint})` : ''} (${where}${requestId ? `, request_id ${requestId}` : ''}).`, res.status, message, hint, false, res.headers.has('retry-after') ? retryAfterSeconds(res.headers) : undefined, requestId, code);
+        throw new HttpError(`${req.label} failed with HTTP ${res.status}${quoted}${hint ? ` (hint: ${hint})` : ''} (${where}${requestId ? `, request_id ${requestId}` : ''}).`, res.status, message, hint, false, res.headers.has('retry-after') ? retryAfterSeconds(res.headers) : res.status === 429 ? req.rateLimitWait?.(res.headers) : undefined, requestId, code);
     }
     if (!parsed && raw.trim() === '' && req.emptyBodyStatuses?.includes(res.status)) {
         return { status: res.status, body: undefined, headers: res.headers };
@@ -425,7 +430,10 @@ async function once(req) {
  * service asked for (RFC 9110 §10.2.3: delta-seconds or an HTTP date). Idempotent
  * requests are also retried on 5xx, network errors and timeouts, 3 attempts
  * in all, waiting 1 s then 2 s; a request with `retryOn503` is retried so on
- * HTTP 503 only (platform spec: a 503 "is always safe to retry").
+ * HTTP 503 only (platform spec: a 503 "is always safe to retry"). A request
+ * with `rateLimitDeadline` waits out every 429 (its `Retry-After`, else
+ * `rateLimitWait`'s seconds) until that deadline, however long the wait,
+ * and fails with the 429 when the next wait would pass it.
  *
  * @throws HttpError with a message naming the request, the status and the
  *   service's own message and hint.
@@ -441,6 +449,13 @@ async function requestJson(req) {
         catch (err) {
             if (!(err instanceof HttpError))
                 throw err;
+            if (err.status === 429 && req.rateLimitDeadline !== undefined) {
+                const waitMs = ((err.retryAfterSeconds ?? 1) + RATE_LIMIT_JITTER_S * Math.random()) * 1000;
+                if (Date.now() + waitMs > req.rateLimitDeadline)
+                    throw err;
+                await sleep(waitMs);
+                continue;
+            }
             if ((err.status === 429 || err.status === 503) && (err.retryAfterSeconds ?? 0) > MAX_RETRY_AFTER_S) {
                 throw new HttpError(`${err.message} The service asked to wait ${Math.round(err.retryAfterSeconds)} s (Retry-After) before retrying, ` +
                     `longer than this action waits (${MAX_RETRY_AFTER_S} s): re-run the job later.`, err.status, err.serviceMessage, err.hint, false, err.retryAfterSeconds);
@@ -463,21 +478,89 @@ async function requestJson(req) {
 
 /***/ }),
 
-/***/ 38422:
+/***/ 18144:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   s: () => (/* binding */ readSettings)
-/* harmony export */ });
-/* unused harmony export duration */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
-/* harmony import */ var _publish_env_file_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(13015);
-/* harmony import */ var _platform_masking_rules_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(14077);
-/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(58750);
-/* harmony import */ var _platform_expiry_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(51288);
-/* harmony import */ var _platform_branch_point_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(68888);
-/* harmony import */ var _comment_scope_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(11349);
-/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(27194);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  s: () => (/* binding */ readSettings)
+});
+
+// UNUSED EXPORTS: duration
+
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
+var core = __webpack_require__(96421);
+// EXTERNAL MODULE: ./src/publish/env-file.ts
+var env_file = __webpack_require__(13015);
+// EXTERNAL MODULE: ./src/platform/masking-rules.ts
+var masking_rules = __webpack_require__(14077);
+// EXTERNAL MODULE: ./src/settings.ts
+var src_settings = __webpack_require__(58750);
+// EXTERNAL MODULE: ./src/platform/expiry.ts
+var expiry = __webpack_require__(51288);
+// EXTERNAL MODULE: ./src/platform/branch-point.ts
+var branch_point = __webpack_require__(68888);
+// EXTERNAL MODULE: ./src/comment/scope.ts
+var scope = __webpack_require__(11349);
+// EXTERNAL MODULE: ./src/secrets.ts
+var secrets = __webpack_require__(27194);
+// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
+var github = __webpack_require__(11758);
+;// CONCATENATED MODULE: ./src/vercel/inputs.ts
+/**
+ * The Vercel wiring's inputs (`vercel-token`, `vercel-project`,
+ * `vercel-team`, `vercel-api-url`), read and checked before any network
+ * call. The token is masked the moment it is read.
+ */
+
+
+
+
+/** Vercel project names: up to 100 lowercase letters, digits, `.`, `_`, `-` (Vercel docs, "Project name"); ids are `prj_…`. */
+const PROJECT = /^(prj_[A-Za-z0-9]{1,64}|[a-z0-9._-]{1,100})$/;
+/** A team id (`team_…`) or a team's slug (lowercase letters, digits, `-`). */
+const TEAM = /^(team_[A-Za-z0-9]{1,64}|[a-z0-9][a-z0-9-]{0,99})$/;
+/** True when the run is for a fork's PR or Dependabot's: GitHub gives such runs no secrets. */
+function withoutSecrets() {
+    const pr = github/* context */._.payload.pull_request;
+    const head = pr?.head?.repo?.full_name;
+    const repository = `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
+    return (head !== undefined && head !== repository) || github/* context */._.actor === 'dependabot[bot]';
+}
+/**
+ * Reads the Vercel inputs. `url` checks `vercel-api-url` (inputs.ts's http(s) rule).
+ * @returns the settings, or null when the wiring is off: no `vercel-token` and no
+ *   `vercel-project`, or a fork's or Dependabot's PR without the secret (one notice says so).
+ * @throws InputError when `vercel-token` is set without `vercel-project`, a project or team is malformed,
+ *   or `vercel-project` is set and the token is empty in a run that has secrets.
+ */
+function readVercelSettings(url) {
+    const token = core/* getInput */.V4('vercel-token').trim();
+    (0,secrets/* maskSecret */.$l)(token);
+    const project = core/* getInput */.V4('vercel-project').trim();
+    const team = core/* getInput */.V4('vercel-team').trim();
+    const apiUrl = url('vercel-api-url', 'https://api.vercel.com');
+    if (project && !PROJECT.test(project))
+        throw new src_settings/* InputError */.d(`Input \`vercel-project\` must be a Vercel project's id (prj_…) or name (lowercase letters, digits, ., _, -); got "${project}".`);
+    if (team && !TEAM.test(team))
+        throw new src_settings/* InputError */.d(`Input \`vercel-team\` must be a Vercel team's id (team_…) or slug; got "${team}".`);
+    if (!token) {
+        if (!project)
+            return null;
+        if (withoutSecrets()) {
+            core/* notice */.lm("Vercel wiring skipped: `vercel-token` is empty, as GitHub gives no secrets to a fork's or Dependabot's pull request. " +
+                'The preview database is made as usual; the Vercel preview keeps the variables it had.');
+            return null;
+        }
+        throw new src_settings/* InputError */.d('Input `vercel-project` is set but `vercel-token` is empty: pass `vercel-token: ${{ secrets.VERCEL_TOKEN }}` (a Vercel access token with access to the project), or remove `vercel-project`.');
+    }
+    if (!project)
+        throw new src_settings/* InputError */.d("Input `vercel-token` is set but `vercel-project` is empty: give the Vercel project's id (prj_…) or name.");
+    return { token, project, team, apiUrl };
+}
+
+;// CONCATENATED MODULE: ./src/inputs.ts
 /**
  * All inputs of the action, read once and validated into one typed settings
  * object before any network call. Every problem is reported as an
@@ -491,48 +574,49 @@ async function requestJson(req) {
 
 
 
-function text(name) {
-    return _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4(name).trim();
+
+function inputs_text(name) {
+    return core/* getInput */.V4(name).trim();
 }
 function oneOf(name, allowed, fallback) {
-    const value = text(name) || fallback;
+    const value = inputs_text(name) || fallback;
     if (!allowed.includes(value)) {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be one of ${allowed.join(', ')}; got "${value}".`);
+        throw new src_settings/* InputError */.d(`Input \`${name}\` must be one of ${allowed.join(', ')}; got "${value}".`);
     }
     return value;
 }
 /** YAML 1.2 core-schema booleans, as `core.getBooleanInput` accepts them. */
 function bool(name, fallback) {
-    const value = text(name);
+    const value = inputs_text(name);
     if (value === '')
         return fallback;
     if (['true', 'True', 'TRUE'].includes(value))
         return true;
     if (['false', 'False', 'FALSE'].includes(value))
         return false;
-    throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be true or false; got "${value}".`);
+    throw new src_settings/* InputError */.d(`Input \`${name}\` must be true or false; got "${value}".`);
 }
 function seconds(name, fallback, min) {
-    const value = text(name);
+    const value = inputs_text(name);
     if (value === '')
         return fallback;
     const n = Number(value);
     if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n) || n < min) {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be a number of seconds, at least ${min}; got "${value}".`);
+        throw new src_settings/* InputError */.d(`Input \`${name}\` must be a number of seconds, at least ${min}; got "${value}".`);
     }
     return n;
 }
 function url(name, fallback) {
-    const value = text(name) || fallback;
+    const value = inputs_text(name) || fallback;
     let parsed;
     try {
         parsed = new URL(value);
     }
     catch {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be an http(s) URL; got "${value}".`);
+        throw new src_settings/* InputError */.d(`Input \`${name}\` must be an http(s) URL; got "${value}".`);
     }
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be an http(s) URL; got "${value}".`);
+        throw new src_settings/* InputError */.d(`Input \`${name}\` must be an http(s) URL; got "${value}".`);
     }
     return value.replace(/\/+$/, '');
 }
@@ -546,7 +630,7 @@ function branchName(value) {
         return value;
     // eslint-disable-next-line no-control-regex
     if (value.length > 256 || /[\u0000-\u001f\u007f]/.test(value) || value !== value.trim()) {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`branch-name\` must be 1 to 256 printable characters without leading or trailing spaces; got "${value}".`);
+        throw new src_settings/* InputError */.d(`Input \`branch-name\` must be 1 to 256 printable characters without leading or trailing spaces; got "${value}".`);
     }
     return value;
 }
@@ -556,35 +640,35 @@ const UNITS = { '': 1, s: 1, m: 60, h: 3600, d: 86400 };
  * @returns seconds; 0 when the input is empty.
  */
 function duration(name) {
-    const value = text(name);
+    const value = inputs_text(name);
     if (value === '')
         return 0;
     const m = /^(\d+)\s*([smhd]?)$/.exec(value);
     const n = m ? Number(m[1]) * UNITS[m[2]] : NaN;
     if (!Number.isSafeInteger(n) || n < 1) {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be a duration such as 90m, 36h, 7d or a number of seconds (at least 1); got "${value}".`);
+        throw new src_settings/* InputError */.d(`Input \`${name}\` must be a duration such as 90m, 36h, 7d or a number of seconds (at least 1); got "${value}".`);
     }
     return n;
 }
 /** `suspend-timeout` (platform spec, SuspendTimeoutSeconds): -1 (never), 0 (the project's default) or 60 to 604800 seconds. */
 function suspendTimeout() {
-    const value = text('suspend-timeout');
+    const value = inputs_text('suspend-timeout');
     if (value === '')
         return undefined;
     const n = Number(value);
     if (!/^-?\d+$/.test(value) || !(n === -1 || n === 0 || (n >= 60 && n <= 604800))) {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`suspend-timeout\` must be a whole number of seconds from 60 to 604800, or 0 (the project's default) or -1 (never suspend); got "${value}".`);
+        throw new src_settings/* InputError */.d(`Input \`suspend-timeout\` must be a whole number of seconds from 60 to 604800, or 0 (the project's default) or -1 (never suspend); got "${value}".`);
     }
     return n;
 }
 /** A compute-unit input (platform spec, ComputeUnit: a number, at least 0.25). */
 function computeUnits(name) {
-    const value = text(name);
+    const value = inputs_text(name);
     if (value === '')
         return undefined;
     const n = Number(value);
     if (!/^\d+(\.\d+)?$/.test(value) || !(n >= 0.25)) {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be a number of compute units, at least 0.25 (for example 0.25, 0.5, 1, 2); got "${value}".`);
+        throw new src_settings/* InputError */.d(`Input \`${name}\` must be a number of compute units, at least 0.25 (for example 0.25, 0.5, 1, 2); got "${value}".`);
     }
     return n;
 }
@@ -596,17 +680,17 @@ function computeUnits(name) {
  * @throws InputError
  */
 function envNames() {
-    const names = { key: text('env-key') || 'DATABASE_URL', prefix: text('env-prefix') || 'PUBLIC_' };
+    const names = { key: inputs_text('env-key') || 'DATABASE_URL', prefix: inputs_text('env-prefix') || 'PUBLIC_' };
     const rule = 'letters A-Z or a-z, digits and _, not starting with a digit';
-    if (!_publish_env_file_js__WEBPACK_IMPORTED_MODULE_1__/* .ENV_NAME */ .G1.test(names.key)) {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`env-key\` must be an environment variable name (${rule}), for example DATABASE_URL; got "${names.key}".`);
+    if (!env_file/* ENV_NAME */.G1.test(names.key)) {
+        throw new src_settings/* InputError */.d(`Input \`env-key\` must be an environment variable name (${rule}), for example DATABASE_URL; got "${names.key}".`);
     }
-    if (!_publish_env_file_js__WEBPACK_IMPORTED_MODULE_1__/* .ENV_NAME */ .G1.test(names.prefix)) {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`env-prefix\` must be the start of an environment variable name (${rule}), for example PUBLIC_, VITE_ or NEXT_PUBLIC_; got "${names.prefix}".`);
+    if (!env_file/* ENV_NAME */.G1.test(names.prefix)) {
+        throw new src_settings/* InputError */.d(`Input \`env-prefix\` must be the start of an environment variable name (${rule}), for example PUBLIC_, VITE_ or NEXT_PUBLIC_; got "${names.prefix}".`);
     }
-    const v = (0,_publish_env_file_js__WEBPACK_IMPORTED_MODULE_1__/* .envVariables */ .tU)(names);
+    const v = (0,env_file/* envVariables */.tU)(names);
     if (v.url === v.claim) {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Inputs \`env-key\` and \`env-prefix\` name the same variable, ${v.url}, for the connection string and the claim URL: change one of them.`);
+        throw new src_settings/* InputError */.d(`Inputs \`env-key\` and \`env-prefix\` name the same variable, ${v.url}, for the connection string and the claim URL: change one of them.`);
     }
     return names;
 }
@@ -645,14 +729,14 @@ const list = (names) => names.map((n) => `\`${n}\``).join(names.length > 2 ? ', 
 function refuseMissingNeonAccess(modeInput, schemaOnly) {
     if (modeInput === 'instant')
         return;
-    const given = BRANCH_INPUTS.filter((name) => (name === 'schema-only' ? schemaOnly : text(name) !== ''));
+    const given = BRANCH_INPUTS.filter((name) => (name === 'schema-only' ? schemaOnly : inputs_text(name) !== ''));
     if (modeInput === 'auto' && given.length === 0)
         return;
-    const empty = ['api-key', 'project-id'].filter((name) => text(name) === '');
+    const empty = ['api-key', 'project-id'].filter((name) => inputs_text(name) === '');
     if (!empty.length)
         return;
     const what = empty.length === 2 ? 'a Neon API key and project id' : empty[0] === 'api-key' ? 'a Neon API key' : 'a Neon project id';
-    throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input${empty.length > 1 ? 's' : ''} ${list(empty)} ${empty.length > 1 ? 'are' : 'is'} required in branch mode (${what}: ` +
+    throw new src_settings/* InputError */.d(`Input${empty.length > 1 ? 's' : ''} ${list(empty)} ${empty.length > 1 ? 'are' : 'is'} required in branch mode (${what}: ` +
         'pass `${{ secrets.NEON_API_KEY }}` and `${{ vars.NEON_PROJECT_ID }}`) but ' +
         `${empty.length > 1 ? 'are' : 'is'} empty, while ${given.length ? `${list(given)} ${given.length > 1 ? 'are' : 'is'} set` : '`mode` is branch'}` +
         `${empty.includes('project-id') && modeInput === 'branch' ? ' (`project-id` is required when `mode` is branch)' : ''}. ` +
@@ -663,9 +747,9 @@ function refuseMissingNeonAccess(modeInput, schemaOnly) {
 }
 /** `preview-name`: 1 to 40 letters, digits, `-`, `_` or `.` (it goes into the branch name and the comment's marker); '' when not set. */
 function previewName() {
-    const value = text('preview-name');
+    const value = inputs_text('preview-name');
     if (value !== '' && !/^[A-Za-z0-9._-]{1,40}$/.test(value)) {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`preview-name\` must be 1 to 40 letters, digits, \`-\`, \`_\` or \`.\` (for example api or web); got "${value}".`);
+        throw new src_settings/* InputError */.d(`Input \`preview-name\` must be 1 to 40 letters, digits, \`-\`, \`_\` or \`.\` (for example api or web); got "${value}".`);
     }
     return value;
 }
@@ -675,48 +759,48 @@ function previewName() {
  * @throws InputError
  */
 function commentAuthor() {
-    const value = text('comment-author') || 'github-actions[bot]';
+    const value = inputs_text('comment-author') || 'github-actions[bot]';
     if (!/^[A-Za-z0-9](?:-?[A-Za-z0-9]){0,38}(?:\[bot\])?$/.test(value))
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`comment-author\` must be a GitHub login, such as github-actions[bot] or my-app[bot] (a GitHub App's bot account); got "${value}".`);
+        throw new src_settings/* InputError */.d(`Input \`comment-author\` must be a GitHub login, such as github-actions[bot] or my-app[bot] (a GitHub App's bot account); got "${value}".`);
     return value;
 }
 /** `branch-id`: only for `command: delete` and `command: reset`. @throws InputError */
 function branchId(command) {
-    const value = text('branch-id');
+    const value = inputs_text('branch-id');
     if (value !== '' && command !== 'delete' && command !== 'reset') {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`branch-id\` applies to \`command: delete\` and \`command: reset\` (the branch to act on); \`command: ${command}\` finds the PR's branch by name (\`branch-name\`).`);
+        throw new src_settings/* InputError */.d(`Input \`branch-id\` applies to \`command: delete\` and \`command: reset\` (the branch to act on); \`command: ${command}\` finds the PR's branch by name (\`branch-name\`).`);
     }
     if (value !== '' && !/^[a-z0-9-]{1,60}$/.test(value)) {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`branch-id\` must be a Neon branch id such as br-wispy-meadow-a5b2c3d4; got "${value}".`);
+        throw new src_settings/* InputError */.d(`Input \`branch-id\` must be a Neon branch id such as br-wispy-meadow-a5b2c3d4; got "${value}".`);
     }
     return value;
 }
 /** `parent-lsn` / `parent-timestamp` (platform/branch-point.ts). @throws InputError */
 function parentPoint() {
     try {
-        return (0,_platform_branch_point_js__WEBPACK_IMPORTED_MODULE_5__/* .branchPointOf */ .Yx)(text('parent-lsn'), text('parent-timestamp'));
+        return (0,branch_point/* branchPointOf */.Yx)(inputs_text('parent-lsn'), inputs_text('parent-timestamp'));
     }
     catch (err) {
-        if (err instanceof _platform_branch_point_js__WEBPACK_IMPORTED_MODULE_5__/* .BranchPointError */ .d6)
-            throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(err.message);
+        if (err instanceof branch_point/* BranchPointError */.d6)
+            throw new src_settings/* InputError */.d(err.message);
         throw err;
     }
 }
 /** Checks the lifecycle inputs against each other and the mode. @throws InputError */
 function checkLifecycle(s) {
     if (s.minCu !== undefined && s.maxCu !== undefined && s.minCu > s.maxCu) {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`min-cu\` (${s.minCu}) must not be larger than \`max-cu\` (${s.maxCu}).`);
+        throw new src_settings/* InputError */.d(`Input \`min-cu\` (${s.minCu}) must not be larger than \`max-cu\` (${s.maxCu}).`);
     }
-    if (s.expiresInSeconds > _platform_expiry_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_EXPIRES_IN_SECONDS */ .Gt) {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`expires-in\` must be at most 30d (${_platform_expiry_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_EXPIRES_IN_SECONDS */ .Gt} seconds), Neon's longest branch expiry (Neon docs, branch expiration); got "${text('expires-in')}". ` +
+    if (s.expiresInSeconds > expiry/* MAX_EXPIRES_IN_SECONDS */.Gt) {
+        throw new src_settings/* InputError */.d(`Input \`expires-in\` must be at most 30d (${expiry/* MAX_EXPIRES_IN_SECONDS */.Gt} seconds), Neon's longest branch expiry (Neon docs, branch expiration); got "${inputs_text('expires-in')}". ` +
             'Use 30d or less; an active PR keeps its branch anyway, since every run that uses it pushes the expiry forward.');
     }
     if (s.mode === 'instant') {
         if (s.command === 'reset')
-            throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d('`command: reset` needs branch mode (set `project-id`): the instant service cannot restore a database.');
-        const given = BRANCH_ONLY.filter((name) => text(name) !== '' && !(name === 'schema-only' && !s.schemaOnly));
+            throw new src_settings/* InputError */.d('`command: reset` needs branch mode (set `project-id`): the instant service cannot restore a database.');
+        const given = BRANCH_ONLY.filter((name) => inputs_text(name) !== '' && !(name === 'schema-only' && !s.schemaOnly));
         if (given.length) {
-            throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input${given.length > 1 ? 's' : ''} ${given.map((n) => `\`${n}\``).join(', ')} appl${given.length > 1 ? 'y' : 'ies'} to branch mode only (set \`project-id\`), not to neon.new (instant mode).`);
+            throw new src_settings/* InputError */.d(`Input${given.length > 1 ? 's' : ''} ${given.map((n) => `\`${n}\``).join(', ')} appl${given.length > 1 ? 'y' : 'ies'} to branch mode only (set \`project-id\`), not to neon.new (instant mode).`);
         }
     }
 }
@@ -728,23 +812,23 @@ function checkLifecycle(s) {
 function maskingRules(mode, schemaOnly) {
     let rules;
     try {
-        rules = (0,_platform_masking_rules_js__WEBPACK_IMPORTED_MODULE_2__/* .parseMaskingRules */ .$_)(_actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('masking-rules'), process.env.GITHUB_WORKSPACE || process.cwd());
+        rules = (0,masking_rules/* parseMaskingRules */.$_)(core/* getInput */.V4('masking-rules'), process.env.GITHUB_WORKSPACE || process.cwd());
     }
     catch (err) {
-        if (err instanceof _platform_masking_rules_js__WEBPACK_IMPORTED_MODULE_2__/* .MaskingRulesError */ .Sc)
-            throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(err.message);
+        if (err instanceof masking_rules/* MaskingRulesError */.Sc)
+            throw new src_settings/* InputError */.d(err.message);
         throw err;
     }
-    for (const secret of (0,_platform_masking_rules_js__WEBPACK_IMPORTED_MODULE_2__/* .ruleSecrets */ .cf)(rules))
-        (0,_secrets_js__WEBPACK_IMPORTED_MODULE_6__/* .maskSecret */ .$l)(secret);
+    for (const secret of (0,masking_rules/* ruleSecrets */.cf)(rules))
+        (0,secrets/* maskSecret */.$l)(secret);
     if (rules.length === 0)
         return rules;
     if (mode === 'instant') {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d('Input `masking-rules` needs branch mode (set `project-id`): masking runs on a Neon branch copied from its parent, ' +
+        throw new src_settings/* InputError */.d('Input `masking-rules` needs branch mode (set `project-id`): masking runs on a Neon branch copied from its parent, ' +
             'and an instant database is new and empty, holding only what `seed` puts in it, so there is nothing to mask.');
     }
     if (schemaOnly) {
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d("Inputs `masking-rules` and `schema-only` cannot be combined: a schema-only branch has none of the parent's rows, so there is nothing to mask. " +
+        throw new src_settings/* InputError */.d("Inputs `masking-rules` and `schema-only` cannot be combined: a schema-only branch has none of the parent's rows, so there is nothing to mask. " +
             'Use `masking-rules` for production-like rows with personal data masked, or `schema-only` for an empty copy of the schema.');
     }
     return rules;
@@ -757,12 +841,12 @@ function maskingRules(mode, schemaOnly) {
 function readSettings() {
     const modeInput = oneOf('mode', ['auto', 'instant', 'branch'], 'auto');
     const command = oneOf('command', ['create', 'delete', 'cleanup', 'reset', 'publish'], 'create');
-    const projectId = text('project-id');
-    const apiKey = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('api-key').trim();
-    (0,_secrets_js__WEBPACK_IMPORTED_MODULE_6__/* .maskSecret */ .$l)(apiKey);
+    const projectId = inputs_text('project-id');
+    const apiKey = core/* getInput */.V4('api-key').trim();
+    (0,secrets/* maskSecret */.$l)(apiKey);
     refuseMissingNeonAccess(modeInput, bool('schema-only', false));
     const mode = modeInput === 'auto' ? (projectId ? 'branch' : 'instant') : modeInput;
-    const referrer = text('referrer') || 'preview-postgres-action';
+    const referrer = inputs_text('referrer') || 'preview-postgres-action';
     const settings = {
         mode,
         command,
@@ -772,27 +856,27 @@ function readSettings() {
         apiUrl: url('api-url', 'https://console.neon.tech/api/v2'),
         apiKey,
         projectId,
-        parentBranch: text('parent-branch'),
+        parentBranch: inputs_text('parent-branch'),
         parentPoint: parentPoint(),
-        branchName: branchName(text('branch-name')),
+        branchName: branchName(inputs_text('branch-name')),
         branchId: branchId(command),
         previewName: previewName(),
-        database: text('database'),
-        role: text('role'),
-        seed: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('seed')
+        database: inputs_text('database'),
+        role: inputs_text('role'),
+        seed: core/* getInput */.V4('seed')
             .split('\n')
             .map((line) => line.trim())
             .filter((line) => line !== '' && !line.startsWith('#')),
-        seedCommand: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('seed-command').trim(),
-        migrateCommand: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('migrate-command').trim(),
+        seedCommand: core/* getInput */.V4('seed-command').trim(),
+        migrateCommand: core/* getInput */.V4('migrate-command').trim(),
         reseed: oneOf('reseed', ['on-change', 'never'], 'on-change'),
         reuse: bool('reuse', true),
-        githubToken: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('github-token').trim(),
+        githubToken: core/* getInput */.V4('github-token').trim(),
         comment: bool('comment', true),
         pollIntervalSeconds: seconds('poll-interval', 5, 0.1),
         waitTimeoutSeconds: seconds('wait-timeout', 600, 1),
         requestTimeoutSeconds: seconds('request-timeout', 30, 0.1),
-        envFile: text('env-file'),
+        envFile: inputs_text('env-file'),
         envNames: envNames(),
         compareSchema: bool('compare-schema', true),
         failOnDestructive: bool('fail-on-destructive', false),
@@ -806,15 +890,16 @@ function readSettings() {
         schemaOnly: bool('schema-only', false),
         maskingRules: [],
         deployment: bool('deployment', true),
-        reportFile: text('report-file'),
-        commentAuthor: commentAuthor()
+        reportFile: inputs_text('report-file'),
+        commentAuthor: commentAuthor(),
+        vercel: readVercelSettings(url)
     };
     settings.maskingRules = maskingRules(mode, settings.schemaOnly);
     checkLifecycle(settings);
     if (command === 'publish' && !settings.reportFile)
-        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d("`command: publish` needs input `report-file`: the report a fork PR's run wrote (its `report-file` output, downloaded from the run's artifact).");
+        throw new src_settings/* InputError */.d("`command: publish` needs input `report-file`: the report a fork PR's run wrote (its `report-file` output, downloaded from the run's artifact).");
     // Every comment this run (or its post step) reads or writes is this preview's.
-    (0,_comment_scope_js__WEBPACK_IMPORTED_MODULE_7__/* .scopeComments */ .n)(settings.previewName);
+    (0,scope/* scopeComments */.n)(settings.previewName);
     return settings;
 }
 
@@ -1408,11 +1493,13 @@ function sameRules(a, b) {
 /* harmony export */ });
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
+/* harmony import */ var _poll_schedule_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(85758);
 /**
  * Platform operations (Neon operations guide, and the platform's OpenAPI spec where the
  * seed is silent): their shape, their display names, and waiting until the
  * operations a request started are terminal.
  */
+
 
 
 /**
@@ -1465,9 +1552,14 @@ function table(ops) {
 }
 /**
  * Waits until every operation in `operations` is terminal (Neon operations guide, Polling
- * rule): all pending ones are polled together every `pollIntervalSeconds`.
- * `finished` and `skipped` are success; `cancelled` and `error` fail at once
- * (the message quotes the operation's own `error` text); `failed` is not
+ * rule), polling on a schedule (poll-schedule.ts) whose first poll comes a few hundred
+ * milliseconds after the request that started them (`since`) and whose waits grow to
+ * `pollIntervalSeconds`. A poll reads the pending operations one after another, in the
+ * given order, and stops at the first not yet successful: one request a poll while the
+ * first runs (a create's two operations end about together), the rest read as soon as it ended.
+ * `finished` and `skipped` are success; `cancelled` and `error` fail as soon
+ * as a poll reads them (the message quotes the operation's own `error` text;
+ * an operation behind one still running is read once that one succeeded); `failed` is not
  * terminal, so it is waited on and its `failures_count` reported. 5xx,
  * resets and timeouts while polling are logged and polled again.
  * @returns the operations in their terminal state, in the given order.
@@ -1489,32 +1581,155 @@ async function waitForOperations(operations, options) {
             throw new OperationError(`Neon cancelled ${cancelled.map((op) => `"${displayName(op.action)}" (${op.id})`).join(', ')}${cancelled[0].branch_id ? ` on branch ${cancelled[0].branch_id}` : ''}.`, cancelled);
         }
     };
+    /** Reads `op` again: the operation now, or undefined after a failure a later poll may not meet. */
+    const poll = async (op) => {
+        try {
+            const now = await options.get(op.id);
+            if (now.status === 'failed' && (op.status !== 'failed' || now.failures_count !== op.failures_count)) {
+                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; Neon retries it, still waiting.`);
+            }
+            latest.set(op.id, now);
+            return now;
+        }
+        catch (err) {
+            if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || err.status === 429)) {
+                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Polling "${displayName(op.action)}" failed for now (${err.message}); polling again.`);
+                return undefined;
+            }
+            throw err;
+        }
+    };
     check();
+    const schedule = (0,_poll_schedule_js__WEBPACK_IMPORTED_MODULE_2__/* .pollSchedule */ .dI)(options.pollIntervalSeconds, { since: options.since });
     while (pending().length) {
         const left = deadline - Date.now();
         if (left <= 0) {
             throw new OperationError(`Timed out after ${options.waitTimeoutSeconds} s (wait-timeout) waiting for Neon's operations; still pending:\n${table(pending())}`, pending());
         }
-        await (0,_http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy)(Math.min(options.pollIntervalSeconds * 1000, left));
-        await Promise.all(pending().map(async (op) => {
-            try {
-                const now = await options.get(op.id);
-                if (now.status === 'failed' && (op.status !== 'failed' || now.failures_count !== op.failures_count)) {
-                    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; Neon retries it, still waiting.`);
-                }
-                latest.set(op.id, now);
-            }
-            catch (err) {
-                if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || err.status === 429)) {
-                    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Polling "${displayName(op.action)}" failed for now (${err.message}); polling again.`);
-                    return;
-                }
-                throw err;
-            }
-        }));
+        await (0,_poll_schedule_js__WEBPACK_IMPORTED_MODULE_2__/* .sleepNext */ .r3)(schedule, left);
+        // One request a poll while the first pending operation runs: the next is read only once the one before it succeeded.
+        for (const op of pending()) {
+            const now = await poll(op);
+            if (!now || !SUCCESS.includes(now.status))
+                break;
+        }
         check();
     }
     return operations.map((op) => latest.get(op.id));
+}
+
+
+/***/ }),
+
+/***/ 85758:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   dI: () => (/* binding */ pollSchedule),
+/* harmony export */   r3: () => (/* binding */ sleepNext)
+/* harmony export */ });
+/* unused harmony exports POLL_SCHEDULE, PollSchedule */
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(76803);
+/**
+ * When to poll something that ends by itself: Neon's operations, a project
+ * busy with other runs' operations, an anonymized branch's masking, a
+ * compute slot. The Neon operations guide's polling rule asks for a poll
+ * every 5 seconds until the operations are terminal, and no request that
+ * starts work before; most operations end within a second or two (create
+ * branch and start compute about 1 s each), so a fixed 5 s left a run idle
+ * for seconds after its operations had ended. The schedule polls soon and
+ * then less and less often, up to `poll-interval`, the guide's rate for a
+ * long wait. So it polls more often than the guide at first (8 polls in the
+ * first 9 s of a wait, against 2): a few requests more a provision, counted
+ * against Neon's rate limit in docs/benchmarks.md.
+ *
+ * The algorithm is "Equal Jitter" of Marc Brooker, "Exponential Backoff And
+ * Jitter" (AWS Architecture Blog, 2015): the n-th wait (n from 0) has the
+ * ceiling `min(longest, firstMs · factor^n)` and is drawn at random between
+ * `1 − jitter` of that ceiling and the ceiling (with `jitter` 0.5, the post's
+ * `temp / 2 + random_between(0, temp / 2)`). Equal rather than Full Jitter
+ * (`random_between(0, temp)`): a wait near zero spends a request on a state
+ * just read, and at the ceiling Full Jitter polls twice as often as
+ * `poll-interval` on average; Equal Jitter keeps every wait within half of
+ * its ceiling while runs that started together still drift apart by a
+ * random share of each wait, so they do not poll in step.
+ */
+
+/**
+ * The schedule's constants: the first wait's ceiling in milliseconds, the
+ * growth of the ceiling from one wait to the next, and the share of each
+ * ceiling that is random. The first poll so comes 175 to 350 ms after the
+ * request, the ceilings are 0.35, 0.49, 0.69, 0.96, 1.3, 1.9, 2.6, 3.7 s, then
+ * `poll-interval`; in all, a run polls about 0.26, 0.63, 1.1, 1.9, 2.9, 4.3 s
+ * after the request (the means), later every 2.5 to 5 s (at the default).
+ * Growth 1.4 rather than the post's doubling: the time from an operation's
+ * end to the poll that sees it is at most one wait, and with 1.4 a wait is
+ * on average about 0.4 of the time already waited (with doubling, about all
+ * of it), at the cost of about one more poll for a 1 s operation. The first
+ * ceiling puts the third poll about 1.1 s after the request, just after
+ * Neon's usual create branch and compute start (about 1 s each).
+ */
+const POLL_SCHEDULE = { firstMs: 350, factor: 1.4, jitter: 0.5 };
+/**
+ * The waits of one schedule, one per poll, in milliseconds. Each call of
+ * {@link next} gives the wait before the next poll; a new wait (a new
+ * request's operations, a new wait for the project) takes a new schedule.
+ */
+class PollSchedule {
+    random;
+    n = 0;
+    longestMs;
+    firstMs;
+    elapsedMs;
+    /** @param random in [0, 1) (injectable for tests) */
+    constructor(options, random = Math.random) {
+        this.random = random;
+        this.longestMs = Math.max(1, options.longestMs);
+        this.firstMs = Math.min(this.longestMs, options.firstMs ?? POLL_SCHEDULE.firstMs);
+        this.elapsedMs = Math.max(0, options.elapsedMs ?? 0);
+    }
+    /** The ceiling of the next wait, in milliseconds: `min(longest, first · factor^n)`. */
+    ceilingMs() {
+        return Math.min(this.longestMs, this.firstMs * POLL_SCHEDULE.factor ** this.n);
+    }
+    /**
+     * The wait before the next poll, in milliseconds: between `(1 − jitter)` of
+     * its ceiling and the ceiling; the first call skips what `elapsedMs` covers (see there).
+     */
+    next() {
+        let ceiling = this.ceilingMs();
+        let wait = this.draw();
+        if (this.elapsedMs > 0) {
+            while (wait - this.elapsedMs < (1 - POLL_SCHEDULE.jitter) * ceiling) {
+                ceiling = this.ceilingMs();
+                wait += this.draw();
+            }
+            wait -= this.elapsedMs;
+            this.elapsedMs = 0;
+        }
+        return wait;
+    }
+    /** The next wait at random under its ceiling, and the schedule moved on by one. */
+    draw() {
+        const ceiling = this.ceilingMs();
+        this.n++;
+        return ceiling * (1 - POLL_SCHEDULE.jitter * this.random());
+    }
+}
+/**
+ * A schedule whose longest wait is `pollIntervalSeconds` (`poll-interval`).
+ * @param o.since when the request that started the work was sent (milliseconds since the epoch): the schedule counts from it
+ * @param o.firstMs the first wait's ceiling, if not {@link POLL_SCHEDULE}'s
+ */
+function pollSchedule(pollIntervalSeconds, o = {}) {
+    return new PollSchedule({ longestMs: pollIntervalSeconds * 1000, firstMs: o.firstMs, elapsedMs: o.since === undefined ? 0 : Date.now() - o.since }, o.random);
+}
+/**
+ * Sleeps the schedule's next wait, cut to `leftMs` (the time left before a
+ * deadline). Rejects with CancelledError on a cancel, as http.ts's `sleep`.
+ */
+async function sleepNext(schedule, leftMs = Infinity, sleepMs = _http_js__WEBPACK_IMPORTED_MODULE_0__/* .sleep */ .yy) {
+    await sleepMs(Math.max(0, Math.min(schedule.next(), leftMs)));
 }
 
 
@@ -1598,6 +1813,61 @@ async function retryLocked(label, request, sleepMs = _http_js__WEBPACK_IMPORTED_
             }
         }
     }
+}
+
+
+/***/ }),
+
+/***/ 69694:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   CJ: () => (/* binding */ proxyHint),
+/* harmony export */   iR: () => (/* binding */ proxiedFetch)
+/* harmony export */ });
+/* unused harmony export proxyConfigured */
+/* harmony import */ var undici__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(46752);
+/**
+ * The one `fetch` every HTTP request of the action goes through (the Neon
+ * API and neon.new in http.ts, GitHub in comment/comment.ts): on a runner
+ * whose environment names a proxy (`HTTPS_PROXY`, `HTTP_PROXY`, either case;
+ * GitHub docs, "Using a proxy server with self-hosted runners") requests go
+ * through it, except to the hosts `NO_PROXY` names, as @actions/http-client
+ * does for other actions. Reading the variables and `NO_PROXY`'s rules is
+ * undici's `EnvHttpProxyAgent`'s (undici docs, EnvHttpProxyAgent), not ours.
+ * Without a proxy variable the runtime's own `fetch` is used.
+ * PostgreSQL connections (pg) are not HTTP and never go through a proxy.
+ */
+
+/** The proxy variables, in both cases, as the runner and @actions/http-client read them. */
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
+let agent;
+/** True when the environment names a proxy for HTTP or HTTPS requests. */
+function proxyConfigured(env = process.env) {
+    return PROXY_VARIABLES.some((name) => !!env[name]);
+}
+/**
+ * `fetch` as the runtime has it, through the proxy the environment names
+ * (one agent for the process, made on first use) when it names one.
+ * Same arguments and answer as the global `fetch`.
+ * @throws what `fetch` throws (a TypeError whose `cause` says why the proxy or the host could not be reached)
+ */
+function proxiedFetch(url, init) {
+    if (!proxyConfigured())
+        return fetch(url, init);
+    agent ??= new undici__WEBPACK_IMPORTED_MODULE_0__.EnvHttpProxyAgent();
+    const options = { ...init, dispatcher: agent };
+    return (0,undici__WEBPACK_IMPORTED_MODULE_0__.fetch)(url, options);
+}
+/**
+ * What to add to a "could not reach the service" message: when a proxy is
+ * configured, that the request went through it unless `NO_PROXY` names the
+ * host, so the proxy is checked too; '' without one.
+ */
+function proxyHint() {
+    return proxyConfigured()
+        ? ' Requests go through the proxy that HTTPS_PROXY/HTTP_PROXY name unless NO_PROXY names the host: check that the proxy is reachable and lets this host through.'
+        : '';
 }
 
 

@@ -1,5 +1,5 @@
-export const id = 79;
-export const ids = [79];
+export const id = 81;
+export const ids = [81];
 export const modules = {
 
 /***/ 86924:
@@ -24,16 +24,18 @@ export const modules = {
 /* unused harmony exports MAX_GITHUB_WAIT_S, listOurComments */
 /* harmony import */ var _scope_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(11349);
 /* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(11758);
-/* harmony import */ var _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(49735);
-/* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(86856);
+/* harmony import */ var _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(49735);
+/* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(86856);
 /* harmony import */ var bottleneck__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(62203);
 /* harmony import */ var bottleneck__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(bottleneck__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _proxy_fetch_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(69694);
 /**
  * The one PR comment this action keeps per pull request: its hidden marker
  * (what it records for the next run), the GitHub client that reads and writes
  * it, and the listing of our own marker comments. The comment lock built on
  * these lives in lock.ts.
  */
+
 
 
 
@@ -176,7 +178,7 @@ function githubClient(token, timeoutMs) {
     const withinBudget = (retryAfter, _options, _octokit, retryCount) => retryCount < 1 && retryAfter <= MAX_GITHUB_WAIT_S;
     return _actions_github__WEBPACK_IMPORTED_MODULE_1__/* .getOctokit */ .Q(token, {
         request: {
-            fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
+            fetch: (url, init) => (0,_proxy_fetch_js__WEBPACK_IMPORTED_MODULE_3__/* .proxiedFetch */ .iR)(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
         },
         // 429 is the throttling plugin's alone (plugin-retry would resend it after 0.5 s whatever Retry-After says).
         retry: { retries: 3, retryAfterBaseValue: 500, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
@@ -187,7 +189,7 @@ function githubClient(token, timeoutMs) {
             write: new (bottleneck__WEBPACK_IMPORTED_MODULE_2___default().Group)({ maxConcurrent: 1, minTime: 0 }),
             notifications: new (bottleneck__WEBPACK_IMPORTED_MODULE_2___default().Group)({ maxConcurrent: 1, minTime: 0 })
         }
-    }, _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_3__/* .retry */ .L, _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_4__/* .throttling */ .A);
+    }, _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_4__/* .retry */ .L, _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_5__/* .throttling */ .A);
 }
 /**
  * Our marker comments on the PR, oldest first: every page of comments
@@ -653,6 +655,106 @@ function fallBackFromDirectTls(config, err) {
 
 /***/ }),
 
+/***/ 29927:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  Ih: () => (/* binding */ annotationsOf),
+  bf: () => (/* binding */ ownerOf),
+  iz: () => (/* binding */ ownerOfRun)
+});
+
+// UNUSED EXPORTS: ANNOTATION
+
+// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
+var github = __webpack_require__(11758);
+;// CONCATENATED MODULE: ./src/version.ts
+/** The action's version, recorded in the annotations of every branch it creates (kept equal to package.json's by a unit test). */
+const ACTION_VERSION = '1.0.0';
+
+// EXTERNAL MODULE: ./src/comment/scope.ts
+var scope = __webpack_require__(11349);
+// EXTERNAL MODULE: ./src/run-source.ts
+var run_source = __webpack_require__(17838);
+;// CONCATENATED MODULE: ./src/platform/annotations.ts
+/**
+ * The annotations that mark a branch as this action's (platform spec,
+ * AnnotationValueData: string values, at most 50 properties; set with
+ * `annotation_value` on create, read from `annotation.value` of
+ * `GET /projects/{project_id}/branches/{branch_id}`). `command: cleanup`
+ * recognises its branches by these alone, never by name.
+ */
+
+
+
+
+/** Annotation keys. */
+const ANNOTATION = {
+    repository: 'preview-postgres/repository',
+    pr: 'preview-postgres/pr',
+    headSha: 'preview-postgres/head-sha',
+    version: 'preview-postgres/action-version',
+    preview: 'preview-postgres/preview-name',
+    /** Outside a pull request: `merge-group` or `git-branch` (run-source.ts), what owns the preview. */
+    kind: 'preview-postgres/kind',
+    /** `git-branch` previews: the git branch's name. */
+    gitBranch: 'preview-postgres/git-branch'
+};
+/** The annotation values for a branch made for `owner` by this version of the action. */
+function annotationsOf(owner) {
+    return {
+        [ANNOTATION.repository]: owner.repository,
+        ...(owner.pr ? { [ANNOTATION.pr]: String(owner.pr) } : {}),
+        [ANNOTATION.headSha]: owner.headSha,
+        [ANNOTATION.version]: ACTION_VERSION,
+        ...(owner.preview ? { [ANNOTATION.preview]: owner.preview } : {}),
+        ...(owner.kind ? { [ANNOTATION.kind]: owner.kind } : {}),
+        ...(owner.gitBranch ? { [ANNOTATION.gitBranch]: owner.gitBranch } : {})
+    };
+}
+/**
+ * Reads the owner back from a branch's annotation values; null when the
+ * branch carries no repository and version annotation of ours (a branch that
+ * merely looks like ours by name).
+ */
+function ownerOf(value) {
+    const get = (k) => (typeof value?.[k] === 'string' ? value[k] : undefined);
+    const repository = get(ANNOTATION.repository);
+    const version = get(ANNOTATION.version);
+    if (!repository || !version)
+        return null;
+    const pr = Number(get(ANNOTATION.pr));
+    const kind = get(ANNOTATION.kind);
+    return {
+        repository,
+        version,
+        headSha: get(ANNOTATION.headSha) ?? '',
+        pr: Number.isSafeInteger(pr) && pr > 0 ? pr : undefined,
+        preview: get(ANNOTATION.preview),
+        kind: kind === 'merge-group' || kind === 'git-branch' ? kind : undefined,
+        gitBranch: get(ANNOTATION.gitBranch)
+    };
+}
+/** The owner of a branch this run creates: the workflow's repository, its PR and head commit (the PR's head, else the run's commit), and its `preview-name`. */
+function ownerOfRun() {
+    const { owner, repo } = github/* context */._.repo;
+    const pr = github/* context */._.payload.pull_request;
+    const source = (0,run_source/* runSource */.Rh)();
+    return {
+        repository: `${owner}/${repo}`,
+        pr: typeof pr?.number === 'number' ? pr.number : undefined,
+        headSha: pr?.head?.sha ?? (source.kind === 'merge-group' && source.headSha ? source.headSha : github/* context */._.sha) ?? '',
+        preview: (0,scope/* commentScope */.A)() || undefined,
+        ...(source.kind === 'merge-group' ? { kind: source.kind } : {}),
+        ...(source.kind === 'git-branch' ? { kind: source.kind, gitBranch: source.branch } : {})
+    };
+}
+
+
+/***/ }),
+
 /***/ 57243:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -940,13 +1042,14 @@ class NeonClient {
      * repeats). For `command: cleanup` and `reset`, which look at all of them.
      * @param annotations filled with each branch's annotation values the list
      *   answered (platform spec, AnnotationsMapResponse: keyed by branch id)
+     * @param search only the branches whose name or id contains it (platform spec: partial match)
      */
-    async listBranches(annotations) {
+    async listBranches(annotations, search) {
         const all = [];
         let cursor;
         const seen = new Set();
         for (let page = 0; page < MAX_BRANCH_PAGES; page++) {
-            const res = await this.listBranchesPage({ cursor });
+            const res = await this.listBranchesPage({ search, cursor });
             all.push(...res.branches);
             for (const [id, value] of res.annotations)
                 annotations?.set(id, value);
@@ -1225,6 +1328,8 @@ var cancel = __webpack_require__(90833);
 var retry_423 = __webpack_require__(66639);
 // EXTERNAL MODULE: ./src/platform/api-errors.ts
 var api_errors = __webpack_require__(57243);
+// EXTERNAL MODULE: ./src/platform/poll-schedule.ts
+var poll_schedule = __webpack_require__(85758);
 ;// CONCATENATED MODULE: ./src/platform/compute-wait.ts
 /**
  * Waiting out Neon's limit on active computes of a project (20 on most
@@ -1233,21 +1338,26 @@ var api_errors = __webpack_require__(57243);
  */
 
 
+/** The first wait's ceiling before sending a refused create again, in milliseconds: a create is a costlier request than a poll. */
+const FIRST_RETRY_MS = 1000;
 /**
  * At Neon's limit on active computes ("active endpoints limit exceeded"),
- * which passes as computes suspend: sends the create again every poll
- * interval (at least 1 s) until it is accepted or `wait-timeout` has passed.
+ * which passes as computes suspend: sends the create again on the schedule
+ * of every operation wait (poll-schedule.ts), its first wait at most 1 s and
+ * at least half that, the waits growing to the poll interval (at least 1 s),
+ * until it is accepted or `wait-timeout` has passed.
  * Nothing was made while it is refused.
  * @throws the limit's error, saying how long it waited, at the timeout; any other error at once.
  */
 async function waitForComputeSlot(first, create, o) {
     const started = Date.now();
+    const schedule = (0,poll_schedule/* pollSchedule */.dI)(Math.max(o.pollIntervalSeconds, 1), { firstMs: FIRST_RETRY_MS });
     core/* info */.pq(`Neon's limit on active computes of the project is reached ("${first.serviceMessage ?? ''}"): waiting up to ${o.waitTimeoutSeconds} s (wait-timeout) for a compute to suspend.`);
     for (;;) {
         const left = started + o.waitTimeoutSeconds * 1000 - Date.now();
         if (left <= 0)
             throw first.withFigures(`Waited ${Math.round((Date.now() - started) / 1000)} s (\`wait-timeout\`) for a compute to suspend; none did.`);
-        await (0,http/* sleep */.yy)(Math.min(Math.max(o.pollIntervalSeconds, 1) * 1000, left));
+        await (0,poll_schedule/* sleepNext */.r3)(schedule, left);
         try {
             const made = await create();
             core/* info */.pq(`A compute slot came free after ${Math.round((Date.now() - started) / 1000)} s.`);
@@ -1349,11 +1459,15 @@ async function deleteBranchAndWait(client, branch, o, shared) {
     (0,preview_branch/* refuseProtected */.fZ)(branch, 'delete');
     logArchived(branch);
     const label = `Delete branch "${branch.name}"`;
-    const attempt = () => client.deleteBranch(branch.id);
+    let since = Date.now();
+    const attempt = () => {
+        since = Date.now();
+        return client.deleteBranch(branch.id);
+    };
     const ops = shared ? await shared.send(label, attempt) : await (0,retry_423/* retryLocked */.rU)(label, attempt);
     if (ops === null)
         return null;
-    return await (0,platform_operations/* waitForOperations */.ft)(ops, { ...waitOptions(client, o), ...(shared ? { get: shared.get } : {}) });
+    return await (0,platform_operations/* waitForOperations */.ft)(ops, { ...waitOptions(client, o), since, ...(shared ? { get: shared.get } : {}) });
 }
 /** How long a failed run waits for its new branch's operations before deleting the branch, seconds. */
 const CLEANUP_WAIT_SECONDS = 30;
@@ -1373,14 +1487,19 @@ function unanswered(err) {
  * lost to a timeout or a reset, or a 5xx) looks the name up: a branch the
  * platform made anyway is adopted with the operations still pending on it,
  * so this run finishes the job (wait, seed, rename) or deletes it.
- * @returns the branch, its pending operations, and its connection URIs if the create answered.
+ * @returns the branch, its pending operations, its connection URIs and when the answered create was sent
+ *   (milliseconds since the epoch; the operations' wait counts from it) if the create answered.
  */
 async function createUnseeded(client, parent, name, extras, anonymized) {
     const since = new Date(Date.now() - 60_000).toISOString();
     try {
-        const create = () => (anonymized ? anonymized.create(parent, name, extras) : client.createBranch(parent.id, name, extras));
+        let sentAt = Date.now();
+        const create = () => {
+            sentAt = Date.now();
+            return anonymized ? anonymized.create(parent, name, extras) : client.createBranch(parent.id, name, extras);
+        };
         const created = await (0,retry_423/* retryLocked */.rU)(`Create branch "${name}"`, create);
-        return { branch: created.branch, operations: created.operations, uris: created.connection_uris };
+        return { branch: created.branch, operations: created.operations, uris: created.connection_uris, sentAt };
     }
     catch (err) {
         if (!unanswered(err))
@@ -1488,7 +1607,7 @@ async function provisionBranch(client, o) {
     core/* info */.pq(`Created branch "${branch.name}" (${branch.id}) from "${parent.name}"; waiting for ${pending.length} operation(s).`);
     try {
         const waitStart = Date.now();
-        const operations = await (0,platform_operations/* waitForOperations */.ft)(pending, waitOptions(client, o));
+        const operations = await (0,platform_operations/* waitForOperations */.ft)(pending, { ...waitOptions(client, o), since: created.sentAt });
         // Nothing is handed out before masking finished; `wait-timeout` covers both waits
         if (o.anonymized)
             await o.anonymized.waitUntilMasked(branch, waitStart + o.waitTimeoutSeconds * 1000);
@@ -1574,18 +1693,31 @@ async function markSeeded(client, branch, name, o) {
 /** A request the action refuses to make, with what to change. */
 class BranchRefusedError extends Error {
 }
-/**
- * `preview/pr-<number>-<head ref>` in a PR, else `preview/<short sha>`;
- * characters other than letters, digits, `.`, `_` and `-` become `-`, at most 256 characters,
- * then `-<preview name>` for one of several previews of the PR (`preview-name`).
- */
-function defaultBranchName(pr, sha, previewName = '') {
-    const suffix = previewName ? `-${previewName}` : '';
-    const clean = (s) => s
+/** `s` with characters other than letters, digits, `.`, `_` and `-` made `-`, no runs of `-`, none at either end. */
+function clean(s) {
+    return s
         .replace(/[^A-Za-z0-9._-]+/g, '-')
         .replace(/-{2,}/g, '-')
         .replace(/^-|-$/g, '');
-    const name = pr ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}` : `preview/${clean(sha).slice(0, 7) || 'local'}`;
+}
+/**
+ * `preview/pr-<number>-<head ref>` in a PR; outside one, by what owns the
+ * preview (run-source.ts): `preview/<git branch>` for a push or
+ * `workflow_dispatch` on a branch (and its `delete` event), `preview/queue-<short sha>`
+ * for a merge group, else `preview/<short sha>`. Characters other than letters,
+ * digits, `.`, `_` and `-` become `-`, at most 256 characters, then
+ * `-<preview name>` for one of several previews of the PR (`preview-name`).
+ */
+function defaultBranchName(pr, sha, previewName = '', source) {
+    const suffix = previewName ? `-${previewName}` : '';
+    const short = (s) => clean(s).slice(0, 7) || 'local';
+    const name = pr
+        ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}`
+        : source?.kind === 'git-branch' && clean(source.branch)
+            ? `preview/${clean(source.branch)}`
+            : source?.kind === 'merge-group'
+                ? `preview/queue-${short(source.headSha || sha)}`
+                : `preview/${short(sha)}`;
     return name.slice(0, 256 - suffix.length) + suffix;
 }
 /**
@@ -1654,6 +1786,7 @@ async function findPreviewBranches(client, name) {
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76803);
 /* harmony import */ var _retry_423_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(66639);
 /* harmony import */ var _operations_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(59085);
+/* harmony import */ var _poll_schedule_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(85758);
 /**
  * Waiting for a busy project. A request that starts work meets HTTP 423 while
  * the project runs conflicting operations (Neon operations guide, Errors), and Neon's
@@ -1662,13 +1795,16 @@ async function findPreviewBranches(client, name) {
  * attempts of the backoff (retry-423.ts) all met 423, {@link ProjectWaiter}
  * lists the project's running operations (`GET /projects/{project_id}/operations`,
  * newest first, cursor-paginated; platform spec, listProjectOperations), waits
- * until none is running, polling one page of the list at the poll interval
- * (with jitter) within `wait-timeout`, and then lets the request be sent
+ * until none is running, polling one page of the list on the schedule of
+ * every operation wait (poll-schedule.ts: soon, then less often up to the poll
+ * interval, with jitter), counted from the first of the five attempts, within
+ * `wait-timeout`, and then lets the request be sent
  * again with a fresh schedule. When nothing is running and nothing ended
  * since the schedule began, the 423 has no operation to wait for and the
  * request gives up as before; an operation that ended since (just before the
  * listing) is a reason to send again, not to give up.
  */
+
 
 
 
@@ -1683,8 +1819,6 @@ const PAGE = 50;
 const MAX_PAGES = 4;
 /** Operations created longer ago than this (milliseconds) end the listing: the platform's own are short. */
 const LIST_HORIZON_MS = 3600_000;
-/** Each poll waits the poll interval times 1 ± this, at random, so waiting runs do not poll in step. */
-const POLL_JITTER = 0.2;
 /** "Create branch on branch br-… (running)". */
 function describeOperation(op) {
     return `${(0,_operations_js__WEBPACK_IMPORTED_MODULE_4__/* .displayName */ .QC)(op.action)} on branch ${op.branch_id ?? '(none)'} (${op.status}${op.status === 'failed' ? `, ${op.failures_count} failure(s)` : ''})`;
@@ -1697,8 +1831,8 @@ class ProjectWaiter {
     waitedMs = 0;
     waitedOn = new Set();
     /**
-     * @param options seconds: `poll-interval` and `wait-timeout` (the latter bounds all waits of one request)
-     * @param random in [0, 1), for the jitter; `sleepMs` likewise injectable for tests
+     * @param options seconds: `poll-interval` (the longest wait between polls) and `wait-timeout` (which bounds all waits of one request)
+     * @param random in [0, 1), for the schedule's jitter; `sleepMs` likewise injectable for tests
      */
     constructor(reader, options, random = Math.random, sleepMs = _http_js__WEBPACK_IMPORTED_MODULE_2__/* .sleep */ .yy) {
         this.reader = reader;
@@ -1741,7 +1875,7 @@ class ProjectWaiter {
             }
             return false;
         }
-        await this.waitUntilFree(label, now, deadline);
+        await this.waitUntilFree(label, now, deadline, times.scheduleStart);
         return true;
     }
     /** The project's newest operations, page by page, until an older one than the horizon or {@link MAX_PAGES}. */
@@ -1759,17 +1893,21 @@ class ProjectWaiter {
         }
         return all;
     }
-    /** Polls until no operation runs in the project. */
-    async waitUntilFree(label, first, deadline) {
+    /**
+     * Polls until no operation runs in the project, on the schedule of every operation wait counted from
+     * `since` (the first of the 423 attempts, which polled the project at 0.1, 0.3, 0.7 and 1.5 s).
+     */
+    async waitUntilFree(label, first, deadline, since) {
         const start = Date.now();
         const tracked = new Map(first.map((op) => [op.id, op]));
         const seconds = (ms) => `${Math.max(0, Math.round(ms / 100) / 10)} s`;
         _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${label}: the project is busy (HTTP 423 on every attempt) with ${first.length} operation(s): ${first.map(describeOperation).join('; ')}. ` +
-            `Waiting for the project to be free, polling every ${this.options.pollIntervalSeconds} s, at most ${seconds(deadline - start)} more (wait-timeout).`);
+            `Waiting for the project to be free, polling soon and then at most every ${this.options.pollIntervalSeconds} s (poll-interval), at most ${seconds(deadline - start)} more (wait-timeout).`);
         for (const op of first) {
             this.waitedOn.add(op.id);
             sayIfFailed(label, op);
         }
+        const schedule = (0,_poll_schedule_js__WEBPACK_IMPORTED_MODULE_5__/* .pollSchedule */ .dI)(this.options.pollIntervalSeconds, { since, random: this.random });
         try {
             for (;;) {
                 const pending = [...tracked.values()].filter(running);
@@ -1780,8 +1918,7 @@ class ProjectWaiter {
                     throw new _operations_js__WEBPACK_IMPORTED_MODULE_4__/* .OperationError */ .OK(`${label}: timed out after ${this.options.waitTimeoutSeconds} s (wait-timeout) waiting for the project to be free; ` +
                         `still running: ${pending.map((op) => `${describeOperation(op)} id ${op.id}`).join('; ')}. Nothing was created by this request.`, pending);
                 }
-                const poll = this.options.pollIntervalSeconds * 1000 * (1 + POLL_JITTER * (2 * this.random() - 1));
-                await this.sleepMs(Math.min(poll, left));
+                await (0,_poll_schedule_js__WEBPACK_IMPORTED_MODULE_5__/* .sleepNext */ .r3)(schedule, left, this.sleepMs);
                 await this.poll(label, tracked);
             }
         }
@@ -2032,10 +2169,12 @@ function logLine(text, max = 200) {
 /* harmony import */ var _comment_scope_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(11349);
 /* harmony import */ var _comment_comment_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(86924);
 /* harmony import */ var _inert_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(93703);
+/* harmony import */ var _vercel_report_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(4737);
 /**
  * What one run did, rendered once as Markdown for both the PR comment and the
  * job summary. Holds no secret: no connection string, no password.
  */
+
 
 
 
@@ -2281,6 +2420,8 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
         rows.push(['Region', (0,_inert_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(r.region, 100)]);
     if (r.pgVersion)
         rows.push(['Postgres', String(r.pgVersion)]);
+    if (r.vercel)
+        rows.push((0,_vercel_report_js__WEBPACK_IMPORTED_MODULE_4__/* .vercelRow */ .g)(r.vercel));
     const action = {
         created: 'created',
         reused: 'reused (not seeded again)',
@@ -2330,6 +2471,109 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
         tail.join('\n').length -
         renderSchema({ ...r, schema: r.schema && { ...r.schema, diff: '' } }).join('\n').length;
     return [head, ...renderSchema(r, Math.max(0, budget)), ...tail].join('\n');
+}
+
+
+/***/ }),
+
+/***/ 17838:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Rh: () => (/* binding */ runSource),
+/* harmony export */   VA: () => (/* binding */ createRefusedBecause),
+/* harmony export */   n7: () => (/* binding */ expiryFor),
+/* harmony export */   wZ: () => (/* binding */ QUEUE_EXPIRY_SECONDS)
+/* harmony export */ });
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(11758);
+/**
+ * Where a run comes from, read from the triggering event (GitHub docs,
+ * "Events that trigger workflows" and "Webhook events and payloads"): the
+ * event name in `GITHUB_EVENT_NAME` and its payload. What a preview is keyed
+ * on, and who ends it, follows from this (docs/lifecycle.md, "Where runs
+ * come from").
+ */
+
+/** Events whose `GITHUB_REF` names the git branch that owns the preview. */
+const BRANCH_EVENTS = new Set(['push', 'workflow_dispatch']);
+/** The run's source, from `github.context` (the event name and payload the runner gave the step). */
+function runSource() {
+    const { payload, eventName, ref } = _actions_github__WEBPACK_IMPORTED_MODULE_0__/* .context */ ._;
+    const pr = payload.pull_request;
+    if (pr && typeof pr.number === 'number') {
+        const closed = payload.action === 'closed' || pr.state === 'closed';
+        return { kind: 'pull-request', number: pr.number, closed };
+    }
+    if (eventName === 'merge_group') {
+        const group = payload.merge_group;
+        return { kind: 'merge-group', headSha: typeof group?.head_sha === 'string' ? group.head_sha : (_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .context */ ._.sha ?? '') };
+    }
+    // the delete event: `ref` is the short name, `ref_type` branch or tag (GitHub webhook events, delete)
+    if (eventName === 'delete' && payload.ref_type === 'branch' && typeof payload.ref === 'string' && payload.ref)
+        return { kind: 'git-branch', branch: payload.ref, deleted: true };
+    if (BRANCH_EVENTS.has(eventName) && ref?.startsWith('refs/heads/') && ref.length > 'refs/heads/'.length)
+        return { kind: 'git-branch', branch: ref.slice('refs/heads/'.length), deleted: payload.deleted === true };
+    return { kind: 'other', event: eventName ?? '' };
+}
+/**
+ * The branch expiry a run's create sets when `expires-in` is empty, in seconds:
+ * a merge queue's database lives for its job alone (the post step deletes it),
+ * so it carries Neon's `expires_at` 6 hours ahead (GitHub's default job
+ * timeout, `timeout-minutes: 360`) should the post step never run; 0 (none) otherwise.
+ */
+const QUEUE_EXPIRY_SECONDS = 6 * 3600;
+/** `expires-in` for this run's create: the input when given, else {@link QUEUE_EXPIRY_SECONDS} for a merge group, else 0. */
+function expiryFor(expiresInSeconds, source = runSource()) {
+    return expiresInSeconds || (source.kind === 'merge-group' ? QUEUE_EXPIRY_SECONDS : 0);
+}
+/**
+ * Why `command: create` must provision nothing for this run, or null when it
+ * may: a pull request that is closed (the `closed` event, or a payload whose
+ * `pull_request.state` is `closed`) gets no new preview; its previews are
+ * `command: delete`'s and the sweep's to remove.
+ */
+function createRefusedBecause(source = runSource()) {
+    if (source.kind === 'pull-request' && source.closed)
+        return (`Pull request #${source.number} is closed: \`command: create\` provisions nothing for a closed pull request ` +
+            '(no branch, database, comment or deployment). Its preview is removed by `command: delete` on the `closed` event, or by `command: cleanup`. ' +
+            "To skip this step, give the create job `if: github.event.action != 'closed'`.");
+    if (source.kind === 'git-branch' && source.deleted)
+        return (`Git branch "${source.branch}" was deleted: \`command: create\` provisions nothing for it. ` +
+            'Its preview is removed by `command: delete` on the `delete` event, or by `command: cleanup`.');
+    return null;
+}
+
+
+/***/ }),
+
+/***/ 4737:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   g: () => (/* binding */ vercelRow),
+/* harmony export */   m: () => (/* binding */ deploymentUrlOf)
+/* harmony export */ });
+/* harmony import */ var _publish_inert_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(93703);
+/**
+ * The Vercel preview in the PR comment and the job summary: one row beside
+ * the database's, with the deployment's link and state, or what the wiring
+ * did instead. Holds no secret (a URL of Vercel's and Vercel's state).
+ */
+
+/** A deployment's address as Vercel gives it: a host name (`shop-abc123-acme.vercel.app`), with or without `https://`. */
+const DEPLOYMENT_URL = /^(?:https:\/\/)?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63})\/?$/i;
+/** `https://<host>` for a deployment address of Vercel's shape, else '' (an answer of another shape is not used). */
+function deploymentUrlOf(url) {
+    const host = DEPLOYMENT_URL.exec(url)?.[1];
+    return host ? `https://${host.toLowerCase()}` : '';
+}
+/** The report's row: `Vercel preview | <link> (<state>): <note>`. Vercel's URL and state are rendered inert. */
+function vercelRow(v) {
+    // `https://host/`: canonical, so that markdownUrl links it; an address of another shape is shown as escaped text
+    const url = v.url ? deploymentUrlOf(v.url) : '';
+    const shown = url ? (0,_publish_inert_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownUrl */ .$x)(`${url}/`) : v.url ? (0,_publish_inert_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(v.url, 100) : '';
+    const link = shown ? `${shown}${v.state ? ` (${(0,_publish_inert_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(v.state.toLowerCase(), 20)})` : ''}: ` : '';
+    return ['Vercel preview', `${link}${v.note}`];
 }
 
 

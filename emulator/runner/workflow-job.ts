@@ -223,7 +223,7 @@ export async function runWorkflowJob(
       let outputs: Record<string, string> = {}
       if ((step.uses && SETUP.test(step.uses)) || step.run?.trim() === 'npm ci') {
         record = { name, outcome: 'skipped', log: '' }
-      } else if (step.uses === '..' || (step.uses && options.self?.includes(step.uses))) {
+      } else if (step.uses === './' || (step.uses && options.self?.includes(step.uses))) {
         const action = await runAction({
           ...base,
           githubApiUrl: base.githubApiUrl ?? jobEnv.PREVIEW_PG_GITHUB_API_URL ?? '',

@@ -39,7 +39,7 @@ if (settings) {
     const checked = settings;
     (0,_cancel_js__WEBPACK_IMPORTED_MODULE_2__/* .handleCancellation */ .qO)();
     (0,_phases_js__WEBPACK_IMPORTED_MODULE_5__/* .mark */ .Gy)('loading the code');
-    const { run } = await Promise.all(/* import() */[__webpack_require__.e(324), __webpack_require__.e(716), __webpack_require__.e(81), __webpack_require__.e(333)]).then(__webpack_require__.bind(__webpack_require__, 57333));
+    const { run } = await Promise.all(/* import() */[__webpack_require__.e(324), __webpack_require__.e(716), __webpack_require__.e(81), __webpack_require__.e(198)]).then(__webpack_require__.bind(__webpack_require__, 47198));
     await (0,_cancel_js__WEBPACK_IMPORTED_MODULE_2__/* .runMainFlow */ .zw)(() => run(checked));
 }
 

@@ -700,7 +700,11 @@ const ANNOTATION = {
     /** Outside a pull request: `merge-group` or `git-branch` (run-source.ts), what owns the preview. */
     kind: 'preview-postgres/kind',
     /** `git-branch` previews: the git branch's name. */
-    gitBranch: 'preview-postgres/git-branch'
+    gitBranch: 'preview-postgres/git-branch',
+    /** The PR comment's id (GitHub REST), recorded for the sweep's direct edit. */
+    comment: 'preview-postgres/comment-id',
+    /** The GitHub deployment's id, recorded for the sweep's direct `inactive`. */
+    deployment: 'preview-postgres/deployment-id'
 };
 /** The annotation values for a branch made for `owner` by this version of the action. */
 function annotationsOf(owner) {
@@ -711,9 +715,16 @@ function annotationsOf(owner) {
         [ANNOTATION.version]: ACTION_VERSION,
         ...(owner.preview ? { [ANNOTATION.preview]: owner.preview } : {}),
         ...(owner.kind ? { [ANNOTATION.kind]: owner.kind } : {}),
-        ...(owner.gitBranch ? { [ANNOTATION.gitBranch]: owner.gitBranch } : {})
+        ...(owner.gitBranch ? { [ANNOTATION.gitBranch]: owner.gitBranch } : {}),
+        ...(owner.commentId ? { [ANNOTATION.comment]: String(owner.commentId) } : {}),
+        ...(owner.deploymentId ? { [ANNOTATION.deployment]: String(owner.deploymentId) } : {})
     };
 }
+/** A positive safe integer from an annotation's string, else undefined. */
+const idOf = (text) => {
+    const n = Number(text);
+    return text && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+};
 /**
  * Reads the owner back from a branch's annotation values; null when the
  * branch carries no repository and version annotation of ours (a branch that
@@ -725,16 +736,17 @@ function ownerOf(value) {
     const version = get(ANNOTATION.version);
     if (!repository || !version)
         return null;
-    const pr = Number(get(ANNOTATION.pr));
     const kind = get(ANNOTATION.kind);
     return {
         repository,
         version,
         headSha: get(ANNOTATION.headSha) ?? '',
-        pr: Number.isSafeInteger(pr) && pr > 0 ? pr : undefined,
+        pr: idOf(get(ANNOTATION.pr)),
         preview: get(ANNOTATION.preview),
         kind: kind === 'merge-group' || kind === 'git-branch' ? kind : undefined,
-        gitBranch: get(ANNOTATION.gitBranch)
+        gitBranch: get(ANNOTATION.gitBranch),
+        commentId: idOf(get(ANNOTATION.comment)),
+        deploymentId: idOf(get(ANNOTATION.deployment))
     };
 }
 /** The owner of a branch this run creates: the workflow's repository, its PR and head commit (the PR's head, else the run's commit), and its `preview-name`. */
@@ -1573,7 +1585,8 @@ async function provisionBranch(client, o) {
     const unseeded = (0,preview_branch/* unseededName */.lu)(o.branchName);
     let created;
     try {
-        const create = () => createUnseeded(client, parent, unseeded, o.branchCreateExtras, o.anonymized);
+        const extras = o.completeExtras ? await o.completeExtras(o.branchCreateExtras) : o.branchCreateExtras;
+        const create = () => createUnseeded(client, parent, unseeded, extras, o.anonymized);
         created = await create().catch(async (err) => {
             if (err instanceof api_errors/* NeonLimitError */.w && err.limit === 'computes')
                 return await waitForComputeSlot(err, create, o);

@@ -2,7 +2,8 @@
  * `env-key` and `env-prefix`: the env file's variable names, as the
  * instant service's CLI sets them with `--key` and `--prefix` (its API document),
  * through the bundled action in both modes; names that are not environment
- * variable names are refused before any request.
+ * variable names are refused before any request. Every test on Node 24
+ * (action.yml's runtime), the first on the machine's Node too.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -11,6 +12,7 @@ import { APP_TOKEN, type Emulator } from '../../emulator/index.js'
 import type { Project } from '../../emulator/neon/platform.js'
 import { RUNTIMES, type RunResult } from '../../emulator/runner/runner.js'
 import { REPO, branchInputs, instantInputs, pullRequests, startTestEmulator } from '../fixtures/preview.js'
+import { on24Only } from '../helpers.js'
 
 let emu: Emulator
 let work: string
@@ -43,6 +45,7 @@ const MODES = {
 const newPr = pullRequests(() => emu, 2100)
 
 describe.each(RUNTIMES)('env-key and env-prefix on $name', ({ node }) => {
+  const it24 = on24Only(node)
   const run = (mode: keyof typeof MODES, inputs: Record<string, string>, pr = newPr()): Promise<RunResult> => {
     return emu.run({ inputs: { 'github-token': APP_TOKEN, ...MODES[mode](), ...inputs }, repository: REPO, pr: { number: pr }, cwd: work, node })
   }
@@ -62,14 +65,14 @@ describe.each(RUNTIMES)('env-key and env-prefix on $name', ({ node }) => {
     expect(r.stdout).toContain(`Wrote APP_DB, APP_DB_DIRECT and VITE_POSTGRES_CLAIM_URL to ${envFile}.`)
   })
 
-  it('instant mode: the defaults are the CLI\'s (DATABASE_URL, DATABASE_URL_DIRECT, PUBLIC_POSTGRES_CLAIM_URL)', async () => {
+  it24('instant mode: the defaults are the CLI\'s (DATABASE_URL, DATABASE_URL_DIRECT, PUBLIC_POSTGRES_CLAIM_URL)', async () => {
     const envFile = path.join(work, `defaults-${node.length}-${Date.now()}.env`)
     const r = await run('instant', { 'env-file': envFile })
     expect(r.code).toBe(0)
     expect(namesIn(readFileSync(envFile, 'utf8'))).toEqual(['DATABASE_URL', 'DATABASE_URL_DIRECT', 'PUBLIC_POSTGRES_CLAIM_URL'])
   })
 
-  it('branch mode: <key> and <key>_DIRECT, no claim URL (a branch has none)', async () => {
+  it24('branch mode: <key> and <key>_DIRECT, no claim URL (a branch has none)', async () => {
     const envFile = path.join(work, `branch-${node.length}-${Date.now()}.env`)
     const r = await run('branch', { 'env-file': envFile, 'env-key': 'db_url', 'env-prefix': 'NEXT_PUBLIC_' })
     expect(r.errors).toEqual([])
@@ -82,7 +85,7 @@ describe.each(RUNTIMES)('env-key and env-prefix on $name', ({ node }) => {
     expect(r.stdout).toContain(`Wrote db_url and db_url_DIRECT to ${envFile}.`)
   })
 
-  it('branch mode, command: reset: writes <key> and <key>_DIRECT too', async () => {
+  it24('branch mode, command: reset: writes <key> and <key>_DIRECT too', async () => {
     const pr = newPr()
     const created = await run('branch', {}, pr)
     expect(created.code).toBe(0)
@@ -105,7 +108,7 @@ describe.each(RUNTIMES)('env-key and env-prefix on $name', ({ node }) => {
     ['branch', { 'env-key': 'DATABASE_ÜRL' }, /^Input `env-key` must be an environment variable name .*got "DATABASE_ÜRL"\.$/],
     ['branch', { 'env-prefix': '9_' }, /^Input `env-prefix` must be the start of an environment variable name .*got "9_"\.$/]
   ]
-  it.each(refused)('%s mode refuses %j before any request', async (mode, inputs, message) => {
+  it24.each(refused)('%s mode refuses %j before any request', async (mode, inputs, message) => {
     const envFile = path.join(work, `refused-${node.length}-${Date.now()}.env`)
     const before = requestCount()
     const databases = emu.instant.databases.size

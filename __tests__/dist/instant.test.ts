@@ -1,7 +1,8 @@
 /**
  * Instant mode through the bundled action (dist/index.js run as the runner
- * runs it) against the emulator and a real PostgreSQL 17, on Node 24 and on
- * the machine's Node.
+ * runs it) against the emulator and a real PostgreSQL 17: every test on
+ * Node 24 (action.yml's runtime), and the create, reuse, failed seed, hung
+ * request and network error on the machine's Node too (helpers.ts, on24Only).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
@@ -11,7 +12,7 @@ import { RUNTIMES, type RunOptions, type RunResult } from '../../emulator/runner
 import { freePort } from '../../emulator/postgres/postgres.js'
 import { recordOf } from '../../src/comment/comment.js'
 import { REPO, instantInputs, pullRequests, runAction, startTestEmulator } from '../fixtures/preview.js'
-import { emulatorSecrets, leaks, publicText } from '../helpers.js'
+import { emulatorSecrets, leaks, on24Only, publicText } from '../helpers.js'
 
 let emu: Emulator
 let work: string
@@ -35,6 +36,7 @@ afterAll(async () => {
 const newPr = pullRequests(() => emu, 100)
 
 describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
+  const it24 = on24Only(node)
   const run = (inputs: Record<string, string>, extra: Partial<RunOptions> = {}): Promise<RunResult> =>
     runAction(emu, work, { ...instantInputs(emu), 'github-token': APP_TOKEN, ...inputs }, { node, ...extra })
 
@@ -118,7 +120,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     expectNoLeak(second)
   })
 
-  it.each([
+  it24.each([
     ['neon_project_id (the live service)', 'live'],
     ['svc_project_id (the API document)', 'seed']
   ] as const)('takes the project id as %s', async (_what, names) => {
@@ -134,7 +136,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     }
   })
 
-  it.each([
+  it24.each([
     ['claimed', (id: string) => emu.instant.claim(id), /was claimed into an account/],
     ['being claimed', (id: string) => emu.instant.startClaim(id), /was claimed into an account \(status CLAIMING\)/],
     ['expired', (id: string) => emu.instant.expire(id), /expired/],
@@ -155,7 +157,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     expectNoLeak(second)
   })
 
-  it('ignores marker comments by other users and finds ours past the first page', async () => {
+  it24('ignores marker comments by other users and finds ours past the first page', async () => {
     const pr = newPr()
     const first = await run({}, { pr: { number: pr } })
     const ours = emu.github.comments(REPO, pr)[0]
@@ -169,7 +171,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     expect(emu.github.comments(REPO, pr).filter((c) => c.user.login === 'github-actions[bot]')).toHaveLength(1)
   })
 
-  it('with a GitHub App installation token (GET /user refused), finds its own comment and takes the lock on every run', async () => {
+  it24('with a GitHub App installation token (GET /user refused), finds its own comment and takes the lock on every run', async () => {
     const pr = newPr()
     const comments = /\/issues\/\d+\/comments\/?$/
     const postsBefore = emu.github.server.requests('POST', comments).length
@@ -214,7 +216,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     expect(await itemCount(next)).toBe(2)
   })
 
-  it('fails on a missing seed file before creating anything', async () => {
+  it24('fails on a missing seed file before creating anything', async () => {
     const before = emu.instant.server.requests('POST').length
     const r = await run({ seed: '01_schema.sql\nmissing/*.sql' }, { pr: { number: newPr() } })
     expect(r.code).toBe(1)
@@ -222,7 +224,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     expect(emu.instant.server.requests('POST').length).toBe(before)
   })
 
-  it('warns and carries on when the token cannot write the comment (403)', async () => {
+  it24('warns and carries on when the token cannot write the comment (403)', async () => {
     const pr = newPr()
     const r = await run({ 'github-token': READ_ONLY_TOKEN }, { pr: { number: pr } })
     expect(r.code).toBe(0)
@@ -232,7 +234,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     expectNoLeak(r)
   })
 
-  it('skips the comment with a notice outside a pull request', async () => {
+  it24('skips the comment with a notice outside a pull request', async () => {
     const before = emu.github.server.log.length
     const r = await run({}, { eventName: 'push' })
     expect(r.code).toBe(0)
@@ -242,7 +244,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     expect(r.summary).toContain(r.outputs['database-id'])
   })
 
-  it('command: delete updates the comment to say the PR closed and when the database lapses', async () => {
+  it24('command: delete updates the comment to say the PR closed and when the database lapses', async () => {
     const pr = newPr()
     const created = await run({}, { pr: { number: pr } })
     const r = await run({ command: 'delete' }, { pr: { number: pr } })
@@ -254,14 +256,14 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     expect(comments[0].body).toMatch(/unless claimed/)
   })
 
-  it('quotes the service on 400 Missing referrer with its hint', async () => {
+  it24('quotes the service on 400 Missing referrer with its hint', async () => {
     emu.instant.server.inject({ method: 'POST', kind: 'status', status: 400, body: { error: 'Missing referrer', hint: 'Pass a ref.' } })
     const r = await run({}, { pr: { number: newPr() } })
     expect(r.code).toBe(1)
     expect(r.errors[0]).toMatch(/Create database \(instant service\) failed with HTTP 400: "Missing referrer" \(hint: Pass a ref\.\)/)
   })
 
-  it('quotes the service on 500 and does not retry the create', async () => {
+  it24('quotes the service on 500 and does not retry the create', async () => {
     const before = emu.instant.server.requests('POST').length
     emu.instant.server.inject({ method: 'POST', kind: 'status', status: 500, body: { error: 'Failed to create the database.' } })
     const r = await run({}, { pr: { number: newPr() } })
@@ -270,7 +272,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     expect(emu.instant.server.requests('POST').length).toBe(before + 1)
   })
 
-  it('reports Database not found from the service when the reuse lookup is refused', async () => {
+  it24('reports Database not found from the service when the reuse lookup is refused', async () => {
     const pr = newPr()
     const first = await run({}, { pr: { number: pr } })
     emu.instant.server.inject({ method: 'GET', path: /^\/api\/v1\/database\//, kind: 'status', status: 400, body: { error: 'Database not found' } })
@@ -289,7 +291,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     expect(emu.instant.server.requests('POST').length).toBe(before + 1)
   })
 
-  it.each([
+  it24.each([
     ['malformed JSON', { kind: 'malformed' as const }, /body that is not JSON/],
     ['a missing field', { kind: 'status' as const, status: 201, body: { id: '0190' } }, /no valid `status`/],
     ['a bad connection string', {
@@ -309,7 +311,7 @@ describe.each(RUNTIMES)('instant mode on $name', ({ node }) => {
     expect(r.errors[0]).toMatch(/Create database \(instant service\) failed: could not reach the service .*ECONNREFUSED/)
   })
 
-  it('sends logical-replication and the referrer as given', async () => {
+  it24('sends logical-replication and the referrer as given', async () => {
     const r = await run({ 'logical-replication': 'true', referrer: 'acme-ci' }, { pr: { number: newPr() } })
     expect(r.code).toBe(0)
     expect(databaseOf(r)).toMatchObject({ enable_logical_replication: true, ref: 'acme-ci' })

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from '@jest/globals'
 import { APP_TOKEN } from '../../emulator/github/github.js'
 import { limitGitHub, unlimitGitHub } from '../../emulator/github/github-rate.js'
 import { REPO } from '../fixtures/preview.js'
+import { until } from '../helpers.js'
 import { branchSuite } from '../fixtures/branch-suite.js'
 
 const suite = branchSuite({ prefix: 'neon-limits-test-', firstPr: 5800, projectPerTest: true })
@@ -115,8 +116,13 @@ describe("at Neon's limit on active computes", () => {
     await idle()
     capComputes()
     const pr = newPr()
+    const from = suite.emu.platform.server.log.length
     const running = run({ 'wait-timeout': '60' }, { pr: { number: pr } })
-    await new Promise((r) => setTimeout(r, 2500))
+    // the run has met the limit (a create refused with 422), however late a loaded machine lets it start
+    await until(
+      () => suite.emu.platform.server.log.slice(from).some((q) => q.method === 'POST' && /\/branches$/.test(q.path) && q.status === 422),
+      'a create refused at the limit'
+    )
     suite.project.branches.get(other.outputs['branch-id'])!.endpoint!.suspended = true
     const r = await running
     expect(r.errors).toEqual([])

@@ -38,13 +38,22 @@ export function busyProjectCases(): Case[] {
       /** From now on the availability check has `status` (Neon's own retries and errors). */
       const turn = (status: 'failed' | 'running' | 'error', extra: { failures?: number; error?: string } = {}): void =>
         void check.steps.push({ at: Date.now() - check.created, status, ...extra })
-      const lists = (): number => emu.platform.server.requests('GET', /\/operations\/?$/).length
+      const lists = () => emu.platform.server.requests('GET', /\/operations(\/[^/]+)?\/?$/)
+      /** Resolves once the run has read the operations and been answered with the check in `status` (however late a loaded machine lets it poll). */
+      const seen = async (status: string): Promise<void> => {
+        const from = lists().length
+        const answered = (): boolean =>
+          lists()
+            .slice(from)
+            .some((q) => (q.responseText ?? '').includes(`"status":"${status}"`))
+        for (const deadline = Date.now() + 60_000; !answered() && Date.now() < deadline;) await sleep(20)
+      }
       const running = run('branch', { 'poll-interval': '0.5' })
-      for (const deadline = Date.now() + 60_000; lists() < 1 && Date.now() < deadline;) await sleep(20)
+      await seen('running')
       turn('failed', { failures: 1 })
-      await sleep(1500)
+      await seen('failed')
       turn('running', { failures: 1 })
-      await sleep(1000)
+      await seen('running')
       turn('error', { failures: 1, error: 'availability check failed' })
       const r = await running
       const c = checker()

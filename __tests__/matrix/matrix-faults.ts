@@ -256,12 +256,18 @@ export function serviceFaults(): Case[] {
   add(
     'branch: an operation does not end within wait-timeout',
     'fails at wait-timeout with what is pending; the branch is deleted',
-    async ({ emu, run }) => {
+    async ({ emu, run, project }) => {
+      // Pending until the run, past its wait-timeout, sends the branch's DELETE (423 while it runs); it ends then,
+      // so the DELETE's retries go through however slowly a loaded machine runs.
       emu.platform.script('start_compute', [
         { at: 0, status: 'scheduling' },
-        { at: 2500, status: 'finished' }
+        { at: 600_000, status: 'finished' }
       ])
-      const r = await run('branch', { 'wait-timeout': '1' })
+      const running = run('branch', { 'wait-timeout': '1' })
+      for (const deadline = Date.now() + 60_000; emu.platform.server.requests('DELETE').length === 0 && Date.now() < deadline;)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      project.operations.find((o) => o.action === 'start_compute')?.endNow?.()
+      const r = await running
       const c = checker()
       failed(r, /Timed out after 1 s \(wait-timeout\)/, c)
       return { observed: outcome(r), problems: c.problems }

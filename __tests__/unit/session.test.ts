@@ -27,6 +27,13 @@ afterAll(async () => {
 
 const backends = async (): Promise<number> =>
   Number((await server.query('postgres', "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = 'session_db'"))[0].n)
+/** The count of backends once it is `n` (a backend ends a moment after its connection closes; how long, the machine's load says), or the last count seen within 20 s. */
+const backendsBecome = async (n: number): Promise<number> => {
+  let seen = await backends()
+  for (const deadline = Date.now() + 20_000; seen !== n && Date.now() < deadline; seen = await backends())
+    await new Promise((r) => setTimeout(r, 20))
+  return seen
+}
 
 describe('leaseSession', () => {
   it('lends one connection to each user in turn', async () => {
@@ -75,7 +82,8 @@ describe('leaseSession', () => {
     const pid = (await a.client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number
     a.release()
     await server.query('postgres', 'SELECT pg_terminate_backend($1)', [pid])
-    await new Promise((r) => setTimeout(r, 100))
+    // the backend has ended, so its FATAL has reached the session's socket
+    expect(await backendsBecome(0)).toBe(0)
     const b = await leaseSession(connection)
     const pidB = (await b.client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number
     expect(pidB).not.toBe(pid)
@@ -86,8 +94,7 @@ describe('leaseSession', () => {
     expect((await c.client.query('SELECT 1 AS one')).rows[0].one).toBe(1)
     expect((await c.client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid).not.toBe(pidB)
     c.release()
-    await new Promise((r) => setTimeout(r, 100))
-    expect(await backends()).toBe(1)
+    expect(await backendsBecome(1)).toBe(1)
   })
 
   it('endSessions closes the connection; the next lease opens a new one', async () => {
@@ -95,8 +102,7 @@ describe('leaseSession', () => {
     a.release()
     expect(await backends()).toBe(1)
     await endSessions()
-    await new Promise((r) => setTimeout(r, 100))
-    expect(await backends()).toBe(0)
+    expect(await backendsBecome(0)).toBe(0)
     const b = await leaseSession(connection)
     expect((await b.client.query('SELECT 1 AS one')).rows[0].one).toBe(1)
     b.release()

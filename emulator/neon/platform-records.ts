@@ -39,6 +39,12 @@ export interface OperationRecord {
   effectDone?: boolean
   /** Milliseconds since the epoch at which it reached a terminal status, if it has. */
   endedAt?: number
+  /**
+   * Moves the scripted terminal step to now (its side effect runs at once), for a test that ends the operation
+   * on an event (the action has seen a state) rather than at a time; nothing when it has no terminal step or
+   * has reached it. Set by the platform for every operation.
+   */
+  endNow?: () => void
 }
 
 /** Lifecycle fields of a branch record. */

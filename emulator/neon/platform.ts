@@ -367,8 +367,7 @@ export class PlatformService implements PlatformCore {
     project.operations.push(op)
     const end = op.steps.find((s) => TERMINAL.includes(s.status))
     if (end) {
-      const t = setTimeout(() => {
-        this.timers.delete(t)
+      const reach = (): void => {
         if ((end.status === 'finished' || end.status === 'skipped') && op.onFinish) {
           op.onFinish()
             .catch((err: Error) => console.error(`platform emulator: ${op.action} side effect failed: ${err.message}`))
@@ -379,8 +378,19 @@ export class PlatformService implements PlatformCore {
         } else {
           op.endedAt = Date.now()
         }
+      }
+      const t = setTimeout(() => {
+        this.timers.delete(t)
+        reach()
       }, end.at)
       this.timers.add(t)
+      op.endNow = () => {
+        if (!this.timers.delete(t)) return
+        clearTimeout(t)
+        const at = Date.now() - op.created
+        op.steps = [...op.steps.filter((s) => s.at <= at && !TERMINAL.includes(s.status)), { ...end, at }]
+        reach()
+      }
     }
     return op
   }

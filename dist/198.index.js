@@ -1,8 +1,8 @@
-export const id = 333;
-export const ids = [333];
+export const id = 198;
+export const ids = [198];
 export const modules = {
 
-/***/ 57333:
+/***/ 47198:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -28,6 +28,15 @@ var platform_annotations = __webpack_require__(29927);
 // EXTERNAL MODULE: ./src/comment/comment.ts
 var comment_comment = __webpack_require__(86924);
 ;// CONCATENATED MODULE: ./src/comment/lock/budget.ts
+/**
+ * The share of the hour's limit (`x-ratelimit-limit`) that whatever spends
+ * the repository's budget in bulk (the sweep, make-room) leaves to the
+ * repository's pull requests: a quarter, 250 of a `GITHUB_TOKEN`'s 1,000
+ * (a PR's run needs 5 to 8: lock.ts, LOCK_BUDGET).
+ */
+const RESERVE_SHARE = 0.25;
+/** Requests kept back whatever the limit (one PR's run). */
+const MIN_RESERVE = 8;
 /** What the last answer said about the token's budget. */
 class GitHubBudget {
     /** Requests left in the window; undefined until an answer said (or when GitHub sends no rate-limit headers). */
@@ -61,6 +70,24 @@ class GitHubBudget {
             throw err;
         });
         return octokit;
+    }
+    /** Requests a bulk spender never goes below: {@link RESERVE_SHARE} of the limit, at least {@link MIN_RESERVE}. */
+    reserve() {
+        return Math.max(MIN_RESERVE, Math.ceil((this.limit ?? 0) * RESERVE_SHARE));
+    }
+    /** Reads the budget from `GET /rate_limit` (free: GitHub REST docs, "Rate limit"), before any counted request; nothing when GitHub does not say. */
+    async read(octokit) {
+        if (this.remaining !== undefined)
+            return;
+        try {
+            const { core } = (await octokit.rest.rateLimit.get()).data.resources;
+            if (!Number.isFinite(core.remaining) || this.remaining !== undefined)
+                return;
+            Object.assign(this, { remaining: core.remaining, limit: core.limit, resetAt: core.reset * 1000 });
+        }
+        catch {
+            // No rate limit (GitHub Enterprise Server without one), or an error: the answers' headers say later.
+        }
     }
     /** True when at least `n` requests are known to be left, or nothing is known. */
     allows(n) {
@@ -105,131 +132,88 @@ async function requestsLeft(octokit) {
 
 // EXTERNAL MODULE: ./src/comment/lock/wait.ts
 var wait = __webpack_require__(39088);
-;// CONCATENATED MODULE: ./src/commands/sweep-github.ts
-/**
- * What the sweep (cleanup.ts) reads from and writes to GitHub, each in as
- * few requests as it can: the state of many pull requests from the pulls
- * list (100 a page) instead of one request per PR, each PR's preview
- * comments in one listing, and one check, before anything is deleted, that
- * the token may write.
- */
-
-
-
-
-const stateOf = (p) => ({
-    state: p.merged || p.merged_at ? 'merged' : p.state === 'closed' ? 'closed' : 'open'
-});
-/** One PR's state per GitHub's `GET /repos/{owner}/{repo}/pulls/{pull_number}`. */
-async function pullState(octokit, number) {
-    try {
-        const { data } = await octokit.rest.pulls.get({ ...github/* context */._.repo, pull_number: number });
-        return stateOf(data);
-    }
-    catch (err) {
-        return { state: null, why: (0,comment_comment/* describeGitHubError */.dZ)(err) };
-    }
-}
-/**
- * The states of the PRs `numbers`, read from the pulls list (GitHub REST,
- * "List pull requests": `state=all`, newest first, 100 a page), stopping
- * once every number is found or the pages have passed the oldest of them
- * (PR numbers grow with creation), or once paging costs more than the reads
- * of one PR each it replaces; the PRs it did not find are read one by one.
- * @returns a state for every number (null state when it cannot be read).
- */
-async function pullStates(octokit, numbers) {
-    const wanted = new Set(numbers);
-    const states = new Map();
-    if (wanted.size === 0)
-        return states;
-    const oldest = Math.min(...wanted);
-    let pages = 0;
-    try {
-        const pagesOf = octokit.paginate.iterator(octokit.rest.pulls.list, {
-            ...github/* context */._.repo,
-            state: 'all',
-            sort: 'created',
-            direction: 'desc',
-            per_page: 100
-        });
-        for await (const { data } of pagesOf) {
-            pages++;
-            for (const p of data)
-                if (wanted.has(p.number))
-                    states.set(p.number, stateOf(p));
-            const left = wanted.size - states.size;
-            if (left === 0 || data.length === 0 || data[data.length - 1].number <= oldest || pages >= left)
-                break;
-        }
-    }
-    catch (err) {
-        if (isRateLimited(err))
-            throw err;
-        // Read one by one below.
-    }
-    for (const n of wanted)
-        if (!states.has(n))
-            states.set(n, await pullState(octokit, n));
-    return states;
-}
-/** Our preview comments on the PR, every preview's, oldest first (one listing, all pages; comment.ts reads the markers). @throws the GitHub error. */
-async function previewComments(octokit, number, login) {
-    const pr = { ...github/* context */._.repo, number, headRef: '' };
-    const found = await (0,wait/* markerComments */.V6)(octokit, pr, login, true);
-    return found.flatMap((m) => {
-        const parsed = (0,comment_comment/* anyPreviewRecordOf */.Ly)(m.body);
-        return parsed ? [{ id: m.id, preview: parsed.preview, record: parsed.record, age: m.age }] : [];
-    });
-}
-/** The token may not write to pull requests: the sweep would leave comments and locks as they are. */
-class SweepPermissionError extends Error {
-    constructor(number, cause) {
-        super(`\`command: cleanup\` needs a token that may write to pull requests: GitHub refused a reaction on PR #${number} (${(0,comment_comment/* describeGitHubError */.dZ)(cause)}). ` +
-            'Grant the workflow `permissions: pull-requests: write` (and `deployments: write` with `deployment: true`). Nothing was deleted.');
-        this.name = 'SweepPermissionError';
-    }
-}
-/**
- * Checks that the token may write before the sweep deletes anything, and
- * learns its login (which GitHub App installation tokens cannot ask
- * `GET /user`): adds the lock reaction of PR `number`'s one preview and, when
- * GitHub answers 201 (no run holds that lock), deletes it again by its id. A
- * 200 means a run of ours holds it: left alone.
- * @returns the token's login.
- * @throws SweepPermissionError on a 403 or 404 that is not a rate limit; the GitHub error otherwise.
- */
-async function checkWrite(octokit, number) {
-    const pr = { ...github/* context */._.repo, number, headRef: '' };
-    let answer;
-    try {
-        answer = await octokit.rest.reactions.createForIssue({ ...github/* context */._.repo, issue_number: number, content: (0,comment_comment/* lockReactionOf */.Oi)('') });
-    }
-    catch (err) {
-        if (!isRateLimited(err) && ((0,comment_comment/* statusOf */.c2)(err) === 403 || (0,comment_comment/* statusOf */.c2)(err) === 404))
-            throw new SweepPermissionError(number, err);
-        throw err;
-    }
-    if (answer.status === 201)
-        await (0,wait/* deleteLockReaction */.A_)(octokit, pr, answer.data.id);
-    return answer.data.user?.login ?? '';
-}
-
-// EXTERNAL MODULE: ./node_modules/bottleneck/lib/index.js
-var lib = __webpack_require__(62203);
-var lib_default = /*#__PURE__*/__webpack_require__.n(lib);
-// EXTERNAL MODULE: ./src/platform/lifecycle.ts + 1 modules
-var lifecycle = __webpack_require__(28951);
-// EXTERNAL MODULE: ./src/platform/retry-423.ts
-var retry_423 = __webpack_require__(66639);
-// EXTERNAL MODULE: ./src/platform/operations.ts
-var operations = __webpack_require__(59085);
-// EXTERNAL MODULE: ./src/publish/report.ts
-var publish_report = __webpack_require__(24585);
-// EXTERNAL MODULE: ./src/phases.ts
-var phases = __webpack_require__(20119);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
+;// CONCATENATED MODULE: ./src/comment/lock/one-comment.ts
+/**
+ * One comment, whatever the network does. A POST of a comment whose answer
+ * is lost after GitHub made it (the connection drops on the way back) is
+ * sent again by the client's retry (comment.ts, githubClient), and GitHub
+ * makes a second comment: POST is not idempotent (GitHub REST, "Create an
+ * issue comment"). A run that posted its comment therefore looks for the
+ * copies it made before it relies on the one it was answered: its own
+ * comments are those of the token's user whose marker carries this run's
+ * `run` id (comment.ts, CommentRecord) or whose body is exactly the one it
+ * posted. It keeps the oldest, the one every later run reads (the PR's
+ * oldest marker comment, lock.ts), and deletes the others.
+ */
+
+
+/**
+ * The copies of one POST among `comments`: `login`'s comments whose marker
+ * names `runId` or whose body is `body`, oldest first. Pure (no request).
+ */
+function copiesOf(comments, login, runId, body) {
+    return comments
+        .filter((c) => c.user?.login === login && (c.body === body || (runId !== '' && (0,comment_comment/* recordOf */.zv)(c.body ?? '')?.run === runId)))
+        .sort((a, b) => a.id - b.id);
+}
+/**
+ * After this run posted `posted` (a comment of the token's user `login`,
+ * with body `body`): lists the PR's comments (all pages), keeps the oldest
+ * copy this run made ({@link copiesOf}) and deletes the others; when the
+ * copy kept is not the one GitHub answered and says something else (an
+ * earlier write of this run), writes `body` into it.
+ * @returns the comment kept (its id and `html_url`); `posted` itself when the comments cannot be listed (a warning says the PR may show a copy).
+ * Never throws.
+ */
+async function keepOneCopy(octokit, pr, login, runId, body, posted) {
+    const { owner, repo, number } = pr;
+    let copies;
+    try {
+        const all = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: number, per_page: 100 });
+        copies = copiesOf(all, login, runId, body);
+    }
+    catch (err) {
+        core/* warning */.$e(`Posted the preview comment ${posted.id} on PR #${number}, but could not read the PR's comments to check that a retried POST made no copy: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}.`);
+        return posted;
+    }
+    // The copy GitHub answered is one of them even when the listing does not show it yet.
+    if (!copies.some((c) => c.id === posted.id))
+        copies = [...copies, { ...posted, body }].sort((a, b) => a.id - b.id);
+    const [kept, ...extras] = copies;
+    for (const extra of extras) {
+        await octokit.rest.issues.deleteComment({ owner, repo, comment_id: extra.id }).catch((err) => {
+            if ((0,comment_comment/* statusOf */.c2)(err) !== 404)
+                core/* warning */.$e(`Could not delete the copy ${extra.id} of the preview comment on PR #${number}: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}.`);
+        });
+    }
+    if (extras.length)
+        core/* info */.pq(`A retried POST made ${copies.length} copies of the preview comment on PR #${number}: kept ${kept.id}, deleted the others.`);
+    if (kept.body !== body) {
+        await octokit.rest.issues
+            .updateComment({ owner, repo, comment_id: kept.id, body })
+            .catch((err) => core/* warning */.$e(`Could not write the preview comment ${kept.id} on PR #${number}: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}.`));
+    }
+    return { id: kept.id, html_url: kept.html_url };
+}
+/**
+ * Deletes `newer` comments (the PR's marker comments of ours after its
+ * oldest, which every run reads) that are placeholders a run left with the
+ * lock's fields (`run` in the marker): copies a lost answer made of a run
+ * that is gone. Called by the lock's holder, so no live run of the preview
+ * writes them. What cannot be deleted stays (a warning).
+ * Never throws.
+ */
+async function dropLeftClaims(octokit, pr, newer) {
+    for (const c of newer.filter((m) => m.record.run !== undefined)) {
+        await octokit.rest.issues.deleteComment({ owner: pr.owner, repo: pr.repo, comment_id: c.id }).then(() => core/* info */.pq(`Deleted comment ${c.id} on PR #${pr.number}: a copy of a placeholder a run that is gone left.`), (err) => {
+            if ((0,comment_comment/* statusOf */.c2)(err) !== 404)
+                core/* warning */.$e(`Could not delete the left placeholder ${c.id} on PR #${pr.number}: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}.`);
+        });
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/comment/lock/lock.ts
 /**
  * The PR's lock: one run of a pull request at a time provisions (or
@@ -304,6 +288,7 @@ var external_node_crypto_ = __webpack_require__(77598);
 
 
 
+
 /** The lock a run holds, from {@link acquireLock} until {@link CommentLock.finish}. */
 class CommentLock {
     octokit;
@@ -367,10 +352,12 @@ class CommentLock {
             }
         }
         const { data } = await (0,cancel/* finishBeforeUndo */.JZ)(this.octokit.rest.issues.createComment({ owner, repo, issue_number: number, body: text }));
+        // A retried POST may have made it twice (one-comment.ts): the oldest copy is the one kept.
+        const kept = await keepOneCopy(this.octokit, this.pr, this.reaction.login, this.runId, text, data);
         if (this.claim.id)
-            core/* info */.pq(`The preview comment ${this.claim.id} of PR #${number} was deleted: posted it again (comment ${data.id}).`);
-        this.claim = { ...this.claim, id: data.id };
-        this.url = data.html_url;
+            core/* info */.pq(`The preview comment ${this.claim.id} of PR #${number} was deleted: posted it again (comment ${kept.id}).`);
+        this.claim = { ...this.claim, id: kept.id };
+        this.url = kept.html_url;
     }
     /**
      * Names this run's reaction in the marker (see the module comment): lists
@@ -386,6 +373,8 @@ class CommentLock {
                 throw new ClaimNotPostedError(this.pr, err, 'read the comments');
             });
             const found = listed[0];
+            // Copies a lost answer left of a gone run's placeholder (one-comment.ts): this run holds the lock, so no live run writes them.
+            await dropLeftClaims(this.octokit, this.pr, listed.slice(1));
             const earlier = found ? (0,comment_comment/* withoutLock */.OY)(found.record) : { mode };
             if (found) {
                 this.home = { id: found.id, record: earlier };
@@ -502,7 +491,9 @@ class CommentLock {
 /**
  * GitHub requests a run keeps for its lock: take (1), name (list and write,
  * 2), the final report (1) and the release (1), and the 3 a deployment may
- * spend meanwhile (create, `in_progress`, `success`).
+ * spend meanwhile (create, `in_progress`, `success`). A first run's check
+ * for copies of the comment it posted (one listing, one-comment.ts) is not
+ * kept for: refused, it only warns.
  */
 const LOCK_BUDGET = 8;
 /** Too few requests are left of GitHub's rate limit to take and release the lock. */
@@ -582,6 +573,159 @@ async function acquireLock(octokit, pr, o) {
     }
 }
 
+// EXTERNAL MODULE: ./src/publish/report.ts
+var publish_report = __webpack_require__(24585);
+;// CONCATENATED MODULE: ./src/commands/sweep-github.ts
+/**
+ * What the sweep (cleanup.ts) reads from and writes to GitHub, each in as
+ * few requests as it can: the state of many pull requests from the pulls
+ * list (100 a page) instead of one request per PR, each PR's preview
+ * comments in one listing, and one check, before anything is deleted, that
+ * the token may write.
+ */
+
+
+
+
+
+
+const stateOf = (p) => ({
+    state: p.merged || p.merged_at ? 'merged' : p.state === 'closed' ? 'closed' : 'open'
+});
+/** One PR's state per GitHub's `GET /repos/{owner}/{repo}/pulls/{pull_number}`. */
+async function pullState(octokit, number) {
+    try {
+        const { data } = await octokit.rest.pulls.get({ ...github/* context */._.repo, pull_number: number });
+        return stateOf(data);
+    }
+    catch (err) {
+        return { state: null, why: (0,comment_comment/* describeGitHubError */.dZ)(err) };
+    }
+}
+/**
+ * The states of the PRs `numbers`, read from the pulls list (GitHub REST,
+ * "List pull requests": `state=all`, newest first, 100 a page), stopping
+ * once every number is found or the pages have passed the oldest of them
+ * (PR numbers grow with creation), or once paging costs more than the reads
+ * of one PR each it replaces; the PRs it did not find are read one by one.
+ * @returns a state for every number (null state when it cannot be read).
+ */
+async function pullStates(octokit, numbers) {
+    const wanted = new Set(numbers);
+    const states = new Map();
+    if (wanted.size === 0)
+        return states;
+    const oldest = Math.min(...wanted);
+    let pages = 0;
+    try {
+        const pagesOf = octokit.paginate.iterator(octokit.rest.pulls.list, {
+            ...github/* context */._.repo,
+            state: 'all',
+            sort: 'created',
+            direction: 'desc',
+            per_page: 100
+        });
+        for await (const { data } of pagesOf) {
+            pages++;
+            for (const p of data)
+                if (wanted.has(p.number))
+                    states.set(p.number, stateOf(p));
+            const left = wanted.size - states.size;
+            if (left === 0 || data.length === 0 || data[data.length - 1].number <= oldest || pages >= left)
+                break;
+        }
+    }
+    catch (err) {
+        if (isRateLimited(err))
+            throw err;
+        // Read one by one below.
+    }
+    for (const n of wanted)
+        if (!states.has(n))
+            states.set(n, await pullState(octokit, n));
+    return states;
+}
+/** Our preview comments on the PR, every preview's, oldest first (one listing, all pages; comment.ts reads the markers). @throws the GitHub error. */
+async function previewComments(octokit, number, login) {
+    const pr = { ...github/* context */._.repo, number, headRef: '' };
+    const found = await (0,wait/* markerComments */.V6)(octokit, pr, login, true);
+    return found.flatMap((m) => {
+        const parsed = (0,comment_comment/* anyPreviewRecordOf */.Ly)(m.body);
+        return parsed ? [{ id: m.id, preview: parsed.preview, record: parsed.record, age: m.age }] : [];
+    });
+}
+/** The token may not write to pull requests: the sweep would leave comments and locks as they are. */
+class SweepPermissionError extends Error {
+    constructor(number, cause) {
+        super(`\`command: cleanup\` needs a token that may write to pull requests: GitHub refused a reaction on PR #${number} (${(0,comment_comment/* describeGitHubError */.dZ)(cause)}). ` +
+            'Grant the workflow `permissions: pull-requests: write` (and `deployments: write` with `deployment: true`). Nothing was deleted.');
+        this.name = 'SweepPermissionError';
+    }
+}
+/**
+ * Checks that the token may write before the sweep deletes anything, and
+ * learns its login (which GitHub App installation tokens cannot ask
+ * `GET /user`): adds the lock reaction of PR `number`'s one preview and, when
+ * GitHub answers 201 (no run holds that lock), deletes it again by its id. A
+ * 200 means a run of ours holds it: left alone.
+ * @returns the token's login.
+ * @throws SweepPermissionError on a 403 or 404 that is not a rate limit; the GitHub error otherwise.
+ */
+async function checkWrite(octokit, number) {
+    const pr = { ...github/* context */._.repo, number, headRef: '' };
+    let answer;
+    try {
+        answer = await octokit.rest.reactions.createForIssue({ ...github/* context */._.repo, issue_number: number, content: (0,comment_comment/* lockReactionOf */.Oi)('') });
+    }
+    catch (err) {
+        if (!isRateLimited(err) && ((0,comment_comment/* statusOf */.c2)(err) === 403 || (0,comment_comment/* statusOf */.c2)(err) === 404))
+            throw new SweepPermissionError(number, err);
+        throw err;
+    }
+    if (answer.status === 201)
+        await (0,wait/* deleteLockReaction */.A_)(octokit, pr, answer.data.id);
+    return answer.data.user?.login ?? '';
+}
+/**
+ * PR `number`'s comment lock for the sweep of `branch` (its placeholder says
+ * "being swept by the scheduled cleanup", with `reason`), waiting at most
+ * `wait-timeout` and two minutes for a run that holds it.
+ * @throws the GitHub error of a rate limit; Error saying the branch may be in use otherwise.
+ */
+async function sweepLock(octokit, settings, number, branch, reason) {
+    try {
+        return await acquireLock(octokit, { ...github/* context */._.repo, number, headRef: '' }, {
+            mode: 'branch',
+            placeholder: (0,publish_report/* renderReport */.B1)({
+                mode: 'branch',
+                state: 'sweeping',
+                branchName: branch.name,
+                branchId: branch.id,
+                sweptBecause: reason
+            }),
+            pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
+            timeoutSeconds: Math.min(settings.waitTimeoutSeconds, 120)
+        });
+    }
+    catch (err) {
+        const cause = err.cause;
+        if (isRateLimited(cause))
+            throw cause;
+        throw new Error(`could not take the comment lock of pull request #${number}, so a run of it may be using the branch (${(0,comment_comment/* describeGitHubError */.dZ)(cause ?? err)})`, { cause: err });
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/bottleneck/lib/index.js
+var lib = __webpack_require__(62203);
+var lib_default = /*#__PURE__*/__webpack_require__.n(lib);
+// EXTERNAL MODULE: ./src/platform/lifecycle.ts + 1 modules
+var lifecycle = __webpack_require__(28951);
+// EXTERNAL MODULE: ./src/platform/retry-423.ts
+var retry_423 = __webpack_require__(66639);
+// EXTERNAL MODULE: ./src/platform/operations.ts
+var operations = __webpack_require__(59085);
+// EXTERNAL MODULE: ./src/phases.ts
+var phases = __webpack_require__(20119);
 // EXTERNAL MODULE: ./src/comment/lock/saved.ts
 var saved = __webpack_require__(17466);
 ;// CONCATENATED MODULE: ./src/publish/read-only.ts
@@ -927,6 +1071,21 @@ async function deactivateEnvironment(octokit, where, environment, logUrl, known)
             return;
     }
 }
+/**
+ * Sets `inactive` on the deployments `ids` (the sweep, from the ids a run
+ * recorded: commands/sweep-direct.ts), without reading their statuses.
+ * @returns the requests sent
+ */
+async function setInactive(octokit, where, ids, logUrl) {
+    let sent = 0;
+    for (const id of ids) {
+        if (refused)
+            break;
+        await setStatus(octokit, where, id, 'inactive', logUrl);
+        sent++;
+    }
+    return sent;
+}
 /** The prefix of every environment this action deploys to ({@link environmentOf}). */
 const ENVIRONMENT_PREFIX = 'preview-postgres/pr-';
 /**
@@ -935,16 +1094,18 @@ const ENVIRONMENT_PREFIX = 'preview-postgres/pr-';
  * (GitHub REST, "List deployments": newest first, 100 a page) for a sweep
  * of many PRs, where one listing per environment would cost a request per PR.
  * @returns null when the repository has more than `maxPages` pages of
- *   deployments (list per environment instead) or they cannot be listed
+ *   deployments (list per environment instead), `mayRead` stopped it, or they cannot be listed
  */
-async function previewEnvironments(octokit, where, maxPages) {
+async function previewEnvironments(octokit, where, maxPages, 
+/** Asked as each page arrives (the first was sent already): false stops the listing (null). */
+mayRead = () => true) {
     if (refused)
         return null;
     const found = new Map();
     let pages = 0;
     try {
         for await (const { data } of octokit.paginate.iterator(octokit.rest.repos.listDeployments, { ...where, per_page: 100 })) {
-            if (++pages > maxPages)
+            if (++pages > maxPages || !mayRead())
                 return null;
             for (const d of data) {
                 if (!d.environment.startsWith(ENVIRONMENT_PREFIX))
@@ -1486,6 +1647,159 @@ function deleteSharing(client, pollIntervalSeconds) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/commands/sweep-direct.ts
+/**
+ * The sweep's writes to a preview's comment and deployment without listing
+ * them per PR (sweep-run.ts calls these): a run that creates a branch
+ * records the PR comment's id and its deployment's id in the branch's
+ * annotations (platform/recorded-ids.ts), so a swept preview costs its two
+ * writes, the comment's edit and the deployment's `inactive`, and the
+ * sweep's bulk reads (the pulls list, the repository's deployments, the
+ * repository's recent comments) are shared by a hundred previews a page.
+ *
+ * Whether a run of a closed PR holds its lock is read from the repository's
+ * comments written lately (GitHub REST, "List issue comments for a
+ * repository", `since`): a holder writes its comment every
+ * {@link HEARTBEAT_MS}, so a claim not among the comments written within
+ * {@link STALE_AFTER_MS} (and a margin for the clocks) is stale, its run
+ * gone, and its comment is written over as any other (the gone run's
+ * reaction stays on the closed PR; a run of it reopened takes it over as
+ * orphaned, lock.ts). Each listing asks only for what was written since the
+ * previous one.
+ */
+
+
+
+
+/** Slack for the runner's clock against GitHub's (the first listing), in milliseconds. */
+const CLOCK_MARGIN_MS = 120_000;
+/** Slack for a write GitHub was doing while it answered the previous listing (whose `Date` has whole seconds), in milliseconds. */
+const WRITE_MARGIN_MS = 5000;
+/** Our preview comments written lately, from the repository's comment listings. */
+class RecentComments {
+    octokit;
+    login;
+    since = 0;
+    latest = new Map();
+    /** True once a listing failed (not for the rate limit): the sweep lists each PR's comments instead. */
+    failed = false;
+    constructor(octokit, login) {
+        this.octokit = octokit;
+        this.login = login;
+    }
+    /**
+     * Lists the repository's comments written since the previous listing (the
+     * first: within {@link STALE_AFTER_MS} and the margin), a page at a time
+     * while `allow(1)` says one more request fits.
+     * @returns false when `allow` stopped it before the last page.
+     * @throws the GitHub error of a rate limit (other errors set {@link failed}).
+     */
+    async refresh(allow, isRateLimited) {
+        if (this.failed)
+            return true;
+        // The first listing by this runner's clock, with a margin for it; the next ones from the previous one's `Date` (GitHub's clock).
+        const since = new Date(this.since ? this.since - WRITE_MARGIN_MS : Date.now() - wait/* STALE_AFTER_MS */._k - CLOCK_MARGIN_MS).toISOString();
+        let listedAt = 0;
+        try {
+            const pages = this.octokit.paginate.iterator(this.octokit.rest.issues.listCommentsForRepo, {
+                ...github/* context */._.repo,
+                since,
+                per_page: 100
+            });
+            const next = pages[Symbol.asyncIterator]();
+            for (;;) {
+                if (!allow(1))
+                    return false;
+                const page = await next.next();
+                if (page.done)
+                    break;
+                const now = Date.parse(page.value.headers.date ?? '') || Date.now();
+                listedAt ||= now;
+                for (const c of page.value.data)
+                    this.take(c, now);
+            }
+        }
+        catch (err) {
+            if (isRateLimited(err))
+                throw err;
+            this.failed = true;
+            return true;
+        }
+        this.since = listedAt || this.since;
+        return true;
+    }
+    take(c, now) {
+        if (c.user?.login !== this.login)
+            return;
+        const pr = Number(/\/issues\/(\d+)$/.exec(c.issue_url)?.[1]);
+        const parsed = (0,comment_comment/* anyPreviewRecordOf */.Ly)(c.body ?? '');
+        if (!pr || !parsed)
+            return;
+        const key = `${pr} ${parsed.preview}`;
+        const known = this.latest.get(key);
+        // The PR's oldest comment of the preview is its comment (lock.ts); a newer one is a copy.
+        if (known && known.id < c.id)
+            return;
+        this.latest.set(key, { id: c.id, preview: parsed.preview, record: parsed.record, age: now - Date.parse(c.updated_at) });
+    }
+    /** Preview `preview`'s comment on PR `pr` as last listed, when it was written lately; else undefined (not written lately, or never). */
+    of(pr, preview) {
+        return this.latest.get(`${pr} ${preview}`);
+    }
+}
+/**
+ * Writes `markdown` (and the record `{mode: 'branch'}`) into the preview's
+ * comment `commentId` on PR `pr`; when it is gone (404: a user deleted it,
+ * or a run posted it again under another id), into the preview's comment the
+ * PR's listing finds, if any (the sweep never creates a comment).
+ * @returns the requests sent
+ * @throws the GitHub error (other than that 404)
+ */
+async function writeComment(octokit, pr, preview, commentId, markdown, login) {
+    const body = (0,comment_comment/* commentBody */.I2)(markdown, { mode: 'branch' });
+    try {
+        await octokit.rest.issues.updateComment({ ...github/* context */._.repo, comment_id: commentId, body });
+        return 1;
+    }
+    catch (err) {
+        if ((0,comment_comment/* statusOf */.c2)(err) !== 404)
+            throw err;
+    }
+    const found = (await previewComments(octokit, pr, login)).find((c) => c.preview === preview);
+    if (!found)
+        return 2;
+    await octokit.rest.issues.updateComment({ ...github/* context */._.repo, comment_id: found.id, body });
+    return 3;
+}
+/**
+ * The deployments of a preview the sweep sets `inactive` without reading
+ * their statuses: the one the run that made the preview recorded
+ * (`recorded`) and every later one of its environment (`listed`: the
+ * environment's deployments; GitHub's ids grow), the deployments of the
+ * preview's reuses. Older ones belong to an earlier preview of the PR,
+ * already set `inactive` when it was deleted. Ascending ids.
+ */
+function deploymentsToDeactivate(recorded, listed) {
+    return [...new Set([recorded, ...(listed ?? []).map((d) => d.id).filter((id) => id > recorded)])].sort((a, b) => a - b);
+}
+/**
+ * GitHub requests a swept preview's writes may cost: its comment's edit
+ * (`comment`), and its deployments' `inactive`: from the recorded id, one
+ * per deployment to deactivate; without it, a status read and an
+ * `inactive` per deployment of its environment; without the repository's
+ * listing (`envs` null), the environment's listing too (one deployment
+ * assumed). `envs` undefined: deployments are not touched.
+ */
+function writesCost(comment, envs, environment, recorded) {
+    const n = comment ? 1 : 0;
+    if (envs === undefined)
+        return n;
+    if (envs === null)
+        return n + 3;
+    const listed = envs.get(environment);
+    return n + (recorded ? deploymentsToDeactivate(recorded, listed).length : 2 * (listed?.length ?? 0));
+}
+
 ;// CONCATENATED MODULE: ./src/commands/sweep-run.ts
 /**
  * The deleting half of `command: cleanup` (cleanup.ts decides): deletes the
@@ -1497,8 +1811,10 @@ function deleteSharing(client, pollIntervalSeconds) {
  * - one check, before any delete, that the token may write to pull requests
  *   (sweep-github.ts, checkWrite): a read-only token fails the sweep naming
  *   the permission, with nothing deleted;
- * - each PR's comments are listed once; each branch belongs to one preview
- *   of its PR (`preview-name`: the branch's annotation, else the comment
+ * - a branch whose run recorded its comment's and deployment's ids costs
+ *   their two writes, no listing of its own (sweep-direct.ts); for a branch
+ *   made before, its PR's comments are listed once; each branch belongs to
+ *   one preview of its PR (`preview-name`: the annotation, else the comment
  *   whose record names the branch), whose own comment it updates: the sweep
  *   never creates a comment on a closed PR;
  * - a closed or merged PR's lock is taken only when its preview's comment
@@ -1508,9 +1824,11 @@ function deleteSharing(client, pollIntervalSeconds) {
  * - deployments are touched only in the environments that have any (one
  *   listing of the repository's deployments), each set `inactive`;
  * - before each branch the sweep checks GitHub's rate limit
- *   (`x-ratelimit-remaining`, comment/lock/budget.ts) and keeps back enough
- *   to finish the branches under way and release their locks; below that it
- *   stops and leaves the rest for the next run.
+ *   (`x-ratelimit-remaining`, comment/lock/budget.ts): it never takes the
+ *   hour's budget below the reserve it leaves to the repository's pull
+ *   requests (a quarter of `x-ratelimit-limit`), counting what the branches
+ *   under way are still to send; there it stops and leaves the rest for the
+ *   next run.
  */
 
 
@@ -1531,8 +1849,6 @@ function deleteSharing(client, pollIntervalSeconds) {
 const SWEEP_CONCURRENCY = 16;
 /** GitHub requests a branch under its PR's lock may need: take (3), read the PR again, write, release (2), with room for a retry. */
 const LOCKED_COST = 8;
-/** GitHub requests always kept back (besides the writes promised and the locks under way). */
-const RESERVE = 8;
 /** Branches whose comments are read before their deletes start. */
 const CHUNK = 40;
 /** Times a delete is tried again after its 423 retries found the project still busy. */
@@ -1546,12 +1862,14 @@ class SweepRun {
     commentOf = new Map();
     envs;
     login = '';
-    /** Comment writes promised to rows already read: kept back from the budget. */
+    /** Requests promised to rows already read, per row: kept back from the budget. */
+    promised = new Map();
     pendingWrites = 0;
     /** Comment listings under way (their answers not yet counted in the budget). */
     reading = 0;
-    /** Branches being deleted under their PR's lock now: {@link LOCKED_COST} each kept back. */
-    locking = 0;
+    /** Requests the rows being handled now may still send (a row under its PR's lock: {@link LOCKED_COST} more). */
+    underWay = 0;
+    recent;
     stopped = false;
     sharing;
     constructor(x, decide) {
@@ -1564,6 +1882,7 @@ class SweepRun {
         const { settings, octokit } = this.x;
         const withPr = doomed.filter((r) => r.pr);
         if (withPr.length && (settings.comment || settings.deployment)) {
+            await this.x.budget.read(octokit);
             if (!this.reserve(2))
                 return this.deferAll(doomed);
             try {
@@ -1575,7 +1894,8 @@ class SweepRun {
                 return this.deferAll(doomed);
             }
             if (settings.deployment && this.reserve(1))
-                this.envs = await previewEnvironments(octokit, github/* context */._.repo, 20);
+                this.envs = await previewEnvironments(octokit, github/* context */._.repo, 20, () => this.reserve(1));
+            this.recent = new RecentComments(octokit, this.login);
         }
         // Children before their parents; a chunk's comments are read just before its deletes, so a budget that runs low stops both together.
         const ordered = [...doomed].sort((a, b) => (b.depth ?? 0) - (a.depth ?? 0));
@@ -1591,8 +1911,20 @@ class SweepRun {
     }
     /** Reads the comments of a chunk of rows, then deletes their branches, preview by preview and deepest first. */
     async chunk(rows) {
+        const withPr = rows.filter((r) => r.pr && r.decision === 'delete');
+        if (this.x.settings.comment && this.recent && !this.stopped && withPr.some((r) => r.recorded?.commentId)) {
+            const complete = await this.recent
+                .refresh((n) => this.reserve(n), isRateLimited)
+                .catch((err) => {
+                if (!isRateLimited(err))
+                    throw err;
+                return false;
+            });
+            if (!complete)
+                this.stopped = true;
+        }
         if (this.x.settings.comment)
-            await this.pool(rows.filter((r) => r.pr), (row) => this.read(row));
+            await this.pool(withPr, (row) => this.read(row));
         const groups = new Map();
         for (const row of rows) {
             const key = `${String(1000 - (row.depth ?? 0)).padStart(4, '0')} ${row.preview ?? ''}`;
@@ -1635,16 +1967,27 @@ class SweepRun {
             }
         })));
     }
-    /** True when `n` more GitHub requests fit above the reserve; else the sweep stops taking branches. */
+    /** True when `n` more GitHub requests fit above the reserve (budget.ts), after what is promised and under way; else the sweep stops taking branches. */
     reserve(n) {
-        if (this.x.budget.allows(RESERVE + this.reading + this.pendingWrites + this.locking * LOCKED_COST + n))
+        const { budget } = this.x;
+        if (budget.allows(budget.reserve() + this.reading + this.pendingWrites + this.underWay + n))
             return true;
         this.stopped = true;
         return false;
     }
     defer(row) {
         row.decision = 'left for the next run';
-        row.reason += "; left for the next run: GitHub's rate limit ran low";
+        row.reason += `; left for the next run: the sweep leaves GitHub's last ${this.x.budget.reserve()} requests of the hour to the repository's pull requests`;
+    }
+    /** GitHub requests the row's writes cost (sweep-direct.ts, writesCost). */
+    costOf(row) {
+        return writesCost(Boolean(this.commentOf.get(row)), row.pr && this.x.settings.deployment ? this.envs : undefined, row.pr ? environmentOf(row.pr, row.preview ?? '') : '', row.recorded?.deploymentId);
+    }
+    /** Keeps back the row's writes until it is handled. */
+    promise(row) {
+        const cost = this.costOf(row);
+        this.promised.set(row, cost);
+        this.pendingWrites += cost;
     }
     deferAll(rows) {
         this.stopped = true;
@@ -1654,6 +1997,13 @@ class SweepRun {
     /** Reads the PR's preview comments (once per PR) and finds the row's preview and its comment. */
     async read(row) {
         const pr = row.pr;
+        const recorded = row.recorded?.commentId;
+        if (recorded && this.recent && !this.recent.failed) {
+            // Written lately (a claim shows there), else as the run that made the branch recorded it.
+            row.preview ??= '';
+            this.commentOf.set(row, this.recent.of(pr, row.preview) ?? { id: recorded, preview: row.preview, record: { mode: 'branch' }, age: Infinity });
+            return this.promise(row);
+        }
         if (!this.comments.has(pr) && !this.reserve(2))
             return this.defer(row);
         let listing = this.comments.get(pr);
@@ -1664,8 +2014,7 @@ class SweepRun {
         row.preview ??= found.find((c) => c.record.branchId === row.branch.id)?.preview ?? '';
         const comment = found.find((c) => c.preview === row.preview) ?? null;
         this.commentOf.set(row, comment);
-        if (comment)
-            this.pendingWrites++;
+        this.promise(row);
     }
     /** Deletes one row's branch: under its PR's lock when it is open or its comment shows a claim, else directly. */
     async one(row) {
@@ -1673,28 +2022,23 @@ class SweepRun {
         const state = row.pr ? (await this.x.pulls(row.pr)).state : null;
         const open = Boolean(row.pr) && state !== 'closed' && state !== 'merged';
         const locked = Boolean(row.pr && this.x.settings.comment && (open || this.x.alwaysLock || comment?.record.reaction !== undefined));
-        if (comment)
-            this.pendingWrites--;
-        if (locked) {
-            if (!this.reserve(LOCKED_COST))
-                return this.defer(row);
-            this.locking++;
-            try {
-                return await this.underLock(row);
-            }
-            finally {
-                this.locking--;
-            }
-        }
-        if (comment && !this.reserve(1))
+        this.pendingWrites -= this.promised.get(row) ?? 0;
+        this.promised.delete(row);
+        const cost = this.costOf(row) + (locked ? LOCKED_COST : 0);
+        if (!this.reserve(cost))
             return this.defer(row);
-        if (!(await (open ? this.stillDoomed(row, '') : this.unusedSinceListed(row))))
-            return;
-        const markdown = await this.deleteBranch(row);
-        if (markdown && comment) {
-            await this.x.octokit.rest.issues
-                .updateComment({ ...github/* context */._.repo, comment_id: comment.id, body: (0,comment_comment/* commentBody */.I2)(markdown, { mode: 'branch' }) })
-                .catch((err) => core/* warning */.$e(`Could not update the preview comment of PR #${row.pr} after deleting its branch: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}.`));
+        this.underWay += cost;
+        try {
+            if (locked)
+                return await this.underLock(row);
+            if (!(await (open ? this.stillDoomed(row, '') : this.unusedSinceListed(row))))
+                return;
+            const markdown = await this.deleteBranch(row);
+            if (markdown && comment)
+                await writeComment(this.x.octokit, row.pr, row.preview ?? '', comment.id, markdown, this.login).catch((err) => core/* warning */.$e(`Could not update the preview comment of PR #${row.pr} after deleting its branch: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}.`));
+        }
+        finally {
+            this.underWay -= cost;
         }
     }
     /**
@@ -1746,32 +2090,13 @@ class SweepRun {
             return;
         const environment = environmentOf(row.pr, row.preview ?? '');
         const known = this.envs?.get(environment);
+        const recorded = row.recorded?.deploymentId;
+        // From the id the run recorded: no status read (sweep-direct.ts); without the repository's listing, the environment's as below.
+        if (recorded && this.envs)
+            return void (await setInactive(this.x.octokit, github/* context */._.repo, deploymentsToDeactivate(recorded, known), runUrl() ?? ''));
         if (this.envs && !known)
             return;
         await deactivateEnvironment(this.x.octokit, github/* context */._.repo, environment, runUrl() ?? '', known);
-    }
-    /** The PR's comment lock for the sweep of `row`'s branch (its placeholder says "being swept by the scheduled cleanup"). */
-    async lockOf(row) {
-        const { settings } = this.x;
-        try {
-            return await acquireLock(this.x.octokit, { ...github/* context */._.repo, number: row.pr, headRef: '' }, {
-                mode: 'branch',
-                placeholder: (0,publish_report/* renderReport */.B1)({
-                    mode: 'branch',
-                    state: 'sweeping',
-                    branchName: row.branch.name,
-                    branchId: row.branch.id,
-                    sweptBecause: row.reason
-                }),
-                pollSeconds: Math.min(settings.pollIntervalSeconds, 2),
-                timeoutSeconds: Math.min(settings.waitTimeoutSeconds, 120)
-            });
-        }
-        catch (err) {
-            if (isRateLimited(err.cause))
-                throw err.cause;
-            throw new Error(`could not take the comment lock of pull request #${row.pr}, so a run of it may be using the branch (${(0,comment_comment/* describeGitHubError */.dZ)(err.cause ?? err)})`, { cause: err });
-        }
     }
     /**
      * Reads the branch and its PR again and decides again just before the
@@ -1821,7 +2146,7 @@ class SweepRun {
      * again and deciding again (a branch used meanwhile is kept).
      */
     async underLock(row) {
-        const lock = await this.lockOf(row);
+        const lock = await sweepLock(this.x.octokit, this.x.settings, row.pr, row.branch, row.reason);
         let markdown = null;
         try {
             // Under the lock the PR is read again: it may have been reopened, and a run of it have used the branch, since the sweep began.
@@ -1967,7 +2292,8 @@ async function decide(client, branch, settings, pulls, now, listed) {
         pr: owner.pr,
         preview: owner.preview,
         decision,
-        reason
+        reason,
+        recorded: { commentId: owner.commentId, deploymentId: owner.deploymentId }
     });
     let unread = null;
     if (owner.pr) {
@@ -2051,6 +2377,12 @@ async function runCleanup(settings, client) {
         if (owner?.pr && owner.repository === repository && !b.default && !b.protected)
             numbers.add(owner.pr);
     }
+    await budget.read(octokit);
+    if (!budget.allows(budget.reserve() + Math.ceil(numbers.size / 100) + 1)) {
+        core/* notice */.lm(`The cleanup did not start: it leaves the last ${budget.reserve()} GitHub requests of the hour to the repository's pull requests (${budget.describe()}), ` +
+            `and reading the state of ${numbers.size} pull request${numbers.size === 1 ? '' : 's'} would go below that. The next run sweeps them.`);
+        return;
+    }
     const states = await pullStates(octokit, numbers);
     const pulls = async (n) => states.get(n) ?? pullState(octokit, n);
     const rows = [];
@@ -2083,7 +2415,8 @@ async function runCleanup(settings, client) {
         await core/* summary */.z.addRaw(markdown, true).write();
     const left = rows.filter((r) => r.decision === 'left for the next run').length;
     if (left)
-        core/* notice */.lm(`The cleanup stopped before GitHub's rate limit ran out (${budget.describe()}): ${left} branch${left === 1 ? '' : 'es'} left for the next run, which goes on where this one stopped.`);
+        core/* notice */.lm(`The cleanup stopped at the ${budget.reserve()} GitHub requests it leaves to the repository's pull requests this hour (${budget.describe()}): ` +
+            `${left} branch${left === 1 ? '' : 'es'} left for the next run, which goes on where this one stopped.`);
     core/* info */.pq(`GitHub requests: ${budget.sent}; ${budget.describe()}.`);
     if (failures.length) {
         const shown = failures.slice(0, 3).join('; ');
@@ -7051,6 +7384,42 @@ async function giveNameBack(client, unseeded, name) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/platform/recorded-ids.ts
+/**
+ * What a run records in the branch it creates for the sweep (annotations.ts:
+ * `preview-postgres/comment-id`, `preview-postgres/deployment-id`): the id
+ * of the PR's comment (the lock names it before anything is provisioned)
+ * and the id of the run's GitHub deployment (created beside provisioning).
+ * Annotations are set on create only (platform spec: AnnotationCreateValueRequest
+ * on `POST /projects/{project_id}/branches`; no update), so the create waits
+ * for the deployment's id, at most {@link ID_WAIT_MS}; an id not known by
+ * then is not recorded and the sweep lists for it instead.
+ */
+
+/** Longest wait of a create for the deployment's id, in milliseconds. */
+const ID_WAIT_MS = 5000;
+let source = () => ({});
+/** Sets where the ids this run records come from (main.ts, once the lock is held and the deployment started). */
+function recordIdsFrom(from) {
+    source = from;
+}
+/** The ids to record now: the comment's, and the deployment's when known within `waitMs` milliseconds. */
+async function recordedIds(waitMs = ID_WAIT_MS) {
+    const { commentId, deploymentId } = source();
+    let timer;
+    const late = new Promise((resolve) => (timer = setTimeout(() => resolve(undefined), waitMs)));
+    const deployment = deploymentId ? await Promise.race([deploymentId.catch(() => undefined), late]) : undefined;
+    clearTimeout(timer);
+    return { ...(commentId ? { commentId } : {}), ...(deployment ? { deploymentId: deployment } : {}) };
+}
+/**
+ * `extras` (branch-create-extras.ts, made for `owner`) with this run's ids
+ * added to its annotations, as the create is about to be sent.
+ */
+async function withRecordedIds(extras, owner) {
+    return { ...extras, annotation_value: (0,platform_annotations/* annotationsOf */.Ih)({ ...owner, ...(await recordedIds()) }) };
+}
+
 // EXTERNAL MODULE: ./src/platform/poll-schedule.ts
 var poll_schedule = __webpack_require__(85758);
 // EXTERNAL MODULE: ./src/platform/shapes.ts
@@ -7290,6 +7659,12 @@ function branchLimitHandler(settings, client, currentPr) {
         const budget = new GitHubBudget();
         const octokit = settings.githubToken ? budget.watch((0,comment_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000)) : null;
         const prs = new Set(ours.flatMap((o) => (o.owner.pr && o.owner.pr !== currentPr ? [o.owner.pr] : [])));
+        if (octokit)
+            await budget.read(octokit);
+        // The same reserve as the sweep's (budget.ts): the repository's other pull requests keep their share of the hour.
+        if (octokit && !budget.allows(budget.reserve() + Math.ceil(prs.size / 100) + 1 + LOCKED_COST))
+            throw err.withFigures(`The project has ${branches.length} branch${branches.length === 1 ? '' : 'es'}; ${ours.length} of them are this action's previews for this repository. ` +
+                `GitHub's rate limit: ${budget.describe()}, and \`make-room\` leaves the last ${budget.reserve()} requests of the hour to the repository's pull requests, so it deleted nothing.`);
         const states = octokit ? await pullStates(octokit, prs) : new Map();
         const closed = ours
             .filter((o) => o.owner.pr && o.owner.pr !== currentPr && ['closed', 'merged'].includes(String(states.get(o.owner.pr)?.state)))
@@ -7449,6 +7824,7 @@ async function deleteBranches(client, branches, o) {
 
 
 
+
 /** The preview's branch name: `branch-name`, else the default one for the PR (or, outside one, the git branch, the merge group or the commit) and `preview-name`. */
 function branchNameOf(settings, pr) {
     return settings.branchName || (0,preview_branch/* defaultBranchName */.pe)(pr, github/* context */._.sha ?? '', settings.previewName, (0,run_source/* runSource */.Rh)());
@@ -7478,6 +7854,7 @@ async function provision(settings, client, branchName, earlier, reuse = settings
             reuse,
             branchName,
             branchCreateExtras: extras,
+            completeExtras: (made) => withRecordedIds(made ?? extras, (0,platform_annotations/* ownerOfRun */.iz)()),
             anonymized,
             atBranchLimit: branchLimitHandler(settings, client, (0,platform_annotations/* ownerOfRun */.iz)().pr)
         });
@@ -8347,6 +8724,7 @@ var api_errors = __webpack_require__(57243);
 
 
 
+
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
  * that says what to fix; nothing secret is ever part of it. Whatever
@@ -8388,6 +8766,10 @@ async function run(checked) {
         const driver = settings.mode === 'instant' ? instantDriver(settings, pub) : branchDriver(settings, client, branchName, pub.existing?.record);
         if (settings.command === 'create') {
             deploying = startDeployment(settings, pub); // beside provisioning: it needs nothing of the database
+            const { lock } = pub;
+            const started = deploying;
+            // A branch this run creates records both ids, so the sweep writes to them without listing.
+            recordIdsFrom(() => ({ commentId: lock?.claim.id || undefined, deploymentId: started.then((d) => d?.id) }));
             const { command, seedCommand, schemaOnly } = settings;
             const under = (maskingRules) => seedFingerprintOf({ command, seedCommand, schemaOnly, maskingRules }, seedFiles, seedCheck);
             const done = await create(settings, seed, pub, driver, fingerprint, under);

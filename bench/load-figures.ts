@@ -44,6 +44,8 @@ export interface LoadFigures {
   busyMs: number
   /** The first operation's start to the last one's end, in milliseconds: the makespan without the runs' own start and finish. */
   spanMs: number
+  /** The launch to the first operation's start, in milliseconds (0 when there is none). */
+  headMs: number
   /** Requests to the platform API, all and in the busiest minute. */
   requests: number
   peakPerMinute: number
@@ -79,6 +81,7 @@ export function loadFigures(
     spanMs: operations.length
       ? Math.max(...operations.map((op) => op.endedAt ?? endedAt)) - Math.min(...operations.map((op) => op.startedAt))
       : 0,
+    headMs: operations.length ? Math.min(...operations.map((op) => op.startedAt)) - startedAt : 0,
     requests: log.length,
     peakPerMinute: peakPerWindow(log.map((r) => r.at)),
     locked: log.filter((r) => r.status === 423).length,

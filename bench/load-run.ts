@@ -28,6 +28,11 @@ export interface LoadResult {
   runs: RunResult[]
   sweep?: RunResult
   figures: LoadFigures
+  /**
+   * Per run, sorted: milliseconds from the launch to its first platform request (the lookup of its
+   * branch, `search=` its name), which the run's process start on this machine decides, not the action's waits.
+   */
+  firstRequestMs: number[]
 }
 
 /** Starts the runs together, waits for all, and measures. */
@@ -50,5 +55,10 @@ export async function runLoad(emu: Emulator, o: LoadOptions): Promise<LoadResult
   const endedAt = Math.max(...runs.map((r) => r.endedAt), sweep?.endedAt ?? 0)
   const log = emu.platform.server.log.slice(first)
   const operations = emu.platform.operations(o.project).filter((op) => op.startedAt >= startedAt)
-  return { runs, sweep, figures: loadFigures(startedAt, endedAt, log, operations) }
+  const firstRequestMs = o.prs
+    .map((n) => log.find((q) => new RegExp(`pr-${n}\\b`).test(decodeURIComponent(q.query)))?.at)
+    .filter((at): at is number => at !== undefined)
+    .map((at) => at - startedAt)
+    .sort((x, y) => x - y)
+  return { runs, sweep, figures: loadFigures(startedAt, endedAt, log, operations), firstRequestMs }
 }

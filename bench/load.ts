@@ -8,7 +8,9 @@
  * last run's end) against its lower bound (the union of the project's
  * operations' intervals) and their ratio (goal at most 1.3 for twenty), the
  * peak of API requests in any minute (goal at most 350 for twenty, 700 for
- * forty), the requests by kind, the 423 and 429 answers, and whether every
+ * forty), when the runs' first requests came (their processes' start on
+ * this machine) and the time from the last operation's end to the last run's
+ * end, the requests by kind, the 423 and 429 answers, and whether every
  * run succeeded with its branch seeded, no unseeded branch left, and one
  * comment per PR. Not a test: it prints figures.
  *
@@ -36,7 +38,7 @@ try {
       `rate limit 700/min, 40/s per route; Node ${process.version}; ${os.cpus().length} CPUs`
   )
   console.log(
-    'runs | poll-interval | makespan | lower bound | ratio | operations span | span ratio | peak requests/min | requests (polls, listings, creates, other) | 423 | 429 | succeeded | seeded | left over | comments | load average'
+    "runs | poll-interval | makespan | lower bound | ratio | operations span | span ratio | launch → a run's first request (median, last) | last operation → end | peak requests/min | requests (polls, listings, creates, other) | 423 | 429 | succeeded | seeded | left over | comments | load average"
   )
   for (const count of counts)
     for (const interval of intervals) {
@@ -44,7 +46,11 @@ try {
       const prs = Array.from({ length: count }, () => pr++)
       for (const n of prs) emu.github.openPullRequest(REPO, n)
       const before = loadAverage()
-      const { runs, figures: f } = await runLoad(emu, {
+      const {
+        runs,
+        figures: f,
+        firstRequestMs: first
+      } = await runLoad(emu, {
         project,
         prs,
         work,
@@ -71,6 +77,8 @@ try {
           `${(f.makespanMs / f.busyMs).toFixed(2)}×`,
           s(f.spanMs),
           `${(f.spanMs / f.busyMs).toFixed(2)}×`,
+          `${s(first[Math.floor(first.length / 2)] ?? NaN)}, ${s(first.at(-1) ?? NaN)} (${first.length} found)`,
+          s(f.makespanMs - f.headMs - f.spanMs),
           String(f.peakPerMinute),
           `${f.requests} (${f.kinds.polls}, ${f.kinds.listings}, ${f.kinds.creates}, ${f.kinds.other})`,
           String(f.locked),

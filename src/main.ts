@@ -49,7 +49,7 @@ export async function run(checked?: Settings): Promise<void> {
     const refused = settings.command === 'create' ? createRefusedBecause() : null
     if (refused) return core.notice(refused) // before any request: nothing provisioned, nothing written
     const client = neonClientOf(settings) // the run's one Neon API client (branch mode; no request until used)
-    waitForBusyProject(client, settings) // a request that meets 423 on all five attempts waits for the project's operations
+    waitForBusyProject(client, settings) // a request that meets 423 twice (or five times) waits for the project's running operations
     if (settings.command === 'cleanup') return await runCleanup(settings, client)
     if (settings.command === 'publish') return await publishReport(settings)
 

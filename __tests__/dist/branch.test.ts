@@ -126,22 +126,38 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
     return await running
   }
 
-  it('retries a 423 from a system operation at 0.1 s doubling, then creates the branch', async () => {
+  it('retries a 423 from a system operation after 0.1 s, then creates the branch only once the operation ended', async () => {
     const r = await lockedFor(2, () => run({}, { pr: { number: newPr() } }))
     expect(r.code).toBe(0)
     const posts = emu.platform.server.requests('POST', /\/branches$/)
     expect(posts.map((p) => p.status)).toEqual([...Array(posts.length - 1).fill(423), 201])
     expect(posts.length).toBeGreaterThanOrEqual(3)
-    expectDoublingGaps(posts, r.stdout)
+    // After the second 423 the run lists the project: the check still running, it waits for it; else it goes on at 0.2 s.
+    expectDoublingGaps(posts.slice(0, 2), r.stdout)
     expect(r.stdout).toMatch(/HTTP 423 Locked \(project busy\), attempt 1 of 5; retrying in 0\.1\d* s/)
+    const check = emu.platform.operations(project).find((o) => o.action === 'check_availability')!
+    expect(posts.at(-1)!.at).toBeGreaterThanOrEqual(check.endedAt!)
   })
 
-  it24('retries at 100, 200 and 400 ms plus its jitter of at most a quarter (as logged; no attempt early), with the schema diff on', async () => {
-    const r = await lockedFor(4, () => run({ 'compare-schema': 'true', seed: 'seed.sql' }, { pr: { number: newPr() } }))
+  it24('waits for a running operation after the second 423, not spending the other three attempts', async () => {
+    emu.platform.startSystemOperation(project, { durationMs: 60_000 })
+    const running = run({ 'poll-interval': '1' }, { pr: { number: newPr() } })
+    const listed = () => emu.platform.server.requests('GET', /\/operations$/).length
+    for (const deadline = Date.now() + 30_000; !listed() && Date.now() < deadline; ) await new Promise((res) => setTimeout(res, 20))
+    emu.platform.lifecycle.finishSystemOperations(project)
+    const r = await running
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/the project is busy \(HTTP 423 on every attempt\) with 1 operation\(s\): Check availability/)
+    expect(emu.platform.server.requests('POST', /\/branches$/).map((p) => p.status)).toEqual([423, 423, 201])
+  })
+
+  it24('retries at 100, 200, 400 and 800 ms plus its jitter of at most a quarter (as logged; no attempt early) while no operation is listed, with the schema diff on', async () => {
+    emu.platform.server.inject({ method: 'POST', path: /\/branches$/, kind: 'status', status: 423, times: 4 })
+    const r = await run({ 'compare-schema': 'true', seed: 'seed.sql' }, { pr: { number: newPr() } })
     expect(r.code).toBe(0)
     const posts = emu.platform.server.requests('POST', /\/branches$/)
-    expect(posts.slice(0, 4).map((p) => p.status)).toEqual([423, 423, 423, 423])
-    expectDoublingGaps(posts.slice(0, 4), r.stdout)
+    expect(posts.map((p) => p.status)).toEqual([423, 423, 423, 423, 201])
+    expectDoublingGaps(posts, r.stdout)
   })
 
   it24('gives up after exactly five attempts when the 423s have no running operation to wait for', async () => {
@@ -152,12 +168,13 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
     expect(posts).toHaveLength(5)
     expect(posts.every((p) => p.status === 423)).toBe(true)
     expectDoublingGaps(posts, r.stdout)
-    expect(emu.platform.server.requests('GET', /\/operations$/)).toHaveLength(1)
+    // Listed after the second attempt and the fifth: nothing runs either time.
+    expect(emu.platform.server.requests('GET', /\/operations$/)).toHaveLength(2)
     expect(r.errors[0]).toMatch(/the project is busy with other operations \(HTTP 423 Locked on all 5 attempts/)
     expect(previewBranches()).toHaveLength(0)
   })
 
-  it24('when the lock outlasts the five attempts, waits for the running operation, names it, and fails at wait-timeout naming it', async () => {
+  it24('when the lock outlasts the attempts, waits for the running operation, names it, and fails at wait-timeout naming it', async () => {
     emu.platform.startSystemOperation(project, { durationMs: 60_000 })
     const r = await run({ comment: 'false', 'wait-timeout': '4', 'poll-interval': '0.5' }, { pr: { number: newPr() } })
     expect(r.code).toBe(1)

@@ -94,13 +94,22 @@ describe('poll schedule (bundled action, Node 24)', () => {
     expectNothingStartedEarly()
   }, 60_000)
 
-  it("waits for a busy project on the same schedule, and creates only once the project's operation ended", async () => {
-    emu.platform.startSystemOperation(project, { durationMs: 8000 })
-    const r = await run()
+  it("waits for a busy project after the second 423 on the same schedule, and creates only once the project's operation ended", async () => {
+    // The check holds the project until the run listed it three times, however late the run starts on a loaded machine.
+    emu.platform.startSystemOperation(project, { durationMs: 60_000 })
+    const running = run()
+    for (const deadline = Date.now() + 40_000; log().filter(isListing).length < 3 && Date.now() < deadline; )
+      await new Promise((res) => setTimeout(res, 20))
+    emu.platform.lifecycle.finishSystemOperations(project)
+    const r = await running
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/Waiting for the project to be free, polling soon and then at most every 5 s \(poll-interval\)/)
     const listings = log().filter(isListing)
-    // The first listing follows the five 423s; the next poll comes well before poll-interval (5 s).
+    // The first listing follows the second 423 (the rule's other three attempts would meet 423 too); the next poll comes well before poll-interval (5 s); one create after the wait.
+    const creates = log().filter((q) => q.method === 'POST' && /\/branches$/.test(q.path))
+    expect(creates.map((q) => q.status)).toEqual([423, 423, 201])
+    expect(listings[0].at).toBeGreaterThan(creates[1].at)
+    expect(listings[0].at).toBeLessThan(creates[2].at)
     expect(listings.length).toBeGreaterThanOrEqual(3)
     expect(listings[1].at - listings[0].at).toBeLessThan(2500)
     for (const gap of gaps(listings)) expect(gap).toBeLessThanOrEqual(5000 + SLACK_MS)

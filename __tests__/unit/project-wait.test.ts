@@ -1,6 +1,7 @@
 /**
- * ProjectWaiter (src/platform/project-wait.ts) with retryLocked: after five
- * 423s, wait for the project's running operations, then send again.
+ * ProjectWaiter (src/platform/project-wait.ts) with retryLocked: after the
+ * second 423 (and the fifth), wait for the project's running operations, then
+ * send again.
  */
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { HttpError } from '../../src/http.js'
@@ -65,14 +66,14 @@ function request(free: () => boolean) {
 const noSleep = async (): Promise<void> => undefined
 const options = { pollIntervalSeconds: 0.01, waitTimeoutSeconds: 5 }
 
-describe('after five 423s, wait for the project to be free', () => {
-  it('lists the running operations, names them, waits for them to end, and sends again with a fresh schedule', async () => {
+describe('after two 423s, wait for the project to be free', () => {
+  it('lists the running operations after the second 423, names them, waits for them to end, and sends again with a fresh schedule', async () => {
     const p = project([[op('a', 'running')], [op('a', 'running')], [op('a', 'finished')]])
     const waiter = new ProjectWaiter(p.reader, options)
     setLockedHandler(waiter)
     const r = request(() => p.listings() >= 3)
     await expect(retryLocked('Create branch "x"', r.send, noSleep)).resolves.toBe('made')
-    expect(r.attempts).toBe(6) // five 423s, then the first of a fresh schedule
+    expect(r.attempts).toBe(3) // two 423s (not the rule's five: the rest would meet 423 too), then the first of a fresh schedule
     expect(out.join('')).toMatch(
       /the project is busy \(HTTP 423 on every attempt\) with 1 operation\(s\): Create branch on branch br-a \(running\)/
     )
@@ -80,13 +81,13 @@ describe('after five 423s, wait for the project to be free', () => {
     expect(waiter.summary()).toMatchObject({ operations: 1 })
   })
 
-  it('gives up after five attempts, as before, when nothing runs and nothing ended during them', async () => {
+  it('goes on with the attempts when nothing runs after the second, and gives up after the fifth when nothing ended during them', async () => {
     const p = project([[op('old', 'finished', { updated_at: iso(Date.now() - 60_000) })]])
     setLockedHandler(new ProjectWaiter(p.reader, options))
     const r = request(() => false)
     await expect(retryLocked('Create branch "x"', r.send, noSleep)).rejects.toBeInstanceOf(ProjectBusyError)
     expect(r.attempts).toBe(5)
-    expect(p.listings()).toBe(1)
+    expect(p.listings()).toBe(2)
   })
 
   it('sends again when the operation behind the 423s ended just before the listing (the race)', async () => {
@@ -134,7 +135,7 @@ describe('after five 423s, wait for the project to be free', () => {
     await expect(retryLocked('Create branch "x"', r.send, noSleep)).resolves.toBe('made')
   })
 
-  it('fails at wait-timeout naming the operations still running, without sending again', async () => {
+  it('fails at wait-timeout naming the operations still running, after the five attempts and no fresh schedule', async () => {
     const p = project([[op('a', 'running', { action: 'start_compute' })]])
     setLockedHandler(new ProjectWaiter(p.reader, { pollIntervalSeconds: 0.02, waitTimeoutSeconds: 0.2 }))
     const r = request(() => false)
@@ -146,7 +147,7 @@ describe('after five 423s, wait for the project to be free', () => {
     expect(r.attempts).toBe(5)
   })
 
-  it('polls on the schedule of every operation wait: a few hundred ms, then less often up to poll-interval', async () => {
+  it('polls on the schedule of every operation wait, counted from the skipped attempts, up to poll-interval', async () => {
     for (const random of [0, 0.5]) {
       const sleeps: number[] = []
       const q = project([[op('a', 'running')], [op('a', 'running')], [op('a', 'running')], [op('a', 'running')], [op('a', 'finished')]])
@@ -163,12 +164,11 @@ describe('after five 423s, wait for the project to be free', () => {
       await retryLocked('x', r.send, noSleep)
       expect(sleeps).toHaveLength(4)
       const share = 1 - POLL_SCHEDULE.jitter * random
-      // The first counts from the first 423 attempt (moments ago, the test's backoff does not sleep).
-      const { firstMs, factor } = POLL_SCHEDULE
-      expect(sleeps[0]).toBeLessThanOrEqual(firstMs * share)
-      expect(sleeps[0]).toBeGreaterThan(firstMs * share - 100)
-      const ceilings = [firstMs * factor, firstMs * factor ** 2, 700].map((c) => Math.min(c, 700))
-      expect(sleeps.slice(1)).toEqual(ceilings.map((c) => expect.closeTo(c * share, 6)))
+      // Counted as if the three attempts it skipped (0.2 + 0.4 + 0.8 s) had been spent: the ceilings 0.35, 0.49
+      // and 0.69 s fall within them, so the first poll is at least half of poll-interval's 0.7 s away, not ~0.35 s.
+      expect(sleeps[0]).toBeGreaterThanOrEqual(500)
+      expect(sleeps[0]).toBeLessThanOrEqual(1400)
+      expect(sleeps.slice(1)).toEqual([700, 700, 700].map((c) => expect.closeTo(c * share, 6)))
     }
   })
 })

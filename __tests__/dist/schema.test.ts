@@ -273,7 +273,13 @@ describe('schema diff never costs a preview', () => {
     expect(r.errors).toEqual([])
     expect(r.code).toBe(0)
     expect(r.outputs.created).toBe('true')
-    expect(r.warnings).toEqual([expect.stringMatching(/^Schema diff unavailable: could not inspect the schema after seeding: canceling statement.*The database is seeded and kept/)])
+    const diffWarnings = r.warnings.filter((w) => w.startsWith('Schema diff unavailable'))
+    expect(diffWarnings).toEqual([expect.stringMatching(/^Schema diff unavailable: could not inspect the schema after seeding: canceling statement.*The database is seeded and kept/)])
+    // The database's 1 ms statement_timeout applies to each statement of the storage read too (PostgreSQL 13+,
+    // simple query protocol): on a loaded machine its BEGIN can outlast 1 ms, which is a second warning, never a failure.
+    const others = r.warnings.filter((w) => !diffWarnings.includes(w))
+    expect(others.length).toBeLessThanOrEqual(1)
+    for (const w of others) expect(w).toMatch(/^Could not read the tables' storage after the command \(canceling statement due to (statement timeout|user request)\)/)
     expect(project.branches.size).toBe(before + 1)
     const kept = [...project.branches.values()].find((b) => b.id === r.outputs['branch-id'])!
     const client = await emu.pg.connect(kept.database)

@@ -140,9 +140,22 @@ export class ServiceServer {
     return this.log.filter((r) => (!method || r.method === method) && (!path || path.test(r.path)))
   }
 
+  /**
+   * Serves every route under `prefix` only (GitHub Enterprise Server's `/api/v3`): `url` gains it,
+   * and a request whose path lacks it is answered 404 as by a server that has no such path.
+   */
+  servePathPrefix(prefix: string): void {
+    this.url = this.origin + prefix
+    this.pathPrefix = prefix
+  }
+
+  private pathPrefix = ''
+  private origin = ''
+
   async listen(port = 0): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve))
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+    this.url = this.origin + this.pathPrefix
     return this.url
   }
 
@@ -165,6 +178,9 @@ export class ServiceServer {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const url = new URL(req.url ?? '/', 'http://emulator')
+    const unprefixed = this.pathPrefix && !url.pathname.startsWith(`${this.pathPrefix}/`)
+    if (this.pathPrefix && !unprefixed) url.pathname = url.pathname.slice(this.pathPrefix.length)
+    if (unprefixed) url.pathname = `/no-such-path${url.pathname}` // routes match nothing: 404
     const method = req.method ?? 'GET'
     const text = Buffer.concat(chunks).toString('utf8')
     const header = req.headers['x-request-id']

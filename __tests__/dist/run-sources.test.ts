@@ -158,4 +158,28 @@ describe('guards that keep holding', () => {
     expect(deleted.errors).toEqual([])
     expect(previewBranches()).toHaveLength(0)
   })
+
+  it("GitHub Enterprise Server's API under /api/v3: the comment, its lock and the deployment all go there, and delete finds them", async () => {
+    emu.github.server.servePathPrefix('/api/v3') // requests without the prefix get 404, as from a GHES host
+    try {
+      const from = emu.github.server.log.length
+      const pr = newPr()
+      const first = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
+      expect(first.errors).toEqual([])
+      expect(first.outputs['comment-url']).not.toBe('')
+      expect(first.outputs['deployment-id']).not.toBe('')
+      expect(emu.github.comments(REPO, pr)).toHaveLength(1)
+      const again = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
+      expect(again.outputs).toMatchObject({ created: 'false', 'branch-id': first.outputs['branch-id'] })
+      const deleted = await run({ command: 'delete' }, { pr: { number: pr } })
+      expect(deleted.errors).toEqual([])
+      expect(previewBranches()).toHaveLength(0)
+      expect(emu.github.comments(REPO, pr)).toHaveLength(1)
+      const requests = emu.github.server.log.slice(from)
+      expect(requests.length).toBeGreaterThan(5)
+      expect(requests.filter((q) => q.status === 404 && q.path.startsWith('/no-such-path'))).toEqual([])
+    } finally {
+      emu.github.server.servePathPrefix('')
+    }
+  })
 })

@@ -1740,17 +1740,24 @@ async function sleepNext(schedule, leftMs = Infinity, sleepMs = _http_js__WEBPAC
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   P: () => (/* binding */ ProjectBusyError),
+/* harmony export */   Sz: () => (/* binding */ LIST_AFTER_ATTEMPT),
+/* harmony export */   U8: () => (/* binding */ lockedWaitMs),
 /* harmony export */   d9: () => (/* binding */ setLockedHandler),
-/* harmony export */   rU: () => (/* binding */ retryLocked)
+/* harmony export */   rU: () => (/* binding */ retryLocked),
+/* harmony export */   s8: () => (/* binding */ LOCKED_RETRY)
 /* harmony export */ });
-/* unused harmony exports LOCKED_RETRY, lockedWaitMs */
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
 /**
  * HTTP 423 Locked handling (Neon operations guide, Errors): a request that starts work
  * while the project is busy with conflicting operations is refused with 423;
  * resend the same request after a wait that starts at 0.1 s and doubles each
- * time, for at most five attempts in all, then give up.
+ * time, for at most five attempts in all, then give up. After the second 423
+ * of a schedule the run's {@link LockedHandler} may instead wait for the
+ * project's running operations (fewer attempts than five is within the rule):
+ * another run's create holds the project for a second or more, and the
+ * attempts at 0.3, 0.7 and 1.5 s would only meet 423 again, twenty or forty
+ * runs' at once drawing HTTP 429 from Neon's rate limit.
  */
 
 
@@ -1761,6 +1768,12 @@ async function sleepNext(schedule, leftMs = Infinity, sleepMs = _http_js__WEBPAC
  * 200–250, 400–500 and 800–1000 ms.
  */
 const LOCKED_RETRY = { attempts: 5, firstWaitMs: 100, factor: 2, jitter: 0.25 };
+/**
+ * The 423 of a schedule after which the handler is first asked whether operations run (see
+ * {@link LockedHandler}): the second, so that a lock that lasts a moment (an operation ending
+ * as the first attempt arrived) costs no listing.
+ */
+const LIST_AFTER_ATTEMPT = 2;
 /** The wait before attempt `attempt + 1`, in milliseconds; `random` in [0, 1). */
 function lockedWaitMs(attempt, random) {
     const base = LOCKED_RETRY.firstWaitMs * LOCKED_RETRY.factor ** (attempt - 1);
@@ -1787,8 +1800,9 @@ function setLockedHandler(h) {
 }
 /**
  * Sends `request` and resends it on HTTP 423 per that rule, with the
- * jitter of {@link LOCKED_RETRY}; after the fifth 423 asks the run's
- * {@link LockedHandler} (if any) whether to start a fresh schedule. Any other
+ * jitter of {@link LOCKED_RETRY}; after the second 423 (`early`) and the
+ * fifth asks the run's {@link LockedHandler} (if any) whether to start a
+ * fresh schedule after waiting for the project. Any other
  * outcome is returned or thrown as is. `sleepMs` and `random` are injectable for tests.
  * @throws ProjectBusyError after the fifth 423 when there is no handler or it gives up.
  */
@@ -1807,6 +1821,8 @@ async function retryLocked(label, request, sleepMs = _http_js__WEBPACK_IMPORTED_
                         break;
                     throw new ProjectBusyError(label, attempt, err.requestId);
                 }
+                if (attempt === LIST_AFTER_ATTEMPT && handler && (await handler.afterLocked(label, { requestStart, scheduleStart, early: true })))
+                    break;
                 const wait = lockedWaitMs(attempt, random());
                 _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${label}: HTTP 423 Locked (project busy), attempt ${attempt} of ${LOCKED_RETRY.attempts}; retrying in ${wait / 1000} s.`);
                 await sleepMs(wait);

@@ -8744,7 +8744,7 @@ async function run(checked) {
         if (refused)
             return core/* notice */.lm(refused); // before any request: nothing provisioned, nothing written
         const client = (0,platform_client/* neonClientOf */.ZF)(settings); // the run's one Neon API client (branch mode; no request until used)
-        (0,project_wait/* waitForBusyProject */.vo)(client, settings); // a request that meets 423 on all five attempts waits for the project's operations
+        (0,project_wait/* waitForBusyProject */.vo)(client, settings); // a request that meets 423 twice (or five times) waits for the project's running operations
         if (settings.command === 'cleanup')
             return await runCleanup(settings, client);
         if (settings.command === 'publish')

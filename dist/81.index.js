@@ -1804,18 +1804,22 @@ async function findPreviewBranches(client, name) {
  * Waiting for a busy project. A request that starts work meets HTTP 423 while
  * the project runs conflicting operations (Neon operations guide, Errors), and Neon's
  * guidance is to "retry with exponential backoff or wait for the in-flight
- * operation to finish" (Neon API reference, Operations). When the five
- * attempts of the backoff (retry-423.ts) all met 423, {@link ProjectWaiter}
- * lists the project's running operations (`GET /projects/{project_id}/operations`,
+ * operation to finish" (Neon API reference, Operations). When the second
+ * attempt of the backoff (retry-423.ts) met 423, and again when the fifth
+ * did, {@link ProjectWaiter} lists the project's running operations (`GET /projects/{project_id}/operations`,
  * newest first, cursor-paginated; platform spec, listProjectOperations), waits
  * until none is running, polling one page of the list on the schedule of
  * every operation wait (poll-schedule.ts: soon, then less often up to the poll
- * interval, with jitter), counted from the first of the five attempts, within
+ * interval, with jitter), counted from the first attempt of the schedule (after
+ * the second attempt, as if the three left had been spent: 1.4 s more), within
  * `wait-timeout`, and then lets the request be sent
- * again with a fresh schedule. When nothing is running and nothing ended
+ * again with a fresh schedule. After the second attempt, when nothing is
+ * listed running (a system operation the list does not show yet, or one just
+ * ended) or `wait-timeout` would pass first, the remaining attempts of the
+ * backoff follow. After the fifth, when nothing is running and nothing ended
  * since the schedule began, the 423 has no operation to wait for and the
- * request gives up as before; an operation that ended since (just before the
- * listing) is a reason to send again, not to give up.
+ * request gives up; an operation that ended since (just before the listing)
+ * is a reason to send again, not to give up.
  */
 
 
@@ -1826,6 +1830,8 @@ async function findPreviewBranches(client, name) {
 /** Statuses after which an operation no longer holds the project (`failed` is retried by the platform, so it still does). */
 const ENDED = ['finished', 'skipped', 'cancelled', 'error'];
 const running = (op) => !ENDED.includes(op.status);
+/** The waits of the 423 attempts an early wait skips, in milliseconds (without their jitter): 1,400. */
+const SKIPPED_MS = Array.from({ length: _retry_423_js__WEBPACK_IMPORTED_MODULE_3__/* .LOCKED_RETRY */ .s8.attempts - _retry_423_js__WEBPACK_IMPORTED_MODULE_3__/* .LIST_AFTER_ATTEMPT */ .Sz }, (_x, i) => (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_3__/* .lockedWaitMs */ .U8)(_retry_423_js__WEBPACK_IMPORTED_MODULE_3__/* .LIST_AFTER_ATTEMPT */ .Sz + i, 0)).reduce((a, b) => a + b, 0);
 /** Operations per page of the list (the spec allows 1 to 1000). */
 const PAGE = 50;
 /** Pages read when listing what runs: running operations older than these are not looked for. */
@@ -1858,16 +1864,20 @@ class ProjectWaiter {
         return this.waitedOn.size ? { seconds: this.waitedMs / 1000, operations: this.waitedOn.size } : undefined;
     }
     /**
-     * After a schedule of 423s: waits for the project's running operations to end.
-     * @returns true to send the request again; false to give up (nothing runs, nothing ended since `scheduleStart`,
-     *   or the main flow was cancelled and the caller is an undo step that must not wait).
-     * @throws OperationError when `wait-timeout` (from `requestStart`) passes with operations still running
-     *   (the message names them); CancelledError on a cancel while waiting.
+     * After the second (`early`) or the last 423 of a schedule: waits for the project's running operations to end.
+     * @returns true to send the request again with a fresh schedule; false to go on with the schedule (`early`:
+     *   nothing listed running, the listing failed, or `wait-timeout` passed while waiting) or else to give up
+     *   (nothing runs, nothing ended since `scheduleStart`); false also when the main flow was cancelled and the
+     *   caller is an undo step that must not wait.
+     * @throws OperationError when, not `early`, `wait-timeout` (from `requestStart`) passes with operations still
+     *   running (the message names them); CancelledError on a cancel while waiting.
      */
     async afterLocked(label, times) {
         if ((0,_cancel_js__WEBPACK_IMPORTED_MODULE_1__/* .isCancelled */ .mm)())
             return false;
         const deadline = times.requestStart + this.options.waitTimeoutSeconds * 1000;
+        if (times.early && Date.now() >= deadline)
+            return false;
         let listed;
         try {
             listed = await this.list();
@@ -1875,10 +1885,26 @@ class ProjectWaiter {
         catch (err) {
             if (!transient(err))
                 throw err;
+            if (times.early)
+                return false;
             _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${label}: could not list the project's operations (${err.message}); sending again.`);
             return Date.now() < deadline;
         }
         const now = listed.filter(running);
+        if (times.early) {
+            if (!now.length)
+                return false;
+            try {
+                // Polls no sooner than the attempts left would have (0.2 + 0.4 + 0.8 s): a create holds the project a second or more.
+                await this.waitUntilFree(label, now, deadline, times.scheduleStart - SKIPPED_MS);
+            }
+            catch (err) {
+                if (err instanceof _operations_js__WEBPACK_IMPORTED_MODULE_4__/* .OperationError */ .OK)
+                    return false;
+                throw err;
+            }
+            return true;
+        }
         if (!now.length) {
             // Updated times have second precision: an operation that ended during the attempts shows an updated_at of at most 1 s before.
             const ended = listed.filter((op) => !running(op) && Date.parse(op.updated_at) >= times.scheduleStart - 1000);
@@ -1908,7 +1934,7 @@ class ProjectWaiter {
     }
     /**
      * Polls until no operation runs in the project, on the schedule of every operation wait counted from
-     * `since` (the first of the 423 attempts, which polled the project at 0.1, 0.3, 0.7 and 1.5 s).
+     * `since` (the first of the 423 attempts, or 1.4 s before it: see afterLocked).
      */
     async waitUntilFree(label, first, deadline, since) {
         const start = Date.now();

@@ -11,7 +11,7 @@ import Sequencer from '@jest/test-sequencer'
  * in `bash .ci/run`) on the 2-core machine; only the order matters.
  */
 const MEASURED = {
-  '__tests__/dist/sweep-scale.test.ts': 376,
+  '__tests__/dist/sweep-scale.test.ts': 110,
   '__tests__/dist/lock-holds.test.ts': 153,
   '__tests__/dist/lifecycle-guarantees.test.ts': 129,
   '__tests__/dist/branch.test.ts': 127,

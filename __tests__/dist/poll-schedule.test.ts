@@ -97,7 +97,7 @@ describe('poll schedule (bundled action, Node 24)', () => {
     expectNothingStartedEarly()
   }, 60_000)
 
-  it("waits for a busy project after the second 423 on the same schedule, and creates only once the project's operation ended", async () => {
+  it("waits for a busy project after the first 423 on the same schedule, and creates only once the project's operation ended", async () => {
     // The check holds the project until the run listed it three times, however late the run starts on a loaded machine.
     emu.platform.startSystemOperation(project, { durationMs: 60_000 })
     const running = run()
@@ -108,11 +108,11 @@ describe('poll schedule (bundled action, Node 24)', () => {
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/Waiting for the project to be free, polling soon and then at most every 5 s \(poll-interval\)/)
     const listings = log().filter(isListing)
-    // The first listing follows the second 423 (the rule's other three attempts would meet 423 too); the next poll comes well before poll-interval (5 s); one create after the wait.
+    // The first listing follows the first 423 (the rule's other four attempts would meet 423 too); the next poll comes well before poll-interval (5 s); one create after the wait.
     const creates = log().filter((q) => q.method === 'POST' && /\/branches$/.test(q.path))
-    expect(creates.map((q) => q.status)).toEqual([423, 423, 201])
-    expect(listings[0].at).toBeGreaterThan(creates[1].at)
-    expect(listings[0].at).toBeLessThan(creates[2].at)
+    expect(creates.map((q) => q.status)).toEqual([423, 201])
+    expect(listings[0].at).toBeGreaterThan(creates[0].at)
+    expect(listings[0].at).toBeLessThan(creates[1].at)
     expect(listings.length).toBeGreaterThanOrEqual(3)
     expect(listings[1].at - listings[0].at).toBeLessThan(4000)
     for (const gap of gaps(listings)) expect(gap).toBeLessThanOrEqual(5000 + SLACK_MS)
@@ -144,6 +144,42 @@ describe('poll schedule (bundled action, Node 24)', () => {
     expect(polls.at(-1)!.at).toBeGreaterThanOrEqual(ended)
     expectNothingStartedEarly()
   }, 60_000)
+
+  it("six runs at once: the runs that waited poll their own create first when the project's creates have ended, and shorten their longest wait as the queue shortens", async () => {
+    emu.platform.timing = { createBranchMs: 2500, startComputeMs: 2500, deleteMs: 300 }
+    const prs = Array.from({ length: 6 }, () => newPr())
+    const runs = await Promise.all(prs.map((pr) => run({}, pr)))
+    expect(runs.map((r) => r.errors)).toEqual(runs.map(() => []))
+    expect(runs.map((r) => r.code)).toEqual(runs.map(() => 0))
+    const durations = emu.platform
+      .operations(project)
+      .filter((o) => o.action === 'create_branch')
+      .map((o) => o.endedAt! - o.startedAt)
+    // Runs that listed finished creates while they waited: their own create's first poll came when those had taken.
+    const learned = runs.filter((r) => /Polling Create branch, Start compute first in \d+\.\d s: operations of these kinds took \d+\.\d s in this project\./.test(r.stdout))
+    expect(learned.length).toBeGreaterThan(0)
+    for (const r of learned) {
+      const branch = r.outputs['branch-id']
+      const create = log().find((q) => q.method === 'POST' && q.status === 201 && (q.responseText ?? '').includes(branch))!
+      const own = emu.platform
+        .operations(project)
+        .filter((o) => o.branch_id === branch)
+        .map((o) => String(o.id))
+      const polls = log().filter((q) => isPoll(q) && own.some((id) => q.path.endsWith(id)))
+      // Not three polls in the first 1.1 s (the schedule without a pace): the first at least 80 % of the shortest create's time after the create.
+      expect(polls[0].at - create.at).toBeGreaterThanOrEqual(0.8 * Math.min(...durations))
+      expect(polls.length).toBeLessThanOrEqual(4)
+    }
+    // The runs that waited through several others' creates saw the project stand idle between them and polled more often
+    // than poll-interval (5 s), as fewer runs were left waiting with them; none polled faster than the shortest wait.
+    const paced = runs.filter((r) => /stood idle about \d+(\.\d)? s between other runs' operations lately, .* polling at most every \d+(\.\d)? s\./.test(r.stdout))
+    expect(paced.length).toBeGreaterThan(0)
+    for (const r of paced) {
+      const every = [...r.stdout.matchAll(/polling at most every (\d+(?:\.\d)?) s\./g)].map((m) => Number(m[1]))
+      expect(Math.min(...every)).toBeLessThan(5)
+      expect(Math.min(...every)).toBeGreaterThanOrEqual(0.7)
+    }
+  }, 120_000)
 
   it('waits out a 429 met while polling for its Retry-After, then polls again and succeeds', async () => {
     emu.platform.server.inject({

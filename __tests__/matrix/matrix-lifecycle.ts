@@ -142,17 +142,19 @@ function resets(h: MatrixHelpers): Case[] {
       group: 'lifecycle',
       name: 'branch: a reset during a system operation',
       expected:
-        'the restore meets 423, is retried at 0.1 s doubling, its operations are waited on; same branch and connection strings, drift gone, seeded again',
+        'the restore meets 423, waits for the operation the project lists running, is sent again, its operations are waited on; same branch and connection strings, drift gone, seeded again',
       body: async (ctx) => {
         const first = await ctx.run('branch')
         const b = ctx.project.branches.get(first.outputs['branch-id'])
         if (b) await ctx.emu.pg.query(b.database, "INSERT INTO matrix_seed VALUES (4, 'drift')")
-        // The availability check runs until the restore has met 423 twice, whenever that is.
+        // The availability check runs until the restore has met 423 and the run has listed the project, whenever that is.
         ctx.emu.platform.startSystemOperation(ctx.project, { durationMs: 60_000 })
+        const listedBefore = ctx.emu.platform.server.requests('GET', /\/operations$/).length
         const running = ctx.run('branch', { command: 'reset' })
         const locked = () => ctx.emu.platform.server.requests('POST', /\/restore$/).filter((q) => q.status === 423).length
+        const listed = () => ctx.emu.platform.server.requests('GET', /\/operations$/).length > listedBefore
         const deadline = Date.now() + 30_000
-        while (locked() < 2 && Date.now() < deadline) await sleep(20)
+        while ((locked() < 1 || !listed()) && Date.now() < deadline) await sleep(20)
         ctx.emu.platform.lifecycle.finishSystemOperations(ctx.project)
         const r = await running
         const c = h.checker()

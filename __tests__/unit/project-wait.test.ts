@@ -1,6 +1,6 @@
 /**
  * ProjectWaiter (src/platform/project-wait.ts) with retryLocked: after the
- * second 423 (and the fifth), wait for the project's running operations, then
+ * first 423 (and the fifth), wait for the project's running operations, then
  * send again.
  */
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
@@ -66,14 +66,14 @@ function request(free: () => boolean) {
 const noSleep = async (): Promise<void> => undefined
 const options = { pollIntervalSeconds: 0.01, waitTimeoutSeconds: 5 }
 
-describe('after two 423s, wait for the project to be free', () => {
-  it('lists the running operations after the second 423, names them, waits for them to end, and sends again with a fresh schedule', async () => {
+describe('after a 423, wait for the project to be free', () => {
+  it('lists the running operations after the first 423, names them, waits for them to end, and sends again with a fresh schedule', async () => {
     const p = project([[op('a', 'running')], [op('a', 'running')], [op('a', 'finished')]])
     const waiter = new ProjectWaiter(p.reader, options)
     setLockedHandler(waiter)
     const r = request(() => p.listings() >= 3)
     await expect(retryLocked('Create branch "x"', r.send, noSleep)).resolves.toBe('made')
-    expect(r.attempts).toBe(3) // two 423s (not the rule's five: the rest would meet 423 too), then the first of a fresh schedule
+    expect(r.attempts).toBe(2) // one 423 (not the rule's five: the rest would meet 423 too), then the first of a fresh schedule
     expect(out.join('')).toMatch(
       /the project is busy \(HTTP 423 on every attempt\) with 1 operation\(s\): Create branch on branch br-a \(running\)/
     )
@@ -81,7 +81,7 @@ describe('after two 423s, wait for the project to be free', () => {
     expect(waiter.summary()).toMatchObject({ operations: 1 })
   })
 
-  it('goes on with the attempts when nothing runs after the second, and gives up after the fifth when nothing ended during them', async () => {
+  it('goes on with the attempts when nothing runs after the first, and gives up after the fifth when nothing ended during them', async () => {
     const p = project([[op('old', 'finished', { updated_at: iso(Date.now() - 60_000) })]])
     setLockedHandler(new ProjectWaiter(p.reader, options))
     const r = request(() => false)

@@ -6,6 +6,7 @@
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'
 import { pollSchedule, sleepNext } from './poll-schedule.js'
+import { learnedDurations } from './project-pace.js'
 
 /**
  * Status values of an operation: the Neon operations guide's seven plus `error`, which the
@@ -92,6 +93,11 @@ export function summarise(op: Operation): OperationSummary {
   return { name: displayName(op.action), status: op.status, durationSeconds: Number.isFinite(seconds) ? Math.max(0, seconds) : 0 }
 }
 
+/** "Create branch, Start compute": the display names of `ops`' actions, each once. */
+function names(ops: Operation[]): string {
+  return [...new Set(ops.map((op) => displayName(op.action)))].join(', ')
+}
+
 function table(ops: Operation[]): string {
   const rows = ops.map((op) => `  ${displayName(op.action).padEnd(20)} ${op.status.padEnd(11)} failures ${op.failures_count}  id ${op.id}`)
   return rows.join('\n')
@@ -111,8 +117,9 @@ export interface WaitOptions {
 /**
  * Waits until every operation in `operations` is terminal (Neon operations guide, Polling
  * rule), polling on a schedule (poll-schedule.ts) whose first poll comes a few hundred
- * milliseconds after the request that started them (`since`) and whose waits grow to
- * `pollIntervalSeconds`. A poll reads the pending operations one after another, in the
+ * milliseconds after the request that started them (`since`), or when the project's
+ * operations of the same kinds have ended when the run has seen some finish
+ * (project-pace.ts), and whose waits grow to `pollIntervalSeconds`. A poll reads the pending operations one after another, in the
  * given order, and stops at the first not yet successful: one request a poll while the
  * first runs (a create's two operations end about together), the rest read as soon as it ended.
  * `finished` and `skipped` are success; `cancelled` and `error` fail as soon
@@ -168,7 +175,13 @@ export async function waitForOperations(operations: Operation[], options: WaitOp
     }
   }
   check()
-  const schedule = pollSchedule(options.pollIntervalSeconds, { since: options.since })
+  learnedDurations.learn([...latest.values()])
+  const expectedMs = learnedDurations.expectedMs(pending().map((op) => op.action))
+  const schedule = pollSchedule(options.pollIntervalSeconds, { since: options.since, expectedMs })
+  if (expectedMs !== undefined && schedule.headStartMs() > 0)
+    core.info(
+      `Polling ${names(pending())} first in ${(schedule.headStartMs() / 1000).toFixed(1)} s: operations of these kinds took ${(expectedMs / 1000).toFixed(1)} s in this project.`
+    )
   while (pending().length) {
     const left = deadline - Date.now()
     if (left <= 0) {
@@ -185,5 +198,6 @@ export async function waitForOperations(operations: Operation[], options: WaitOp
     }
     check()
   }
+  learnedDurations.learn([...latest.values()])
   return operations.map((op) => latest.get(op.id)!)
 }

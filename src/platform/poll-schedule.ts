@@ -54,6 +54,13 @@ export interface PollScheduleOptions {
    * the state it just gave), are skipped. 0 when not given.
    */
   elapsedMs?: number
+  /**
+   * When the work is expected to end, in milliseconds after the request (the
+   * project's own operations of the same kinds took that long: project-pace.ts):
+   * the first poll comes then rather than a few hundred milliseconds after
+   * the request, and the schedule goes on from its first ceiling after it.
+   */
+  expectedMs?: number
 }
 
 /**
@@ -63,30 +70,78 @@ export interface PollScheduleOptions {
  */
 export class PollSchedule {
   private n = 0
-  private readonly longestMs: number
+  private longestMs: number
+  private readonly limitMs: number
   private readonly firstMs: number
   private elapsedMs: number
+  private expectedMs: number
+  private raisedMs = 0
 
   /** @param random in [0, 1) (injectable for tests) */
   constructor(
     options: PollScheduleOptions,
     private readonly random: () => number = Math.random
   ) {
-    this.longestMs = Math.max(1, options.longestMs)
+    this.longestMs = this.limitMs = Math.max(1, options.longestMs)
     this.firstMs = Math.min(this.longestMs, options.firstMs ?? POLL_SCHEDULE.firstMs)
     this.elapsedMs = Math.max(0, options.elapsedMs ?? 0)
+    this.expectedMs = Math.max(0, options.expectedMs ?? 0)
   }
 
-  /** The ceiling of the next wait, in milliseconds: `min(longest, first · factor^n)`. */
+  /** The longest wait now, in milliseconds (see {@link setLongest}). */
+  longest(): number {
+    return this.longestMs
+  }
+
+  /**
+   * Lowers (or raises back) the longest wait from the next wait on, in
+   * milliseconds, never above the schedule's own (`poll-interval`) nor under
+   * its first ceiling: a waiting run's share of the polls (project-pace.ts).
+   */
+  setLongest(ms: number): void {
+    this.longestMs = Math.min(this.limitMs, Math.max(this.firstMs, ms))
+    this.raisedMs = Math.min(this.raisedMs, this.longestMs)
+  }
+
+  /** The ceiling of the next wait, in milliseconds: `min(longest, max(raised, first · factor^n))`. */
   ceilingMs(): number {
-    return Math.min(this.longestMs, this.firstMs * POLL_SCHEDULE.factor ** this.n)
+    return Math.min(this.longestMs, Math.max(this.raisedMs, this.firstMs * POLL_SCHEDULE.factor ** this.n))
+  }
+
+  /**
+   * Lets the ceilings jump to `ms` from the next wait on, however few waits
+   * the schedule has had (never above the longest wait): a waiting run that
+   * learned that many runs poll with it (project-pace.ts) need not poll at
+   * the first waits' pace.
+   */
+  raiseTo(ms: number): void {
+    this.raisedMs = Math.max(this.raisedMs, Math.min(this.limitMs, ms))
   }
 
   /**
    * The wait before the next poll, in milliseconds: between `(1 − jitter)` of
    * its ceiling and the ceiling; the first call skips what `elapsedMs` covers (see there).
    */
+  /**
+   * The first wait when it comes from `expectedMs` (the time left until the
+   * work is expected to end, at most the longest wait), in milliseconds; 0
+   * when the schedule starts as usual (no expectation, one already nearly
+   * past, or the first wait already taken).
+   */
+  headStartMs(): number {
+    return this.expectedMs > this.elapsedMs + (1 - POLL_SCHEDULE.jitter) * this.firstMs
+      ? Math.min(this.limitMs, this.expectedMs - this.elapsedMs)
+      : 0
+  }
+
   next(): number {
+    const head = this.headStartMs()
+    if (head > 0) {
+      // The first poll when operations of these kinds have ended; the next ones a first ceiling apart, growing.
+      this.expectedMs = this.elapsedMs = 0
+      return head
+    }
+    this.expectedMs = 0
     let ceiling = this.ceilingMs()
     let wait = this.draw()
     if (this.elapsedMs > 0) {
@@ -112,13 +167,19 @@ export class PollSchedule {
  * A schedule whose longest wait is `pollIntervalSeconds` (`poll-interval`).
  * @param o.since when the request that started the work was sent (milliseconds since the epoch): the schedule counts from it
  * @param o.firstMs the first wait's ceiling, if not {@link POLL_SCHEDULE}'s
+ * @param o.expectedMs when the work is expected to end, in milliseconds after `since` (see {@link PollScheduleOptions})
  */
 export function pollSchedule(
   pollIntervalSeconds: number,
-  o: { since?: number; firstMs?: number; random?: () => number } = {}
+  o: { since?: number; firstMs?: number; expectedMs?: number; random?: () => number } = {}
 ): PollSchedule {
   return new PollSchedule(
-    { longestMs: pollIntervalSeconds * 1000, firstMs: o.firstMs, elapsedMs: o.since === undefined ? 0 : Date.now() - o.since },
+    {
+      longestMs: pollIntervalSeconds * 1000,
+      firstMs: o.firstMs,
+      elapsedMs: o.since === undefined ? 0 : Date.now() - o.since,
+      expectedMs: o.expectedMs
+    },
     o.random
   )
 }

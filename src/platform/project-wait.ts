@@ -2,22 +2,27 @@
  * Waiting for a busy project. A request that starts work meets HTTP 423 while
  * the project runs conflicting operations (Neon operations guide, Errors), and Neon's
  * guidance is to "retry with exponential backoff or wait for the in-flight
- * operation to finish" (Neon API reference, Operations). When the second
+ * operation to finish" (Neon API reference, Operations). When the first
  * attempt of the backoff (retry-423.ts) met 423, and again when the fifth
  * did, {@link ProjectWaiter} lists the project's running operations (`GET /projects/{project_id}/operations`,
  * newest first, cursor-paginated; platform spec, listProjectOperations), waits
  * until none is running, polling one page of the list on the schedule of
  * every operation wait (poll-schedule.ts: soon, then less often up to the poll
  * interval, with jitter), counted from the first attempt of the schedule (after
- * the second attempt, as if the three left had been spent: 1.4 s more), within
+ * the first attempt, as if the four left had been spent: 1.5 s more), within
  * `wait-timeout`, and then lets the request be sent
- * again with a fresh schedule. After the second attempt, when nothing is
+ * again with a fresh schedule. After the first attempt, when nothing is
  * listed running (a system operation the list does not show yet, or one just
  * ended) or `wait-timeout` would pass first, the remaining attempts of the
  * backoff follow. After the fifth, when nothing is running and nothing ended
  * since the schedule began, the 423 has no operation to wait for and the
  * request gives up; an operation that ended since (just before the listing)
- * is a reason to send again, not to give up.
+ * is a reason to send again, not to give up. While it waits, the run learns
+ * the project's pace from what it lists (project-pace.ts): how long each kind
+ * of operation takes, for its own create's first poll, and how long the
+ * project stands idle between other runs' operations, from which its longest
+ * wait follows, so that the runs waiting together poll about as often
+ * whether two or forty wait.
  */
 import * as core from '@actions/core'
 import { isCancelled } from '../cancel.js'
@@ -25,6 +30,7 @@ import { HttpError, sleep } from '../http.js'
 import { LIST_AFTER_ATTEMPT, LOCKED_RETRY, type LockedHandler, lockedWaitMs, setLockedHandler } from './retry-423.js'
 import { type Operation, OperationError, displayName } from './operations.js'
 import { pollSchedule, sleepNext } from './poll-schedule.js'
+import { HandoffGaps, learnedDurations, lowers, waitCeilingMs } from './project-pace.js'
 
 /** What the waiter reads: the platform client's list and get operation requests. */
 export interface OperationsReader {
@@ -38,10 +44,13 @@ export interface OperationsReader {
 const ENDED: readonly string[] = ['finished', 'skipped', 'cancelled', 'error']
 const running = (op: Operation): boolean => !ENDED.includes(op.status)
 
-/** The waits of the 423 attempts an early wait skips, in milliseconds (without their jitter): 1,400. */
+/** The waits of the 423 attempts an early wait skips, in milliseconds (without their jitter): 1,500. */
 const SKIPPED_MS = Array.from({ length: LOCKED_RETRY.attempts - LIST_AFTER_ATTEMPT }, (_x, i) =>
   lockedWaitMs(LIST_AFTER_ATTEMPT + i, 0)
 ).reduce((a, b) => a + b, 0)
+
+/** The run's own waits (the newest) that its mean wait is taken over when it sets its share of the polls. */
+const WAITS_KEPT = 6
 
 /** Operations per page of the list (the spec allows 1 to 1000). */
 const PAGE = 50
@@ -84,7 +93,7 @@ export class ProjectWaiter implements LockedHandler {
   }
 
   /**
-   * After the second (`early`) or the last 423 of a schedule: waits for the project's running operations to end.
+   * After the first (`early`) or the last 423 of a schedule: waits for the project's running operations to end.
    * @returns true to send the request again with a fresh schedule; false to go on with the schedule (`early`:
    *   nothing listed running, the listing failed, or `wait-timeout` passed while waiting) or else to give up
    *   (nothing runs, nothing ended since `scheduleStart`); false also when the main flow was cancelled and the
@@ -105,11 +114,12 @@ export class ProjectWaiter implements LockedHandler {
       core.info(`${label}: could not list the project's operations (${(err as Error).message}); sending again.`)
       return Date.now() < deadline
     }
+    learnedDurations.learn(listed)
     const now = listed.filter(running)
     if (times.early) {
       if (!now.length) return false
       try {
-        // Polls no sooner than the attempts left would have (0.2 + 0.4 + 0.8 s): a create holds the project a second or more.
+        // Polls no sooner than the attempts left would have (0.1 + 0.2 + 0.4 + 0.8 s): a create holds the project a second or more.
         await this.waitUntilFree(label, now, deadline, times.scheduleStart - SKIPPED_MS)
       } catch (err) {
         if (err instanceof OperationError) return false
@@ -147,7 +157,7 @@ export class ProjectWaiter implements LockedHandler {
 
   /**
    * Polls until no operation runs in the project, on the schedule of every operation wait counted from
-   * `since` (the first of the 423 attempts, or 1.4 s before it: see afterLocked).
+   * `since` (the first of the 423 attempts, or 1.5 s before it: see afterLocked).
    */
   private async waitUntilFree(label: string, first: Operation[], deadline: number, since: number): Promise<void> {
     const start = Date.now()
@@ -162,6 +172,9 @@ export class ProjectWaiter implements LockedHandler {
       sayIfFailed(label, op)
     }
     const schedule = pollSchedule(this.options.pollIntervalSeconds, { since, random: this.random })
+    const gaps = new HandoffGaps(first)
+    const waits: { from: number; ms: number }[] = []
+    let said = this.options.pollIntervalSeconds * 1000
     try {
       for (;;) {
         const pending = [...tracked.values()].filter(running)
@@ -174,8 +187,29 @@ export class ProjectWaiter implements LockedHandler {
             pending
           )
         }
+        const before = Date.now()
         await sleepNext(schedule, left, this.sleepMs)
-        await this.poll(label, tracked)
+        const page = await this.poll(label, tracked)
+        waits.push({ from: before, ms: Date.now() - before })
+        if (waits.length > WAITS_KEPT) waits.shift()
+        if (!page) continue
+        learnedDurations.learn(page)
+        gaps.observe(page)
+        // This run's share of the polls of every run waiting with it (project-pace.ts), over the time of its recent waits.
+        const meanWait = waits.reduce((a, w) => a + w.ms, 0) / waits.length
+        const gap = gaps.gapMs(waits[0].from)
+        const ceiling = waitCeilingMs(gap, meanWait, this.options.pollIntervalSeconds * 1000, schedule.longest())
+        schedule.setLongest(ceiling)
+        // Many runs poll with this one: no need for the first waits' pace either.
+        if (gap !== undefined && !lowers(gap)) schedule.raiseTo(ceiling)
+        if (gap !== undefined && Math.abs(ceiling - said) > said / 4) {
+          said = ceiling
+          const others = Math.max(0, Math.round(meanWait / Math.max(gap, 1)) - 1)
+          core.info(
+            `${label}: the project stood idle about ${seconds(gap)} between other runs' operations lately, so ${others > 50 ? 'many' : `about ${others}`} other run(s) seem to wait with this one; ` +
+              `polling at most every ${seconds(ceiling)}.`
+          )
+        }
       }
     } finally {
       this.waitedMs += Date.now() - start
@@ -183,15 +217,18 @@ export class ProjectWaiter implements LockedHandler {
     core.info(`${label}: the project is free after ${seconds(Date.now() - start)} of waiting; sending the request again.`)
   }
 
-  /** One poll: the newest page of the list, and each tracked running operation older than it. */
-  private async poll(label: string, tracked: Map<string, Operation>): Promise<void> {
+  /**
+   * One poll: the newest page of the list, and each tracked running operation older than it.
+   * @returns the operations read (the page and the older ones), or undefined when the listing failed for now
+   */
+  private async poll(label: string, tracked: Map<string, Operation>): Promise<Operation[] | undefined> {
     let page: Operation[]
     try {
       page = (await this.reader.listOperations(PAGE)).operations
     } catch (err) {
       if (!transient(err)) throw err
       core.info(`${label}: listing the project's operations failed for now (${(err as Error).message}); polling again.`)
-      return
+      return undefined
     }
     const seen = new Set(page.map((op) => op.id))
     const older = [...tracked.values()].filter((op) => running(op) && !seen.has(op.id))
@@ -214,6 +251,7 @@ export class ProjectWaiter implements LockedHandler {
       this.waitedOn.add(now.id)
     }
     if (added.length) core.info(`${label}: waiting also for ${added.map(describeOperation).join('; ')}.`)
+    return page
   }
 }
 

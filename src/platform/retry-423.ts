@@ -2,11 +2,11 @@
  * HTTP 423 Locked handling (Neon operations guide, Errors): a request that starts work
  * while the project is busy with conflicting operations is refused with 423;
  * resend the same request after a wait that starts at 0.1 s and doubles each
- * time, for at most five attempts in all, then give up. After the second 423
+ * time, for at most five attempts in all, then give up. After the first 423
  * of a schedule the run's {@link LockedHandler} may instead wait for the
  * project's running operations (fewer attempts than five is within the rule):
  * another run's create holds the project for a second or more, and the
- * attempts at 0.3, 0.7 and 1.5 s would only meet 423 again, twenty or forty
+ * attempts at 0.1, 0.3, 0.7 and 1.5 s would only meet 423 again, twenty or forty
  * runs' at once drawing HTTP 429 from Neon's rate limit.
  */
 import * as core from '@actions/core'
@@ -22,10 +22,12 @@ export const LOCKED_RETRY = { attempts: 5, firstWaitMs: 100, factor: 2, jitter: 
 
 /**
  * The 423 of a schedule after which the handler is first asked whether operations run (see
- * {@link LockedHandler}): the second, so that a lock that lasts a moment (an operation ending
- * as the first attempt arrived) costs no listing.
+ * {@link LockedHandler}): the first. A lock that lasts a moment (an operation ending as the
+ * first attempt arrived) so costs one listing, which finds nothing running, before the
+ * attempts go on; a queue of runs on a busy project saves one create a waiting run (forty
+ * runs at once: about 40 of some 700 requests, docs/benchmarks.md).
  */
-export const LIST_AFTER_ATTEMPT = 2
+export const LIST_AFTER_ATTEMPT = 1
 
 /** The wait before attempt `attempt + 1`, in milliseconds; `random` in [0, 1). */
 export function lockedWaitMs(attempt: number, random: number): number {
@@ -75,7 +77,7 @@ export function setLockedHandler(h: LockedHandler | undefined): void {
 
 /**
  * Sends `request` and resends it on HTTP 423 per that rule, with the
- * jitter of {@link LOCKED_RETRY}; after the second 423 (`early`) and the
+ * jitter of {@link LOCKED_RETRY}; after the first 423 (`early`) and the
  * fifth asks the run's {@link LockedHandler} (if any) whether to start a
  * fresh schedule after waiting for the project. Any other
  * outcome is returned or thrown as is. `sleepMs` and `random` are injectable for tests.

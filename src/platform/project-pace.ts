@@ -1,0 +1,197 @@
+/**
+ * What a run learns of its project's pace from the operations it reads, so
+ * that its waits follow the project rather than a clock:
+ *
+ * - {@link OperationDurations}: how long each kind of operation took
+ *   (`total_duration_ms` of the finished operations in the project's list and
+ *   of the run's own), so that the wait for the run's own operations polls
+ *   first about when operations of their kinds have ended, not three times
+ *   before.
+ * - {@link HandoffGaps}: while runs queue for a project busy with one
+ *   another's operations (platform/project-wait.ts), the time the project
+ *   stood idle between one run's operations and the next run's: the time
+ *   the first of the waiting runs took to see the project free. With k runs
+ *   polling every I seconds at random phases it is about I / (k + 1), so the
+ *   gap tells each waiting run how many poll with it, and
+ *   {@link waitCeilingMs} sets its longest wait so that all of them together
+ *   poll about once every {@link TARGET_GAP_MS}: the project's idle time and
+ *   the requests stay about the same whether 2 or 40 runs wait.
+ *
+ * The operations' timestamps have second precision (Neon operations guide);
+ * durations (`total_duration_ms`, platform spec) are exact, so a gap is read
+ * over several handoffs, where only the first and the last start round.
+ */
+/** The fields of an operation (operations.ts `Operation`) that the pace reads. */
+export interface PacedOperation {
+  id: string
+  action: string
+  status: string
+  branch_id?: string
+  endpoint_id?: string
+  /** ISO 8601 UTC, second precision. */
+  created_at: string
+  /** Milliseconds (platform spec). */
+  total_duration_ms?: number
+}
+
+/** Finished durations kept per action; the expectation is their median. */
+const KEPT = 9
+
+/** Durations of finished operations by action (milliseconds), newest last. */
+export class OperationDurations {
+  private readonly byAction = new Map<string, number[]>()
+  private readonly counted = new Set<string>()
+
+  /** Records the `total_duration_ms` of each finished operation not recorded before. */
+  learn(ops: readonly PacedOperation[]): void {
+    for (const op of ops) {
+      if (op.status !== 'finished' || typeof op.total_duration_ms !== 'number' || this.counted.has(op.id)) continue
+      this.counted.add(op.id)
+      const list = this.byAction.get(op.action) ?? []
+      list.push(Math.max(0, op.total_duration_ms))
+      if (list.length > KEPT) list.shift()
+      this.byAction.set(op.action, list)
+    }
+  }
+
+  /**
+   * How long operations of these actions take together, in milliseconds: the
+   * longest of their medians; undefined when one of them was never seen finished.
+   */
+  expectedMs(actions: readonly string[]): number | undefined {
+    let longest = 0
+    for (const action of actions) {
+      const list = this.byAction.get(action)
+      if (!list?.length) return undefined
+      const sorted = [...list].sort((a, b) => a - b)
+      longest = Math.max(longest, sorted[Math.floor(sorted.length / 2)])
+    }
+    return actions.length ? longest : undefined
+  }
+
+  /** Forgets everything (tests). */
+  clear(): void {
+    this.byAction.clear()
+    this.counted.clear()
+  }
+}
+
+/** The run's learned durations (one project a run). */
+export const learnedDurations = new OperationDurations()
+
+/**
+ * The idle time to aim for between one run's operations and the next's, in
+ * milliseconds, when runs queue on a project: the runs waiting poll together
+ * about once every 0.2 s (5 listings a second), whatever their number. Measured
+ * in docs/benchmarks.md ("Many runs in one project") against 0.25 s: twenty
+ * runs 1.25 and 1.31 times the busy time with 257 and 340 requests in the
+ * busiest minute, against 1.37 and 1.41 with 295 and 278.
+ */
+export const TARGET_GAP_MS = 200
+/** The mean wait over its ceiling under Equal Jitter (poll-schedule.ts: a wait is drawn between half its ceiling and the ceiling). */
+const MEAN_SHARE = 0.75
+/** The shortest longest-wait {@link waitCeilingMs} gives (a lone waiting run polls about every 0.5 s). */
+export const MIN_CEILING_MS = 700
+/** Handoffs a gap is read over: the newest ones, so that it follows the queue as it shortens. */
+const GAP_WINDOW = 5
+/** Handoffs needed before a gap is read: below this the second rounding of two starts weighs too much. */
+const MIN_HANDOFFS = 3
+
+/** One run's hold of the project: operations of one branch created in one second. */
+interface Hold {
+  start: number
+  /** The longest of its operations' durations; undefined while one of them is not finished. */
+  durationMs?: number
+  /** When this run first saw one of its operations (milliseconds since the epoch, this machine's clock). */
+  seenAt: number
+}
+
+/**
+ * The project's holds seen during one wait, and the idle gaps between them.
+ * Only operations created no earlier than the first one seen running count,
+ * so that the gaps are those of the queue the run waits in, not of the
+ * project's past.
+ */
+export class HandoffGaps {
+  private readonly ops = new Map<string, PacedOperation>()
+  private readonly seenAt = new Map<string, number>()
+  private floor = Infinity
+
+  /** @param running the operations running when the wait began */
+  constructor(running: readonly PacedOperation[]) {
+    for (const op of running) this.floor = Math.min(this.floor, Date.parse(op.created_at))
+    this.observe(running)
+  }
+
+  /** Takes in a page of the project's operations (newest first, as listed), read at `at` (this machine's clock). */
+  observe(page: readonly PacedOperation[], at = Date.now()): void {
+    for (const op of page) {
+      if (Date.parse(op.created_at) < this.floor) continue
+      this.ops.set(op.id, op)
+      if (!this.seenAt.has(op.id)) this.seenAt.set(op.id, at)
+    }
+  }
+
+  /** Holds seen, by start. */
+  private holds(): Hold[] {
+    const byKey = new Map<string, Hold & { pending: boolean }>()
+    for (const op of this.ops.values()) {
+      const start = Date.parse(op.created_at)
+      const key = `${op.branch_id ?? op.endpoint_id ?? op.id} ${start}`
+      const hold = byKey.get(key) ?? { start, durationMs: 0, pending: false, seenAt: Infinity }
+      if (op.status === 'finished' || op.status === 'skipped') hold.durationMs = Math.max(hold.durationMs ?? 0, op.total_duration_ms ?? 0)
+      else hold.pending = true
+      hold.seenAt = Math.min(hold.seenAt, this.seenAt.get(op.id) ?? Infinity)
+      byKey.set(key, hold)
+    }
+    return [...byKey.values()]
+      .map((h) => ({ start: h.start, durationMs: h.pending ? undefined : h.durationMs, seenAt: h.seenAt }))
+      .sort((a, b) => a.start - b.start)
+  }
+
+  /**
+   * The mean idle time between consecutive holds over the newest
+   * {@link GAP_WINDOW} handoffs whose earlier hold has ended, in
+   * milliseconds (at least 0); undefined before {@link MIN_HANDOFFS} were seen.
+   * @param sinceMs only handoffs to a hold this run first saw at or after this time (this machine's clock):
+   *   the time its own recent waits cover, so that the gap and its mean wait are of the same queue
+   */
+  gapMs(sinceMs = -Infinity): number | undefined {
+    const holds = this.holds()
+    let idle = 0
+    let counted = 0
+    for (let i = holds.length - 1; i > 0 && counted < GAP_WINDOW; i--) {
+      const before = holds[i - 1]
+      if (before.durationMs === undefined || holds[i].seenAt < sinceMs) continue
+      idle += holds[i].start - before.start - before.durationMs
+      counted++
+    }
+    return counted >= MIN_HANDOFFS ? Math.max(0, idle / counted) : undefined
+  }
+}
+
+/**
+ * The longest wait of a waiting run's schedule, in milliseconds, from the
+ * project's idle gap and the run's own mean wait over the same time: with k
+ * runs waiting as this one does, gap ≈ meanWait / (k + 1); so that they poll
+ * together about once every {@link TARGET_GAP_MS}, each waits on average
+ * (k + 1) · target, and (Equal Jitter: the mean wait is 3/4 of its ceiling)
+ * the ceiling is 4/3 of that. The ceiling is lowered only on a gap of at
+ * least twice the target, so that the rounding of the starts to the second
+ * (about ±0.1 s over {@link GAP_WINDOW} handoffs) does not make runs poll
+ * more often; on a shorter gap it may only rise (fewer requests). Between
+ * {@link MIN_CEILING_MS} and `longestMs` (`poll-interval`); `currentMs`
+ * (the ceiling now) while no gap is known.
+ */
+export function waitCeilingMs(gapMs: number | undefined, meanWaitMs: number, longestMs: number, currentMs = longestMs): number {
+  if (gapMs === undefined || !(meanWaitMs > 0)) return currentMs
+  const runs = meanWaitMs / Math.max(gapMs, 1)
+  let ceiling = (runs * TARGET_GAP_MS) / MEAN_SHARE
+  if (!lowers(gapMs)) ceiling = Math.max(ceiling, currentMs)
+  return Math.min(longestMs, Math.max(Math.min(MIN_CEILING_MS, longestMs), ceiling))
+}
+
+/** Whether a gap is long enough to lower a waiting run's ceiling (see {@link waitCeilingMs}); a shorter one may raise it. */
+export function lowers(gapMs: number): boolean {
+  return gapMs >= 1.5 * TARGET_GAP_MS
+}

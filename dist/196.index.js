@@ -1494,11 +1494,13 @@ function sameRules(a, b) {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
 /* harmony import */ var _poll_schedule_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(85758);
+/* harmony import */ var _project_pace_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(74996);
 /**
  * Platform operations (Neon operations guide, and the platform's OpenAPI spec where the
  * seed is silent): their shape, their display names, and waiting until the
  * operations a request started are terminal.
  */
+
 
 
 
@@ -1546,6 +1548,10 @@ function summarise(op) {
     const seconds = typeof op.total_duration_ms === 'number' ? op.total_duration_ms / 1000 : (Date.parse(op.updated_at) - Date.parse(op.created_at)) / 1000;
     return { name: displayName(op.action), status: op.status, durationSeconds: Number.isFinite(seconds) ? Math.max(0, seconds) : 0 };
 }
+/** "Create branch, Start compute": the display names of `ops`' actions, each once. */
+function names(ops) {
+    return [...new Set(ops.map((op) => displayName(op.action)))].join(', ');
+}
 function table(ops) {
     const rows = ops.map((op) => `  ${displayName(op.action).padEnd(20)} ${op.status.padEnd(11)} failures ${op.failures_count}  id ${op.id}`);
     return rows.join('\n');
@@ -1553,8 +1559,9 @@ function table(ops) {
 /**
  * Waits until every operation in `operations` is terminal (Neon operations guide, Polling
  * rule), polling on a schedule (poll-schedule.ts) whose first poll comes a few hundred
- * milliseconds after the request that started them (`since`) and whose waits grow to
- * `pollIntervalSeconds`. A poll reads the pending operations one after another, in the
+ * milliseconds after the request that started them (`since`), or when the project's
+ * operations of the same kinds have ended when the run has seen some finish
+ * (project-pace.ts), and whose waits grow to `pollIntervalSeconds`. A poll reads the pending operations one after another, in the
  * given order, and stops at the first not yet successful: one request a poll while the
  * first runs (a create's two operations end about together), the rest read as soon as it ended.
  * `finished` and `skipped` are success; `cancelled` and `error` fail as soon
@@ -1600,7 +1607,11 @@ async function waitForOperations(operations, options) {
         }
     };
     check();
-    const schedule = (0,_poll_schedule_js__WEBPACK_IMPORTED_MODULE_2__/* .pollSchedule */ .dI)(options.pollIntervalSeconds, { since: options.since });
+    _project_pace_js__WEBPACK_IMPORTED_MODULE_3__/* .learnedDurations */ .XT.learn([...latest.values()]);
+    const expectedMs = _project_pace_js__WEBPACK_IMPORTED_MODULE_3__/* .learnedDurations */ .XT.expectedMs(pending().map((op) => op.action));
+    const schedule = (0,_poll_schedule_js__WEBPACK_IMPORTED_MODULE_2__/* .pollSchedule */ .dI)(options.pollIntervalSeconds, { since: options.since, expectedMs });
+    if (expectedMs !== undefined && schedule.headStartMs() > 0)
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Polling ${names(pending())} first in ${(schedule.headStartMs() / 1000).toFixed(1)} s: operations of these kinds took ${(expectedMs / 1000).toFixed(1)} s in this project.`);
     while (pending().length) {
         const left = deadline - Date.now();
         if (left <= 0) {
@@ -1615,6 +1626,7 @@ async function waitForOperations(operations, options) {
         }
         check();
     }
+    _project_pace_js__WEBPACK_IMPORTED_MODULE_3__/* .learnedDurations */ .XT.learn([...latest.values()]);
     return operations.map((op) => latest.get(op.id));
 }
 
@@ -1679,24 +1691,68 @@ class PollSchedule {
     random;
     n = 0;
     longestMs;
+    limitMs;
     firstMs;
     elapsedMs;
+    expectedMs;
+    raisedMs = 0;
     /** @param random in [0, 1) (injectable for tests) */
     constructor(options, random = Math.random) {
         this.random = random;
-        this.longestMs = Math.max(1, options.longestMs);
+        this.longestMs = this.limitMs = Math.max(1, options.longestMs);
         this.firstMs = Math.min(this.longestMs, options.firstMs ?? POLL_SCHEDULE.firstMs);
         this.elapsedMs = Math.max(0, options.elapsedMs ?? 0);
+        this.expectedMs = Math.max(0, options.expectedMs ?? 0);
     }
-    /** The ceiling of the next wait, in milliseconds: `min(longest, first · factor^n)`. */
+    /** The longest wait now, in milliseconds (see {@link setLongest}). */
+    longest() {
+        return this.longestMs;
+    }
+    /**
+     * Lowers (or raises back) the longest wait from the next wait on, in
+     * milliseconds, never above the schedule's own (`poll-interval`) nor under
+     * its first ceiling: a waiting run's share of the polls (project-pace.ts).
+     */
+    setLongest(ms) {
+        this.longestMs = Math.min(this.limitMs, Math.max(this.firstMs, ms));
+        this.raisedMs = Math.min(this.raisedMs, this.longestMs);
+    }
+    /** The ceiling of the next wait, in milliseconds: `min(longest, max(raised, first · factor^n))`. */
     ceilingMs() {
-        return Math.min(this.longestMs, this.firstMs * POLL_SCHEDULE.factor ** this.n);
+        return Math.min(this.longestMs, Math.max(this.raisedMs, this.firstMs * POLL_SCHEDULE.factor ** this.n));
+    }
+    /**
+     * Lets the ceilings jump to `ms` from the next wait on, however few waits
+     * the schedule has had (never above the longest wait): a waiting run that
+     * learned that many runs poll with it (project-pace.ts) need not poll at
+     * the first waits' pace.
+     */
+    raiseTo(ms) {
+        this.raisedMs = Math.max(this.raisedMs, Math.min(this.limitMs, ms));
     }
     /**
      * The wait before the next poll, in milliseconds: between `(1 − jitter)` of
      * its ceiling and the ceiling; the first call skips what `elapsedMs` covers (see there).
      */
+    /**
+     * The first wait when it comes from `expectedMs` (the time left until the
+     * work is expected to end, at most the longest wait), in milliseconds; 0
+     * when the schedule starts as usual (no expectation, one already nearly
+     * past, or the first wait already taken).
+     */
+    headStartMs() {
+        return this.expectedMs > this.elapsedMs + (1 - POLL_SCHEDULE.jitter) * this.firstMs
+            ? Math.min(this.limitMs, this.expectedMs - this.elapsedMs)
+            : 0;
+    }
     next() {
+        const head = this.headStartMs();
+        if (head > 0) {
+            // The first poll when operations of these kinds have ended; the next ones a first ceiling apart, growing.
+            this.expectedMs = this.elapsedMs = 0;
+            return head;
+        }
+        this.expectedMs = 0;
         let ceiling = this.ceilingMs();
         let wait = this.draw();
         if (this.elapsedMs > 0) {
@@ -1720,9 +1776,15 @@ class PollSchedule {
  * A schedule whose longest wait is `pollIntervalSeconds` (`poll-interval`).
  * @param o.since when the request that started the work was sent (milliseconds since the epoch): the schedule counts from it
  * @param o.firstMs the first wait's ceiling, if not {@link POLL_SCHEDULE}'s
+ * @param o.expectedMs when the work is expected to end, in milliseconds after `since` (see {@link PollScheduleOptions})
  */
 function pollSchedule(pollIntervalSeconds, o = {}) {
-    return new PollSchedule({ longestMs: pollIntervalSeconds * 1000, firstMs: o.firstMs, elapsedMs: o.since === undefined ? 0 : Date.now() - o.since }, o.random);
+    return new PollSchedule({
+        longestMs: pollIntervalSeconds * 1000,
+        firstMs: o.firstMs,
+        elapsedMs: o.since === undefined ? 0 : Date.now() - o.since,
+        expectedMs: o.expectedMs
+    }, o.random);
 }
 /**
  * Sleeps the schedule's next wait, cut to `leftMs` (the time left before a
@@ -1730,6 +1792,170 @@ function pollSchedule(pollIntervalSeconds, o = {}) {
  */
 async function sleepNext(schedule, leftMs = Infinity, sleepMs = _http_js__WEBPACK_IMPORTED_MODULE_0__/* .sleep */ .yy) {
     await sleepMs(Math.max(0, Math.min(schedule.next(), leftMs)));
+}
+
+
+/***/ }),
+
+/***/ 74996:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Rr: () => (/* binding */ lowers),
+/* harmony export */   XT: () => (/* binding */ learnedDurations),
+/* harmony export */   jw: () => (/* binding */ waitCeilingMs),
+/* harmony export */   wb: () => (/* binding */ HandoffGaps)
+/* harmony export */ });
+/* unused harmony exports OperationDurations, TARGET_GAP_MS, MIN_CEILING_MS */
+/** Finished durations kept per action; the expectation is their median. */
+const KEPT = 9;
+/** Durations of finished operations by action (milliseconds), newest last. */
+class OperationDurations {
+    byAction = new Map();
+    counted = new Set();
+    /** Records the `total_duration_ms` of each finished operation not recorded before. */
+    learn(ops) {
+        for (const op of ops) {
+            if (op.status !== 'finished' || typeof op.total_duration_ms !== 'number' || this.counted.has(op.id))
+                continue;
+            this.counted.add(op.id);
+            const list = this.byAction.get(op.action) ?? [];
+            list.push(Math.max(0, op.total_duration_ms));
+            if (list.length > KEPT)
+                list.shift();
+            this.byAction.set(op.action, list);
+        }
+    }
+    /**
+     * How long operations of these actions take together, in milliseconds: the
+     * longest of their medians; undefined when one of them was never seen finished.
+     */
+    expectedMs(actions) {
+        let longest = 0;
+        for (const action of actions) {
+            const list = this.byAction.get(action);
+            if (!list?.length)
+                return undefined;
+            const sorted = [...list].sort((a, b) => a - b);
+            longest = Math.max(longest, sorted[Math.floor(sorted.length / 2)]);
+        }
+        return actions.length ? longest : undefined;
+    }
+    /** Forgets everything (tests). */
+    clear() {
+        this.byAction.clear();
+        this.counted.clear();
+    }
+}
+/** The run's learned durations (one project a run). */
+const learnedDurations = new OperationDurations();
+/**
+ * The idle time to aim for between one run's operations and the next's, in
+ * milliseconds, when runs queue on a project: the runs waiting poll together
+ * about once every 0.2 s (5 listings a second), whatever their number. Measured
+ * in docs/benchmarks.md ("Many runs in one project") against 0.25 s: twenty
+ * runs 1.25 and 1.31 times the busy time with 257 and 340 requests in the
+ * busiest minute, against 1.37 and 1.41 with 295 and 278.
+ */
+const TARGET_GAP_MS = 200;
+/** The mean wait over its ceiling under Equal Jitter (poll-schedule.ts: a wait is drawn between half its ceiling and the ceiling). */
+const MEAN_SHARE = 0.75;
+/** The shortest longest-wait {@link waitCeilingMs} gives (a lone waiting run polls about every 0.5 s). */
+const MIN_CEILING_MS = 700;
+/** Handoffs a gap is read over: the newest ones, so that it follows the queue as it shortens. */
+const GAP_WINDOW = 5;
+/** Handoffs needed before a gap is read: below this the second rounding of two starts weighs too much. */
+const MIN_HANDOFFS = 3;
+/**
+ * The project's holds seen during one wait, and the idle gaps between them.
+ * Only operations created no earlier than the first one seen running count,
+ * so that the gaps are those of the queue the run waits in, not of the
+ * project's past.
+ */
+class HandoffGaps {
+    ops = new Map();
+    seenAt = new Map();
+    floor = Infinity;
+    /** @param running the operations running when the wait began */
+    constructor(running) {
+        for (const op of running)
+            this.floor = Math.min(this.floor, Date.parse(op.created_at));
+        this.observe(running);
+    }
+    /** Takes in a page of the project's operations (newest first, as listed), read at `at` (this machine's clock). */
+    observe(page, at = Date.now()) {
+        for (const op of page) {
+            if (Date.parse(op.created_at) < this.floor)
+                continue;
+            this.ops.set(op.id, op);
+            if (!this.seenAt.has(op.id))
+                this.seenAt.set(op.id, at);
+        }
+    }
+    /** Holds seen, by start. */
+    holds() {
+        const byKey = new Map();
+        for (const op of this.ops.values()) {
+            const start = Date.parse(op.created_at);
+            const key = `${op.branch_id ?? op.endpoint_id ?? op.id} ${start}`;
+            const hold = byKey.get(key) ?? { start, durationMs: 0, pending: false, seenAt: Infinity };
+            if (op.status === 'finished' || op.status === 'skipped')
+                hold.durationMs = Math.max(hold.durationMs ?? 0, op.total_duration_ms ?? 0);
+            else
+                hold.pending = true;
+            hold.seenAt = Math.min(hold.seenAt, this.seenAt.get(op.id) ?? Infinity);
+            byKey.set(key, hold);
+        }
+        return [...byKey.values()]
+            .map((h) => ({ start: h.start, durationMs: h.pending ? undefined : h.durationMs, seenAt: h.seenAt }))
+            .sort((a, b) => a.start - b.start);
+    }
+    /**
+     * The mean idle time between consecutive holds over the newest
+     * {@link GAP_WINDOW} handoffs whose earlier hold has ended, in
+     * milliseconds (at least 0); undefined before {@link MIN_HANDOFFS} were seen.
+     * @param sinceMs only handoffs to a hold this run first saw at or after this time (this machine's clock):
+     *   the time its own recent waits cover, so that the gap and its mean wait are of the same queue
+     */
+    gapMs(sinceMs = -Infinity) {
+        const holds = this.holds();
+        let idle = 0;
+        let counted = 0;
+        for (let i = holds.length - 1; i > 0 && counted < GAP_WINDOW; i--) {
+            const before = holds[i - 1];
+            if (before.durationMs === undefined || holds[i].seenAt < sinceMs)
+                continue;
+            idle += holds[i].start - before.start - before.durationMs;
+            counted++;
+        }
+        return counted >= MIN_HANDOFFS ? Math.max(0, idle / counted) : undefined;
+    }
+}
+/**
+ * The longest wait of a waiting run's schedule, in milliseconds, from the
+ * project's idle gap and the run's own mean wait over the same time: with k
+ * runs waiting as this one does, gap ≈ meanWait / (k + 1); so that they poll
+ * together about once every {@link TARGET_GAP_MS}, each waits on average
+ * (k + 1) · target, and (Equal Jitter: the mean wait is 3/4 of its ceiling)
+ * the ceiling is 4/3 of that. The ceiling is lowered only on a gap of at
+ * least twice the target, so that the rounding of the starts to the second
+ * (about ±0.1 s over {@link GAP_WINDOW} handoffs) does not make runs poll
+ * more often; on a shorter gap it may only rise (fewer requests). Between
+ * {@link MIN_CEILING_MS} and `longestMs` (`poll-interval`); `currentMs`
+ * (the ceiling now) while no gap is known.
+ */
+function waitCeilingMs(gapMs, meanWaitMs, longestMs, currentMs = longestMs) {
+    if (gapMs === undefined || !(meanWaitMs > 0))
+        return currentMs;
+    const runs = meanWaitMs / Math.max(gapMs, 1);
+    let ceiling = (runs * TARGET_GAP_MS) / MEAN_SHARE;
+    if (!lowers(gapMs))
+        ceiling = Math.max(ceiling, currentMs);
+    return Math.min(longestMs, Math.max(Math.min(MIN_CEILING_MS, longestMs), ceiling));
+}
+/** Whether a gap is long enough to lower a waiting run's ceiling (see {@link waitCeilingMs}); a shorter one may raise it. */
+function lowers(gapMs) {
+    return gapMs >= 1.5 * TARGET_GAP_MS;
 }
 
 
@@ -1752,11 +1978,11 @@ async function sleepNext(schedule, leftMs = Infinity, sleepMs = _http_js__WEBPAC
  * HTTP 423 Locked handling (Neon operations guide, Errors): a request that starts work
  * while the project is busy with conflicting operations is refused with 423;
  * resend the same request after a wait that starts at 0.1 s and doubles each
- * time, for at most five attempts in all, then give up. After the second 423
+ * time, for at most five attempts in all, then give up. After the first 423
  * of a schedule the run's {@link LockedHandler} may instead wait for the
  * project's running operations (fewer attempts than five is within the rule):
  * another run's create holds the project for a second or more, and the
- * attempts at 0.3, 0.7 and 1.5 s would only meet 423 again, twenty or forty
+ * attempts at 0.1, 0.3, 0.7 and 1.5 s would only meet 423 again, twenty or forty
  * runs' at once drawing HTTP 429 from Neon's rate limit.
  */
 
@@ -1770,10 +1996,12 @@ async function sleepNext(schedule, leftMs = Infinity, sleepMs = _http_js__WEBPAC
 const LOCKED_RETRY = { attempts: 5, firstWaitMs: 100, factor: 2, jitter: 0.25 };
 /**
  * The 423 of a schedule after which the handler is first asked whether operations run (see
- * {@link LockedHandler}): the second, so that a lock that lasts a moment (an operation ending
- * as the first attempt arrived) costs no listing.
+ * {@link LockedHandler}): the first. A lock that lasts a moment (an operation ending as the
+ * first attempt arrived) so costs one listing, which finds nothing running, before the
+ * attempts go on; a queue of runs on a busy project saves one create a waiting run (forty
+ * runs at once: about 40 of some 700 requests, docs/benchmarks.md).
  */
-const LIST_AFTER_ATTEMPT = 2;
+const LIST_AFTER_ATTEMPT = 1;
 /** The wait before attempt `attempt + 1`, in milliseconds; `random` in [0, 1). */
 function lockedWaitMs(attempt, random) {
     const base = LOCKED_RETRY.firstWaitMs * LOCKED_RETRY.factor ** (attempt - 1);
@@ -1800,7 +2028,7 @@ function setLockedHandler(h) {
 }
 /**
  * Sends `request` and resends it on HTTP 423 per that rule, with the
- * jitter of {@link LOCKED_RETRY}; after the second 423 (`early`) and the
+ * jitter of {@link LOCKED_RETRY}; after the first 423 (`early`) and the
  * fifth asks the run's {@link LockedHandler} (if any) whether to start a
  * fresh schedule after waiting for the project. Any other
  * outcome is returned or thrown as is. `sleepMs` and `random` are injectable for tests.

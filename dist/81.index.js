@@ -1800,27 +1800,34 @@ async function findPreviewBranches(client, name) {
 /* harmony import */ var _retry_423_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(66639);
 /* harmony import */ var _operations_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(59085);
 /* harmony import */ var _poll_schedule_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(85758);
+/* harmony import */ var _project_pace_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(74996);
 /**
  * Waiting for a busy project. A request that starts work meets HTTP 423 while
  * the project runs conflicting operations (Neon operations guide, Errors), and Neon's
  * guidance is to "retry with exponential backoff or wait for the in-flight
- * operation to finish" (Neon API reference, Operations). When the second
+ * operation to finish" (Neon API reference, Operations). When the first
  * attempt of the backoff (retry-423.ts) met 423, and again when the fifth
  * did, {@link ProjectWaiter} lists the project's running operations (`GET /projects/{project_id}/operations`,
  * newest first, cursor-paginated; platform spec, listProjectOperations), waits
  * until none is running, polling one page of the list on the schedule of
  * every operation wait (poll-schedule.ts: soon, then less often up to the poll
  * interval, with jitter), counted from the first attempt of the schedule (after
- * the second attempt, as if the three left had been spent: 1.4 s more), within
+ * the first attempt, as if the four left had been spent: 1.5 s more), within
  * `wait-timeout`, and then lets the request be sent
- * again with a fresh schedule. After the second attempt, when nothing is
+ * again with a fresh schedule. After the first attempt, when nothing is
  * listed running (a system operation the list does not show yet, or one just
  * ended) or `wait-timeout` would pass first, the remaining attempts of the
  * backoff follow. After the fifth, when nothing is running and nothing ended
  * since the schedule began, the 423 has no operation to wait for and the
  * request gives up; an operation that ended since (just before the listing)
- * is a reason to send again, not to give up.
+ * is a reason to send again, not to give up. While it waits, the run learns
+ * the project's pace from what it lists (project-pace.ts): how long each kind
+ * of operation takes, for its own create's first poll, and how long the
+ * project stands idle between other runs' operations, from which its longest
+ * wait follows, so that the runs waiting together poll about as often
+ * whether two or forty wait.
  */
+
 
 
 
@@ -1830,8 +1837,10 @@ async function findPreviewBranches(client, name) {
 /** Statuses after which an operation no longer holds the project (`failed` is retried by the platform, so it still does). */
 const ENDED = ['finished', 'skipped', 'cancelled', 'error'];
 const running = (op) => !ENDED.includes(op.status);
-/** The waits of the 423 attempts an early wait skips, in milliseconds (without their jitter): 1,400. */
+/** The waits of the 423 attempts an early wait skips, in milliseconds (without their jitter): 1,500. */
 const SKIPPED_MS = Array.from({ length: _retry_423_js__WEBPACK_IMPORTED_MODULE_3__/* .LOCKED_RETRY */ .s8.attempts - _retry_423_js__WEBPACK_IMPORTED_MODULE_3__/* .LIST_AFTER_ATTEMPT */ .Sz }, (_x, i) => (0,_retry_423_js__WEBPACK_IMPORTED_MODULE_3__/* .lockedWaitMs */ .U8)(_retry_423_js__WEBPACK_IMPORTED_MODULE_3__/* .LIST_AFTER_ATTEMPT */ .Sz + i, 0)).reduce((a, b) => a + b, 0);
+/** The run's own waits (the newest) that its mean wait is taken over when it sets its share of the polls. */
+const WAITS_KEPT = 6;
 /** Operations per page of the list (the spec allows 1 to 1000). */
 const PAGE = 50;
 /** Pages read when listing what runs: running operations older than these are not looked for. */
@@ -1864,7 +1873,7 @@ class ProjectWaiter {
         return this.waitedOn.size ? { seconds: this.waitedMs / 1000, operations: this.waitedOn.size } : undefined;
     }
     /**
-     * After the second (`early`) or the last 423 of a schedule: waits for the project's running operations to end.
+     * After the first (`early`) or the last 423 of a schedule: waits for the project's running operations to end.
      * @returns true to send the request again with a fresh schedule; false to go on with the schedule (`early`:
      *   nothing listed running, the listing failed, or `wait-timeout` passed while waiting) or else to give up
      *   (nothing runs, nothing ended since `scheduleStart`); false also when the main flow was cancelled and the
@@ -1890,12 +1899,13 @@ class ProjectWaiter {
             _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${label}: could not list the project's operations (${err.message}); sending again.`);
             return Date.now() < deadline;
         }
+        _project_pace_js__WEBPACK_IMPORTED_MODULE_6__/* .learnedDurations */ .XT.learn(listed);
         const now = listed.filter(running);
         if (times.early) {
             if (!now.length)
                 return false;
             try {
-                // Polls no sooner than the attempts left would have (0.2 + 0.4 + 0.8 s): a create holds the project a second or more.
+                // Polls no sooner than the attempts left would have (0.1 + 0.2 + 0.4 + 0.8 s): a create holds the project a second or more.
                 await this.waitUntilFree(label, now, deadline, times.scheduleStart - SKIPPED_MS);
             }
             catch (err) {
@@ -1934,7 +1944,7 @@ class ProjectWaiter {
     }
     /**
      * Polls until no operation runs in the project, on the schedule of every operation wait counted from
-     * `since` (the first of the 423 attempts, or 1.4 s before it: see afterLocked).
+     * `since` (the first of the 423 attempts, or 1.5 s before it: see afterLocked).
      */
     async waitUntilFree(label, first, deadline, since) {
         const start = Date.now();
@@ -1947,6 +1957,9 @@ class ProjectWaiter {
             sayIfFailed(label, op);
         }
         const schedule = (0,_poll_schedule_js__WEBPACK_IMPORTED_MODULE_5__/* .pollSchedule */ .dI)(this.options.pollIntervalSeconds, { since, random: this.random });
+        const gaps = new _project_pace_js__WEBPACK_IMPORTED_MODULE_6__/* .HandoffGaps */ .wb(first);
+        const waits = [];
+        let said = this.options.pollIntervalSeconds * 1000;
         try {
             for (;;) {
                 const pending = [...tracked.values()].filter(running);
@@ -1957,8 +1970,30 @@ class ProjectWaiter {
                     throw new _operations_js__WEBPACK_IMPORTED_MODULE_4__/* .OperationError */ .OK(`${label}: timed out after ${this.options.waitTimeoutSeconds} s (wait-timeout) waiting for the project to be free; ` +
                         `still running: ${pending.map((op) => `${describeOperation(op)} id ${op.id}`).join('; ')}. Nothing was created by this request.`, pending);
                 }
+                const before = Date.now();
                 await (0,_poll_schedule_js__WEBPACK_IMPORTED_MODULE_5__/* .sleepNext */ .r3)(schedule, left, this.sleepMs);
-                await this.poll(label, tracked);
+                const page = await this.poll(label, tracked);
+                waits.push({ from: before, ms: Date.now() - before });
+                if (waits.length > WAITS_KEPT)
+                    waits.shift();
+                if (!page)
+                    continue;
+                _project_pace_js__WEBPACK_IMPORTED_MODULE_6__/* .learnedDurations */ .XT.learn(page);
+                gaps.observe(page);
+                // This run's share of the polls of every run waiting with it (project-pace.ts), over the time of its recent waits.
+                const meanWait = waits.reduce((a, w) => a + w.ms, 0) / waits.length;
+                const gap = gaps.gapMs(waits[0].from);
+                const ceiling = (0,_project_pace_js__WEBPACK_IMPORTED_MODULE_6__/* .waitCeilingMs */ .jw)(gap, meanWait, this.options.pollIntervalSeconds * 1000, schedule.longest());
+                schedule.setLongest(ceiling);
+                // Many runs poll with this one: no need for the first waits' pace either.
+                if (gap !== undefined && !(0,_project_pace_js__WEBPACK_IMPORTED_MODULE_6__/* .lowers */ .Rr)(gap))
+                    schedule.raiseTo(ceiling);
+                if (gap !== undefined && Math.abs(ceiling - said) > said / 4) {
+                    said = ceiling;
+                    const others = Math.max(0, Math.round(meanWait / Math.max(gap, 1)) - 1);
+                    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${label}: the project stood idle about ${seconds(gap)} between other runs' operations lately, so ${others > 50 ? 'many' : `about ${others}`} other run(s) seem to wait with this one; ` +
+                        `polling at most every ${seconds(ceiling)}.`);
+                }
             }
         }
         finally {
@@ -1966,7 +2001,10 @@ class ProjectWaiter {
         }
         _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${label}: the project is free after ${seconds(Date.now() - start)} of waiting; sending the request again.`);
     }
-    /** One poll: the newest page of the list, and each tracked running operation older than it. */
+    /**
+     * One poll: the newest page of the list, and each tracked running operation older than it.
+     * @returns the operations read (the page and the older ones), or undefined when the listing failed for now
+     */
     async poll(label, tracked) {
         let page;
         try {
@@ -1976,7 +2014,7 @@ class ProjectWaiter {
             if (!transient(err))
                 throw err;
             _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${label}: listing the project's operations failed for now (${err.message}); polling again.`);
-            return;
+            return undefined;
         }
         const seen = new Set(page.map((op) => op.id));
         const older = [...tracked.values()].filter((op) => running(op) && !seen.has(op.id));
@@ -2005,6 +2043,7 @@ class ProjectWaiter {
         }
         if (added.length)
             _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${label}: waiting also for ${added.map(describeOperation).join('; ')}.`);
+        return page;
     }
 }
 /** Warns when `now` turned `failed` or `error` since `before` (or is so when first seen): someone else's operation, so the wait goes on. */

@@ -13,6 +13,7 @@ import type { LoggedRequest } from '../../emulator/http-kit.js'
 import type { Project } from '../../emulator/neon/platform.js'
 import type { RunResult } from '../../emulator/runner/runner.js'
 import { branchInputs, freshProject, pullRequests, runAction, startTestEmulator } from '../fixtures/preview.js'
+import { until } from '../helpers.js'
 
 let emu: Emulator
 let work: string
@@ -145,40 +146,45 @@ describe('poll schedule (bundled action, Node 24)', () => {
     expectNothingStartedEarly()
   }, 60_000)
 
-  it("six runs at once: the runs that waited poll their own create first when the project's creates have ended, and shorten their longest wait as the queue shortens", async () => {
-    emu.platform.timing = { createBranchMs: 2500, startComputeMs: 2500, deleteMs: 300 }
-    const prs = Array.from({ length: 6 }, () => newPr())
-    const runs = await Promise.all(prs.map((pr) => run({}, pr)))
-    expect(runs.map((r) => r.errors)).toEqual(runs.map(() => []))
-    expect(runs.map((r) => r.code)).toEqual(runs.map(() => 0))
+  it("learns the project's pace while it waits: shortens its longest wait when the project stands idle between others' operations, and polls its own create first when the project's creates took", async () => {
+    emu.platform.timing = { createBranchMs: 2000, startComputeMs: 2000, deleteMs: 300 }
+    // Another PR's create: finished create_branch and start_compute operations of about 2 s in the project's list.
+    expect((await run()).code).toBe(0)
     const durations = emu.platform
       .operations(project)
-      .filter((o) => o.action === 'create_branch')
+      .filter((o) => o.action === 'create_branch' || o.action === 'start_compute')
       .map((o) => o.endedAt! - o.startedAt)
-    // Runs that listed finished creates while they waited: their own create's first poll came when those had taken.
-    const learned = runs.filter((r) => /Polling Create branch, Start compute first in \d+\.\d s: operations of these kinds took \d+\.\d s in this project\./.test(r.stdout))
-    expect(learned.length).toBeGreaterThan(0)
-    for (const r of learned) {
-      const branch = r.outputs['branch-id']
-      const create = log().find((q) => q.method === 'POST' && q.status === 201 && (q.responseText ?? '').includes(branch))!
-      const own = emu.platform
-        .operations(project)
-        .filter((o) => o.branch_id === branch)
-        .map((o) => String(o.id))
-      const polls = log().filter((q) => isPoll(q) && own.some((id) => q.path.endsWith(id)))
-      // Not three polls in the first 1.1 s (the schedule without a pace): the first at least 80 % of the shortest create's time after the create.
-      expect(polls[0].at - create.at).toBeGreaterThanOrEqual(0.8 * Math.min(...durations))
-      expect(polls.length).toBeLessThanOrEqual(4)
+    // The project is held (an availability check) while short operations of others start 1.5 s apart and end after 0.2 s:
+    // seen from the list, about 1.3 s of idle time between one and the next, as with few runs left in a queue.
+    emu.platform.startSystemOperation(project, { durationMs: 120_000 })
+    const running = run()
+    const listings = (): number => log().filter(isListing).length
+    await until(() => listings() > 0, 'the run to list the busy project')
+    for (let i = 0; i < 6; i++) {
+      emu.platform.startSystemOperation(project, { action: 'apply_config', durationMs: 200 })
+      await new Promise((res) => setTimeout(res, 1500))
     }
-    // The runs that waited through several others' creates saw the project stand idle between them and polled more often
-    // than poll-interval (5 s), as fewer runs were left waiting with them; none polled faster than the shortest wait.
-    const paced = runs.filter((r) => /stood idle about \d+(\.\d)? s between other runs' operations lately, .* polling at most every \d+(\.\d)? s\./.test(r.stdout))
-    expect(paced.length).toBeGreaterThan(0)
-    for (const r of paced) {
-      const every = [...r.stdout.matchAll(/polling at most every (\d+(?:\.\d)?) s\./g)].map((m) => Number(m[1]))
-      expect(Math.min(...every)).toBeLessThan(5)
-      expect(Math.min(...every)).toBeGreaterThanOrEqual(0.7)
-    }
+    const seen = listings()
+    await until(() => listings() > seen + 1, 'two listings after the last of them')
+    emu.platform.lifecycle.finishSystemOperations(project)
+    const r = await running
+    expect(r.errors).toEqual([])
+    expect(r.code).toBe(0)
+    // The idle time read from the list (at least the 0.3 s that lowers a waiting run's longest wait): a lone waiting
+    // run polls at most every second or so, down to 0.7 s (the shortest longest wait), not every 5 s.
+    const said = [...r.stdout.matchAll(/the project stood idle about (\d+(?:\.\d)?) s between other runs' operations lately, so about \d+ other run\(s\) seem to wait with this one; polling at most every (\d+(?:\.\d)?) s\./g)]
+    expect(said.length).toBeGreaterThan(0)
+    expect(Number(said[0][1])).toBeGreaterThanOrEqual(0.3)
+    const every = said.map((m) => Number(m[2]))
+    expect(Math.min(...every)).toBeLessThanOrEqual(1.5)
+    expect(Math.min(...every)).toBeGreaterThanOrEqual(0.7)
+    // Its own create: the first poll when the project's creates had taken (about 2 s), not 0.35 s after the create.
+    expect(r.stdout).toMatch(/Polling Create branch, Start compute first in \d+\.\d s: operations of these kinds took \d+\.\d s in this project\./)
+    const create = log().filter((q) => q.method === 'POST' && q.status === 201).at(-1)!
+    const polls = log().filter((q) => isPoll(q) && q.at > create.at)
+    expect(polls[0].at - create.at).toBeGreaterThanOrEqual(0.8 * Math.min(...durations))
+    expect(polls.length).toBeLessThanOrEqual(4)
+    expectNothingStartedEarly()
   }, 120_000)
 
   it('waits out a 429 met while polling for its Retry-After, then polls again and succeeds', async () => {

@@ -215,13 +215,17 @@ export class PostgresServer {
 
   /**
    * Creates a database owned by `owner`, optionally as a copy of `template`
-   * and closed to connections until {@link allowConnections}.
+   * and closed to connections until {@link allowConnections}. The copy is
+   * of the files (`STRATEGY FILE_COPY`, PostgreSQL docs, CREATE DATABASE):
+   * in this cluster (fsync off) it costs about a third of the CPU of the
+   * default, which writes every page of the template to the WAL, and nothing
+   * reads the WAL.
    */
   async createDatabase(database: string, owner: string, options: { template?: string; allowConnections?: boolean } = {}): Promise<void> {
     const id = pg.escapeIdentifier
     await this.admin.query(
       `CREATE DATABASE ${id(database)} OWNER ${id(owner)}${options.template ? ` TEMPLATE ${id(options.template)}` : ''}` +
-        ` ALLOW_CONNECTIONS ${options.allowConnections === false ? 'false' : 'true'}`
+        ` STRATEGY FILE_COPY ALLOW_CONNECTIONS ${options.allowConnections === false ? 'false' : 'true'}`
     )
     await this.admin.query(`REVOKE CONNECT ON DATABASE ${id(database)} FROM PUBLIC`)
   }

@@ -8,7 +8,7 @@
  * the comment lock is taken) is recorded with {@link overlapped} and shown
  * beside it, not in the sum.
  *
- * Round trips: every HTTP request the process makes (Node's fetch; undici's
+ * Round trips: every HTTP request the process makes (undici's fetch, proxy-fetch.ts; its
  * `undici:request:create` diagnostics channel) counts one; PostgreSQL round
  * trips are counted on each session by {@link countRoundTrips}. Imports
  * nothing of the action's: any module may add an entry.

@@ -5,12 +5,13 @@
  * request schema (ajv), and every field we send is one the schema names
  * (the schemas allow extra properties, so a misspelt field would pass ajv alone).
  */
-import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { afterEach, beforeAll, describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import { parse } from 'yaml'
+import { MockAgent, getGlobalDispatcher, setGlobalDispatcher } from 'undici'
 import { NeonClient } from '../../src/platform/client.js'
 import { branchCreateExtras } from '../../src/platform/branch-create-extras.js'
 import { ANNOTATION, ownerOf } from '../../src/platform/annotations.js'
@@ -57,14 +58,34 @@ function unknownKeys(schema: Schema, value: unknown, at = ''): string[] {
 }
 
 const sent: { method: string; url: string; body: unknown }[] = []
+const realDispatcher = getGlobalDispatcher()
+let mock: MockAgent | undefined
+/** Answers every request to the test's platform with `reply` (undici's MockAgent: the action's requests go through undici, proxy-fetch.ts) and records it. */
 function stubFetch(reply: unknown): void {
-  jest.spyOn(globalThis, 'fetch').mockImplementation(async (url, init) => {
-    sent.push({ method: String(init?.method), url: String(url), body: init?.body ? JSON.parse(String(init.body)) : undefined })
-    return new Response(JSON.stringify(reply), { status: 200, headers: { 'content-type': 'application/json' } })
-  })
+  mock = new MockAgent()
+  mock.disableNetConnect()
+  mock
+    .get('https://platform.test')
+    .intercept({ path: () => true, method: () => true })
+    .reply(
+      200,
+      (opts) => {
+        sent.push({
+          method: opts.method,
+          url: `https://platform.test${opts.path}`,
+          body: opts.body ? JSON.parse(String(opts.body)) : undefined
+        })
+        return reply as object
+      },
+      { headers: { 'content-type': 'application/json' } }
+    )
+    .persist()
+  setGlobalDispatcher(mock)
 }
-afterEach(() => {
-  jest.restoreAllMocks()
+afterEach(async () => {
+  setGlobalDispatcher(realDispatcher)
+  await mock?.close()
+  mock = undefined
   sent.length = 0
 })
 

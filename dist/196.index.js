@@ -1731,10 +1731,6 @@ class PollSchedule {
         this.raisedMs = Math.max(this.raisedMs, Math.min(this.limitMs, ms));
     }
     /**
-     * The wait before the next poll, in milliseconds: between `(1 − jitter)` of
-     * its ceiling and the ceiling; the first call skips what `elapsedMs` covers (see there).
-     */
-    /**
      * The first wait when it comes from `expectedMs` (the time left until the
      * work is expected to end, at most the longest wait), in milliseconds; 0
      * when the schedule starts as usual (no expectation, one already nearly
@@ -1745,6 +1741,11 @@ class PollSchedule {
             ? Math.min(this.limitMs, this.expectedMs - this.elapsedMs)
             : 0;
     }
+    /**
+     * The wait before the next poll, in milliseconds: between `(1 − jitter)` of
+     * its ceiling and the ceiling; the first call skips what `elapsedMs` covers (see there),
+     * and the first wait is the head start when there is one ({@link headStartMs}).
+     */
     next() {
         const head = this.headStartMs();
         if (head > 0) {
@@ -1801,6 +1802,7 @@ async function sleepNext(schedule, leftMs = Infinity, sleepMs = _http_js__WEBPAC
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Iy: () => (/* binding */ runsPolling),
 /* harmony export */   Rr: () => (/* binding */ lowers),
 /* harmony export */   XT: () => (/* binding */ learnedDurations),
 /* harmony export */   jw: () => (/* binding */ waitCeilingMs),
@@ -1938,7 +1940,7 @@ class HandoffGaps {
  * together about once every {@link TARGET_GAP_MS}, each waits on average
  * (k + 1) · target, and (Equal Jitter: the mean wait is 3/4 of its ceiling)
  * the ceiling is 4/3 of that. The ceiling is lowered only on a gap of at
- * least twice the target, so that the rounding of the starts to the second
+ * least 1.5 times the target ({@link lowers}), so that the rounding of the starts to the second
  * (about ±0.1 s over {@link GAP_WINDOW} handoffs) does not make runs poll
  * more often; on a shorter gap it may only rise (fewer requests). Between
  * {@link MIN_CEILING_MS} and `longestMs` (`poll-interval`); `currentMs`
@@ -1947,11 +1949,18 @@ class HandoffGaps {
 function waitCeilingMs(gapMs, meanWaitMs, longestMs, currentMs = longestMs) {
     if (gapMs === undefined || !(meanWaitMs > 0))
         return currentMs;
-    const runs = meanWaitMs / Math.max(gapMs, 1);
-    let ceiling = (runs * TARGET_GAP_MS) / MEAN_SHARE;
+    let ceiling = (runsPolling(gapMs, meanWaitMs) * TARGET_GAP_MS) / MEAN_SHARE;
     if (!lowers(gapMs))
         ceiling = Math.max(ceiling, currentMs);
     return Math.min(longestMs, Math.max(Math.min(MIN_CEILING_MS, longestMs), ceiling));
+}
+/**
+ * How many runs poll the project as this one does, this one included (k + 1
+ * in {@link waitCeilingMs}): its mean wait over the idle gap, both in
+ * milliseconds; not rounded.
+ */
+function runsPolling(gapMs, meanWaitMs) {
+    return meanWaitMs / Math.max(gapMs, 1);
 }
 /** Whether a gap is long enough to lower a waiting run's ceiling (see {@link waitCeilingMs}); a shorter one may raise it. */
 function lowers(gapMs) {

@@ -1990,7 +1990,7 @@ class ProjectWaiter {
                     schedule.raiseTo(ceiling);
                 if (gap !== undefined && Math.abs(ceiling - said) > said / 4) {
                     said = ceiling;
-                    const others = Math.max(0, Math.round(meanWait / Math.max(gap, 1)) - 1);
+                    const others = Math.max(0, Math.round((0,_project_pace_js__WEBPACK_IMPORTED_MODULE_6__/* .runsPolling */ .Iy)(gap, meanWait)) - 1);
                     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${label}: the project stood idle about ${seconds(gap)} between other runs' operations lately, so ${others > 50 ? 'many' : `about ${others}`} other run(s) seem to wait with this one; ` +
                         `polling at most every ${seconds(ceiling)}.`);
                 }

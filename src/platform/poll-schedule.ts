@@ -119,10 +119,6 @@ export class PollSchedule {
   }
 
   /**
-   * The wait before the next poll, in milliseconds: between `(1 − jitter)` of
-   * its ceiling and the ceiling; the first call skips what `elapsedMs` covers (see there).
-   */
-  /**
    * The first wait when it comes from `expectedMs` (the time left until the
    * work is expected to end, at most the longest wait), in milliseconds; 0
    * when the schedule starts as usual (no expectation, one already nearly
@@ -134,6 +130,11 @@ export class PollSchedule {
       : 0
   }
 
+  /**
+   * The wait before the next poll, in milliseconds: between `(1 − jitter)` of
+   * its ceiling and the ceiling; the first call skips what `elapsedMs` covers (see there),
+   * and the first wait is the head start when there is one ({@link headStartMs}).
+   */
   next(): number {
     const head = this.headStartMs()
     if (head > 0) {

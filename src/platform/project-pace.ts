@@ -177,7 +177,7 @@ export class HandoffGaps {
  * together about once every {@link TARGET_GAP_MS}, each waits on average
  * (k + 1) · target, and (Equal Jitter: the mean wait is 3/4 of its ceiling)
  * the ceiling is 4/3 of that. The ceiling is lowered only on a gap of at
- * least twice the target, so that the rounding of the starts to the second
+ * least 1.5 times the target ({@link lowers}), so that the rounding of the starts to the second
  * (about ±0.1 s over {@link GAP_WINDOW} handoffs) does not make runs poll
  * more often; on a shorter gap it may only rise (fewer requests). Between
  * {@link MIN_CEILING_MS} and `longestMs` (`poll-interval`); `currentMs`
@@ -185,10 +185,18 @@ export class HandoffGaps {
  */
 export function waitCeilingMs(gapMs: number | undefined, meanWaitMs: number, longestMs: number, currentMs = longestMs): number {
   if (gapMs === undefined || !(meanWaitMs > 0)) return currentMs
-  const runs = meanWaitMs / Math.max(gapMs, 1)
-  let ceiling = (runs * TARGET_GAP_MS) / MEAN_SHARE
+  let ceiling = (runsPolling(gapMs, meanWaitMs) * TARGET_GAP_MS) / MEAN_SHARE
   if (!lowers(gapMs)) ceiling = Math.max(ceiling, currentMs)
   return Math.min(longestMs, Math.max(Math.min(MIN_CEILING_MS, longestMs), ceiling))
+}
+
+/**
+ * How many runs poll the project as this one does, this one included (k + 1
+ * in {@link waitCeilingMs}): its mean wait over the idle gap, both in
+ * milliseconds; not rounded.
+ */
+export function runsPolling(gapMs: number, meanWaitMs: number): number {
+  return meanWaitMs / Math.max(gapMs, 1)
 }
 
 /** Whether a gap is long enough to lower a waiting run's ceiling (see {@link waitCeilingMs}); a shorter one may raise it. */

@@ -30,7 +30,7 @@ import { HttpError, sleep } from '../http.js'
 import { LIST_AFTER_ATTEMPT, LOCKED_RETRY, type LockedHandler, lockedWaitMs, setLockedHandler } from './retry-423.js'
 import { type Operation, OperationError, displayName } from './operations.js'
 import { pollSchedule, sleepNext } from './poll-schedule.js'
-import { HandoffGaps, learnedDurations, lowers, waitCeilingMs } from './project-pace.js'
+import { HandoffGaps, learnedDurations, lowers, runsPolling, waitCeilingMs } from './project-pace.js'
 
 /** What the waiter reads: the platform client's list and get operation requests. */
 export interface OperationsReader {
@@ -204,7 +204,7 @@ export class ProjectWaiter implements LockedHandler {
         if (gap !== undefined && !lowers(gap)) schedule.raiseTo(ceiling)
         if (gap !== undefined && Math.abs(ceiling - said) > said / 4) {
           said = ceiling
-          const others = Math.max(0, Math.round(meanWait / Math.max(gap, 1)) - 1)
+          const others = Math.max(0, Math.round(runsPolling(gap, meanWait)) - 1)
           core.info(
             `${label}: the project stood idle about ${seconds(gap)} between other runs' operations lately, so ${others > 50 ? 'many' : `about ${others}`} other run(s) seem to wait with this one; ` +
               `polling at most every ${seconds(ceiling)}.`

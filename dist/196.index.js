@@ -1881,13 +1881,18 @@ class HandoffGaps {
     /** @param running the operations running when the wait began */
     constructor(running) {
         for (const op of running)
-            this.floor = Math.min(this.floor, Date.parse(op.created_at));
+            if (startOf(op) !== undefined)
+                this.floor = Math.min(this.floor, startOf(op));
         this.observe(running);
     }
-    /** Takes in a page of the project's operations (newest first, as listed), read at `at` (this machine's clock). */
+    /**
+     * Takes in a page of the project's operations (newest first, as listed), read at `at` (this machine's clock).
+     * An operation whose `created_at` is not a time (a service answer off the spec) is left out.
+     */
     observe(page, at = Date.now()) {
         for (const op of page) {
-            if (Date.parse(op.created_at) < this.floor)
+            const start = startOf(op);
+            if (start === undefined || start < this.floor)
                 continue;
             this.ops.set(op.id, op);
             if (!this.seenAt.has(op.id))
@@ -1932,6 +1937,11 @@ class HandoffGaps {
         }
         return counted >= MIN_HANDOFFS ? Math.max(0, idle / counted) : undefined;
     }
+}
+/** `created_at` in milliseconds since the epoch; undefined when it is not a time. */
+function startOf(op) {
+    const ms = Date.parse(op.created_at);
+    return Number.isFinite(ms) ? ms : undefined;
 }
 /**
  * The longest wait of a waiting run's schedule, in milliseconds, from the

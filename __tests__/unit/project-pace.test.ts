@@ -87,6 +87,13 @@ describe('handoff gaps', () => {
     ])
     expect(gaps.gapMs()).toBe(2000)
   })
+
+  it('leaves out an operation whose created_at is not a time, so that no gap (and no wait) is NaN', () => {
+    const bad = (branch: string): PacedOperation => ({ ...op(branch, 'create_branch', 0), created_at: 'yesterday' })
+    const gaps = new HandoffGaps([bad('x'), ...hold('a', 10_000)])
+    gaps.observe([bad('y'), ...hold('a', 10_000, 1000), ...hold('b', 13_000, 1000), ...hold('c', 16_000, 1000), ...hold('d', 19_000)])
+    expect(gaps.gapMs()).toBe(2000)
+  })
 })
 
 describe("a waiting run's longest wait", () => {

@@ -119,14 +119,18 @@ export class HandoffGaps {
 
   /** @param running the operations running when the wait began */
   constructor(running: readonly PacedOperation[]) {
-    for (const op of running) this.floor = Math.min(this.floor, Date.parse(op.created_at))
+    for (const op of running) if (startOf(op) !== undefined) this.floor = Math.min(this.floor, startOf(op)!)
     this.observe(running)
   }
 
-  /** Takes in a page of the project's operations (newest first, as listed), read at `at` (this machine's clock). */
+  /**
+   * Takes in a page of the project's operations (newest first, as listed), read at `at` (this machine's clock).
+   * An operation whose `created_at` is not a time (a service answer off the spec) is left out.
+   */
   observe(page: readonly PacedOperation[], at = Date.now()): void {
     for (const op of page) {
-      if (Date.parse(op.created_at) < this.floor) continue
+      const start = startOf(op)
+      if (start === undefined || start < this.floor) continue
       this.ops.set(op.id, op)
       if (!this.seenAt.has(op.id)) this.seenAt.set(op.id, at)
     }
@@ -168,6 +172,12 @@ export class HandoffGaps {
     }
     return counted >= MIN_HANDOFFS ? Math.max(0, idle / counted) : undefined
   }
+}
+
+/** `created_at` in milliseconds since the epoch; undefined when it is not a time. */
+function startOf(op: PacedOperation): number | undefined {
+  const ms = Date.parse(op.created_at)
+  return Number.isFinite(ms) ? ms : undefined
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { compareSnapshots, isSafeWidening } from '../../src/schema/changes.js'
 import { summarise } from '../../src/schema/diff.js'
-import { type SchemaSnapshot, nameQueriesLazily } from '../../src/schema/inspect.js'
+import { type SchemaSnapshot, buildSnapshot, nameQueriesLazily } from '../../src/schema/inspect.js'
 import { CATALOG_QUERIES, catalogTexts } from '../../src/schema/catalog.js'
 import { PostgreSQL } from '@pgkit/schemainspect'
 import { sql } from '@pgkit/client'
@@ -265,6 +265,22 @@ describe("nameQueriesLazily: schemainspect's sql.raw names its query only when a
     )
     expect(lazy.name).toBe(eager.name)
     expect(lazy.name).toMatch(/^select.*_[0-9a-f]{7}$/)
+  })
+})
+
+describe("buildSnapshot: schemainspect's inspector from the batch's rows, without PostgreSQL.create", () => {
+  it('builds the snapshot without create (whose version query the sql tag names by parsing it) and reads the version from the rows', async () => {
+    const create = PostgreSQL.create
+    PostgreSQL.create = () => Promise.reject(new Error('PostgreSQL.create was called'))
+    try {
+      const rows = new Map(CATALOG_QUERIES.map((name) => [name, [] as Record<string, unknown>[]]))
+      const snapshot = (await buildSnapshot({ serverVersion: '17.2', rows })) as unknown as Record<string, unknown>
+      expect(snapshot).toBeInstanceOf(PostgreSQL)
+      expect(snapshot.pg_version).toBe(17)
+      expect(snapshot.tables).toEqual({})
+    } finally {
+      PostgreSQL.create = create
+    }
   })
 })
 

@@ -84,30 +84,32 @@ export function nameQueriesLazily(): void {
   }) as typeof eager
 }
 
-/** schemainspect's own version query (`PostgreSQL.create`), answered from the rows' version. */
-const VERSION_QUERY = "select current_setting('server_version') server_version"
-
 /**
  * Builds the snapshot's objects from rows catalog.ts read: CPU only,
  * no database access, so it can run while the database changes.
- * schemainspect's calls are answered by query name (its own texts for the
- * version, which catalog.ts read with the same texts).
+ * schemainspect's calls are answered by query name (its own texts, which
+ * catalog.ts read with the same texts). This is `PostgreSQL.create` without
+ * its version query: the version comes with the rows, and `create` writes
+ * that query with `@pgkit/client`'s `sql` tag, which names it by parsing it
+ * with pgsql-ast-parser's nearley grammar (the first parse of a process:
+ * about 25 ms of CPU, `node --cpu-prof`), for a name nothing reads.
  * @throws Error from schemainspect when the rows are not what it expects, or it runs a query the batch did not read
  */
-export function buildSnapshot(catalog: CatalogRows): Promise<SchemaSnapshot> {
+export async function buildSnapshot(catalog: CatalogRows): Promise<SchemaSnapshot> {
   nameQueriesLazily()
-  // The constructor only builds the version's query texts; it reads nothing.
-  const Inspector = PostgreSQL as unknown as new (c: Queryable, version: string) => Record<string, string | null>
-  const texts = new Inspector(queryable({} as pg.Client), catalog.serverVersion)
-  const answered = new Map<string, Row[]>([[VERSION_QUERY, [{ server_version: catalog.serverVersion }]]])
-  for (const [name, rows] of catalog.rows) {
-    const text = texts[name]
-    if (typeof text === 'string') answered.set(text, rows)
-  }
+  const answered = new Map<string, Row[]>()
   const offline = {
     query: () => Promise.reject(new Error('schema inspection: a catalog query outside the batch'))
   } as unknown as pg.Client
-  return PostgreSQL.create(queryable(offline, answered))
+  // The constructor only builds the version's query texts; it reads nothing. Its type is private: `create` is the public way.
+  const Inspector = PostgreSQL as unknown as new (c: Queryable, version: string) => SchemaSnapshot & Record<string, unknown>
+  const snapshot = new Inspector(queryable(offline, answered), catalog.serverVersion)
+  for (const [name, rows] of catalog.rows) {
+    const text = snapshot[name]
+    if (typeof text === 'string') answered.set(text, rows)
+  }
+  await snapshot.load_all_async()
+  return snapshot
 }
 
 /**

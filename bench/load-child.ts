@@ -7,7 +7,7 @@
  * as the server counted them). Used by bench/seed.ts.
  *   node <bundle of this file> <postgresql-url> <file>...   (or: tsx bench/load-child.ts …)
  */
-import '../src/v8-heap.js' // as src/main-step.ts does first
+import '../src/v8-settings.js' // as src/main-step.ts does first
 import { describeConnection } from '../src/connection.js'
 import { checkSeed, loadSeed } from '../src/seed/loader.js'
 import { endSessions } from '../src/pg-sessions.js'

@@ -1,5 +1,5 @@
 export const id = 161;
-export const ids = [161,908];
+export const ids = [161,535];
 export const modules = {
 
 /***/ 82161:
@@ -7,7 +7,7 @@ export const modules = {
 
 __webpack_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 __webpack_require__.r(__webpack_exports__);
-/* harmony import */ var _v8_heap_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(74908);
+/* harmony import */ var _v8_settings_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(58535);
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(96421);
 /* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(90833);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(18144);
@@ -19,7 +19,7 @@ __webpack_require__.r(__webpack_exports__);
  * then load the action's story (main.ts, a chunk of its own) and run it
  * under the cancel handler.
  */
- // first: V8 heap settings before anything allocates
+ // first: V8's heap and compiler settings before anything allocates or compiles
 
 
 
@@ -84,17 +84,18 @@ function clearUnseeded() {
 
 /***/ }),
 
-/***/ 74908:
+/***/ 58535:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(78877);
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_v8__WEBPACK_IMPORTED_MODULE_0__);
 /**
- * V8 heap settings for the action's process (peak RSS at most
- * 128 MiB for any seed). Set on import, before the work that allocates;
- * V8 reads them while it runs, so they work without command-line flags
- * (which a JavaScript action cannot pass).
+ * V8 settings for the action's process, set on import, before the work
+ * they concern; V8 reads them while it runs, so they work without
+ * command-line flags (which a JavaScript action cannot pass).
+ *
+ * The heap (peak RSS at most 128 MiB for any seed):
  * - `--semi-space-growth-factor=1`: the young generation stays at its
  *   initial size. A seed of many statements allocates fast, and V8 otherwise
  *   grows it to 64 MiB (twice: 125 MiB of RSS measured on a 9 MiB
@@ -112,7 +113,20 @@ __webpack_require__.r(__webpack_exports__);
  * other loads' times unchanged (docs/benchmarks.md, Peak RSS).
  */
 
-for (const flag of ['--semi-space-growth-factor=1', '--heap-growing-percent=10', '--optimize-for-size'])
+/**
+ * Compilation:
+ * - `--no-sparkplug`: no baseline machine code. V8's Sparkplug compiles
+ *   warm functions' bytecode on its worker threads, work a run of a second
+ *   or less rarely earns back; hot code still goes to Maglev and TurboFan.
+ *   Measured (the threads' CPU in /proc, a branch-mode
+ *   run with its comment against the emulator, three rounds of seven
+ *   runs): 6 % less CPU a run (V8's worker threads 20 to 30 ms less);
+ *   `npm run bench:seed` (3 rounds) no slower: the 9 MiB `--inserts` dump's
+ *   client CPU 1.47 s against 1.57 s, a 60 MiB COPY 0.32 against 0.36 s;
+ *   peak RSS the same.
+ */
+const FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=10', '--optimize-for-size', '--no-sparkplug'];
+for (const flag of FLAGS)
     node_v8__WEBPACK_IMPORTED_MODULE_0___default().setFlagsFromString(flag);
 
 

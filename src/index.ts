@@ -9,7 +9,7 @@ import { STATE, savedState } from './step-state.js'
 
 if (savedState(STATE.isPost) !== 'true') await import('./main-step.js')
 else if (savedState(STATE.unseededBranch) || savedState(STATE.lockComment) || savedState(STATE.jobBranch)) {
-  await import('./v8-heap.js')
+  await import('./v8-settings.js')
   const { runPost } = await import('./commands/post.js')
   await runPost()
 }

@@ -4,7 +4,7 @@
  * then load the action's story (main.ts, a chunk of its own) and run it
  * under the cancel handler.
  */
-import './v8-heap.js' // first: V8 heap settings before anything allocates
+import './v8-settings.js' // first: V8's heap and compiler settings before anything allocates or compiles
 import * as core from '@actions/core'
 import { handleCancellation, runMainFlow } from './cancel.js'
 import { readSettings } from './inputs.js'

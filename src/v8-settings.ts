@@ -1,8 +1,9 @@
 /**
- * V8 heap settings for the action's process (peak RSS at most
- * 128 MiB for any seed). Set on import, before the work that allocates;
- * V8 reads them while it runs, so they work without command-line flags
- * (which a JavaScript action cannot pass).
+ * V8 settings for the action's process, set on import, before the work
+ * they concern; V8 reads them while it runs, so they work without
+ * command-line flags (which a JavaScript action cannot pass).
+ *
+ * The heap (peak RSS at most 128 MiB for any seed):
  * - `--semi-space-growth-factor=1`: the young generation stays at its
  *   initial size. A seed of many statements allocates fast, and V8 otherwise
  *   grows it to 64 MiB (twice: 125 MiB of RSS measured on a 9 MiB
@@ -21,4 +22,18 @@
  */
 import v8 from 'node:v8'
 
-for (const flag of ['--semi-space-growth-factor=1', '--heap-growing-percent=10', '--optimize-for-size']) v8.setFlagsFromString(flag)
+/**
+ * Compilation:
+ * - `--no-sparkplug`: no baseline machine code. V8's Sparkplug compiles
+ *   warm functions' bytecode on its worker threads, work a run of a second
+ *   or less rarely earns back; hot code still goes to Maglev and TurboFan.
+ *   Measured (the threads' CPU in /proc, a branch-mode
+ *   run with its comment against the emulator, three rounds of seven
+ *   runs): 6 % less CPU a run (V8's worker threads 20 to 30 ms less);
+ *   `npm run bench:seed` (3 rounds) no slower: the 9 MiB `--inserts` dump's
+ *   client CPU 1.47 s against 1.57 s, a 60 MiB COPY 0.32 against 0.36 s;
+ *   peak RSS the same.
+ */
+const FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=10', '--optimize-for-size', '--no-sparkplug']
+
+for (const flag of FLAGS) v8.setFlagsFromString(flag)

@@ -23,12 +23,10 @@ export default function globalSetup() {
   if (!process.env.NODE_COMPILE_CACHE) {
     process.env.NODE_COMPILE_CACHE = path.join(run, 'code-cache')
     mkdirSync(process.env.NODE_COMPILE_CACHE)
-    process.env.PREVIEW_PG_CODE_CACHE_OWNED = '1'
   }
   if (process.env.PREVIEW_PG_TEMPLATE_DIR) return
   const templates = path.join(run, 'templates')
-  mkdirSync(templates, { mode: 0o755 })
-  chmodSync(templates, 0o755)
+  mkdirSync(templates)
+  chmodSync(templates, 0o755) // whatever the umask
   process.env.PREVIEW_PG_TEMPLATE_DIR = templates
-  process.env.PREVIEW_PG_TEMPLATE_DIR_OWNED = '1'
 }

@@ -1880,9 +1880,11 @@ class HandoffGaps {
     floor = Infinity;
     /** @param running the operations running when the wait began */
     constructor(running) {
-        for (const op of running)
-            if (startOf(op) !== undefined)
-                this.floor = Math.min(this.floor, startOf(op));
+        for (const op of running) {
+            const start = startOf(op);
+            if (start !== undefined)
+                this.floor = Math.min(this.floor, start);
+        }
         this.observe(running);
     }
     /**
@@ -1903,7 +1905,7 @@ class HandoffGaps {
     holds() {
         const byKey = new Map();
         for (const op of this.ops.values()) {
-            const start = Date.parse(op.created_at);
+            const start = startOf(op); // observe() keeps only operations with a start
             const key = `${op.branch_id ?? op.endpoint_id ?? op.id} ${start}`;
             const hold = byKey.get(key) ?? { start, durationMs: 0, pending: false, seenAt: Infinity };
             if (op.status === 'finished' || op.status === 'skipped')

@@ -119,7 +119,10 @@ export class HandoffGaps {
 
   /** @param running the operations running when the wait began */
   constructor(running: readonly PacedOperation[]) {
-    for (const op of running) if (startOf(op) !== undefined) this.floor = Math.min(this.floor, startOf(op)!)
+    for (const op of running) {
+      const start = startOf(op)
+      if (start !== undefined) this.floor = Math.min(this.floor, start)
+    }
     this.observe(running)
   }
 
@@ -140,7 +143,7 @@ export class HandoffGaps {
   private holds(): Hold[] {
     const byKey = new Map<string, Hold & { pending: boolean }>()
     for (const op of this.ops.values()) {
-      const start = Date.parse(op.created_at)
+      const start = startOf(op)! // observe() keeps only operations with a start
       const key = `${op.branch_id ?? op.endpoint_id ?? op.id} ${start}`
       const hold = byKey.get(key) ?? { start, durationMs: 0, pending: false, seenAt: Infinity }
       if (op.status === 'finished' || op.status === 'skipped') hold.durationMs = Math.max(hold.durationMs ?? 0, op.total_duration_ms ?? 0)

@@ -2,7 +2,7 @@ export const id = 156;
 export const ids = [156];
 export const modules = {
 
-/***/ 69156:
+/***/ 9156:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -16,11 +16,11 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./node_modules/@pgkit/client/dist/index.js
-var dist = __webpack_require__(87660);
+var dist = __webpack_require__(7660);
 // EXTERNAL MODULE: ./node_modules/@pgkit/schemainspect/dist/index.js
-var schemainspect_dist = __webpack_require__(21746);
+var schemainspect_dist = __webpack_require__(1746);
 // EXTERNAL MODULE: ./src/schema/catalog.ts
-var catalog = __webpack_require__(53204);
+var catalog = __webpack_require__(3204);
 ;// CONCATENATED MODULE: ./src/schema/inspect.ts
 /**
  * Schema snapshots of a preview database: `@pgkit/schemainspect` (a port of
@@ -305,10 +305,10 @@ function compareSnapshots(before, after) {
     return out.sort((x, y) => order.indexOf(x.kind) - order.indexOf(y.kind));
 }
 
-// EXTERNAL MODULE: ./node_modules/@pgkit/migra/dist/index.js
-var migra_dist = __webpack_require__(94007);
+// EXTERNAL MODULE: ./node_modules/@pgkit/migra/dist/migra.js
+var migra = __webpack_require__(193);
 // EXTERNAL MODULE: ./src/sql-parser.ts
-var sql_parser = __webpack_require__(22687);
+var sql_parser = __webpack_require__(2687);
 ;// CONCATENATED MODULE: ./src/schema/render.ts
 /**
  * The schema change as text for reviewers: a rendering only; the
@@ -333,7 +333,7 @@ var sql_parser = __webpack_require__(22687);
  * (`libpg-query`); when migra throws or its script still does not parse, the
  * caller shows another rendering and says why.
  */
-
+ // its own module: the package's index also loads migra's command line
 
 /** migra's change groups (`Migration#changes`), in the order we apply them: migra's own, with domain creations moved before tables. */
 const ORDER = [
@@ -391,7 +391,7 @@ function keepNotValid(statements, notValid) {
  * @throws Error from migra when it cannot compare the snapshots
  */
 async function migraStatements(before, after) {
-    const m = await migra_dist/* Migration */.Nh.create(before, after, {});
+    const m = await migra/* Migration */.N.create(before, after, {});
     m.set_safety(false);
     const changes = m.changes;
     for (const [group, options] of ORDER)

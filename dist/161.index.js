@@ -2,17 +2,17 @@ export const id = 161;
 export const ids = [161,535];
 export const modules = {
 
-/***/ 82161:
+/***/ 2161:
 /***/ ((module, __webpack_exports__, __webpack_require__) => {
 
 __webpack_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 __webpack_require__.r(__webpack_exports__);
-/* harmony import */ var _v8_settings_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(58535);
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(96421);
-/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(90833);
-/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(18144);
-/* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(38653);
-/* harmony import */ var _phases_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(20119);
+/* harmony import */ var _v8_settings_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8535);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6421);
+/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(833);
+/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(8144);
+/* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(8653);
+/* harmony import */ var _phases_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(119);
 /**
  * The main step: read and check the inputs (only what that needs is loaded
  * before it: a refused input fails in about the time Node takes to start),
@@ -39,7 +39,7 @@ if (settings) {
     const checked = settings;
     (0,_cancel_js__WEBPACK_IMPORTED_MODULE_2__/* .handleCancellation */ .qO)();
     (0,_phases_js__WEBPACK_IMPORTED_MODULE_5__/* .mark */ .Gy)('loading the code');
-    const { run } = await Promise.all(/* import() */[__webpack_require__.e(324), __webpack_require__.e(716), __webpack_require__.e(81), __webpack_require__.e(198)]).then(__webpack_require__.bind(__webpack_require__, 47198));
+    const { run } = await Promise.all(/* import() */[__webpack_require__.e(324), __webpack_require__.e(716), __webpack_require__.e(81), __webpack_require__.e(198)]).then(__webpack_require__.bind(__webpack_require__, 7198));
     await (0,_cancel_js__WEBPACK_IMPORTED_MODULE_2__/* .runMainFlow */ .zw)(() => run(checked));
 }
 
@@ -48,7 +48,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 38653:
+/***/ 8653:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -57,8 +57,8 @@ __webpack_async_result__();
 /* harmony export */   dP: () => (/* binding */ saveJobBranch),
 /* harmony export */   nH: () => (/* binding */ clearUnseeded)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
-/* harmony import */ var _step_state_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(32649);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _step_state_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(2649);
 /**
  * What the main step tells the post step (`runs.post`), through
  * `core.saveState` (GITHUB_STATE: appended at once, so it survives a
@@ -84,11 +84,11 @@ function clearUnseeded() {
 
 /***/ }),
 
-/***/ 58535:
+/***/ 8535:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 __webpack_require__.r(__webpack_exports__);
-/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(78877);
+/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8877);
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_v8__WEBPACK_IMPORTED_MODULE_0__);
 /**
  * V8 settings for the action's process, set on import, before the work

@@ -2,7 +2,7 @@ export const id = 196;
 export const ids = [196];
 export const modules = {
 
-/***/ 90833:
+/***/ 833:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -20,9 +20,9 @@ export const modules = {
 /* harmony export */   zw: () => (/* binding */ runMainFlow)
 /* harmony export */ });
 /* unused harmony export CANCEL_BUDGET */
-/* harmony import */ var node_async_hooks__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(16698);
+/* harmony import */ var node_async_hooks__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6698);
 /* harmony import */ var node_async_hooks__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_async_hooks__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(96421);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6421);
 /**
  * What happens when the runner cancels the job. GitHub's runner sends the
  * action SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that
@@ -179,7 +179,7 @@ function handleCancellation() {
 
 /***/ }),
 
-/***/ 11349:
+/***/ 1349:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -212,7 +212,7 @@ function commentScope() {
 
 /***/ }),
 
-/***/ 76803:
+/***/ 6803:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -221,9 +221,9 @@ function commentScope() {
 /* harmony export */   yy: () => (/* binding */ sleep)
 /* harmony export */ });
 /* unused harmony export MAX_RETRY_AFTER_S */
-/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(90833);
-/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(27194);
-/* harmony import */ var _proxy_fetch_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(69694);
+/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(833);
+/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7194);
+/* harmony import */ var _proxy_fetch_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(9694);
 /**
  * JSON over HTTP for the service clients: one timeout per request, error
  * bodies quoted with every known secret redacted (secrets.ts), a 2xx body
@@ -478,7 +478,7 @@ async function requestJson(req) {
 
 /***/ }),
 
-/***/ 18144:
+/***/ 8144:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -490,23 +490,23 @@ __webpack_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: duration
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
-var core = __webpack_require__(96421);
+var core = __webpack_require__(6421);
 // EXTERNAL MODULE: ./src/publish/env-file.ts
-var env_file = __webpack_require__(13015);
+var env_file = __webpack_require__(3015);
 // EXTERNAL MODULE: ./src/platform/masking-rules.ts
-var masking_rules = __webpack_require__(14077);
+var masking_rules = __webpack_require__(4077);
 // EXTERNAL MODULE: ./src/settings.ts
-var src_settings = __webpack_require__(58750);
+var src_settings = __webpack_require__(8750);
 // EXTERNAL MODULE: ./src/platform/expiry.ts
-var expiry = __webpack_require__(51288);
+var expiry = __webpack_require__(1288);
 // EXTERNAL MODULE: ./src/platform/branch-point.ts
-var branch_point = __webpack_require__(68888);
+var branch_point = __webpack_require__(8888);
 // EXTERNAL MODULE: ./src/comment/scope.ts
-var scope = __webpack_require__(11349);
+var scope = __webpack_require__(1349);
 // EXTERNAL MODULE: ./src/secrets.ts
-var secrets = __webpack_require__(27194);
+var secrets = __webpack_require__(7194);
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
-var github = __webpack_require__(11758);
+var github = __webpack_require__(1758);
 ;// CONCATENATED MODULE: ./src/vercel/inputs.ts
 /**
  * The Vercel wiring's inputs (`vercel-token`, `vercel-project`,
@@ -906,7 +906,7 @@ function readSettings() {
 
 /***/ }),
 
-/***/ 20119:
+/***/ 119:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -917,7 +917,7 @@ function readSettings() {
 /* harmony export */   yr: () => (/* binding */ phaseLog)
 /* harmony export */ });
 /* unused harmony export pgRoundTrip */
-/* harmony import */ var node_diagnostics_channel__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(53053);
+/* harmony import */ var node_diagnostics_channel__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3053);
 /* harmony import */ var node_diagnostics_channel__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_diagnostics_channel__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_perf_hooks__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(643);
 /* harmony import */ var node_perf_hooks__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_perf_hooks__WEBPACK_IMPORTED_MODULE_1__);
@@ -1037,7 +1037,7 @@ function phaseLog(trace = phaseTrace()) {
 
 /***/ }),
 
-/***/ 68888:
+/***/ 8888:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -1110,7 +1110,7 @@ function pointFields(point) {
 
 /***/ }),
 
-/***/ 51288:
+/***/ 1288:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -1120,10 +1120,10 @@ function pointFields(point) {
 /* harmony export */   zk: () => (/* binding */ recordUse)
 /* harmony export */ });
 /* unused harmony export EXPIRY_CLOCK_MARGIN_SECONDS */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
-/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
-/* harmony import */ var _retry_423_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(66639);
-/* harmony import */ var _operations_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(59085);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6803);
+/* harmony import */ var _retry_423_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6639);
+/* harmony import */ var _operations_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(9085);
 /**
  * Branch expiry (`expires-in`): the platform deletes a branch whose
  * `expires_at` has passed (platform spec, Branch.expires_at: RFC 3339 with
@@ -1205,7 +1205,7 @@ function explainExpiryRefusal(err, expiresInSeconds) {
 
 /***/ }),
 
-/***/ 14077:
+/***/ 4077:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -1218,11 +1218,11 @@ function explainExpiryRefusal(err, expiresInSeconds) {
 /* harmony export */   cf: () => (/* binding */ ruleSecrets)
 /* harmony export */ });
 /* unused harmony export sqlLiteral */
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(38815);
+/* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8815);
 /**
  * The `masking-rules` input: YAML or JSON in the input, or `@path/to/file`,
  * a list of rules in either of two shapes (each rule one or the other):
@@ -1482,7 +1482,7 @@ function sameRules(a, b) {
 
 /***/ }),
 
-/***/ 59085:
+/***/ 9085:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -1491,10 +1491,10 @@ function sameRules(a, b) {
 /* harmony export */   fS: () => (/* binding */ summarise),
 /* harmony export */   ft: () => (/* binding */ waitForOperations)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
-/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
-/* harmony import */ var _poll_schedule_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(85758);
-/* harmony import */ var _project_pace_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(74996);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6803);
+/* harmony import */ var _poll_schedule_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5758);
+/* harmony import */ var _project_pace_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4996);
 /**
  * Platform operations (Neon operations guide, and the platform's OpenAPI spec where the
  * seed is silent): their shape, their display names, and waiting until the
@@ -1633,7 +1633,7 @@ async function waitForOperations(operations, options) {
 
 /***/ }),
 
-/***/ 85758:
+/***/ 5758:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -1641,7 +1641,7 @@ async function waitForOperations(operations, options) {
 /* harmony export */   r3: () => (/* binding */ sleepNext)
 /* harmony export */ });
 /* unused harmony exports POLL_SCHEDULE, PollSchedule */
-/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(76803);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6803);
 /**
  * When to poll something that ends by itself: Neon's operations, a project
  * busy with other runs' operations, an anonymized branch's masking, a
@@ -1798,7 +1798,7 @@ async function sleepNext(schedule, leftMs = Infinity, sleepMs = _http_js__WEBPAC
 
 /***/ }),
 
-/***/ 74996:
+/***/ 4996:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -1982,7 +1982,7 @@ function lowers(gapMs) {
 
 /***/ }),
 
-/***/ 66639:
+/***/ 6639:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -1993,8 +1993,8 @@ function lowers(gapMs) {
 /* harmony export */   rU: () => (/* binding */ retryLocked),
 /* harmony export */   s8: () => (/* binding */ LOCKED_RETRY)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
-/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6803);
 /**
  * HTTP 423 Locked handling (Neon operations guide, Errors): a request that starts work
  * while the project is busy with conflicting operations is refused with 423;
@@ -2083,7 +2083,7 @@ async function retryLocked(label, request, sleepMs = _http_js__WEBPACK_IMPORTED_
 
 /***/ }),
 
-/***/ 69694:
+/***/ 9694:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -2091,7 +2091,7 @@ async function retryLocked(label, request, sleepMs = _http_js__WEBPACK_IMPORTED_
 /* harmony export */   iR: () => (/* binding */ proxiedFetch)
 /* harmony export */ });
 /* unused harmony export proxyConfigured */
-/* harmony import */ var undici__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(46752);
+/* harmony import */ var undici__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6752);
 /**
  * The one `fetch` every HTTP request of the action goes through (the Neon
  * API and neon.new in http.ts, GitHub in comment/comment.ts): on a runner
@@ -2140,7 +2140,7 @@ function proxyHint() {
 
 /***/ }),
 
-/***/ 13015:
+/***/ 3015:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -2149,11 +2149,11 @@ function proxyHint() {
 /* harmony export */   tU: () => (/* binding */ envVariables)
 /* harmony export */ });
 /* unused harmony export DEFAULT_ENV_NAMES */
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(51455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
 /**
  * The env file the instant service's CLI writes (instant service API, "Command-line
@@ -2247,7 +2247,7 @@ async function writeEnvFile(file, v, names = DEFAULT_ENV_NAMES) {
 
 /***/ }),
 
-/***/ 27194:
+/***/ 7194:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -2255,7 +2255,7 @@ async function writeEnvFile(file, v, names = DEFAULT_ENV_NAMES) {
 /* harmony export */   Gz: () => (/* binding */ rememberSecret),
 /* harmony export */   fp: () => (/* binding */ redactSecrets)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
 /**
  * The run's known secrets: every value registered with the runner's masking
  * (`core.setSecret`, `::add-mask::`) through {@link maskSecret}, and every
@@ -2295,7 +2295,7 @@ function redactSecrets(text) {
 
 /***/ }),
 
-/***/ 58750:
+/***/ 8750:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {

@@ -2,7 +2,7 @@ export const id = 198;
 export const ids = [198];
 export const modules = {
 
-/***/ 47198:
+/***/ 7198:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -12,21 +12,21 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
-var core = __webpack_require__(96421);
+var core = __webpack_require__(6421);
 // EXTERNAL MODULE: ./src/inputs.ts + 1 modules
-var inputs = __webpack_require__(18144);
+var inputs = __webpack_require__(8144);
 // EXTERNAL MODULE: ./src/cancel.ts
-var cancel = __webpack_require__(90833);
+var cancel = __webpack_require__(833);
 // EXTERNAL MODULE: ./src/platform/client.ts
-var platform_client = __webpack_require__(91480);
+var platform_client = __webpack_require__(1480);
 // EXTERNAL MODULE: ./src/platform/project-wait.ts
-var project_wait = __webpack_require__(29142);
+var project_wait = __webpack_require__(9142);
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
-var github = __webpack_require__(11758);
+var github = __webpack_require__(1758);
 // EXTERNAL MODULE: ./src/platform/annotations.ts + 1 modules
-var platform_annotations = __webpack_require__(29927);
+var platform_annotations = __webpack_require__(2308);
 // EXTERNAL MODULE: ./src/comment/comment.ts
-var comment_comment = __webpack_require__(86924);
+var comment_comment = __webpack_require__(6924);
 ;// CONCATENATED MODULE: ./src/comment/lock/budget.ts
 /**
  * The share of the hour's limit (`x-ratelimit-limit`) that whatever spends
@@ -131,9 +131,9 @@ async function requestsLeft(octokit) {
 }
 
 // EXTERNAL MODULE: ./src/comment/lock/wait.ts
-var wait = __webpack_require__(39088);
+var wait = __webpack_require__(9088);
 // EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __webpack_require__(77598);
+var external_node_crypto_ = __webpack_require__(7598);
 ;// CONCATENATED MODULE: ./src/comment/lock/one-comment.ts
 /**
  * One comment, whatever the network does. A POST of a comment whose answer
@@ -574,7 +574,7 @@ async function acquireLock(octokit, pr, o) {
 }
 
 // EXTERNAL MODULE: ./src/publish/report.ts
-var publish_report = __webpack_require__(24585);
+var publish_report = __webpack_require__(4585);
 ;// CONCATENATED MODULE: ./src/commands/sweep-github.ts
 /**
  * What the sweep (cleanup.ts) reads from and writes to GitHub, each in as
@@ -716,18 +716,18 @@ async function sweepLock(octokit, settings, number, branch, reason) {
 }
 
 // EXTERNAL MODULE: ./node_modules/bottleneck/lib/index.js
-var lib = __webpack_require__(62203);
+var lib = __webpack_require__(2203);
 var lib_default = /*#__PURE__*/__webpack_require__.n(lib);
 // EXTERNAL MODULE: ./src/platform/lifecycle.ts + 1 modules
-var lifecycle = __webpack_require__(28951);
+var lifecycle = __webpack_require__(8951);
 // EXTERNAL MODULE: ./src/platform/retry-423.ts
-var retry_423 = __webpack_require__(66639);
+var retry_423 = __webpack_require__(6639);
 // EXTERNAL MODULE: ./src/platform/operations.ts
-var operations = __webpack_require__(59085);
+var operations = __webpack_require__(9085);
 // EXTERNAL MODULE: ./src/phases.ts
-var phases = __webpack_require__(20119);
+var phases = __webpack_require__(119);
 // EXTERNAL MODULE: ./src/comment/lock/saved.ts
-var saved = __webpack_require__(17466);
+var saved = __webpack_require__(7466);
 ;// CONCATENATED MODULE: ./src/publish/read-only.ts
 /**
  * A pull request from a fork: its workflow runs with a read-only
@@ -1121,7 +1121,7 @@ mayRead = () => true) {
 }
 
 // EXTERNAL MODULE: ./src/http.ts
-var http = __webpack_require__(76803);
+var http = __webpack_require__(6803);
 ;// CONCATENATED MODULE: ./src/vercel/client.ts
 /**
  * Vercel's REST API, the requests the wiring makes (Vercel REST API
@@ -2161,7 +2161,7 @@ class SweepRun {
 }
 
 // EXTERNAL MODULE: ./src/run-source.ts
-var run_source = __webpack_require__(17838);
+var run_source = __webpack_require__(7838);
 ;// CONCATENATED MODULE: ./src/commands/sweep-kinds.ts
 /**
  * The sweep's rules for the previews no pull request owns (run-source.ts,
@@ -2425,9 +2425,9 @@ async function runCleanup(settings, client) {
 }
 
 // EXTERNAL MODULE: ./src/publish/env-file.ts
-var env_file = __webpack_require__(13015);
+var env_file = __webpack_require__(3015);
 // EXTERNAL MODULE: ./src/connection.ts
-var src_connection = __webpack_require__(87199);
+var src_connection = __webpack_require__(7199);
 ;// CONCATENATED MODULE: ./src/publish/outputs.ts
 /**
  * Masking and step outputs.
@@ -2477,15 +2477,15 @@ function setOutputs(o) {
 }
 
 // EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(73024);
+var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __webpack_require__(48161);
+var external_node_os_ = __webpack_require__(8161);
 var external_node_os_default = /*#__PURE__*/__webpack_require__.n(external_node_os_);
 // EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __webpack_require__(76760);
+var external_node_path_ = __webpack_require__(6760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./src/schema/catalog.ts
-var catalog = __webpack_require__(53204);
+var catalog = __webpack_require__(3204);
 ;// CONCATENATED MODULE: ./src/schema/track.ts
 /**
  * The schema diff through one run's seeding. commands/seed-step.ts calls
@@ -2517,7 +2517,7 @@ var catalog = __webpack_require__(53204);
  * does before its seed, do not pay for loading them.
  */
 let loading;
-const schemaTools = () => (loading ??= Promise.all(/* import() */[__webpack_require__.e(7), __webpack_require__.e(156)]).then(__webpack_require__.bind(__webpack_require__, 69156)));
+const schemaTools = () => (loading ??= Promise.all(/* import() */[__webpack_require__.e(193), __webpack_require__.e(156)]).then(__webpack_require__.bind(__webpack_require__, 9156)));
 /**
  * Starts loading the schema tools (once; later calls return the same
  * promise) in branch mode with `compare-schema` on. Loading the chunk
@@ -2769,7 +2769,7 @@ function schemaResult(settings, diff, created) {
 }
 
 // EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __webpack_require__(31421);
+var external_node_child_process_ = __webpack_require__(1421);
 ;// CONCATENATED MODULE: ./src/seed/command-env.ts
 /**
  * The variables a user command gets, added to {@link runStepEnvironment}.
@@ -2843,7 +2843,7 @@ function runStepEnvironment(env = process.env) {
 }
 
 // EXTERNAL MODULE: ./src/pg-sessions.ts
-var pg_sessions = __webpack_require__(38174);
+var pg_sessions = __webpack_require__(8174);
 ;// CONCATENATED MODULE: ./src/migration-cost/holds.ts
 /**
  * From lock samples to hold times: per relation (OID) and lock mode, the
@@ -4399,7 +4399,7 @@ function referencedNames(text) {
 }
 
 // EXTERNAL MODULE: ./src/sql-parser.ts
-var sql_parser = __webpack_require__(22687);
+var sql_parser = __webpack_require__(2687);
 ;// CONCATENATED MODULE: ./src/seed/grammar.ts
 
 /** Loads the parser (about 20 ms, once per process; sql-parser.ts). Call before {@link classify}. */
@@ -4597,7 +4597,7 @@ function asciiSafeEncoding(name) {
 }
 
 // EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __webpack_require__(51455);
+var promises_ = __webpack_require__(1455);
 ;// CONCATENATED MODULE: ./src/psql/scanner.ts
 /**
  * Streams a SQL file into what psql would act on: statements split where
@@ -5988,9 +5988,9 @@ async function failMeta(src, ev, why, below = 0) {
 }
 
 // EXTERNAL MODULE: external "node:stream/promises"
-var external_node_stream_promises_ = __webpack_require__(46466);
+var external_node_stream_promises_ = __webpack_require__(6466);
 // EXTERNAL MODULE: ./node_modules/pg-copy-streams/index.js
-var pg_copy_streams = __webpack_require__(26901);
+var pg_copy_streams = __webpack_require__(6901);
 ;// CONCATENATED MODULE: ./src/seed/meta-run.ts
 /**
  * The load's side of psql's meta-commands that need the database: `\copy …
@@ -6945,7 +6945,7 @@ async function seedOrUndo(settings, seed, connection, report, undo, platformDiff
 }
 
 // EXTERNAL MODULE: ./src/platform/masking-rules.ts
-var masking_rules = __webpack_require__(14077);
+var masking_rules = __webpack_require__(4077);
 ;// CONCATENATED MODULE: ./src/seed/fingerprint.ts
 /**
  * The seed's fingerprint: what a reused database was seeded from, recorded
@@ -7177,13 +7177,13 @@ async function deletePreview(pub, driver) {
 }
 
 // EXTERNAL MODULE: ./src/platform/preview-branch.ts
-var preview_branch = __webpack_require__(65272);
+var preview_branch = __webpack_require__(5272);
 // EXTERNAL MODULE: ./src/platform/branch-connection.ts
-var branch_connection = __webpack_require__(78064);
+var branch_connection = __webpack_require__(8064);
 // EXTERNAL MODULE: ./src/platform/expiry.ts
-var platform_expiry = __webpack_require__(51288);
+var platform_expiry = __webpack_require__(1288);
 // EXTERNAL MODULE: ./src/post-state.ts
-var post_state = __webpack_require__(38653);
+var post_state = __webpack_require__(8653);
 ;// CONCATENATED MODULE: ./src/commands/reset.ts
 /**
  * `command: reset`: restores the PR's branch in place from its parent's
@@ -7421,7 +7421,7 @@ async function withRecordedIds(extras, owner) {
 }
 
 // EXTERNAL MODULE: ./src/platform/poll-schedule.ts
-var poll_schedule = __webpack_require__(85758);
+var poll_schedule = __webpack_require__(5758);
 // EXTERNAL MODULE: ./src/platform/shapes.ts
 var shapes = __webpack_require__(4773);
 ;// CONCATENATED MODULE: ./src/platform/anonymized.ts
@@ -7551,9 +7551,9 @@ function describeRules(rules) {
 }
 
 // EXTERNAL MODULE: ./src/secrets.ts
-var secrets = __webpack_require__(27194);
+var secrets = __webpack_require__(7194);
 // EXTERNAL MODULE: ./src/platform/branch-point.ts
-var branch_point = __webpack_require__(68888);
+var branch_point = __webpack_require__(8888);
 ;// CONCATENATED MODULE: ./src/platform/branch-create-extras.ts
 /**
  * The optional parts of a create-branch request that the lifecycle inputs
@@ -8313,9 +8313,9 @@ async function deleteInstant(pub, endpoint) {
 }
 
 // EXTERNAL MODULE: ./node_modules/@actions/glob/lib/glob.js + 17 modules
-var glob = __webpack_require__(42377);
+var glob = __webpack_require__(2377);
 // EXTERNAL MODULE: ./src/settings.ts
-var settings = __webpack_require__(58750);
+var settings = __webpack_require__(8750);
 ;// CONCATENATED MODULE: ./src/seed/files.ts
 /**
  * Resolving the `seed` input to files, before anything is provisioned.
@@ -8524,7 +8524,7 @@ async function readReportFile(file, instantUrl) {
 }
 
 // EXTERNAL MODULE: ./src/publish/inert.ts
-var inert = __webpack_require__(93703);
+var inert = __webpack_require__(3703);
 // EXTERNAL MODULE: external "node:perf_hooks"
 var external_node_perf_hooks_ = __webpack_require__(643);
 ;// CONCATENATED MODULE: ./src/deployment/run-deployment.ts
@@ -8693,7 +8693,7 @@ async function writeRunReport(settings, pub, done) {
 }
 
 // EXTERNAL MODULE: ./src/platform/api-errors.ts
-var api_errors = __webpack_require__(57243);
+var api_errors = __webpack_require__(7243);
 ;// CONCATENATED MODULE: ./src/main.ts
 /**
  * The action's story: read and check the inputs, check the seed files while
@@ -8806,7 +8806,7 @@ async function run(checked) {
 
 /***/ }),
 
-/***/ 38174:
+/***/ 8174:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -8814,9 +8814,9 @@ async function run(checked) {
 /* harmony export */   fY: () => (/* binding */ leaseSession),
 /* harmony export */   vG: () => (/* binding */ endSessions)
 /* harmony export */ });
-/* harmony import */ var pg__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(83849);
-/* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(87199);
-/* harmony import */ var _phases_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(20119);
+/* harmony import */ var pg__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3849);
+/* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7199);
+/* harmony import */ var _phases_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(119);
 /**
  * One PostgreSQL session per database for a run's own work (the seed loader,
  * the schema snapshots), instead of a connection each: every connection
@@ -8980,15 +8980,15 @@ async function endSessions() {
 
 /***/ }),
 
-/***/ 53204:
+/***/ 3204:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   uC: () => (/* binding */ CatalogSession)
 /* harmony export */ });
 /* unused harmony exports CATALOG_QUERIES, catalogTexts, readCatalog */
-/* harmony import */ var _pgkit_schemainspect_dist_queries_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(94654);
-/* harmony import */ var _pg_sessions_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(38174);
+/* harmony import */ var _pgkit_schemainspect_dist_queries_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4654);
+/* harmony import */ var _pg_sessions_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8174);
 /**
  * The catalog reads of the schema diff, apart from the inspector: the texts
  * of schemainspect's catalog queries (its `queries` module, a plain map of
@@ -9151,22 +9151,22 @@ class CatalogSession {
 
 /***/ }),
 
-/***/ 22687:
+/***/ 2687:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   e: () => (/* binding */ parseSql),
 /* harmony export */   q: () => (/* binding */ loadParser)
 /* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(98995);
+/* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1376);
 /* harmony import */ var node_module__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_module__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(73136);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(78877);
+/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(8877);
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_4___default = /*#__PURE__*/__webpack_require__.n(node_v8__WEBPACK_IMPORTED_MODULE_4__);
 /**
  * PostgreSQL's own SQL parser (libpg-query: the server's grammar, PostgreSQL

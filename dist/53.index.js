@@ -2,7 +2,7 @@ export const id = 53;
 export const ids = [53];
 export const modules = {
 
-/***/ 50053:
+/***/ 53:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -10,16 +10,16 @@ export const modules = {
 /* harmony export */   deleteUnseeded: () => (/* binding */ deleteUnseeded),
 /* harmony export */   releaseLock: () => (/* binding */ releaseLock)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
-/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(18144);
-/* harmony import */ var _platform_lifecycle_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(28951);
-/* harmony import */ var _platform_preview_branch_js__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(65272);
-/* harmony import */ var _platform_client_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(91480);
-/* harmony import */ var _platform_annotations_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(29927);
-/* harmony import */ var _platform_project_wait_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(29142);
-/* harmony import */ var _publish_report_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(24585);
-/* harmony import */ var _comment_comment_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(86924);
-/* harmony import */ var _comment_lock_saved_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(17466);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8144);
+/* harmony import */ var _platform_lifecycle_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8951);
+/* harmony import */ var _platform_preview_branch_js__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(5272);
+/* harmony import */ var _platform_client_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(1480);
+/* harmony import */ var _platform_annotations_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(2308);
+/* harmony import */ var _platform_project_wait_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(9142);
+/* harmony import */ var _publish_report_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(4585);
+/* harmony import */ var _comment_comment_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(6924);
+/* harmony import */ var _comment_lock_saved_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(7466);
 /**
  * What the post step undoes (commands/post.ts loads this module only when
  * there is something to undo). When main created a branch it did not

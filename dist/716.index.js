@@ -2,7 +2,7 @@ export const id = 716;
 export const ids = [716];
 export const modules = {
 
-/***/ 94654:
+/***/ 4654:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -64,7 +64,7 @@ exports["default"] = {};
 
 /***/ }),
 
-/***/ 26122:
+/***/ 6122:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -154,7 +154,7 @@ function parse(str, options = {}) {
   }
 
   // Only try to load fs if we expect to read from the disk
-  const fs = config.sslcert || config.sslkey || config.sslrootcert ? __webpack_require__(79896) : null
+  const fs = config.sslcert || config.sslkey || config.sslrootcert ? __webpack_require__(9896) : null
 
   if (config.sslcert) {
     config.ssl.cert = fs.readFileSync(config.sslcert).toString()
@@ -308,7 +308,7 @@ parse.parseIntoClientConfig = parseIntoClientConfig
 
 /***/ }),
 
-/***/ 83874:
+/***/ 3874:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -317,10 +317,10 @@ module.exports = function (txt, options) {
   return new CopyStreamQuery(txt, options)
 }
 
-const { Duplex } = __webpack_require__(2203)
-const assert = __webpack_require__(42613)
-const BufferList = __webpack_require__(91147)
-const code = __webpack_require__(55983)
+const { Duplex } = __webpack_require__(4584)
+const assert = __webpack_require__(2613)
+const BufferList = __webpack_require__(1147)
+const code = __webpack_require__(5983)
 
 // Readable decoder states
 const PG_CODE = 0
@@ -582,7 +582,7 @@ class CopyStreamQuery extends Duplex {
 
 /***/ }),
 
-/***/ 96473:
+/***/ 6473:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -591,8 +591,8 @@ module.exports = function (txt, options) {
   return new CopyStreamQuery(txt, options)
 }
 
-const { Writable } = __webpack_require__(2203)
-const code = __webpack_require__(55983)
+const { Writable } = __webpack_require__(4584)
+const code = __webpack_require__(5983)
 
 class CopyStreamQuery extends Writable {
   constructor(text, options) {
@@ -762,7 +762,7 @@ class CopyStreamQuery extends Writable {
 
 /***/ }),
 
-/***/ 24820:
+/***/ 4820:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -771,10 +771,10 @@ module.exports = function (txt, options) {
   return new CopyStreamQuery(txt, options)
 }
 
-const { Readable } = __webpack_require__(2203)
-const assert = __webpack_require__(42613)
-const BufferList = __webpack_require__(91147)
-const code = __webpack_require__(55983)
+const { Readable } = __webpack_require__(4584)
+const assert = __webpack_require__(2613)
+const BufferList = __webpack_require__(1147)
+const code = __webpack_require__(5983)
 
 // decoder states
 const PG_CODE = 0
@@ -946,15 +946,15 @@ class CopyStreamQuery extends Readable {
 
 /***/ }),
 
-/***/ 26901:
+/***/ 6901:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 var __webpack_unused_export__;
 
 
-const CopyToQueryStream = __webpack_require__(24820)
-const CopyFromQueryStream = __webpack_require__(96473)
-const CopyBothQueryStream = __webpack_require__(83874)
+const CopyToQueryStream = __webpack_require__(4820)
+const CopyFromQueryStream = __webpack_require__(6473)
+const CopyBothQueryStream = __webpack_require__(3874)
 
 __webpack_unused_export__ = function copyTo(txt, options) {
   return new CopyToQueryStream(txt, options)
@@ -971,7 +971,7 @@ __webpack_unused_export__ = function copyBoth(txt, options) {
 
 /***/ }),
 
-/***/ 55983:
+/***/ 5983:
 /***/ ((module) => {
 
 /**
@@ -1005,10 +1005,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 91147:
+/***/ 1147:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const Buffer = (__webpack_require__(20181).Buffer)
+const Buffer = (__webpack_require__(181).Buffer)
 
 function OffsetBuffer() {
   this.offset = 0
@@ -1388,7 +1388,7 @@ OffsetBuffer.prototype.readInt32LE = function readInt32LE() {
 
 /***/ }),
 
-/***/ 62299:
+/***/ 2299:
 /***/ ((module) => {
 
 
@@ -1495,11 +1495,11 @@ module.exports = readInt8;
 
 /***/ }),
 
-/***/ 17558:
+/***/ 7558:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
-const EventEmitter = (__webpack_require__(24434).EventEmitter)
+const EventEmitter = (__webpack_require__(4434).EventEmitter)
 
 const NOOP = function () {}
 
@@ -1592,7 +1592,7 @@ class Pool extends EventEmitter {
     this.options.allowExitOnIdle = this.options.allowExitOnIdle || false
     this.options.maxLifetimeSeconds = this.options.maxLifetimeSeconds || 0
     this.log = this.options.log || function () {}
-    this.Client = this.options.Client || Client || (__webpack_require__(13273).Client)
+    this.Client = this.options.Client || Client || (__webpack_require__(3273).Client)
     this.Promise = this.options.Promise || global.Promise
 
     if (typeof this.options.idleTimeoutMillis === 'undefined') {
@@ -2019,7 +2019,7 @@ module.exports = Pool
 
 /***/ }),
 
-/***/ 19971:
+/***/ 9971:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2080,7 +2080,7 @@ exports.BufferReader = BufferReader;
 
 /***/ }),
 
-/***/ 49315:
+/***/ 9315:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2199,18 +2199,18 @@ exports.Writer = Writer;
 
 /***/ }),
 
-/***/ 74233:
+/***/ 4233:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.DatabaseError = exports.serialize = void 0;
 exports.parse = parse;
-const messages_1 = __webpack_require__(85809);
+const messages_1 = __webpack_require__(5809);
 Object.defineProperty(exports, "DatabaseError", ({ enumerable: true, get: function () { return messages_1.DatabaseError; } }));
-const serializer_1 = __webpack_require__(76513);
+const serializer_1 = __webpack_require__(6513);
 Object.defineProperty(exports, "serialize", ({ enumerable: true, get: function () { return serializer_1.serialize; } }));
-const parser_1 = __webpack_require__(43318);
+const parser_1 = __webpack_require__(3318);
 function parse(stream, callback) {
     const parser = new parser_1.Parser();
     stream.on('data', (buffer) => parser.parse(buffer, callback));
@@ -2220,7 +2220,7 @@ function parse(stream, callback) {
 
 /***/ }),
 
-/***/ 85809:
+/***/ 5809:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2386,14 +2386,14 @@ exports.NoticeMessage = NoticeMessage;
 
 /***/ }),
 
-/***/ 43318:
+/***/ 3318:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Parser = void 0;
-const messages_1 = __webpack_require__(85809);
-const buffer_reader_1 = __webpack_require__(19971);
+const messages_1 = __webpack_require__(5809);
+const buffer_reader_1 = __webpack_require__(9971);
 // every message is prefixed with a single byte
 const CODE_LENGTH = 1;
 // every message has an int32 length which includes itself but does
@@ -2717,13 +2717,13 @@ const parseErrorMessage = (reader, name) => {
 
 /***/ }),
 
-/***/ 76513:
+/***/ 6513:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.serialize = void 0;
-const buffer_writer_1 = __webpack_require__(49315);
+const buffer_writer_1 = __webpack_require__(9315);
 const writer = new buffer_writer_1.Writer();
 const startup = (opts) => {
     // protocol version
@@ -2921,13 +2921,13 @@ exports.serialize = serialize;
 
 /***/ }),
 
-/***/ 11549:
+/***/ 1549:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-var textParsers = __webpack_require__(74784);
-var binaryParsers = __webpack_require__(87522);
-var arrayParser = __webpack_require__(76471);
-var builtinTypes = __webpack_require__(16345);
+var textParsers = __webpack_require__(4784);
+var binaryParsers = __webpack_require__(7522);
+var arrayParser = __webpack_require__(6471);
+var builtinTypes = __webpack_require__(6345);
 
 exports.getTypeParser = getTypeParser;
 exports.setTypeParser = setTypeParser;
@@ -2975,7 +2975,7 @@ binaryParsers.init(function(oid, converter) {
 
 /***/ }),
 
-/***/ 76471:
+/***/ 6471:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 var array = __webpack_require__(3879);
@@ -2993,10 +2993,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 87522:
+/***/ 7522:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var parseInt64 = __webpack_require__(62299);
+var parseInt64 = __webpack_require__(2299);
 
 var parseBits = function(data, bits, offset, invert, callback) {
   offset = offset || 0;
@@ -3257,7 +3257,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 16345:
+/***/ 6345:
 /***/ ((module) => {
 
 /**
@@ -3337,13 +3337,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 74784:
+/***/ 4784:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 var array = __webpack_require__(3879)
-var arrayParser = __webpack_require__(76471);
-var parseDate = __webpack_require__(92690);
-var parseInterval = __webpack_require__(68755);
+var arrayParser = __webpack_require__(6471);
+var parseDate = __webpack_require__(2690);
+var parseInterval = __webpack_require__(8755);
 var parseByteA = __webpack_require__(463);
 
 function allowNull (fn) {
@@ -3559,20 +3559,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 75042:
+/***/ 5042:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const EventEmitter = (__webpack_require__(24434).EventEmitter)
-const utils = __webpack_require__(69652)
-const nodeUtils = __webpack_require__(39023)
-const sasl = __webpack_require__(20948)
-const TypeOverrides = __webpack_require__(50365)
+const EventEmitter = (__webpack_require__(4434).EventEmitter)
+const utils = __webpack_require__(9652)
+const nodeUtils = __webpack_require__(9023)
+const sasl = __webpack_require__(948)
+const TypeOverrides = __webpack_require__(365)
 
 const ConnectionParameters = __webpack_require__(646)
-const Query = __webpack_require__(84473)
-const defaults = __webpack_require__(68995)
+const Query = __webpack_require__(4473)
+const defaults = __webpack_require__(8995)
 const Connection = __webpack_require__(9809)
-const crypto = __webpack_require__(84150)
+const crypto = __webpack_require__(4150)
 
 const activeQueryDeprecationNotice = nodeUtils.deprecate(
   () => {},
@@ -3860,7 +3860,7 @@ class Client extends EventEmitter {
       cb()
     } else {
       try {
-        const pgPass = __webpack_require__(13272)
+        const pgPass = __webpack_require__(3272)
         pgPass(this.connectionParameters, (pass) => {
           if (undefined !== pass) {
             pgPassDeprecationNotice()
@@ -4417,11 +4417,11 @@ module.exports = Client
 
 
 
-const dns = __webpack_require__(72250)
+const dns = __webpack_require__(2250)
 
-const defaults = __webpack_require__(68995)
+const defaults = __webpack_require__(8995)
 
-const parse = (__webpack_require__(26122).parse) // parses a connection string
+const parse = (__webpack_require__(6122).parse) // parses a connection string
 
 const val = function (key, config, envVar) {
   if (config[key]) {
@@ -4608,10 +4608,10 @@ module.exports = ConnectionParameters
 
 
 
-const EventEmitter = (__webpack_require__(24434).EventEmitter)
+const EventEmitter = (__webpack_require__(4434).EventEmitter)
 
-const { parse, serialize } = __webpack_require__(74233)
-const stream = __webpack_require__(30829)
+const { parse, serialize } = __webpack_require__(4233)
+const stream = __webpack_require__(829)
 const { getStream } = stream
 
 const flushBuffer = serialize.flush()
@@ -4727,7 +4727,7 @@ class Connection extends EventEmitter {
     }
 
     // SNI must not be set to an IP address (RFC 6066 section 3)
-    const net = __webpack_require__(69278)
+    const net = __webpack_require__(9278)
     if (net.isIP && net.isIP(host) === 0) {
       options.servername = host
     }
@@ -4989,11 +4989,11 @@ module.exports = { signatureAlgorithmHashFromCertificate }
 
 /***/ }),
 
-/***/ 20948:
+/***/ 948:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
-const crypto = __webpack_require__(84150)
+const crypto = __webpack_require__(4150)
 const { signatureAlgorithmHashFromCertificate } = __webpack_require__(9765)
 
 // SASLprep (RFC 4013) — minimal in-tree implementation.
@@ -5258,10 +5258,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 84150:
+/***/ 4150:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const nodeCrypto = __webpack_require__(76982)
+const nodeCrypto = __webpack_require__(6982)
 
 module.exports = {
   postgresMd5PasswordHash,
@@ -5354,7 +5354,7 @@ async function deriveKey(password, salt, iterations) {
 
 /***/ }),
 
-/***/ 68995:
+/***/ 8995:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -5441,7 +5441,7 @@ module.exports = {
   keepalives_idle: 0,
 }
 
-const pgTypes = __webpack_require__(11549)
+const pgTypes = __webpack_require__(1549)
 // save default parsers
 const parseBigInteger = pgTypes.getTypeParser(20, 'text')
 const parseBigIntegerArray = pgTypes.getTypeParser(1016, 'text')
@@ -5455,20 +5455,20 @@ module.exports.__defineSetter__('parseInt8', function (val) {
 
 /***/ }),
 
-/***/ 13273:
+/***/ 3273:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Client = __webpack_require__(75042)
-const defaults = __webpack_require__(68995)
+const Client = __webpack_require__(5042)
+const defaults = __webpack_require__(8995)
 const Connection = __webpack_require__(9809)
-const Result = __webpack_require__(26424)
-const utils = __webpack_require__(69652)
-const Pool = __webpack_require__(17558)
-const TypeOverrides = __webpack_require__(50365)
-const { DatabaseError } = __webpack_require__(74233)
-const { escapeIdentifier, escapeLiteral } = __webpack_require__(69652)
+const Result = __webpack_require__(8014)
+const utils = __webpack_require__(9652)
+const Pool = __webpack_require__(7558)
+const TypeOverrides = __webpack_require__(365)
+const { DatabaseError } = __webpack_require__(4233)
+const { escapeIdentifier, escapeLiteral } = __webpack_require__(9652)
 
 const poolFactory = (Client) => {
   return class BoundPool extends Pool {
@@ -5485,7 +5485,7 @@ const PG = function (clientConstructor) {
   this.Pool = poolFactory(this.Client)
   this._pools = []
   this.Connection = Connection
-  this.types = __webpack_require__(11549)
+  this.types = __webpack_require__(1549)
   this.DatabaseError = DatabaseError
   this.TypeOverrides = TypeOverrides
   this.escapeIdentifier = escapeIdentifier
@@ -5504,7 +5504,7 @@ try {
 }
 
 if (forceNative) {
-  clientConstructor = __webpack_require__(45301)
+  clientConstructor = __webpack_require__(5301)
 }
 
 module.exports = new PG(clientConstructor)
@@ -5516,7 +5516,7 @@ Object.defineProperty(module.exports, "native", ({
   get() {
     let native = null
     try {
-      native = new PG(__webpack_require__(45301))
+      native = new PG(__webpack_require__(5301))
     } catch (err) {
       if (err.code !== 'MODULE_NOT_FOUND') {
         throw err
@@ -5535,25 +5535,25 @@ Object.defineProperty(module.exports, "native", ({
 
 /***/ }),
 
-/***/ 28942:
+/***/ 8942:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const nodeUtils = __webpack_require__(39023)
+const nodeUtils = __webpack_require__(9023)
 // eslint-disable-next-line
 var Native
 // eslint-disable-next-line no-useless-catch
 try {
   // Wrap this `require()` in a try-catch to avoid upstream bundlers from complaining that this might not be available since it is an optional import
-  Native = __webpack_require__(84390)
+  Native = __webpack_require__(4390)
 } catch (e) {
   throw e
 }
-const TypeOverrides = __webpack_require__(50365)
-const EventEmitter = (__webpack_require__(24434).EventEmitter)
-const util = __webpack_require__(39023)
+const TypeOverrides = __webpack_require__(365)
+const EventEmitter = (__webpack_require__(4434).EventEmitter)
+const util = __webpack_require__(9023)
 const ConnectionParameters = __webpack_require__(646)
 
-const NativeQuery = __webpack_require__(17581)
+const NativeQuery = __webpack_require__(7581)
 
 const queryQueueLengthDeprecationNotice = nodeUtils.deprecate(
   () => {},
@@ -5869,7 +5869,7 @@ Client.prototype._pulsePipelinedQueryQueue = function () {
   const self = this
   const queries = []
   const nativeQueries = []
-  const utils = __webpack_require__(69652)
+  const utils = __webpack_require__(9652)
 
   while (this._queryQueue.length > 0) {
     const query = this._queryQueue.shift()
@@ -5970,23 +5970,23 @@ Client.prototype.getTransactionStatus = function () {
 
 /***/ }),
 
-/***/ 45301:
+/***/ 5301:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
-module.exports = __webpack_require__(28942)
+module.exports = __webpack_require__(8942)
 
 
 /***/ }),
 
-/***/ 17581:
+/***/ 7581:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const EventEmitter = (__webpack_require__(24434).EventEmitter)
-const util = __webpack_require__(39023)
-const utils = __webpack_require__(69652)
+const EventEmitter = (__webpack_require__(4434).EventEmitter)
+const util = __webpack_require__(9023)
+const utils = __webpack_require__(9652)
 
 const NativeQuery = (module.exports = function (config, values, callback) {
   EventEmitter.call(this)
@@ -6153,15 +6153,15 @@ NativeQuery.prototype.submit = function (client) {
 
 /***/ }),
 
-/***/ 84473:
+/***/ 4473:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const { EventEmitter } = __webpack_require__(24434)
+const { EventEmitter } = __webpack_require__(4434)
 
-const Result = __webpack_require__(26424)
-const utils = __webpack_require__(69652)
+const Result = __webpack_require__(8014)
+const utils = __webpack_require__(9652)
 
 class Query extends EventEmitter {
   constructor(config, values, callback) {
@@ -6423,12 +6423,12 @@ module.exports = Query
 
 /***/ }),
 
-/***/ 26424:
+/***/ 8014:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const types = __webpack_require__(11549)
+const types = __webpack_require__(1549)
 
 const matchRegexp = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/
 
@@ -6539,7 +6539,7 @@ module.exports = Result
 
 /***/ }),
 
-/***/ 30829:
+/***/ 829:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const { getStream, getSecureStream } = getStreamFuncs()
@@ -6563,12 +6563,12 @@ module.exports = {
  */
 function getNodejsStreamFuncs() {
   function getStream(ssl) {
-    const net = __webpack_require__(69278)
+    const net = __webpack_require__(9278)
     return new net.Socket()
   }
 
   function getSecureStream(options) {
-    const tls = __webpack_require__(64756)
+    const tls = __webpack_require__(4756)
     return tls.connect(options)
   }
   return {
@@ -6629,12 +6629,12 @@ function getStreamFuncs() {
 
 /***/ }),
 
-/***/ 50365:
+/***/ 365:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const types = __webpack_require__(11549)
+const types = __webpack_require__(1549)
 
 function TypeOverrides(userTypes) {
   this._types = userTypes || types
@@ -6671,15 +6671,15 @@ module.exports = TypeOverrides
 
 /***/ }),
 
-/***/ 69652:
+/***/ 9652:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const defaults = __webpack_require__(68995)
-const nodeUtils = __webpack_require__(39023)
+const defaults = __webpack_require__(8995)
+const nodeUtils = __webpack_require__(9023)
 
-const { isDate } = __webpack_require__(98253)
+const { isDate } = __webpack_require__(8253)
 
 const invalidDateDeprecationNotice = nodeUtils.deprecate(
   () => {},
@@ -6903,15 +6903,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 98702:
+/***/ 8702:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var path = __webpack_require__(16928)
-  , Stream = (__webpack_require__(2203).Stream)
-  , split = __webpack_require__(35286)
-  , util = __webpack_require__(39023)
+var path = __webpack_require__(6928)
+  , Stream = (__webpack_require__(4584).Stream)
+  , split = __webpack_require__(5286)
+  , util = __webpack_require__(9023)
   , defaultPort = 5432
   , isWin = (process.platform === 'win32')
   , warnStream = process.stderr
@@ -7143,14 +7143,14 @@ var isValidEntry = module.exports.isValidEntry = function(entry){
 
 /***/ }),
 
-/***/ 13272:
+/***/ 3272:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var path = __webpack_require__(16928)
-  , fs = __webpack_require__(79896)
-  , helper = __webpack_require__(98702)
+var path = __webpack_require__(6928)
+  , fs = __webpack_require__(9896)
+  , helper = __webpack_require__(8702)
 ;
 
 
@@ -7317,7 +7317,7 @@ module.exports = function parseBytea (input) {
 
 /***/ }),
 
-/***/ 92690:
+/***/ 2690:
 /***/ ((module) => {
 
 
@@ -7440,12 +7440,12 @@ function is0To99 (num) {
 
 /***/ }),
 
-/***/ 68755:
+/***/ 8755:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var extend = __webpack_require__(80223)
+var extend = __webpack_require__(223)
 
 module.exports = PostgresInterval
 
@@ -7572,7 +7572,7 @@ function parse (interval) {
 
 /***/ }),
 
-/***/ 35286:
+/***/ 5286:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -7593,8 +7593,8 @@ IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 
 
 
-const { Transform } = __webpack_require__(2203)
-const { StringDecoder } = __webpack_require__(13193)
+const { Transform } = __webpack_require__(4584)
+const { StringDecoder } = __webpack_require__(3193)
 const kLast = Symbol('last')
 const kDecoder = Symbol('decoder')
 
@@ -7720,7 +7720,7 @@ module.exports = split
 
 /***/ }),
 
-/***/ 80223:
+/***/ 223:
 /***/ ((module) => {
 
 module.exports = extend
@@ -7744,7 +7744,7 @@ function extend(target) {
 
 /***/ }),
 
-/***/ 84390:
+/***/ 4390:
 /***/ ((module) => {
 
 module.exports = eval("require")("pg-native");
@@ -7752,7 +7752,7 @@ module.exports = eval("require")("pg-native");
 
 /***/ }),
 
-/***/ 42377:
+/***/ 2377:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -7764,9 +7764,9 @@ __webpack_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: hashFiles
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
-var lib_core = __webpack_require__(96421);
+var lib_core = __webpack_require__(6421);
 // EXTERNAL MODULE: external "fs"
-var external_fs_ = __webpack_require__(79896);
+var external_fs_ = __webpack_require__(9896);
 ;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-glob-options-helper.js
 
 /**
@@ -7806,9 +7806,9 @@ function getOptions(copy) {
 }
 //# sourceMappingURL=internal-glob-options-helper.js.map
 // EXTERNAL MODULE: external "path"
-var external_path_ = __webpack_require__(16928);
+var external_path_ = __webpack_require__(6928);
 // EXTERNAL MODULE: external "assert"
-var external_assert_ = __webpack_require__(42613);
+var external_assert_ = __webpack_require__(2613);
 ;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-path-helper.js
 
 
@@ -8064,7 +8064,7 @@ function internal_pattern_helper_partialMatch(patterns, itemPath) {
 }
 //# sourceMappingURL=internal-pattern-helper.js.map
 // EXTERNAL MODULE: external "os"
-var external_os_ = __webpack_require__(70857);
+var external_os_ = __webpack_require__(857);
 ;// CONCATENATED MODULE: ./node_modules/balanced-match/dist/esm/index.js
 const balanced = (a, b, str) => {
     const ma = a instanceof RegExp ? maybeMatch(a, str) : a;
@@ -11359,11 +11359,11 @@ class DefaultGlobber {
 }
 //# sourceMappingURL=internal-globber.js.map
 // EXTERNAL MODULE: external "crypto"
-var external_crypto_ = __webpack_require__(76982);
+var external_crypto_ = __webpack_require__(6982);
 // EXTERNAL MODULE: external "stream"
-var external_stream_ = __webpack_require__(2203);
+var external_stream_ = __webpack_require__(4584);
 // EXTERNAL MODULE: external "util"
-var external_util_ = __webpack_require__(39023);
+var external_util_ = __webpack_require__(9023);
 ;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-hash-files.js
 var internal_hash_files_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -11486,14 +11486,14 @@ function glob_hashFiles(patterns_1) {
 
 /***/ }),
 
-/***/ 83849:
+/***/ 3849:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Ay: () => (__WEBPACK_DEFAULT_EXPORT__)
 /* harmony export */ });
 /* unused harmony exports Client, Pool, Connection, types, Query, DatabaseError, escapeIdentifier, escapeLiteral, Result, TypeOverrides, defaults */
-/* harmony import */ var _lib_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(13273);
+/* harmony import */ var _lib_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3273);
 // ESM wrapper for pg
 
 

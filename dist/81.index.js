@@ -2,7 +2,7 @@ export const id = 81;
 export const ids = [81];
 export const modules = {
 
-/***/ 86924:
+/***/ 6924:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -22,13 +22,13 @@ export const modules = {
 /* harmony export */   zv: () => (/* binding */ recordOf)
 /* harmony export */ });
 /* unused harmony exports MAX_GITHUB_WAIT_S, listOurComments */
-/* harmony import */ var _scope_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(11349);
-/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(11758);
-/* harmony import */ var _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(49735);
-/* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(86856);
-/* harmony import */ var bottleneck__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(62203);
+/* harmony import */ var _scope_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1349);
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1758);
+/* harmony import */ var _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(9735);
+/* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(6856);
+/* harmony import */ var bottleneck__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2203);
 /* harmony import */ var bottleneck__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(bottleneck__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _proxy_fetch_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(69694);
+/* harmony import */ var _proxy_fetch_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(9694);
 /**
  * The one PR comment this action keeps per pull request: its hidden marker
  * (what it records for the next run), the GitHub client that reads and writes
@@ -233,7 +233,7 @@ function describeGitHubError(err) {
 
 /***/ }),
 
-/***/ 17466:
+/***/ 7466:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -242,10 +242,10 @@ function describeGitHubError(err) {
 /* harmony export */   h3: () => (/* binding */ savedLock),
 /* harmony export */   lF: () => (/* binding */ markLock)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
-/* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(38653);
-/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(86924);
-/* harmony import */ var _wait_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(39088);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8653);
+/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6924);
+/* harmony import */ var _wait_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(9088);
 /**
  * The PR's lock as the post step sees it: the main step saves which lock it
  * holds (its reaction's id on the PR) in the runner's step state the moment
@@ -318,7 +318,7 @@ async function releaseSavedLock(octokit, pr, saved, failedMarkdown) {
 
 /***/ }),
 
-/***/ 39088:
+/***/ 9088:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -332,9 +332,9 @@ async function releaseSavedLock(octokit, pr, saved, failedMarkdown) {
 /* harmony export */   n9: () => (/* binding */ lockReactionIds)
 /* harmony export */ });
 /* unused harmony export LOCK_REACTION */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
-/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76803);
-/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(86924);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6803);
+/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6924);
 /**
  * The waiting side of the PR's lock (lock.ts has the protocol): its timing
  * constants, the lock reactions on the PR, and the wait until the lock
@@ -495,7 +495,7 @@ async function waitForRelease(octokit, pr, seen, deadline, o) {
 
 /***/ }),
 
-/***/ 87199:
+/***/ 7199:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -506,9 +506,9 @@ async function waitForRelease(octokit, pr, seen, deadline, o) {
 /* harmony export */   zM: () => (/* binding */ fallBackFromDirectTls)
 /* harmony export */ });
 /* unused harmony exports ConnectionStringError, directUrlOf */
-/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77030);
+/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7030);
 /* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_net__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(27194);
+/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7194);
 /**
  * Pooled and direct connection strings, and their parts.
  */
@@ -655,7 +655,7 @@ function fallBackFromDirectTls(config, err) {
 
 /***/ }),
 
-/***/ 29927:
+/***/ 2308:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -669,15 +669,15 @@ __webpack_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: ANNOTATION
 
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
-var github = __webpack_require__(11758);
+var github = __webpack_require__(1758);
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The action's version, recorded in the annotations of every branch it creates (kept equal to package.json's by a unit test). */
 const ACTION_VERSION = '1.0.0';
 
 // EXTERNAL MODULE: ./src/comment/scope.ts
-var scope = __webpack_require__(11349);
+var scope = __webpack_require__(1349);
 // EXTERNAL MODULE: ./src/run-source.ts
-var run_source = __webpack_require__(17838);
+var run_source = __webpack_require__(7838);
 ;// CONCATENATED MODULE: ./src/platform/annotations.ts
 /**
  * The annotations that mark a branch as this action's (platform spec,
@@ -767,7 +767,7 @@ function ownerOfRun() {
 
 /***/ }),
 
-/***/ 57243:
+/***/ 7243:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -775,7 +775,7 @@ function ownerOfRun() {
 /* harmony export */   w: () => (/* binding */ NeonLimitError)
 /* harmony export */ });
 /* unused harmony export limitOf */
-/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(76803);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6803);
 /**
  * Neon API refusals that an input can fix, made into messages that name the
  * input (Neon API spec, error responses `{code, message, request_id}`):
@@ -863,7 +863,7 @@ class NeonLimitError extends _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError 
 
 /***/ }),
 
-/***/ 78064:
+/***/ 8064:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -871,8 +871,8 @@ class NeonLimitError extends _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError 
 /* harmony export */   ao: () => (/* binding */ connectionOf),
 /* harmony export */   oW: () => (/* binding */ chooseUri)
 /* harmony export */ });
-/* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(87199);
-/* harmony import */ var _preview_branch_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(65272);
+/* harmony import */ var _connection_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7199);
+/* harmony import */ var _preview_branch_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(5272);
 /**
  * The connection strings of a branch (Neon API spec: connection_uris of a
  * create-branch answer; `GET …/connection_uri` with `pooled` for an existing
@@ -917,7 +917,7 @@ async function connectionOf(client, branch, o) {
 
 /***/ }),
 
-/***/ 91480:
+/***/ 1480:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -925,8 +925,8 @@ async function connectionOf(client, branch, o) {
 /* harmony export */   ZF: () => (/* binding */ neonClientOf)
 /* harmony export */ });
 /* unused harmony export NeonClient */
-/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(76803);
-/* harmony import */ var _api_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(57243);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6803);
+/* harmony import */ var _api_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7243);
 /* harmony import */ var _shapes_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4773);
 /**
  * The one client of the Neon API v2 (Neon operations guide for operations and
@@ -1308,7 +1308,7 @@ function annotationValues(map) {
 
 /***/ }),
 
-/***/ 28951:
+/***/ 8951:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1325,23 +1325,23 @@ __webpack_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: undoOnCancel
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
-var core = __webpack_require__(96421);
+var core = __webpack_require__(6421);
 // EXTERNAL MODULE: ./src/http.ts
-var http = __webpack_require__(76803);
+var http = __webpack_require__(6803);
 // EXTERNAL MODULE: ./src/platform/client.ts
-var platform_client = __webpack_require__(91480);
+var platform_client = __webpack_require__(1480);
 // EXTERNAL MODULE: ./src/platform/branch-connection.ts
-var branch_connection = __webpack_require__(78064);
+var branch_connection = __webpack_require__(8064);
 // EXTERNAL MODULE: ./src/platform/preview-branch.ts
-var preview_branch = __webpack_require__(65272);
+var preview_branch = __webpack_require__(5272);
 // EXTERNAL MODULE: ./src/cancel.ts
-var cancel = __webpack_require__(90833);
+var cancel = __webpack_require__(833);
 // EXTERNAL MODULE: ./src/platform/retry-423.ts
-var retry_423 = __webpack_require__(66639);
+var retry_423 = __webpack_require__(6639);
 // EXTERNAL MODULE: ./src/platform/api-errors.ts
-var api_errors = __webpack_require__(57243);
+var api_errors = __webpack_require__(7243);
 // EXTERNAL MODULE: ./src/platform/poll-schedule.ts
-var poll_schedule = __webpack_require__(85758);
+var poll_schedule = __webpack_require__(5758);
 ;// CONCATENATED MODULE: ./src/platform/compute-wait.ts
 /**
  * Waiting out Neon's limit on active computes of a project (20 on most
@@ -1383,11 +1383,11 @@ async function waitForComputeSlot(first, create, o) {
 }
 
 // EXTERNAL MODULE: ./src/platform/operations.ts
-var platform_operations = __webpack_require__(59085);
+var platform_operations = __webpack_require__(9085);
 // EXTERNAL MODULE: ./src/post-state.ts
-var post_state = __webpack_require__(38653);
+var post_state = __webpack_require__(8653);
 // EXTERNAL MODULE: ./src/phases.ts
-var phases = __webpack_require__(20119);
+var phases = __webpack_require__(119);
 ;// CONCATENATED MODULE: ./src/platform/lifecycle.ts
 /**
  * Branch mode's lifecycle: find or create the PR's branch, wait for the
@@ -1691,7 +1691,7 @@ async function markSeeded(client, branch, name, o) {
 
 /***/ }),
 
-/***/ 65272:
+/***/ 5272:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -1786,7 +1786,7 @@ async function findPreviewBranches(client, name) {
 
 /***/ }),
 
-/***/ 29142:
+/***/ 9142:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -1794,13 +1794,13 @@ async function findPreviewBranches(client, name) {
 /* harmony export */   vo: () => (/* binding */ waitForBusyProject)
 /* harmony export */ });
 /* unused harmony exports describeOperation, ProjectWaiter */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96421);
-/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(90833);
-/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76803);
-/* harmony import */ var _retry_423_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(66639);
-/* harmony import */ var _operations_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(59085);
-/* harmony import */ var _poll_schedule_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(85758);
-/* harmony import */ var _project_pace_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(74996);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(833);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6803);
+/* harmony import */ var _retry_423_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6639);
+/* harmony import */ var _operations_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(9085);
+/* harmony import */ var _poll_schedule_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(5758);
+/* harmony import */ var _project_pace_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(4996);
 /**
  * Waiting for a busy project. A request that starts work meets HTTP 423 while
  * the project runs conflicting operations (Neon operations guide, Errors), and Neon's
@@ -2135,7 +2135,7 @@ const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization';
 
 /***/ }),
 
-/***/ 93703:
+/***/ 3703:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -2235,7 +2235,7 @@ function logLine(text, max = 200) {
 
 /***/ }),
 
-/***/ 24585:
+/***/ 4585:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -2244,9 +2244,9 @@ function logLine(text, max = 200) {
 /* harmony export */ });
 /* unused harmony exports renderSchema, renderMigrationCost, renderMasked, renderPhases, relativeExpiry, utc */
 /* harmony import */ var _platform_shapes_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4773);
-/* harmony import */ var _comment_scope_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(11349);
-/* harmony import */ var _comment_comment_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(86924);
-/* harmony import */ var _inert_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(93703);
+/* harmony import */ var _comment_scope_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(1349);
+/* harmony import */ var _comment_comment_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6924);
+/* harmony import */ var _inert_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3703);
 /* harmony import */ var _vercel_report_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(4737);
 /**
  * What one run did, rendered once as Markdown for both the PR comment and the
@@ -2554,7 +2554,7 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
 
 /***/ }),
 
-/***/ 17838:
+/***/ 7838:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -2563,7 +2563,7 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
 /* harmony export */   n7: () => (/* binding */ expiryFor),
 /* harmony export */   wZ: () => (/* binding */ QUEUE_EXPIRY_SECONDS)
 /* harmony export */ });
-/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(11758);
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1758);
 /**
  * Where a run comes from, read from the triggering event (GitHub docs,
  * "Events that trigger workflows" and "Webhook events and payloads"): the
@@ -2631,7 +2631,7 @@ function createRefusedBecause(source = runSource()) {
 /* harmony export */   g: () => (/* binding */ vercelRow),
 /* harmony export */   m: () => (/* binding */ deploymentUrlOf)
 /* harmony export */ });
-/* harmony import */ var _publish_inert_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(93703);
+/* harmony import */ var _publish_inert_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3703);
 /**
  * The Vercel preview in the PR comment and the job summary: one row beside
  * the database's, with the deployment's link and state, or what the wiring

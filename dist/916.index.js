@@ -2,7 +2,7 @@ export const id = 916;
 export const ids = [916];
 export const modules = {
 
-/***/ 89659:
+/***/ 9659:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -53,11 +53,11 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.HttpClient = exports.HttpClientResponse = exports.HttpClientError = exports.MediaTypes = exports.Headers = exports.HttpCodes = void 0;
 exports.getProxyUrl = getProxyUrl;
 exports.isHttps = isHttps;
-const http = __importStar(__webpack_require__(58611));
-const https = __importStar(__webpack_require__(65692));
-const pm = __importStar(__webpack_require__(83335));
-const tunnel = __importStar(__webpack_require__(20770));
-const undici_1 = __webpack_require__(46752);
+const http = __importStar(__webpack_require__(8611));
+const https = __importStar(__webpack_require__(5692));
+const pm = __importStar(__webpack_require__(3335));
+const tunnel = __importStar(__webpack_require__(770));
+const undici_1 = __webpack_require__(6752);
 var HttpCodes;
 (function (HttpCodes) {
     HttpCodes[HttpCodes["OK"] = 200] = "OK";
@@ -745,7 +745,7 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 
 /***/ }),
 
-/***/ 83335:
+/***/ 3335:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -845,18 +845,18 @@ class DecodedURL extends URL {
 
 /***/ }),
 
-/***/ 57349:
+/***/ 7349:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var Scalar = __webpack_require__(63301);
-var YAMLMap = __webpack_require__(84454);
-var YAMLSeq = __webpack_require__(92223);
-var resolveBlockMap = __webpack_require__(87103);
-var resolveBlockSeq = __webpack_require__(90334);
-var resolveFlowCollection = __webpack_require__(13142);
+var identity = __webpack_require__(1127);
+var Scalar = __webpack_require__(3301);
+var YAMLMap = __webpack_require__(4454);
+var YAMLSeq = __webpack_require__(2223);
+var resolveBlockMap = __webpack_require__(7103);
+var resolveBlockSeq = __webpack_require__(334);
+var resolveFlowCollection = __webpack_require__(3142);
 
 function resolveCollection(CN, ctx, token, onError, tagName, tag) {
     const coll = token.type === 'block-map'
@@ -942,15 +942,15 @@ exports.composeCollection = composeCollection;
 
 /***/ }),
 
-/***/ 23683:
+/***/ 3683:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
 var Document = __webpack_require__(3021);
-var composeNode = __webpack_require__(45937);
-var resolveEnd = __webpack_require__(17788);
-var resolveProps = __webpack_require__(34631);
+var composeNode = __webpack_require__(5937);
+var resolveEnd = __webpack_require__(7788);
+var resolveProps = __webpack_require__(4631);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
     const opts = Object.assign({ _directives: directives }, options);
@@ -994,17 +994,17 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 45937:
+/***/ 5937:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
 var Alias = __webpack_require__(4065);
-var identity = __webpack_require__(41127);
-var composeCollection = __webpack_require__(57349);
+var identity = __webpack_require__(1127);
+var composeCollection = __webpack_require__(7349);
 var composeScalar = __webpack_require__(5413);
-var resolveEnd = __webpack_require__(17788);
-var utilEmptyScalarPosition = __webpack_require__(22599);
+var resolveEnd = __webpack_require__(7788);
+var utilEmptyScalarPosition = __webpack_require__(2599);
 
 const CN = { composeNode, composeEmptyNode };
 function composeNode(ctx, token, props, onError) {
@@ -1118,10 +1118,10 @@ exports.composeNode = composeNode;
 
 
 
-var identity = __webpack_require__(41127);
-var Scalar = __webpack_require__(63301);
-var resolveBlockScalar = __webpack_require__(48913);
-var resolveFlowScalar = __webpack_require__(76842);
+var identity = __webpack_require__(1127);
+var Scalar = __webpack_require__(3301);
+var resolveBlockScalar = __webpack_require__(8913);
+var resolveFlowScalar = __webpack_require__(6842);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -1208,18 +1208,18 @@ exports.composeScalar = composeScalar;
 
 /***/ }),
 
-/***/ 89984:
+/***/ 9984:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
 var node_process = __webpack_require__(932);
-var directives = __webpack_require__(61342);
+var directives = __webpack_require__(1342);
 var Document = __webpack_require__(3021);
-var errors = __webpack_require__(91464);
-var identity = __webpack_require__(41127);
-var composeDoc = __webpack_require__(23683);
-var resolveEnd = __webpack_require__(17788);
+var errors = __webpack_require__(1464);
+var identity = __webpack_require__(1127);
+var composeDoc = __webpack_require__(3683);
+var resolveEnd = __webpack_require__(7788);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -1439,17 +1439,17 @@ exports.Composer = Composer;
 
 /***/ }),
 
-/***/ 87103:
+/***/ 7103:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Pair = __webpack_require__(57165);
-var YAMLMap = __webpack_require__(84454);
-var resolveProps = __webpack_require__(34631);
+var Pair = __webpack_require__(7165);
+var YAMLMap = __webpack_require__(4454);
+var resolveProps = __webpack_require__(4631);
 var utilContainsNewline = __webpack_require__(9499);
-var utilFlowIndentCheck = __webpack_require__(74051);
-var utilMapIncludes = __webpack_require__(81187);
+var utilFlowIndentCheck = __webpack_require__(4051);
+var utilMapIncludes = __webpack_require__(1187);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -1563,12 +1563,12 @@ exports.resolveBlockMap = resolveBlockMap;
 
 /***/ }),
 
-/***/ 48913:
+/***/ 8913:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
+var Scalar = __webpack_require__(3301);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -1770,14 +1770,14 @@ exports.resolveBlockScalar = resolveBlockScalar;
 
 /***/ }),
 
-/***/ 90334:
+/***/ 334:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var YAMLSeq = __webpack_require__(92223);
-var resolveProps = __webpack_require__(34631);
-var utilFlowIndentCheck = __webpack_require__(74051);
+var YAMLSeq = __webpack_require__(2223);
+var resolveProps = __webpack_require__(4631);
+var utilFlowIndentCheck = __webpack_require__(4051);
 
 function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
     const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
@@ -1828,7 +1828,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 17788:
+/***/ 7788:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1874,19 +1874,19 @@ exports.resolveEnd = resolveEnd;
 
 /***/ }),
 
-/***/ 13142:
+/***/ 3142:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var Pair = __webpack_require__(57165);
-var YAMLMap = __webpack_require__(84454);
-var YAMLSeq = __webpack_require__(92223);
-var resolveEnd = __webpack_require__(17788);
-var resolveProps = __webpack_require__(34631);
+var identity = __webpack_require__(1127);
+var Pair = __webpack_require__(7165);
+var YAMLMap = __webpack_require__(4454);
+var YAMLSeq = __webpack_require__(2223);
+var resolveEnd = __webpack_require__(7788);
+var resolveProps = __webpack_require__(4631);
 var utilContainsNewline = __webpack_require__(9499);
-var utilMapIncludes = __webpack_require__(81187);
+var utilMapIncludes = __webpack_require__(1187);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -2090,13 +2090,13 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 76842:
+/***/ 6842:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
-var resolveEnd = __webpack_require__(17788);
+var Scalar = __webpack_require__(3301);
+var resolveEnd = __webpack_require__(7788);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -2325,7 +2325,7 @@ exports.resolveFlowScalar = resolveFlowScalar;
 
 /***/ }),
 
-/***/ 34631:
+/***/ 4631:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2523,7 +2523,7 @@ exports.containsNewline = containsNewline;
 
 /***/ }),
 
-/***/ 22599:
+/***/ 2599:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2558,7 +2558,7 @@ exports.emptyScalarPosition = emptyScalarPosition;
 
 /***/ }),
 
-/***/ 74051:
+/***/ 4051:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -2582,12 +2582,12 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 81187:
+/***/ 1187:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
+var identity = __webpack_require__(1127);
 
 function mapIncludes(ctx, items, search) {
     const { uniqueKeys } = ctx.options;
@@ -2610,16 +2610,16 @@ exports.mapIncludes = mapIncludes;
 
 
 var Alias = __webpack_require__(4065);
-var Collection = __webpack_require__(40101);
-var identity = __webpack_require__(41127);
-var Pair = __webpack_require__(57165);
-var toJS = __webpack_require__(74043);
-var Schema = __webpack_require__(45840);
+var Collection = __webpack_require__(101);
+var identity = __webpack_require__(1127);
+var Pair = __webpack_require__(7165);
+var toJS = __webpack_require__(6424);
+var Schema = __webpack_require__(5840);
 var stringifyDocument = __webpack_require__(6829);
-var anchors = __webpack_require__(71596);
-var applyReviver = __webpack_require__(83661);
-var createNode = __webpack_require__(42404);
-var directives = __webpack_require__(61342);
+var anchors = __webpack_require__(1596);
+var applyReviver = __webpack_require__(3661);
+var createNode = __webpack_require__(2404);
+var directives = __webpack_require__(1342);
 
 class Document {
     constructor(value, replacer, options) {
@@ -2948,13 +2948,13 @@ exports.Document = Document;
 
 /***/ }),
 
-/***/ 71596:
+/***/ 1596:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var visit = __webpack_require__(10204);
+var identity = __webpack_require__(1127);
+var visit = __webpack_require__(204);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -3031,7 +3031,7 @@ exports.findNewAnchor = findNewAnchor;
 
 /***/ }),
 
-/***/ 83661:
+/***/ 3661:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3095,14 +3095,14 @@ exports.applyReviver = applyReviver;
 
 /***/ }),
 
-/***/ 42404:
+/***/ 2404:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
 var Alias = __webpack_require__(4065);
-var identity = __webpack_require__(41127);
-var Scalar = __webpack_require__(63301);
+var identity = __webpack_require__(1127);
+var Scalar = __webpack_require__(3301);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -3192,13 +3192,13 @@ exports.createNode = createNode;
 
 /***/ }),
 
-/***/ 61342:
+/***/ 1342:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var visit = __webpack_require__(10204);
+var identity = __webpack_require__(1127);
+var visit = __webpack_require__(204);
 
 const escapeChars = {
     '!': '%21',
@@ -3377,7 +3377,7 @@ exports.Directives = Directives;
 
 /***/ }),
 
-/***/ 91464:
+/***/ 1464:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3446,28 +3446,28 @@ exports.prettifyError = prettifyError;
 
 /***/ }),
 
-/***/ 38815:
+/***/ 8815:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 var __webpack_unused_export__;
 
 
-var composer = __webpack_require__(89984);
+var composer = __webpack_require__(9984);
 var Document = __webpack_require__(3021);
-var Schema = __webpack_require__(45840);
-var errors = __webpack_require__(91464);
+var Schema = __webpack_require__(5840);
+var errors = __webpack_require__(1464);
 var Alias = __webpack_require__(4065);
-var identity = __webpack_require__(41127);
-var Pair = __webpack_require__(57165);
-var Scalar = __webpack_require__(63301);
-var YAMLMap = __webpack_require__(84454);
-var YAMLSeq = __webpack_require__(92223);
+var identity = __webpack_require__(1127);
+var Pair = __webpack_require__(7165);
+var Scalar = __webpack_require__(3301);
+var YAMLMap = __webpack_require__(4454);
+var YAMLSeq = __webpack_require__(2223);
 var cst = __webpack_require__(3461);
-var lexer = __webpack_require__(40361);
-var lineCounter = __webpack_require__(66628);
+var lexer = __webpack_require__(361);
+var lineCounter = __webpack_require__(6628);
 var parser = __webpack_require__(3456);
-var publicApi = __webpack_require__(84047);
-var visit = __webpack_require__(10204);
+var publicApi = __webpack_require__(4047);
+var visit = __webpack_require__(204);
 
 
 
@@ -3504,7 +3504,7 @@ __webpack_unused_export__ = visit.visitAsync;
 
 /***/ }),
 
-/***/ 57249:
+/***/ 7249:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -3535,11 +3535,11 @@ exports.warn = warn;
 
 
 
-var anchors = __webpack_require__(71596);
-var visit = __webpack_require__(10204);
-var identity = __webpack_require__(41127);
-var Node = __webpack_require__(66673);
-var toJS = __webpack_require__(74043);
+var anchors = __webpack_require__(1596);
+var visit = __webpack_require__(204);
+var identity = __webpack_require__(1127);
+var Node = __webpack_require__(6673);
+var toJS = __webpack_require__(6424);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -3657,14 +3657,14 @@ exports.Alias = Alias;
 
 /***/ }),
 
-/***/ 40101:
+/***/ 101:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var createNode = __webpack_require__(42404);
-var identity = __webpack_require__(41127);
-var Node = __webpack_require__(66673);
+var createNode = __webpack_require__(2404);
+var identity = __webpack_require__(1127);
+var Node = __webpack_require__(6673);
 
 function collectionFromPath(schema, path, value) {
     let v = value;
@@ -3815,14 +3815,14 @@ exports.isEmptyPath = isEmptyPath;
 
 /***/ }),
 
-/***/ 66673:
+/***/ 6673:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var applyReviver = __webpack_require__(83661);
-var identity = __webpack_require__(41127);
-var toJS = __webpack_require__(74043);
+var applyReviver = __webpack_require__(3661);
+var identity = __webpack_require__(1127);
+var toJS = __webpack_require__(6424);
 
 class NodeBase {
     constructor(type) {
@@ -3862,15 +3862,15 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 57165:
+/***/ 7165:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var createNode = __webpack_require__(42404);
-var stringifyPair = __webpack_require__(59748);
-var addPairToJSMap = __webpack_require__(97104);
-var identity = __webpack_require__(41127);
+var createNode = __webpack_require__(2404);
+var stringifyPair = __webpack_require__(9748);
+var addPairToJSMap = __webpack_require__(7104);
+var identity = __webpack_require__(1127);
 
 function createPair(key, value, ctx) {
     const k = createNode.createNode(key, undefined, ctx);
@@ -3908,14 +3908,14 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 63301:
+/***/ 3301:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var Node = __webpack_require__(66673);
-var toJS = __webpack_require__(74043);
+var identity = __webpack_require__(1127);
+var Node = __webpack_require__(6673);
+var toJS = __webpack_require__(6424);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -3942,17 +3942,17 @@ exports.isScalarValue = isScalarValue;
 
 /***/ }),
 
-/***/ 84454:
+/***/ 4454:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var stringifyCollection = __webpack_require__(61212);
-var addPairToJSMap = __webpack_require__(97104);
-var Collection = __webpack_require__(40101);
-var identity = __webpack_require__(41127);
-var Pair = __webpack_require__(57165);
-var Scalar = __webpack_require__(63301);
+var stringifyCollection = __webpack_require__(1212);
+var addPairToJSMap = __webpack_require__(7104);
+var Collection = __webpack_require__(101);
+var identity = __webpack_require__(1127);
+var Pair = __webpack_require__(7165);
+var Scalar = __webpack_require__(3301);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -4096,17 +4096,17 @@ exports.findPair = findPair;
 
 /***/ }),
 
-/***/ 92223:
+/***/ 2223:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var createNode = __webpack_require__(42404);
-var stringifyCollection = __webpack_require__(61212);
-var Collection = __webpack_require__(40101);
-var identity = __webpack_require__(41127);
-var Scalar = __webpack_require__(63301);
-var toJS = __webpack_require__(74043);
+var createNode = __webpack_require__(2404);
+var stringifyCollection = __webpack_require__(1212);
+var Collection = __webpack_require__(101);
+var identity = __webpack_require__(1127);
+var Scalar = __webpack_require__(3301);
+var toJS = __webpack_require__(6424);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -4218,16 +4218,16 @@ exports.YAMLSeq = YAMLSeq;
 
 /***/ }),
 
-/***/ 97104:
+/***/ 7104:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var log = __webpack_require__(57249);
-var merge = __webpack_require__(90452);
+var log = __webpack_require__(7249);
+var merge = __webpack_require__(452);
 var stringify = __webpack_require__(2148);
-var identity = __webpack_require__(41127);
-var toJS = __webpack_require__(74043);
+var identity = __webpack_require__(1127);
+var toJS = __webpack_require__(6424);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -4290,7 +4290,7 @@ exports.addPairToJSMap = addPairToJSMap;
 
 /***/ }),
 
-/***/ 41127:
+/***/ 1127:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4350,12 +4350,12 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 74043:
+/***/ 6424:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
+var identity = __webpack_require__(1127);
 
 /**
  * Recursively convert any node or its contents to native JavaScript
@@ -4396,15 +4396,15 @@ exports.toJS = toJS;
 
 /***/ }),
 
-/***/ 60110:
+/***/ 110:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var resolveBlockScalar = __webpack_require__(48913);
-var resolveFlowScalar = __webpack_require__(76842);
-var errors = __webpack_require__(91464);
-var stringifyString = __webpack_require__(83069);
+var resolveBlockScalar = __webpack_require__(8913);
+var resolveFlowScalar = __webpack_require__(6842);
+var errors = __webpack_require__(1464);
+var stringifyString = __webpack_require__(3069);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -4621,7 +4621,7 @@ exports.setScalarValue = setScalarValue;
 
 /***/ }),
 
-/***/ 91733:
+/***/ 1733:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4691,7 +4691,7 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 97715:
+/***/ 7715:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4802,9 +4802,9 @@ exports.visit = visit;
 
 
 
-var cstScalar = __webpack_require__(60110);
-var cstStringify = __webpack_require__(91733);
-var cstVisit = __webpack_require__(97715);
+var cstScalar = __webpack_require__(110);
+var cstStringify = __webpack_require__(1733);
+var cstVisit = __webpack_require__(7715);
 
 /** The byte order mark */
 const BOM = '\u{FEFF}';
@@ -4916,7 +4916,7 @@ exports.tokenType = tokenType;
 
 /***/ }),
 
-/***/ 40361:
+/***/ 361:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -5646,7 +5646,7 @@ exports.Lexer = Lexer;
 
 /***/ }),
 
-/***/ 66628:
+/***/ 6628:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5701,7 +5701,7 @@ exports.LineCounter = LineCounter;
 
 var node_process = __webpack_require__(932);
 var cst = __webpack_require__(3461);
-var lexer = __webpack_require__(40361);
+var lexer = __webpack_require__(361);
 
 function includesToken(list, type) {
     for (let i = 0; i < list.length; ++i)
@@ -6681,17 +6681,17 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 84047:
+/***/ 4047:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var composer = __webpack_require__(89984);
+var composer = __webpack_require__(9984);
 var Document = __webpack_require__(3021);
-var errors = __webpack_require__(91464);
-var log = __webpack_require__(57249);
-var identity = __webpack_require__(41127);
-var lineCounter = __webpack_require__(66628);
+var errors = __webpack_require__(1464);
+var log = __webpack_require__(7249);
+var identity = __webpack_require__(1127);
+var lineCounter = __webpack_require__(6628);
 var parser = __webpack_require__(3456);
 
 function parseOptions(options) {
@@ -6795,16 +6795,16 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 45840:
+/***/ 5840:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var map = __webpack_require__(47451);
+var identity = __webpack_require__(1127);
+var map = __webpack_require__(7451);
 var seq = __webpack_require__(1706);
-var string = __webpack_require__(66464);
-var tags = __webpack_require__(90018);
+var string = __webpack_require__(6464);
+var tags = __webpack_require__(18);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 class Schema {
@@ -6841,13 +6841,13 @@ exports.Schema = Schema;
 
 /***/ }),
 
-/***/ 47451:
+/***/ 7451:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var YAMLMap = __webpack_require__(84454);
+var identity = __webpack_require__(1127);
+var YAMLMap = __webpack_require__(4454);
 
 const map = {
     collection: 'map',
@@ -6867,12 +6867,12 @@ exports.map = map;
 
 /***/ }),
 
-/***/ 73632:
+/***/ 3632:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
+var Scalar = __webpack_require__(3301);
 
 const nullTag = {
     identify: value => value == null,
@@ -6896,8 +6896,8 @@ exports.nullTag = nullTag;
 
 
 
-var identity = __webpack_require__(41127);
-var YAMLSeq = __webpack_require__(92223);
+var identity = __webpack_require__(1127);
+var YAMLSeq = __webpack_require__(2223);
 
 const seq = {
     collection: 'seq',
@@ -6917,12 +6917,12 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 66464:
+/***/ 6464:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var stringifyString = __webpack_require__(83069);
+var stringifyString = __webpack_require__(3069);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -6940,12 +6940,12 @@ exports.string = string;
 
 /***/ }),
 
-/***/ 73959:
+/***/ 3959:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
+var Scalar = __webpack_require__(3301);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -6968,13 +6968,13 @@ exports.boolTag = boolTag;
 
 /***/ }),
 
-/***/ 38405:
+/***/ 8405:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
-var stringifyNumber = __webpack_require__(28689);
+var Scalar = __webpack_require__(3301);
+var stringifyNumber = __webpack_require__(8689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -7022,12 +7022,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 59874:
+/***/ 9874:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var stringifyNumber = __webpack_require__(28689);
+var stringifyNumber = __webpack_require__(8689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
@@ -7071,18 +7071,18 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 70896:
+/***/ 896:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var map = __webpack_require__(47451);
-var _null = __webpack_require__(73632);
+var map = __webpack_require__(7451);
+var _null = __webpack_require__(3632);
 var seq = __webpack_require__(1706);
-var string = __webpack_require__(66464);
-var bool = __webpack_require__(73959);
-var float = __webpack_require__(38405);
-var int = __webpack_require__(59874);
+var string = __webpack_require__(6464);
+var bool = __webpack_require__(3959);
+var float = __webpack_require__(8405);
+var int = __webpack_require__(9874);
 
 const schema = [
     map.map,
@@ -7103,13 +7103,13 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 33559:
+/***/ 3559:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
-var map = __webpack_require__(47451);
+var Scalar = __webpack_require__(3301);
+var map = __webpack_require__(7451);
 var seq = __webpack_require__(1706);
 
 function intIdentify(value) {
@@ -7174,27 +7174,27 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 90018:
+/***/ 18:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var map = __webpack_require__(47451);
-var _null = __webpack_require__(73632);
+var map = __webpack_require__(7451);
+var _null = __webpack_require__(3632);
 var seq = __webpack_require__(1706);
-var string = __webpack_require__(66464);
-var bool = __webpack_require__(73959);
-var float = __webpack_require__(38405);
-var int = __webpack_require__(59874);
-var schema = __webpack_require__(70896);
-var schema$1 = __webpack_require__(33559);
-var binary = __webpack_require__(56083);
-var merge = __webpack_require__(90452);
-var omap = __webpack_require__(50303);
-var pairs = __webpack_require__(18385);
-var schema$2 = __webpack_require__(35913);
-var set = __webpack_require__(81528);
-var timestamp = __webpack_require__(24371);
+var string = __webpack_require__(6464);
+var bool = __webpack_require__(3959);
+var float = __webpack_require__(8405);
+var int = __webpack_require__(9874);
+var schema = __webpack_require__(896);
+var schema$1 = __webpack_require__(3559);
+var binary = __webpack_require__(6083);
+var merge = __webpack_require__(452);
+var omap = __webpack_require__(303);
+var pairs = __webpack_require__(8385);
+var schema$2 = __webpack_require__(5913);
+var set = __webpack_require__(1528);
+var timestamp = __webpack_require__(4371);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -7280,14 +7280,14 @@ exports.getTags = getTags;
 
 /***/ }),
 
-/***/ 56083:
+/***/ 6083:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var node_buffer = __webpack_require__(20181);
-var Scalar = __webpack_require__(63301);
-var stringifyString = __webpack_require__(83069);
+var node_buffer = __webpack_require__(181);
+var Scalar = __webpack_require__(3301);
+var stringifyString = __webpack_require__(3069);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -7357,12 +7357,12 @@ exports.binary = binary;
 
 /***/ }),
 
-/***/ 88398:
+/***/ 8398:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
+var Scalar = __webpack_require__(3301);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -7393,13 +7393,13 @@ exports.trueTag = trueTag;
 
 /***/ }),
 
-/***/ 35782:
+/***/ 5782:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
-var stringifyNumber = __webpack_require__(28689);
+var Scalar = __webpack_require__(3301);
+var stringifyNumber = __webpack_require__(8689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -7450,12 +7450,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 10873:
+/***/ 873:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var stringifyNumber = __webpack_require__(28689);
+var stringifyNumber = __webpack_require__(8689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -7533,13 +7533,13 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 90452:
+/***/ 452:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var Scalar = __webpack_require__(63301);
+var identity = __webpack_require__(1127);
+var Scalar = __webpack_require__(3301);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -7611,16 +7611,16 @@ exports.merge = merge;
 
 /***/ }),
 
-/***/ 50303:
+/***/ 303:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var toJS = __webpack_require__(74043);
-var YAMLMap = __webpack_require__(84454);
-var YAMLSeq = __webpack_require__(92223);
-var pairs = __webpack_require__(18385);
+var identity = __webpack_require__(1127);
+var toJS = __webpack_require__(6424);
+var YAMLMap = __webpack_require__(4454);
+var YAMLSeq = __webpack_require__(2223);
+var pairs = __webpack_require__(8385);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -7695,15 +7695,15 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 18385:
+/***/ 8385:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var Pair = __webpack_require__(57165);
-var Scalar = __webpack_require__(63301);
-var YAMLSeq = __webpack_require__(92223);
+var identity = __webpack_require__(1127);
+var Pair = __webpack_require__(7165);
+var Scalar = __webpack_require__(3301);
+var YAMLSeq = __webpack_require__(2223);
 
 function resolvePairs(seq, onError) {
     if (identity.isSeq(seq)) {
@@ -7784,24 +7784,24 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 35913:
+/***/ 5913:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var map = __webpack_require__(47451);
-var _null = __webpack_require__(73632);
+var map = __webpack_require__(7451);
+var _null = __webpack_require__(3632);
 var seq = __webpack_require__(1706);
-var string = __webpack_require__(66464);
-var binary = __webpack_require__(56083);
-var bool = __webpack_require__(88398);
-var float = __webpack_require__(35782);
-var int = __webpack_require__(10873);
-var merge = __webpack_require__(90452);
-var omap = __webpack_require__(50303);
-var pairs = __webpack_require__(18385);
-var set = __webpack_require__(81528);
-var timestamp = __webpack_require__(24371);
+var string = __webpack_require__(6464);
+var binary = __webpack_require__(6083);
+var bool = __webpack_require__(8398);
+var float = __webpack_require__(5782);
+var int = __webpack_require__(873);
+var merge = __webpack_require__(452);
+var omap = __webpack_require__(303);
+var pairs = __webpack_require__(8385);
+var set = __webpack_require__(1528);
+var timestamp = __webpack_require__(4371);
 
 const schema = [
     map.map,
@@ -7832,14 +7832,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 81528:
+/***/ 1528:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var Pair = __webpack_require__(57165);
-var YAMLMap = __webpack_require__(84454);
+var identity = __webpack_require__(1127);
+var Pair = __webpack_require__(7165);
+var YAMLMap = __webpack_require__(4454);
 
 class YAMLSet extends YAMLMap.YAMLMap {
     constructor(schema) {
@@ -7935,12 +7935,12 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 24371:
+/***/ 4371:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var stringifyNumber = __webpack_require__(28689);
+var stringifyNumber = __webpack_require__(8689);
 
 /** Internal types handle bigint as number, because TS can't figure it out. */
 function parseSexagesimal(str, asBigInt) {
@@ -8047,7 +8047,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 34475:
+/***/ 4475:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -8210,10 +8210,10 @@ exports.foldFlowLines = foldFlowLines;
 
 
 
-var anchors = __webpack_require__(71596);
-var identity = __webpack_require__(41127);
-var stringifyComment = __webpack_require__(59799);
-var stringifyString = __webpack_require__(83069);
+var anchors = __webpack_require__(1596);
+var identity = __webpack_require__(1127);
+var stringifyComment = __webpack_require__(9799);
+var stringifyString = __webpack_require__(3069);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -8344,14 +8344,14 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 61212:
+/***/ 1212:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
+var identity = __webpack_require__(1127);
 var stringify = __webpack_require__(2148);
-var stringifyComment = __webpack_require__(59799);
+var stringifyComment = __webpack_require__(9799);
 
 function stringifyCollection(collection, ctx, options) {
     const flow = ctx.inFlow ?? collection.flow;
@@ -8506,7 +8506,7 @@ exports.stringifyCollection = stringifyCollection;
 
 /***/ }),
 
-/***/ 59799:
+/***/ 9799:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -8542,9 +8542,9 @@ exports.stringifyComment = stringifyComment;
 
 
 
-var identity = __webpack_require__(41127);
+var identity = __webpack_require__(1127);
 var stringify = __webpack_require__(2148);
-var stringifyComment = __webpack_require__(59799);
+var stringifyComment = __webpack_require__(9799);
 
 function stringifyDocument(doc, options) {
     const lines = [];
@@ -8631,7 +8631,7 @@ exports.stringifyDocument = stringifyDocument;
 
 /***/ }),
 
-/***/ 28689:
+/***/ 8689:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -8665,15 +8665,15 @@ exports.stringifyNumber = stringifyNumber;
 
 /***/ }),
 
-/***/ 59748:
+/***/ 9748:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var Scalar = __webpack_require__(63301);
+var identity = __webpack_require__(1127);
+var Scalar = __webpack_require__(3301);
 var stringify = __webpack_require__(2148);
-var stringifyComment = __webpack_require__(59799);
+var stringifyComment = __webpack_require__(9799);
 
 function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
     const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -8824,13 +8824,13 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 83069:
+/***/ 3069:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
-var foldFlowLines = __webpack_require__(34475);
+var Scalar = __webpack_require__(3301);
+var foldFlowLines = __webpack_require__(4475);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -9169,12 +9169,12 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 10204:
+/***/ 204:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
+var identity = __webpack_require__(1127);
 
 const BREAK = Symbol('break visit');
 const SKIP = Symbol('skip children');
@@ -9412,7 +9412,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 11758:
+/***/ 1758:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -9423,9 +9423,9 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: external "fs"
-var external_fs_ = __webpack_require__(79896);
+var external_fs_ = __webpack_require__(9896);
 // EXTERNAL MODULE: external "os"
-var external_os_ = __webpack_require__(70857);
+var external_os_ = __webpack_require__(857);
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
 
 
@@ -9480,9 +9480,9 @@ class Context {
 }
 //# sourceMappingURL=context.js.map
 // EXTERNAL MODULE: ./node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js
-var lib = __webpack_require__(89659);
+var lib = __webpack_require__(9659);
 // EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __webpack_require__(46752);
+var undici = __webpack_require__(6752);
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/internal/utils.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -10936,7 +10936,7 @@ const JSONParse = (text, reviver) => {
 
 
 // EXTERNAL MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
-var dist_src = __webpack_require__(31015);
+var dist_src = __webpack_require__(1015);
 ;// CONCATENATED MODULE: ./node_modules/@octokit/request/dist-bundle/index.js
 // pkg/dist-src/index.js
 
@@ -14390,7 +14390,7 @@ function getOctokit(token, options, ...additionalPlugins) {
 
 /***/ }),
 
-/***/ 31015:
+/***/ 1015:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {

@@ -49,6 +49,12 @@ describe('the entry chunk', () => {
     expect(statSync(path.join(ROOT, 'dist', 'index.js')).size).toBeLessThan(64 * 1024)
   })
 
+  it("holds migra's schema diff but not its command line (trpc-cli, tRPC, zod's JSON schema), which every run would load", () => {
+    const bundle = chunks.map((c) => readFileSync(path.join(ROOT, 'dist', c), 'utf8')).join('\n')
+    expect(bundle).toContain('class Migration')
+    expect(bundle.match(/trpc-cli|TRPCError|zodToJsonSchema/g) ?? []).toEqual([])
+  })
+
   it('refuses a bad input without the main flow, with the same error; the post step then does nothing', async () => {
     const r = await run(bundleWith((c) => !isMainFlow(c)), { command: 'nope' })
     expect(r.code).toBe(1)

@@ -21,7 +21,7 @@
  * (`libpg-query`); when migra throws or its script still does not parse, the
  * caller shows another rendering and says why.
  */
-import { Migration } from '@pgkit/migra'
+import { Migration } from '@pgkit/migra/dist/migra.js' // its own module: the package's index also loads migra's command line
 import { loadParser, parseSql } from '../sql-parser.js'
 import type { ChangeKind, ObjectChange } from './changes.js'
 import type { SchemaSnapshot } from './inspect.js'

@@ -11,16 +11,16 @@
  * `diff: ""`.
  */
 import { createTwoFilesPatch } from 'diff'
-import { Migration } from '@pgkit/migra'
+import { Migration } from '@pgkit/migra/dist/migra.js' // its own module: the package's index also loads migra's command line
 import { createClient } from '@pgkit/client'
 import { PostgreSQL } from '@pgkit/schemainspect'
 import { ADMIN_USER, type PostgresServer } from '../postgres/postgres.js'
-import { memoizeQueryNames } from './pgkit-names.js'
+import { nameQueriesWithoutParsing } from './pgkit-names.js'
 
 const EMPTY = 'emulator_empty_schema'
 
-// @pgkit/client parses each query to name it; the emulator's texts repeat (pgkit-names.ts).
-memoizeQueryNames()
+// @pgkit/client would parse each query to name it (pgkit-names.ts).
+nameQueriesWithoutParsing()
 
 async function inspect(pg: PostgresServer, database: string): Promise<PostgreSQL> {
   // One client a call, ended after it: pg-promise's warning about a second client of the same database does not apply.

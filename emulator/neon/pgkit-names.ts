@@ -35,11 +35,7 @@ export function plainQueryName(parts: readonly string[], defaultKeyword = 'sql')
   return `${keyword}_${createHash('md5').update(parts.join('')).digest('hex').slice(0, 7)}`
 }
 
-let replaced = false
-
 /** Makes `@pgkit/client` name its queries with {@link plainQueryName}. Idempotent. */
 export function nameQueriesWithoutParsing(): void {
-  if (replaced) return
-  replaced = true
-  namingExports.nameQuery = (parts: readonly string[], defaultKeyword?: string): string => plainQueryName(parts, defaultKeyword)
+  namingExports.nameQuery = plainQueryName
 }

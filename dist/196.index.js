@@ -1808,7 +1808,7 @@ async function sleepNext(schedule, leftMs = Infinity, sleepMs = _http_js__WEBPAC
 /* harmony export */   jw: () => (/* binding */ waitCeilingMs),
 /* harmony export */   wb: () => (/* binding */ HandoffGaps)
 /* harmony export */ });
-/* unused harmony exports OperationDurations, TARGET_GAP_MS, MIN_CEILING_MS */
+/* unused harmony exports OperationDurations, TARGET_GAP_MS, MIN_CEILING_MS, MAX_RAISE */
 /** Finished durations kept per action; the expectation is their median. */
 const KEPT = 9;
 /** Durations of finished operations by action (milliseconds), newest last. */
@@ -1864,6 +1864,14 @@ const TARGET_GAP_MS = 200;
 const MEAN_SHARE = 0.75;
 /** The shortest longest-wait {@link waitCeilingMs} gives (a lone waiting run polls about every 0.5 s). */
 const MIN_CEILING_MS = 700;
+/**
+ * The most a waiting run's longest wait rises at one poll ({@link waitCeilingMs}).
+ * Measured with `npm run bench:queue` (the waits' own code on a simulated clock,
+ * docs/benchmarks.md): twenty runs 1.251 times the busy time (median of 500
+ * queues) against 1.269 with no bound, forty 1.191 against 1.208, at 1 to 2 %
+ * more requests; 1.1 and 1.5 measured less well.
+ */
+const MAX_RAISE = 1.2;
 /** Handoffs a gap is read over: the newest ones, so that it follows the queue as it shortens. */
 const GAP_WINDOW = 5;
 /** Handoffs needed before a gap is read: below this the second rounding of two starts weighs too much. */
@@ -1951,12 +1959,17 @@ function startOf(op) {
  * runs waiting as this one does, gap ≈ meanWait / (k + 1); so that they poll
  * together about once every {@link TARGET_GAP_MS}, each waits on average
  * (k + 1) · target, and (Equal Jitter: the mean wait is 3/4 of its ceiling)
- * the ceiling is 4/3 of that. The ceiling is lowered only on a gap of at
- * least 1.5 times the target ({@link lowers}), so that the rounding of the starts to the second
- * (about ±0.1 s over {@link GAP_WINDOW} handoffs) does not make runs poll
- * more often; on a shorter gap it may only rise (fewer requests). Between
- * {@link MIN_CEILING_MS} and `longestMs` (`poll-interval`); `currentMs`
- * (the ceiling now) while no gap is known.
+ * the ceiling is 4/3 of that. The rounding of the starts to the second
+ * puts up to ±0.2 s into a gap read over {@link GAP_WINDOW} handoffs, as much
+ * as the target itself, so the ceiling follows a gap in one direction at a
+ * time: it is lowered only on a gap of at least 1.5 times the target
+ * ({@link lowers}), so that runs do not poll more often on a gap the rounding
+ * lengthened; on a shorter gap it may only rise (fewer requests). It rises by
+ * at most {@link MAX_RAISE} times at a poll, so that a gap the rounding
+ * shortened (a true 0.2 s read as 0) does not send it back to `poll-interval`
+ * at once.
+ * Between {@link MIN_CEILING_MS} and `longestMs` (`poll-interval`);
+ * `currentMs` (the ceiling now) while no gap is known.
  */
 function waitCeilingMs(gapMs, meanWaitMs, longestMs, currentMs = longestMs) {
     if (gapMs === undefined || !(meanWaitMs > 0))
@@ -1964,6 +1977,7 @@ function waitCeilingMs(gapMs, meanWaitMs, longestMs, currentMs = longestMs) {
     let ceiling = (runsPolling(gapMs, meanWaitMs) * TARGET_GAP_MS) / MEAN_SHARE;
     if (!lowers(gapMs))
         ceiling = Math.max(ceiling, currentMs);
+    ceiling = Math.min(ceiling, currentMs * MAX_RAISE);
     return Math.min(longestMs, Math.max(Math.min(MIN_CEILING_MS, longestMs), ceiling));
 }
 /**

@@ -7,6 +7,7 @@
 import { describe, expect, it } from '@jest/globals'
 import {
   HandoffGaps,
+  MAX_RAISE,
   MIN_CEILING_MS,
   OperationDurations,
   type PacedOperation,
@@ -112,11 +113,17 @@ describe("a waiting run's longest wait", () => {
     expect(waitCeilingMs(5000, 3750, 500)).toBe(500)
   })
 
-  it('lowers only on a gap of at least 1.5 times the target (the rounding of the starts must not make runs poll more); a shorter gap may only raise it', () => {
-    // 0.25 s against 3.75 s: 15 runs, a ceiling of 4 s; from 5 s it stays, from 2 s it rises.
+  it('lowers only on a gap of at least 1.5 times the target (the rounding of the starts must not make runs poll more); a shorter gap may only raise it, by MAX_RAISE at a poll', () => {
+    // 0.25 s against 3.75 s: 15 runs, a ceiling of 4 s; from 5 s it stays, from 3.5 s it rises to 4 s.
     expect(lowers(250)).toBe(false)
     expect(waitCeilingMs(250, 3750, 5000, 5000)).toBe(5000)
-    expect(waitCeilingMs(250, 3750, 5000, 2000)).toBeCloseTo((15 * TARGET_GAP_MS) / 0.75, 6)
+    expect(MAX_RAISE).toBeGreaterThan(1)
+    expect(waitCeilingMs(250, 3750, 5000, 3500)).toBeCloseTo((15 * TARGET_GAP_MS) / 0.75, 6)
+    // From 2 s it rises by MAX_RAISE only; a gap of 0 (a true 0.2 s that the rounding shortened) likewise, not to poll-interval.
+    expect(waitCeilingMs(250, 3750, 5000, 2000)).toBeCloseTo(2000 * MAX_RAISE, 6)
+    expect(waitCeilingMs(0, 3750, 5000, 2000)).toBeCloseTo(2000 * MAX_RAISE, 6)
+    // A long gap with a long mean wait may also raise it, and by as much.
+    expect(waitCeilingMs(400, 3750, 5000, 1000)).toBeCloseTo(1000 * MAX_RAISE, 6)
     expect(lowers(1.5 * TARGET_GAP_MS)).toBe(true)
     expect(waitCeilingMs(1.5 * TARGET_GAP_MS, 3750, 5000, 5000)).toBeLessThan(5000)
   })

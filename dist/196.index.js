@@ -1869,7 +1869,8 @@ const MIN_CEILING_MS = 700;
  * Measured with `npm run bench:queue` (the waits' own code on a simulated clock,
  * docs/benchmarks.md): twenty runs 1.251 times the busy time (median of 500
  * queues) against 1.269 with no bound, forty 1.191 against 1.208, at 1 to 2 %
- * more requests; 1.1 and 1.5 measured less well.
+ * more requests. 1.05 and 1.1 gave twenty 1.241 and 1.247 at a few more
+ * requests for forty (464 and 465 in the median minute against 460); 1.5 gave 1.259.
  */
 const MAX_RAISE = 1.2;
 /** Handoffs a gap is read over: the newest ones, so that it follows the queue as it shortens. */

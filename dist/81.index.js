@@ -1982,7 +1982,8 @@ class ProjectWaiter {
                 gaps.observe(page);
                 // This run's share of the polls of every run waiting with it (project-pace.ts), over the time of its recent waits.
                 const meanWait = waits.reduce((a, w) => a + w.ms, 0) / waits.length;
-                const gap = gaps.gapMs(waits[0].from);
+                // Before three handoffs, only a crowd's short gap is read (to raise the longest wait, never to lower it).
+                const gap = gaps.gapMs(waits[0].from) ?? gaps.crowdedGapMs(waits[0].from);
                 const ceiling = (0,_project_pace_js__WEBPACK_IMPORTED_MODULE_6__/* .waitCeilingMs */ .jw)(gap, meanWait, this.options.pollIntervalSeconds * 1000, schedule.longest());
                 schedule.setLongest(ceiling);
                 // Many runs poll with this one: no need for the first waits' pace either.

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import {
+  CROWDED_GAP_MS,
   HandoffGaps,
   MAX_RAISE,
   MIN_CEILING_MS,
@@ -75,6 +76,24 @@ describe('handoff gaps', () => {
     gaps.observe([...hold('c', 3000, 1200), ...hold('d', 4500)])
     // (4 − 0 − 3 × 1.2) / 3 s: the rounding of the first and last start only.
     expect(gaps.gapMs()).toBeCloseTo((4000 - 3 * 1200) / 3, 6)
+  })
+
+  it("reads a crowd's short gap after two handoffs, to raise the longest wait only; a longer one waits for the third", () => {
+    // Holds of 1.2 s handed over at once: starts at 0, 1.2, 2.4 s (rounded down to 0, 1, 2 s): (2 − 0 − 2 × 1.2) / 2 < 0, read as 0.
+    const crowd = new HandoffGaps(hold('a', 0))
+    crowd.observe([...hold('a', 0, 1200), ...hold('b', 1200)])
+    expect(crowd.crowdedGapMs()).toBeUndefined()
+    crowd.observe([...hold('b', 1200, 1200), ...hold('c', 2400)])
+    expect(crowd.gapMs()).toBeUndefined()
+    expect(crowd.crowdedGapMs()).toBe(0)
+    expect(CROWDED_GAP_MS).toBeLessThan(TARGET_GAP_MS)
+    expect(lowers(CROWDED_GAP_MS)).toBe(false)
+    // 0.5 s apart: no crowd, nothing read before the third handoff.
+    const few = new HandoffGaps(hold('a', 0))
+    few.observe([...hold('a', 0, 1000), ...hold('b', 1500)])
+    few.observe([...hold('b', 1500, 1000), ...hold('c', 3000)])
+    expect(few.crowdedGapMs()).toBeUndefined()
+    expect(few.gapMs()).toBeUndefined()
   })
 
   it('counts only holds since the first it saw running, and long gaps as long', () => {

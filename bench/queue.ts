@@ -30,6 +30,9 @@ import type { Operation } from '../src/platform/operations.js'
 import { learnedDurations } from '../src/platform/project-pace.js'
 import { ProjectWaiter } from '../src/platform/project-wait.js'
 import { retryLocked, setLockedHandler } from '../src/platform/retry-423.js'
+import { iso } from '../emulator/neon/platform-records.js'
+import { peakPerWindow, unionMs } from './load-figures.js'
+import { median, quantile } from './stats.js'
 
 const counts = (process.argv[2] ?? '20,40').split(',').map(Number)
 const QUEUES = Number(process.argv[3] ?? 300)
@@ -70,8 +73,6 @@ interface QueueFigures {
   peakPerMinute: number
 }
 
-const secondOf = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')
-
 /** One queue of `n` runs: all created, each after waiting its turn. */
 async function queue(n: number): Promise<QueueFigures> {
   learnedDurations.clear()
@@ -87,8 +88,8 @@ async function queue(n: number): Promise<QueueFigures> {
       action: o.action,
       status: done ? 'finished' : 'running',
       failures_count: 0,
-      created_at: secondOf(o.start),
-      updated_at: secondOf(done ? o.start + o.ms : o.start),
+      created_at: iso(o.start),
+      updated_at: iso(done ? o.start + o.ms : o.start),
       ...(done ? { total_duration_ms: o.ms } : {})
     }
   }
@@ -123,19 +124,12 @@ async function queue(n: number): Promise<QueueFigures> {
     })
   }
   await runUntil(() => created === n)
-  const busy = holds.reduce((a, h) => a + h.end - h.start, 0)
+  const busy = unionMs(holds)
   const end = Math.max(...holds.map((h) => h.end))
-  let peak = 0
-  requests.sort((a, b) => a - b)
-  for (let i = 0, j = 0; i < requests.length; i++) {
-    while (requests[i] - requests[j] >= 60_000) j++
-    peak = Math.max(peak, i - j + 1)
-  }
   now += 7_200_000 // the next queue finds no operation of this one within the listing's horizon
-  return { ratio: (end - firstSent) / busy, idleMs: end - firstSent - busy, peakPerMinute: peak }
+  return { ratio: (end - firstSent) / busy, idleMs: end - firstSent - busy, peakPerMinute: peakPerWindow(requests) }
 }
 
-const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]
 const print = process.stdout.write.bind(process.stdout)
 // The waiters' core.info lines go to stdout: kept out of the figures.
 process.stdout.write = (() => true) as typeof process.stdout.write
@@ -150,14 +144,9 @@ try {
     const ratios = figures.map((f) => f.ratio)
     const peaks = figures.map((f) => f.peakPerMinute)
     print(
-      `| ${n} | ${QUEUES} | ${quantile(ratios, 0.5).toFixed(3)}, ${quantile(ratios, 0.9).toFixed(3)} | ` +
-        `${Math.round((100 * ratios.filter((r) => r <= 1.3).length) / QUEUES)} % | ${(
-          quantile(
-            figures.map((f) => f.idleMs),
-            0.5
-          ) / 1000
-        ).toFixed(2)} s | ` +
-        `${quantile(peaks, 0.5)}, ${quantile(peaks, 0.9)}, ${quantile(peaks, 0.97)}, ${Math.max(...peaks)} |\n`
+      `| ${n} | ${QUEUES} | ${median(ratios).toFixed(3)}, ${quantile(ratios, 0.9).toFixed(3)} | ` +
+        `${Math.round((100 * ratios.filter((r) => r <= 1.3).length) / QUEUES)} % | ${(median(figures.map((f) => f.idleMs)) / 1000).toFixed(2)} s | ` +
+        `${median(peaks)}, ${quantile(peaks, 0.9)}, ${quantile(peaks, 0.97)}, ${Math.max(...peaks)} |\n`
     )
   }
 } finally {

@@ -57,7 +57,8 @@ try {
         if (r.code !== 0 || r.outputsAt === undefined) throw new Error(`run failed: ${r.errors.join('; ')}`)
         const lastEnd = Math.max(...emu.platform.operations(project).map((o) => o.endedAt ?? Infinity))
         const log = emu.platform.server.log.slice(before)
-        const opGets = log.filter((q) => q.method === 'GET' && /\/operations\/[^/]+$/.test(q.path))
+        // Polls: an operation read by id, or the page of the newest that reads a create's two at once.
+        const opGets = log.filter((q) => q.method === 'GET' && /\/operations(\/[^/]+)?\/?$/.test(q.path))
         lag.push(r.outputsAt - lastEnd)
         pollLag.push(opGets.at(-1)!.at - lastEnd)
         requests.push(log.length)

@@ -1561,9 +1561,12 @@ function table(ops) {
  * rule), polling on a schedule (poll-schedule.ts) whose first poll comes a few hundred
  * milliseconds after the request that started them (`since`), or when the project's
  * operations of the same kinds have ended when the run has seen some finish
- * (project-pace.ts), and whose waits grow to `pollIntervalSeconds`. A poll reads the pending operations one after another, in the
- * given order, and stops at the first not yet successful: one request a poll while the
- * first runs (a create's two operations end about together), the rest read as soon as it ended.
+ * (project-pace.ts), and whose waits grow to `pollIntervalSeconds`. With two or more pending
+ * and `list` given, a poll reads them all from one page of the project's newest operations (a
+ * create's branch and compute start, which end about together: one request where reading
+ * them by id took two). Else, and for those the page does not hold, it reads them one after
+ * another, in the given order, and stops at the first not yet successful: one request a poll
+ * while the first runs, the rest read as soon as it ended.
  * `finished` and `skipped` are success; `cancelled` and `error` fail as soon
  * as a poll reads them (the message quotes the operation's own `error` text;
  * an operation behind one still running is read once that one succeeded); `failed` is not
@@ -1588,22 +1591,40 @@ async function waitForOperations(operations, options) {
             throw new OperationError(`Neon cancelled ${cancelled.map((op) => `"${displayName(op.action)}" (${op.id})`).join(', ')}${cancelled[0].branch_id ? ` on branch ${cancelled[0].branch_id}` : ''}.`, cancelled);
         }
     };
+    /** Takes in `now`, the state of `op` just read, and warns when it turned `failed`. */
+    const record = (op, now) => {
+        if (now.status === 'failed' && (op.status !== 'failed' || now.failures_count !== op.failures_count)) {
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; Neon retries it, still waiting.`);
+        }
+        latest.set(op.id, now);
+        return now;
+    };
+    /** Whether `err` is a failure a later poll may not meet (no answer, 5xx, 429 after http.ts's own retries). */
+    const transient = (err) => err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || err.status === 429);
     /** Reads `op` again: the operation now, or undefined after a failure a later poll may not meet. */
     const poll = async (op) => {
         try {
-            const now = await options.get(op.id);
-            if (now.status === 'failed' && (op.status !== 'failed' || now.failures_count !== op.failures_count)) {
-                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Operation "${displayName(now.action)}" (${now.id}) is failed with ${now.failures_count} failure(s) so far; Neon retries it, still waiting.`);
-            }
-            latest.set(op.id, now);
-            return now;
+            return record(op, await options.get(op.id));
         }
         catch (err) {
-            if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || err.status === 429)) {
-                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Polling "${displayName(op.action)}" failed for now (${err.message}); polling again.`);
-                return undefined;
-            }
-            throw err;
+            if (!transient(err))
+                throw err;
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Polling "${displayName(op.action)}" failed for now (${err.message}); polling again.`);
+            return undefined;
+        }
+    };
+    /** The newest page of the project's operations by id, when `list` is given and two or more are pending; undefined else or after a transient failure. */
+    const listed = async () => {
+        if (!options.list || pending().length < 2)
+            return undefined;
+        try {
+            return new Map((await options.list()).map((op) => [op.id, op]));
+        }
+        catch (err) {
+            if (!transient(err))
+                throw err;
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Listing the project's operations failed for now (${err.message}); reading them one by one.`);
+            return undefined;
         }
     };
     check();
@@ -1618,9 +1639,16 @@ async function waitForOperations(operations, options) {
             throw new OperationError(`Timed out after ${options.waitTimeoutSeconds} s (wait-timeout) waiting for Neon's operations; still pending:\n${table(pending())}`, pending());
         }
         await (0,_poll_schedule_js__WEBPACK_IMPORTED_MODULE_2__/* .sleepNext */ .r3)(schedule, left);
-        // One request a poll while the first pending operation runs: the next is read only once the one before it succeeded.
+        // One request a poll: the page of the newest operations when it holds them, or while the first
+        // pending operation runs that one alone (the next is read only once the one before it succeeded).
+        const page = await listed();
         for (const op of pending()) {
-            const now = await poll(op);
+            const now = page?.get(op.id);
+            if (now)
+                record(op, now);
+        }
+        for (const op of pending()) {
+            const now = page?.has(op.id) ? latest.get(op.id) : await poll(op);
             if (!now || !SUCCESS.includes(now.status))
                 break;
         }

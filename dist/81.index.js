@@ -1421,11 +1421,17 @@ var phases = __webpack_require__(119);
 
 
 
+/**
+ * Operations a poll lists when it waits for two or more of its own (operations.ts `list`): a request that
+ * starts work holds the project until its operations end, so they are among its newest.
+ */
+const OWN_OPERATIONS_PAGE = 10;
 function waitOptions(client, o) {
     return {
         pollIntervalSeconds: o.pollIntervalSeconds,
         waitTimeoutSeconds: o.waitTimeoutSeconds,
-        get: (id) => client.getOperation(id)
+        get: (id) => client.getOperation(id),
+        list: async () => (await client.listOperations(OWN_OPERATIONS_PAGE)).operations
     };
 }
 /**
@@ -1479,7 +1485,11 @@ async function deleteBranchAndWait(client, branch, o, shared) {
     const ops = shared ? await shared.send(label, attempt) : await (0,retry_423/* retryLocked */.rU)(label, attempt);
     if (ops === null)
         return null;
-    return await (0,platform_operations/* waitForOperations */.ft)(ops, { ...waitOptions(client, o), since, ...(shared ? { get: shared.get } : {}) });
+    return await (0,platform_operations/* waitForOperations */.ft)(ops, {
+        ...waitOptions(client, o),
+        since,
+        ...(shared ? { get: shared.get, list: undefined } : {})
+    });
 }
 /** How long a failed run waits for its new branch's operations before deleting the branch, seconds. */
 const CLEANUP_WAIT_SECONDS = 30;

@@ -109,6 +109,53 @@ describe('waitForOperations', () => {
     expect(done.map((o) => o.status)).toEqual(['finished', 'finished'])
   })
 
+  it('reads two or more pending operations from one listing, and by id only those the page does not hold', async () => {
+    /** Waits for `ids` (running), reading by id from `byId` and listing `pages` in turn; returns the reads made, in order. */
+    const reads = async (ids: string[], byId: Record<string, Operation['status'][]>, pages: Operation[][]) => {
+      const calls: string[] = []
+      const done = await waitForOperations(
+        ids.map((id) => op('running', { id })),
+        {
+          pollIntervalSeconds: 0.01,
+          waitTimeoutSeconds: 5,
+          get: async (id) => {
+            calls.push(id)
+            return op(byId[id].shift()!, { id })
+          },
+          list: async () => {
+            calls.push('list')
+            return pages.shift()!
+          }
+        }
+      )
+      return { calls, done: done.map((o) => `${o.id} ${o.status}`) }
+    }
+    const page = (a: Operation['status'], b: Operation['status']) => [
+      op(b, { id: 'b' }),
+      op(a, { id: 'a' }),
+      op('finished', { id: 'other' })
+    ]
+
+    // Two polls find both running, the third a finished: b, left alone, is read by id.
+    expect(
+      await reads(['a', 'b'], { b: ['finished'] }, [page('running', 'running'), page('running', 'running'), page('finished', 'running')])
+    ).toEqual({
+      calls: ['list', 'list', 'list', 'b'],
+      done: ['a finished', 'b finished']
+    })
+    // A page without them (newer operations of the project came first): read by id, one after another.
+    const newer = [op('running', { id: 'newer' })]
+    expect((await reads(['a', 'b'], { a: ['running', 'finished'], b: ['finished'] }, [newer, newer])).calls).toEqual([
+      'list',
+      'a',
+      'list',
+      'a',
+      'b'
+    ])
+    // One pending: read by id, no listing.
+    expect((await reads(['a'], { a: ['finished'] }, [])).calls).toEqual(['a'])
+  })
+
   it('fails on cancelled, naming the operation', async () => {
     await expect(
       waitForOperations([op('running', { action: 'create_branch' })], {

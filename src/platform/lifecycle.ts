@@ -81,11 +81,18 @@ export interface BranchOutcome {
   operations: Operation[]
 }
 
+/**
+ * Operations a poll lists when it waits for two or more of its own (operations.ts `list`): a request that
+ * starts work holds the project until its operations end, so they are among its newest.
+ */
+const OWN_OPERATIONS_PAGE = 10
+
 function waitOptions(client: NeonClient, o: BranchOptions) {
   return {
     pollIntervalSeconds: o.pollIntervalSeconds,
     waitTimeoutSeconds: o.waitTimeoutSeconds,
-    get: (id: string) => client.getOperation(id)
+    get: (id: string) => client.getOperation(id),
+    list: async () => (await client.listOperations(OWN_OPERATIONS_PAGE)).operations
   }
 }
 
@@ -152,7 +159,11 @@ export async function deleteBranchAndWait(
   }
   const ops = shared ? await shared.send(label, attempt) : await retryLocked(label, attempt)
   if (ops === null) return null
-  return await waitForOperations(ops, { ...waitOptions(client, o as BranchOptions), since, ...(shared ? { get: shared.get } : {}) })
+  return await waitForOperations(ops, {
+    ...waitOptions(client, o as BranchOptions),
+    since,
+    ...(shared ? { get: shared.get, list: undefined } : {})
+  })
 }
 
 /** How deletes running at once share the project (the sweep, sweep-pace.ts). */

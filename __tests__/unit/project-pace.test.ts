@@ -12,11 +12,8 @@ import {
   MIN_CEILING_MS,
   OperationDurations,
   type PacedOperation,
-  QUEUE_END_GAP_MS,
-  QUEUE_END_RUNS,
   TARGET_GAP_MS,
   lowers,
-  targetGapMs,
   waitCeilingMs
 } from '../../src/platform/project-pace.js'
 import { POLL_SCHEDULE, PollSchedule } from '../../src/platform/poll-schedule.js'
@@ -126,13 +123,9 @@ describe("a waiting run's longest wait", () => {
     expect(waitCeilingMs(100, 3750, 5000)).toBe(5000)
   })
 
-  it('shortens as the queue does, so that the runs together poll about once every TARGET_GAP_MS (QUEUE_END_GAP_MS at its end), down to MIN_CEILING_MS', () => {
-    // Fifteen runs at 3.75 s find the project free after about 0.25 s: each should wait on average 15 × the target.
-    expect(waitCeilingMs(250, 3750, 5000, 3500)).toBeCloseTo((15 * TARGET_GAP_MS) / 0.75, 6)
-    // Eight after about 0.47 s: a queue's end, which aims at the shorter QUEUE_END_GAP_MS.
-    expect(QUEUE_END_GAP_MS).toBeLessThan(TARGET_GAP_MS)
-    expect(waitCeilingMs(3750 / 8, 3750, 5000)).toBeCloseTo((8 * QUEUE_END_GAP_MS) / 0.75, 6)
-    expect([QUEUE_END_RUNS, QUEUE_END_RUNS + 1].map(targetGapMs)).toEqual([QUEUE_END_GAP_MS, TARGET_GAP_MS])
+  it('shortens as the queue does, so that the runs together poll about once every TARGET_GAP_MS, down to MIN_CEILING_MS', () => {
+    // Three runs (me and two) at 3.75 s find the project free after about 1.25 s: each should wait on average 3 × 0.25 s.
+    expect(waitCeilingMs(1250, 3750, 5000)).toBeCloseTo((3 * TARGET_GAP_MS) / 0.75, 6)
     expect(waitCeilingMs(5000, 3750, 5000)).toBe(MIN_CEILING_MS)
     // Never above poll-interval, and a poll-interval under the floor wins.
     expect(waitCeilingMs(10, 3750, 5000)).toBe(5000)

@@ -82,32 +82,12 @@ export const learnedDurations = new OperationDurations()
 /**
  * The idle time to aim for between one run's operations and the next's, in
  * milliseconds, when runs queue on a project: the runs waiting poll together
- * about once every 0.2 s (5 listings a second), whatever their number, down to
- * a queue's last runs ({@link QUEUE_END_GAP_MS}). Measured
+ * about once every 0.2 s (5 listings a second), whatever their number. Measured
  * in docs/benchmarks.md ("Many runs in one project") against 0.25 s: twenty
  * runs 1.25 and 1.31 times the busy time with 257 and 340 requests in the
  * busiest minute, against 1.37 and 1.41 with 295 and 278.
  */
 export const TARGET_GAP_MS = 200
-/**
- * At the end of a queue, when a waiting run reads at most {@link QUEUE_END_RUNS} runs polling (this
- * one included), the idle time it aims at, in milliseconds ({@link targetGapMs}). There the waits
- * still follow the larger crowd that was (the last five of twenty handoffs hold half of the idle
- * time) and the few runs left send few requests. Measured with `npm run bench:queue` (500 queues,
- * docs/benchmarks.md): twenty runs 1.234 times the busy time (p90 1.288, 92 % at most 1.3) against
- * 1.256 (1.309, 87 %) aiming at {@link TARGET_GAP_MS} throughout; forty 1.185 against 1.197, at 459,
- * 510 and 542 requests in the median, 90th- and 97th-percentile minute against 447, 488 and 520. At
- * 8 or 12 runs, or 0.12 or 0.16 s, twenty measured 1.230 to 1.241 with a p90 of 1.305 to 1.307.
- */
-export const QUEUE_END_GAP_MS = 140
-/** The most runs polling (this one included) for which a waiting run aims at {@link QUEUE_END_GAP_MS}. */
-export const QUEUE_END_RUNS = 10
-
-/** The idle time a waiting run aims at with `runs` polling (this one included), in milliseconds. */
-export function targetGapMs(runs: number): number {
-  return runs <= QUEUE_END_RUNS ? QUEUE_END_GAP_MS : TARGET_GAP_MS
-}
-
 /** The mean wait over its ceiling under Equal Jitter (poll-schedule.ts: a wait is drawn between half its ceiling and the ceiling). */
 const MEAN_SHARE = 0.75
 /** The shortest longest-wait {@link waitCeilingMs} gives (a lone waiting run polls about every 0.5 s). */
@@ -245,8 +225,7 @@ function startOf(op: PacedOperation): number | undefined {
  * The longest wait of a waiting run's schedule, in milliseconds, from the
  * project's idle gap and the run's own mean wait over the same time: with k
  * runs waiting as this one does, gap ≈ meanWait / (k + 1); so that they poll
- * together about once every {@link TARGET_GAP_MS} ({@link QUEUE_END_GAP_MS}
- * at a queue's end: {@link targetGapMs}), each waits on average
+ * together about once every {@link TARGET_GAP_MS}, each waits on average
  * (k + 1) · target, and (Equal Jitter: the mean wait is 3/4 of its ceiling)
  * the ceiling is 4/3 of that. The rounding of the starts to the second
  * puts up to ±0.2 s into a gap read over {@link GAP_WINDOW} handoffs, as much
@@ -262,8 +241,7 @@ function startOf(op: PacedOperation): number | undefined {
  */
 export function waitCeilingMs(gapMs: number | undefined, meanWaitMs: number, longestMs: number, currentMs = longestMs): number {
   if (gapMs === undefined || !(meanWaitMs > 0)) return currentMs
-  const runs = runsPolling(gapMs, meanWaitMs)
-  let ceiling = (runs * targetGapMs(runs)) / MEAN_SHARE
+  let ceiling = (runsPolling(gapMs, meanWaitMs) * TARGET_GAP_MS) / MEAN_SHARE
   if (!lowers(gapMs)) ceiling = Math.max(ceiling, currentMs)
   ceiling = Math.min(ceiling, currentMs * MAX_RAISE)
   return Math.min(longestMs, Math.max(Math.min(MIN_CEILING_MS, longestMs), ceiling))

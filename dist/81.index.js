@@ -1571,8 +1571,7 @@ function undoOnCancel(client, branch, pending, o) {
  * @throws BranchRefusedError, ProjectBusyError, OperationError, HttpError.
  */
 async function provisionBranch(client, o) {
-    const found = await (0,preview_branch/* findPreviewBranches */.wE)(client, o.branchName);
-    const parent = await (0,preview_branch/* resolveParent */.vc)(client, o.parentBranch);
+    const { found, parent } = await (0,preview_branch/* findPreviewAndParent */.Nj)(client, o.branchName, o.parentBranch);
     if (found.unseeded) {
         core/* warning */.$e(`Branch "${found.unseeded.name}" (${found.unseeded.id}) was left by a run whose seed did not complete: deleting it and starting again.`);
         // A cancelled run's compute start may still run on it; a DELETE before it ends meets 423.
@@ -1705,14 +1704,15 @@ async function markSeeded(client, branch, name, o) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Nj: () => (/* binding */ findPreviewAndParent),
 /* harmony export */   PK: () => (/* binding */ BranchRefusedError),
 /* harmony export */   Q2: () => (/* binding */ UNSEEDED_SUFFIX),
 /* harmony export */   fZ: () => (/* binding */ refuseProtected),
 /* harmony export */   lu: () => (/* binding */ unseededName),
 /* harmony export */   pe: () => (/* binding */ defaultBranchName),
-/* harmony export */   vc: () => (/* binding */ resolveParent),
 /* harmony export */   wE: () => (/* binding */ findPreviewBranches)
 /* harmony export */ });
+/* unused harmony export resolveParent */
 /** A request the action refuses to make, with what to change. */
 class BranchRefusedError extends Error {
 }
@@ -1764,9 +1764,10 @@ async function resolveParent(client, parentBranch) {
     }
     const parent = await client.findBranch((b) => !!b.default);
     if (!parent)
-        throw new BranchRefusedError('The project has no default branch; set `parent-branch`.');
+        throw noDefaultBranch();
     return parent;
 }
+const noDefaultBranch = () => new BranchRefusedError('The project has no default branch; set `parent-branch`.');
 /** Marks a branch whose seed has not completed (see the module comment). */
 const UNSEEDED_SUFFIX = '~seeding';
 /**
@@ -1781,16 +1782,46 @@ function unseededName(name) {
  * part both names share), following the cursor through every page.
  */
 async function findPreviewBranches(client, name) {
+    const { found, match } = previewMatcher(name);
+    await client.findBranch(match, name.slice(0, 256 - UNSEEDED_SUFFIX.length));
+    return found;
+}
+/** What {@link findPreviewBranches} fills, and the test it passes each listed branch to (true once both names were seen). */
+function previewMatcher(name) {
     const unseeded = unseededName(name);
     const found = { seeded: null, unseeded: null };
-    await client.findBranch((b) => {
+    const match = (b) => {
         if (b.name === name)
             found.seeded = b;
         if (b.name === unseeded)
             found.unseeded = b;
         return !!found.seeded && !!found.unseeded;
-    }, name.slice(0, 256 - UNSEEDED_SUFFIX.length));
-    return found;
+    };
+    return { found, match };
+}
+/**
+ * {@link findPreviewBranches} and {@link resolveParent} together, with one request where the
+ * project allows: without `parent-branch`, the first page of List branches (oldest first, at
+ * most 100 a page) holds the default branch, and when it is the only page it holds every
+ * branch, so the lookup by name needs no request of its own (twenty or forty runs started
+ * together send one `GET …/branches` each, not two in the same half second). A named parent,
+ * more branches than a page, or a default branch beyond the first page: the two lookups as before.
+ * @throws BranchRefusedError as {@link resolveParent} does; HttpError.
+ */
+async function findPreviewAndParent(client, name, parentBranch) {
+    if (parentBranch)
+        return { found: await findPreviewBranches(client, name), parent: await resolveParent(client, parentBranch) };
+    const first = await client.listBranchesPage();
+    let parent = first.branches.find((b) => !!b.default);
+    if (!parent && first.next)
+        parent = await resolveParent(client, '');
+    if (!parent)
+        throw noDefaultBranch();
+    if (first.next)
+        return { found: await findPreviewBranches(client, name), parent };
+    const { found, match } = previewMatcher(name);
+    first.branches.forEach(match);
+    return { found, parent };
 }
 
 

@@ -98,6 +98,11 @@ describe.each(RUNTIMES)('branch mode on $name', ({ node }) => {
     expect(ended - started).toBeGreaterThanOrEqual(1500)
     const polls = emu.platform.server.requests('GET', /\/operations\/[^/]+$/)
     expect(polls.length).toBeGreaterThan(0)
+    // One lookup before the create: the first page of List branches held the default branch and every branch, so the PR's
+    // branch needed no `search=` of its own.
+    const create = emu.platform.server.requests('POST', /\/branches$/).find((q) => q.at >= started)!
+    const lookups = emu.platform.server.requests('GET', /\/branches$/).filter((q) => q.at >= started && q.at < create.at)
+    expect(lookups.map((q) => new URLSearchParams(q.query).get('search'))).toEqual([null])
     // a copy of the parent's data, plus the seed
     expect(await rows(r, 'parent_data')).toBe(1)
     expect(await rows(r, 'items')).toBe(5)

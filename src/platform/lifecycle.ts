@@ -22,7 +22,14 @@ import * as core from '@actions/core'
 import { HttpError } from '../http.js'
 import { type Branch, type ConnectionUri, type CreatedBranch, NeonClient, PlatformResponseError } from './client.js'
 import { chooseUri, connectionOf, pooledOf } from './branch-connection.js'
-import { BranchRefusedError, UNSEEDED_SUFFIX, findPreviewBranches, refuseProtected, resolveParent, unseededName } from './preview-branch.js'
+import {
+  BranchRefusedError,
+  UNSEEDED_SUFFIX,
+  findPreviewAndParent,
+  findPreviewBranches,
+  refuseProtected,
+  unseededName
+} from './preview-branch.js'
 import { UNSEEDED_BRANCH, isCancelled, offCancel, onCancel } from '../cancel.js'
 import { retryLocked } from './retry-423.js'
 import { NeonLimitError } from './api-errors.js'
@@ -282,8 +289,7 @@ export function undoOnCancel(
  * @throws BranchRefusedError, ProjectBusyError, OperationError, HttpError.
  */
 export async function provisionBranch(client: NeonClient, o: BranchOptions): Promise<BranchOutcome> {
-  const found = await findPreviewBranches(client, o.branchName)
-  const parent = await resolveParent(client, o.parentBranch)
+  const { found, parent } = await findPreviewAndParent(client, o.branchName, o.parentBranch)
   if (found.unseeded) {
     core.warning(
       `Branch "${found.unseeded.name}" (${found.unseeded.id}) was left by a run whose seed did not complete: deleting it and starting again.`

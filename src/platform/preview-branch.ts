@@ -70,9 +70,11 @@ export async function resolveParent(client: NeonClient, parentBranch: string): P
     return parent
   }
   const parent = await client.findBranch((b) => !!b.default)
-  if (!parent) throw new BranchRefusedError('The project has no default branch; set `parent-branch`.')
+  if (!parent) throw noDefaultBranch()
   return parent
 }
+
+const noDefaultBranch = (): BranchRefusedError => new BranchRefusedError('The project has no default branch; set `parent-branch`.')
 
 /** Marks a branch whose seed has not completed (see the module comment). */
 export const UNSEEDED_SUFFIX = '~seeding'
@@ -96,15 +98,44 @@ export interface FoundBranches {
  * part both names share), following the cursor through every page.
  */
 export async function findPreviewBranches(client: NeonClient, name: string): Promise<FoundBranches> {
+  const { found, match } = previewMatcher(name)
+  await client.findBranch(match, name.slice(0, 256 - UNSEEDED_SUFFIX.length))
+  return found
+}
+
+/** What {@link findPreviewBranches} fills, and the test it passes each listed branch to (true once both names were seen). */
+function previewMatcher(name: string): { found: FoundBranches; match: (b: Branch) => boolean } {
   const unseeded = unseededName(name)
   const found: FoundBranches = { seeded: null, unseeded: null }
-  await client.findBranch(
-    (b) => {
-      if (b.name === name) found.seeded = b
-      if (b.name === unseeded) found.unseeded = b
-      return !!found.seeded && !!found.unseeded
-    },
-    name.slice(0, 256 - UNSEEDED_SUFFIX.length)
-  )
-  return found
+  const match = (b: Branch): boolean => {
+    if (b.name === name) found.seeded = b
+    if (b.name === unseeded) found.unseeded = b
+    return !!found.seeded && !!found.unseeded
+  }
+  return { found, match }
+}
+
+/**
+ * {@link findPreviewBranches} and {@link resolveParent} together, with one request where the
+ * project allows: without `parent-branch`, the first page of List branches (oldest first, at
+ * most 100 a page) holds the default branch, and when it is the only page it holds every
+ * branch, so the lookup by name needs no request of its own (twenty or forty runs started
+ * together send one `GET …/branches` each, not two in the same half second). A named parent,
+ * more branches than a page, or a default branch beyond the first page: the two lookups as before.
+ * @throws BranchRefusedError as {@link resolveParent} does; HttpError.
+ */
+export async function findPreviewAndParent(
+  client: NeonClient,
+  name: string,
+  parentBranch: string
+): Promise<{ found: FoundBranches; parent: Branch }> {
+  if (parentBranch) return { found: await findPreviewBranches(client, name), parent: await resolveParent(client, parentBranch) }
+  const first = await client.listBranchesPage()
+  let parent = first.branches.find((b) => !!b.default)
+  if (!parent && first.next) parent = await resolveParent(client, '')
+  if (!parent) throw noDefaultBranch()
+  if (first.next) return { found: await findPreviewBranches(client, name), parent }
+  const { found, match } = previewMatcher(name)
+  first.branches.forEach(match)
+  return { found, parent }
 }

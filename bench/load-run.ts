@@ -29,8 +29,8 @@ export interface LoadResult {
   sweep?: RunResult
   figures: LoadFigures
   /**
-   * Per run, sorted: milliseconds from the launch to its first platform request (the lookup of its
-   * branch, `search=` its name), which the run's process start on this machine decides, not the action's waits.
+   * Sorted, one a run: milliseconds from the launch to the runs' first platform requests (the lookups of
+   * their branches, `GET …/branches`), which the processes' start on this machine decides, not the action's waits.
    */
   firstRequestMs: number[]
 }
@@ -55,10 +55,12 @@ export async function runLoad(emu: Emulator, o: LoadOptions): Promise<LoadResult
   const endedAt = Math.max(...runs.map((r) => r.endedAt), sweep?.endedAt ?? 0)
   const log = emu.platform.server.log.slice(first)
   const operations = emu.platform.operations(o.project).filter((op) => op.startedAt >= startedAt)
-  const firstRequestMs = o.prs
-    .map((n) => log.find((q) => new RegExp(`pr-${n}\\b`).test(decodeURIComponent(q.query)))?.at)
-    .filter((at): at is number => at !== undefined)
-    .map((at) => at - startedAt)
+  // A run's first request is its lookup (`GET …/branches`), which names no PR when one page of the list serves it:
+  // the first as many lookups as runs, in order of arrival.
+  const firstRequestMs = log
+    .filter((q) => q.method === 'GET' && /\/branches\/?$/.test(q.path))
+    .map((q) => q.at - startedAt)
     .sort((x, y) => x - y)
+    .slice(0, o.prs.length)
   return { runs, sweep, figures: loadFigures(startedAt, endedAt, log, operations), firstRequestMs }
 }

@@ -1488,6 +1488,7 @@ function sameRules(a, b) {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   OK: () => (/* binding */ OperationError),
 /* harmony export */   QC: () => (/* binding */ displayName),
+/* harmony export */   "do": () => (/* binding */ transient),
 /* harmony export */   fS: () => (/* binding */ summarise),
 /* harmony export */   ft: () => (/* binding */ waitForOperations)
 /* harmony export */ });
@@ -1556,6 +1557,10 @@ function table(ops) {
     const rows = ops.map((op) => `  ${displayName(op.action).padEnd(20)} ${op.status.padEnd(11)} failures ${op.failures_count}  id ${op.id}`);
     return rows.join('\n');
 }
+/** A failure that a later poll may not meet: no answer, 5xx, or 429 after http.ts's own retries. */
+function transient(err) {
+    return err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || err.status === 429);
+}
 /**
  * Waits until every operation in `operations` is terminal (Neon operations guide, Polling
  * rule), polling on a schedule (poll-schedule.ts) whose first poll comes a few hundred
@@ -1599,8 +1604,6 @@ async function waitForOperations(operations, options) {
         latest.set(op.id, now);
         return now;
     };
-    /** Whether `err` is a failure a later poll may not meet (no answer, 5xx, 429 after http.ts's own retries). */
-    const transient = (err) => err instanceof _http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || err.status === 429);
     /** Reads `op` again: the operation now, or undefined after a failure a later poll may not meet. */
     const poll = async (op) => {
         try {

@@ -1933,7 +1933,7 @@ class ProjectWaiter {
             listed = await this.list();
         }
         catch (err) {
-            if (!transient(err))
+            if (!(0,_operations_js__WEBPACK_IMPORTED_MODULE_4__/* .transient */ ["do"])(err))
                 throw err;
             if (times.early)
                 return false;
@@ -2053,7 +2053,7 @@ class ProjectWaiter {
             page = (await this.reader.listOperations(PAGE)).operations;
         }
         catch (err) {
-            if (!transient(err))
+            if (!(0,_operations_js__WEBPACK_IMPORTED_MODULE_4__/* .transient */ ["do"])(err))
                 throw err;
             _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${label}: listing the project's operations failed for now (${err.message}); polling again.`);
             return undefined;
@@ -2068,7 +2068,7 @@ class ProjectWaiter {
                 // Gone from the project (404): it no longer holds it.
                 if (err instanceof _http_js__WEBPACK_IMPORTED_MODULE_2__/* .HttpError */ .j$ && err.status === 404)
                     tracked.delete(op.id);
-                else if (!transient(err))
+                else if (!(0,_operations_js__WEBPACK_IMPORTED_MODULE_4__/* .transient */ ["do"])(err))
                     throw err;
             }
         }
@@ -2096,10 +2096,6 @@ function sayIfFailed(label, now, before) {
         return;
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`${label}: operation ${describeOperation(now)}, which this run waits on, ${now.status === 'error' ? `ended in error${now.error ? ` ("${now.error}")` : ''}` : 'failed; the platform retries it'}. ` +
         "It is not this run's operation: still waiting for the project to be free.");
-}
-/** A failure that a later poll may not meet: no answer, 5xx, or 429 after http.ts's own retries. */
-function transient(err) {
-    return err instanceof _http_js__WEBPACK_IMPORTED_MODULE_2__/* .HttpError */ .j$ && (err.status === 0 || err.status >= 500 || err.status === 429);
 }
 let current;
 /**

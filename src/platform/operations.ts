@@ -103,6 +103,11 @@ function table(ops: Operation[]): string {
   return rows.join('\n')
 }
 
+/** A failure that a later poll may not meet: no answer, 5xx, or 429 after http.ts's own retries. */
+export function transient(err: unknown): boolean {
+  return err instanceof HttpError && (err.status === 0 || err.status >= 500 || err.status === 429)
+}
+
 export interface WaitOptions {
   /** The longest wait between polls, in seconds (`poll-interval`; the Neon operations guide recommends 5): see poll-schedule.ts. */
   pollIntervalSeconds: number
@@ -174,8 +179,6 @@ export async function waitForOperations(operations: Operation[], options: WaitOp
     latest.set(op.id, now)
     return now
   }
-  /** Whether `err` is a failure a later poll may not meet (no answer, 5xx, 429 after http.ts's own retries). */
-  const transient = (err: unknown): boolean => err instanceof HttpError && (err.status === 0 || err.status >= 500 || err.status === 429)
   /** Reads `op` again: the operation now, or undefined after a failure a later poll may not meet. */
   const poll = async (op: Operation): Promise<Operation | undefined> => {
     try {

@@ -28,7 +28,7 @@ import * as core from '@actions/core'
 import { isCancelled } from '../cancel.js'
 import { HttpError, sleep } from '../http.js'
 import { LIST_AFTER_ATTEMPT, LOCKED_RETRY, type LockedHandler, lockedWaitMs, setLockedHandler } from './retry-423.js'
-import { type Operation, OperationError, displayName } from './operations.js'
+import { type Operation, OperationError, displayName, transient } from './operations.js'
 import { pollSchedule, sleepNext } from './poll-schedule.js'
 import { HandoffGaps, learnedDurations, lowers, runsPolling, waitCeilingMs } from './project-pace.js'
 
@@ -264,11 +264,6 @@ function sayIfFailed(label: string, now: Operation, before?: Operation): void {
     `${label}: operation ${describeOperation(now)}, which this run waits on, ${now.status === 'error' ? `ended in error${now.error ? ` ("${now.error}")` : ''}` : 'failed; the platform retries it'}. ` +
       "It is not this run's operation: still waiting for the project to be free."
   )
-}
-
-/** A failure that a later poll may not meet: no answer, 5xx, or 429 after http.ts's own retries. */
-function transient(err: unknown): boolean {
-  return err instanceof HttpError && (err.status === 0 || err.status >= 500 || err.status === 429)
 }
 
 let current: ProjectWaiter | undefined

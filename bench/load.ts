@@ -15,7 +15,9 @@
  * this machine) and the time from the last operation's end to the last run's
  * end, the requests by kind, the 423 and 429 answers, and whether every
  * run succeeded with its branch seeded, no unseeded branch left, and one
- * comment per PR. Not a test: it prints figures.
+ * comment per PR; a case given more than once (`20,20,20`), the median
+ * and spread of its rounds' ratios and peaks, since one queue's idle time
+ * is a draw. Not a test: it prints figures.
  *
  *   npx tsx bench/load.ts [runs,runs…] [poll-interval…]     (defaults: 20,40; `default`, that is none given)
  */
@@ -24,7 +26,7 @@ import { exitOnStartError } from '../emulator/child.js'
 import { NEON_TIMING } from '../emulator/neon/neon-limits.js'
 import { REPO, freshProject, previewBranches, startTestEmulator } from '../__tests__/fixtures/preview.js'
 import { runLoad } from './load-run.js'
-import { loadAverage } from './stats.js'
+import { loadAverage, median } from './stats.js'
 
 const counts = (process.argv[2] ?? '20,40').split(',').map(Number)
 const intervals = process.argv.length > 3 ? process.argv.slice(3) : ['default']
@@ -34,6 +36,8 @@ const { emu, work } = await startTestEmulator('bench-load-', {
   'seed.sql': 'CREATE TABLE items (id int PRIMARY KEY);\nINSERT INTO items VALUES (1), (2), (3);\n'
 }).catch(exitOnStartError)
 let pr = 1000
+/** Per case (runs and poll-interval) given more than once: each round's ratio from the first request, and its peak minute. */
+const rounds = new Map<string, { ratios: number[]; peaks: number[] }>()
 try {
   emu.platform.limitRate()
   console.log(
@@ -96,7 +100,21 @@ try {
         ].join(' | ')
       )
       for (const r of runs.filter((x) => x.code !== 0)) console.log(`  failed: ${r.errors.join(' / ').slice(0, 300)}`)
+      const round = rounds.get(`${count} | ${interval}`) ?? { ratios: [], peaks: [] }
+      round.ratios.push((f.makespanMs - (first[0] ?? 0)) / f.busyMs)
+      round.peaks.push(f.peakPerMinute)
+      rounds.set(`${count} | ${interval}`, round)
     }
+  // One queue's idle time is a draw: a case given more than once (`20,20,20`) gets its median and spread.
+  for (const [key, { ratios, peaks }] of rounds) {
+    if (ratios.length < 2) continue
+    const [count, interval] = key.split(' | ')
+    console.log(
+      `${count} runs, ${interval === 'default' ? 'default poll-interval' : `poll-interval ${interval} s`}, ${ratios.length} rounds: ` +
+        `first request → end over the busy time median ${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}), ` +
+        `${ratios.filter((x) => x <= 1.3).length} of ${ratios.length} at most 1.3×; peak requests a minute median ${median(peaks)}, most ${Math.max(...peaks)}`
+    )
+  }
 } finally {
   await emu.stop()
 }

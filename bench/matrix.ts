@@ -5,28 +5,16 @@
  * matrix test does. Exits 1 when a case fails.
  *
  *   npm run matrix               (MATRIX_ONLY=<regex> runs the cases whose name matches)
- *   npm run matrix -- --write    (all cases; also writes the table into docs/reliability.md)
+ *   npm run matrix -- --write    (all cases; also writes each page's groups into docs/reliability*.md)
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { exitOnStartError } from '../emulator/child.js'
 import { startEmulator } from '../emulator/index.js'
 import { CASES, type CaseResult, renderMatrix, runCase, writeSeedFiles } from '../__tests__/matrix/matrix.js'
 import type { Project } from '../emulator/neon/platform.js'
-
-/** Replaces the table between docs/reliability.md's matrix markers; refuses a partial run (MATRIX_ONLY). */
-function writeTable(table: string): void {
-  if (process.env.MATRIX_ONLY) throw new Error('--write needs every case: unset MATRIX_ONLY')
-  const file = path.join(import.meta.dirname, '..', 'docs', 'reliability.md')
-  const doc = readFileSync(file, 'utf8')
-  const begin = doc.indexOf('<!-- matrix:begin')
-  const end = doc.indexOf('<!-- matrix:end -->')
-  if (begin < 0 || end < begin) throw new Error(`${file} lacks the <!-- matrix:begin … --> and <!-- matrix:end --> markers`)
-  const open = doc.indexOf('\n', begin) + 1
-  writeFileSync(file, doc.slice(0, open) + table + '\n' + doc.slice(end))
-  process.stderr.write(`wrote the table into ${file}\n`)
-}
+import { writeMatrixPages } from './matrix-pages.js'
 
 const emu = await startEmulator().catch(exitOnStartError)
 const work = mkdtempSync(path.join(os.tmpdir(), 'matrix-'))
@@ -45,5 +33,5 @@ try {
 }
 const table = renderMatrix(results)
 console.log(table)
-if (process.argv.includes('--write')) writeTable(table)
+if (process.argv.includes('--write')) writeMatrixPages(results, path.join(import.meta.dirname, '..', 'docs'))
 process.exit(results.every((r) => r.passed) ? 0 : 1)

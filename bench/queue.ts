@@ -15,6 +15,9 @@
  * - every request takes 5 to 30 ms; the runs send their first create within
  *   `SPREAD_MS` of each other.
  *
+ * With BENCH_SEED set (an integer) every draw comes from that seed, so a
+ * run prints the same figures every time for the same code.
+ *
  * So many queues can be measured in seconds, with no machine's load in the
  * figures, which `npm run bench:load` (the bundle against the emulator) cannot
  * give: its runs share this machine's two cores. It prints, over the queues,
@@ -34,6 +37,17 @@ import { iso } from '../emulator/neon/platform-records.js'
 import { peakPerWindow, unionMs } from './load-figures.js'
 import { median, quantile } from './stats.js'
 
+// BENCH_SEED: the same draws on every run (mulberry32), so that the figures are the code's alone and a check can compare them.
+if (process.env.BENCH_SEED) {
+  let a = Number(process.env.BENCH_SEED) >>> 0
+  Math.random = (): number => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
 const counts = (process.argv[2] ?? '20,40').split(',').map(Number)
 const QUEUES = Number(process.argv[3] ?? 300)
 const SPREAD_MS = 3000

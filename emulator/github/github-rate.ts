@@ -10,8 +10,18 @@
  * A `GITHUB_TOKEN` gets 1,000 requests per hour per repository.
  * `GET /rate_limit` answers the budget and is never counted.
  */
-import type { GitHubService } from './github.js'
-import type { Request, Reply } from '../http-kit.js'
+import type { Request, Reply, ServiceServer } from '../http-kit.js'
+
+/**
+ * What the rate limit needs of the GitHub emulator (GitHubService of github.ts has it):
+ * its server, to install the admit and header hooks on, and who a request's
+ * token is. Structural, so that this module does not import github.ts, which
+ * imports it.
+ */
+export interface RateLimitedGitHub {
+  readonly server: ServiceServer
+  tokenOf(req: Request): unknown
+}
 
 /** One token's budget. */
 export interface GitHubBudget {
@@ -25,7 +35,7 @@ export interface GitHubBudget {
 }
 
 /** The budgets per token, installed on `github` by {@link limitGitHub}. */
-const budgets = new WeakMap<GitHubService, Map<string, GitHubBudget>>()
+const budgets = new WeakMap<RateLimitedGitHub, Map<string, GitHubBudget>>()
 
 const tokenOf = (authorization: string | string[] | undefined): string =>
   /^(?:token|bearer)\s+(.+)$/i.exec(String(authorization ?? ''))?.[1] ?? ''
@@ -37,7 +47,7 @@ const tokenOf = (authorization: string | string[] | undefined): string =>
  * @returns the live budget (a test reads `used` and `refused`).
  */
 export function limitGitHub(
-  github: GitHubService,
+  github: RateLimitedGitHub,
   token: string,
   o: { limit: number; remaining?: number; resetInSeconds?: number }
 ): GitHubBudget {
@@ -89,7 +99,7 @@ export function limitGitHub(
  * authenticated user"): the token's budget, or 5,000 of 5,000 when none was
  * set; free (never counted, never refused). Installed by GitHubService.
  */
-export function rateLimitStatus(github: GitHubService, req: Request): Reply {
+export function rateLimitStatus(github: RateLimitedGitHub, req: Request): Reply {
   if (!github.tokenOf(req)) return { status: 401, body: { message: 'Bad credentials' } }
   const b = budgets.get(github)?.get(tokenOf(req.headers.authorization))
   const reset = Math.ceil((b?.resetAt ?? Date.now() + 3600_000) / 1000)
@@ -100,7 +110,7 @@ export function rateLimitStatus(github: GitHubService, req: Request): Reply {
 }
 
 /** Takes every token's budget off `github` (the rate limit is off again, and `GET /rate_limit` answers 5,000 of 5,000). */
-export function unlimitGitHub(github: GitHubService): void {
+export function unlimitGitHub(github: RateLimitedGitHub): void {
   budgets.delete(github)
   github.server.admit = undefined
   github.server.headersFor = undefined

@@ -6,7 +6,7 @@
 // own emulator and PostgreSQL cluster (own ports and folders), so files run
 // side by side in jest's workers; most of a file's time is waiting
 // (operations, polls, process starts), so there are more workers than cores.
-// docs/development.md, "The test suite", has the layout and the figures.
+// docs/development.md, "The test suite", says how the suite is laid out and how long it takes.
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],

@@ -3,7 +3,7 @@
 // recorded in its cache (kept, and preferred, here), and without them the
 // file size, which puts the fault matrix's small shard files last. A fresh
 // clone has no cache, so files without a recorded duration get the seconds
-// below (measured, docs/development.md "The test suite"), or a guess by folder.
+// below (measured in `bash .ci/run`), or a guess by folder.
 import Sequencer from '@jest/test-sequencer'
 
 /**

@@ -193,7 +193,7 @@ async function once(req: JsonRequest): Promise<JsonResponse> {
       throw new HttpError(`${req.label} timed out after ${req.timeoutMs / 1000} s (${where}).`, 0, undefined, undefined, true)
     }
     const reason = e.cause?.code ?? e.cause?.message ?? e.message
-    throw new HttpError(`${req.label} failed: could not reach the service (${where}): ${reason}.${proxyHint()}`, 0)
+    throw new HttpError(`${req.label} failed: could not reach the service (${where}): ${reason}.${proxyHint(req.url)}`, 0)
   }
   let raw: string
   try {

@@ -27,7 +27,7 @@ import { githubClient } from '../comment/comment.js'
 import { GitHubBudget } from '../comment/lock/budget.js'
 import { type PullState, pullStates, pullState } from './sweep-github.js'
 import { SweepRun, type SweepRow } from './sweep-run.js'
-import { decideByKind } from './sweep-kinds.js'
+import { decideByKind, readGitBranchesWith } from './sweep-kinds.js'
 
 export type { SweepRow } from './sweep-run.js'
 
@@ -152,6 +152,7 @@ export async function runCleanup(settings: Settings, client: NeonClient): Promis
     )
   const budget = new GitHubBudget()
   const octokit = budget.watch(githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000))
+  readGitBranchesWith(octokit)
   const now = Date.now()
   const annotations = new Map<string, Record<string, unknown>>()
   const branches = await client.listBranches(annotations)

@@ -149,7 +149,7 @@ export async function sweepLock(
     )
   } catch (err) {
     const cause = (err as { cause?: unknown }).cause
-    if (isRateLimited(cause)) throw cause
+    if (isRateLimited(cause ?? err)) throw cause ?? err
     throw new Error(
       `could not take the comment lock of pull request #${number}, so a run of it may be using the branch (${describeGitHubError(cause ?? err)})`,
       { cause: err }

@@ -11,7 +11,10 @@
  *   REST, "Get a branch") per git branch and sweep, as a closed PR's preview
  *   costs one pull request read; only a 404 `Branch not found` means it was
  *   deleted (a token that may not read the repository's contents gets 404
- *   `Not Found`: the preview is kept).
+ *   `Not Found`: the preview is kept). Each read goes through the sweep's
+ *   client and keeps the reserve of GitHub's rate limit that the sweep
+ *   leaves to the repository's pull requests (comment/lock/budget.ts): below
+ *   it the preview is left for the next run, unread.
  */
 import * as core from '@actions/core'
 import * as github from '@actions/github'
@@ -19,11 +22,12 @@ import type { Settings } from '../settings.js'
 import type { Branch } from '../platform/client.js'
 import type { BranchOwner } from '../platform/annotations.js'
 import { type Octokit, describeGitHubError, githubClient, statusOf } from '../comment/comment.js'
+import { budgetOf } from '../comment/lock/budget.js'
 import { QUEUE_EXPIRY_SECONDS } from '../run-source.js'
 
 /** A decision of the sweep for a branch no pull request owns. */
 export interface KindDecision {
-  decision: 'delete' | 'keep'
+  decision: 'delete' | 'keep' | 'left for the next run'
   reason: string
 }
 
@@ -31,18 +35,28 @@ export interface KindDecision {
 const gitBranches = new Map<string, Promise<boolean | string>>()
 let octokit: Octokit | undefined
 
+/** Sends the git-branch reads through `client`: the sweep's, so that they count in the budget it checks (budget.ts, budgetOf). */
+export function readGitBranchesWith(client: Octokit): void {
+  octokit = client
+}
+
 /** The `message` of a GitHub error's body (octokit's RequestError), '' when none. */
 function messageOf(err: unknown): string {
   const data = (err as { response?: { data?: { message?: unknown } } }).response?.data
   return typeof data?.message === 'string' ? data.message : ''
 }
 
-/** True when git branch `name` exists on GitHub, false when GitHub answers 404 `Branch not found`, or why it could not be read. */
-function gitBranchExists(settings: Settings, name: string): Promise<boolean | string> {
+/**
+ * True when git branch `name` exists on GitHub, false when GitHub answers 404 `Branch not found`, or why it could not be read;
+ * null, unread, when its request would take GitHub's budget below the reserve.
+ */
+function gitBranchExists(settings: Settings, name: string): Promise<boolean | string> | null {
   let known = gitBranches.get(name)
   if (!known) {
     octokit ??= githubClient(settings.githubToken, settings.requestTimeoutSeconds * 1000)
     const client = octokit
+    const budget = budgetOf(client)
+    if (!budget.allows(budget.reserve() + 1)) return null
     known = client.rest.repos.getBranch({ ...github.context.repo, branch: name }).then(
       () => true,
       // GitHub answers 404 `Not Found` too when the token may not read the repository's contents: only `Branch not found` says it is gone
@@ -70,7 +84,13 @@ export async function decideByKind(owner: BranchOwner, branch: Branch, settings:
     return { decision: 'keep', reason: "a merge group's branch whose job may still run (its post step deletes it, or its expiry)" }
   }
   if (owner.kind === 'git-branch' && owner.gitBranch) {
-    const exists = await gitBranchExists(settings, owner.gitBranch)
+    const reading = gitBranchExists(settings, owner.gitBranch)
+    if (!reading)
+      return {
+        decision: 'left for the next run',
+        reason: `git branch \`${owner.gitBranch}\` not read: the sweep leaves GitHub's last ${budgetOf(octokit!).reserve()} requests of the hour to the repository's pull requests`
+      }
+    const exists = await reading
     if (exists === false) return { decision: 'delete', reason: `git branch \`${owner.gitBranch}\` was deleted` }
     if (exists === true) return { decision: 'keep', reason: `git branch \`${owner.gitBranch}\` exists` }
     core.warning(`Could not read git branch "${owner.gitBranch}" of branch "${branch.name}": ${exists}. Keeping the branch.`)

@@ -19,6 +19,18 @@ export const RESERVE_SHARE = 0.25
 /** Requests kept back whatever the limit (one PR's run). */
 export const MIN_RESERVE = 8
 
+/** The budget watching each client ({@link GitHubBudget.watch}), so that every spender of one client reads one budget. */
+const watching = new WeakMap<Octokit, GitHubBudget>()
+
+/** The budget that watches `octokit`, made and set watching it when none does yet (then empty until an answer or {@link GitHubBudget.read}). */
+export function budgetOf(octokit: Octokit): GitHubBudget {
+  const known = watching.get(octokit)
+  if (known) return known
+  const budget = new GitHubBudget()
+  budget.watch(octokit)
+  return budget
+}
+
 /** What the last answer said about the token's budget. */
 export class GitHubBudget {
   /** Requests left in the window; undefined until an answer said (or when GitHub sends no rate-limit headers). */
@@ -30,8 +42,9 @@ export class GitHubBudget {
   /** Requests this run sent through the watched clients. */
   sent = 0
 
-  /** Reads the headers of every answer (and error answer) of `octokit`. @returns `octokit`. */
+  /** Reads the headers of every answer (and error answer) of `octokit`, which {@link budgetOf} then answers with this budget. @returns `octokit`. */
   watch<T extends Octokit>(octokit: T): T {
+    watching.set(octokit, this)
     const read = (headers: Record<string, unknown> | undefined): void => {
       const remaining = Number(headers?.['x-ratelimit-remaining'])
       if (headers?.['x-ratelimit-remaining'] === undefined || !Number.isFinite(remaining)) return
@@ -57,16 +70,35 @@ export class GitHubBudget {
     return Math.max(MIN_RESERVE, Math.ceil((this.limit ?? 0) * RESERVE_SHARE))
   }
 
-  /** Reads the budget from `GET /rate_limit` (free: GitHub REST docs, "Rate limit"), before any counted request; nothing when GitHub does not say. */
-  async read(octokit: Octokit): Promise<void> {
-    if (this.remaining !== undefined) return
+  /**
+   * Reads the budget from `GET /rate_limit` (free: GitHub REST docs, "Rate
+   * limit") when no answer has said it yet, before any counted request.
+   * @returns the requests left ({@link remaining}): undefined when GitHub does not say (no rate limit, an error)
+   */
+  async read(octokit: Octokit): Promise<number | undefined> {
+    if (this.remaining !== undefined) return this.remaining
     try {
       const { core } = (await octokit.rest.rateLimit.get()).data.resources
-      if (!Number.isFinite(core.remaining) || this.remaining !== undefined) return
-      Object.assign(this, { remaining: core.remaining, limit: core.limit, resetAt: core.reset * 1000 })
+      if (Number.isFinite(core.remaining) && this.remaining === undefined)
+        Object.assign(this, { remaining: core.remaining, limit: core.limit, resetAt: core.reset * 1000 })
     } catch {
       // No rate limit (GitHub Enterprise Server without one), or an error: the answers' headers say later.
     }
+    return this.remaining
+  }
+
+  /**
+   * When `n` more requests would take the window below {@link reserve}: the
+   * time it resets (`x-ratelimit-reset`, milliseconds since the epoch;
+   * Infinity when GitHub did not say), which is when a spender that keeps
+   * the reserve (the sweep's lock waits) may send them. Undefined when they
+   * fit, when nothing is known, or once that time has passed (the figures
+   * are the old window's: the next answer gives the new one's).
+   */
+  pausedUntil(n: number): number | undefined {
+    if (this.allows(this.reserve() + n)) return undefined
+    const at = this.resetAt ?? Infinity
+    return Date.now() < at ? at : undefined
   }
 
   /** True when at least `n` requests are known to be left, or nothing is known. */
@@ -82,30 +114,24 @@ export class GitHubBudget {
   }
 }
 
+/** A spender stopped at the {@link GitHubBudget.reserve} (a lock's wait at its deadline): a rate limit to the sweep ({@link isRateLimited}). */
+export class ReserveKeptError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ReserveKeptError'
+  }
+}
+
 /**
- * True for GitHub's rate limit (primary or secondary): HTTP 403 or 429 with
+ * True for GitHub's rate limit (primary or secondary), or a {@link ReserveKeptError}: HTTP 403 or 429 with
  * `x-ratelimit-remaining: 0`, or a message saying "rate limit" (GitHub REST
  * docs, "Rate limits for the REST API": exceeding the primary limit answers
  * 403 or 429 with `x-ratelimit-remaining` 0; a secondary limit says so in
  * its message, with `retry-after`).
  */
 export function isRateLimited(err: unknown): boolean {
-  const e = err as { status?: number; message?: string; response?: { headers?: Record<string, unknown> } }
-  if (e.status !== 403 && e.status !== 429) return false
+  if (err instanceof ReserveKeptError) return true
+  const e = err as { status?: number; message?: string; response?: { headers?: Record<string, unknown> } } | undefined
+  if (e?.status !== 403 && e?.status !== 429) return false
   return String(e.response?.headers?.['x-ratelimit-remaining']) === '0' || /rate limit/i.test(e.message ?? '') || e.status === 429
-}
-
-/**
- * The requests left of the token's primary rate limit (`GET /rate_limit`,
- * which does not count against it: GitHub REST docs, "Rate limit"), or
- * undefined when GitHub does not say (no rate limit, an error).
- */
-export async function requestsLeft(octokit: Octokit): Promise<number | undefined> {
-  try {
-    const { data } = await octokit.rest.rateLimit.get()
-    const left = data.resources.core.remaining
-    return Number.isFinite(left) ? left : undefined
-  } catch {
-    return undefined
-  }
 }

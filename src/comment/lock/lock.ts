@@ -65,7 +65,7 @@
  * GitHub App installation tokens (whose `GET /user` is refused) work.
  */
 import { randomUUID } from 'node:crypto'
-import { requestsLeft } from './budget.js'
+import { budgetOf } from './budget.js'
 import { dropLeftClaims, keepOneCopy } from './one-comment.js'
 import * as core from '@actions/core'
 import { finishBeforeUndo } from '../../cancel.js'
@@ -364,7 +364,7 @@ export async function acquireLock(octokit: Octokit, pr: PullRequest, o: LockOpti
   const runId = randomUUID()
   const deadline = Date.now() + o.timeoutSeconds * 1000
   const { owner, repo, number } = pr
-  const before = await requestsLeft(octokit)
+  const before = await budgetOf(octokit).read(octokit)
   if (before !== undefined && before < LOCK_BUDGET) throw new ClaimNotPostedError(pr, new BudgetLowError(before, LOCK_BUDGET))
   for (;;) {
     const sentAt = Date.now()

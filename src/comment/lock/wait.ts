@@ -6,6 +6,7 @@
  */
 import * as core from '@actions/core'
 import { sleep } from '../../http.js'
+import { type GitHubBudget, ReserveKeptError, budgetOf } from './budget.js'
 import {
   type CommentRecord,
   type Octokit,
@@ -30,6 +31,9 @@ export const STALE_AFTER_MS = 5 * 60_000
 export const ORPHAN_AFTER_MS = 3 * 60_000
 /** The holder keeps a take only when its naming write was answered within this long of sending its create, in milliseconds. */
 export const NAME_WITHIN_MS = 30_000
+/** GitHub requests one look at the lock costs: its reactions, and its marker comment (one page each). */
+export const POLL_COST = 2
+
 /** The reaction that is the PR's lock when no `preview-name` is set (comment.ts: lockReactionOf). */
 export const LOCK_REACTION = 'eyes'
 
@@ -132,9 +136,14 @@ async function readMarker(
  * Waits until `login`'s lock reaction on the PR is gone: released by its
  * holder, or deleted here by its id when stale or orphaned (lock.ts). Polls
  * the PR's lock reactions and the comment's marker every `pollSeconds`
- * seconds. Milliseconds for `staleAfterMs` and `orphanAfterMs`.
+ * seconds while a look ({@link POLL_COST} requests) leaves the reserve of
+ * GitHub's rate limit that the sweep keeps for the repository's pull
+ * requests (budget.ts, the budget of `octokit`'s answers); below it the
+ * wait slows down to one look when the window resets. Milliseconds for
+ * `staleAfterMs` and `orphanAfterMs`.
  * @throws Error naming the comment when the lock is still live at `deadline`
- *   (milliseconds since the epoch); CancelledError on a cancel.
+ *   (milliseconds since the epoch); ReserveKeptError when the reserve kept
+ *   it from looking again before `deadline`; CancelledError on a cancel.
  */
 export async function waitForRelease(
   octokit: Octokit,
@@ -143,11 +152,25 @@ export async function waitForRelease(
   deadline: number,
   o: { pollSeconds: number; staleAfterMs: number; orphanAfterMs: number }
 ): Promise<void> {
+  const budget = budgetOf(octokit)
+  await budget.read(octokit)
+  let slowed = false
   /** Per reaction id: since when this waiter has seen no marker name it (milliseconds since the epoch). */
   const unnamedSince = new Map<number, number>([[seen.id, Date.now()]])
   let commentId: number | null = null
   let told = false
   for (;;) {
+    const until = budget.pausedUntil(POLL_COST)
+    if (until !== undefined) {
+      if (Date.now() >= deadline)
+        throw new ReserveKeptError(
+          `${lowBudget(pr, budget)} It could not look at the lock again before wait-timeout: re-run ${at(budget.resetAt, 'after')}, or once the other run is done.`
+        )
+      if (!slowed) core.info(`${lowBudget(pr, budget)} It looks at the lock again ${at(until, 'at')}.`)
+      slowed = true
+      await sleep(Math.min(until, deadline) - Date.now())
+      continue
+    }
     let marker: MarkerComment | null
     let ids: number[]
     try {
@@ -195,3 +218,12 @@ export async function waitForRelease(
     await sleep(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - now)))
   }
 }
+
+/** "at 21:04 UTC" (`word` first), or "when GitHub's hourly window resets" when the time is not known. */
+const at = (ms: number | undefined, word: string): string =>
+  ms !== undefined && Number.isFinite(ms) ? `${word} ${new Date(ms).toISOString().slice(11, 16)} UTC` : "when GitHub's hourly window resets"
+
+/** Why a wait for the lock of `pr` slows down: the budget's figures and the reserve it keeps. */
+const lowBudget = (pr: PullRequest, budget: GitHubBudget): string =>
+  `Another run of PR #${pr.number} holds its lock, and GitHub's rate limit is low (${budget.describe()}): the wait for the lock leaves the last ` +
+  `${budget.reserve()} requests of the hour to the repository's pull requests, as the cleanup does.`

@@ -56,7 +56,7 @@ describe('branch mode', () => {
     expect(stale.state).toBe('READY')
     expect(r.outputs['vercel-deployment-url']).toBe(`https://${made[0].url}`)
     // The personal account: no teamId or slug.
-    expect(suite.emu.vercel.server.requests('POST', /^\/v13\/deployments$/).at(-1)!.query).toBe('')
+    expect(suite.emu.vercel.server.requests('POST', /^\/v13\/deployments$/).at(-1)!.query).toBe('forceNew=1')
     suite.expectNoLeak(r, leakForms(VERCEL_TOKEN))
 
     // command: reset keeps the connection strings: nothing written, nothing deployed; the comment still links the preview.

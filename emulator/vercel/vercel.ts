@@ -100,7 +100,8 @@ export class VercelService implements EnvStore {
       this.scoped(req, req.query.get('projectId') ?? '', (project) => {
         const sha = req.query.get('sha')
         const branch = req.query.get('branch')
-        // The list holds every deployment of the project, production ones (`target: "production"`) beside the previews
+        // @vercel/sdk's GetDeploymentsResponseBody: one list of the project's deployments, each with `target` ("production" or
+        // null) and `meta.githubCommitRef`; a production build of a commit a PR shares is in it (issue 63's report)
         const list = this.deployments
           .filter((d) => d.projectId === project.id && (!sha || d.sha === sha) && (!branch || d.ref === branch))
           .sort((a, b) => b.createdAt - a.createdAt)
@@ -116,7 +117,8 @@ export class VercelService implements EnvStore {
       const d = this.deployments.find((x) => x.uid === id)
       if (!d) return notFound('Deployment not found')
       return this.scoped(req, d.projectId, () => {
-        if (this.endBeforeCancel) d.state = 'READY' // the build ended between the action's list and its cancel
+        // issue 63's report: a build that ends between the list and the cancel makes the cancel answer 400
+        if (this.endBeforeCancel) d.state = 'READY'
         if (!['QUEUED', 'INITIALIZING', 'BUILDING'].includes(d.state))
           return {
             status: 400,

@@ -95,7 +95,9 @@ async function previewOf(
  * Wires the PR's Vercel preview to `connection`: never throws but for a
  * cancel; a failure is returned (the caller fails the step after
  * publishing: the database is fine and kept, and the next run wires again).
- * Sets the `vercel-deployment-url` output.
+ * Sets the `vercel-deployment-url` output. A fork's PR, and a head branch
+ * that is the project's production branch, get a notice and a report row
+ * saying why, and no write to Vercel.
  * @returns null when the wiring is off (no `vercel-token`), the run has no PR, or `branch-id` names another branch than the PR's
  */
 export async function wirePreview(
@@ -117,7 +119,7 @@ export async function wirePreview(
         "(a fork's branch name is not a branch of the project's repository). The preview database is made as usual."
     )
     core.setOutput('vercel-deployment-url', '')
-    return { report: { note: "not wired: the pull request comes from a fork, whose branch Vercel's project does not build" } }
+    return { report: { note: "not wired: the pull request comes from a fork, and nothing is written to Vercel for a fork's branch" } }
   }
   const vercel = settings.vercel
   return core.group('Wire the Vercel preview', async () => {

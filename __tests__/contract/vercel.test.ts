@@ -3,10 +3,14 @@
  * generated from its OpenAPI document; their zod schemas) checked against
  * every request the bundled action sends to the emulator's Vercel API and
  * every answer the emulator serves, over runs that touch each endpoint the
- * action uses: the project, the branch's variables listed, upserted (one of
- * them refused in `failed[]`) and removed, the sweep's listing, deployments
- * listed by commit, one created from `gitSource`, a stale one cancelled.
- * Query parameters must be ones the SDK's request model names.
+ * action uses: the project, the project's variables listed (page by page,
+ * with ciphertext, and without values for a team that enforces sensitive
+ * variables), upserted (one of them refused in `failed[]`) and removed,
+ * deployments listed by commit and branch (the production branch's among
+ * them), one created from `gitSource` with `forceNew`, a stale one
+ * cancelled. Query parameters must be ones the SDK's request model names,
+ * but for the env list's `until` (Vercel REST API, "Pagination": the page
+ * after `pagination.next`), which the SDK's model of that list lacks.
  *
  *   npm run contract        runs this folder
  */
@@ -17,7 +21,10 @@ import path from 'node:path'
 import type { ZodTypeAny } from 'zod/v3'
 import { CancelDeploymentResponseBody$inboundSchema } from '@vercel/sdk/models/canceldeploymentresponsebody.js'
 import { CreateDeploymentResponseBody$inboundSchema } from '@vercel/sdk/models/createdeploymentresponsebody.js'
-import { CreateDeploymentRequestBody$outboundSchema } from '@vercel/sdk/models/responsebodyimages.js'
+import {
+  CreateDeploymentRequest$outboundSchema,
+  CreateDeploymentRequestBody$outboundSchema
+} from '@vercel/sdk/models/responsebodyimages.js'
 import {
   CreateProjectEnvRequest$outboundSchema,
   CreateProjectEnvResponseBody$inboundSchema
@@ -73,6 +80,7 @@ const ENDPOINTS: { name: string; method: string; path: RegExp; query?: ZodTypeAn
     name: 'createDeployment',
     method: 'POST',
     path: /^\/v13\/deployments$/,
+    query: CreateDeploymentRequest$outboundSchema,
     body: CreateDeploymentRequestBody$outboundSchema,
     answer: CreateDeploymentResponseBody$inboundSchema
   },
@@ -93,9 +101,9 @@ function problems(schema: ZodTypeAny, value: unknown): string[] {
 }
 
 /** Query names the request model does not know: zod drops unknown keys, so a name missing from the parsed object is one. */
-function unknownQueryNames(schema: ZodTypeAny, query: string): string[] {
+function unknownQueryNames(schema: ZodTypeAny, query: string, requestBody: unknown = []): string[] {
   const given = Object.fromEntries(new URLSearchParams(query))
-  const typed: Record<string, unknown> = { idOrName: 'x', requestBody: [], ...given }
+  const typed: Record<string, unknown> = { idOrName: 'x', requestBody, ...given }
   if ('limit' in typed) typed.limit = Number(typed.limit)
   if ('decrypt' in typed) typed.decrypt = String(typed.decrypt)
   const parsed = schema.safeParse(typed)
@@ -131,8 +139,11 @@ beforeAll(async () => {
     runs.push(r)
     return r
   }
-  for (const n of [1, 2]) emu.github.openPullRequest(REPO, n)
-  // PR 1: a deployment building before the run (replaced and cancelled); a re-run; then closed.
+  for (const n of [1, 2, 3]) emu.github.openPullRequest(REPO, n)
+  // PR 1: a deployment building before the run (replaced and cancelled), main's production build of the same commit beside it;
+  // a re-run; then closed. The variables listed one a page.
+  emu.vercel.envPageSize = 1
+  emu.vercel.gitPush(project, 'main', SHA, 'BUILDING')
   emu.vercel.gitPush(project, 'feature/login', SHA, 'BUILDING')
   expect((await run(1)).code).toBe(0)
   expect((await run(1)).code).toBe(0)
@@ -148,6 +159,11 @@ beforeAll(async () => {
   // PR 2: one variable refused in failed[].
   emu.vercel.refuse.set('DATABASE_URL_UNPOOLED', { code: 'ENV_CONFLICT', message: 'conflict' })
   expect((await run(2)).code).toBe(1)
+  // PR 3: a team that enforces sensitive variables, listed without values; a re-run.
+  const strict = emu.vercel.addTeam('strict', { enforceSensitive: true })
+  const sensitive = emu.vercel.addProject('contract-strict', { team: strict })
+  for (let i = 0; i < 2; i++) expect((await run(3, { 'vercel-project': sensitive.id, 'vercel-team': strict.id })).code).toBe(0)
+  expect(sensitive.envs.map((e) => e.type)).toEqual(['sensitive', 'sensitive'])
 }, 300_000)
 
 afterAll(async () => {
@@ -180,9 +196,16 @@ describe("the emulator's Vercel API against @vercel/sdk's models", () => {
     for (const q of emu.vercel.server.log) {
       const e = endpointOf(q)!
       if (e.body) for (const p of problems(e.body, JSON.parse(q.requestText))) found.push(`${e.name} body: ${p}`)
-      if (e.query) for (const name of unknownQueryNames(e.query, q.query)) found.push(`${e.name} query: ${name}`)
+      const body = e.name === 'createDeployment' ? JSON.parse(q.requestText) : []
+      const names = e.query ? unknownQueryNames(e.query, q.query, body) : []
+      for (const name of names.filter((n) => !(e.name === 'filterProjectEnvs' && n === 'until'))) found.push(`${e.name} query: ${name}`)
     }
     expect(found).toEqual([])
+    // The list was paged, deployments listed by branch, and the create forced new.
+    const queries = (name: string) => emu.vercel.server.log.filter((q) => endpointOf(q)?.name === name).map((q) => q.query)
+    expect(queries('filterProjectEnvs').some((q) => /(^|&)until=\d+/.test(q))).toBe(true)
+    expect(queries('getDeployments').every((q) => /(^|&)branch=/.test(q))).toBe(true)
+    expect(queries('createDeployment').every((q) => /(^|&)forceNew=1(&|$)/.test(q))).toBe(true)
     // The check can fail: a name the model does not have is found (the SDK lists by `sha`, not by a `meta-` filter).
     expect(unknownQueryNames(GetDeploymentsRequest$outboundSchema, 'projectId=p&sha=a&meta-githubCommitSha=a')).toEqual([
       'meta-githubCommitSha'

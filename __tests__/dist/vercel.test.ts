@@ -92,7 +92,7 @@ describe('instant mode', () => {
     // The gitSource came from the project's Git link.
     const create = emu.vercel.server.requests('POST', /^\/v13\/deployments$/)
     expect(JSON.parse(create[0].requestText)).toMatchObject({ gitSource: { type: 'github', repoId: project.link!.repoId, ref: BRANCH, sha: SHA } })
-    expect(create[0].query).toBe('slug=acme')
+    expect(create[0].query).toBe('forceNew=1&slug=acme')
 
     // The token appears nowhere: log, summary, comments, outputs, the command's environment.
     const places = { ...publicText(emu, r), outputs: JSON.stringify(r.outputs), command: readFileSync(path.join(work, 'seed-env.json'), 'utf8') }

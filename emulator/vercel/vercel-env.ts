@@ -5,10 +5,14 @@
  * is replaced (its `updatedAt` moves), without it such a variable fails
  * with `ENV_ALREADY_EXISTS`. A `gitBranch` needs `target: ["preview"]`. Each
  * refused variable is an entry of `failed[]` (`{error: {code, message, key}}`)
- * and the answer is still 201, as Vercel's is.
+ * and the answer is still 201, as Vercel's is. A Preview variable scoped to
+ * the project's production branch is refused ("Cannot set Production Branch
+ * … for a Preview Environment Variable", vercel/vercel#15763), and a team
+ * that enforces sensitive variables stores Preview and Production ones as
+ * `sensitive` (vercel/vercel#17641).
  */
 import type { Reply, Request } from '../http-kit.js'
-import type { EmulatedEnv, EmulatedProject, VercelService } from './vercel.js'
+import type { EmulatedEnv, EmulatedProject, EnvStore } from './vercel-types.js'
 
 const TYPES = ['encrypted', 'sensitive', 'plain', 'secret', 'system']
 const TARGETS = ['production', 'preview', 'development']
@@ -16,7 +20,7 @@ const TARGETS = ['production', 'preview', 'development']
 type Write = Partial<Pick<EmulatedEnv, 'key' | 'value' | 'type' | 'gitBranch' | 'comment'>> & { target?: string[] | string }
 
 /** Answers one create/upsert request for `project`. */
-export function emulatedEnvWrites(vercel: VercelService, project: EmulatedProject, req: Request): Reply {
+export function emulatedEnvWrites(vercel: EnvStore, project: EmulatedProject, req: Request): Reply {
   let parsed: unknown
   try {
     parsed = JSON.parse(req.text)
@@ -49,6 +53,11 @@ export function emulatedEnvWrites(vercel: VercelService, project: EmulatedProjec
       fail('git_branch_invalid_target', 'A Git branch can only be set for the Preview environment')
       continue
     }
+    // vercel/vercel#15763: Vercel refuses a Preview variable for the production branch
+    if (w.gitBranch && w.gitBranch === project.link?.productionBranch) {
+      fail('bad_request', `Cannot set Production Branch "${w.gitBranch}" for a Preview Environment Variable`)
+      continue
+    }
     const same = project.envs.find(
       (e) => e.key === key && (e.gitBranch ?? '') === (w.gitBranch ?? '') && e.target.some((t) => target.includes(t))
     )
@@ -58,7 +67,16 @@ export function emulatedEnvWrites(vercel: VercelService, project: EmulatedProjec
       continue
     }
     const env: EmulatedEnv = same ?? { id: vercel.nextId(''), key, value: '', type: 'encrypted', target, createdAt: now, updatedAt: now }
-    Object.assign(env, { value: w.value, type: w.type, target, gitBranch: w.gitBranch || undefined, comment: w.comment, updatedAt: now })
+    // vercel/vercel#17641: a team's "Enforce Sensitive Environment Variables" stores Preview and Production ones as sensitive
+    const enforced = vercel.teams.find((t) => t.id === project.teamId)?.enforceSensitive && target.some((t) => t !== 'development')
+    Object.assign(env, {
+      value: w.value,
+      type: enforced ? 'sensitive' : w.type,
+      target,
+      gitBranch: w.gitBranch || undefined,
+      comment: w.comment,
+      updatedAt: now
+    })
     if (!same) project.envs.push(env)
     created.push(env)
   }

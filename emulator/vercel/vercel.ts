@@ -4,17 +4,24 @@
  * __tests__/contract/vercel.test.ts):
  *
  * - `GET /v9/projects/{idOrName}`: the project and its Git `link` (404 `not_found`).
- * - `GET /v10/projects/{idOrName}/env` (`gitBranch`, `decrypt`): `{envs}`;
+ * - `GET /v10/projects/{idOrName}/env` (`gitBranch`, `until`): `{envs, pagination}`,
+ *   newest first, `envPageSize` a page; an encrypted variable's value is its
+ *   ciphertext whatever `decrypt` says, a sensitive one has none (as users
+ *   report it, not as the reference says);
  *   `POST /v10/projects/{idOrName}/env` (`upsert=true`), one variable or an
  *   array: 201 `{created, failed}`, a refused variable in `failed[]` with
  *   Vercel's `{error: {code, message, key}}`; `DELETE /v9/projects/{idOrName}/env/{id}`.
- * - `GET /v7/deployments` (`projectId`, `sha`), `POST /v13/deployments` from
- *   a `gitSource` {type, repoId, ref, sha} (the repo must be the project's
- *   link), `PATCH /v12/deployments/{id}/cancel`.
+ * - `GET /v7/deployments` (`projectId`, `sha`, `branch`): previews and
+ *   production deployments (`target: "production"`, those of the project's
+ *   production branch) in one list; `POST /v13/deployments` from a
+ *   `gitSource` {type, repoId, ref, sha} (the repo must be the project's
+ *   link; without `forceNew=1` a live deployment of the same commit and ref
+ *   is answered instead of a new one); `PATCH /v12/deployments/{id}/cancel`
+ *   (400 once the build has ended).
  *
  * A deployment reads the variables that exist when it is created (its
  * `env` snapshot, for tests): Preview variables, a branch-scoped one for its
- * branch over an unscoped one. Every request needs `Authorization: Bearer
+ * branch over an unscoped one (Production ones on the production branch). Every request needs `Authorization: Bearer
  * <token>` of a known token (401 otherwise), and the team (`teamId` or
  * `slug`) must be one the token may act for (403 `forbidden`). A rate limit
  * can be switched on: answers 429 `rate_limited` with `X-RateLimit-Reset`
@@ -22,54 +29,15 @@
  */
 import { ServiceServer, type Reply, type Request } from '../http-kit.js'
 import { emulatedEnvWrites } from './vercel-env.js'
+import type { DeploymentState, EmulatedDeployment, EmulatedProject, EnvStore, VercelTeam } from './vercel-types.js'
 
-/** A Vercel team: id `team_…` and slug. */
-export interface VercelTeam {
-  id: string
-  slug: string
-}
-
-export interface EmulatedEnv {
-  id: string
-  key: string
-  value: string
-  type: 'encrypted' | 'sensitive' | 'plain' | 'secret' | 'system'
-  target: string[]
-  gitBranch?: string
-  comment?: string
-  createdAt: number
-  updatedAt: number
-}
-
-export interface EmulatedProject {
-  id: string
-  name: string
-  /** Team id, or undefined for the personal account. */
-  teamId?: string
-  link?: { type: 'github'; repoId: number; org: string; repo: string; productionBranch: string }
-  envs: EmulatedEnv[]
-}
-
-export interface EmulatedDeployment {
-  uid: string
-  url: string
-  name: string
-  projectId: string
-  state: 'QUEUED' | 'INITIALIZING' | 'BUILDING' | 'READY' | 'ERROR' | 'CANCELED'
-  createdAt: number
-  ref: string
-  sha: string
-  /** `git` (Vercel's Git integration) or `api` (`POST /v13/deployments`). */
-  source: 'git' | 'api'
-  /** The variables the deployment's build and functions read: fixed when it was created. */
-  env: Record<string, string>
-}
+export type { DeploymentState, EmulatedDeployment, EmulatedEnv, EmulatedProject, VercelTeam } from './vercel-types.js'
 
 export const VERCEL_TOKEN = 'vercel_emulated_token_5ecr3t'
 /** A token without access to any team. */
 export const VERCEL_PERSONAL_TOKEN = 'vercel_emulated_personal_token'
 
-export class VercelService {
+export class VercelService implements EnvStore {
   readonly server = new ServiceServer('vercel')
   readonly projects: EmulatedProject[] = []
   readonly deployments: EmulatedDeployment[] = []
@@ -81,6 +49,10 @@ export class VercelService {
   readonly teams: VercelTeam[] = []
   /** Keys the next upserts refuse (in `failed[]`) with this code and message, once each. */
   readonly refuse = new Map<string, { code: string; message: string }>()
+  /** Variables per page of the env list (`pagination.next`, then `until`). */
+  envPageSize = 100
+  /** When set, a deployment's build ends (READY) just before a cancel reaches it, which the cancel then refuses (400). */
+  endBeforeCancel = false
   private rateLimited = 0
   private resetAt = 0
   private last = 0
@@ -94,16 +66,23 @@ export class VercelService {
     this.server.route('GET', /^\/v10\/projects\/([^/]+)\/env$/, (req, [p]) =>
       this.scoped(req, p, (project) => {
         const branch = req.query.get('gitBranch')
-        const decrypt = req.query.get('decrypt') === 'true'
-        const envs = project.envs
-          .filter((e) => !branch || !e.gitBranch || e.gitBranch === branch)
-          .map((e) => ({
-            ...e,
-            securityIssues: [],
-            value: decrypt && e.type !== 'sensitive' ? e.value : `enc:${Buffer.from(e.id).toString('base64')}`,
-            decrypted: decrypt
-          }))
-        return { status: 200, body: { envs } }
+        const until = Number(req.query.get('until') ?? Infinity)
+        const matching = project.envs
+          .filter((e) => (!branch || !e.gitBranch || e.gitBranch === branch) && e.createdAt < until)
+          .sort((a, b) => b.createdAt - a.createdAt)
+        const page = matching.slice(0, this.envPageSize)
+        const more = matching.length > page.length
+        // vercel/vercel#9072, vercel/sdk#118: the list returns an encrypted variable's ciphertext (`decrypted: false`) whatever
+        // `decrypt` asks; Vercel's docs: a sensitive variable's value is never returned by any endpoint
+        const envs = page.map(({ value, ...e }) => ({
+          ...e,
+          securityIssues: [],
+          ...(e.type === 'sensitive' ? {} : { value: e.type === 'plain' ? value : `enc:${Buffer.from(e.id).toString('base64')}` }),
+          decrypted: false
+        }))
+        // Vercel REST API, "Pagination": `next` is the timestamp to pass as `until` for the next page
+        const pagination = { count: envs.length, next: more ? page.at(-1)!.createdAt : null, prev: null }
+        return { status: 200, body: { envs, pagination } }
       })
     )
     this.server.route('POST', /^\/v10\/projects\/([^/]+)\/env$/, (req, [p]) =>
@@ -120,8 +99,11 @@ export class VercelService {
     this.server.route('GET', /^\/v7\/deployments$/, (req) =>
       this.scoped(req, req.query.get('projectId') ?? '', (project) => {
         const sha = req.query.get('sha')
+        const branch = req.query.get('branch')
+        // @vercel/sdk's GetDeploymentsResponseBody: one list of the project's deployments, each with `target` ("production" or
+        // null) and `meta.githubCommitRef`; a production build of a commit a PR shares is in it (issue 63's report)
         const list = this.deployments
-          .filter((d) => d.projectId === project.id && (!sha || d.sha === sha))
+          .filter((d) => d.projectId === project.id && (!sha || d.sha === sha) && (!branch || d.ref === branch))
           .sort((a, b) => b.createdAt - a.createdAt)
           .slice(0, Number(req.query.get('limit') ?? 20))
         return {
@@ -135,6 +117,8 @@ export class VercelService {
       const d = this.deployments.find((x) => x.uid === id)
       if (!d) return notFound('Deployment not found')
       return this.scoped(req, d.projectId, () => {
+        // issue 63's report: a build that ends between the list and the cancel makes the cancel answer 400
+        if (this.endBeforeCancel) d.state = 'READY'
         if (!['QUEUED', 'INITIALIZING', 'BUILDING'].includes(d.state))
           return {
             status: 400,
@@ -163,22 +147,24 @@ export class VercelService {
   }
 
   /** Makes a team the main token may act for. */
-  addTeam(slug: string): VercelTeam {
-    const team = { id: this.nextId('team_'), slug }
+  addTeam(slug: string, o: { enforceSensitive?: boolean } = {}): VercelTeam {
+    const team = { id: this.nextId('team_'), slug, ...o }
     this.teams.push(team)
     this.tokens.get(VERCEL_TOKEN)!.add(team.id)
     return team
   }
 
   /** Makes a project, linked to GitHub `org/repo` unless `link` is false. */
-  addProject(name: string, o: { team?: VercelTeam; repository?: string; link?: boolean } = {}): EmulatedProject {
+  addProject(name: string, o: { team?: VercelTeam; repository?: string; link?: boolean; productionBranch?: string } = {}): EmulatedProject {
     const [org, repo] = (o.repository ?? 'acme/shop').split('/')
     const project: EmulatedProject = {
       id: this.nextId('prj_'),
       name,
       teamId: o.team?.id,
       link:
-        o.link === false ? undefined : { type: 'github', repoId: 4242_0000 + this.projects.length, org, repo, productionBranch: 'main' },
+        o.link === false
+          ? undefined
+          : { type: 'github', repoId: 4242_0000 + this.projects.length, org, repo, productionBranch: o.productionBranch ?? 'main' },
       envs: []
     }
     this.projects.push(project)
@@ -186,13 +172,14 @@ export class VercelService {
   }
 
   /** A deployment as Vercel's Git integration makes on a push: it reads the variables that exist now. */
-  gitPush(project: EmulatedProject, ref: string, sha: string, state: EmulatedDeployment['state'] = 'BUILDING'): EmulatedDeployment {
+  gitPush(project: EmulatedProject, ref: string, sha: string, state: DeploymentState = 'BUILDING'): EmulatedDeployment {
     return this.deploy(project, ref, sha, state, 'git')
   }
 
-  /** The variables a deployment of `ref` reads: Preview ones, a branch-scoped one over an unscoped one. */
+  /** The variables a deployment of `ref` reads: Production ones on the production branch, else Preview ones, a branch-scoped one over an unscoped one. */
   envFor(project: EmulatedProject, ref: string): Record<string, string> {
-    const preview = project.envs.filter((e) => e.target.includes('preview'))
+    const target = ref === project.link?.productionBranch ? 'production' : 'preview'
+    const preview = project.envs.filter((e) => e.target.includes(target))
     const out: Record<string, string> = {}
     for (const e of preview.filter((x) => !x.gitBranch)) out[e.key] = e.value
     for (const e of preview.filter((x) => x.gitBranch === ref)) out[e.key] = e.value
@@ -205,13 +192,7 @@ export class VercelService {
     this.resetAt = Math.ceil(Date.now() / 1000 + resetSeconds)
   }
 
-  private deploy(
-    project: EmulatedProject,
-    ref: string,
-    sha: string,
-    state: EmulatedDeployment['state'],
-    source: 'git' | 'api'
-  ): EmulatedDeployment {
+  private deploy(project: EmulatedProject, ref: string, sha: string, state: DeploymentState, source: 'git' | 'api'): EmulatedDeployment {
     const uid = this.nextId('dpl_')
     const d: EmulatedDeployment = {
       uid,
@@ -222,6 +203,8 @@ export class VercelService {
       createdAt: this.now(),
       ref,
       sha,
+      // Vercel's docs, "Environments": a deployment of the production branch is a production deployment
+      target: ref === project.link?.productionBranch ? 'production' : null,
       source,
       env: this.envFor(project, ref)
     }
@@ -272,6 +255,11 @@ export class VercelService {
           status: 400,
           body: { error: { code: 'incorrect_git_source_info', message: "The repository does not match the project's Git link" } }
         }
+      // Vercel REST API, "Create a new deployment": without `forceNew=1` a deployment of the same commit may be answered instead
+      const same = this.deployments.find(
+        (x) => x.projectId === project.id && x.sha === g.sha && x.ref === g.ref && !['CANCELED', 'ERROR'].includes(x.state)
+      )
+      if (same && req.query.get('forceNew') !== '1') return { status: 200, body: this.view2(same) }
       const d = this.deploy(project, g.ref, g.sha, 'QUEUED', 'api')
       return { status: 200, body: this.view2(d) }
     })
@@ -304,7 +292,7 @@ export class VercelService {
       state: d.state,
       readyState: d.state,
       type: 'LAMBDAS',
-      target: null,
+      target: d.target,
       projectId: d.projectId,
       source: d.source === 'git' ? 'git' : 'api-trigger-git-deploy',
       inspectorUrl: `https://vercel.com/acme/${d.name}/${d.uid}`,

@@ -1,37 +1,41 @@
 /**
  * Removing the preview's Vercel variables when its database goes:
- * `command: delete` removes those of the PR's head branch; the sweep
- * (`command: cleanup`, and `make-room`, which deletes through it) removes
- * those of each swept PR, found by the marker in their comment. Only the
- * keys this action manages, only with its marker: a variable a person set by
- * hand, or another branch's or PR's, stays.
+ * `command: delete`, and the sweep (`command: cleanup`, and `make-room`,
+ * which deletes through it) for each swept PR, remove every variable that
+ * carries the preview's marker in its comment, whatever branch it names (a
+ * renamed head) and whatever its key (a cleanup job without the create
+ * job's `env-key`). A variable a person set by hand, or another PR's or
+ * preview's, stays.
  */
 import * as core from '@actions/core'
 import * as github from '@actions/github'
 import { CancelledError } from '../cancel.js'
 import type { Settings } from '../settings.js'
 import type { VercelClient, VercelEnv } from './client.js'
+import { forkOf } from './inputs.js'
 import { vercelClientOf } from './preview.js'
 import { markerOf, removeVariables } from './variables.js'
 
 const repository = (): string => `${github.context.repo.owner}/${github.context.repo.repo}`
 
 /**
- * `command: delete`: removes this action's variables of the PR's head branch.
+ * `command: delete`: removes this action's variables of the PR's preview
+ * (none for a fork's PR: its run never writes any, and writes nothing).
  * @throws Error saying the database is deleted and what Vercel answered (the step fails)
  */
 export async function removeVercelVariables(settings: Settings, pr: { number: number; headRef: string } | null): Promise<void> {
   const client = vercelClientOf(settings)
   if (!client || !pr || settings.branchId) return // `branch-id`: a branch other than the PR's preview
+  if (forkOf()) return core.info('The pull request comes from a fork: no Vercel variable was written for it, so none is removed.')
   await core.group('Remove the Vercel preview variables', async () => {
     try {
       const project = await client.project()
       const marker = markerOf(repository(), pr.number, settings.previewName)
-      const removed = await removeVariables(client, project.id, settings.envNames, marker, pr.headRef)
+      const removed = await removeVariables(client, project.id, marker)
       core.info(
         removed.length
           ? `Removed ${removed.join(', ')} from Vercel project "${project.name}".`
-          : `No Vercel variables of this action for branch "${pr.headRef}": nothing to remove.`
+          : `No Vercel variables of this preview (${marker}): nothing to remove.`
       )
     } catch (err) {
       if (err instanceof CancelledError) throw err
@@ -58,9 +62,7 @@ export async function removeSweptVariables(settings: Settings, pr: number | unde
       sweep = { client, project }
     }
     const { id, envs } = await sweep.project
-    const listed = { branchEnvs: async () => envs, allEnvs: async () => envs }
-    const client = Object.assign(Object.create(sweep.client) as VercelClient, listed)
-    const removed = await removeVariables(client, id, settings.envNames, markerOf(repository(), pr, preview))
+    const removed = await removeVariables(sweep.client, id, markerOf(repository(), pr, preview), envs)
     if (removed.length) core.info(`Removed the Vercel variables of PR #${pr}: ${removed.join(', ')}.`)
     return null
   } catch (err) {

@@ -3,7 +3,8 @@
  * reference; request and response shapes checked against `@vercel/sdk`'s
  * models in __tests__/contract/vercel.test.ts): the project and its Git
  * link, the project's environment variables (list, upsert, remove) and
- * deployments (list by commit, create from a Git source, cancel).
+ * deployments (list by commit and branch, create from a Git source, cancel).
+ * Endpoint versions are those `@vercel/sdk` 1.28 calls.
  *
  * Sent through http.ts's `requestJson`, so the run's timeout, cancel, secret
  * redaction and proxy apply. Every request carries the team as `teamId`
@@ -18,14 +19,18 @@ export interface VercelProject {
   id: string
   name: string
   /** The Git repository the project is linked to; absent when it has none. */
-  link?: { type?: string; repoId?: number | string; org?: string; repo?: string }
+  link?: { type?: string; repoId?: number | string; org?: string; repo?: string; productionBranch?: string }
 }
 
-/** One environment variable (`GET /v10/projects/{idOrName}/env`). `value` is the plain value with `decrypt=true`. */
+/**
+ * One environment variable (`GET /v10/projects/{idOrName}/env`). Its value
+ * is never read: the list gives an encrypted variable's ciphertext whatever
+ * `decrypt` asks (vercel/vercel#9072, vercel/sdk#118) and no value for a
+ * sensitive one (Vercel's docs, "Sensitive environment variables").
+ */
 export interface VercelEnv {
   id: string
   key: string
-  value?: string
   type: string
   target?: string[] | string
   gitBranch?: string
@@ -49,12 +54,15 @@ export interface VercelDeployment {
   id: string
   /** Host name without scheme, as Vercel gives it (`my-app-abc123.vercel.app`). */
   url: string
-  /** `QUEUED`, `INITIALIZING`, `BUILDING`, `READY`, `ERROR`, `CANCELED`. */
+  /** `QUEUED`, `INITIALIZING`, `BUILDING`, `READY`, `ERROR`, `CANCELED`, `BLOCKED` (the SDK's `readyState`). */
   state: string
   /** Milliseconds since the epoch. */
   createdAt: number
   sha?: string
 }
+
+/** Variables per request of the env list are Vercel's to choose: the list is followed page by page, at most this many. */
+const ENV_PAGES = 50
 
 /** A failure of the wiring, with what to fix in its message. */
 export class VercelError extends Error {
@@ -137,16 +145,24 @@ export class VercelClient {
     }
   }
 
-  /** The project's variables scoped to `gitBranch` (values decrypted). */
-  async branchEnvs(projectId: string, gitBranch: string): Promise<VercelEnv[]> {
-    const r = await this.send('list environment variables', 'GET', `/v10/projects/${projectId}/env`, { gitBranch, decrypt: 'true' })
-    return ((r.body as { envs?: VercelEnv[] }).envs ?? []).filter((e) => e.gitBranch === gitBranch)
-  }
-
-  /** Every variable of the project (values not decrypted): the sweep finds its own by their comment. */
+  /**
+   * Every variable of the project, page after page (`pagination.next` passed
+   * back as `until`: Vercel REST API, "Pagination"). Values are not asked for
+   * (see VercelEnv).
+   * @throws VercelError when the list has more than 50 pages; HttpError
+   */
   async allEnvs(projectId: string): Promise<VercelEnv[]> {
-    const r = await this.send('list environment variables', 'GET', `/v10/projects/${projectId}/env`)
-    return (r.body as { envs?: VercelEnv[] }).envs ?? []
+    const envs: VercelEnv[] = []
+    let until: number | null | undefined
+    for (let page = 0; page < ENV_PAGES; page++) {
+      const query: Record<string, string> = until ? { until: String(until) } : {}
+      const r = await this.send('list environment variables', 'GET', `/v10/projects/${projectId}/env`, query)
+      const body = r.body as { envs?: VercelEnv[]; pagination?: { next?: number | null } }
+      envs.push(...(body.envs ?? []))
+      until = body.pagination?.next
+      if (!until || !body.envs?.length) return envs
+    }
+    throw new VercelError(`Vercel's list of the project's environment variables has more than ${ENV_PAGES} pages: remove unused variables.`)
   }
 
   /**
@@ -178,30 +194,49 @@ export class VercelClient {
     }
   }
 
-  /** The project's deployments of commit `sha`, newest first. */
-  async deploymentsOf(projectId: string, sha: string): Promise<VercelDeployment[]> {
-    const r = await this.send('list deployments', 'GET', '/v7/deployments', { projectId, sha, limit: '20' })
+  /**
+   * The project's preview deployments of commit `sha` on branch `ref`, newest
+   * first. A commit is not a branch: the list's `branch` filter and each
+   * item's `meta.githubCommitRef` keep out another branch's deployment of the
+   * same commit, and `target: "production"` ones (the production branch's
+   * build of a commit a PR shares) are never returned.
+   */
+  async deploymentsOf(projectId: string, sha: string, ref: string): Promise<VercelDeployment[]> {
+    const r = await this.send('list deployments', 'GET', '/v7/deployments', { projectId, sha, branch: ref, limit: '20' })
     const items = (r.body as { deployments?: Record<string, unknown>[] }).deployments ?? []
     return items
+      .filter((d) => {
+        const meta = d.meta as Record<string, string> | undefined
+        return d.target !== 'production' && meta?.githubCommitSha === sha && meta?.githubCommitRef === ref
+      })
       .map((d) => ({
         id: String(d.uid ?? d.id),
         url: String(d.url ?? ''),
         state: String(d.readyState ?? d.state ?? ''),
         createdAt: Number(d.createdAt ?? d.created ?? 0),
-        sha: (d.meta as Record<string, string> | undefined)?.githubCommitSha
+        sha
       }))
-      .filter((d) => d.sha === undefined || d.sha === sha)
       .sort((a, b) => b.createdAt - a.createdAt)
   }
 
-  /** A new preview deployment of `sha` on `ref` from the project's linked Git repository (not a redeploy: it reads today's variables). */
+  /**
+   * A new preview deployment of `sha` on `ref` from the project's linked Git
+   * repository (not a redeploy: it reads today's variables). `forceNew=1`:
+   * without it Vercel may answer with an existing deployment of the commit.
+   */
   async deployCommit(project: VercelProject, ref: string, sha: string): Promise<VercelDeployment> {
     const gitSource = { type: project.link!.type ?? 'github', repoId: project.link!.repoId!, ref, sha }
-    const r = await this.send('create a deployment', 'POST', '/v13/deployments', undefined, {
-      name: project.name,
-      project: project.id,
-      gitSource
-    })
+    const r = await this.send(
+      'create a deployment',
+      'POST',
+      '/v13/deployments',
+      { forceNew: '1' },
+      {
+        name: project.name,
+        project: project.id,
+        gitSource
+      }
+    )
     const d = r.body as Record<string, unknown>
     return {
       id: String(d.id),
@@ -212,8 +247,18 @@ export class VercelClient {
     }
   }
 
-  /** Cancels a deployment that is still queued or building. */
-  async cancel(id: string): Promise<void> {
-    await this.send('cancel a deployment', 'PATCH', `/v12/deployments/${encodeURIComponent(id)}/cancel`)
+  /**
+   * Cancels a deployment that is still queued or building, best effort.
+   * @returns false when Vercel refuses because it is no longer underway (400, or 404: the build ended or went between the list and the cancel)
+   * @throws HttpError for any other failure
+   */
+  async cancel(id: string): Promise<boolean> {
+    try {
+      await this.send('cancel a deployment', 'PATCH', `/v12/deployments/${encodeURIComponent(id)}/cancel`)
+      return true
+    } catch (err) {
+      if (err instanceof HttpError && (err.status === 400 || err.status === 404)) return false
+      throw err
+    }
   }
 }

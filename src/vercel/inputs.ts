@@ -13,13 +13,19 @@ const PROJECT = /^(prj_[A-Za-z0-9]{1,64}|[a-z0-9._-]{1,100})$/
 /** A team id (`team_…`) or a team's slug (lowercase letters, digits, `-`). */
 const TEAM = /^(team_[A-Za-z0-9]{1,64}|[a-z0-9][a-z0-9-]{0,99})$/
 
-/** True when the run is for a fork's PR or Dependabot's: GitHub gives such runs no secrets. */
-function withoutSecrets(): boolean {
+/**
+ * The head repository (`owner/repo`) of the event's pull request when it is
+ * not the base repository (a fork's PR, under any event: `pull_request`,
+ * `pull_request_target`), else undefined.
+ */
+export function forkOf(): string | undefined {
   const pr = github.context.payload.pull_request as { head?: { repo?: { full_name?: string } } } | undefined
   const head = pr?.head?.repo?.full_name
-  const repository = `${github.context.repo.owner}/${github.context.repo.repo}`
-  return (head !== undefined && head !== repository) || github.context.actor === 'dependabot[bot]'
+  return head !== undefined && head !== `${github.context.repo.owner}/${github.context.repo.repo}` ? head : undefined
 }
+
+/** True when the run is for a fork's PR or Dependabot's: GitHub gives such runs no secrets. */
+const withoutSecrets = (): boolean => forkOf() !== undefined || github.context.actor === 'dependabot[bot]'
 
 /**
  * Reads the Vercel inputs. `url` checks `vercel-api-url` (inputs.ts's http(s) rule).

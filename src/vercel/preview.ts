@@ -9,7 +9,15 @@
  * `gitSource`), and cancelled if it is still queued or building. Without a
  * deployment of the commit, nothing more is done: the one Vercel's Git
  * integration builds from now on reads the variables. At most one new
- * deployment per run; none when a deployment already reads them.
+ * deployment per run; none when a deployment already reads them. Only the
+ * PR's branch's preview deployments count: another branch's, or a production
+ * deployment of the same commit, is never cancelled nor published.
+ *
+ * Nothing is written to Vercel for a fork's PR (its branch name is the
+ * fork's, and its commit is not the linked repository's) nor when the head
+ * branch is the project's production branch (Vercel refuses a Preview
+ * variable there, vercel/vercel#15763, and a deployment of it would be a
+ * production one): the database is handed out, and one notice says why.
  */
 import * as core from '@actions/core'
 import * as github from '@actions/github'
@@ -17,11 +25,12 @@ import { CancelledError } from '../cancel.js'
 import type { Connection } from '../connection.js'
 import type { Settings } from '../settings.js'
 import { type VercelDeployment, VercelClient, VercelError, type VercelProject } from './client.js'
+import { forkOf } from './inputs.js'
 import { type VercelReport, deploymentUrlOf } from './report.js'
 import { markerOf, syncVariables } from './variables.js'
 
-/** States of a deployment that will not serve: it never replaces a stale one, and a stale one in them is not cancelled. */
-const ENDED = ['CANCELED', 'ERROR', 'DELETED']
+/** States of a deployment that will not serve (`BLOCKED`: the SDK's `readyState`): it never replaces a stale one, and a stale one in them is not cancelled. */
+const ENDED = ['CANCELED', 'ERROR', 'DELETED', 'BLOCKED']
 /** States of a deployment still on its way (cancelled when stale). */
 const UNDERWAY = ['QUEUED', 'INITIALIZING', 'BUILDING']
 
@@ -53,7 +62,7 @@ async function previewOf(
   sha: string,
   changedAt: number
 ): Promise<{ deployment?: VercelDeployment; note: string }> {
-  const all = await client.deploymentsOf(project.id, sha)
+  const all = await client.deploymentsOf(project.id, sha, ref)
   const reading = all.find((d) => d.createdAt >= changedAt && !ENDED.includes(d.state))
   if (reading) {
     core.info(`Vercel deployment ${reading.id} of ${sha.slice(0, 7)} (${reading.state}) was made after the variables: it reads them.`)
@@ -73,8 +82,11 @@ async function previewOf(
     `Made Vercel deployment ${made.id} of ${sha.slice(0, 7)}: the earlier one${all.length > 1 ? 's' : ''} predate${all.length > 1 ? '' : 's'} the variables.`
   )
   for (const stale of all.filter((d) => UNDERWAY.includes(d.state))) {
-    await client.cancel(stale.id)
-    core.info(`Cancelled the stale Vercel deployment ${stale.id} (${stale.state}).`)
+    core.info(
+      (await client.cancel(stale.id))
+        ? `Cancelled the stale Vercel deployment ${stale.id} (${stale.state}).`
+        : `The stale Vercel deployment ${stale.id} was no longer underway when cancelled (its build had ended): left as it is.`
+    )
   }
   return { deployment: made, note: 'a new deployment of the commit, made to read this database' }
 }
@@ -83,7 +95,9 @@ async function previewOf(
  * Wires the PR's Vercel preview to `connection`: never throws but for a
  * cancel; a failure is returned (the caller fails the step after
  * publishing: the database is fine and kept, and the next run wires again).
- * Sets the `vercel-deployment-url` output.
+ * Sets the `vercel-deployment-url` output. A fork's PR, and a head branch
+ * that is the project's production branch, get a notice and a report row
+ * saying why, and no write to Vercel.
  * @returns null when the wiring is off (no `vercel-token`), the run has no PR, or `branch-id` names another branch than the PR's
  */
 export async function wirePreview(
@@ -98,19 +112,38 @@ export async function wirePreview(
     core.info('Vercel wiring skipped: the run is not for a pull request, so there is no preview branch to write variables for.')
     return null
   }
+  const fork = forkOf()
+  if (fork) {
+    core.notice(
+      `Vercel wiring skipped: the pull request's head is in the fork ${fork}, so nothing is written to Vercel for it ` +
+        "(a fork's branch name is not a branch of the project's repository). The preview database is made as usual."
+    )
+    core.setOutput('vercel-deployment-url', '')
+    return { report: { note: "not wired: the pull request comes from a fork, and nothing is written to Vercel for a fork's branch" } }
+  }
+  const vercel = settings.vercel
   return core.group('Wire the Vercel preview', async () => {
     try {
       const project = await client.project()
+      if (project.link?.productionBranch && project.link.productionBranch === pr.headRef) {
+        core.notice(
+          `Vercel wiring skipped: the pull request's head branch "${pr.headRef}" is the production branch of Vercel project "${project.name}", ` +
+            'which takes no Preview variables and whose deployments are production ones. The preview database is handed out as usual; nothing was written to Vercel.'
+        )
+        core.setOutput('vercel-deployment-url', '')
+        return { report: { note: `not wired: "${pr.headRef}" is the Vercel project's production branch` } }
+      }
       const sha = headSha()
       const repository = `${github.context.repo.owner}/${github.context.repo.repo}`
       const marker = markerOf(repository, pr.number, settings.previewName)
       const urls = { pooled: connection.pooledUrl, direct: connection.directUrl }
-      const synced = await syncVariables(client, project.id, pr.headRef, settings.envNames, urls, marker)
+      const synced = await syncVariables(client, project.id, pr.headRef, settings.envNames, urls, marker, vercel.token)
       core.info(
         synced.written.length
           ? `Wrote ${synced.written.join(' and ')} for branch "${pr.headRef}" of Vercel project "${project.name}" (Preview, encrypted).`
-          : `The Vercel variables of branch "${pr.headRef}" already hold this database's connection strings: nothing written.`
+          : `The Vercel variables of branch "${pr.headRef}" already hold this database's connection strings (their comments record it): nothing written.`
       )
+      if (synced.moved.length) core.info(`Removed ${synced.moved.join(', ')}: the head branch was renamed to "${pr.headRef}".`)
       const { deployment, note } = await previewOf(client, project, pr.headRef, sha, synced.changedAt)
       const url = deployment ? deploymentUrlOf(deployment.url) : ''
       core.setOutput('vercel-deployment-url', url)

@@ -82,12 +82,13 @@ describe('merge_group: a database for the job alone', () => {
     const runs = await Promise.all(shas.map((sha) => run({ seed: 'seed.sql' }, queueRun(pr, sha))))
     for (const [i, r] of runs.entries()) {
       expect(r.errors).toEqual([])
-      expect(r.outputs).toMatchObject({ created: 'true', 'branch-name': `preview/queue-${shas[i].slice(0, 7)}` })
+      expect(r.outputs.created).toBe('true')
+      expect(r.outputs['branch-name']).toMatch(new RegExp(`^preview/queue-${shas[i].slice(0, 7)}-[0-9a-f]{6}$`))
       expect(r.outputs['database-url']).toMatch(/^postgres(ql)?:\/\//)
       expect(r.stdout).toMatch(/Seed complete: renamed branch/)
       expect(r.post?.code).toBe(0)
       expect(r.post?.warnings).toEqual([])
-      expect(r.post?.stdout).toContain(`Deleted branch "preview/queue-${shas[i].slice(0, 7)}" (${r.outputs['branch-id']})`)
+      expect(r.post?.stdout).toContain(`Deleted branch "${r.outputs['branch-name']}" (${r.outputs['branch-id']})`)
       expectNoLeak(r)
     }
     // each create carried a backstop expiry about 6 h ahead and the merge group's annotations
@@ -144,11 +145,12 @@ describe('push: one preview per git branch', () => {
   it('two pushes to one branch make one preview, reused; a create on its delete event makes nothing; delete on that event removes it', async () => {
     const first = await run({ seed: 'seed.sql' }, pushRun('feature/reports', '5f120d1'.padEnd(40, 'a')))
     expect(first.errors).toEqual([])
-    expect(first.outputs).toMatchObject({ created: 'true', 'branch-name': 'preview/feature-reports' })
+    expect(first.outputs.created).toBe('true')
+    expect(first.outputs['branch-name']).toMatch(/^preview\/feature-reports-[0-9a-f]{8}$/)
     const second = await run({ seed: 'seed.sql' }, pushRun('feature/reports', 'c783e9e'.padEnd(40, 'b')))
     expect(second.errors).toEqual([])
     expect(second.outputs).toMatchObject({ created: 'false', 'branch-id': first.outputs['branch-id'] })
-    expect(previewBranches().map((b) => b.name)).toEqual(['preview/feature-reports'])
+    expect(previewBranches().map((b) => b.name)).toEqual([first.outputs['branch-name']])
     expect(second.post?.stdout ?? '').not.toMatch(/Deleted/)
 
     const refused = await run({ seed: 'seed.sql' }, deleteEvent('feature/reports'))

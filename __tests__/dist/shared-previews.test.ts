@@ -12,7 +12,7 @@ import type { Project } from '../../emulator/neon/platform.js'
 import type { RunOptions, RunResult } from '../../emulator/runner/runner.js'
 import { lifecycleSuite } from '../fixtures/lifecycle-suite.js'
 import { REPO } from '../fixtures/preview.js'
-import { exampleEvent } from '../fixtures/webhook-events.js'
+import { GHES_VERSIONS, exampleEvent } from '../fixtures/webhook-events.js'
 
 const suite = lifecycleSuite('shared-previews-test-', 6200)
 const { run, previewBranches, count } = suite
@@ -169,5 +169,85 @@ describe('runs with no PR and no git branch', () => {
     const given = await run({ 'expires-in': '2h', 'branch-name': 'preview/nightly' }, exampleEvent('schedule'))
     expect(given.errors).toEqual([])
     expect(Date.parse(project.branches.get(given.outputs['branch-id'])!.expires_at!)).toBeLessThanOrEqual(Date.now() + 2 * 3600_000 + 5000)
+  })
+})
+
+describe('every event the action reads, from its example payload', () => {
+  /** The expiry of the branch a run handed out, in hours from now (null: none). */
+  const expiryHours = (r: RunResult): number | null => {
+    const at = project.branches.get(r.outputs['branch-id'])?.expires_at
+    return at ? Math.round((Date.parse(at) - Date.now()) / 3600_000) : null
+  }
+  const sha = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821'
+
+  it('pull_request and pull_request_target: the PR owns one preview, no expiry', async () => {
+    const pr = suite.newPr()
+    const payload = {
+      number: pr,
+      pull_request: {
+        number: pr,
+        state: 'open',
+        head: { ref: 'feature/login', sha, repo: { full_name: REPO } },
+        base: { ref: 'main', repo: { full_name: REPO } }
+      }
+    }
+    const opened = await run({}, exampleEvent('pull_request', payload, (e) => e.action === 'opened'))
+    expect(opened.errors).toEqual([])
+    expect(opened.outputs['branch-name']).toBe(`preview/pr-${pr}-feature-login`)
+    expect(expiryHours(opened)).toBeNull()
+    const target = await run({}, { ...exampleEvent('pull_request', payload, (e) => e.action === 'synchronize'), eventName: 'pull_request_target' })
+    expect(target.errors).toEqual([])
+    expect(target.outputs).toMatchObject({ created: 'false', 'branch-id': opened.outputs['branch-id'] })
+  })
+
+  it('workflow_dispatch and create on a git branch: the git branch owns the preview, no expiry', async () => {
+    gitBranches.push(REPO, 'dispatch-me', sha)
+    const dispatched = await run({}, { ...exampleEvent('workflow_dispatch', { ref: 'refs/heads/dispatch-me' }), env: { GITHUB_REF: 'refs/heads/dispatch-me', GITHUB_SHA: sha } })
+    expect(dispatched.errors).toEqual([])
+    expect(dispatched.outputs['branch-name']).toBe('preview/dispatch-me')
+    expect(expiryHours(dispatched)).toBeNull()
+    gitBranches.push(REPO, 'made-now', sha)
+    const created = await run({}, { ...exampleEvent('create', { ref: 'made-now', ref_type: 'branch' }), env: { GITHUB_REF: 'refs/heads/made-now', GITHUB_SHA: sha } })
+    expect(created.errors).toEqual([])
+    expect(created.outputs['branch-name']).toBe('preview/made-now')
+  })
+
+  it("create of a tag, a tag's push and workflow_run: a preview of the commit that expires in 24 h", async () => {
+    const tag = await run({}, { ...exampleEvent('create'), env: { GITHUB_REF: 'refs/tags/simple-tag', GITHUB_SHA: sha } })
+    expect(tag.errors).toEqual([])
+    expect(tag.outputs['branch-name']).toBe('preview/ec26c3e')
+    expect(expiryHours(tag)).toBe(24)
+    const pushed = await run({}, { ...exampleEvent('push', {}, (e) => String(e.ref).startsWith('refs/tags/')), env: { GITHUB_REF: 'refs/tags/simple-tag', GITHUB_SHA: sha } })
+    expect(pushed.errors).toEqual([])
+    expect(pushed.outputs).toMatchObject({ created: 'false', 'branch-id': tag.outputs['branch-id'] })
+    const other = '380387fbc80638b734a49e1be1c4dfec1c01b33c'
+    const completed = await run({}, { ...exampleEvent('workflow_run', {}, (e) => e.action === 'completed'), env: { GITHUB_SHA: other } })
+    expect(completed.errors).toEqual([])
+    expect(completed.outputs['branch-name']).toBe('preview/380387f')
+    expect(expiryHours(completed)).toBe(24)
+  })
+})
+
+describe("GHES's example payloads", () => {
+  it.each(GHES_VERSIONS)('%s: a push makes the git branch its preview and the branch delete event removes it', async (version) => {
+    const branch = `ghes/${version}`
+    const sha = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821'
+    gitBranches.push(REPO, branch, sha)
+    const pushed = await run(
+      {},
+      {
+        ...exampleEvent('push', { ref: `refs/heads/${branch}`, after: sha, deleted: false }, () => true, version),
+        env: { GITHUB_REF: `refs/heads/${branch}`, GITHUB_SHA: sha }
+      }
+    )
+    expect(pushed.errors).toEqual([])
+    expect(pushed.outputs['branch-name']).toMatch(new RegExp(`^preview/ghes-${version}-[0-9a-f]{8}$`))
+    gitBranches.delete(REPO, branch)
+    const deleted = await run(
+      { command: 'delete' },
+      { ...exampleEvent('delete', { ref: branch, ref_type: 'branch' }, () => true, version), env: { GITHUB_REF: 'refs/heads/main' } }
+    )
+    expect(deleted.errors).toEqual([])
+    expect(project.branches.has(pushed.outputs['branch-id'])).toBe(false)
   })
 })

@@ -7,6 +7,7 @@ import { HttpError } from '../http.js'
 import { type Branch, type ConnectionUri, type CreatedBranch, NeonClient, PlatformResponseError } from './client.js'
 import { UNSEEDED_SUFFIX, findPreviewBranches } from './preview-branch.js'
 import { retryLocked } from './retry-423.js'
+import { ANNOTATION } from './annotations.js'
 import type { Operation } from './operations.js'
 import type { CreateBranchExtras } from './shapes.js'
 
@@ -26,7 +27,8 @@ function unanswered(err: unknown): err is HttpError | PlatformResponseError {
  * Creates the unseeded branch. After an unanswered create (its answer
  * lost to a timeout or a reset, or a 5xx) looks the name up: a branch the
  * platform made anyway is adopted with the operations still pending on it,
- * so this run finishes the job (wait, seed, rename) or deletes it.
+ * so this run finishes the job (wait, seed, rename) or deletes it; one that carries another run's claim
+ * (annotations.ts, `RUN_CLAIM`) is that run's, reported as Neon's HTTP 409 for a taken name.
  * @returns the branch, its pending operations, its connection URIs and when the answered create was sent
  *   (milliseconds since the epoch; the operations' wait counts from it) if the create answered.
  */
@@ -70,6 +72,11 @@ export async function createUnseeded(
         err.requestId
       )
     }
+    const claim = extras?.annotation_value?.[ANNOTATION.claim]
+    const found = claim ? await client.branchWithAnnotations(made.id) : null
+    if (found && found.annotations[ANNOTATION.claim] !== claim)
+      // another run holds the name (runs without a PR share it, shared-preview.ts): the caller handles it as Neon's 409
+      throw new HttpError(`Branch "${name}" (${made.id}) was made by another run, not by this run's lost create.`, 409)
     core.info(`Neon made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`)
     return { branch: made, operations: await client.pendingOperationsOf(made.id, since), uris: [] }
   }

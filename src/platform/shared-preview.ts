@@ -6,9 +6,10 @@
  * already has (HTTP 409: platform spec, createProjectBranch and updateProjectBranch), so one run at a time holds
  * `<name>~seeding`, from its create until its rename to `<name>` after the seed committed. Another run that
  * finds it, or meets the 409, waits here until the name is free again: renamed (the seeded preview, reused) or
- * deleted (the holder failed; its undo steps or post step delete it), then goes on. Safe under lost answers: a
- * lost create answer is settled by the lookup by name (lifecycle.ts), a lost rename answer by the next lookup, and
- * a waiting run changes nothing until the name is free. Safe under kills: a cancelled or failed holder's post step
+ * deleted (the holder failed; its undo steps or post step delete it), then goes on. Safe under lost answers: after
+ * a lost create answer the lookup by name finds the branch, this run's only when it carries this run's claim
+ * (create-unseeded.ts, annotations.ts), else another run's, met as a 409; a lost rename answer is settled by the
+ * next lookup; a waiting run changes nothing until the name is free. Safe under kills: a cancelled or failed holder's post step
  * deletes its branch; one whose runner died leaves it, and it is deleted as abandoned once
  * {@link ABANDONED_AFTER_SECONDS} passed since it last changed (no job of GitHub's runs longer).
  *

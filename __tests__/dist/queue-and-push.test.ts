@@ -15,16 +15,18 @@ import type { Project } from '../../emulator/neon/platform.js'
 import { ACTION_YML, type RunOptions } from '../../emulator/runner/runner.js'
 import { lifecycleSuite } from '../fixtures/lifecycle-suite.js'
 import { REPO } from '../fixtures/preview.js'
-import { exampleEvent } from '../fixtures/webhook-events.js'
+import { exampleEvent, gitBranchEvents } from '../fixtures/webhook-events.js'
 
 const suite = lifecycleSuite('queue-push-test-', 5600)
 const { newPr, run, previewBranches, expectNoLeak } = suite
 let emu: Emulator
 let project: Project
 let gitBranches: GitBranches
+let events: ReturnType<typeof gitBranchEvents>
 beforeAll(() => {
   ;({ emu } = suite)
   gitBranches = new GitBranches(emu.github)
+  events = gitBranchEvents(gitBranches)
 })
 beforeEach(() => {
   project = suite.project
@@ -41,20 +43,8 @@ const queueRun = (pr: number, sha: string): Partial<RunOptions> => {
   }
 }
 
-/** A `push` of `sha` to git branch `branch` (GitHub's example push of a branch). */
-const pushRun = (branch: string, sha: string): Partial<RunOptions> => {
-  gitBranches.push(REPO, branch, sha)
-  return {
-    ...exampleEvent('push', { ref: `refs/heads/${branch}`, after: sha, deleted: false, created: false }, (e) => String(e.ref).startsWith('refs/heads/')),
-    env: { GITHUB_SHA: sha, GITHUB_REF: `refs/heads/${branch}` }
-  }
-}
-
-/** The `delete` event of git branch `branch` (GitHub's example, with `ref_type: branch`: `ref` is the short name). */
-const deleteEvent = (branch: string): Partial<RunOptions> => {
-  gitBranches.delete(REPO, branch)
-  return { ...exampleEvent('delete', { ref: branch, ref_type: 'branch' }), env: { GITHUB_REF: 'refs/heads/main' } }
-}
+const pushRun = (branch: string, sha: string): Partial<RunOptions> => events.push(branch, sha)
+const deleteEvent = (branch: string): Partial<RunOptions> => events.deleted(branch)
 
 const madeDirs: string[] = []
 afterAll(() => {

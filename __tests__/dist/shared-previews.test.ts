@@ -12,16 +12,18 @@ import type { Project } from '../../emulator/neon/platform.js'
 import type { RunOptions, RunResult } from '../../emulator/runner/runner.js'
 import { lifecycleSuite } from '../fixtures/lifecycle-suite.js'
 import { REPO } from '../fixtures/preview.js'
-import { GHES_VERSIONS, exampleEvent } from '../fixtures/webhook-events.js'
+import { GHES_VERSIONS, exampleEvent, gitBranchEvents } from '../fixtures/webhook-events.js'
 
 const suite = lifecycleSuite('shared-previews-test-', 6200)
 const { run, previewBranches, count } = suite
 let emu: Emulator
 let project: Project
 let gitBranches: GitBranches
+let events: ReturnType<typeof gitBranchEvents>
 beforeAll(() => {
   ;({ emu } = suite)
   gitBranches = new GitBranches(emu.github)
+  events = gitBranchEvents(gitBranches)
 })
 beforeEach(() => {
   project = suite.project
@@ -36,20 +38,8 @@ const queueJob = (sha: string, job: string): Partial<RunOptions> => ({
   deferPost: true
 })
 
-/** A push of `sha` to git branch `branch` (the example push of a branch). */
-const pushRun = (branch: string, sha: string): Partial<RunOptions> => {
-  gitBranches.push(REPO, branch, sha)
-  return {
-    ...exampleEvent('push', { ref: `refs/heads/${branch}`, after: sha, created: false, deleted: false }, (e) => String(e.ref).startsWith('refs/heads/')),
-    env: { GITHUB_SHA: sha, GITHUB_REF: `refs/heads/${branch}` }
-  }
-}
-
-/** The `delete` event of git branch `branch` (the example, a tag's, with `ref_type: branch`). */
-const deleteEvent = (branch: string): Partial<RunOptions> => {
-  gitBranches.delete(REPO, branch)
-  return { ...exampleEvent('delete', { ref: branch, ref_type: 'branch' }), env: { GITHUB_REF: 'refs/heads/main' } }
-}
+const pushRun = (branch: string, sha: string): Partial<RunOptions> => events.push(branch, sha)
+const deleteEvent = (branch: string): Partial<RunOptions> => events.deleted(branch)
 
 describe('merge_group: every job of one entry has a database of its own', () => {
   it('three jobs at once (two of one matrix): after the first post step the others still answer with their seed; nothing is left after the last', async () => {

@@ -29,7 +29,7 @@ import { mark, phaseLog } from './phases.js'
 import { recordIdsFrom } from './platform/recorded-ids.js'
 import { NeonLimitError } from './platform/api-errors.js'
 import { removeVercelVariables } from './vercel/cleanup.js'
-import { createRefusedBecause } from './run-source.js'
+import { commandRefusedBecause } from './run-source.js'
 
 /**
  * Runs the action. Every failure ends in `core.setFailed` with a message
@@ -46,7 +46,7 @@ export async function run(checked?: Settings): Promise<void> {
   let failedBecause: string | undefined
   try {
     settings = checked ?? readSettings()
-    const refused = settings.command === 'create' ? createRefusedBecause() : null
+    const refused = commandRefusedBecause(settings.command)
     if (refused) return core.notice(refused) // before any request: nothing provisioned, nothing written
     const client = neonClientOf(settings) // the run's one Neon API client (branch mode; no request until used)
     waitForBusyProject(client, settings) // a request that meets 423 twice (or five times) waits for the project's running operations

@@ -10,7 +10,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import type { Emulator } from '../../emulator/index.js'
-import { DOC_WORKFLOWS, DocsRun, checkoutApp, commandsRun, firstFailure, projectOf } from '../fixtures/docs-workflows.js'
+import { parse } from 'yaml'
+import { DOC_WORKFLOWS, DocsRun, checkoutApp, commandsRun, docWorkflow, firstFailure, projectOf } from '../fixtures/docs-workflows.js'
 import { REPO, previewBranches, pullRequests, startTestEmulator } from '../fixtures/preview.js'
 
 let emu: Emulator
@@ -62,8 +63,9 @@ describe('lifecycle.md: the merge queue', () => {
       expect(job.unusedCommands).toEqual([])
       expect(commandsRun(dir)).toEqual(['migrate', 'seed'])
       const action = job.steps.find((s) => s.action)!.action!
-      expect(action.outputs).toMatchObject({ created: 'true', 'branch-name': `preview/queue-${sha.slice(0, 7)}` })
-      expect(action.post?.stdout).toContain(`Deleted branch "preview/queue-${sha.slice(0, 7)}"`)
+      expect(action.outputs.created).toBe('true')
+      expect(action.outputs['branch-name']).toMatch(new RegExp(`^preview/queue-${sha.slice(0, 7)}-test-[0-9a-f]{6}$`))
+      expect(action.post?.stdout).toContain(`Deleted branch "${action.outputs['branch-name']}"`)
       // the tests ran on the database before the post step deleted it: the migration's column and the seed's row
       expect(job.steps.at(-1)!.log).toMatch(/tests: SELECT count\(\*\) FROM posts WHERE published -> [1-9]/)
       expect(previewBranches(project).map((b) => b.id)).toEqual([previewId])
@@ -73,6 +75,15 @@ describe('lifecycle.md: the merge queue', () => {
 })
 
 describe('lifecycle.md: branch previews', () => {
+  it("ignores a merge queue's pushes and runs one push of a git branch at a time", () => {
+    const workflow = parse(docWorkflow(runsHere('docs/lifecycle.md: Branch previews'))) as {
+      on: { push: { 'branches-ignore': string[] } }
+      jobs: { preview: { concurrency?: unknown } }
+    }
+    expect(workflow.on.push['branches-ignore']).toEqual(expect.arrayContaining(['main', 'gh-readonly-queue/**']))
+    expect(workflow.jobs.preview.concurrency).toBe('branch-preview-${{ github.ref }}')
+  })
+
   it('two pushes to a git branch share one preview; the branch\'s delete event removes it; the preview job skips the delete event', async () => {
     const project = await projectOf(emu, 'prisma')
     const dir = checkoutApp('prisma')
@@ -82,12 +93,13 @@ describe('lifecycle.md: branch previews', () => {
     const first = await push('5f120d1'.padEnd(40, '2'))
     expect(firstFailure(first)).toBe('no step failed')
     const made = first.steps.find((s) => s.action)!.action!.outputs
-    expect(made).toMatchObject({ created: 'true', 'branch-name': 'preview/feature-reports' })
+    expect(made.created).toBe('true')
+    expect(made['branch-name']).toMatch(/^preview\/feature-reports-[0-9a-f]{8}$/)
     const second = await push('c783e9e'.padEnd(40, '3'))
     expect(firstFailure(second)).toBe('no step failed')
     expect(second.steps.find((s) => s.action)!.action!.outputs).toMatchObject({ created: 'false', 'branch-id': made['branch-id'] })
     expect(commandsRun(dir)).toEqual(['migrate', 'seed', 'migrate'])
-    expect(previewBranches(project).map((b) => b.name)).toEqual(['preview/feature-reports'])
+    expect(previewBranches(project).map((b) => b.name)).toEqual([made['branch-name']])
     // the delete job is skipped on a push, the preview job on the delete event
     expect((await run.job('delete', 'push', { ref: 'refs/heads/feature/reports', repository })).skipped).toBe(true)
     const deleteEvent = { ref: 'feature/reports', ref_type: 'branch', pusher_type: 'user', repository }

@@ -15,44 +15,36 @@ import type { Project } from '../../emulator/neon/platform.js'
 import { ACTION_YML, type RunOptions } from '../../emulator/runner/runner.js'
 import { lifecycleSuite } from '../fixtures/lifecycle-suite.js'
 import { REPO } from '../fixtures/preview.js'
+import { exampleEvent, gitBranchEvents } from '../fixtures/webhook-events.js'
 
 const suite = lifecycleSuite('queue-push-test-', 5600)
 const { newPr, run, previewBranches, expectNoLeak } = suite
 let emu: Emulator
 let project: Project
 let gitBranches: GitBranches
+let events: ReturnType<typeof gitBranchEvents>
 beforeAll(() => {
   ;({ emu } = suite)
   gitBranches = new GitBranches(emu.github)
+  events = gitBranchEvents(gitBranches)
 })
 beforeEach(() => {
   project = suite.project
 })
 
-const repository = { name: 'shop', full_name: REPO, owner: { login: 'acme' } }
 const notices = (stdout: string): string[] => [...stdout.matchAll(/^::notice(?: [^:]*)?::(.*)$/gm)].map((m) => m[1])
 
-/** A `merge_group` `checks_requested` run of the queue entry of PR `pr` at `sha` (GitHub webhook events, merge_group). */
+/** A `merge_group` `checks_requested` run of the queue entry of PR `pr` at `sha` (GitHub's example, with the entry's fields on top). */
 const queueRun = (pr: number, sha: string): Partial<RunOptions> => {
   const headRef = `refs/heads/gh-readonly-queue/main/pr-${pr}-${'b'.repeat(40)}`
   return {
-    eventName: 'merge_group',
-    event: { action: 'checks_requested', merge_group: { head_sha: sha, head_ref: headRef, base_sha: 'b'.repeat(40), base_ref: 'refs/heads/main' }, repository },
+    ...exampleEvent('merge_group', { merge_group: { head_sha: sha, head_ref: headRef, base_sha: 'b'.repeat(40), base_ref: 'refs/heads/main' } }),
     env: { GITHUB_SHA: sha, GITHUB_REF: headRef }
   }
 }
 
-/** A `push` of `sha` to git branch `branch`. */
-const pushRun = (branch: string, sha: string): Partial<RunOptions> => {
-  gitBranches.push(REPO, branch, sha)
-  return { eventName: 'push', event: { ref: `refs/heads/${branch}`, after: sha, deleted: false, created: false, repository }, env: { GITHUB_SHA: sha, GITHUB_REF: `refs/heads/${branch}` } }
-}
-
-/** The `delete` event of git branch `branch` (GitHub webhook events, delete: `ref` is the short name). */
-const deleteEvent = (branch: string): Partial<RunOptions> => {
-  gitBranches.delete(REPO, branch)
-  return { eventName: 'delete', event: { ref: branch, ref_type: 'branch', pusher_type: 'user', repository }, env: { GITHUB_REF: 'refs/heads/main' } }
-}
+const pushRun = (branch: string, sha: string): Partial<RunOptions> => events.push(branch, sha)
+const deleteEvent = (branch: string): Partial<RunOptions> => events.deleted(branch)
 
 const madeDirs: string[] = []
 afterAll(() => {
@@ -82,12 +74,13 @@ describe('merge_group: a database for the job alone', () => {
     const runs = await Promise.all(shas.map((sha) => run({ seed: 'seed.sql' }, queueRun(pr, sha))))
     for (const [i, r] of runs.entries()) {
       expect(r.errors).toEqual([])
-      expect(r.outputs).toMatchObject({ created: 'true', 'branch-name': `preview/queue-${shas[i].slice(0, 7)}` })
+      expect(r.outputs.created).toBe('true')
+      expect(r.outputs['branch-name']).toMatch(new RegExp(`^preview/queue-${shas[i].slice(0, 7)}-[0-9a-f]{6}$`))
       expect(r.outputs['database-url']).toMatch(/^postgres(ql)?:\/\//)
       expect(r.stdout).toMatch(/Seed complete: renamed branch/)
       expect(r.post?.code).toBe(0)
       expect(r.post?.warnings).toEqual([])
-      expect(r.post?.stdout).toContain(`Deleted branch "preview/queue-${shas[i].slice(0, 7)}" (${r.outputs['branch-id']})`)
+      expect(r.post?.stdout).toContain(`Deleted branch "${r.outputs['branch-name']}" (${r.outputs['branch-id']})`)
       expectNoLeak(r)
     }
     // each create carried a backstop expiry about 6 h ahead and the merge group's annotations
@@ -116,13 +109,13 @@ describe('merge_group: a database for the job alone', () => {
     expect(r.post).toBeUndefined()
     const left = project.branches.get(r.outputs['branch-id'])!
     expect(Date.parse(left.expires_at!)).toBeGreaterThan(Date.now() + 5 * 3600_000)
-    const keep = await run({ command: 'cleanup' }, { eventName: 'schedule', event: {} })
+    const keep = await run({ command: 'cleanup' }, exampleEvent('schedule'))
     expect(keep.errors).toEqual([])
     expect(project.branches.has(left.id)).toBe(true)
     expect(keep.summary).toMatch(/\| keep \| a merge group's branch whose job may still run/)
     // Neon removes a branch at its expires_at (the emulator's background job)
     left.expires_at = new Date(Date.now() - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')
-    await run({ command: 'cleanup', 'dry-run': 'true' }, { eventName: 'schedule', event: {} })
+    await run({ command: 'cleanup', 'dry-run': 'true' }, exampleEvent('schedule'))
     expect(project.branches.has(left.id)).toBe(false)
 
     // a project where the branch carries no expiry (Neon did not keep one): the sweep deletes it once older than the job's 6 h
@@ -131,7 +124,7 @@ describe('merge_group: a database for the job alone', () => {
     delete old.expires_at
     old.created_at = new Date(Date.now() - 7 * 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z')
     const githubBefore = emu.github.server.log.length
-    const swept = await run({ command: 'cleanup' }, { eventName: 'schedule', event: {} })
+    const swept = await run({ command: 'cleanup' }, exampleEvent('schedule'))
     expect(swept.errors).toEqual([])
     expect(project.branches.has(old.id)).toBe(false)
     expect(swept.summary).toMatch(/\| deleted \| a merge group's branch older than 6 h: its job is over \|/)
@@ -144,11 +137,12 @@ describe('push: one preview per git branch', () => {
   it('two pushes to one branch make one preview, reused; a create on its delete event makes nothing; delete on that event removes it', async () => {
     const first = await run({ seed: 'seed.sql' }, pushRun('feature/reports', '5f120d1'.padEnd(40, 'a')))
     expect(first.errors).toEqual([])
-    expect(first.outputs).toMatchObject({ created: 'true', 'branch-name': 'preview/feature-reports' })
+    expect(first.outputs.created).toBe('true')
+    expect(first.outputs['branch-name']).toMatch(/^preview\/feature-reports-[0-9a-f]{8}$/)
     const second = await run({ seed: 'seed.sql' }, pushRun('feature/reports', 'c783e9e'.padEnd(40, 'b')))
     expect(second.errors).toEqual([])
     expect(second.outputs).toMatchObject({ created: 'false', 'branch-id': first.outputs['branch-id'] })
-    expect(previewBranches().map((b) => b.name)).toEqual(['preview/feature-reports'])
+    expect(previewBranches().map((b) => b.name)).toEqual([first.outputs['branch-name']])
     expect(second.post?.stdout ?? '').not.toMatch(/Deleted/)
 
     const refused = await run({ seed: 'seed.sql' }, deleteEvent('feature/reports'))
@@ -167,7 +161,7 @@ describe('push: one preview per git branch', () => {
     for (const r of [gone, live, pr]) expect(r.errors).toEqual([])
     gitBranches.delete(REPO, 'feature/old')
     const before = gitBranches.requests()
-    const swept = await run({ command: 'cleanup' }, { eventName: 'schedule', event: {} })
+    const swept = await run({ command: 'cleanup' }, exampleEvent('schedule'))
     expect(swept.errors).toEqual([])
     expect(previewBranches().map((b) => b.id).sort()).toEqual([live.outputs['branch-id'], pr.outputs['branch-id']].sort())
     expect(swept.summary).toMatch(/\| deleted \| git branch `feature\/old` was deleted \|/)
@@ -179,7 +173,7 @@ describe('push: one preview per git branch', () => {
     const r = await run({}, pushRun('feature/private', '3'.repeat(40)))
     expect(r.errors).toEqual([])
     emu.github.server.inject({ kind: 'status', method: 'GET', path: /\/branches\/feature/, status: 404, body: { message: 'Not Found' } })
-    const swept = await run({ command: 'cleanup' }, { eventName: 'schedule', event: {} })
+    const swept = await run({ command: 'cleanup' }, exampleEvent('schedule'))
     expect(swept.errors).toEqual([])
     expect(project.branches.has(r.outputs['branch-id'])).toBe(true)
     expect(swept.summary).toMatch(/\| keep \| git branch `feature\/private` could not be read \(HTTP 404/)

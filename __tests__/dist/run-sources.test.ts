@@ -8,6 +8,7 @@ import type { Emulator } from '../../emulator/index.js'
 import type { Project } from '../../emulator/neon/platform.js'
 import { lifecycleSuite } from '../fixtures/lifecycle-suite.js'
 import { REPO } from '../fixtures/preview.js'
+import { exampleEvent } from '../fixtures/webhook-events.js'
 
 const suite = lifecycleSuite('run-sources-', 5200)
 const { newPr, run, previewBranches, expectNoLeak } = suite
@@ -23,19 +24,22 @@ beforeEach(() => {
 /** The data of each `::notice::` command in `stdout`. */
 const notices = (stdout: string): string[] => [...stdout.matchAll(/^::notice(?: [^:]*)?::(.*)$/gm)].map((m) => m[1])
 
-/** A `pull_request` payload of PR `number` with `action` and `state`, as GitHub sends it. */
-const prEvent = (number: number, action: string, state: 'open' | 'closed', headRef = 'feature/login') => ({
-  action,
-  number,
-  pull_request: {
-    number,
-    state,
-    merged: state === 'closed',
-    head: { ref: headRef, sha: 'a1b2c3d4e5f6', repo: { full_name: REPO } },
-    base: { ref: 'main', repo: { full_name: REPO } }
-  },
-  repository: { name: 'shop', full_name: REPO, owner: { login: 'acme' } }
-})
+/** A `pull_request` payload of PR `number` with `action` and `state`: GitHub's example of that action with the case's fields on top. */
+const prEvent = (number: number, action: string, state: 'open' | 'closed', headRef = 'feature/login'): Record<string, unknown> =>
+  exampleEvent(
+    'pull_request',
+    {
+      number,
+      pull_request: {
+        number,
+        state,
+        merged: state === 'closed',
+        head: { ref: headRef, sha: 'a1b2c3d4e5f6', repo: { full_name: REPO } },
+        base: { ref: 'main', repo: { full_name: REPO } }
+      }
+    },
+    (e) => e.action === action
+  ).event!
 
 describe('a closed pull request gets no new preview', () => {
   it('create on the closed event after delete: nothing provisioned, no comment or deployment written, one notice, the step succeeds', async () => {

@@ -145,8 +145,14 @@ const unescapeData = (s: string): string => s.replace(/%0D/g, '\r').replace(/%0A
 /** Runs the action once. */
 export async function runAction(o: RunOptions): Promise<RunResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'preview-pg-run-'))
-  const files = { output: path.join(dir, 'output'), summary: path.join(dir, 'summary.md'), event: path.join(dir, 'event.json') }
+  const files = {
+    output: path.join(dir, 'output'),
+    summary: path.join(dir, 'summary.md'),
+    event: path.join(dir, 'event.json'),
+    env: path.join(dir, 'env')
+  }
   writeFileSync(files.output, '')
+  writeFileSync(files.env, '')
   writeFileSync(files.summary, '')
   const repository = o.repository ?? 'acme/shop'
   const repo = { name: repository.split('/')[1], full_name: repository, owner: { login: repository.split('/')[0] } }
@@ -173,6 +179,8 @@ export async function runAction(o: RunOptions): Promise<RunResult> {
     CI: 'true',
     GITHUB_ACTIONS: 'true',
     GITHUB_OUTPUT: files.output,
+    // the job's later steps get what a step writes here (GitHub docs, "Workflow commands": GITHUB_ENV); one step here
+    GITHUB_ENV: files.env,
     GITHUB_STEP_SUMMARY: files.summary,
     GITHUB_EVENT_PATH: files.event,
     GITHUB_EVENT_NAME: o.eventName ?? (o.pr ? 'pull_request' : o.workflowRun ? 'workflow_run' : 'push'),

@@ -231,7 +231,7 @@ export async function runWorkflowJob(
           caCertFile: base.caCertFile ?? jobEnv.NODE_EXTRA_CA_CERTS ?? '',
           inputs: { ...inputs, ...options.inputs },
           cwd: workspace,
-          env: { ...jobEnv, ...stepEnv, RUNNER_TEMP: runnerTemp },
+          env: { ...jobEnv, ...stepEnv, RUNNER_TEMP: runnerTemp, GITHUB_ENV: githubEnv, GITHUB_JOB: jobId },
           deferPost: true
         })
         posts.push(action)
@@ -253,6 +253,7 @@ export async function runWorkflowJob(
             ...stepEnv,
             RUNNER_TEMP: runnerTemp,
             GITHUB_ENV: githubEnv,
+            GITHUB_JOB: jobId,
             GITHUB_OUTPUT: outputFile,
             GITHUB_WORKSPACE: workspace,
             CI: 'true',

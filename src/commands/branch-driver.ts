@@ -22,11 +22,12 @@ import { maskSecret } from '../secrets.js'
 import type { NeonClient } from '../platform/client.js'
 import { branchCreateExtras, explainCreateRefusal } from '../platform/branch-create-extras.js'
 import { recordUse } from '../platform/expiry.js'
-import { deleteBranchAndWait, markSeeded, provisionBranch, waitForPendingOf } from '../platform/lifecycle.js'
+import { type BranchOptions, deleteBranchAndWait, markSeeded, provisionBranch, waitForPendingOf } from '../platform/lifecycle.js'
 import { branchLimitHandler } from './make-room.js'
-import { expiryFor, runSource } from '../run-source.js'
+import { type RunSource, expiryFor, runSource } from '../run-source.js'
+import { recordedGitBranchCheck } from '../platform/shared-preview.js'
 import { deleteBranches, followRenamedHead, otherBranchesOfPr } from '../platform/pr-branches.js'
-import { defaultBranchName, findPreviewBranches, refuseProtected } from '../platform/preview-branch.js'
+import { BranchRefusedError, defaultBranchName, findPreviewBranches, refuseProtected } from '../platform/preview-branch.js'
 import { describePoint } from '../platform/branch-point.js'
 import { summarise } from '../platform/operations.js'
 import { projectWaitSummary } from '../platform/project-wait.js'
@@ -76,7 +77,8 @@ async function provision(
         branchCreateExtras: extras,
         completeExtras: (made) => withRecordedIds(made ?? extras, ownerOfRun()),
         anonymized,
-        atBranchLimit: branchLimitHandler(settings, client, ownerOfRun().pr)
+        atBranchLimit: branchLimitHandler(settings, client, ownerOfRun().pr),
+        ...sharing(settings, client)
       })
     })
     .catch((err: unknown) => Promise.reject(explainCreateRefusal(err, lifetime)))
@@ -170,6 +172,21 @@ async function provision(
 }
 
 /**
+ * How a run without a PR meets other runs of its preview (platform/shared-preview.ts): no comment lock
+ * serialises them, so they wait for each other's seeds; a git branch's default name is reused and deleted
+ * only for the git branch its annotations record.
+ */
+function sharing(
+  settings: Settings,
+  client: NeonClient,
+  source: RunSource = runSource()
+): Pick<BranchOptions, 'sharedName' | 'foreignBecause'> {
+  if (source.kind === 'pull-request') return {}
+  const recorded = source.kind === 'git-branch' && !settings.branchName
+  return { sharedName: true, ...(recorded ? { foreignBecause: recordedGitBranchCheck(client, source.branch) } : {}) }
+}
+
+/**
  * The masking rules (input shape) of the PR's seeded branch when it is
  * anonymized, for a run that will replace it without `masking-rules`: it is
  * made again under them.
@@ -241,6 +258,11 @@ async function deleteBranch(settings: Settings, client: NeonClient, name: string
   const others = await otherBranchesOfPr(client, ownerOfRun(), branchName, earlier)
   const renamedAway = others.length ? await deleteBranches(client, others, settings) : []
   const found = await findPreviewBranches(client, branchName)
+  const foreign = sharing(settings, client).foreignBecause
+  for (const b of [found.seeded, found.unseeded]) {
+    const why = b && foreign ? await foreign(b) : null
+    if (why) throw new BranchRefusedError(why)
+  }
   if (found.unseeded) {
     core.info(`Deleting branch "${found.unseeded.name}", left by a run whose seed did not complete.`)
     await waitForPendingOf(client, found.unseeded, settings) // a cancelled run's compute start may still run on it

@@ -6,6 +6,7 @@
  * recognises its branches by these alone, never by name.
  */
 import * as github from '@actions/github'
+import { randomBytes } from 'node:crypto'
 import { ACTION_VERSION } from '../version.js'
 import { commentScope } from '../comment/scope.js'
 import { runSource } from '../run-source.js'
@@ -24,7 +25,9 @@ export const ANNOTATION = {
   /** The PR comment's id (GitHub REST), recorded for the sweep's direct edit. */
   comment: 'preview-postgres/comment-id',
   /** The GitHub deployment's id, recorded for the sweep's direct `inactive`. */
-  deployment: 'preview-postgres/deployment-id'
+  deployment: 'preview-postgres/deployment-id',
+  /** A value drawn once per run (step): a branch found after a lost create answer is this run's only when it carries it. */
+  claim: 'preview-postgres/claim'
 } as const
 
 /** Owners other than a pull request: a merge queue's job, or a git branch (push, `workflow_dispatch`). */
@@ -48,7 +51,12 @@ export interface BranchOwner {
   gitBranch?: string
   commentId?: number
   deploymentId?: number
+  /** The run that created the branch ({@link RUN_CLAIM}); absent on branches of earlier versions. */
+  claim?: string
 }
+
+/** This run's claim (12 hex digits, drawn when the module loads): recorded on the branch it creates. */
+export const RUN_CLAIM = randomBytes(6).toString('hex')
 
 /** The annotation values for a branch made for `owner` by this version of the action. */
 export function annotationsOf(owner: BranchOwner): Record<string, string> {
@@ -61,7 +69,8 @@ export function annotationsOf(owner: BranchOwner): Record<string, string> {
     ...(owner.kind ? { [ANNOTATION.kind]: owner.kind } : {}),
     ...(owner.gitBranch ? { [ANNOTATION.gitBranch]: owner.gitBranch } : {}),
     ...(owner.commentId ? { [ANNOTATION.comment]: String(owner.commentId) } : {}),
-    ...(owner.deploymentId ? { [ANNOTATION.deployment]: String(owner.deploymentId) } : {})
+    ...(owner.deploymentId ? { [ANNOTATION.deployment]: String(owner.deploymentId) } : {}),
+    ...(owner.claim ? { [ANNOTATION.claim]: owner.claim } : {})
   }
 }
 
@@ -91,7 +100,8 @@ export function ownerOf(value: Record<string, unknown> | undefined): (BranchOwne
     kind: kind === 'merge-group' || kind === 'git-branch' ? kind : undefined,
     gitBranch: get(ANNOTATION.gitBranch),
     commentId: idOf(get(ANNOTATION.comment)),
-    deploymentId: idOf(get(ANNOTATION.deployment))
+    deploymentId: idOf(get(ANNOTATION.deployment)),
+    claim: get(ANNOTATION.claim)
   }
 }
 
@@ -106,6 +116,7 @@ export function ownerOfRun(): BranchOwner {
     headSha: pr?.head?.sha ?? (source.kind === 'merge-group' && source.headSha ? source.headSha : github.context.sha) ?? '',
     preview: commentScope() || undefined,
     ...(source.kind === 'merge-group' ? { kind: source.kind } : {}),
-    ...(source.kind === 'git-branch' ? { kind: source.kind, gitBranch: source.branch } : {})
+    ...(source.kind === 'git-branch' ? { kind: source.kind, gitBranch: source.branch } : {}),
+    claim: RUN_CLAIM
   }
 }

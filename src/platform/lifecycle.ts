@@ -20,11 +20,11 @@
  */
 import * as core from '@actions/core'
 import { HttpError } from '../http.js'
-import { type Branch, type ConnectionUri, type CreatedBranch, NeonClient, PlatformResponseError } from './client.js'
+import { type Branch, type CreatedBranch, NeonClient } from './client.js'
 import { chooseUri, connectionOf, pooledOf } from './branch-connection.js'
 import {
   BranchRefusedError,
-  UNSEEDED_SUFFIX,
+  type FoundBranches,
   findPreviewAndParent,
   findPreviewBranches,
   refuseProtected,
@@ -35,6 +35,8 @@ import { retryLocked } from './retry-423.js'
 import { NeonLimitError } from './api-errors.js'
 import { waitForComputeSlot } from './compute-wait.js'
 import { type Operation, waitForOperations } from './operations.js'
+import { createUnseeded } from './create-unseeded.js'
+import { awaitOtherSeed } from './shared-preview.js'
 import type { CreateBranchExtras } from './shapes.js'
 import { clearUnseeded, saveUnseeded } from '../post-state.js'
 import { mark } from '../phases.js'
@@ -60,6 +62,13 @@ export interface BranchOptions {
    * once; or throws the error to report (with the project's figures).
    */
   atBranchLimit?: (err: NeonLimitError) => Promise<void>
+  /**
+   * Runs that no PR comment lock serialises may hold the name at once (shared-preview.ts): a branch found
+   * under the unseeded name, or a create refused with 409, is waited out instead of deleted or reported.
+   */
+  sharedName?: boolean
+  /** Why a branch found under the preview's names is not this preview's (shared-preview.ts), or null; checked before it is reused or deleted. */
+  foreignBecause?: (branch: Branch) => Promise<string | null>
 }
 
 /**
@@ -191,71 +200,6 @@ const CLEANUP_WAIT_SECONDS = 30
 const CANCEL_DELETE_RESERVE_MS = 1000
 
 /**
- * A create whose answer does not say what happened: a timeout, a reset, a
- * 5xx (after the 503 retries), or a 2xx we could not read. The platform may
- * have made the branch.
- */
-function unanswered(err: unknown): err is HttpError | PlatformResponseError {
-  return (
-    err instanceof PlatformResponseError ||
-    (err instanceof HttpError && (err.status === 0 || err.status >= 500 || (err.status >= 200 && err.status < 300)))
-  )
-}
-
-/**
- * Creates the unseeded branch. After an unanswered create (its answer
- * lost to a timeout or a reset, or a 5xx) looks the name up: a branch the
- * platform made anyway is adopted with the operations still pending on it,
- * so this run finishes the job (wait, seed, rename) or deletes it.
- * @returns the branch, its pending operations, its connection URIs and when the answered create was sent
- *   (milliseconds since the epoch; the operations' wait counts from it) if the create answered.
- */
-async function createUnseeded(
-  client: NeonClient,
-  parent: Branch,
-  name: string,
-  extras?: CreateBranchExtras,
-  anonymized?: AnonymizedHooks
-): Promise<{ branch: Branch; operations: Operation[]; uris: ConnectionUri[]; sentAt?: number }> {
-  const since = new Date(Date.now() - 60_000).toISOString()
-  try {
-    let sentAt = Date.now()
-    const create = () => {
-      sentAt = Date.now()
-      return anonymized ? anonymized.create(parent, name, extras) : client.createBranch(parent.id, name, extras)
-    }
-    const created = await retryLocked(`Create branch "${name}"`, create)
-    return { branch: created.branch, operations: created.operations, uris: created.connection_uris, sentAt }
-  } catch (err) {
-    if (!unanswered(err)) throw err
-    core.warning(`${err.message} Looking the branch up by name, in case Neon made it.`)
-    let made: Branch | null
-    try {
-      made = (await findPreviewBranches(client, name.slice(0, -UNSEEDED_SUFFIX.length))).unseeded
-    } catch (e) {
-      throw new Error(
-        `${err.message} The lookup that would tell whether the branch was made failed too (${(e as Error).message}); if branch "${name}" exists, the next run deletes it.`,
-        { cause: e }
-      )
-    }
-    if (!made) {
-      if (err instanceof PlatformResponseError) throw new PlatformResponseError(`${err.message} No branch "${name}" was made.`)
-      throw new HttpError(
-        `${err.message} No branch "${name}" was made.`,
-        err.status,
-        err.serviceMessage,
-        err.hint,
-        err.timedOut,
-        undefined,
-        err.requestId
-      )
-    }
-    core.info(`Neon made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`)
-    return { branch: made, operations: await client.pendingOperationsOf(made.id, since), uris: [] }
-  }
-}
-
-/**
  * Registers the cancel's undo step for `branch`, which this run holds under
  * its unseeded name: wait for `pending` (its operations hold the project,
  * a DELETE meets 423 until they end) until shortly before the cancel's
@@ -280,16 +224,29 @@ export function undoOnCancel(
   })
 }
 
+/** Throws the reason a found branch is not this preview's ({@link BranchOptions.foreignBecause}), before anything changes it. */
+async function refuseForeign(found: FoundBranches, o: BranchOptions): Promise<void> {
+  for (const branch of [found.seeded, found.unseeded]) {
+    const why = branch && o.foreignBecause ? await o.foreignBecause(branch) : null
+    if (why) throw new BranchRefusedError(why)
+  }
+}
+
 /**
  * Finds the PR's seeded branch and reuses it, or creates it under its
  * unseeded name from the parent with a read-write compute and waits for
  * the operations the create started. An unseeded branch found (a run whose
- * seed did not complete) is deleted first; `reuse: false` deletes the seeded
+ * seed did not complete) is deleted first, unless `sharedName` says another run may
+ * still be seeding it (then it is waited out); `reuse: false` deletes the seeded
  * one too. A newly created branch must be passed to {@link markSeeded} once seeded.
+ * @param attempt 1, or the count of looks after creates refused with 409 under `sharedName`
  * @throws BranchRefusedError, ProjectBusyError, OperationError, HttpError.
  */
-export async function provisionBranch(client: NeonClient, o: BranchOptions): Promise<BranchOutcome> {
-  const { found, parent } = await findPreviewAndParent(client, o.branchName, o.parentBranch)
+export async function provisionBranch(client: NeonClient, o: BranchOptions, attempt = 1): Promise<BranchOutcome> {
+  const first = await findPreviewAndParent(client, o.branchName, o.parentBranch)
+  const parent = first.parent
+  const found = o.sharedName ? await awaitOtherSeed(client, o.branchName, first.found, o) : first.found
+  await refuseForeign(found, o)
   if (found.unseeded) {
     core.warning(
       `Branch "${found.unseeded.name}" (${found.unseeded.id}) was left by a run whose seed did not complete: deleting it and starting again.`
@@ -322,6 +279,11 @@ export async function provisionBranch(client: NeonClient, o: BranchOptions): Pro
     })
   } catch (err) {
     if (err instanceof HttpError && err.status === 409) {
+      // another run holds the unseeded name: wait until it is free, then look again (at most three times)
+      if (o.sharedName && attempt < 3) {
+        await awaitOtherSeed(client, o.branchName, await findPreviewBranches(client, o.branchName), o)
+        return await provisionBranch(client, o, attempt + 1)
+      }
       const now = await findPreviewBranches(client, o.branchName)
       if (now.seeded && o.reuse && !(o.anonymized && (await o.anonymized.unreusable(now.seeded, parent)))) {
         core.info(`Branch "${o.branchName}" was created and seeded by another run first (HTTP 409); reusing it.`)

@@ -4,6 +4,7 @@
  * until its seed completes, the lookup under both names, and the parent it
  * is made from. Refusals are {@link BranchRefusedError}s.
  */
+import { createHash } from 'node:crypto'
 import type { NeonClient } from './client.js'
 import type { Branch } from './shapes.js'
 import type { RunSource } from '../run-source.js'
@@ -22,10 +23,14 @@ function clean(s: string): string {
 /**
  * `preview/pr-<number>-<head ref>` in a PR; outside one, by what owns the
  * preview (run-source.ts): `preview/<git branch>` for a push or
- * `workflow_dispatch` on a branch (and its `delete` event), `preview/queue-<short sha>`
- * for a merge group, else `preview/<short sha>`. Characters other than letters,
+ * `workflow_dispatch` on a branch (and its `delete` event), `preview/queue-<short sha>-<job key>`
+ * for a merge group's job, else `preview/<short sha>`. Characters other than letters,
  * digits, `.`, `_` and `-` become `-`, at most 256 characters, then
  * `-<preview name>` for one of several previews of the PR (`preview-name`).
+ * A git branch whose name that changes (`feature/x`, which would meet `feature-x`; a name of
+ * non-ASCII letters only, which becomes `branch`), or that starts like a PR's or a merge group's preview
+ * (`pr-<n>`, `queue-`), gets `-<8 hex digits>` of its exact name's SHA-256 after it, so two git branches, or a
+ * git branch and a PR, never share a preview.
  */
 export function defaultBranchName(
   pr: { number: number; headRef: string } | null,
@@ -37,12 +42,24 @@ export function defaultBranchName(
   const short = (s: string): string => clean(s).slice(0, 7) || 'local'
   const name = pr
     ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}`
-    : source?.kind === 'git-branch' && clean(source.branch)
-      ? `preview/${clean(source.branch)}`
+    : source?.kind === 'git-branch' && source.branch
+      ? gitBranchName(source.branch, 256 - suffix.length)
       : source?.kind === 'merge-group'
-        ? `preview/queue-${short(source.headSha || sha)}`
+        ? `preview/queue-${short(source.headSha || sha)}${source.job ? `-${clean(source.job)}` : ''}`
         : `preview/${short(sha)}`
   return name.slice(0, 256 - suffix.length) + suffix
+}
+
+/**
+ * `preview/<git branch>` within `max` characters, the name cleaned (see {@link defaultBranchName}); when
+ * cleaning or the cut changed it, `-<first 8 hex digits of SHA-256 of the exact name>` ends it.
+ */
+function gitBranchName(branch: string, max: number): string {
+  const base = `preview/${clean(branch) || 'branch'}`
+  // `pr-<n>…` and `queue-…` are the names of a PR's and a merge group's previews
+  if (base === `preview/${branch}` && base.length <= max && !/^(pr-\d|queue-)/.test(branch)) return base
+  const tag = `-${createHash('sha256').update(branch).digest('hex').slice(0, 8)}`
+  return base.slice(0, max - tag.length) + tag
 }
 
 /**

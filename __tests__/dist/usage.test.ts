@@ -32,7 +32,7 @@ const setCounters = (branchId: string, counters: Partial<Record<Counter, number 
 const commentOf = (pr: number): string => suite.emu.github.comments(REPO, pr)[0].body
 
 describe('a preview that has used 5,400 compute seconds', () => {
-  it('shows 1.5 CU-hours in its comment and summary after the next push, and in the final comment after command: delete', async () => {
+  it('shows 1.5 CU-hours in its comment and summary after the next push and a reset, and in the final comment after command: delete', async () => {
     const pr = newPr()
     const created = await run({ seed: 'seed.sql' }, { pr: { number: pr } })
     expect(created.errors).toEqual([])
@@ -48,6 +48,11 @@ describe('a preview that has used 5,400 compute seconds', () => {
       expect(text).toContain(`| Used so far | 1.5 CU-hours of compute (6.0 hours active), ${mib}, 3.0 MiB sent to clients, by Neon's count this billing period`)
     }
     expect(pushed.outputs).toMatchObject({ 'compute-time-seconds': '5400', 'active-time-seconds': '21600', 'data-transfer-bytes': String(3 * 1024 * 1024), 'written-data-bytes': '0' })
+
+    const reset = await run({ command: 'reset', seed: 'seed.sql' }, { pr: { number: pr } })
+    expect(reset.errors).toEqual([])
+    expect(commentOf(pr)).toContain('| Used so far | 1.5 CU-hours of compute (6.0 hours active)')
+    expect(reset.outputs['compute-time-seconds']).toBe('5400')
 
     const deleted = await run({ command: 'delete' }, { pr: { number: pr } })
     expect(deleted.errors).toEqual([])
@@ -86,7 +91,7 @@ describe('a branch object without the counters (an older API answer)', () => {
     const deleted = await run({ command: 'delete' }, { pr: { number: pr } })
     expect(deleted.code).toBe(0)
     expect(commentOf(pr)).not.toMatch(/Used in all|CU-hours/)
-    for (const name of USAGE_OUTPUTS) expect(deleted.outputs[name]).toBe('')
+    for (const name of USAGE_OUTPUTS) expect(deleted.outputs[name] ?? '').toBe('')
   })
 })
 

@@ -139,7 +139,7 @@ async function branchJson(id: string): Promise<Record<string, number>> {
 }
 
 describe('command: cleanup', () => {
-  it("lists each swept preview's compute time and the total, and the previews that stay", async () => {
+  it("lists each swept preview's compute time and the total, and the previews that stay (a dry run: those it would sweep)", async () => {
     const closedA = newPr()
     const a = await run({}, { pr: { number: closedA } })
     const closedB = newPr()
@@ -151,6 +151,10 @@ describe('command: cleanup', () => {
     setCounters(kept.outputs['branch-id'], { compute_time_seconds: 3600 })
     suite.emu.pulls.close(REPO, closedA, true)
     suite.emu.pulls.close(REPO, closedB)
+    const dry = await run({ command: 'cleanup', 'dry-run': 'true' }, { eventName: 'schedule', event: {} })
+    expect(dry.summary).toContain('Would sweep 2 previews:')
+    expect(dry.summary).toMatch(/\| \*\*Total\*\* \| \| \*\*2\.0 CU-hours\*\* \|/)
+    expect(dry.summary).toContain('Kept 1 preview: 1.0 CU-hours of compute this billing period')
     const r = await run({ command: 'cleanup' }, { eventName: 'schedule', event: {} })
     expect(r.errors).toEqual([])
     expect(suite.project.branches.has(a.outputs['branch-id'])).toBe(false)

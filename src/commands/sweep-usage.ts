@@ -34,13 +34,14 @@ export function renderSweepUsage(rows: SweepRow[], dryRun: boolean, now = Date.n
   if (swept.length) {
     const usages = swept.map((r) => usageOf(r.branch))
     const total = totalUsage(usages)
+    const unknown = usages.filter((u) => u?.computeTimeSeconds === undefined).length
     lines.push(
       `${dryRun ? 'Would sweep' : 'Swept'} ${swept.length} preview${swept.length === 1 ? '' : 's'}:`,
       '',
       `| Branch | Pull request | Compute | Data size${dryRun ? '' : ' when deleted'} |`,
       '| --- | --- | --- | --- |',
       ...swept.map((r, i) => `| \`${cell(r.branch.name)}\` | ${r.pr ? `#${r.pr}` : ''} | ${compute(usages[i])} | ${size(usages[i])} |`),
-      `| **Total** | | ${total?.computeTimeSeconds === undefined ? '' : `**${compute(total)}**`} | ${total?.logicalSizeBytes === undefined ? '' : `**${size(total)}**`} |`,
+      `| **Total**${unknown ? ` (${unknown} without a compute figure)` : ''} | | ${total?.computeTimeSeconds === undefined ? '' : `**${compute(total)}**`} | ${total?.logicalSizeBytes === undefined ? '' : `**${size(total)}**`} |`,
       ''
     )
   } else lines.push(`${dryRun ? 'Would sweep' : 'Swept'} no preview.`, '')

@@ -8,9 +8,9 @@ export const modules = {
 __webpack_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var _v8_settings_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8535);
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6421);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1889);
 /* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(833);
-/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(8144);
+/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(8422);
 /* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(8653);
 /* harmony import */ var _phases_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(119);
 /**
@@ -39,7 +39,7 @@ if (settings) {
     const checked = settings;
     (0,_cancel_js__WEBPACK_IMPORTED_MODULE_2__/* .handleCancellation */ .qO)();
     (0,_phases_js__WEBPACK_IMPORTED_MODULE_5__/* .mark */ .Gy)('loading the code');
-    const { run } = await Promise.all(/* import() */[__webpack_require__.e(324), __webpack_require__.e(716), __webpack_require__.e(81), __webpack_require__.e(198)]).then(__webpack_require__.bind(__webpack_require__, 7198));
+    const { run } = await Promise.all(/* import() */[__webpack_require__.e(324), __webpack_require__.e(716), __webpack_require__.e(264), __webpack_require__.e(912)]).then(__webpack_require__.bind(__webpack_require__, 9912));
     await (0,_cancel_js__WEBPACK_IMPORTED_MODULE_2__/* .runMainFlow */ .zw)(() => run(checked));
 }
 
@@ -57,7 +57,7 @@ __webpack_async_result__();
 /* harmony export */   dP: () => (/* binding */ saveJobBranch),
 /* harmony export */   nH: () => (/* binding */ clearUnseeded)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1889);
 /* harmony import */ var _step_state_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(2649);
 /**
  * What the main step tells the post step (`runs.post`), through

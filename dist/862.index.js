@@ -8,7 +8,7 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   runPost: () => (/* binding */ runPost)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1889);
 /* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8653);
 /**
  * The post step (`runs.post`, run by GitHub after the main step even when it
@@ -29,7 +29,7 @@ async function runPost() {
     if (!branch && !lock)
         return job ? await deleteJob(job) : undefined;
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e('The main step did not finish (it failed, or was cancelled or killed): undoing what it left half done.');
-    const { deleteUnseeded, releaseLock } = await Promise.all(/* import() */[__webpack_require__.e(916), __webpack_require__.e(324), __webpack_require__.e(81), __webpack_require__.e(196), __webpack_require__.e(53)]).then(__webpack_require__.bind(__webpack_require__, 53));
+    const { deleteUnseeded, releaseLock } = await Promise.all(/* import() */[__webpack_require__.e(916), __webpack_require__.e(324), __webpack_require__.e(264), __webpack_require__.e(126), __webpack_require__.e(53)]).then(__webpack_require__.bind(__webpack_require__, 53));
     if (branch) {
         await deleteUnseeded(branch).catch((err) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete the unseeded branch ${branch}: ${err.message} Delete it by hand.`));
     }
@@ -40,7 +40,7 @@ async function runPost() {
 }
 /** Deletes the branch made for this job alone (a merge group's): its `expires_at` removes it should this fail. */
 async function deleteJob(job) {
-    const { deleteJobBranch } = await Promise.all(/* import() */[__webpack_require__.e(916), __webpack_require__.e(324), __webpack_require__.e(81), __webpack_require__.e(196), __webpack_require__.e(53)]).then(__webpack_require__.bind(__webpack_require__, 53));
+    const { deleteJobBranch } = await Promise.all(/* import() */[__webpack_require__.e(916), __webpack_require__.e(324), __webpack_require__.e(264), __webpack_require__.e(126), __webpack_require__.e(53)]).then(__webpack_require__.bind(__webpack_require__, 53));
     await deleteJobBranch(job).catch((err) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete branch ${job}, made for this job alone: ${err.message} Its expiry (expires_at) removes it, or \`command: cleanup\` does.`));
 }
 
@@ -56,7 +56,7 @@ async function deleteJob(job) {
 /* harmony export */   dP: () => (/* binding */ saveJobBranch),
 /* harmony export */   nH: () => (/* binding */ clearUnseeded)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1889);
 /* harmony import */ var _step_state_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(2649);
 /**
  * What the main step tells the post step (`runs.post`), through

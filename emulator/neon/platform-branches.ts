@@ -13,12 +13,14 @@ import type { PostgresServer } from '../postgres/postgres.js'
 import { databaseView, endpointView } from './platform-views.js'
 import type { PlatformLifecycle } from './platform-lifecycle.js'
 import type { PlatformHistory } from './platform-history.js'
+import type { PlatformUsage } from './platform-usage.js'
 import { LOCKED, type BranchRecord, type CreateBranchBody, type PlatformCore, type Project, hex, iso } from './platform-records.js'
 
 /** What the branch requests need of the platform (platform.ts). */
 export interface BranchesCore extends PlatformCore {
   readonly lifecycle: PlatformLifecycle
   readonly history: PlatformHistory
+  readonly usage: PlatformUsage
   newBranch(project: Project, name: string, parentId: string | undefined): BranchRecord
   uri(project: Project, b: BranchRecord, pooled: boolean): string
   unarchive(project: Project, b: BranchRecord): Reply | null
@@ -120,7 +122,7 @@ export class PlatformBranches {
             { at: startComputeMs, status: 'finished' }
           ],
           b.endpoint!.id,
-          () => copy.then(() => this.pg.allowConnections(b.database))
+          () => copy.then(() => this.pg.allowConnections(b.database)).then(() => this.platform.usage.started(b))
         )
       )
     }

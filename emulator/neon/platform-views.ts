@@ -8,7 +8,7 @@ import type { Reply, Request } from '../http-kit.js'
 import { REGION } from '../instant/instant.js'
 import type { BranchRecord, Project } from './platform-records.js'
 
-/** The spec's Branch object (every required field). */
+/** The spec's Branch object: every required field but the usage counters, which `extra` brings (platform-usage.ts). */
 export function branchView(project: Project, b: BranchRecord, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const { id, name, parent_id, parent_lsn, parent_timestamp, default: isDefault, protected: isProtected, created_at, updated_at } = b
   return {
@@ -23,11 +23,6 @@ export function branchView(project: Project, b: BranchRecord, extra: Record<stri
     creation_source: 'console',
     default: isDefault,
     protected: isProtected,
-    cpu_used_sec: 0,
-    active_time_seconds: 0,
-    compute_time_seconds: 0,
-    written_data_bytes: 0,
-    data_transfer_bytes: 0,
     created_at,
     updated_at,
     ...extra
@@ -70,15 +65,17 @@ export function databaseView(project: Project, b: BranchRecord): Record<string, 
  * Spec, listProjectBranches: `search` (partial, case-insensitive, on name or
  * id), `sort_by` (name, created_at, updated_at; default updated_at),
  * `sort_order` (asc, desc; default desc), `limit`, and an opaque `cursor`
- * (`pagination.next` of the page before). Serves at most `branchPageSize` a page.
+ * (`pagination.next` of the page before). Serves at most `branchPageSize` a page,
+ * after `prepare` has run on the page's branches (the usage's measure, platform-usage.ts).
  */
 export function listBranches(
   project: Project,
   req: Request,
   pageSize: number,
   view: (b: BranchRecord) => Record<string, unknown> = (b) => branchView(project, b),
-  annotation: (b: BranchRecord) => unknown = () => undefined
-): Reply {
+  annotation: (b: BranchRecord) => unknown = () => undefined,
+  prepare: (page: BranchRecord[]) => Promise<void> = async () => undefined
+): Promise<Reply> | Reply {
   const q = req.query
   const search = (q.get('search') ?? '').toLowerCase()
   const sortBy = q.get('sort_by') ?? 'updated_at'
@@ -103,7 +100,7 @@ export function listBranches(
   const size = Math.min(limit, pageSize)
   const page = all.slice(offset, offset + size)
   const more = offset + size < all.length
-  return {
+  return prepare(page).then(() => ({
     status: 200,
     body: {
       branches: page.map(view),
@@ -115,5 +112,5 @@ export function listBranches(
         sort_order: sortOrder
       }
     }
-  }
+  }))
 }

@@ -32,6 +32,7 @@ import { PlatformLifecycle } from './platform-lifecycle.js'
 import { PlatformAnonymized } from './platform-anonymized.js'
 import { PlatformHistory } from './platform-history.js'
 import { PlatformBranches } from './platform-branches.js'
+import { PlatformUsage } from './platform-usage.js'
 import {
   TERMINAL,
   type BranchRecord,
@@ -75,6 +76,8 @@ export class PlatformService implements PlatformCore {
   readonly history: PlatformHistory
   /** Create, delete and update branch (platform-branches.ts). */
   readonly branchRequests: PlatformBranches
+  /** Each branch's usage counters; a test sets them with `usage.set` (platform-usage.ts). */
+  readonly usage: PlatformUsage
   private lastCreated = 0
   private readonly timers = new Set<NodeJS.Timeout>()
 
@@ -83,6 +86,7 @@ export class PlatformService implements PlatformCore {
     this.anonymized = new PlatformAnonymized(this, pg)
     this.history = new PlatformHistory(pg)
     this.branchRequests = new PlatformBranches(this, pg)
+    this.usage = new PlatformUsage(pg)
     const p = '^/api/v2/projects/([^/]+)'
     this.server
       .route('GET', new RegExp(`${p}/branches/?$`), (req, [pid]) =>
@@ -92,15 +96,16 @@ export class PlatformService implements PlatformCore {
             req,
             this.branchPageSize,
             (b) => this.branchView(project, b),
-            (b) => (b.annotations ? this.lifecycle.annotation(b).annotation : undefined)
+            (b) => (b.annotations ? this.lifecycle.annotation(b).annotation : undefined),
+            (page) => this.usage.measure(page)
           )
         )
       )
       .route('GET', new RegExp(`${p}/branches/([^/]+)/?$`), (req, [pid, bid]) =>
-        this.withBranch(req, pid, bid, (project, b) => ({
-          status: 200,
-          body: { branch: this.branchView(project, b), ...this.lifecycle.annotation(b) }
-        }))
+        this.withBranch(req, pid, bid, async (project, b) => {
+          await this.usage.measure([b])
+          return { status: 200, body: { branch: this.branchView(project, b), ...this.lifecycle.annotation(b) } }
+        })
       )
       .route('POST', new RegExp(`${p}/branches/?$`), (req, [pid]) =>
         this.withProject(req, pid, (project) => this.branchRequests.create(project, req))
@@ -184,10 +189,12 @@ export class PlatformService implements PlatformCore {
     const main = this.newBranch(project, 'main', undefined)
     main.default = true
     await this.pg.createDatabase(main.database, project.role)
+    this.usage.started(main)
     if (options.protectedBranch) {
       const prot = this.newBranch(project, options.protectedBranch, main.id)
       prot.protected = true
       await this.pg.createDatabase(prot.database, project.role, { template: main.database })
+      this.usage.started(prot)
     }
     this.projects.set(project.id, project)
     return project
@@ -201,6 +208,7 @@ export class PlatformService implements PlatformCore {
     const main = [...project.branches.values()].find((b) => b.default)!
     const b = this.newBranch(project, name, main.id)
     await this.pg.createDatabase(b.database, project.role, { template: main.database })
+    this.usage.started(b)
     return b
   }
 
@@ -297,6 +305,7 @@ export class PlatformService implements PlatformCore {
   /** A branch as the API shows it: the spec's view (platform-views.ts) with the lifecycle fields (platform-lifecycle.ts). */
   branchView(project: Project, b: BranchRecord): Record<string, unknown> {
     return specBranchView(project, b, {
+      ...this.usage.view(b),
       ...this.lifecycle.view(b),
       ...this.anonymized.view(b),
       ...(b.archived ? { current_state: 'archived' } : {})

@@ -30,6 +30,7 @@ import { deleteBranches, followRenamedHead, otherBranchesOfPr } from '../platfor
 import { BranchRefusedError, defaultBranchName, findPreviewBranches, refuseProtected } from '../platform/preview-branch.js'
 import { describePoint } from '../platform/branch-point.js'
 import { summarise } from '../platform/operations.js'
+import { usageOf } from '../platform/usage.js'
 import { projectWaitSummary } from '../platform/project-wait.js'
 import { clearUnseeded, saveJobBranch } from '../post-state.js'
 import type { CommentRecord, PullRequest } from '../comment/comment.js'
@@ -110,7 +111,8 @@ async function provision(
     projectWait: projectWaitSummary(),
     expiresAt,
     schemaOnly: outcome.created && settings.schemaOnly,
-    anonymized: masked
+    anonymized: masked,
+    usage: usageOf(outcome.branch)
   }
   const parent = outcome.parent
   const provisioned: Provisioned = {
@@ -162,7 +164,8 @@ async function provision(
       branchId: outcome.branch.id,
       branchName: outcome.branch.name,
       expiresAt,
-      anonymized: !!masked
+      anonymized: !!masked,
+      usage: report.usage
     }),
     record: () => ({ mode: 'branch', branchId: outcome.branch.id, branchName: outcome.branch.name }),
     env: {},
@@ -294,7 +297,8 @@ async function deleteBranch(settings: Settings, client: NeonClient, name: string
       projectId: settings.projectId,
       branchId: branch.id,
       branchName,
-      operations: (ops ?? []).map(summarise)
+      operations: (ops ?? []).map(summarise),
+      usage: usageOf(branch)
     },
     record: { mode: 'branch' }
   }
@@ -323,7 +327,8 @@ async function deleteBranchById(settings: Settings, client: NeonClient, id: stri
       projectId: settings.projectId,
       branchId: id,
       branchName: branch.name,
-      operations: (ops ?? []).map(summarise)
+      operations: (ops ?? []).map(summarise),
+      usage: usageOf(branch)
     },
     record: { mode: 'branch' }
   }

@@ -28,6 +28,7 @@ import { GitHubBudget } from '../comment/lock/budget.js'
 import { type PullState, pullStates, pullState } from './sweep-github.js'
 import { SweepRun, type SweepRow } from './sweep-run.js'
 import { decideByKind, readGitBranchesWith } from './sweep-kinds.js'
+import { renderSweepUsage } from './sweep-usage.js'
 
 export type { SweepRow } from './sweep-run.js'
 
@@ -102,7 +103,7 @@ export async function decide(
   return row('keep', `pull request #${owner.pr} is open${within}`)
 }
 
-/** The job summary: every branch looked at, with the decision and the reason. */
+/** The job summary: every branch looked at, with the decision and the reason; then what the previews used (sweep-usage.ts). */
 export function renderSweep(rows: SweepRow[], settings: Pick<Settings, 'dryRun' | 'maxAgeSeconds' | 'projectId'>): string {
   const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
   const deleted = rows.filter((r) => r.decision === 'deleted' || r.decision === 'already gone').length
@@ -116,7 +117,8 @@ export function renderSweep(rows: SweepRow[], settings: Pick<Settings, 'dryRun' 
     '| --- | --- | --- | --- |',
     ...rows.map(
       (r) => `| \`${cell(r.branch.name)}\` (\`${r.branch.id}\`) | ${r.pr ? `#${r.pr}` : ''} | ${r.decision} | ${cell(r.reason)} |`
-    )
+    ),
+    ...renderSweepUsage(rows, settings.dryRun)
   ]
   return lines.join('\n')
 }

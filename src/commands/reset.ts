@@ -25,6 +25,7 @@ import type { NeonClient } from '../platform/client.js'
 import { recordUse } from '../platform/expiry.js'
 import { ProjectBusyError, retryLocked } from '../platform/retry-423.js'
 import { type Operation, summarise, waitForOperations } from '../platform/operations.js'
+import { usageOf } from '../platform/usage.js'
 import { maskConnection, setOutputs } from '../publish/outputs.js'
 import { writeEnvFile } from '../publish/env-file.js'
 import type { Report } from '../publish/report.js'
@@ -123,7 +124,8 @@ export async function resetBranch(
     host: connection.directHost,
     operations: restored.operations.map(summarise),
     resetAt: (restored.branch as { last_reset_at?: string }).last_reset_at ?? new Date().toISOString(),
-    expiresAt
+    expiresAt,
+    usage: usageOf(branch) // as the lookup read it, before the restore
   }
   const undo = async (): Promise<void> => {
     await undoUnseeded()
@@ -141,7 +143,8 @@ export async function resetBranch(
     branchId: branch.id,
     branchName: branch.name,
     expiresAt,
-    migrationReport: report.migrationCost?.file
+    migrationReport: report.migrationCost?.file,
+    usage: report.usage
   })
   if (settings.envFile)
     await writeEnvFile(settings.envFile, { databaseUrl: connection.pooledUrl, databaseUrlDirect: connection.directUrl }, settings.envNames)

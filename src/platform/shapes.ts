@@ -25,6 +25,17 @@ export interface Branch {
   current_state?: string
   /** Platform spec, Branch: actions restricted on this branch and why (an anonymized branch restricts `restore`). */
   restricted_actions?: { name: string; reason: string }[]
+  /**
+   * Platform spec, Branch: what the branch has used (int64 each; seconds and bytes). Read only through
+   * platform/usage.ts, which drops what is absent or not a count (an older API answer).
+   */
+  compute_time_seconds?: unknown
+  active_time_seconds?: unknown
+  cpu_used_sec?: unknown
+  written_data_bytes?: unknown
+  data_transfer_bytes?: unknown
+  /** Platform spec, Branch: "the logical size of the branch, in bytes". */
+  logical_size?: unknown
 }
 
 export interface Endpoint {

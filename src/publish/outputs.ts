@@ -3,6 +3,7 @@
  */
 import * as core from '@actions/core'
 import { type Connection, secretsOf } from '../connection.js'
+import type { BranchUsage } from '../platform/usage.js'
 
 /**
  * Registers every secret form of a connection with the runner
@@ -33,6 +34,8 @@ export interface ActionOutputs {
   anonymized?: boolean
   /** This run rebuilt the PR's database because its seed changed (`reseed: on-change`). */
   reseeded?: boolean
+  /** Branch mode: the branch's counters as Neon gave them (platform/usage.ts). */
+  usage?: BranchUsage
 }
 
 /**
@@ -62,7 +65,23 @@ export function setOutputs(o: ActionOutputs): void {
     'schema-destructive': String(o.schema?.destructive ?? false),
     'migration-report': o.migrationReport ?? '',
     anonymized: String(o.anonymized ?? false),
-    reseeded: String(o.reseeded ?? false)
+    reseeded: String(o.reseeded ?? false),
+    ...usageOutputs(o.usage)
   }
   for (const [name, value] of Object.entries(values)) core.setOutput(name, value)
+}
+
+/**
+ * The usage outputs (action.yml) of a branch's counters: each a decimal
+ * integer as Neon gave it, '' for a counter Neon did not give (never "0").
+ */
+export function usageOutputs(u: BranchUsage | undefined): Record<string, string> {
+  const out = (n: number | undefined): string => (n === undefined ? '' : String(n))
+  return {
+    'compute-time-seconds': out(u?.computeTimeSeconds),
+    'active-time-seconds': out(u?.activeTimeSeconds),
+    'logical-size': out(u?.logicalSizeBytes),
+    'written-data-bytes': out(u?.writtenDataBytes),
+    'data-transfer-bytes': out(u?.dataTransferBytes)
+  }
 }

@@ -1,5 +1,5 @@
-export const id = 81;
-export const ids = [81];
+export const id = 264;
+export const ids = [264];
 export const modules = {
 
 /***/ 6924:
@@ -233,6 +233,145 @@ function describeGitHubError(err) {
 
 /***/ }),
 
+/***/ 2208:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   $w: () => (/* binding */ ReserveKeptError),
+/* harmony export */   Jz: () => (/* binding */ isRateLimited),
+/* harmony export */   Nl: () => (/* binding */ GitHubBudget),
+/* harmony export */   nT: () => (/* binding */ budgetOf)
+/* harmony export */ });
+/* unused harmony exports RESERVE_SHARE, MIN_RESERVE */
+/**
+ * The share of the hour's limit (`x-ratelimit-limit`) that whatever spends
+ * the repository's budget in bulk (the sweep, make-room) leaves to the
+ * repository's pull requests: a quarter, 250 of a `GITHUB_TOKEN`'s 1,000
+ * (a PR's run needs 5 to 8: lock.ts, LOCK_BUDGET).
+ */
+const RESERVE_SHARE = 0.25;
+/** Requests kept back whatever the limit (one PR's run). */
+const MIN_RESERVE = 8;
+/** The budget watching each client ({@link GitHubBudget.watch}), so that every spender of one client reads one budget. */
+const watching = new WeakMap();
+/** The budget that watches `octokit`, made and set watching it when none does yet (then empty until an answer or {@link GitHubBudget.read}). */
+function budgetOf(octokit) {
+    const known = watching.get(octokit);
+    if (known)
+        return known;
+    const budget = new GitHubBudget();
+    budget.watch(octokit);
+    return budget;
+}
+/** What the last answer said about the token's budget. */
+class GitHubBudget {
+    /** Requests left in the window; undefined until an answer said (or when GitHub sends no rate-limit headers). */
+    remaining;
+    /** Requests per window (`x-ratelimit-limit`). */
+    limit;
+    /** When the window resets, milliseconds since the epoch. */
+    resetAt;
+    /** Requests this run sent through the watched clients. */
+    sent = 0;
+    /** Reads the headers of every answer (and error answer) of `octokit`, which {@link budgetOf} then answers with this budget. @returns `octokit`. */
+    watch(octokit) {
+        watching.set(octokit, this);
+        const read = (headers) => {
+            const remaining = Number(headers?.['x-ratelimit-remaining']);
+            if (headers?.['x-ratelimit-remaining'] === undefined || !Number.isFinite(remaining))
+                return;
+            this.remaining = remaining;
+            const limit = Number(headers['x-ratelimit-limit']);
+            if (Number.isFinite(limit))
+                this.limit = limit;
+            const reset = Number(headers['x-ratelimit-reset']);
+            if (Number.isFinite(reset))
+                this.resetAt = reset * 1000;
+        };
+        octokit.hook.before('request', () => {
+            this.sent++;
+        });
+        octokit.hook.after('request', (response) => read(response.headers));
+        octokit.hook.error('request', (err) => {
+            read(err.response?.headers);
+            throw err;
+        });
+        return octokit;
+    }
+    /** Requests a bulk spender never goes below: {@link RESERVE_SHARE} of the limit, at least {@link MIN_RESERVE}. */
+    reserve() {
+        return Math.max(MIN_RESERVE, Math.ceil((this.limit ?? 0) * RESERVE_SHARE));
+    }
+    /**
+     * Reads the budget from `GET /rate_limit` (free: GitHub REST docs, "Rate
+     * limit") when no answer has said it yet, before any counted request.
+     * @returns the requests left ({@link remaining}): undefined when GitHub does not say (no rate limit, an error)
+     */
+    async read(octokit) {
+        if (this.remaining !== undefined)
+            return this.remaining;
+        try {
+            const { core } = (await octokit.rest.rateLimit.get()).data.resources;
+            if (Number.isFinite(core.remaining) && this.remaining === undefined)
+                Object.assign(this, { remaining: core.remaining, limit: core.limit, resetAt: core.reset * 1000 });
+        }
+        catch {
+            // No rate limit (GitHub Enterprise Server without one), or an error: the answers' headers say later.
+        }
+        return this.remaining;
+    }
+    /**
+     * When `n` more requests would take the window below {@link reserve}: the
+     * time it resets (`x-ratelimit-reset`, milliseconds since the epoch;
+     * Infinity when GitHub did not say), which is when a spender that keeps
+     * the reserve (the sweep's lock waits) may send them. Undefined when they
+     * fit, when nothing is known, or once that time has passed (the figures
+     * are the old window's: the next answer gives the new one's).
+     */
+    pausedUntil(n) {
+        if (this.allows(this.reserve() + n))
+            return undefined;
+        const at = this.resetAt ?? Infinity;
+        return Date.now() < at ? at : undefined;
+    }
+    /** True when at least `n` requests are known to be left, or nothing is known. */
+    allows(n) {
+        return this.remaining === undefined || this.remaining >= n;
+    }
+    /** "12 of 1000 requests left, resetting at 21:04 UTC". */
+    describe() {
+        if (this.remaining === undefined)
+            return 'no rate-limit figures from GitHub';
+        const at = this.resetAt ? `, resetting at ${new Date(this.resetAt).toISOString().slice(11, 16)} UTC` : '';
+        return `${this.remaining} of ${this.limit ?? '?'} requests left${at}`;
+    }
+}
+/** A spender stopped at the {@link GitHubBudget.reserve} (a lock's wait at its deadline): a rate limit to the sweep ({@link isRateLimited}). */
+class ReserveKeptError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ReserveKeptError';
+    }
+}
+/**
+ * True for GitHub's rate limit (primary or secondary), or a {@link ReserveKeptError}: HTTP 403 or 429 with
+ * `x-ratelimit-remaining: 0`, or a message saying "rate limit" (GitHub REST
+ * docs, "Rate limits for the REST API": exceeding the primary limit answers
+ * 403 or 429 with `x-ratelimit-remaining` 0; a secondary limit says so in
+ * its message, with `retry-after`).
+ */
+function isRateLimited(err) {
+    if (err instanceof ReserveKeptError)
+        return true;
+    const e = err;
+    if (e?.status !== 403 && e?.status !== 429)
+        return false;
+    return String(e.response?.headers?.['x-ratelimit-remaining']) === '0' || /rate limit/i.test(e.message ?? '') || e.status === 429;
+}
+
+
+/***/ }),
+
 /***/ 7466:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -242,7 +381,7 @@ function describeGitHubError(err) {
 /* harmony export */   h3: () => (/* binding */ savedLock),
 /* harmony export */   lF: () => (/* binding */ markLock)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1889);
 /* harmony import */ var _post_state_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8653);
 /* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6924);
 /* harmony import */ var _wait_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(9088);
@@ -331,16 +470,18 @@ async function releaseSavedLock(octokit, pr, saved, failedMarkdown) {
 /* harmony export */   m: () => (/* binding */ HEARTBEAT_MS),
 /* harmony export */   n9: () => (/* binding */ lockReactionIds)
 /* harmony export */ });
-/* unused harmony export LOCK_REACTION */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* unused harmony exports POLL_COST, LOCK_REACTION */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1889);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6803);
-/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6924);
+/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2208);
+/* harmony import */ var _comment_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6924);
 /**
  * The waiting side of the PR's lock (lock.ts has the protocol): its timing
  * constants, the lock reactions on the PR, and the wait until the lock
  * reaction is gone (released, or deleted here by its id when stale or
  * orphaned).
  */
+
 
 
 
@@ -357,6 +498,8 @@ const STALE_AFTER_MS = 5 * 60_000;
 const ORPHAN_AFTER_MS = 3 * 60_000;
 /** The holder keeps a take only when its naming write was answered within this long of sending its create, in milliseconds. */
 const NAME_WITHIN_MS = 30_000;
+/** GitHub requests one look at the lock costs: its reactions, and its marker comment (one page each). */
+const POLL_COST = 2;
 /** The reaction that is the PR's lock when no `preview-name` is set (comment.ts: lockReactionOf). */
 const LOCK_REACTION = 'eyes';
 /** Deletes lock reaction `reactionId` on the PR; a 404 (already gone) is success. @throws other GitHub errors. */
@@ -365,7 +508,7 @@ async function deleteLockReaction(octokit, pr, reactionId) {
         await octokit.rest.reactions.deleteForIssue({ owner: pr.owner, repo: pr.repo, issue_number: pr.number, reaction_id: reactionId });
     }
     catch (err) {
-        if ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .statusOf */ .c2)(err) !== 404)
+        if ((0,_comment_js__WEBPACK_IMPORTED_MODULE_3__/* .statusOf */ .c2)(err) !== 404)
             throw err;
     }
 }
@@ -375,7 +518,7 @@ async function lockReactionIds(octokit, pr, login) {
         owner: pr.owner,
         repo: pr.repo,
         issue_number: pr.number,
-        content: (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .lockReactionOf */ .Oi)(),
+        content: (0,_comment_js__WEBPACK_IMPORTED_MODULE_3__/* .lockReactionOf */ .Oi)(),
         per_page: 100
     });
     return reactions.filter((r) => r.user?.login === login).map((r) => r.id);
@@ -396,7 +539,7 @@ async function markerComments(octokit, pr, login, anyPreview = false) {
         const now = githubNow(response.headers);
         for (const c of response.data) {
             const body = c.body ?? '';
-            const record = c.user?.login !== login ? null : anyPreview ? ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .anyPreviewRecordOf */ .Ly)(body)?.record ?? null) : (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(body);
+            const record = c.user?.login !== login ? null : anyPreview ? ((0,_comment_js__WEBPACK_IMPORTED_MODULE_3__/* .anyPreviewRecordOf */ .Ly)(body)?.record ?? null) : (0,_comment_js__WEBPACK_IMPORTED_MODULE_3__/* .recordOf */ .zv)(body);
             if (record)
                 found.push({ id: c.id, body: c.body ?? '', record, age: now - Date.parse(c.updated_at) });
         }
@@ -415,11 +558,11 @@ async function markerComments(octokit, pr, login, anyPreview = false) {
 async function readMarker(octokit, pr, login, commentId, reactionId) {
     if (commentId !== null) {
         const got = await octokit.rest.issues.getComment({ owner: pr.owner, repo: pr.repo, comment_id: commentId }).catch((err) => {
-            if ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .statusOf */ .c2)(err) === 404)
+            if ((0,_comment_js__WEBPACK_IMPORTED_MODULE_3__/* .statusOf */ .c2)(err) === 404)
                 return null;
             throw err;
         });
-        const record = got?.data.user?.login === login ? ((0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .anyPreviewRecordOf */ .Ly)(got.data.body ?? '')?.record ?? null) : null;
+        const record = got?.data.user?.login === login ? ((0,_comment_js__WEBPACK_IMPORTED_MODULE_3__/* .anyPreviewRecordOf */ .Ly)(got.data.body ?? '')?.record ?? null) : null;
         if (got && record && (reactionId === undefined || record.reaction === reactionId))
             return { id: commentId, body: got.data.body ?? '', record, age: githubNow(got.headers) - Date.parse(got.data.updated_at) };
     }
@@ -427,22 +570,40 @@ async function readMarker(octokit, pr, login, commentId, reactionId) {
     const naming = reactionId === undefined ? undefined : all.find((m) => m.record.reaction === reactionId);
     if (naming)
         return naming;
-    return all.find((m) => (0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .recordOf */ .zv)(m.body) !== null) ?? null;
+    return all.find((m) => (0,_comment_js__WEBPACK_IMPORTED_MODULE_3__/* .recordOf */ .zv)(m.body) !== null) ?? null;
 }
 /**
  * Waits until `login`'s lock reaction on the PR is gone: released by its
  * holder, or deleted here by its id when stale or orphaned (lock.ts). Polls
  * the PR's lock reactions and the comment's marker every `pollSeconds`
- * seconds. Milliseconds for `staleAfterMs` and `orphanAfterMs`.
+ * seconds while a look ({@link POLL_COST} requests) leaves the reserve of
+ * GitHub's rate limit that the sweep keeps for the repository's pull
+ * requests (budget.ts, the budget of `octokit`'s answers); below it the
+ * wait slows down to one look when the window resets. Milliseconds for
+ * `staleAfterMs` and `orphanAfterMs`.
  * @throws Error naming the comment when the lock is still live at `deadline`
- *   (milliseconds since the epoch); CancelledError on a cancel.
+ *   (milliseconds since the epoch); ReserveKeptError when the reserve kept
+ *   it from looking again before `deadline`; CancelledError on a cancel.
  */
 async function waitForRelease(octokit, pr, seen, deadline, o) {
+    const budget = (0,_budget_js__WEBPACK_IMPORTED_MODULE_2__/* .budgetOf */ .nT)(octokit);
+    await budget.read(octokit);
+    let slowed = false;
     /** Per reaction id: since when this waiter has seen no marker name it (milliseconds since the epoch). */
     const unnamedSince = new Map([[seen.id, Date.now()]]);
     let commentId = null;
     let told = false;
     for (;;) {
+        const until = budget.pausedUntil(POLL_COST);
+        if (until !== undefined) {
+            if (Date.now() >= deadline)
+                throw new _budget_js__WEBPACK_IMPORTED_MODULE_2__/* .ReserveKeptError */ .$w(`${lowBudget(pr, budget)} It could not look at the lock again before wait-timeout: re-run ${at(budget.resetAt, 'after')}, or once the other run is done.`);
+            if (!slowed)
+                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`${lowBudget(pr, budget)} It looks at the lock again ${at(until, 'at')}.`);
+            slowed = true;
+            await (0,_http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy)(Math.min(until, deadline) - Date.now());
+            continue;
+        }
         let marker;
         let ids;
         try {
@@ -453,7 +614,7 @@ async function waitForRelease(octokit, pr, seen, deadline, o) {
         catch (err) {
             // A GitHub hiccup (after the client's retries): decide nothing on it, keep waiting.
             if (Date.now() >= deadline)
-                throw new Error(`Could not read the lock of PR #${pr.number} before wait-timeout: ${(0,_comment_js__WEBPACK_IMPORTED_MODULE_2__/* .describeGitHubError */ .dZ)(err)}.`, { cause: err });
+                throw new Error(`Could not read the lock of PR #${pr.number} before wait-timeout: ${(0,_comment_js__WEBPACK_IMPORTED_MODULE_3__/* .describeGitHubError */ .dZ)(err)}.`, { cause: err });
             await (0,_http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - Date.now())));
             continue;
         }
@@ -491,6 +652,11 @@ async function waitForRelease(octokit, pr, seen, deadline, o) {
         await (0,_http_js__WEBPACK_IMPORTED_MODULE_1__/* .sleep */ .yy)(Math.min(o.pollSeconds * 1000, Math.max(0, deadline - now)));
     }
 }
+/** "at 21:04 UTC" (`word` first), or "when GitHub's hourly window resets" when the time is not known. */
+const at = (ms, word) => ms !== undefined && Number.isFinite(ms) ? `${word} ${new Date(ms).toISOString().slice(11, 16)} UTC` : "when GitHub's hourly window resets";
+/** Why a wait for the lock of `pr` slows down: the budget's figures and the reserve it keeps. */
+const lowBudget = (pr, budget) => `Another run of PR #${pr.number} holds its lock, and GitHub's rate limit is low (${budget.describe()}): the wait for the lock leaves the last ` +
+    `${budget.reserve()} requests of the hour to the repository's pull requests, as the cleanup does.`;
 
 
 /***/ }),
@@ -661,15 +827,18 @@ function fallBackFromDirectTls(config, err) {
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
+  YX: () => (/* binding */ ANNOTATION),
   Ih: () => (/* binding */ annotationsOf),
   bf: () => (/* binding */ ownerOf),
   iz: () => (/* binding */ ownerOfRun)
 });
 
-// UNUSED EXPORTS: ANNOTATION
+// UNUSED EXPORTS: RUN_CLAIM
 
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
 var github = __webpack_require__(1758);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(7598);
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The action's version, recorded in the annotations of every branch it creates (kept equal to package.json's by a unit test). */
 const ACTION_VERSION = '1.0.0';
@@ -690,6 +859,7 @@ var run_source = __webpack_require__(7838);
 
 
 
+
 /** Annotation keys. */
 const ANNOTATION = {
     repository: 'preview-postgres/repository',
@@ -704,8 +874,12 @@ const ANNOTATION = {
     /** The PR comment's id (GitHub REST), recorded for the sweep's direct edit. */
     comment: 'preview-postgres/comment-id',
     /** The GitHub deployment's id, recorded for the sweep's direct `inactive`. */
-    deployment: 'preview-postgres/deployment-id'
+    deployment: 'preview-postgres/deployment-id',
+    /** A value drawn once per run (step): a branch found after a lost create answer is this run's only when it carries it. */
+    claim: 'preview-postgres/claim'
 };
+/** This run's claim (12 hex digits, drawn when the module loads): recorded on the branch it creates. */
+const RUN_CLAIM = (0,external_node_crypto_.randomBytes)(6).toString('hex');
 /** The annotation values for a branch made for `owner` by this version of the action. */
 function annotationsOf(owner) {
     return {
@@ -717,7 +891,8 @@ function annotationsOf(owner) {
         ...(owner.kind ? { [ANNOTATION.kind]: owner.kind } : {}),
         ...(owner.gitBranch ? { [ANNOTATION.gitBranch]: owner.gitBranch } : {}),
         ...(owner.commentId ? { [ANNOTATION.comment]: String(owner.commentId) } : {}),
-        ...(owner.deploymentId ? { [ANNOTATION.deployment]: String(owner.deploymentId) } : {})
+        ...(owner.deploymentId ? { [ANNOTATION.deployment]: String(owner.deploymentId) } : {}),
+        ...(owner.claim ? { [ANNOTATION.claim]: owner.claim } : {})
     };
 }
 /** A positive safe integer from an annotation's string, else undefined. */
@@ -746,7 +921,8 @@ function ownerOf(value) {
         kind: kind === 'merge-group' || kind === 'git-branch' ? kind : undefined,
         gitBranch: get(ANNOTATION.gitBranch),
         commentId: idOf(get(ANNOTATION.comment)),
-        deploymentId: idOf(get(ANNOTATION.deployment))
+        deploymentId: idOf(get(ANNOTATION.deployment)),
+        claim: get(ANNOTATION.claim)
     };
 }
 /** The owner of a branch this run creates: the workflow's repository, its PR and head commit (the PR's head, else the run's commit), and its `preview-name`. */
@@ -760,7 +936,8 @@ function ownerOfRun() {
         headSha: pr?.head?.sha ?? (source.kind === 'merge-group' && source.headSha ? source.headSha : github/* context */._.sha) ?? '',
         preview: (0,scope/* commentScope */.A)() || undefined,
         ...(source.kind === 'merge-group' ? { kind: source.kind } : {}),
-        ...(source.kind === 'git-branch' ? { kind: source.kind, gitBranch: source.branch } : {})
+        ...(source.kind === 'git-branch' ? { kind: source.kind, gitBranch: source.branch } : {}),
+        claim: RUN_CLAIM
     };
 }
 
@@ -1308,7 +1485,7 @@ function annotationValues(map) {
 
 /***/ }),
 
-/***/ 8951:
+/***/ 6306:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1324,12 +1501,10 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: undoOnCancel
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
-var core = __webpack_require__(6421);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 13 modules
+var core = __webpack_require__(1889);
 // EXTERNAL MODULE: ./src/http.ts
 var http = __webpack_require__(6803);
-// EXTERNAL MODULE: ./src/platform/client.ts
-var platform_client = __webpack_require__(1480);
 // EXTERNAL MODULE: ./src/platform/branch-connection.ts
 var branch_connection = __webpack_require__(8064);
 // EXTERNAL MODULE: ./src/platform/preview-branch.ts
@@ -1384,6 +1559,78 @@ async function waitForComputeSlot(first, create, o) {
 
 // EXTERNAL MODULE: ./src/platform/operations.ts
 var platform_operations = __webpack_require__(9085);
+// EXTERNAL MODULE: ./src/platform/client.ts
+var platform_client = __webpack_require__(1480);
+// EXTERNAL MODULE: ./src/platform/annotations.ts + 1 modules
+var annotations = __webpack_require__(2308);
+;// CONCATENATED MODULE: ./src/platform/create-unseeded.ts
+/**
+ * The create of a preview's unseeded branch, and what a run does when the create's answer is lost: the
+ * lookup by name that tells whether Neon made it anyway (platform/lifecycle.ts uses it).
+ */
+
+
+
+
+
+
+/**
+ * A create whose answer does not say what happened: a timeout, a reset, a
+ * 5xx (after the 503 retries), or a 2xx we could not read. The platform may
+ * have made the branch.
+ */
+function unanswered(err) {
+    return (err instanceof platform_client/* PlatformResponseError */.Jy ||
+        (err instanceof http/* HttpError */.j$ && (err.status === 0 || err.status >= 500 || (err.status >= 200 && err.status < 300))));
+}
+/**
+ * Creates the unseeded branch. After an unanswered create (its answer
+ * lost to a timeout or a reset, or a 5xx) looks the name up: a branch the
+ * platform made anyway is adopted with the operations still pending on it,
+ * so this run finishes the job (wait, seed, rename) or deletes it; one that carries another run's claim
+ * (annotations.ts, `RUN_CLAIM`) is that run's, reported as Neon's HTTP 409 for a taken name.
+ * @returns the branch, its pending operations, its connection URIs and when the answered create was sent
+ *   (milliseconds since the epoch; the operations' wait counts from it) if the create answered.
+ */
+async function createUnseeded(client, parent, name, extras, anonymized) {
+    const since = new Date(Date.now() - 60_000).toISOString();
+    try {
+        let sentAt = Date.now();
+        const create = () => {
+            sentAt = Date.now();
+            return anonymized ? anonymized.create(parent, name, extras) : client.createBranch(parent.id, name, extras);
+        };
+        const created = await (0,retry_423/* retryLocked */.rU)(`Create branch "${name}"`, create);
+        return { branch: created.branch, operations: created.operations, uris: created.connection_uris, sentAt };
+    }
+    catch (err) {
+        if (!unanswered(err))
+            throw err;
+        core/* warning */.$e(`${err.message} Looking the branch up by name, in case Neon made it.`);
+        let made;
+        try {
+            made = (await (0,preview_branch/* findPreviewBranches */.wE)(client, name.slice(0, -preview_branch/* UNSEEDED_SUFFIX */.Q2.length))).unseeded;
+        }
+        catch (e) {
+            throw new Error(`${err.message} The lookup that would tell whether the branch was made failed too (${e.message}); if branch "${name}" exists, the next run deletes it.`, { cause: e });
+        }
+        if (!made) {
+            if (err instanceof platform_client/* PlatformResponseError */.Jy)
+                throw new platform_client/* PlatformResponseError */.Jy(`${err.message} No branch "${name}" was made.`);
+            throw new http/* HttpError */.j$(`${err.message} No branch "${name}" was made.`, err.status, err.serviceMessage, err.hint, err.timedOut, undefined, err.requestId);
+        }
+        const claim = extras?.annotation_value?.[annotations/* ANNOTATION */.YX.claim];
+        const found = claim ? await client.branchWithAnnotations(made.id) : null;
+        if (found && found.annotations[annotations/* ANNOTATION */.YX.claim] !== claim)
+            // another run holds the name (runs without a PR share it, shared-preview.ts): the caller handles it as Neon's 409
+            throw new http/* HttpError */.j$(`Branch "${name}" (${made.id}) was made by another run, not by this run's lost create.`, 409);
+        core/* info */.pq(`Neon made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`);
+        return { branch: made, operations: await client.pendingOperationsOf(made.id, since), uris: [] };
+    }
+}
+
+// EXTERNAL MODULE: ./src/platform/shared-preview.ts
+var shared_preview = __webpack_require__(4731);
 // EXTERNAL MODULE: ./src/post-state.ts
 var post_state = __webpack_require__(8653);
 // EXTERNAL MODULE: ./src/phases.ts
@@ -1409,6 +1656,7 @@ var phases = __webpack_require__(119);
  * its seed ({@link markSeeded}); the post step deletes a branch only while it
  * still has the id and unseeded name this run left it with.
  */
+
 
 
 
@@ -1496,54 +1744,6 @@ const CLEANUP_WAIT_SECONDS = 30;
 /** Time kept for the DELETE (with its 423 retries) after waiting for the operations, when undoing a cancel, in milliseconds. */
 const CANCEL_DELETE_RESERVE_MS = 1000;
 /**
- * A create whose answer does not say what happened: a timeout, a reset, a
- * 5xx (after the 503 retries), or a 2xx we could not read. The platform may
- * have made the branch.
- */
-function unanswered(err) {
-    return (err instanceof platform_client/* PlatformResponseError */.Jy ||
-        (err instanceof http/* HttpError */.j$ && (err.status === 0 || err.status >= 500 || (err.status >= 200 && err.status < 300))));
-}
-/**
- * Creates the unseeded branch. After an unanswered create (its answer
- * lost to a timeout or a reset, or a 5xx) looks the name up: a branch the
- * platform made anyway is adopted with the operations still pending on it,
- * so this run finishes the job (wait, seed, rename) or deletes it.
- * @returns the branch, its pending operations, its connection URIs and when the answered create was sent
- *   (milliseconds since the epoch; the operations' wait counts from it) if the create answered.
- */
-async function createUnseeded(client, parent, name, extras, anonymized) {
-    const since = new Date(Date.now() - 60_000).toISOString();
-    try {
-        let sentAt = Date.now();
-        const create = () => {
-            sentAt = Date.now();
-            return anonymized ? anonymized.create(parent, name, extras) : client.createBranch(parent.id, name, extras);
-        };
-        const created = await (0,retry_423/* retryLocked */.rU)(`Create branch "${name}"`, create);
-        return { branch: created.branch, operations: created.operations, uris: created.connection_uris, sentAt };
-    }
-    catch (err) {
-        if (!unanswered(err))
-            throw err;
-        core/* warning */.$e(`${err.message} Looking the branch up by name, in case Neon made it.`);
-        let made;
-        try {
-            made = (await (0,preview_branch/* findPreviewBranches */.wE)(client, name.slice(0, -preview_branch/* UNSEEDED_SUFFIX */.Q2.length))).unseeded;
-        }
-        catch (e) {
-            throw new Error(`${err.message} The lookup that would tell whether the branch was made failed too (${e.message}); if branch "${name}" exists, the next run deletes it.`, { cause: e });
-        }
-        if (!made) {
-            if (err instanceof platform_client/* PlatformResponseError */.Jy)
-                throw new platform_client/* PlatformResponseError */.Jy(`${err.message} No branch "${name}" was made.`);
-            throw new http/* HttpError */.j$(`${err.message} No branch "${name}" was made.`, err.status, err.serviceMessage, err.hint, err.timedOut, undefined, err.requestId);
-        }
-        core/* info */.pq(`Neon made branch "${name}" (${made.id}) although its answer was lost: finishing the job on it.`);
-        return { branch: made, operations: await client.pendingOperationsOf(made.id, since), uris: [] };
-    }
-}
-/**
  * Registers the cancel's undo step for `branch`, which this run holds under
  * its unseeded name: wait for `pending` (its operations hold the project,
  * a DELETE meets 423 until they end) until shortly before the cancel's
@@ -1562,16 +1762,29 @@ function undoOnCancel(client, branch, pending, o) {
         (0,post_state/* clearUnseeded */.nH)();
     });
 }
+/** Throws the reason a found branch is not this preview's ({@link BranchOptions.foreignBecause}), before anything changes it. */
+async function refuseForeign(found, o) {
+    for (const branch of [found.seeded, found.unseeded]) {
+        const why = branch && o.foreignBecause ? await o.foreignBecause(branch) : null;
+        if (why)
+            throw new preview_branch/* BranchRefusedError */.PK(why);
+    }
+}
 /**
  * Finds the PR's seeded branch and reuses it, or creates it under its
  * unseeded name from the parent with a read-write compute and waits for
  * the operations the create started. An unseeded branch found (a run whose
- * seed did not complete) is deleted first; `reuse: false` deletes the seeded
+ * seed did not complete) is deleted first, unless `sharedName` says another run may
+ * still be seeding it (then it is waited out); `reuse: false` deletes the seeded
  * one too. A newly created branch must be passed to {@link markSeeded} once seeded.
+ * @param attempt 1, or the count of looks after creates refused with 409 under `sharedName`
  * @throws BranchRefusedError, ProjectBusyError, OperationError, HttpError.
  */
-async function provisionBranch(client, o) {
-    const { found, parent } = await (0,preview_branch/* findPreviewAndParent */.Nj)(client, o.branchName, o.parentBranch);
+async function provisionBranch(client, o, attempt = 1) {
+    const first = await (0,preview_branch/* findPreviewAndParent */.Nj)(client, o.branchName, o.parentBranch);
+    const parent = first.parent;
+    const found = o.sharedName ? await (0,shared_preview/* awaitOtherSeed */.Mz)(client, o.branchName, first.found, o) : first.found;
+    await refuseForeign(found, o);
     if (found.unseeded) {
         core/* warning */.$e(`Branch "${found.unseeded.name}" (${found.unseeded.id}) was left by a run whose seed did not complete: deleting it and starting again.`);
         // A cancelled run's compute start may still run on it; a DELETE before it ends meets 423.
@@ -1608,6 +1821,11 @@ async function provisionBranch(client, o) {
     }
     catch (err) {
         if (err instanceof http/* HttpError */.j$ && err.status === 409) {
+            // another run holds the unseeded name: wait until it is free, then look again (at most three times)
+            if (o.sharedName && attempt < 3) {
+                await (0,shared_preview/* awaitOtherSeed */.Mz)(client, o.branchName, await (0,preview_branch/* findPreviewBranches */.wE)(client, o.branchName), o);
+                return await provisionBranch(client, o, attempt + 1);
+            }
             const now = await (0,preview_branch/* findPreviewBranches */.wE)(client, o.branchName);
             if (now.seeded && o.reuse && !(o.anonymized && (await o.anonymized.unreusable(now.seeded, parent)))) {
                 core/* info */.pq(`Branch "${o.branchName}" was created and seeded by another run first (HTTP 409); reusing it.`);
@@ -1713,6 +1931,15 @@ async function markSeeded(client, branch, name, o) {
 /* harmony export */   wE: () => (/* binding */ findPreviewBranches)
 /* harmony export */ });
 /* unused harmony export resolveParent */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/**
+ * Which branch is the PR's (Neon API spec, listProjectBranches with
+ * `search`): its default name, the unseeded name (`<name>~seeding`) it has
+ * until its seed completes, the lookup under both names, and the parent it
+ * is made from. Refusals are {@link BranchRefusedError}s.
+ */
+
 /** A request the action refuses to make, with what to change. */
 class BranchRefusedError extends Error {
 }
@@ -1726,22 +1953,38 @@ function clean(s) {
 /**
  * `preview/pr-<number>-<head ref>` in a PR; outside one, by what owns the
  * preview (run-source.ts): `preview/<git branch>` for a push or
- * `workflow_dispatch` on a branch (and its `delete` event), `preview/queue-<short sha>`
- * for a merge group, else `preview/<short sha>`. Characters other than letters,
+ * `workflow_dispatch` on a branch (and its `delete` event), `preview/queue-<short sha>-<job key>`
+ * for a merge group's job, else `preview/<short sha>`. Characters other than letters,
  * digits, `.`, `_` and `-` become `-`, at most 256 characters, then
  * `-<preview name>` for one of several previews of the PR (`preview-name`).
+ * A git branch whose name that changes (`feature/x`, which would meet `feature-x`; a name of
+ * non-ASCII letters only, which becomes `branch`), or that starts like a PR's or a merge group's preview
+ * (`pr-<n>`, `queue-`), gets `-<8 hex digits>` of its exact name's SHA-256 after it, so two git branches, or a
+ * git branch and a PR, never share a preview.
  */
 function defaultBranchName(pr, sha, previewName = '', source) {
     const suffix = previewName ? `-${previewName}` : '';
     const short = (s) => clean(s).slice(0, 7) || 'local';
     const name = pr
         ? `preview/pr-${pr.number}${pr.headRef ? `-${clean(pr.headRef)}` : ''}`
-        : source?.kind === 'git-branch' && clean(source.branch)
-            ? `preview/${clean(source.branch)}`
+        : source?.kind === 'git-branch' && source.branch
+            ? gitBranchName(source.branch, 256 - suffix.length)
             : source?.kind === 'merge-group'
-                ? `preview/queue-${short(source.headSha || sha)}`
+                ? `preview/queue-${short(source.headSha || sha)}${source.job ? `-${clean(source.job)}` : ''}`
                 : `preview/${short(sha)}`;
     return name.slice(0, 256 - suffix.length) + suffix;
+}
+/**
+ * `preview/<git branch>` within `max` characters, the name cleaned (see {@link defaultBranchName}); when
+ * cleaning or the cut changed it, `-<first 8 hex digits of SHA-256 of the exact name>` ends it.
+ */
+function gitBranchName(branch, max) {
+    const base = `preview/${clean(branch) || 'branch'}`;
+    // `pr-<n>…` and `queue-…` are the names of a PR's and a merge group's previews
+    if (base === `preview/${branch}` && base.length <= max && !/^(pr-\d|queue-)/.test(branch))
+        return base;
+    const tag = `-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(branch).digest('hex').slice(0, 8)}`;
+    return base.slice(0, max - tag.length) + tag;
 }
 /**
  * Refuses to `what` (delete, reset, …) the project's default or a protected branch.
@@ -1835,7 +2078,7 @@ async function findPreviewAndParent(client, name, parentBranch) {
 /* harmony export */   vo: () => (/* binding */ waitForBusyProject)
 /* harmony export */ });
 /* unused harmony exports describeOperation, ProjectWaiter */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1889);
 /* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(833);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6803);
 /* harmony import */ var _retry_423_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6639);
@@ -2169,6 +2412,95 @@ function createdBranchOf(body, label) {
 }
 /** The Neon docs on anonymized branches, linked from the comment and the errors. */
 const ANONYMIZATION_DOCS = 'https://neon.com/docs/workflows/data-anonymization';
+
+
+/***/ }),
+
+/***/ 4731:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Mz: () => (/* binding */ awaitOtherSeed),
+/* harmony export */   jD: () => (/* binding */ recordedGitBranchCheck)
+/* harmony export */ });
+/* unused harmony export ABANDONED_AFTER_SECONDS */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1889);
+/* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(2308);
+/* harmony import */ var _preview_branch_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5272);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6803);
+/**
+ * Previews that runs without a pull request share (a git branch's: two pushes a few seconds apart start two
+ * runs, and no PR comment lock serialises them; docs/lifecycle.md, "Where runs come from").
+ *
+ * The lock is the unseeded name itself. Neon refuses a second branch under a name a branch of the project
+ * already has (HTTP 409: platform spec, createProjectBranch and updateProjectBranch), so one run at a time holds
+ * `<name>~seeding`, from its create until its rename to `<name>` after the seed committed. Another run that
+ * finds it, or meets the 409, waits here until the name is free again: renamed (the seeded preview, reused) or
+ * deleted (the holder failed; its undo steps or post step delete it), then goes on. Safe under lost answers: after
+ * a lost create answer the lookup by name finds the branch, this run's only when it carries this run's claim
+ * (create-unseeded.ts, annotations.ts), else another run's, met as a 409; a lost rename answer is settled by the
+ * next lookup; a waiting run changes nothing until the name is free. Safe under kills: a cancelled or failed holder's post step
+ * deletes its branch; one whose runner died leaves it, and it is deleted as abandoned once
+ * {@link ABANDONED_AFTER_SECONDS} passed since it last changed (no job of GitHub's runs longer).
+ *
+ * The git branch a preview was made for is recorded in its annotations (annotations.ts); reuse and delete check
+ * it, so a preview is never handed to, or deleted for, another git branch whose name maps to the same one.
+ */
+
+
+
+
+/** Seconds after its last change when an unseeded branch is abandoned: GitHub's default job limit, `timeout-minutes: 360`. */
+const ABANDONED_AFTER_SECONDS = 6 * 3600;
+/** Milliseconds since the epoch when `branch` last changed (its rename to the unseeded name, else its create). */
+const changedAt = (branch) => Math.max(Date.parse(branch.created_at) || 0, Date.parse(branch.updated_at ?? '') || 0);
+/**
+ * Waits while another run holds `<name>~seeding` (see the module comment), polling the lookup every
+ * `pollIntervalSeconds`, at most `waitTimeoutSeconds`.
+ * @returns the preview's branches once the unseeded name is free, or held by a branch abandoned
+ *   ({@link ABANDONED_AFTER_SECONDS}), which the caller deletes.
+ * @throws BranchRefusedError when the other run still holds it at the deadline; HttpError.
+ */
+async function awaitOtherSeed(client, name, found, o) {
+    const deadline = Date.now() + o.waitTimeoutSeconds * 1000;
+    let logged = false;
+    while (found.unseeded && Date.now() - changedAt(found.unseeded) < ABANDONED_AFTER_SECONDS * 1000) {
+        const held = found.unseeded;
+        if (Date.now() >= deadline)
+            throw new _preview_branch_js__WEBPACK_IMPORTED_MODULE_2__/* .BranchRefusedError */ .PK(`Branch "${held.name}" (${held.id}) is still being seeded by another run of this preview after ${o.waitTimeoutSeconds} s (\`wait-timeout\`). ` +
+                `Re-run this job once that run has finished. A branch whose run was killed is deleted by the next run ${ABANDONED_AFTER_SECONDS / 3600} h after it last changed, or delete it by hand.`);
+        if (!logged)
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`Branch "${held.name}" (${held.id}) is being seeded by another run of this preview: waiting until it is seeded (then reused) or removed, polling every ${o.pollIntervalSeconds} s.`);
+        logged = true;
+        await (0,_http_js__WEBPACK_IMPORTED_MODULE_3__/* .sleep */ .yy)(Math.min(o.pollIntervalSeconds * 1000, Math.max(0, deadline - Date.now())));
+        found = await (0,_preview_branch_js__WEBPACK_IMPORTED_MODULE_2__/* .findPreviewBranches */ .wE)(client, name);
+    }
+    return found;
+}
+/**
+ * The check of a git branch's preview before a run reuses or deletes it: why `branch` must not be taken as
+ * git branch `gitBranch`'s, or null when it may (its annotations record that git branch).
+ * @throws HttpError from the read of its annotations.
+ */
+function recordedGitBranchCheck(client, gitBranch) {
+    return async (branch) => {
+        const found = await client.branchWithAnnotations(branch.id);
+        if (!found)
+            return null; // gone: nothing to reuse or delete
+        const owner = (0,_annotations_js__WEBPACK_IMPORTED_MODULE_1__/* .ownerOf */ .bf)(found.annotations);
+        if (owner?.kind === 'git-branch' && owner.gitBranch === gitBranch)
+            return null;
+        const whose = !owner
+            ? 'it was not made by this action'
+            : owner.kind === 'git-branch'
+                ? `it is the preview of git branch "${owner.gitBranch ?? ''}"`
+                : owner.pr
+                    ? `it is the preview of pull request #${owner.pr}`
+                    : "it is not a git branch's preview";
+        return (`Branch "${branch.name}" (${branch.id}) has the name of git branch "${gitBranch}"'s preview, but ${whose}: it is left as it is. ` +
+            'Set `branch-name` to give this git branch a preview of its own name.');
+    };
+}
 
 
 /***/ }),
@@ -2597,11 +2929,15 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Rh: () => (/* binding */ runSource),
-/* harmony export */   VA: () => (/* binding */ createRefusedBecause),
 /* harmony export */   n7: () => (/* binding */ expiryFor),
-/* harmony export */   wZ: () => (/* binding */ QUEUE_EXPIRY_SECONDS)
+/* harmony export */   wZ: () => (/* binding */ QUEUE_EXPIRY_SECONDS),
+/* harmony export */   yd: () => (/* binding */ commandRefusedBecause)
 /* harmony export */ });
-/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1758);
+/* unused harmony exports QUEUE_JOB_VARIABLE, queueJobKey, UNOWNED_EXPIRY_SECONDS, createRefusedBecause */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1889);
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1758);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_2__);
 /**
  * Where a run comes from, read from the triggering event (GitHub docs,
  * "Events that trigger workflows" and "Webhook events and payloads"): the
@@ -2610,11 +2946,13 @@ function renderReport(r, now = Date.now(), limit = 1_000_000) {
  * come from").
  */
 
+
+
 /** Events whose `GITHUB_REF` names the git branch that owns the preview. */
 const BRANCH_EVENTS = new Set(['push', 'workflow_dispatch']);
 /** The run's source, from `github.context` (the event name and payload the runner gave the step). */
 function runSource() {
-    const { payload, eventName, ref } = _actions_github__WEBPACK_IMPORTED_MODULE_0__/* .context */ ._;
+    const { payload, eventName, ref } = _actions_github__WEBPACK_IMPORTED_MODULE_1__/* .context */ ._;
     const pr = payload.pull_request;
     if (pr && typeof pr.number === 'number') {
         const closed = payload.action === 'closed' || pr.state === 'closed';
@@ -2622,25 +2960,64 @@ function runSource() {
     }
     if (eventName === 'merge_group') {
         const group = payload.merge_group;
-        return { kind: 'merge-group', headSha: typeof group?.head_sha === 'string' ? group.head_sha : (_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .context */ ._.sha ?? '') };
+        const headSha = typeof group?.head_sha === 'string' ? group.head_sha : (_actions_github__WEBPACK_IMPORTED_MODULE_1__/* .context */ ._.sha ?? '');
+        return { kind: 'merge-group', headSha, job: queueJobKey() };
     }
-    // the delete event: `ref` is the short name, `ref_type` branch or tag (GitHub webhook events, delete)
-    if (eventName === 'delete' && payload.ref_type === 'branch' && typeof payload.ref === 'string' && payload.ref)
-        return { kind: 'git-branch', branch: payload.ref, deleted: true };
+    // the create and delete events: `ref` is the short name, `ref_type` branch or tag (GitHub webhook events, create and delete)
+    if ((eventName === 'delete' || eventName === 'create') && typeof payload.ref === 'string' && payload.ref) {
+        const deleted = eventName === 'delete';
+        if (payload.ref_type === 'tag')
+            return { kind: 'tag', tag: payload.ref, deleted };
+        if (payload.ref_type === 'branch')
+            return { kind: 'git-branch', branch: payload.ref, deleted };
+    }
     if (BRANCH_EVENTS.has(eventName) && ref?.startsWith('refs/heads/') && ref.length > 'refs/heads/'.length)
         return { kind: 'git-branch', branch: ref.slice('refs/heads/'.length), deleted: payload.deleted === true };
+    if (BRANCH_EVENTS.has(eventName) && ref?.startsWith('refs/tags/') && ref.length > 'refs/tags/'.length)
+        return { kind: 'tag', tag: ref.slice('refs/tags/'.length), deleted: payload.deleted === true };
     return { kind: 'other', event: eventName ?? '' };
+}
+/** The job environment variable that carries {@link queueJobKey} to the job's later steps. */
+const QUEUE_JOB_VARIABLE = 'PREVIEW_POSTGRES_QUEUE_JOB';
+/**
+ * This job's key among the jobs of one merge-queue entry: `<GITHUB_JOB>-<6 random hex digits>`, made by the
+ * job's first step that asks and handed to its later steps through `GITHUB_ENV` ({@link QUEUE_JOB_VARIABLE}).
+ * Nothing GitHub gives a step names the job uniquely (GitHub docs, "Variables reference"): `GITHUB_JOB` is the
+ * workflow's job id, the same for every job of a matrix; `GITHUB_RUN_ID` is the same for every job of the run;
+ * `RUNNER_NAME` "may not be unique" across runner levels; the `matrix` context exists only in expressions.
+ * `GITHUB_ENV`'s variables reach the later steps of this job alone, so each job, matrix jobs included, has its own.
+ */
+function queueJobKey() {
+    const kept = process.env[QUEUE_JOB_VARIABLE];
+    if (kept && /^[A-Za-z0-9._-]{1,80}$/.test(kept))
+        return kept;
+    const job = (process.env.GITHUB_JOB ?? '').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40);
+    const key = `${job ? `${job}-` : ''}${(0,node_crypto__WEBPACK_IMPORTED_MODULE_2__.randomBytes)(3).toString('hex')}`;
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .exportVariable */ .dN(QUEUE_JOB_VARIABLE, key);
+    return key;
 }
 /**
  * The branch expiry a run's create sets when `expires-in` is empty, in seconds:
  * a merge queue's database lives for its job alone (the post step deletes it),
  * so it carries Neon's `expires_at` 6 hours ahead (GitHub's default job
- * timeout, `timeout-minutes: 360`) should the post step never run; 0 (none) otherwise.
+ * timeout, `timeout-minutes: 360`) should the post step never run.
  */
 const QUEUE_EXPIRY_SECONDS = 6 * 3600;
-/** `expires-in` for this run's create: the input when given, else {@link QUEUE_EXPIRY_SECONDS} for a merge group, else 0. */
+/**
+ * The expiry, in seconds, of a preview that no pull request or git branch ends (`schedule`, `workflow_run`,
+ * a tag, …: no event of theirs deletes it): 24 hours, a day's runs apart.
+ */
+const UNOWNED_EXPIRY_SECONDS = 24 * 3600;
+/**
+ * `expires-in` for this run's create: the input when given, else {@link QUEUE_EXPIRY_SECONDS} for a merge group,
+ * {@link UNOWNED_EXPIRY_SECONDS} for a run with no PR and no git branch, 0 (none) for a PR's or a git branch's preview.
+ */
 function expiryFor(expiresInSeconds, source = runSource()) {
-    return expiresInSeconds || (source.kind === 'merge-group' ? QUEUE_EXPIRY_SECONDS : 0);
+    if (expiresInSeconds)
+        return expiresInSeconds;
+    if (source.kind === 'merge-group')
+        return QUEUE_EXPIRY_SECONDS;
+    return source.kind === 'tag' || source.kind === 'other' ? UNOWNED_EXPIRY_SECONDS : 0;
 }
 /**
  * Why `command: create` must provision nothing for this run, or null when it
@@ -2656,8 +3033,24 @@ function createRefusedBecause(source = runSource()) {
     if (source.kind === 'git-branch' && source.deleted)
         return (`Git branch "${source.branch}" was deleted: \`command: create\` provisions nothing for it. ` +
             'Its preview is removed by `command: delete` on the `delete` event, or by `command: cleanup`.');
+    if (source.kind === 'tag' && source.deleted)
+        return tagDeleted(source.tag, 'create', 'provisions nothing');
     return null;
 }
+/**
+ * Why `command` (delete, reset) must change nothing for this run, or null when it may: a tag's `delete` event
+ * names no preview (a tag's preview is named by its commit and expires, run-source.ts).
+ */
+function commandRefusedBecause(command, source = runSource()) {
+    if (command === 'create')
+        return createRefusedBecause(source);
+    if (source.kind === 'tag' && source.deleted && (command === 'delete' || command === 'reset'))
+        return tagDeleted(source.tag, command, command === 'delete' ? 'deletes nothing' : 'changes nothing');
+    return null;
+}
+const tagDeleted = (tag, command, outcome) => `Tag "${tag}" was deleted: \`command: ${command}\` ${outcome} on a tag's \`delete\` event. ` +
+    "Previews belong to pull requests and git branches; a tag's run makes one named by its commit, which expires on its own. " +
+    "To skip this step, give the job `if: github.event.ref_type == 'branch'`.";
 
 
 /***/ }),

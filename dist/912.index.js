@@ -1,8 +1,8 @@
-export const id = 198;
-export const ids = [198];
+export const id = 912;
+export const ids = [912];
 export const modules = {
 
-/***/ 7198:
+/***/ 9912:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -11,10 +11,10 @@ __webpack_require__.d(__webpack_exports__, {
   run: () => (/* binding */ run)
 });
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
-var core = __webpack_require__(6421);
-// EXTERNAL MODULE: ./src/inputs.ts + 1 modules
-var inputs = __webpack_require__(8144);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 13 modules
+var core = __webpack_require__(1889);
+// EXTERNAL MODULE: ./src/inputs.ts
+var inputs = __webpack_require__(8422);
 // EXTERNAL MODULE: ./src/cancel.ts
 var cancel = __webpack_require__(833);
 // EXTERNAL MODULE: ./src/platform/client.ts
@@ -27,109 +27,8 @@ var github = __webpack_require__(1758);
 var platform_annotations = __webpack_require__(2308);
 // EXTERNAL MODULE: ./src/comment/comment.ts
 var comment_comment = __webpack_require__(6924);
-;// CONCATENATED MODULE: ./src/comment/lock/budget.ts
-/**
- * The share of the hour's limit (`x-ratelimit-limit`) that whatever spends
- * the repository's budget in bulk (the sweep, make-room) leaves to the
- * repository's pull requests: a quarter, 250 of a `GITHUB_TOKEN`'s 1,000
- * (a PR's run needs 5 to 8: lock.ts, LOCK_BUDGET).
- */
-const RESERVE_SHARE = 0.25;
-/** Requests kept back whatever the limit (one PR's run). */
-const MIN_RESERVE = 8;
-/** What the last answer said about the token's budget. */
-class GitHubBudget {
-    /** Requests left in the window; undefined until an answer said (or when GitHub sends no rate-limit headers). */
-    remaining;
-    /** Requests per window (`x-ratelimit-limit`). */
-    limit;
-    /** When the window resets, milliseconds since the epoch. */
-    resetAt;
-    /** Requests this run sent through the watched clients. */
-    sent = 0;
-    /** Reads the headers of every answer (and error answer) of `octokit`. @returns `octokit`. */
-    watch(octokit) {
-        const read = (headers) => {
-            const remaining = Number(headers?.['x-ratelimit-remaining']);
-            if (headers?.['x-ratelimit-remaining'] === undefined || !Number.isFinite(remaining))
-                return;
-            this.remaining = remaining;
-            const limit = Number(headers['x-ratelimit-limit']);
-            if (Number.isFinite(limit))
-                this.limit = limit;
-            const reset = Number(headers['x-ratelimit-reset']);
-            if (Number.isFinite(reset))
-                this.resetAt = reset * 1000;
-        };
-        octokit.hook.before('request', () => {
-            this.sent++;
-        });
-        octokit.hook.after('request', (response) => read(response.headers));
-        octokit.hook.error('request', (err) => {
-            read(err.response?.headers);
-            throw err;
-        });
-        return octokit;
-    }
-    /** Requests a bulk spender never goes below: {@link RESERVE_SHARE} of the limit, at least {@link MIN_RESERVE}. */
-    reserve() {
-        return Math.max(MIN_RESERVE, Math.ceil((this.limit ?? 0) * RESERVE_SHARE));
-    }
-    /** Reads the budget from `GET /rate_limit` (free: GitHub REST docs, "Rate limit"), before any counted request; nothing when GitHub does not say. */
-    async read(octokit) {
-        if (this.remaining !== undefined)
-            return;
-        try {
-            const { core } = (await octokit.rest.rateLimit.get()).data.resources;
-            if (!Number.isFinite(core.remaining) || this.remaining !== undefined)
-                return;
-            Object.assign(this, { remaining: core.remaining, limit: core.limit, resetAt: core.reset * 1000 });
-        }
-        catch {
-            // No rate limit (GitHub Enterprise Server without one), or an error: the answers' headers say later.
-        }
-    }
-    /** True when at least `n` requests are known to be left, or nothing is known. */
-    allows(n) {
-        return this.remaining === undefined || this.remaining >= n;
-    }
-    /** "12 of 1000 requests left, resetting at 21:04 UTC". */
-    describe() {
-        if (this.remaining === undefined)
-            return 'no rate-limit figures from GitHub';
-        const at = this.resetAt ? `, resetting at ${new Date(this.resetAt).toISOString().slice(11, 16)} UTC` : '';
-        return `${this.remaining} of ${this.limit ?? '?'} requests left${at}`;
-    }
-}
-/**
- * True for GitHub's rate limit (primary or secondary): HTTP 403 or 429 with
- * `x-ratelimit-remaining: 0`, or a message saying "rate limit" (GitHub REST
- * docs, "Rate limits for the REST API": exceeding the primary limit answers
- * 403 or 429 with `x-ratelimit-remaining` 0; a secondary limit says so in
- * its message, with `retry-after`).
- */
-function isRateLimited(err) {
-    const e = err;
-    if (e.status !== 403 && e.status !== 429)
-        return false;
-    return String(e.response?.headers?.['x-ratelimit-remaining']) === '0' || /rate limit/i.test(e.message ?? '') || e.status === 429;
-}
-/**
- * The requests left of the token's primary rate limit (`GET /rate_limit`,
- * which does not count against it: GitHub REST docs, "Rate limit"), or
- * undefined when GitHub does not say (no rate limit, an error).
- */
-async function requestsLeft(octokit) {
-    try {
-        const { data } = await octokit.rest.rateLimit.get();
-        const left = data.resources.core.remaining;
-        return Number.isFinite(left) ? left : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-
+// EXTERNAL MODULE: ./src/comment/lock/budget.ts
+var lock_budget = __webpack_require__(2208);
 // EXTERNAL MODULE: ./src/comment/lock/wait.ts
 var wait = __webpack_require__(9088);
 // EXTERNAL MODULE: external "node:crypto"
@@ -534,7 +433,7 @@ async function acquireLock(octokit, pr, o) {
     const runId = (0,external_node_crypto_.randomUUID)();
     const deadline = Date.now() + o.timeoutSeconds * 1000;
     const { owner, repo, number } = pr;
-    const before = await requestsLeft(octokit);
+    const before = await (0,lock_budget/* budgetOf */.nT)(octokit).read(octokit);
     if (before !== undefined && before < LOCK_BUDGET)
         throw new ClaimNotPostedError(pr, new BudgetLowError(before, LOCK_BUDGET));
     for (;;) {
@@ -636,7 +535,7 @@ async function pullStates(octokit, numbers) {
         }
     }
     catch (err) {
-        if (isRateLimited(err))
+        if ((0,lock_budget/* isRateLimited */.Jz)(err))
             throw err;
         // Read one by one below.
     }
@@ -678,7 +577,7 @@ async function checkWrite(octokit, number) {
         answer = await octokit.rest.reactions.createForIssue({ ...github/* context */._.repo, issue_number: number, content: (0,comment_comment/* lockReactionOf */.Oi)('') });
     }
     catch (err) {
-        if (!isRateLimited(err) && ((0,comment_comment/* statusOf */.c2)(err) === 403 || (0,comment_comment/* statusOf */.c2)(err) === 404))
+        if (!(0,lock_budget/* isRateLimited */.Jz)(err) && ((0,comment_comment/* statusOf */.c2)(err) === 403 || (0,comment_comment/* statusOf */.c2)(err) === 404))
             throw new SweepPermissionError(number, err);
         throw err;
     }
@@ -709,8 +608,8 @@ async function sweepLock(octokit, settings, number, branch, reason) {
     }
     catch (err) {
         const cause = err.cause;
-        if (isRateLimited(cause))
-            throw cause;
+        if ((0,lock_budget/* isRateLimited */.Jz)(cause ?? err))
+            throw cause ?? err;
         throw new Error(`could not take the comment lock of pull request #${number}, so a run of it may be using the branch (${(0,comment_comment/* describeGitHubError */.dZ)(cause ?? err)})`, { cause: err });
     }
 }
@@ -718,8 +617,8 @@ async function sweepLock(octokit, settings, number, branch, reason) {
 // EXTERNAL MODULE: ./node_modules/bottleneck/lib/index.js
 var lib = __webpack_require__(2203);
 var lib_default = /*#__PURE__*/__webpack_require__.n(lib);
-// EXTERNAL MODULE: ./src/platform/lifecycle.ts + 1 modules
-var lifecycle = __webpack_require__(8951);
+// EXTERNAL MODULE: ./src/platform/lifecycle.ts + 2 modules
+var lifecycle = __webpack_require__(6306);
 // EXTERNAL MODULE: ./src/platform/retry-423.ts
 var retry_423 = __webpack_require__(6639);
 // EXTERNAL MODULE: ./src/platform/operations.ts
@@ -956,7 +855,7 @@ let refused = false;
 /** The notice for a 403, once per run; other errors are warnings. Returns null so callers can `.catch(skip(…))`. */
 function skip(what) {
     return (err) => {
-        if (isRateLimited(err)) {
+        if ((0,lock_budget/* isRateLimited */.Jz)(err)) {
             core/* warning */.$e(`Could not ${what}: ${(0,comment_comment/* describeGitHubError */.dZ)(err)}. The run goes on without it.`);
         }
         else if ((0,comment_comment/* statusOf */.c2)(err) === 403) {
@@ -1120,6 +1019,8 @@ mayRead = () => true) {
     return found;
 }
 
+// EXTERNAL MODULE: ./src/vercel/inputs.ts
+var vercel_inputs = __webpack_require__(542);
 // EXTERNAL MODULE: ./src/http.ts
 var http = __webpack_require__(6803);
 ;// CONCATENATED MODULE: ./src/vercel/client.ts
@@ -1128,7 +1029,8 @@ var http = __webpack_require__(6803);
  * reference; request and response shapes checked against `@vercel/sdk`'s
  * models in __tests__/contract/vercel.test.ts): the project and its Git
  * link, the project's environment variables (list, upsert, remove) and
- * deployments (list by commit, create from a Git source, cancel).
+ * deployments (list by commit and branch, create from a Git source, cancel).
+ * Endpoint versions are those `@vercel/sdk` 1.28 calls.
  *
  * Sent through http.ts's `requestJson`, so the run's timeout, cancel, secret
  * redaction and proxy apply. Every request carries the team as `teamId`
@@ -1136,6 +1038,8 @@ var http = __webpack_require__(6803);
  * reset (`X-RateLimit-Reset`, epoch seconds) while within `wait-timeout`.
  */
 
+/** Variables per request of the env list are Vercel's to choose: the list is followed page by page, at most this many. */
+const ENV_PAGES = 50;
 /** A failure of the wiring, with what to fix in its message. */
 class VercelError extends Error {
     constructor(message) {
@@ -1212,15 +1116,25 @@ class VercelClient {
             throw err;
         }
     }
-    /** The project's variables scoped to `gitBranch` (values decrypted). */
-    async branchEnvs(projectId, gitBranch) {
-        const r = await this.send('list environment variables', 'GET', `/v10/projects/${projectId}/env`, { gitBranch, decrypt: 'true' });
-        return (r.body.envs ?? []).filter((e) => e.gitBranch === gitBranch);
-    }
-    /** Every variable of the project (values not decrypted): the sweep finds its own by their comment. */
+    /**
+     * Every variable of the project, page after page (`pagination.next` passed
+     * back as `until`: Vercel REST API, "Pagination"). Values are not asked for
+     * (see VercelEnv).
+     * @throws VercelError when the list has more than 50 pages; HttpError
+     */
     async allEnvs(projectId) {
-        const r = await this.send('list environment variables', 'GET', `/v10/projects/${projectId}/env`);
-        return r.body.envs ?? [];
+        const envs = [];
+        let until;
+        for (let page = 0; page < ENV_PAGES; page++) {
+            const query = until ? { until: String(until) } : {};
+            const r = await this.send('list environment variables', 'GET', `/v10/projects/${projectId}/env`, query);
+            const body = r.body;
+            envs.push(...(body.envs ?? []));
+            until = body.pagination?.next;
+            if (!until || !body.envs?.length)
+                return envs;
+        }
+        throw new VercelError(`Vercel's list of the project's environment variables has more than ${ENV_PAGES} pages: remove unused variables.`);
     }
     /**
      * Writes `envs` in one upsert request.
@@ -1249,25 +1163,38 @@ class VercelClient {
                 throw err;
         }
     }
-    /** The project's deployments of commit `sha`, newest first. */
-    async deploymentsOf(projectId, sha) {
-        const r = await this.send('list deployments', 'GET', '/v7/deployments', { projectId, sha, limit: '20' });
+    /**
+     * The project's preview deployments of commit `sha` on branch `ref`, newest
+     * first. A commit is not a branch: the list's `branch` filter and each
+     * item's `meta.githubCommitRef` keep out another branch's deployment of the
+     * same commit, and `target: "production"` ones (the production branch's
+     * build of a commit a PR shares) are never returned.
+     */
+    async deploymentsOf(projectId, sha, ref) {
+        const r = await this.send('list deployments', 'GET', '/v7/deployments', { projectId, sha, branch: ref, limit: '20' });
         const items = r.body.deployments ?? [];
         return items
+            .filter((d) => {
+            const meta = d.meta;
+            return d.target !== 'production' && meta?.githubCommitSha === sha && meta?.githubCommitRef === ref;
+        })
             .map((d) => ({
             id: String(d.uid ?? d.id),
             url: String(d.url ?? ''),
             state: String(d.readyState ?? d.state ?? ''),
             createdAt: Number(d.createdAt ?? d.created ?? 0),
-            sha: d.meta?.githubCommitSha
+            sha
         }))
-            .filter((d) => d.sha === undefined || d.sha === sha)
             .sort((a, b) => b.createdAt - a.createdAt);
     }
-    /** A new preview deployment of `sha` on `ref` from the project's linked Git repository (not a redeploy: it reads today's variables). */
+    /**
+     * A new preview deployment of `sha` on `ref` from the project's linked Git
+     * repository (not a redeploy: it reads today's variables). `forceNew=1`:
+     * without it Vercel may answer with an existing deployment of the commit.
+     */
     async deployCommit(project, ref, sha) {
         const gitSource = { type: project.link.type ?? 'github', repoId: project.link.repoId, ref, sha };
-        const r = await this.send('create a deployment', 'POST', '/v13/deployments', undefined, {
+        const r = await this.send('create a deployment', 'POST', '/v13/deployments', { forceNew: '1' }, {
             name: project.name,
             project: project.id,
             gitSource
@@ -1281,15 +1208,41 @@ class VercelClient {
             sha
         };
     }
-    /** Cancels a deployment that is still queued or building. */
+    /**
+     * Cancels a deployment that is still queued or building, best effort.
+     * @returns false when Vercel refuses because it is no longer underway (400, or 404: the build ended or went between the list and the cancel)
+     * @throws HttpError for any other failure
+     */
     async cancel(id) {
-        await this.send('cancel a deployment', 'PATCH', `/v12/deployments/${encodeURIComponent(id)}/cancel`);
+        try {
+            await this.send('cancel a deployment', 'PATCH', `/v12/deployments/${encodeURIComponent(id)}/cancel`);
+            return true;
+        }
+        catch (err) {
+            if (err instanceof http/* HttpError */.j$ && (err.status === 400 || err.status === 404))
+                return false;
+            throw err;
+        }
     }
 }
 
 // EXTERNAL MODULE: ./src/vercel/report.ts
 var report = __webpack_require__(4737);
 ;// CONCATENATED MODULE: ./src/vercel/variables.ts
+/**
+ * The preview's variables on Vercel: branch-scoped Preview variables
+ * (`target: ["preview"]`, `gitBranch` = the PR's head branch, type
+ * `encrypted`) named from `env-key`: `<key>` = the pooled connection
+ * string, `<key>_UNPOOLED` = the direct one (the names Neon's Vercel
+ * integration sets). Each carries a comment with this action's marker
+ * (`preview-postgres:<owner>/<repo>#<pr>[:<preview-name>]`), by which the
+ * sweep, which knows the PR but not its branch, finds them, and a digest of
+ * the value written, by which a later run knows the variable already holds
+ * its connection string: Vercel never gives the value back (see
+ * `VercelEnv`), so nothing is decided from a value read.
+ */
+
+
 /** The two variable names the wiring manages. */
 function managedKeys(names) {
     return { pooled: names.key, direct: `${names.key}_UNPOOLED` };
@@ -1298,47 +1251,85 @@ function managedKeys(names) {
 function markerOf(repository, pr, preview) {
     return `preview-postgres:${repository}#${pr}${preview ? `:${preview}` : ''}`;
 }
-const commentOf = (marker) => `Preview database of this branch, written by Preview Postgres (${marker}).`;
-/** Is `env` one of ours for `marker`: a managed key, a branch-scoped variable, our comment? */
-function isOurs(env, keys, marker) {
-    return keys.includes(env.key) && !!env.gitBranch && env.comment === commentOf(marker);
+/**
+ * The digest of a variable's value kept in its comment: HMAC-SHA256 of
+ * `<key>=<value>`, keyed by the Vercel token, base64url (43 characters).
+ * Safe to show to whoever can read the project's variables' comments: the
+ * value is a connection string holding a random password, and the key is the
+ * token, which the comment's reader does not have; so the digest neither
+ * gives the value back nor lets anyone test a guess of it offline. A new
+ * token changes every digest: the next run writes the variables once more.
+ */
+function valueDigest(token, key, value) {
+    return (0,external_node_crypto_.createHmac)('sha256', token).update(`${key}=${value}`).digest('base64url');
+}
+const COMMENT = /^Preview database of this branch, written by Preview Postgres \((preview-postgres:[^\s;()]+)(?:; ([A-Za-z0-9_-]{43}))?\)\.$/;
+const commentOf = (marker, digest) => `Preview database of this branch, written by Preview Postgres (${marker}; ${digest}).`;
+/** The marker and value digest of a comment this action wrote, else undefined. */
+function parseComment(comment) {
+    const m = COMMENT.exec(comment ?? '');
+    return m ? { marker: m[1], digest: m[2] } : undefined;
+}
+/** Is `env` one of ours for `marker` (a branch-scoped variable whose comment carries exactly that marker), whatever its key? */
+function isOurs(env, marker) {
+    return !!env.gitBranch && parseComment(env.comment)?.marker === marker;
 }
 /**
- * Writes the two variables for `gitBranch` unless they already hold these
- * values: one list request, then at most one upsert.
- * @returns whether anything was written, and when the variables last changed (Vercel's clock, milliseconds)
- * @throws VercelError (a `failed[]` entry) or HttpError
+ * Writes the two variables for `gitBranch` unless their comments record
+ * these values (our marker and the value's digest): one listing of the
+ * project's variables, then at most one upsert. Our variables of the same
+ * preview on another branch (the head branch was renamed) are removed after.
+ * @throws VercelError, before anything is written, when a variable of a
+ *   managed key and `gitBranch` is not this preview's: another preview's of
+ *   this action (two `preview-name`s, one project: each needs its own
+ *   `env-key`) or one a person set; also a `failed[]` entry of the upsert. HttpError
  */
-async function syncVariables(client, projectId, gitBranch, names, urls, marker) {
+async function syncVariables(client, projectId, gitBranch, names, urls, marker, token) {
     const keys = managedKeys(names);
-    const wanted = ['pooled', 'direct'].map((k) => ({
-        key: keys[k],
-        value: urls[k],
-        type: 'encrypted',
-        target: ['preview'],
-        gitBranch,
-        comment: commentOf(marker)
-    }));
-    const existing = await client.branchEnvs(projectId, gitBranch);
-    const current = (w) => existing.find((e) => e.key === w.key && e.value === w.value && e.type !== 'plain' && [e.target ?? []].flat().includes('preview'));
-    const stale = wanted.filter((w) => !current(w));
-    if (stale.length === 0) {
-        const changedAt = Math.max(...wanted.map((w) => current(w)).map((e) => e.updatedAt ?? e.createdAt ?? 0));
-        return { written: [], changedAt };
+    const envs = await client.allEnvs(projectId);
+    const wanted = ['pooled', 'direct'].map((k) => {
+        const digest = valueDigest(token, keys[k], urls[k]);
+        const write = {
+            key: keys[k],
+            value: urls[k],
+            type: 'encrypted',
+            target: ['preview'],
+            gitBranch,
+            comment: commentOf(marker, digest)
+        };
+        const held = envs.find((e) => e.key === keys[k] && e.gitBranch === gitBranch && [e.target ?? []].flat().includes('preview'));
+        return { write, digest, held };
+    });
+    for (const { write, held } of wanted) {
+        const owner = held && parseComment(held.comment)?.marker;
+        if (!held || owner === marker)
+            continue;
+        throw new VercelError(owner
+            ? `Vercel variable ${write.key} of branch "${gitBranch}" belongs to another preview (${owner}), which would be overwritten: ` +
+                'give each preview of this project its own `env-key` (e.g. `env-key: API_DATABASE_URL`). Nothing was written.'
+            : `Vercel variable ${write.key} of branch "${gitBranch}" was set by someone else (it has no Preview Postgres marker), and would be overwritten: ` +
+                'remove it in Vercel (Project Settings, Environment Variables), or set `env-key` to another name. Nothing was written.');
     }
-    const changedAt = await client.upsertEnvs(projectId, stale);
-    return { written: stale.map((w) => w.key), changedAt };
+    const current = wanted.filter(({ held, digest }) => held && held.type !== 'plain' && parseComment(held.comment)?.digest === digest);
+    const stale = wanted.filter((w) => !current.includes(w)).map((w) => w.write);
+    const changedAt = stale.length
+        ? await client.upsertEnvs(projectId, stale)
+        : Math.max(...current.map(({ held }) => held.updatedAt ?? held.createdAt ?? 0));
+    const elsewhere = envs.filter((e) => isOurs(e, marker) && e.gitBranch !== gitBranch);
+    for (const e of elsewhere)
+        await client.removeEnv(projectId, e.id);
+    return { written: stale.map((w) => w.key), moved: elsewhere.map((e) => `${e.key} (${e.gitBranch})`), changedAt };
 }
 /**
- * Removes this action's variables: every managed key of `marker` (and, when
- * given, only on `gitBranch`). A variable a person set by hand, or one of
- * another branch or PR, stays.
- * @returns the keys removed, as `KEY (branch)`
+ * Removes every variable of this action's `marker`, whatever its key (a
+ * cleanup job without the create job's `env-key`) and whatever branch it
+ * names (a renamed head branch). A variable a person set, or another PR's or
+ * preview's, stays.
+ * @param envs the project's variables when the caller has listed them already
+ * @returns the variables removed, as `KEY (branch)`
  */
-async function removeVariables(client, projectId, names, marker, gitBranch) {
-    const keys = Object.values(managedKeys(names));
-    const envs = gitBranch ? await client.branchEnvs(projectId, gitBranch) : await client.allEnvs(projectId);
-    const ours = envs.filter((e) => isOurs(e, keys, marker) && (!gitBranch || e.gitBranch === gitBranch));
+async function removeVariables(client, projectId, marker, envs) {
+    const ours = (envs ?? (await client.allEnvs(projectId))).filter((e) => isOurs(e, marker)).sort((a, b) => a.key.localeCompare(b.key));
     for (const e of ours)
         await client.removeEnv(projectId, e.id);
     return ours.map((e) => `${e.key} (${e.gitBranch})`);
@@ -1356,7 +1347,15 @@ async function removeVariables(client, projectId, names, marker, gitBranch) {
  * `gitSource`), and cancelled if it is still queued or building. Without a
  * deployment of the commit, nothing more is done: the one Vercel's Git
  * integration builds from now on reads the variables. At most one new
- * deployment per run; none when a deployment already reads them.
+ * deployment per run; none when a deployment already reads them. Only the
+ * PR's branch's preview deployments count: another branch's, or a production
+ * deployment of the same commit, is never cancelled nor published.
+ *
+ * Nothing is written to Vercel for a fork's PR (its branch name is the
+ * fork's, and its commit is not the linked repository's) nor when the head
+ * branch is the project's production branch (Vercel refuses a Preview
+ * variable there, vercel/vercel#15763, and a deployment of it would be a
+ * production one): the database is handed out, and one notice says why.
  */
 
 
@@ -1364,8 +1363,9 @@ async function removeVariables(client, projectId, names, marker, gitBranch) {
 
 
 
-/** States of a deployment that will not serve: it never replaces a stale one, and a stale one in them is not cancelled. */
-const ENDED = ['CANCELED', 'ERROR', 'DELETED'];
+
+/** States of a deployment that will not serve (`BLOCKED`: the SDK's `readyState`): it never replaces a stale one, and a stale one in them is not cancelled. */
+const ENDED = ['CANCELED', 'ERROR', 'DELETED', 'BLOCKED'];
 /** States of a deployment still on its way (cancelled when stale). */
 const UNDERWAY = ['QUEUED', 'INITIALIZING', 'BUILDING'];
 /** The run's Vercel client: 429s waited out within `wait-timeout` from now. */
@@ -1382,7 +1382,7 @@ const headSha = () => github/* context */._.payload.pull_request?.head?.sha ?? g
  * @throws VercelError when a new deployment is needed and the project has no Git link; HttpError
  */
 async function previewOf(client, project, ref, sha, changedAt) {
-    const all = await client.deploymentsOf(project.id, sha);
+    const all = await client.deploymentsOf(project.id, sha, ref);
     const reading = all.find((d) => d.createdAt >= changedAt && !ENDED.includes(d.state));
     if (reading) {
         core/* info */.pq(`Vercel deployment ${reading.id} of ${sha.slice(0, 7)} (${reading.state}) was made after the variables: it reads them.`);
@@ -1398,8 +1398,9 @@ async function previewOf(client, project, ref, sha, changedAt) {
     const made = await client.deployCommit(project, ref, sha);
     core/* info */.pq(`Made Vercel deployment ${made.id} of ${sha.slice(0, 7)}: the earlier one${all.length > 1 ? 's' : ''} predate${all.length > 1 ? '' : 's'} the variables.`);
     for (const stale of all.filter((d) => UNDERWAY.includes(d.state))) {
-        await client.cancel(stale.id);
-        core/* info */.pq(`Cancelled the stale Vercel deployment ${stale.id} (${stale.state}).`);
+        core/* info */.pq((await client.cancel(stale.id))
+            ? `Cancelled the stale Vercel deployment ${stale.id} (${stale.state}).`
+            : `The stale Vercel deployment ${stale.id} was no longer underway when cancelled (its build had ended): left as it is.`);
     }
     return { deployment: made, note: 'a new deployment of the commit, made to read this database' };
 }
@@ -1407,7 +1408,9 @@ async function previewOf(client, project, ref, sha, changedAt) {
  * Wires the PR's Vercel preview to `connection`: never throws but for a
  * cancel; a failure is returned (the caller fails the step after
  * publishing: the database is fine and kept, and the next run wires again).
- * Sets the `vercel-deployment-url` output.
+ * Sets the `vercel-deployment-url` output. A fork's PR, and a head branch
+ * that is the project's production branch, get a notice and a report row
+ * saying why, and no write to Vercel.
  * @returns null when the wiring is off (no `vercel-token`), the run has no PR, or `branch-id` names another branch than the PR's
  */
 async function wirePreview(settings, pr, connection) {
@@ -1420,17 +1423,33 @@ async function wirePreview(settings, pr, connection) {
         core/* info */.pq('Vercel wiring skipped: the run is not for a pull request, so there is no preview branch to write variables for.');
         return null;
     }
+    const fork = (0,vercel_inputs/* forkOf */.q)();
+    if (fork) {
+        core/* notice */.lm(`Vercel wiring skipped: the pull request's head is in the fork ${fork}, so nothing is written to Vercel for it ` +
+            "(a fork's branch name is not a branch of the project's repository). The preview database is made as usual.");
+        core/* setOutput */.uH('vercel-deployment-url', '');
+        return { report: { note: "not wired: the pull request comes from a fork, and nothing is written to Vercel for a fork's branch" } };
+    }
+    const vercel = settings.vercel;
     return core/* group */.Os('Wire the Vercel preview', async () => {
         try {
             const project = await client.project();
+            if (project.link?.productionBranch && project.link.productionBranch === pr.headRef) {
+                core/* notice */.lm(`Vercel wiring skipped: the pull request's head branch "${pr.headRef}" is the production branch of Vercel project "${project.name}", ` +
+                    'which takes no Preview variables and whose deployments are production ones. The preview database is handed out as usual; nothing was written to Vercel.');
+                core/* setOutput */.uH('vercel-deployment-url', '');
+                return { report: { note: `not wired: "${pr.headRef}" is the Vercel project's production branch` } };
+            }
             const sha = headSha();
             const repository = `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
             const marker = markerOf(repository, pr.number, settings.previewName);
             const urls = { pooled: connection.pooledUrl, direct: connection.directUrl };
-            const synced = await syncVariables(client, project.id, pr.headRef, settings.envNames, urls, marker);
+            const synced = await syncVariables(client, project.id, pr.headRef, settings.envNames, urls, marker, vercel.token);
             core/* info */.pq(synced.written.length
                 ? `Wrote ${synced.written.join(' and ')} for branch "${pr.headRef}" of Vercel project "${project.name}" (Preview, encrypted).`
-                : `The Vercel variables of branch "${pr.headRef}" already hold this database's connection strings: nothing written.`);
+                : `The Vercel variables of branch "${pr.headRef}" already hold this database's connection strings (their comments record it): nothing written.`);
+            if (synced.moved.length)
+                core/* info */.pq(`Removed ${synced.moved.join(', ')}: the head branch was renamed to "${pr.headRef}".`);
             const { deployment, note } = await previewOf(client, project, pr.headRef, sha, synced.changedAt);
             const url = deployment ? (0,report/* deploymentUrlOf */.m)(deployment.url) : '';
             core/* setOutput */.uH('vercel-deployment-url', url);
@@ -1457,12 +1476,14 @@ function failWiring(wiring) {
 ;// CONCATENATED MODULE: ./src/vercel/cleanup.ts
 /**
  * Removing the preview's Vercel variables when its database goes:
- * `command: delete` removes those of the PR's head branch; the sweep
- * (`command: cleanup`, and `make-room`, which deletes through it) removes
- * those of each swept PR, found by the marker in their comment. Only the
- * keys this action manages, only with its marker: a variable a person set by
- * hand, or another branch's or PR's, stays.
+ * `command: delete`, and the sweep (`command: cleanup`, and `make-room`,
+ * which deletes through it) for each swept PR, remove every variable that
+ * carries the preview's marker in its comment, whatever branch it names (a
+ * renamed head) and whatever its key (a cleanup job without the create
+ * job's `env-key`). A variable a person set by hand, or another PR's or
+ * preview's, stays.
  */
+
 
 
 
@@ -1470,21 +1491,24 @@ function failWiring(wiring) {
 
 const repository = () => `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
 /**
- * `command: delete`: removes this action's variables of the PR's head branch.
+ * `command: delete`: removes this action's variables of the PR's preview
+ * (none for a fork's PR: its run never writes any, and writes nothing).
  * @throws Error saying the database is deleted and what Vercel answered (the step fails)
  */
 async function removeVercelVariables(settings, pr) {
     const client = vercelClientOf(settings);
     if (!client || !pr || settings.branchId)
         return; // `branch-id`: a branch other than the PR's preview
+    if ((0,vercel_inputs/* forkOf */.q)())
+        return core/* info */.pq('The pull request comes from a fork: no Vercel variable was written for it, so none is removed.');
     await core/* group */.Os('Remove the Vercel preview variables', async () => {
         try {
             const project = await client.project();
             const marker = markerOf(repository(), pr.number, settings.previewName);
-            const removed = await removeVariables(client, project.id, settings.envNames, marker, pr.headRef);
+            const removed = await removeVariables(client, project.id, marker);
             core/* info */.pq(removed.length
                 ? `Removed ${removed.join(', ')} from Vercel project "${project.name}".`
-                : `No Vercel variables of this action for branch "${pr.headRef}": nothing to remove.`);
+                : `No Vercel variables of this preview (${marker}): nothing to remove.`);
         }
         catch (err) {
             if (err instanceof cancel/* CancelledError */.cc)
@@ -1511,9 +1535,7 @@ async function removeSweptVariables(settings, pr, preview) {
             sweep = { client, project };
         }
         const { id, envs } = await sweep.project;
-        const listed = { branchEnvs: async () => envs, allEnvs: async () => envs };
-        const client = Object.assign(Object.create(sweep.client), listed);
-        const removed = await removeVariables(client, id, settings.envNames, markerOf(repository(), pr, preview));
+        const removed = await removeVariables(sweep.client, id, markerOf(repository(), pr, preview), envs);
         if (removed.length)
             core/* info */.pq(`Removed the Vercel variables of PR #${pr}: ${removed.join(', ')}.`);
         return null;
@@ -1889,7 +1911,7 @@ class SweepRun {
                 this.login = await checkWrite(octokit, withPr[0].pr);
             }
             catch (err) {
-                if (!isRateLimited(err))
+                if (!(0,lock_budget/* isRateLimited */.Jz)(err))
                     throw err;
                 return this.deferAll(doomed);
             }
@@ -1914,9 +1936,9 @@ class SweepRun {
         const withPr = rows.filter((r) => r.pr && r.decision === 'delete');
         if (this.x.settings.comment && this.recent && !this.stopped && withPr.some((r) => r.recorded?.commentId)) {
             const complete = await this.recent
-                .refresh((n) => this.reserve(n), isRateLimited)
+                .refresh((n) => this.reserve(n), lock_budget/* isRateLimited */.Jz)
                 .catch((err) => {
-                if (!isRateLimited(err))
+                if (!(0,lock_budget/* isRateLimited */.Jz)(err))
                     throw err;
                 return false;
             });
@@ -1955,7 +1977,7 @@ class SweepRun {
                 await f(row);
             }
             catch (err) {
-                if (isRateLimited(err)) {
+                if ((0,lock_budget/* isRateLimited */.Jz)(err)) {
                     this.stopped = true;
                     return this.defer(row);
                 }
@@ -2176,8 +2198,12 @@ var run_source = __webpack_require__(7838);
  *   REST, "Get a branch") per git branch and sweep, as a closed PR's preview
  *   costs one pull request read; only a 404 `Branch not found` means it was
  *   deleted (a token that may not read the repository's contents gets 404
- *   `Not Found`: the preview is kept).
+ *   `Not Found`: the preview is kept). Each read goes through the sweep's
+ *   client and keeps the reserve of GitHub's rate limit that the sweep
+ *   leaves to the repository's pull requests (comment/lock/budget.ts): below
+ *   it the preview is left for the next run, unread.
  */
+
 
 
 
@@ -2185,17 +2211,27 @@ var run_source = __webpack_require__(7838);
 /** Whether each git branch exists, read once per sweep (the process is one run). */
 const gitBranches = new Map();
 let octokit;
+/** Sends the git-branch reads through `client`: the sweep's, so that they count in the budget it checks (budget.ts, budgetOf). */
+function readGitBranchesWith(client) {
+    octokit = client;
+}
 /** The `message` of a GitHub error's body (octokit's RequestError), '' when none. */
 function messageOf(err) {
     const data = err.response?.data;
     return typeof data?.message === 'string' ? data.message : '';
 }
-/** True when git branch `name` exists on GitHub, false when GitHub answers 404 `Branch not found`, or why it could not be read. */
+/**
+ * True when git branch `name` exists on GitHub, false when GitHub answers 404 `Branch not found`, or why it could not be read;
+ * null, unread, when its request would take GitHub's budget below the reserve.
+ */
 function gitBranchExists(settings, name) {
     let known = gitBranches.get(name);
     if (!known) {
         octokit ??= (0,comment_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000);
         const client = octokit;
+        const budget = (0,lock_budget/* budgetOf */.nT)(client);
+        if (!budget.allows(budget.reserve() + 1))
+            return null;
         known = client.rest.repos.getBranch({ ...github/* context */._.repo, branch: name }).then(() => true, 
         // GitHub answers 404 `Not Found` too when the token may not read the repository's contents: only `Branch not found` says it is gone
         (err) => ((0,comment_comment/* statusOf */.c2)(err) === 404 && /branch not found/i.test(messageOf(err)) ? false : (0,comment_comment/* describeGitHubError */.dZ)(err)));
@@ -2220,7 +2256,13 @@ async function decideByKind(owner, branch, settings, now) {
         return { decision: 'keep', reason: "a merge group's branch whose job may still run (its post step deletes it, or its expiry)" };
     }
     if (owner.kind === 'git-branch' && owner.gitBranch) {
-        const exists = await gitBranchExists(settings, owner.gitBranch);
+        const reading = gitBranchExists(settings, owner.gitBranch);
+        if (!reading)
+            return {
+                decision: 'left for the next run',
+                reason: `git branch \`${owner.gitBranch}\` not read: the sweep leaves GitHub's last ${(0,lock_budget/* budgetOf */.nT)(octokit).reserve()} requests of the hour to the repository's pull requests`
+            };
+        const exists = await reading;
         if (exists === false)
             return { decision: 'delete', reason: `git branch \`${owner.gitBranch}\` was deleted` };
         if (exists === true)
@@ -2365,8 +2407,9 @@ async function runCleanup(settings, client) {
     }
     if (!settings.githubToken)
         throw new Error('`command: cleanup` needs `github-token` to read the state of pull requests (the default `${{ github.token }}` with `pull-requests: write`).');
-    const budget = new GitHubBudget();
+    const budget = new lock_budget/* GitHubBudget */.Nl();
     const octokit = budget.watch((0,comment_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000));
+    readGitBranchesWith(octokit);
     const now = Date.now();
     const annotations = new Map();
     const branches = await client.listBranches(annotations);
@@ -7656,7 +7699,7 @@ function branchLimitHandler(settings, client, currentPr) {
             const owner = (0,platform_annotations/* ownerOf */.bf)(annotations.get(b.id));
             return owner && owner.repository === repository && !b.default && !b.protected ? [{ branch: b, owner }] : [];
         });
-        const budget = new GitHubBudget();
+        const budget = new lock_budget/* GitHubBudget */.Nl();
         const octokit = settings.githubToken ? budget.watch((0,comment_comment/* githubClient */.$f)(settings.githubToken, settings.requestTimeoutSeconds * 1000)) : null;
         const prs = new Set(ours.flatMap((o) => (o.owner.pr && o.owner.pr !== currentPr ? [o.owner.pr] : [])));
         if (octokit)
@@ -7699,6 +7742,8 @@ function branchLimitHandler(settings, client, currentPr) {
     };
 }
 
+// EXTERNAL MODULE: ./src/platform/shared-preview.ts
+var shared_preview = __webpack_require__(4731);
 ;// CONCATENATED MODULE: ./src/platform/pr-branches.ts
 /**
  * A pull request's branches found by the PR's identity, not by a name that
@@ -7825,6 +7870,7 @@ async function deleteBranches(client, branches, o) {
 
 
 
+
 /** The preview's branch name: `branch-name`, else the default one for the PR (or, outside one, the git branch, the merge group or the commit) and `preview-name`. */
 function branchNameOf(settings, pr) {
     return settings.branchName || (0,preview_branch/* defaultBranchName */.pe)(pr, github/* context */._.sha ?? '', settings.previewName, (0,run_source/* runSource */.Rh)());
@@ -7856,7 +7902,8 @@ async function provision(settings, client, branchName, earlier, reuse = settings
             branchCreateExtras: extras,
             completeExtras: (made) => withRecordedIds(made ?? extras, (0,platform_annotations/* ownerOfRun */.iz)()),
             anonymized,
-            atBranchLimit: branchLimitHandler(settings, client, (0,platform_annotations/* ownerOfRun */.iz)().pr)
+            atBranchLimit: branchLimitHandler(settings, client, (0,platform_annotations/* ownerOfRun */.iz)().pr),
+            ...sharing(settings, client)
         });
     })
         .catch((err) => Promise.reject(explainCreateRefusal(err, lifetime)));
@@ -7944,6 +7991,17 @@ async function provision(settings, client, branchName, earlier, reuse = settings
     return provisioned;
 }
 /**
+ * How a run without a PR meets other runs of its preview (platform/shared-preview.ts): no comment lock
+ * serialises them, so they wait for each other's seeds; a git branch's default name is reused and deleted
+ * only for the git branch its annotations record.
+ */
+function sharing(settings, client, source = (0,run_source/* runSource */.Rh)()) {
+    if (source.kind === 'pull-request')
+        return {};
+    const recorded = source.kind === 'git-branch' && !settings.branchName;
+    return { sharedName: true, ...(recorded ? { foreignBecause: (0,shared_preview/* recordedGitBranchCheck */.jD)(client, source.branch) } : {}) };
+}
+/**
  * The masking rules (input shape) of the PR's seeded branch when it is
  * anonymized, for a run that will replace it without `masking-rules`: it is
  * made again under them.
@@ -8006,6 +8064,12 @@ async function deleteBranch(settings, client, name, earlier) {
     const others = await otherBranchesOfPr(client, (0,platform_annotations/* ownerOfRun */.iz)(), branchName, earlier);
     const renamedAway = others.length ? await deleteBranches(client, others, settings) : [];
     const found = await (0,preview_branch/* findPreviewBranches */.wE)(client, branchName);
+    const foreign = sharing(settings, client).foreignBecause;
+    for (const b of [found.seeded, found.unseeded]) {
+        const why = b && foreign ? await foreign(b) : null;
+        if (why)
+            throw new preview_branch/* BranchRefusedError */.PK(why);
+    }
     if (found.unseeded) {
         core/* info */.pq(`Deleting branch "${found.unseeded.name}", left by a run whose seed did not complete.`);
         await (0,lifecycle/* waitForPendingOf */.fS)(client, found.unseeded, settings); // a cancelled run's compute start may still run on it
@@ -8740,7 +8804,7 @@ async function run(checked) {
     let failedBecause;
     try {
         settings = checked ?? (0,inputs/* readSettings */.s)();
-        const refused = settings.command === 'create' ? (0,run_source/* createRefusedBecause */.VA)() : null;
+        const refused = (0,run_source/* commandRefusedBecause */.yd)(settings.command);
         if (refused)
             return core/* notice */.lm(refused); // before any request: nothing provisioned, nothing written
         const client = (0,platform_client/* neonClientOf */.ZF)(settings); // the run's one Neon API client (branch mode; no request until used)

@@ -1,5 +1,5 @@
-export const id = 196;
-export const ids = [196];
+export const id = 126;
+export const ids = [126];
 export const modules = {
 
 /***/ 833:
@@ -22,7 +22,7 @@ export const modules = {
 /* unused harmony export CANCEL_BUDGET */
 /* harmony import */ var node_async_hooks__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6698);
 /* harmony import */ var node_async_hooks__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_async_hooks__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6421);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1889);
 /**
  * What happens when the runner cancels the job. GitHub's runner sends the
  * action SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that
@@ -380,7 +380,7 @@ async function once(req) {
             throw new HttpError(`${req.label} timed out after ${req.timeoutMs / 1000} s (${where}).`, 0, undefined, undefined, true);
         }
         const reason = e.cause?.code ?? e.cause?.message ?? e.message;
-        throw new HttpError(`${req.label} failed: could not reach the service (${where}): ${reason}.${(0,_proxy_fetch_js__WEBPACK_IMPORTED_MODULE_2__/* .proxyHint */ .CJ)()}`, 0);
+        throw new HttpError(`${req.label} failed: could not reach the service (${where}): ${reason}.${(0,_proxy_fetch_js__WEBPACK_IMPORTED_MODULE_2__/* .proxyHint */ .CJ)(req.url)}`, 0);
     }
     let raw;
     try {
@@ -478,89 +478,22 @@ async function requestJson(req) {
 
 /***/ }),
 
-/***/ 8144:
+/***/ 8422:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-
-// EXPORTS
-__webpack_require__.d(__webpack_exports__, {
-  s: () => (/* binding */ readSettings)
-});
-
-// UNUSED EXPORTS: duration
-
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
-var core = __webpack_require__(6421);
-// EXTERNAL MODULE: ./src/publish/env-file.ts
-var env_file = __webpack_require__(3015);
-// EXTERNAL MODULE: ./src/platform/masking-rules.ts
-var masking_rules = __webpack_require__(4077);
-// EXTERNAL MODULE: ./src/settings.ts
-var src_settings = __webpack_require__(8750);
-// EXTERNAL MODULE: ./src/platform/expiry.ts
-var expiry = __webpack_require__(1288);
-// EXTERNAL MODULE: ./src/platform/branch-point.ts
-var branch_point = __webpack_require__(8888);
-// EXTERNAL MODULE: ./src/comment/scope.ts
-var scope = __webpack_require__(1349);
-// EXTERNAL MODULE: ./src/secrets.ts
-var secrets = __webpack_require__(7194);
-// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
-var github = __webpack_require__(1758);
-;// CONCATENATED MODULE: ./src/vercel/inputs.ts
-/**
- * The Vercel wiring's inputs (`vercel-token`, `vercel-project`,
- * `vercel-team`, `vercel-api-url`), read and checked before any network
- * call. The token is masked the moment it is read.
- */
-
-
-
-
-/** Vercel project names: up to 100 lowercase letters, digits, `.`, `_`, `-` (Vercel docs, "Project name"); ids are `prj_…`. */
-const PROJECT = /^(prj_[A-Za-z0-9]{1,64}|[a-z0-9._-]{1,100})$/;
-/** A team id (`team_…`) or a team's slug (lowercase letters, digits, `-`). */
-const TEAM = /^(team_[A-Za-z0-9]{1,64}|[a-z0-9][a-z0-9-]{0,99})$/;
-/** True when the run is for a fork's PR or Dependabot's: GitHub gives such runs no secrets. */
-function withoutSecrets() {
-    const pr = github/* context */._.payload.pull_request;
-    const head = pr?.head?.repo?.full_name;
-    const repository = `${github/* context */._.repo.owner}/${github/* context */._.repo.repo}`;
-    return (head !== undefined && head !== repository) || github/* context */._.actor === 'dependabot[bot]';
-}
-/**
- * Reads the Vercel inputs. `url` checks `vercel-api-url` (inputs.ts's http(s) rule).
- * @returns the settings, or null when the wiring is off: no `vercel-token` and no
- *   `vercel-project`, or a fork's or Dependabot's PR without the secret (one notice says so).
- * @throws InputError when `vercel-token` is set without `vercel-project`, a project or team is malformed,
- *   or `vercel-project` is set and the token is empty in a run that has secrets.
- */
-function readVercelSettings(url) {
-    const token = core/* getInput */.V4('vercel-token').trim();
-    (0,secrets/* maskSecret */.$l)(token);
-    const project = core/* getInput */.V4('vercel-project').trim();
-    const team = core/* getInput */.V4('vercel-team').trim();
-    const apiUrl = url('vercel-api-url', 'https://api.vercel.com');
-    if (project && !PROJECT.test(project))
-        throw new src_settings/* InputError */.d(`Input \`vercel-project\` must be a Vercel project's id (prj_…) or name (lowercase letters, digits, ., _, -); got "${project}".`);
-    if (team && !TEAM.test(team))
-        throw new src_settings/* InputError */.d(`Input \`vercel-team\` must be a Vercel team's id (team_…) or slug; got "${team}".`);
-    if (!token) {
-        if (!project)
-            return null;
-        if (withoutSecrets()) {
-            core/* notice */.lm("Vercel wiring skipped: `vercel-token` is empty, as GitHub gives no secrets to a fork's or Dependabot's pull request. " +
-                'The preview database is made as usual; the Vercel preview keeps the variables it had.');
-            return null;
-        }
-        throw new src_settings/* InputError */.d('Input `vercel-project` is set but `vercel-token` is empty: pass `vercel-token: ${{ secrets.VERCEL_TOKEN }}` (a Vercel access token with access to the project), or remove `vercel-project`.');
-    }
-    if (!project)
-        throw new src_settings/* InputError */.d("Input `vercel-token` is set but `vercel-project` is empty: give the Vercel project's id (prj_…) or name.");
-    return { token, project, team, apiUrl };
-}
-
-;// CONCATENATED MODULE: ./src/inputs.ts
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   s: () => (/* binding */ readSettings)
+/* harmony export */ });
+/* unused harmony export duration */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1889);
+/* harmony import */ var _publish_env_file_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3015);
+/* harmony import */ var _platform_masking_rules_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4077);
+/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(8750);
+/* harmony import */ var _platform_expiry_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(1288);
+/* harmony import */ var _platform_branch_point_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(8888);
+/* harmony import */ var _comment_scope_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(1349);
+/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(7194);
+/* harmony import */ var _vercel_inputs_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(542);
 /**
  * All inputs of the action, read once and validated into one typed settings
  * object before any network call. Every problem is reported as an
@@ -575,48 +508,48 @@ function readVercelSettings(url) {
 
 
 
-function inputs_text(name) {
-    return core/* getInput */.V4(name).trim();
+function text(name) {
+    return _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4(name).trim();
 }
 function oneOf(name, allowed, fallback) {
-    const value = inputs_text(name) || fallback;
+    const value = text(name) || fallback;
     if (!allowed.includes(value)) {
-        throw new src_settings/* InputError */.d(`Input \`${name}\` must be one of ${allowed.join(', ')}; got "${value}".`);
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be one of ${allowed.join(', ')}; got "${value}".`);
     }
     return value;
 }
 /** YAML 1.2 core-schema booleans, as `core.getBooleanInput` accepts them. */
 function bool(name, fallback) {
-    const value = inputs_text(name);
+    const value = text(name);
     if (value === '')
         return fallback;
     if (['true', 'True', 'TRUE'].includes(value))
         return true;
     if (['false', 'False', 'FALSE'].includes(value))
         return false;
-    throw new src_settings/* InputError */.d(`Input \`${name}\` must be true or false; got "${value}".`);
+    throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be true or false; got "${value}".`);
 }
 function seconds(name, fallback, min) {
-    const value = inputs_text(name);
+    const value = text(name);
     if (value === '')
         return fallback;
     const n = Number(value);
     if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n) || n < min) {
-        throw new src_settings/* InputError */.d(`Input \`${name}\` must be a number of seconds, at least ${min}; got "${value}".`);
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be a number of seconds, at least ${min}; got "${value}".`);
     }
     return n;
 }
 function url(name, fallback) {
-    const value = inputs_text(name) || fallback;
+    const value = text(name) || fallback;
     let parsed;
     try {
         parsed = new URL(value);
     }
     catch {
-        throw new src_settings/* InputError */.d(`Input \`${name}\` must be an http(s) URL; got "${value}".`);
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be an http(s) URL; got "${value}".`);
     }
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-        throw new src_settings/* InputError */.d(`Input \`${name}\` must be an http(s) URL; got "${value}".`);
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be an http(s) URL; got "${value}".`);
     }
     return value.replace(/\/+$/, '');
 }
@@ -630,7 +563,7 @@ function branchName(value) {
         return value;
     // eslint-disable-next-line no-control-regex
     if (value.length > 256 || /[\u0000-\u001f\u007f]/.test(value) || value !== value.trim()) {
-        throw new src_settings/* InputError */.d(`Input \`branch-name\` must be 1 to 256 printable characters without leading or trailing spaces; got "${value}".`);
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`branch-name\` must be 1 to 256 printable characters without leading or trailing spaces; got "${value}".`);
     }
     return value;
 }
@@ -640,35 +573,35 @@ const UNITS = { '': 1, s: 1, m: 60, h: 3600, d: 86400 };
  * @returns seconds; 0 when the input is empty.
  */
 function duration(name) {
-    const value = inputs_text(name);
+    const value = text(name);
     if (value === '')
         return 0;
     const m = /^(\d+)\s*([smhd]?)$/.exec(value);
     const n = m ? Number(m[1]) * UNITS[m[2]] : NaN;
     if (!Number.isSafeInteger(n) || n < 1) {
-        throw new src_settings/* InputError */.d(`Input \`${name}\` must be a duration such as 90m, 36h, 7d or a number of seconds (at least 1); got "${value}".`);
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be a duration such as 90m, 36h, 7d or a number of seconds (at least 1); got "${value}".`);
     }
     return n;
 }
 /** `suspend-timeout` (platform spec, SuspendTimeoutSeconds): -1 (never), 0 (the project's default) or 60 to 604800 seconds. */
 function suspendTimeout() {
-    const value = inputs_text('suspend-timeout');
+    const value = text('suspend-timeout');
     if (value === '')
         return undefined;
     const n = Number(value);
     if (!/^-?\d+$/.test(value) || !(n === -1 || n === 0 || (n >= 60 && n <= 604800))) {
-        throw new src_settings/* InputError */.d(`Input \`suspend-timeout\` must be a whole number of seconds from 60 to 604800, or 0 (the project's default) or -1 (never suspend); got "${value}".`);
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`suspend-timeout\` must be a whole number of seconds from 60 to 604800, or 0 (the project's default) or -1 (never suspend); got "${value}".`);
     }
     return n;
 }
 /** A compute-unit input (platform spec, ComputeUnit: a number, at least 0.25). */
 function computeUnits(name) {
-    const value = inputs_text(name);
+    const value = text(name);
     if (value === '')
         return undefined;
     const n = Number(value);
     if (!/^\d+(\.\d+)?$/.test(value) || !(n >= 0.25)) {
-        throw new src_settings/* InputError */.d(`Input \`${name}\` must be a number of compute units, at least 0.25 (for example 0.25, 0.5, 1, 2); got "${value}".`);
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`${name}\` must be a number of compute units, at least 0.25 (for example 0.25, 0.5, 1, 2); got "${value}".`);
     }
     return n;
 }
@@ -680,17 +613,17 @@ function computeUnits(name) {
  * @throws InputError
  */
 function envNames() {
-    const names = { key: inputs_text('env-key') || 'DATABASE_URL', prefix: inputs_text('env-prefix') || 'PUBLIC_' };
+    const names = { key: text('env-key') || 'DATABASE_URL', prefix: text('env-prefix') || 'PUBLIC_' };
     const rule = 'letters A-Z or a-z, digits and _, not starting with a digit';
-    if (!env_file/* ENV_NAME */.G1.test(names.key)) {
-        throw new src_settings/* InputError */.d(`Input \`env-key\` must be an environment variable name (${rule}), for example DATABASE_URL; got "${names.key}".`);
+    if (!_publish_env_file_js__WEBPACK_IMPORTED_MODULE_1__/* .ENV_NAME */ .G1.test(names.key)) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`env-key\` must be an environment variable name (${rule}), for example DATABASE_URL; got "${names.key}".`);
     }
-    if (!env_file/* ENV_NAME */.G1.test(names.prefix)) {
-        throw new src_settings/* InputError */.d(`Input \`env-prefix\` must be the start of an environment variable name (${rule}), for example PUBLIC_, VITE_ or NEXT_PUBLIC_; got "${names.prefix}".`);
+    if (!_publish_env_file_js__WEBPACK_IMPORTED_MODULE_1__/* .ENV_NAME */ .G1.test(names.prefix)) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`env-prefix\` must be the start of an environment variable name (${rule}), for example PUBLIC_, VITE_ or NEXT_PUBLIC_; got "${names.prefix}".`);
     }
-    const v = (0,env_file/* envVariables */.tU)(names);
+    const v = (0,_publish_env_file_js__WEBPACK_IMPORTED_MODULE_1__/* .envVariables */ .tU)(names);
     if (v.url === v.claim) {
-        throw new src_settings/* InputError */.d(`Inputs \`env-key\` and \`env-prefix\` name the same variable, ${v.url}, for the connection string and the claim URL: change one of them.`);
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Inputs \`env-key\` and \`env-prefix\` name the same variable, ${v.url}, for the connection string and the claim URL: change one of them.`);
     }
     return names;
 }
@@ -729,14 +662,14 @@ const list = (names) => names.map((n) => `\`${n}\``).join(names.length > 2 ? ', 
 function refuseMissingNeonAccess(modeInput, schemaOnly) {
     if (modeInput === 'instant')
         return;
-    const given = BRANCH_INPUTS.filter((name) => (name === 'schema-only' ? schemaOnly : inputs_text(name) !== ''));
+    const given = BRANCH_INPUTS.filter((name) => (name === 'schema-only' ? schemaOnly : text(name) !== ''));
     if (modeInput === 'auto' && given.length === 0)
         return;
-    const empty = ['api-key', 'project-id'].filter((name) => inputs_text(name) === '');
+    const empty = ['api-key', 'project-id'].filter((name) => text(name) === '');
     if (!empty.length)
         return;
     const what = empty.length === 2 ? 'a Neon API key and project id' : empty[0] === 'api-key' ? 'a Neon API key' : 'a Neon project id';
-    throw new src_settings/* InputError */.d(`Input${empty.length > 1 ? 's' : ''} ${list(empty)} ${empty.length > 1 ? 'are' : 'is'} required in branch mode (${what}: ` +
+    throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input${empty.length > 1 ? 's' : ''} ${list(empty)} ${empty.length > 1 ? 'are' : 'is'} required in branch mode (${what}: ` +
         'pass `${{ secrets.NEON_API_KEY }}` and `${{ vars.NEON_PROJECT_ID }}`) but ' +
         `${empty.length > 1 ? 'are' : 'is'} empty, while ${given.length ? `${list(given)} ${given.length > 1 ? 'are' : 'is'} set` : '`mode` is branch'}` +
         `${empty.includes('project-id') && modeInput === 'branch' ? ' (`project-id` is required when `mode` is branch)' : ''}. ` +
@@ -747,9 +680,9 @@ function refuseMissingNeonAccess(modeInput, schemaOnly) {
 }
 /** `preview-name`: 1 to 40 letters, digits, `-`, `_` or `.` (it goes into the branch name and the comment's marker); '' when not set. */
 function previewName() {
-    const value = inputs_text('preview-name');
+    const value = text('preview-name');
     if (value !== '' && !/^[A-Za-z0-9._-]{1,40}$/.test(value)) {
-        throw new src_settings/* InputError */.d(`Input \`preview-name\` must be 1 to 40 letters, digits, \`-\`, \`_\` or \`.\` (for example api or web); got "${value}".`);
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`preview-name\` must be 1 to 40 letters, digits, \`-\`, \`_\` or \`.\` (for example api or web); got "${value}".`);
     }
     return value;
 }
@@ -759,48 +692,48 @@ function previewName() {
  * @throws InputError
  */
 function commentAuthor() {
-    const value = inputs_text('comment-author') || 'github-actions[bot]';
+    const value = text('comment-author') || 'github-actions[bot]';
     if (!/^[A-Za-z0-9](?:-?[A-Za-z0-9]){0,38}(?:\[bot\])?$/.test(value))
-        throw new src_settings/* InputError */.d(`Input \`comment-author\` must be a GitHub login, such as github-actions[bot] or my-app[bot] (a GitHub App's bot account); got "${value}".`);
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`comment-author\` must be a GitHub login, such as github-actions[bot] or my-app[bot] (a GitHub App's bot account); got "${value}".`);
     return value;
 }
 /** `branch-id`: only for `command: delete` and `command: reset`. @throws InputError */
 function branchId(command) {
-    const value = inputs_text('branch-id');
+    const value = text('branch-id');
     if (value !== '' && command !== 'delete' && command !== 'reset') {
-        throw new src_settings/* InputError */.d(`Input \`branch-id\` applies to \`command: delete\` and \`command: reset\` (the branch to act on); \`command: ${command}\` finds the PR's branch by name (\`branch-name\`).`);
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`branch-id\` applies to \`command: delete\` and \`command: reset\` (the branch to act on); \`command: ${command}\` finds the PR's branch by name (\`branch-name\`).`);
     }
     if (value !== '' && !/^[a-z0-9-]{1,60}$/.test(value)) {
-        throw new src_settings/* InputError */.d(`Input \`branch-id\` must be a Neon branch id such as br-wispy-meadow-a5b2c3d4; got "${value}".`);
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`branch-id\` must be a Neon branch id such as br-wispy-meadow-a5b2c3d4; got "${value}".`);
     }
     return value;
 }
 /** `parent-lsn` / `parent-timestamp` (platform/branch-point.ts). @throws InputError */
 function parentPoint() {
     try {
-        return (0,branch_point/* branchPointOf */.Yx)(inputs_text('parent-lsn'), inputs_text('parent-timestamp'));
+        return (0,_platform_branch_point_js__WEBPACK_IMPORTED_MODULE_5__/* .branchPointOf */ .Yx)(text('parent-lsn'), text('parent-timestamp'));
     }
     catch (err) {
-        if (err instanceof branch_point/* BranchPointError */.d6)
-            throw new src_settings/* InputError */.d(err.message);
+        if (err instanceof _platform_branch_point_js__WEBPACK_IMPORTED_MODULE_5__/* .BranchPointError */ .d6)
+            throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(err.message);
         throw err;
     }
 }
 /** Checks the lifecycle inputs against each other and the mode. @throws InputError */
 function checkLifecycle(s) {
     if (s.minCu !== undefined && s.maxCu !== undefined && s.minCu > s.maxCu) {
-        throw new src_settings/* InputError */.d(`Input \`min-cu\` (${s.minCu}) must not be larger than \`max-cu\` (${s.maxCu}).`);
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`min-cu\` (${s.minCu}) must not be larger than \`max-cu\` (${s.maxCu}).`);
     }
-    if (s.expiresInSeconds > expiry/* MAX_EXPIRES_IN_SECONDS */.Gt) {
-        throw new src_settings/* InputError */.d(`Input \`expires-in\` must be at most 30d (${expiry/* MAX_EXPIRES_IN_SECONDS */.Gt} seconds), Neon's longest branch expiry (Neon docs, branch expiration); got "${inputs_text('expires-in')}". ` +
+    if (s.expiresInSeconds > _platform_expiry_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_EXPIRES_IN_SECONDS */ .Gt) {
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input \`expires-in\` must be at most 30d (${_platform_expiry_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_EXPIRES_IN_SECONDS */ .Gt} seconds), Neon's longest branch expiry (Neon docs, branch expiration); got "${text('expires-in')}". ` +
             'Use 30d or less; an active PR keeps its branch anyway, since every run that uses it pushes the expiry forward.');
     }
     if (s.mode === 'instant') {
         if (s.command === 'reset')
-            throw new src_settings/* InputError */.d('`command: reset` needs branch mode (set `project-id`): the instant service cannot restore a database.');
-        const given = BRANCH_ONLY.filter((name) => inputs_text(name) !== '' && !(name === 'schema-only' && !s.schemaOnly));
+            throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d('`command: reset` needs branch mode (set `project-id`): the instant service cannot restore a database.');
+        const given = BRANCH_ONLY.filter((name) => text(name) !== '' && !(name === 'schema-only' && !s.schemaOnly));
         if (given.length) {
-            throw new src_settings/* InputError */.d(`Input${given.length > 1 ? 's' : ''} ${given.map((n) => `\`${n}\``).join(', ')} appl${given.length > 1 ? 'y' : 'ies'} to branch mode only (set \`project-id\`), not to neon.new (instant mode).`);
+            throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input${given.length > 1 ? 's' : ''} ${given.map((n) => `\`${n}\``).join(', ')} appl${given.length > 1 ? 'y' : 'ies'} to branch mode only (set \`project-id\`), not to neon.new (instant mode).`);
         }
     }
 }
@@ -812,23 +745,23 @@ function checkLifecycle(s) {
 function maskingRules(mode, schemaOnly) {
     let rules;
     try {
-        rules = (0,masking_rules/* parseMaskingRules */.$_)(core/* getInput */.V4('masking-rules'), process.env.GITHUB_WORKSPACE || process.cwd());
+        rules = (0,_platform_masking_rules_js__WEBPACK_IMPORTED_MODULE_2__/* .parseMaskingRules */ .$_)(_actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('masking-rules'), process.env.GITHUB_WORKSPACE || process.cwd());
     }
     catch (err) {
-        if (err instanceof masking_rules/* MaskingRulesError */.Sc)
-            throw new src_settings/* InputError */.d(err.message);
+        if (err instanceof _platform_masking_rules_js__WEBPACK_IMPORTED_MODULE_2__/* .MaskingRulesError */ .Sc)
+            throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(err.message);
         throw err;
     }
-    for (const secret of (0,masking_rules/* ruleSecrets */.cf)(rules))
-        (0,secrets/* maskSecret */.$l)(secret);
+    for (const secret of (0,_platform_masking_rules_js__WEBPACK_IMPORTED_MODULE_2__/* .ruleSecrets */ .cf)(rules))
+        (0,_secrets_js__WEBPACK_IMPORTED_MODULE_6__/* .maskSecret */ .$l)(secret);
     if (rules.length === 0)
         return rules;
     if (mode === 'instant') {
-        throw new src_settings/* InputError */.d('Input `masking-rules` needs branch mode (set `project-id`): masking runs on a Neon branch copied from its parent, ' +
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d('Input `masking-rules` needs branch mode (set `project-id`): masking runs on a Neon branch copied from its parent, ' +
             'and an instant database is new and empty, holding only what `seed` puts in it, so there is nothing to mask.');
     }
     if (schemaOnly) {
-        throw new src_settings/* InputError */.d("Inputs `masking-rules` and `schema-only` cannot be combined: a schema-only branch has none of the parent's rows, so there is nothing to mask. " +
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d("Inputs `masking-rules` and `schema-only` cannot be combined: a schema-only branch has none of the parent's rows, so there is nothing to mask. " +
             'Use `masking-rules` for production-like rows with personal data masked, or `schema-only` for an empty copy of the schema.');
     }
     return rules;
@@ -841,12 +774,12 @@ function maskingRules(mode, schemaOnly) {
 function readSettings() {
     const modeInput = oneOf('mode', ['auto', 'instant', 'branch'], 'auto');
     const command = oneOf('command', ['create', 'delete', 'cleanup', 'reset', 'publish'], 'create');
-    const projectId = inputs_text('project-id');
-    const apiKey = core/* getInput */.V4('api-key').trim();
-    (0,secrets/* maskSecret */.$l)(apiKey);
+    const projectId = text('project-id');
+    const apiKey = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('api-key').trim();
+    (0,_secrets_js__WEBPACK_IMPORTED_MODULE_6__/* .maskSecret */ .$l)(apiKey);
     refuseMissingNeonAccess(modeInput, bool('schema-only', false));
     const mode = modeInput === 'auto' ? (projectId ? 'branch' : 'instant') : modeInput;
-    const referrer = inputs_text('referrer') || 'preview-postgres-action';
+    const referrer = text('referrer') || 'preview-postgres-action';
     const settings = {
         mode,
         command,
@@ -856,27 +789,27 @@ function readSettings() {
         apiUrl: url('api-url', 'https://console.neon.tech/api/v2'),
         apiKey,
         projectId,
-        parentBranch: inputs_text('parent-branch'),
+        parentBranch: text('parent-branch'),
         parentPoint: parentPoint(),
-        branchName: branchName(inputs_text('branch-name')),
+        branchName: branchName(text('branch-name')),
         branchId: branchId(command),
         previewName: previewName(),
-        database: inputs_text('database'),
-        role: inputs_text('role'),
-        seed: core/* getInput */.V4('seed')
+        database: text('database'),
+        role: text('role'),
+        seed: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('seed')
             .split('\n')
             .map((line) => line.trim())
             .filter((line) => line !== '' && !line.startsWith('#')),
-        seedCommand: core/* getInput */.V4('seed-command').trim(),
-        migrateCommand: core/* getInput */.V4('migrate-command').trim(),
+        seedCommand: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('seed-command').trim(),
+        migrateCommand: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('migrate-command').trim(),
         reseed: oneOf('reseed', ['on-change', 'never'], 'on-change'),
         reuse: bool('reuse', true),
-        githubToken: core/* getInput */.V4('github-token').trim(),
+        githubToken: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('github-token').trim(),
         comment: bool('comment', true),
         pollIntervalSeconds: seconds('poll-interval', 5, 0.1),
         waitTimeoutSeconds: seconds('wait-timeout', 600, 1),
         requestTimeoutSeconds: seconds('request-timeout', 30, 0.1),
-        envFile: inputs_text('env-file'),
+        envFile: text('env-file'),
         envNames: envNames(),
         compareSchema: bool('compare-schema', true),
         failOnDestructive: bool('fail-on-destructive', false),
@@ -890,16 +823,16 @@ function readSettings() {
         schemaOnly: bool('schema-only', false),
         maskingRules: [],
         deployment: bool('deployment', true),
-        reportFile: inputs_text('report-file'),
+        reportFile: text('report-file'),
         commentAuthor: commentAuthor(),
-        vercel: readVercelSettings(url)
+        vercel: (0,_vercel_inputs_js__WEBPACK_IMPORTED_MODULE_7__/* .readVercelSettings */ .j)(url)
     };
     settings.maskingRules = maskingRules(mode, settings.schemaOnly);
     checkLifecycle(settings);
     if (command === 'publish' && !settings.reportFile)
-        throw new src_settings/* InputError */.d("`command: publish` needs input `report-file`: the report a fork PR's run wrote (its `report-file` output, downloaded from the run's artifact).");
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d("`command: publish` needs input `report-file`: the report a fork PR's run wrote (its `report-file` output, downloaded from the run's artifact).");
     // Every comment this run (or its post step) reads or writes is this preview's.
-    (0,scope/* scopeComments */.n)(settings.previewName);
+    (0,_comment_scope_js__WEBPACK_IMPORTED_MODULE_8__/* .scopeComments */ .n)(settings.previewName);
     return settings;
 }
 
@@ -1120,7 +1053,7 @@ function pointFields(point) {
 /* harmony export */   zk: () => (/* binding */ recordUse)
 /* harmony export */ });
 /* unused harmony export EXPIRY_CLOCK_MARGIN_SECONDS */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1889);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6803);
 /* harmony import */ var _retry_423_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6639);
 /* harmony import */ var _operations_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(9085);
@@ -1492,7 +1425,7 @@ function sameRules(a, b) {
 /* harmony export */   fS: () => (/* binding */ summarise),
 /* harmony export */   ft: () => (/* binding */ waitForOperations)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1889);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6803);
 /* harmony import */ var _poll_schedule_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5758);
 /* harmony import */ var _project_pace_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4996);
@@ -2066,7 +1999,7 @@ function lowers(gapMs) {
 /* harmony export */   rU: () => (/* binding */ retryLocked),
 /* harmony export */   s8: () => (/* binding */ LOCKED_RETRY)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1889);
 /* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6803);
 /**
  * HTTP 423 Locked handling (Neon operations guide, Errors): a request that starts work
@@ -2163,51 +2096,117 @@ async function retryLocked(label, request, sleepMs = _http_js__WEBPACK_IMPORTED_
 /* harmony export */   CJ: () => (/* binding */ proxyHint),
 /* harmony export */   iR: () => (/* binding */ proxiedFetch)
 /* harmony export */ });
-/* unused harmony export proxyConfigured */
-/* harmony import */ var undici__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6752);
+/* unused harmony export proxyFor */
+/* harmony import */ var _actions_http_client_lib_proxy__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9783);
+/* harmony import */ var undici__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6752);
+/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(7194);
 /**
  * The one `fetch` every HTTP request of the action goes through (the Neon
- * API and neon.new in http.ts, GitHub in comment/comment.ts): on a runner
- * whose environment names a proxy (`HTTPS_PROXY`, `HTTP_PROXY`, either case;
- * GitHub docs, "Using a proxy server with self-hosted runners") requests go
- * through it, except to the hosts `NO_PROXY` names, as @actions/http-client
- * does for other actions. Reading the variables and `NO_PROXY`'s rules is
- * undici's `EnvHttpProxyAgent`'s (undici docs, EnvHttpProxyAgent), not ours.
- * Without a proxy variable the requests go straight to the host, through
- * the same undici: `@actions/core` loads it in every run (through
+ * API, neon.new and Vercel in http.ts, GitHub in comment/comment.ts). On a
+ * runner whose environment names a proxy (GitHub docs, "Using a proxy server
+ * with self-hosted runners") it goes through that proxy, read as
+ * `@actions/http-client` reads it for GitHub's own actions: its
+ * `getProxyUrl` and `checkBypass` (`@actions/http-client/lib/proxy`) pick
+ * `https_proxy`/`HTTPS_PROXY` for an `https:` URL and `http_proxy`/
+ * `HTTP_PROXY` for an `http:` one, and (`checkBypass`, which it calls)
+ * bypass loopback hosts and every `NO_PROXY`/`no_proxy` entry: a host and
+ * its subdomains (`corp.example` covers `ghes.corp.example`), `.domain`,
+ * `host:port`, `*`.
+ * Underneath is undici's `ProxyAgent` (one per proxy, made on first use),
+ * as in http-client itself; credentials in the proxy URL are sent as
+ * `Proxy-Authorization: Basic` and the password is masked. undici's
+ * `EnvHttpProxyAgent` is not used: it is experimental and Node prints a
+ * warning (`UNDICI-EHPA`) in every run that makes one.
+ * Without a proxy the request goes straight to the host through the same
+ * undici: `@actions/core` loads it in every run (through
  * `@actions/http-client`), while the runtime's own `fetch` is a second copy
  * of undici that the run would compile as well (about 40 ms of CPU a run).
  * PostgreSQL connections (pg) are not HTTP and never go through a proxy.
  */
 
-/** The proxy variables, in both cases, as the runner and @actions/http-client read them. */
-const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
-let agent;
-/** True when the environment names a proxy for HTTP or HTTPS requests. */
-function proxyConfigured(env = process.env) {
-    return PROXY_VARIABLES.some((name) => !!env[name]);
+
+
+/** One agent per proxy (`http_proxy` and `https_proxy` may name two), by its URL with the credentials. */
+const agents = new Map();
+/**
+ * The proxy a request to `url` goes through, or undefined when it goes
+ * straight to the host (no proxy variable for its scheme, or bypassed).
+ *
+ * http-client's `getProxyUrl` keeps a proxy variable that parses as a URL
+ * as it is, so a scheme-less `proxy.corp:3128` (what many runner images
+ * set) comes back as a URL whose scheme is `proxy.corp:` and which has no
+ * host, and http-client then sends the request direct; `127.0.0.1:3128`
+ * does not parse, and it prefixes `http://`. Here a URL whose scheme is
+ * not `http:` or `https:` is read with `http://` in front as well (curl's
+ * reading of a scheme-less proxy), credentials included. And where
+ * http-client drops a variable it cannot decode (`%zz` in the password)
+ * and sends the request direct, this throws: the proxy was meant.
+ * @param url the request's URL (`http:` or `https:`)
+ * @throws Error naming the variable when the proxy's URL cannot be read (a malformed percent-escape); the message holds no part of the URL
+ */
+function proxyFor(url) {
+    const https = url.protocol === 'https:';
+    const unreadable = new Error(`the proxy that ${https ? 'HTTPS_PROXY' : 'HTTP_PROXY'} names is not a URL this action can read (write a % in its username or password as %25)`);
+    try {
+        const proxy = (0,_actions_http_client_lib_proxy__WEBPACK_IMPORTED_MODULE_0__/* .getProxyUrl */ .s)(url);
+        if (!proxy) {
+            // http-client drops a variable it cannot decode and goes direct; a proxy that is set is used or named as wrong.
+            const variable = https ? process.env.https_proxy || process.env.HTTPS_PROXY : process.env.http_proxy || process.env.HTTP_PROXY;
+            if (variable && !(0,_actions_http_client_lib_proxy__WEBPACK_IMPORTED_MODULE_0__/* .checkBypass */ .H)(url))
+                throw unreadable;
+            return undefined;
+        }
+        const read = proxy.protocol === 'http:' || proxy.protocol === 'https:' ? new URL(proxy.href) : new URL(`http://${proxy.href}`);
+        const credentials = { username: decodeURIComponent(read.username), password: decodeURIComponent(read.password) };
+        read.username = '';
+        read.password = '';
+        return { url: read.href, ...credentials };
+    }
+    catch {
+        throw unreadable;
+    }
+}
+/** The agent for `proxy`, made on first use: `Proxy-Authorization: Basic` from its credentials (as http-client sends them), the password masked. */
+function agentFor(proxy) {
+    const { url, username, password } = proxy;
+    const key = JSON.stringify([url, username, password]);
+    let agent = agents.get(key);
+    if (!agent) {
+        // A password of a few characters is not masked: the runner would mask those letters everywhere in the log (it is never logged).
+        if (password.length >= 4)
+            (0,_secrets_js__WEBPACK_IMPORTED_MODULE_2__/* .maskSecret */ .$l)(password);
+        const token = username || password ? `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` : undefined;
+        agents.set(key, (agent = new undici__WEBPACK_IMPORTED_MODULE_1__.ProxyAgent({ uri: url, ...(token ? { token } : {}) })));
+    }
+    return agent;
 }
 /**
- * undici's `fetch`, through the proxy the environment names (one agent for
- * the process, made on first use) when it names one, else straight to the
- * host (undici's global dispatcher). Same arguments and answer as the
- * global `fetch`.
- * @throws what `fetch` throws (a TypeError whose `cause` says why the proxy or the host could not be reached)
+ * undici's `fetch`, through the proxy {@link proxyFor} names for `url`
+ * when there is one, else straight to the host (undici's global
+ * dispatcher). Same arguments and answer as the global `fetch`.
+ * @throws what `fetch` throws (a TypeError whose `cause` says why the proxy or the host could not be reached); proxyFor's Error for a proxy URL it cannot read
  */
 function proxiedFetch(url, init) {
-    const dispatcher = proxyConfigured() ? (agent ??= new undici__WEBPACK_IMPORTED_MODULE_0__.EnvHttpProxyAgent()) : undefined;
-    const options = (dispatcher ? { ...init, dispatcher } : init);
-    return (0,undici__WEBPACK_IMPORTED_MODULE_0__.fetch)(url, options);
+    const proxy = proxyFor(new URL(url));
+    const options = (proxy ? { ...init, dispatcher: agentFor(proxy) } : init);
+    return (0,undici__WEBPACK_IMPORTED_MODULE_1__.fetch)(url, options);
 }
 /**
- * What to add to a "could not reach the service" message: when a proxy is
- * configured, that the request went through it unless `NO_PROXY` names the
- * host, so the proxy is checked too; '' without one.
+ * What to add to a "could not reach the service" message for a request to
+ * `url`: when it went through a proxy, that it did and how to send it
+ * direct; '' when it went straight to the host.
  */
-function proxyHint() {
-    return proxyConfigured()
-        ? ' Requests go through the proxy that HTTPS_PROXY/HTTP_PROXY name unless NO_PROXY names the host: check that the proxy is reachable and lets this host through.'
-        : '';
+function proxyHint(url) {
+    const parsed = new URL(url);
+    try {
+        if (!proxyFor(parsed))
+            return '';
+    }
+    catch {
+        return '';
+    }
+    const variable = parsed.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+    return ` The request went through the proxy that ${variable} names: check that the proxy is reachable and lets ${parsed.host} through, or add the host to NO_PROXY.`;
 }
 
 
@@ -2328,7 +2327,7 @@ async function writeEnvFile(file, v, names = DEFAULT_ENV_NAMES) {
 /* harmony export */   Gz: () => (/* binding */ rememberSecret),
 /* harmony export */   fp: () => (/* binding */ redactSecrets)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6421);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1889);
 /**
  * The run's known secrets: every value registered with the runner's masking
  * (`core.setSecret`, `::add-mask::`) through {@link maskSecret}, and every
@@ -2385,6 +2384,77 @@ class InputError extends Error {
         super(message);
         this.name = 'InputError';
     }
+}
+
+
+/***/ }),
+
+/***/ 542:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   j: () => (/* binding */ readVercelSettings),
+/* harmony export */   q: () => (/* binding */ forkOf)
+/* harmony export */ });
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1889);
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1758);
+/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8750);
+/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(7194);
+/**
+ * The Vercel wiring's inputs (`vercel-token`, `vercel-project`,
+ * `vercel-team`, `vercel-api-url`), read and checked before any network
+ * call. The token is masked the moment it is read.
+ */
+
+
+
+
+/** Vercel project names: up to 100 lowercase letters, digits, `.`, `_`, `-` (Vercel docs, "Project name"); ids are `prj_…`. */
+const PROJECT = /^(prj_[A-Za-z0-9]{1,64}|[a-z0-9._-]{1,100})$/;
+/** A team id (`team_…`) or a team's slug (lowercase letters, digits, `-`). */
+const TEAM = /^(team_[A-Za-z0-9]{1,64}|[a-z0-9][a-z0-9-]{0,99})$/;
+/**
+ * The head repository (`owner/repo`) of the event's pull request when it is
+ * not the base repository (a fork's PR, under any event: `pull_request`,
+ * `pull_request_target`), else undefined.
+ */
+function forkOf() {
+    const pr = _actions_github__WEBPACK_IMPORTED_MODULE_1__/* .context */ ._.payload.pull_request;
+    const head = pr?.head?.repo?.full_name;
+    return head !== undefined && head !== `${_actions_github__WEBPACK_IMPORTED_MODULE_1__/* .context */ ._.repo.owner}/${_actions_github__WEBPACK_IMPORTED_MODULE_1__/* .context */ ._.repo.repo}` ? head : undefined;
+}
+/** True when the run is for a fork's PR or Dependabot's: GitHub gives such runs no secrets. */
+const withoutSecrets = () => forkOf() !== undefined || _actions_github__WEBPACK_IMPORTED_MODULE_1__/* .context */ ._.actor === 'dependabot[bot]';
+/**
+ * Reads the Vercel inputs. `url` checks `vercel-api-url` (inputs.ts's http(s) rule).
+ * @returns the settings, or null when the wiring is off: no `vercel-token` and no
+ *   `vercel-project`, or a fork's or Dependabot's PR without the secret (one notice says so).
+ * @throws InputError when `vercel-token` is set without `vercel-project`, a project or team is malformed,
+ *   or `vercel-project` is set and the token is empty in a run that has secrets.
+ */
+function readVercelSettings(url) {
+    const token = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('vercel-token').trim();
+    (0,_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .maskSecret */ .$l)(token);
+    const project = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('vercel-project').trim();
+    const team = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('vercel-team').trim();
+    const apiUrl = url('vercel-api-url', 'https://api.vercel.com');
+    if (project && !PROJECT.test(project))
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`Input \`vercel-project\` must be a Vercel project's id (prj_…) or name (lowercase letters, digits, ., _, -); got "${project}".`);
+    if (team && !TEAM.test(team))
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`Input \`vercel-team\` must be a Vercel team's id (team_…) or slug; got "${team}".`);
+    if (!token) {
+        if (!project)
+            return null;
+        if (withoutSecrets()) {
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .notice */ .lm("Vercel wiring skipped: `vercel-token` is empty, as GitHub gives no secrets to a fork's or Dependabot's pull request. " +
+                'The preview database is made as usual; the Vercel preview keeps the variables it had.');
+            return null;
+        }
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d('Input `vercel-project` is set but `vercel-token` is empty: pass `vercel-token: ${{ secrets.VERCEL_TOKEN }}` (a Vercel access token with access to the project), or remove `vercel-project`.');
+    }
+    if (!project)
+        throw new _settings_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d("Input `vercel-token` is set but `vercel-project` is empty: give the Vercel project's id (prj_…) or name.");
+    return { token, project, team, apiUrl };
 }
 
 

@@ -22,7 +22,7 @@
  * `delete_timeline`; each branch's database has a name of its own
  * (`neondb_<suffix>`), since all branches share one server.
  */
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { compareSchemas } from './schema-compare.js'
 import { ServiceServer, type Reply, type Request } from '../http-kit.js'
 import type { PostgresServer } from '../postgres/postgres.js'
@@ -33,6 +33,7 @@ import { PlatformAnonymized } from './platform-anonymized.js'
 import { PlatformHistory } from './platform-history.js'
 import { PlatformBranches } from './platform-branches.js'
 import { PlatformUsage } from './platform-usage.js'
+import { OperationClock, currentStep, listOperations, operationView } from './platform-operations.js'
 import {
   TERMINAL,
   type BranchRecord,
@@ -78,8 +79,8 @@ export class PlatformService implements PlatformCore {
   readonly branchRequests: PlatformBranches
   /** Each branch's usage counters; a test sets them with `usage.set` (platform-usage.ts). */
   readonly usage: PlatformUsage
-  private lastCreated = 0
-  private readonly timers = new Set<NodeJS.Timeout>()
+  /** Operations' end timers (platform-operations.ts). */
+  private readonly clock = new OperationClock()
 
   constructor(private readonly pg: PostgresServer) {
     this.lifecycle = new PlatformLifecycle(this, pg)
@@ -150,9 +151,7 @@ export class PlatformService implements PlatformCore {
           return { status: 200, body: { uri: this.uri(project, b, req.query.get('pooled') === 'true') } }
         })
       )
-      .route('GET', new RegExp(`${p}/operations/?$`), (req, [pid]) =>
-        this.withProject(req, pid, (project) => this.listOperations(project, req))
-      )
+      .route('GET', new RegExp(`${p}/operations/?$`), (req, [pid]) => this.withProject(req, pid, (project) => listOperations(project, req)))
       .route('GET', new RegExp(`${p}/operations/([^/]+)/?$`), (req, [pid, oid]) =>
         this.withProject(req, pid, (project) => {
           const op = project.operations.find((o) => o.id === oid)
@@ -232,7 +231,7 @@ export class PlatformService implements PlatformCore {
   }
 
   async close(): Promise<void> {
-    for (const t of this.timers) clearTimeout(t)
+    this.clock.stop()
     this.lifecycle.stop()
     this.anonymized.stop()
     await this.server.close()
@@ -312,46 +311,17 @@ export class PlatformService implements PlatformCore {
     })
   }
 
-  private current(op: OperationRecord, now = Date.now()): Step {
-    let step = op.steps[0]
-    let previous = step
-    for (const s of op.steps) {
-      if (now - op.created >= s.at) {
-        previous = step
-        step = s
-      }
-    }
-    // The work behind a finished operation (a database dropped or opened) is done before it says so.
-    // A skipped one was not needed because its end state already holds (a compute already running).
-    return (step.status === 'finished' || step.status === 'skipped') && op.onFinish && !op.effectDone ? previous : step
-  }
-
   /** @internal shared with platform-lifecycle.ts */
   opView(op: OperationRecord): Record<string, unknown> {
-    const step = this.current(op)
-    const { id, project_id, branch_id, endpoint_id, action } = op
-    return {
-      id,
-      project_id,
-      branch_id,
-      ...(endpoint_id ? { endpoint_id } : {}),
-      action,
-      status: step.status,
-      ...(step.status === 'error' ? { error: step.error ?? 'operation failed' } : {}),
-      failures_count: step.failures ?? 0,
-      created_at: iso(op.created),
-      // An operation whose work outlasted its scripted time (a slow database copy) was updated when it ended.
-      updated_at: iso(op.created + Math.max(step.at, (op.endedAt ?? 0) - op.created)),
-      total_duration_ms: Math.max(step.at, (op.endedAt ?? 0) - op.created)
-    }
+    return operationView(op)
   }
 
   /** @internal shared with platform-lifecycle.ts */
   busy(project: Project): boolean {
-    return project.operations.some((op) => !TERMINAL.includes(this.current(op).status))
+    return project.operations.some((op) => !TERMINAL.includes(currentStep(op).status))
   }
 
-  /** @internal shared with platform-lifecycle.ts */
+  /** @internal shared with platform-lifecycle.ts: an operation of `action`, scripted ({@link script}) or with `steps`. */
   addOperation(
     project: Project,
     branchId: string,
@@ -360,68 +330,11 @@ export class PlatformService implements PlatformCore {
     endpointId?: string,
     onFinish?: () => Promise<void>
   ): OperationRecord {
-    const scripted = this.scripts.get(action)?.shift()
-    const created = Math.max(Date.now(), this.lastCreated + 1)
-    this.lastCreated = created
-    const op: OperationRecord = {
-      id: randomUUID(),
-      project_id: project.id,
-      branch_id: branchId,
-      endpoint_id: endpointId,
-      action,
-      created,
-      steps: scripted ?? steps,
-      onFinish
-    }
-    project.operations.push(op)
-    const end = op.steps.find((s) => TERMINAL.includes(s.status))
-    if (end) {
-      const reach = (): void => {
-        if ((end.status === 'finished' || end.status === 'skipped') && op.onFinish) {
-          op.onFinish()
-            .catch((err: Error) => console.error(`platform emulator: ${op.action} side effect failed: ${err.message}`))
-            .finally(() => {
-              op.effectDone = true
-              op.endedAt = Date.now()
-            })
-        } else {
-          op.endedAt = Date.now()
-        }
-      }
-      const t = setTimeout(() => {
-        this.timers.delete(t)
-        reach()
-      }, end.at)
-      this.timers.add(t)
-      op.endNow = () => {
-        if (!this.timers.delete(t)) return
-        clearTimeout(t)
-        const at = Date.now() - op.created
-        op.steps = [...op.steps.filter((s) => s.at <= at && !TERMINAL.includes(s.status)), { ...end, at }]
-        reach()
-      }
-    }
-    return op
+    return this.clock.add(project, branchId, action, this.scripts.get(action)?.shift() ?? steps, endpointId, onFinish)
   }
 
   /** @internal Create branch from a parsed BranchCreateRequest; shared with platform-anonymized.ts (branch_anonymized's `branch_create`). */
   createBranchFrom(project: Project, body: CreateBranchBody): Promise<Reply> {
     return this.branchRequests.createFrom(project, body)
-  }
-
-  private listOperations(project: Project, req: Request): Reply {
-    const limit = Math.max(1, Math.min(100, Number(req.query.get('limit') ?? 10)))
-    const cursor = req.query.get('cursor')
-    const before = cursor ? Date.parse(cursor) : Infinity
-    const newestFirst = [...project.operations].sort((a, b) => b.created - a.created).filter((op) => op.created < before)
-    const page = newestFirst.slice(0, limit)
-    const more = newestFirst.length > limit
-    return {
-      status: 200,
-      body: {
-        operations: page.map((op) => this.opView(op)),
-        ...(more ? { pagination: { cursor: new Date(page.at(-1)!.created).toISOString() } } : {})
-      }
-    }
   }
 }

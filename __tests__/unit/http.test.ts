@@ -27,7 +27,8 @@ describe('requestJson and Retry-After', () => {
           `asked to wait \\d{4} s \\(Retry-After\\).*longer than this action waits \\(${MAX_RETRY_AFTER_S} s\\): re-run the job later`
         )
       )
-      expect(Date.now() - started).toBeLessThan(1000)
+      // not waited: a quarter of the longest Retry-After the action waits out, so the machine's load cannot fail it
+      expect(Date.now() - started).toBeLessThan((MAX_RETRY_AFTER_S * 1000) / 4)
       expect(server.requests('POST')).toHaveLength(1)
     }
   })

@@ -59,7 +59,7 @@ export class NeonClient {
     readonly projectId: string
   ) {}
 
-  /** Awaited before each request is sent (its retries aside): a sweep's pace within Neon's rate limit (sweep-pace.ts). */
+  /** Awaited before each request is sent (its retries aside): a sweep's pace within Neon's rate limit (sweep/pace.ts). */
   pace?: () => Promise<void>
 
   protected async call(

@@ -6,10 +6,10 @@
  * tells each PR's preview what happened, within GitHub's rate limit:
  *
  * - one check, before any delete, that the token may write to pull requests
- *   (sweep-github.ts, checkWrite): a read-only token fails the sweep naming
+ *   (github.ts, checkWrite): a read-only token fails the sweep naming
  *   the permission, with nothing deleted;
  * - a branch whose run recorded its comment's and deployment's ids costs
- *   their two writes, no listing of its own (sweep-direct.ts); for a branch
+ *   their two writes, no listing of its own (direct.ts); for a branch
  *   made before, its PR's comments are listed once; each branch belongs to
  *   one preview of its PR (`preview-name`: the annotation, else the comment
  *   whose record names the branch), whose own comment it updates: the sweep
@@ -40,10 +40,10 @@ import { runUrl } from '../publish/publication.js'
 import { deactivateEnvironment, environmentOf, previewEnvironments, setInactive } from '../deployment/deployment.js'
 import { type Octokit, commentScope, describeGitHubError, scopeComments } from '../comment/comment.js'
 import { type GitHubBudget, isRateLimited } from '../comment/lock/budget.js'
-import { type PreviewComment, type PullState, checkWrite, previewComments, pullState, sweepLock } from './sweep-github.js'
+import { type PreviewComment, type PullState, checkWrite, previewComments, pullState, sweepLock } from './github.js'
 import { removeSweptVariables } from '../vercel/cleanup.js'
-import { MinutePace, SWEEP_NEON_PER_MINUTE, deleteSharing } from './sweep-pace.js'
-import { RecentComments, deploymentsToDeactivate, writeComment, writesCost } from './sweep-direct.js'
+import { MinutePace, SWEEP_NEON_PER_MINUTE, deleteSharing } from './pace.js'
+import { RecentComments, deploymentsToDeactivate, writeComment, writesCost } from './direct.js'
 
 /** What the sweep decided about one branch. */
 export interface SweepRow {
@@ -59,7 +59,7 @@ export interface SweepRow {
   recorded?: { commentId?: number; deploymentId?: number }
 }
 
-/** Branches deleted at once: one DELETE is sent at a time, the others wait for their operations together (sweep-pace.ts). */
+/** Branches deleted at once: one DELETE is sent at a time, the others wait for their operations together (pace.ts). */
 export const SWEEP_CONCURRENCY = 16
 /** GitHub requests a branch under its PR's lock may need: take (3), read the PR again, write, release (2), with room for a retry. */
 export const LOCKED_COST = 8
@@ -214,7 +214,7 @@ export class SweepRun {
     row.reason += `; left for the next run: the sweep leaves GitHub's last ${this.x.budget.reserve()} requests of the hour to the repository's pull requests`
   }
 
-  /** GitHub requests the row's writes cost (sweep-direct.ts, writesCost). */
+  /** GitHub requests the row's writes cost (direct.ts, writesCost). */
   private costOf(row: SweepRow): number {
     return writesCost(
       Boolean(this.commentOf.get(row)),
@@ -331,7 +331,7 @@ export class SweepRun {
     const environment = environmentOf(row.pr, row.preview ?? '')
     const known = this.envs?.get(environment)
     const recorded = row.recorded?.deploymentId
-    // From the id the run recorded: no status read (sweep-direct.ts); without the repository's listing, the environment's as below.
+    // From the id the run recorded: no status read (direct.ts); without the repository's listing, the environment's as below.
     if (recorded && this.envs)
       return void (await setInactive(this.x.octokit, github.context.repo, deploymentsToDeactivate(recorded, known), runUrl() ?? ''))
     if (this.envs && !known) return

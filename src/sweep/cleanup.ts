@@ -25,12 +25,12 @@ import type { Branch, NeonClient } from '../platform/client.js'
 import { ownerOf } from '../platform/annotations.js'
 import { githubClient } from '../comment/comment.js'
 import { GitHubBudget } from '../comment/lock/budget.js'
-import { type PullState, pullStates, pullState } from './sweep-github.js'
-import { SweepRun, type SweepRow } from './sweep-run.js'
-import { decideByKind, readGitBranchesWith } from './sweep-kinds.js'
-import { renderSweepUsage } from './sweep-usage.js'
+import { type PullState, pullStates, pullState } from './github.js'
+import { SweepRun, type SweepRow } from './run.js'
+import { decideByKind, readGitBranchesWith } from './kinds.js'
+import { renderSweepUsage } from './usage.js'
 
-export type { SweepRow } from './sweep-run.js'
+export type { SweepRow } from './run.js'
 
 /** "3 d 4 h", "40 min": a whole-unit rendering of `seconds`. */
 export function humanDuration(seconds: number): string {
@@ -103,7 +103,7 @@ export async function decide(
   return row('keep', `pull request #${owner.pr} is open${within}`)
 }
 
-/** The job summary: every branch looked at, with the decision and the reason; then what the previews used (sweep-usage.ts). */
+/** The job summary: every branch looked at, with the decision and the reason; then what the previews used (usage.ts). */
 export function renderSweep(rows: SweepRow[], settings: Pick<Settings, 'dryRun' | 'maxAgeSeconds' | 'projectId'>): string {
   const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
   const deleted = rows.filter((r) => r.decision === 'deleted' || r.decision === 'already gone').length
@@ -134,8 +134,8 @@ function depthOf(b: Branch, byId: Map<string, Branch>): number {
  * Runs the sweep. In instant mode a notice and nothing else (the instant
  * service has no delete; its databases lapse by themselves). The branches
  * and their annotations come from the branch list; the PRs' states from the
- * pulls list (sweep-github.ts); the deletes and the PRs' comments and
- * deployments are sweep-run.ts's. When GitHub's rate limit runs low the
+ * pulls list (github.ts); the deletes and the PRs' comments and
+ * deployments are run.ts's. When GitHub's rate limit runs low the
  * sweep stops before the next branch and says how many are left for the
  * next run: a success.
  * @throws Error after every branch was looked at and the summary written, when some branch could not be read or deleted;

@@ -40,7 +40,7 @@ export class NeonProjectApi {
   /**
    * Sends `method path` under the project, after {@link pace}.
    * @returns the answer's JSON object, or null when it had no body (one of `emptyBodyStatuses`)
-   * @throws what explainApiError (api-errors.ts) makes of the failure: an input to fix in words, else the HttpError
+   * @throws what explainApiError (api-errors.ts) makes of the failure: an input to fix in words, else the error as it was
    */
   protected async call(
     label: string,

@@ -2,12 +2,12 @@
  * The sweep's budgets in isolation: GitHub's rate limit told apart from a
  * missing permission (comment/lock/budget.ts), and the sliding minute that
  * keeps the sweep under Neon's 700 requests a minute, and the wait that
- * keeps its DELETEs from meeting 423 (commands/sweep-pace.ts).
+ * keeps its DELETEs from meeting 423 (sweep/pace.ts).
  */
 import { describe, expect, it, jest } from '@jest/globals'
 import { GitHubBudget, MIN_RESERVE, isRateLimited } from '../../src/comment/lock/budget.js'
-import { deploymentsToDeactivate } from '../../src/commands/sweep-direct.js'
-import { MAX_SETTLE_MS, MinutePace, SettleTime, deleteSharing } from '../../src/commands/sweep-pace.js'
+import { deploymentsToDeactivate } from '../../src/sweep/direct.js'
+import { MAX_SETTLE_MS, MinutePace, SettleTime, deleteSharing } from '../../src/sweep/pace.js'
 import { HttpError } from '../../src/http.js'
 import type { NeonClient } from '../../src/platform/client.js'
 

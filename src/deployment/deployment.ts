@@ -181,7 +181,7 @@ export async function deactivateEnvironment(
 
 /**
  * Sets `inactive` on the deployments `ids` (the sweep, from the ids a run
- * recorded: commands/sweep-direct.ts), without reading their statuses.
+ * recorded: sweep/direct.ts), without reading their statuses.
  * @returns the requests sent
  */
 export async function setInactive(

@@ -38,7 +38,7 @@ export type OwnerKind = 'merge-group' | 'git-branch'
  * PR), the head commit and the `preview-name` ('' or absent for the PR's one
  * preview); and what the run that made it recorded for the sweep: the PR
  * comment's id and the GitHub deployment's id (GitHub REST ids), so that
- * the sweep writes to them without listing (commands/sweep-direct.ts).
+ * the sweep writes to them without listing (sweep/direct.ts).
  */
 export interface BranchOwner {
   repository: string

@@ -2,14 +2,15 @@
  * The one client of the Neon API v2 (Neon operations guide for operations and
  * authentication; Neon API spec, `public-v2-for-users.gen.yaml` in
  * `@neondatabase/api-client`, checked by `npm run contract`, for the rest).
- * Every request sends `Authorization: Bearer <api-key>` and has a timeout.
- * Requests that start work are not retried here: callers wrap them in
+ * Each method is one endpoint; how a request is sent (the key, the timeout,
+ * the sweep's pace, errors in words) is project-api.ts's. Requests that
+ * start work are not retried here: callers wrap them in
  * {@link retryLocked} for 423 and never resend them after an unclear failure.
  */
-import { HttpError, requestJson } from '../http.js'
+import { HttpError } from '../http.js'
+import { NeonProjectApi, nullOn404 } from './project-api.js'
 import type { Operation } from './operations.js'
 import type { MaskingRule } from './masking-rules.js'
-import { explainApiError } from './api-errors.js'
 import {
   type CreateBranchExtras,
   type AnonymizedStatus,
@@ -22,7 +23,6 @@ import {
   type Endpoint,
   branchOf,
   createdBranchOf,
-  isObject,
   need,
   operationsOf
 } from './shapes.js'
@@ -30,75 +30,13 @@ import {
 export type { Branch, BranchDatabase, ConnectionUri, CreatedBranch, Endpoint } from './shapes.js'
 export { PlatformResponseError } from './shapes.js'
 
-/** `request`'s value, or null when the Neon API answered 404 (Not Found). */
-async function nullOn404<T>(request: Promise<T>): Promise<T | null> {
-  try {
-    return await request
-  } catch (err) {
-    if (err instanceof HttpError && err.status === 404) return null
-    throw err
-  }
-}
-
 /** Branches asked for per page of List branches (the spec allows 1 to 10000). */
 const BRANCH_PAGE_LIMIT = 100
 /** Pages of List branches read before giving up on a lookup. */
 const MAX_BRANCH_PAGES = 200
 
 /** The one client of the Neon API a run uses: built once ({@link neonClientOf}) and passed down. */
-export class NeonClient {
-  /**
-   * @param apiUrl base address including `/api/v2`
-   * @param apiKey secret; already masked by the inputs
-   * @param timeoutMs per-request timeout in milliseconds
-   */
-  constructor(
-    private readonly apiUrl: string,
-    private readonly apiKey: string,
-    private readonly timeoutMs: number,
-    readonly projectId: string
-  ) {}
-
-  /** Awaited before each request is sent (its retries aside): a sweep's pace within Neon's rate limit (sweep-pace.ts). */
-  pace?: () => Promise<void>
-
-  protected async call(
-    label: string,
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    path: string,
-    options: { body?: unknown; idempotent?: boolean; retryOn503?: boolean; emptyBodyStatuses?: readonly number[] } = {}
-  ): Promise<Record<string, unknown> | null> {
-    try {
-      await this.pace?.()
-      const res = await requestJson({
-        label,
-        method,
-        url: `${this.apiUrl}/projects/${encodeURIComponent(this.projectId)}${path}`,
-        body: options.body,
-        headers: { Authorization: `Bearer ${this.apiKey}` },
-        timeoutMs: this.timeoutMs,
-        idempotent: options.idempotent ?? method === 'GET',
-        retryOn503: options.retryOn503,
-        emptyBodyStatuses: options.emptyBodyStatuses
-      })
-      if (res.body === undefined) return null
-      return need<Record<string, unknown>>(res.body, 'JSON object', label, isObject)
-    } catch (err) {
-      throw explainApiError(err, label, this.projectId)
-    }
-  }
-
-  /** A call whose success always has a JSON object body. */
-  protected async callJson(
-    label: string,
-    method: 'GET' | 'POST' | 'PATCH',
-    path: string,
-    options: { body?: unknown; retryOn503?: boolean; idempotent?: boolean } = {}
-  ) {
-    const body = await this.call(label, method, path, options)
-    return need<Record<string, unknown>>(body, 'JSON object', label, isObject)
-  }
-
+export class NeonClient extends NeonProjectApi {
   /**
    * One page of `GET /projects/{project_id}/branches?search&sort_by&sort_order&limit&cursor`
    * (platform spec, listProjectBranches: cursor pagination; send `pagination.next`

@@ -1,6 +1,6 @@
 /**
  * The sweep's writes to a preview's comment and deployment without listing
- * them per PR (sweep-run.ts calls these): a run that creates a branch
+ * them per PR (run.ts calls these): a run that creates a branch
  * records the PR comment's id and its deployment's id in the branch's
  * annotations (platform/recorded-ids.ts), so a swept preview costs its two
  * writes, the comment's edit and the deployment's `inactive`, and the
@@ -20,7 +20,7 @@
 import * as github from '@actions/github'
 import { type Octokit, anyPreviewRecordOf, commentBody, statusOf } from '../comment/comment.js'
 import { STALE_AFTER_MS } from '../comment/lock/wait.js'
-import { type PreviewComment, previewComments } from './sweep-github.js'
+import { type PreviewComment, previewComments } from './github.js'
 
 /** Slack for the runner's clock against GitHub's (the first listing), in milliseconds. */
 const CLOCK_MARGIN_MS = 120_000

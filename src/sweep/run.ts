@@ -1,15 +1,15 @@
 /**
- * The deleting half of `command: cleanup` (cleanup.ts decides): deletes the
+ * The deleting half of `command: cleanup` (decide.ts decides): deletes the
  * branches it was given, {@link SWEEP_CONCURRENCY} at a time (each delete
- * retries 423 and waits for its operations: deleteBranchAndWait; a project
- * still busy after those retries is tried again after a poll interval), and
- * tells each PR's preview what happened, within GitHub's rate limit:
+ * retries 423 and waits for its operations; a project still busy after
+ * those retries is tried again after a poll interval: delete.ts), and tells
+ * each PR's preview what happened, within GitHub's rate limit:
  *
  * - one check, before any delete, that the token may write to pull requests
- *   (sweep-github.ts, checkWrite): a read-only token fails the sweep naming
+ *   (github.ts, checkWrite): a read-only token fails the sweep naming
  *   the permission, with nothing deleted;
  * - a branch whose run recorded its comment's and deployment's ids costs
- *   their two writes, no listing of its own (sweep-direct.ts); for a branch
+ *   their two writes, no listing of its own (direct.ts); for a branch
  *   made before, its PR's comments are listed once; each branch belongs to
  *   one preview of its PR (`preview-name`: the annotation, else the comment
  *   whose record names the branch), whose own comment it updates: the sweep
@@ -21,7 +21,7 @@
  * - deployments are touched only in the environments that have any (one
  *   listing of the repository's deployments), each set `inactive`;
  * - before each branch the sweep checks GitHub's rate limit
- *   (`x-ratelimit-remaining`, comment/lock/budget.ts): it never takes the
+ *   (`x-ratelimit-remaining`, comment/lock/budget.ts; its account in ledger.ts): it never takes the
  *   hour's budget below the reserve it leaves to the repository's pull
  *   requests (a quarter of `x-ratelimit-limit`), counting what the branches
  *   under way are still to send; there it stops and leaves the rest for the
@@ -32,41 +32,22 @@ import * as github from '@actions/github'
 import Bottleneck from 'bottleneck'
 import type { Settings } from '../settings.js'
 import type { Branch, NeonClient } from '../platform/client.js'
-import { type DeleteSharing, deleteBranchAndWait } from '../platform/lifecycle.js'
-import { ProjectBusyError } from '../platform/retry-423.js'
-import { summarise } from '../platform/operations.js'
-import { renderReport } from '../publish/report.js'
-import { runUrl } from '../publish/publication.js'
-import { deactivateEnvironment, environmentOf, previewEnvironments, setInactive } from '../deployment/deployment.js'
+import { environmentOf, previewEnvironments } from '../deployment/deployment.js'
 import { type Octokit, commentScope, describeGitHubError, scopeComments } from '../comment/comment.js'
 import { type GitHubBudget, isRateLimited } from '../comment/lock/budget.js'
-import { type PreviewComment, type PullState, checkWrite, previewComments, pullState, sweepLock } from './sweep-github.js'
-import { removeSweptVariables } from '../vercel/cleanup.js'
-import { MinutePace, SWEEP_NEON_PER_MINUTE, deleteSharing } from './sweep-pace.js'
-import { RecentComments, deploymentsToDeactivate, writeComment, writesCost } from './sweep-direct.js'
+import { type PreviewComment, type PullState, checkWrite, previewComments, pullState, sweepLock } from './github.js'
+import { MinutePace, SWEEP_NEON_PER_MINUTE, deleteSharing } from './pace.js'
+import { RecentComments, writeComment, writesCost } from './direct.js'
+import { type SweepRow, decide } from './decide.js'
+import { SweepLedger } from './ledger.js'
+import { type DeleteContext, deleteSwept } from './delete.js'
 
-/** What the sweep decided about one branch. */
-export interface SweepRow {
-  branch: Branch
-  pr?: number
-  /** The branch's `preview-name` ('' or absent for the PR's one preview). */
-  preview?: string
-  /** How many ancestors of the branch the project has (children are deleted before their parents). */
-  depth?: number
-  decision: 'keep' | 'delete' | 'would delete' | 'deleted' | 'already gone' | 'failed' | 'left for the next run'
-  reason: string
-  /** What the run that made the branch recorded in its annotations (GitHub ids of its PR comment and deployment). */
-  recorded?: { commentId?: number; deploymentId?: number }
-}
-
-/** Branches deleted at once: one DELETE is sent at a time, the others wait for their operations together (sweep-pace.ts). */
+/** Branches deleted at once: one DELETE is sent at a time, the others wait for their operations together (pace.ts). */
 export const SWEEP_CONCURRENCY = 16
 /** GitHub requests a branch under its PR's lock may need: take (3), read the PR again, write, release (2), with room for a retry. */
 export const LOCKED_COST = 8
 /** Branches whose comments are read before their deletes start. */
 const CHUNK = 40
-/** Times a delete is tried again after its 423 retries found the project still busy. */
-const BUSY_TRIES = 3
 
 /** What the sweep needs. */
 export interface SweepContext {
@@ -83,37 +64,21 @@ export interface SweepContext {
   alwaysLock?: boolean
 }
 
-type Decide = (
-  client: NeonClient,
-  branch: Branch,
-  settings: Settings,
-  pulls: (n: number) => Promise<PullState>,
-  now: number
-) => Promise<SweepRow>
-
 /** One sweep's deletes (see the module comment). */
 export class SweepRun {
-  private readonly gone = new Set<string>()
   private readonly comments = new Map<number, Promise<PreviewComment[]>>()
   private readonly commentOf = new Map<SweepRow, PreviewComment | null>()
-  private envs: Map<string, { id: number }[]> | null | undefined
   private login = ''
-  /** Requests promised to rows already read, per row: kept back from the budget. */
-  private readonly promised = new Map<SweepRow, number>()
-  private pendingWrites = 0
-  /** Comment listings under way (their answers not yet counted in the budget). */
-  private reading = 0
-  /** Requests the rows being handled now may still send (a row under its PR's lock: {@link LOCKED_COST} more). */
-  private underWay = 0
   private recent?: RecentComments
-  private stopped = false
-  private readonly sharing: DeleteSharing
+  /** GitHub requests kept back from the budget (ledger.ts). */
+  private readonly ledger: SweepLedger
+  /** What each delete needs (delete.ts): `envs` is set once the repository's deployments are listed. */
+  private readonly deletes: DeleteContext
 
-  constructor(
-    private readonly x: SweepContext,
-    private readonly decide: Decide
-  ) {
-    this.sharing = deleteSharing(x.client, x.settings.pollIntervalSeconds)
+  constructor(private readonly x: SweepContext) {
+    this.ledger = new SweepLedger(x.budget)
+    const sharing = deleteSharing(x.client, x.settings.pollIntervalSeconds)
+    this.deletes = { ...x, sharing, gone: new Set<string>(), envs: undefined }
   }
 
   /** Deletes the branches of `doomed` (rows decided `delete`), updating each row. @throws SweepPermissionError before any delete. */
@@ -130,7 +95,7 @@ export class SweepRun {
         return this.deferAll(doomed)
       }
       if (settings.deployment && this.reserve(1))
-        this.envs = await previewEnvironments(octokit, github.context.repo, 20, () => this.reserve(1))
+        this.deletes.envs = await previewEnvironments(octokit, github.context.repo, 20, () => this.reserve(1))
       this.recent = new RecentComments(octokit, this.login)
     }
     // Children before their parents; a chunk's comments are read just before its deletes, so a budget that runs low stops both together.
@@ -147,14 +112,14 @@ export class SweepRun {
   /** Reads the comments of a chunk of rows, then deletes their branches, preview by preview and deepest first. */
   private async chunk(rows: SweepRow[]): Promise<void> {
     const withPr = rows.filter((r) => r.pr && r.decision === 'delete')
-    if (this.x.settings.comment && this.recent && !this.stopped && withPr.some((r) => r.recorded?.commentId)) {
+    if (this.x.settings.comment && this.recent && !this.ledger.stopped && withPr.some((r) => r.recorded?.commentId)) {
       const complete = await this.recent
         .refresh((n) => this.reserve(n), isRateLimited)
         .catch((err: unknown) => {
           if (!isRateLimited(err)) throw err
           return false
         })
-      if (!complete) this.stopped = true
+      if (!complete) this.ledger.stopped = true
     }
     if (this.x.settings.comment) await this.pool(withPr, (row) => this.read(row))
     const groups = new Map<string, SweepRow[]>()
@@ -182,12 +147,12 @@ export class SweepRun {
       rows.map((row) =>
         limiter.schedule(async () => {
           if (row.decision !== 'delete') return
-          if (this.stopped) return this.defer(row)
+          if (this.ledger.stopped) return this.defer(row)
           try {
             await f(row)
           } catch (err) {
             if (isRateLimited(err)) {
-              this.stopped = true
+              this.ledger.stopped = true
               return this.defer(row)
             }
             const message = err instanceof Error ? err.message : String(err)
@@ -201,24 +166,20 @@ export class SweepRun {
     )
   }
 
-  /** True when `n` more GitHub requests fit above the reserve (budget.ts), after what is promised and under way; else the sweep stops taking branches. */
+  /** True when `n` more GitHub requests fit above the reserve (ledger.ts); else the sweep stops taking branches. */
   private reserve(n: number): boolean {
-    const { budget } = this.x
-    if (budget.allows(budget.reserve() + this.reading + this.pendingWrites + this.underWay + n)) return true
-    this.stopped = true
-    return false
+    return this.ledger.reserve(n)
   }
 
   private defer(row: SweepRow): void {
-    row.decision = 'left for the next run'
-    row.reason += `; left for the next run: the sweep leaves GitHub's last ${this.x.budget.reserve()} requests of the hour to the repository's pull requests`
+    this.ledger.defer(row)
   }
 
-  /** GitHub requests the row's writes cost (sweep-direct.ts, writesCost). */
+  /** GitHub requests the row's writes cost (direct.ts, writesCost). */
   private costOf(row: SweepRow): number {
     return writesCost(
       Boolean(this.commentOf.get(row)),
-      row.pr && this.x.settings.deployment ? this.envs : undefined,
+      row.pr && this.x.settings.deployment ? this.deletes.envs : undefined,
       row.pr ? environmentOf(row.pr, row.preview ?? '') : '',
       row.recorded?.deploymentId
     )
@@ -226,14 +187,11 @@ export class SweepRun {
 
   /** Keeps back the row's writes until it is handled. */
   private promise(row: SweepRow): void {
-    const cost = this.costOf(row)
-    this.promised.set(row, cost)
-    this.pendingWrites += cost
+    this.ledger.promise(row, this.costOf(row))
   }
 
   private deferAll(rows: SweepRow[]): void {
-    this.stopped = true
-    for (const row of rows) this.defer(row)
+    this.ledger.deferAll(rows)
   }
 
   /** Reads the PR's preview comments (once per PR) and finds the row's preview and its comment. */
@@ -252,8 +210,8 @@ export class SweepRun {
     if (!this.comments.has(pr) && !this.reserve(2)) return this.defer(row)
     let listing = this.comments.get(pr)
     if (!listing) this.comments.set(pr, (listing = previewComments(this.x.octokit, pr, this.login)))
-    this.reading++
-    const found = await listing.finally(() => this.reading--)
+    this.ledger.reading++
+    const found = await listing.finally(() => this.ledger.reading--)
     row.preview ??= found.find((c) => c.record.branchId === row.branch.id)?.preview ?? ''
     const comment = found.find((c) => c.preview === row.preview) ?? null
     this.commentOf.set(row, comment)
@@ -266,76 +224,21 @@ export class SweepRun {
     const state = row.pr ? (await this.x.pulls(row.pr)).state : null
     const open = Boolean(row.pr) && state !== 'closed' && state !== 'merged'
     const locked = Boolean(row.pr && this.x.settings.comment && (open || this.x.alwaysLock || comment?.record.reaction !== undefined))
-    this.pendingWrites -= this.promised.get(row) ?? 0
-    this.promised.delete(row)
+    this.ledger.settle(row)
     const cost = this.costOf(row) + (locked ? LOCKED_COST : 0)
     if (!this.reserve(cost)) return this.defer(row)
-    this.underWay += cost
+    this.ledger.underWay += cost
     try {
       if (locked) return await this.underLock(row)
       if (!(await (open ? this.stillDoomed(row, '') : this.unusedSinceListed(row)))) return
-      const markdown = await this.deleteBranch(row)
+      const markdown = await deleteSwept(this.deletes, row)
       if (markdown && comment)
         await writeComment(this.x.octokit, row.pr!, row.preview ?? '', comment.id, markdown, this.login).catch((err: unknown) =>
           core.warning(`Could not update the preview comment of PR #${row.pr} after deleting its branch: ${describeGitHubError(err)}.`)
         )
     } finally {
-      this.underWay -= cost
+      this.ledger.underWay -= cost
     }
-  }
-
-  /**
-   * Deletes the branch unless child branches are left, sets its PR's
-   * deployments `inactive`, and renders what the PR's comment should say.
-   * @returns the comment's Markdown, or null when the branch was kept.
-   */
-  private async deleteBranch(row: SweepRow): Promise<string | null> {
-    const children = this.x.branches.filter((b) => b.parent_id === row.branch.id && !this.gone.has(b.id))
-    if (children.length) {
-      Object.assign(row, {
-        decision: 'keep',
-        reason: `${row.reason}, but it has child branch${children.length === 1 ? '' : 'es'} ${children.map((c) => `"${c.name}"`).join(', ')}, and Neon does not delete a branch with children: delete them first`
-      })
-      return null
-    }
-    let ops
-    for (let attempt = 1; ; attempt++) {
-      try {
-        ops = await deleteBranchAndWait(this.x.client, row.branch, this.x.settings, this.sharing)
-        break
-      } catch (err) {
-        if (!(err instanceof ProjectBusyError) || attempt >= BUSY_TRIES) throw err
-        await new Promise((r) => setTimeout(r, this.x.settings.pollIntervalSeconds * 1000))
-      }
-    }
-    this.gone.add(row.branch.id)
-    row.decision = ops === null ? 'already gone' : 'deleted'
-    core.info(`Deleted branch "${row.branch.name}" (${row.branch.id}): ${row.reason}.`)
-    await this.deactivate(row)
-    const unwired = await removeSweptVariables(this.x.settings, row.pr, row.preview ?? '')
-    if (unwired) this.x.failures.push(`"${row.branch.name}": ${unwired}`)
-    return renderReport({
-      mode: 'branch',
-      state: 'swept',
-      projectId: this.x.settings.projectId,
-      branchId: row.branch.id,
-      branchName: row.branch.name,
-      sweptBecause: row.reason,
-      operations: (ops ?? []).map(summarise)
-    })
-  }
-
-  /** Sets the preview's deployments `inactive`, only where its environment has any. */
-  private async deactivate(row: SweepRow): Promise<void> {
-    if (!row.pr || !this.x.settings.deployment || this.envs === undefined) return
-    const environment = environmentOf(row.pr, row.preview ?? '')
-    const known = this.envs?.get(environment)
-    const recorded = row.recorded?.deploymentId
-    // From the id the run recorded: no status read (sweep-direct.ts); without the repository's listing, the environment's as below.
-    if (recorded && this.envs)
-      return void (await setInactive(this.x.octokit, github.context.repo, deploymentsToDeactivate(recorded, known), runUrl() ?? ''))
-    if (this.envs && !known) return
-    await deactivateEnvironment(this.x.octokit, github.context.repo, environment, runUrl() ?? '', known)
   }
 
   /**
@@ -344,7 +247,7 @@ export class SweepRun {
    * `row` and returns false when it is no longer to be deleted.
    */
   private async stillDoomed(row: SweepRow, how: string): Promise<boolean> {
-    const again = await this.decide(this.x.client, row.branch, this.x.settings, (n) => pullState(this.x.octokit, n), Date.now())
+    const again = await decide(this.x.client, row.branch, this.x.settings, (n) => pullState(this.x.octokit, n), Date.now())
     if (again.reason === 'gone before it could be read') {
       row.decision = 'already gone'
       return false
@@ -392,7 +295,7 @@ export class SweepRun {
     let markdown: string | null = null
     try {
       // Under the lock the PR is read again: it may have been reopened, and a run of it have used the branch, since the sweep began.
-      if (await this.stillDoomed(row, ", under the PR's lock")) markdown = await this.deleteBranch(row)
+      if (await this.stillDoomed(row, ", under the PR's lock")) markdown = await deleteSwept(this.deletes, row)
     } finally {
       // Kept: only the claim goes, the PR's comment stays as its last run wrote it. Deleted: the comment says swept.
       await lock.finish(markdown, markdown ? { mode: 'branch' } : (lock.home?.record ?? { mode: 'branch' }))

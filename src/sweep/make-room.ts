@@ -3,7 +3,7 @@
  * project's branches, this action's previews among them and those of closed
  * or merged pull requests, and with `make-room` deletes one of the latter,
  * the least recently used (the branch's `updated_at`, which every reuse
- * moves), by the sweep's own rules and under its PR's lock (sweep-run.ts),
+ * moves), by the sweep's own rules (decide.ts) and under its PR's lock (run.ts),
  * so that the create can be sent again. Never an open PR's preview, a branch
  * this action did not create (no annotations of ours), another repository's,
  * the default or a protected branch.
@@ -16,9 +16,9 @@ import { ownerOf } from '../platform/annotations.js'
 import type { NeonLimitError } from '../platform/api-errors.js'
 import { githubClient } from '../comment/comment.js'
 import { GitHubBudget } from '../comment/lock/budget.js'
-import { pullState, pullStates } from './sweep-github.js'
-import { LOCKED_COST, SweepRun, type SweepRow } from './sweep-run.js'
-import { decide } from './cleanup.js'
+import { pullState, pullStates } from './github.js'
+import { LOCKED_COST, SweepRun } from './run.js'
+import { type SweepRow, decide } from './decide.js'
 
 /**
  * The provision's `atBranchLimit` hook (platform/lifecycle.ts): makes room
@@ -66,7 +66,7 @@ export function branchLimitHandler(settings: Settings, client: NeonClient, curre
       if (row.decision !== 'delete') continue
       row.reason = `${row.reason}; deleted to make room at Neon's branch limit`
       const failures: string[] = []
-      await new SweepRun({ client, octokit, settings, pulls, branches, budget, failures, alwaysLock: true }, decide).run([row])
+      await new SweepRun({ client, octokit, settings, pulls, branches, budget, failures, alwaysLock: true }).run([row])
       const outcome = row.decision as SweepRow['decision']
       if (outcome === 'deleted' || outcome === 'already gone') {
         core.warning(

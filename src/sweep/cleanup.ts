@@ -25,85 +25,13 @@ import type { Branch, NeonClient } from '../platform/client.js'
 import { ownerOf } from '../platform/annotations.js'
 import { githubClient } from '../comment/comment.js'
 import { GitHubBudget } from '../comment/lock/budget.js'
-import { type PullState, pullStates, pullState } from './sweep-github.js'
-import { SweepRun, type SweepRow } from './sweep-run.js'
-import { decideByKind, readGitBranchesWith } from './sweep-kinds.js'
-import { renderSweepUsage } from './sweep-usage.js'
+import { type PullState, pullStates, pullState } from './github.js'
+import { SweepRun } from './run.js'
+import { readGitBranchesWith } from './kinds.js'
+import { type SweepRow, decide, humanDuration } from './decide.js'
+import { renderSweepUsage } from './usage.js'
 
-export type { SweepRow } from './sweep-run.js'
-
-/** "3 d 4 h", "40 min": a whole-unit rendering of `seconds`. */
-export function humanDuration(seconds: number): string {
-  const d = Math.floor(seconds / 86400)
-  const h = Math.floor((seconds % 86400) / 3600)
-  const m = Math.floor((seconds % 3600) / 60)
-  return d ? `${d} d${h ? ` ${h} h` : ''}` : h ? `${h} h${m ? ` ${m} min` : ''}` : `${Math.max(m, 0)} min`
-}
-
-/**
- * Decides one branch: default, protected, not ours, another repository's, a
- * closed or merged PR, older than `max-age`, or kept. `listed`: the
- * branch's annotation values from the branch list, when it answered them
- * (else the branch is read).
- */
-export async function decide(
-  client: NeonClient,
-  branch: Branch,
-  settings: Settings,
-  pulls: (n: number) => Promise<PullState>,
-  now: number,
-  listed?: Record<string, unknown>
-): Promise<SweepRow> {
-  if (branch.default) return { branch, decision: 'keep', reason: "the project's default branch: never touched" }
-  if (branch.protected) return { branch, decision: 'keep', reason: 'a protected branch: never touched' }
-  const found = listed ? { branch, annotations: listed } : await client.branchWithAnnotations(branch.id)
-  if (!found) return { branch, decision: 'keep', reason: 'gone before it could be read' }
-  const owner = ownerOf(found.annotations)
-  if (!owner) return { branch, decision: 'keep', reason: 'not made by this action (no preview-postgres annotations), whatever its name' }
-  const repo = `${github.context.repo.owner}/${github.context.repo.repo}`
-  if (owner.repository !== repo)
-    return { branch, pr: owner.pr, decision: 'keep', reason: `made for another repository (${owner.repository})` }
-  const row = (decision: SweepRow['decision'], reason: string): SweepRow => ({
-    branch: found.branch,
-    pr: owner.pr,
-    preview: owner.preview,
-    decision,
-    reason,
-    recorded: { commentId: owner.commentId, deploymentId: owner.deploymentId }
-  })
-  let unread: string | null = null
-  if (owner.pr) {
-    const pr = await pulls(owner.pr)
-    if (pr.state === 'merged' || pr.state === 'closed') return row('delete', `pull request #${owner.pr} is ${pr.state}`)
-    if (pr.state === null) {
-      unread = `pull request #${owner.pr} could not be read (${pr.why})`
-      core.warning(
-        `Could not read pull request #${owner.pr} of branch "${branch.name}": ${pr.why}. Keeping the branch unless max-age applies.`
-      )
-    }
-  }
-  if (settings.maxAgeSeconds > 0) {
-    const lastUsed = Date.parse(found.branch.updated_at ?? found.branch.created_at)
-    const age = (now - lastUsed) / 1000
-    if (Number.isFinite(age) && age > settings.maxAgeSeconds) {
-      return row('delete', `not used for ${humanDuration(age)} (max-age ${humanDuration(settings.maxAgeSeconds)})`)
-    }
-  }
-  const byKind = owner.pr ? null : await decideByKind(owner, found.branch, settings, now) // merge groups, git branches
-  if (byKind) return row(byKind.decision, byKind.reason)
-  if (!owner.pr)
-    return row(
-      'keep',
-      settings.maxAgeSeconds > 0
-        ? 'made outside a pull request, used within max-age'
-        : 'made outside a pull request; set `max-age` to sweep it'
-    )
-  const within = settings.maxAgeSeconds > 0 ? ' and the branch was used within max-age' : ''
-  if (unread) return row('keep', `${unread}${within}: kept`)
-  return row('keep', `pull request #${owner.pr} is open${within}`)
-}
-
-/** The job summary: every branch looked at, with the decision and the reason; then what the previews used (sweep-usage.ts). */
+/** The job summary: every branch looked at, with the decision and the reason; then what the previews used (usage.ts). */
 export function renderSweep(rows: SweepRow[], settings: Pick<Settings, 'dryRun' | 'maxAgeSeconds' | 'projectId'>): string {
   const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
   const deleted = rows.filter((r) => r.decision === 'deleted' || r.decision === 'already gone').length
@@ -134,8 +62,8 @@ function depthOf(b: Branch, byId: Map<string, Branch>): number {
  * Runs the sweep. In instant mode a notice and nothing else (the instant
  * service has no delete; its databases lapse by themselves). The branches
  * and their annotations come from the branch list; the PRs' states from the
- * pulls list (sweep-github.ts); the deletes and the PRs' comments and
- * deployments are sweep-run.ts's. When GitHub's rate limit runs low the
+ * pulls list (github.ts); the deletes and the PRs' comments and
+ * deployments are run.ts's. When GitHub's rate limit runs low the
  * sweep stops before the next branch and says how many are left for the
  * next run: a success.
  * @throws Error after every branch was looked at and the summary written, when some branch could not be read or deleted;
@@ -193,7 +121,7 @@ export async function runCleanup(settings: Settings, client: NeonClient): Promis
   const doomed = rows.filter((r) => r.decision === 'delete')
   for (const r of doomed) r.depth = depthOf(r.branch, byId)
   if (settings.dryRun) for (const row of doomed) row.decision = 'would delete'
-  else await new SweepRun({ client, octokit, settings, pulls, branches, budget, failures }, decide).run(doomed)
+  else await new SweepRun({ client, octokit, settings, pulls, branches, budget, failures }).run(doomed)
   const markdown = renderSweep(rows, settings)
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown, true).write()
   const left = rows.filter((r) => r.decision === 'left for the next run').length

@@ -7,7 +7,7 @@
  * over the billing period, docs/costs.md); one Neon did not give is left
  * blank and out of the totals.
  */
-import type { SweepRow } from './sweep-run.js'
+import type { SweepRow } from './decide.js'
 import { type BranchUsage, totalUsage, usageOf } from '../platform/usage.js'
 import { PRICING_URL, binarySize, cuHours } from '../publish/usage-report.js'
 import { utc } from '../publish/report.js'

@@ -9,7 +9,8 @@
  */
 import * as core from '@actions/core'
 import { readSettings } from '../inputs.js'
-import { deleteBranchAndWait, waitForPendingOf } from '../platform/lifecycle.js'
+import { deleteBranchAndWait } from '../platform/branch-delete.js'
+import { waitForPendingOf } from '../platform/branch-wait.js'
 import { UNSEEDED_SUFFIX } from '../platform/preview-branch.js'
 import { neonClientOf } from '../platform/client.js'
 import { ownerOf } from '../platform/annotations.js'

@@ -1,7 +1,8 @@
 /**
  * Branch mode's lifecycle: find or create the PR's branch, wait for the
  * operations each request started, pick its connection strings, and delete
- * it again (on `command: delete`, on `reuse: false`, or after a failed seed).
+ * it again (on `reuse: false`, or after a failed seed; the delete and the waits
+ * it shares with the other commands are in branch-delete.ts and branch-wait.ts).
  *
  * Proof of a completed seed lives on the branch itself, in its name: a run
  * creates the branch under an unseeded name (`<name>~seeding`) and renames
@@ -36,6 +37,8 @@ import { NeonLimitError } from './api-errors.js'
 import { waitForComputeSlot } from './compute-wait.js'
 import { type Operation, waitForOperations } from './operations.js'
 import { createUnseeded } from './create-unseeded.js'
+import { logArchived, waitForPendingOf, waitOptions } from './branch-wait.js'
+import { deleteBranchAndWait } from './branch-delete.js'
 import { awaitOtherSeed } from './shared-preview.js'
 import type { CreateBranchExtras } from './shapes.js'
 import { clearUnseeded, saveUnseeded } from '../post-state.js'
@@ -58,7 +61,7 @@ export interface BranchOptions {
   anonymized?: AnonymizedHooks
   /**
    * Called when the create is refused for the project's branch limit: makes
-   * room (commands/make-room.ts) and resolves, and the create is sent again
+   * room (sweep/make-room.ts) and resolves, and the create is sent again
    * once; or throws the error to report (with the project's figures).
    */
   atBranchLimit?: (err: NeonLimitError) => Promise<void>
@@ -98,49 +101,6 @@ export interface BranchOutcome {
 }
 
 /**
- * Operations a poll lists when it waits for two or more of its own (operations.ts `list`): a request that
- * starts work holds the project until its operations end, so they are among its newest.
- */
-const OWN_OPERATIONS_PAGE = 10
-
-function waitOptions(client: NeonClient, o: BranchOptions) {
-  return {
-    pollIntervalSeconds: o.pollIntervalSeconds,
-    waitTimeoutSeconds: o.waitTimeoutSeconds,
-    get: (id: string) => client.getOperation(id),
-    list: async () => (await client.listOperations(OWN_OPERATIONS_PAGE)).operations
-  }
-}
-
-/**
- * Waits for the operations still running on `branch` (started within the
- * last hour and since it was created): another run's create, a compute start
- * a cancelled run left, a restore. A DELETE or PATCH meets 423 until they end
- * (Neon operations guide), so every path waits for them first.
- * @returns those operations, in their terminal state (empty when none ran).
- * @throws OperationError, or Error after `waitTimeoutSeconds`.
- */
-export async function waitForPendingOf(
-  client: NeonClient,
-  branch: Branch,
-  o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>
-): Promise<Operation[]> {
-  const since = new Date(Math.max(Date.parse(branch.created_at) || 0, Date.now() - 3600_000)).toISOString()
-  const pending = await client.pendingOperationsOf(branch.id, since)
-  if (!pending.length) return []
-  core.info(`Waiting for ${pending.length} operation(s) still running on branch "${branch.name}".`)
-  return await waitForOperations(pending, waitOptions(client, o as BranchOptions))
-}
-
-/** The one log line for an archived branch: Neon unarchives it on this access (a `timeline_unarchive` operation, waited out like any other). */
-export function logArchived(branch: Branch): void {
-  if (branch.current_state === 'archived')
-    core.info(
-      `Branch "${branch.name}" (${branch.id}) is archived (Neon archives branches unused for a while): Neon unarchives it on this access (operation timeline_unarchive); waiting for it.`
-    )
-}
-
-/**
  * Reuses `branch` after waiting for any operation still running on it (for
  * example another run's create); an archived branch's unarchive is waited out
  * as its own phase of the run's trace ('unarchive').
@@ -151,46 +111,6 @@ async function reuse(client: NeonClient, branch: Branch, o: BranchOptions): Prom
   const operations = await waitForPendingOf(client, branch, o).finally(back)
   core.info(`Reusing branch "${branch.name}" (${branch.id}).`)
   return { branch, created: false, operations, ...(await connectionOf(client, branch, o)) }
-}
-
-/**
- * Deletes `branch` (423 retried per the Neon operations guide, Errors) and waits for the operations
- * the delete started; with `shared`, one DELETE of the sweep is sent at a time and the polls share
- * one listing of the project's operations.
- * @returns those operations; null when the branch was already gone.
- */
-export async function deleteBranchAndWait(
-  client: NeonClient,
-  branch: Branch,
-  o: Pick<BranchOptions, 'pollIntervalSeconds' | 'waitTimeoutSeconds'>,
-  shared?: DeleteSharing
-): Promise<Operation[] | null> {
-  refuseProtected(branch, 'delete')
-  logArchived(branch)
-  const label = `Delete branch "${branch.name}"`
-  let since = Date.now()
-  const attempt = (): Promise<Operation[] | null> => {
-    since = Date.now()
-    return client.deleteBranch(branch.id)
-  }
-  const ops = shared ? await shared.send(label, attempt) : await retryLocked(label, attempt)
-  if (ops === null) return null
-  return await waitForOperations(ops, {
-    ...waitOptions(client, o as BranchOptions),
-    since,
-    ...(shared ? { get: shared.get, list: undefined } : {})
-  })
-}
-
-/** How deletes running at once share the project (the sweep, sweep-pace.ts). */
-export interface DeleteSharing {
-  /**
-   * Sends a DELETE when no other delete of the sweep is sending one: `attempt` is one request,
-   * resent on 423 per retry-423.ts; `label` names it in those retries' log lines.
-   */
-  send<T>(label: string, attempt: () => Promise<T>): Promise<T>
-  /** Reads an operation from one listing shared by every delete polling at once. */
-  get(id: string): Promise<Operation>
 }
 
 /** How long a failed run waits for its new branch's operations before deleting the branch, seconds. */

@@ -12,7 +12,7 @@
  */
 import Bottleneck from 'bottleneck'
 import type { NeonClient } from '../platform/client.js'
-import type { DeleteSharing } from '../platform/lifecycle.js'
+import type { DeleteSharing } from '../platform/branch-delete.js'
 import type { Operation } from '../platform/operations.js'
 import { retryLocked } from '../platform/retry-423.js'
 import { HttpError, sleep } from '../http.js'

@@ -39,7 +39,7 @@ if (settings) {
     const checked = settings;
     (0,_cancel_js__WEBPACK_IMPORTED_MODULE_2__/* .handleCancellation */ .qO)();
     (0,_phases_js__WEBPACK_IMPORTED_MODULE_5__/* .mark */ .Gy)('loading the code');
-    const { run } = await Promise.all(/* import() */[__webpack_require__.e(324), __webpack_require__.e(716), __webpack_require__.e(264), __webpack_require__.e(912)]).then(__webpack_require__.bind(__webpack_require__, 9912));
+    const { run } = await Promise.all(/* import() */[__webpack_require__.e(324), __webpack_require__.e(716), __webpack_require__.e(207), __webpack_require__.e(968)]).then(__webpack_require__.bind(__webpack_require__, 5968));
     await (0,_cancel_js__WEBPACK_IMPORTED_MODULE_2__/* .runMainFlow */ .zw)(() => run(checked));
 }
 

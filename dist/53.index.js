@@ -17,7 +17,7 @@ export const modules = {
 /* harmony import */ var _platform_client_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(1480);
 /* harmony import */ var _platform_annotations_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(2308);
 /* harmony import */ var _platform_project_wait_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(9142);
-/* harmony import */ var _publish_report_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(4585);
+/* harmony import */ var _publish_report_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(1016);
 /* harmony import */ var _comment_comment_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(6924);
 /* harmony import */ var _comment_lock_saved_js__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(7466);
 /**

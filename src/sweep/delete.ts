@@ -16,6 +16,7 @@ import { type DeleteSharing, deleteBranchAndWait } from '../platform/branch-dele
 import { ProjectBusyError } from '../platform/retry-423.js'
 import { summarise } from '../platform/operations.js'
 import { renderReport } from '../publish/report.js'
+import { usageOf } from '../platform/usage.js'
 import { runUrl } from '../publish/publication.js'
 import { deactivateEnvironment, environmentOf, setInactive } from '../deployment/deployment.js'
 import type { Octokit } from '../comment/comment.js'
@@ -86,6 +87,7 @@ export async function deleteSwept(x: DeleteContext, row: SweepRow): Promise<stri
     branchId: row.branch.id,
     branchName: row.branch.name,
     sweptBecause: row.reason,
+    usage: usageOf(row.branch),
     operations: (ops ?? []).map(summarise)
   })
 }

@@ -70,7 +70,13 @@ const MEASURED = {
   '__tests__/dist/run-sources.test.ts': 96,
   '__tests__/dist/queue-and-push.test.ts': 94,
   '__tests__/dist/docs-run-sources.test.ts': 26,
-  '__tests__/dist/proxy.test.ts': 20
+  '__tests__/dist/proxy.test.ts': 20,
+  // measured in a whole `npm test` beside other work (branch.test.ts took 413 s there), scaled by 0.3
+  '__tests__/dist/shared-previews.test.ts': 53,
+  '__tests__/dist/vercel-branch-real.test.ts': 38,
+  '__tests__/dist/usage.test.ts': 35,
+  '__tests__/dist/vercel-real.test.ts': 31,
+  '__tests__/dist/docs-figures.test.ts': 20
 }
 
 /** Files under these folders start emulators and run the bundle: about 30 s each; the rest about 1 s. */

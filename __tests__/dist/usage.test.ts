@@ -173,7 +173,7 @@ describe('command: cleanup', () => {
       new RegExp(`Kept 1 preview: 1\\.0 CU-hours of compute this billing period, \\d+\\.\\d MiB of data\\. The oldest: \`${kept.outputs['branch-name']}\` \\(#${open}\\), made \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\.`)
     )
     // each swept PR's final comment says what its preview used in all, where Neon gave a figure
-    expect(commentOf(closedA)).toMatch(/\| Used in all \| 1\.5 CU-hours of compute, \d+\.\d MiB of data when deleted/)
+    expect(commentOf(closedA)).toMatch(/\| Used in all \| 1\.5 CU-hours of compute \(\d+\.\d hours active\), \d+\.\d MiB of data when deleted/)
     expect(commentOf(closedB)).toMatch(/\| Used in all \| 0\.5 CU-hours of compute/)
     expect(commentOf(closedC)).not.toContain('CU-hours')
     suite.expectNoLeak(r)

@@ -39,12 +39,143 @@ if (settings) {
     const checked = settings;
     (0,_cancel_js__WEBPACK_IMPORTED_MODULE_2__/* .handleCancellation */ .qO)();
     (0,_phases_js__WEBPACK_IMPORTED_MODULE_5__/* .mark */ .Gy)('loading the code');
-    const { run } = await Promise.all(/* import() */[__webpack_require__.e(324), __webpack_require__.e(716), __webpack_require__.e(207), __webpack_require__.e(968)]).then(__webpack_require__.bind(__webpack_require__, 5968));
+    const { run } = await Promise.all(/* import() */[__webpack_require__.e(324), __webpack_require__.e(716), __webpack_require__.e(359), __webpack_require__.e(825)]).then(__webpack_require__.bind(__webpack_require__, 1825));
     await (0,_cancel_js__WEBPACK_IMPORTED_MODULE_2__/* .runMainFlow */ .zw)(() => run(checked));
 }
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 119:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Gy: () => (/* binding */ mark),
+/* harmony export */   RO: () => (/* binding */ overlapped),
+/* harmony export */   pM: () => (/* binding */ phaseTrace),
+/* harmony export */   sZ: () => (/* binding */ countRoundTrips),
+/* harmony export */   yr: () => (/* binding */ phaseLog)
+/* harmony export */ });
+/* unused harmony export pgRoundTrip */
+/* harmony import */ var node_diagnostics_channel__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3053);
+/* harmony import */ var node_diagnostics_channel__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_diagnostics_channel__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_perf_hooks__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(643);
+/* harmony import */ var node_perf_hooks__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_perf_hooks__WEBPACK_IMPORTED_MODULE_1__);
+/**
+ * The run's phase trace: where the wall time of one run went, phase by phase,
+ * with the round trips each phase spent. The run is one timeline: {@link mark}
+ * ends the current phase and starts the next, so the phases add up to the
+ * run's wall time from the process's start (`performance.timeOrigin`). A
+ * phase entered more than once (the schema diff's two snapshots) adds up.
+ * Work that overlaps the timeline (the seed's check pass, which runs while
+ * the comment lock is taken) is recorded with {@link overlapped} and shown
+ * beside it, not in the sum.
+ *
+ * Round trips: every HTTP request the process makes (undici's fetch, proxy-fetch.ts; its
+ * `undici:request:create` diagnostics channel) counts one; PostgreSQL round
+ * trips are counted on each session by {@link countRoundTrips}. Imports
+ * nothing of the action's: any module may add an entry.
+ */
+
+
+const entries = new Map();
+let current = 'process start';
+let since = 0; // performance.now() is milliseconds since the process's start
+function entry(phase) {
+    let e = entries.get(phase);
+    if (!e)
+        entries.set(phase, (e = { phase, ms: 0, pgRoundTrips: 0, httpRequests: 0 }));
+    return e;
+}
+/**
+ * Ends the current phase and starts `phase` (milliseconds from
+ * `performance.now()`).
+ * @returns a function that goes back to the phase that was current before (for a phase nested in another, like connect)
+ */
+function mark(phase) {
+    const previous = current;
+    const now = node_perf_hooks__WEBPACK_IMPORTED_MODULE_1__.performance.now();
+    entry(current).ms += now - since;
+    current = phase;
+    since = now;
+    entry(phase);
+    return () => {
+        if (current === phase)
+            mark(previous);
+    };
+}
+/** Records work that ran beside the timeline (`ms` milliseconds of wall time). */
+function overlapped(phase, ms) {
+    const e = entry(phase);
+    e.overlapped = true;
+    e.ms += ms;
+}
+/** Counts one PostgreSQL round trip in the current phase. */
+function pgRoundTrip() {
+    entry(current).pgRoundTrips++;
+}
+node_diagnostics_channel__WEBPACK_IMPORTED_MODULE_0___default().channel('undici:request:create').subscribe(() => entry(current).httpRequests++);
+/**
+ * Counts the round trips of a node-postgres client, before it connects: one
+ * for each answer the server sends after the client has sent something
+ * since the last answer (PostgreSQL protocol: the client writes, then reads
+ * the reply). The SSLRequest and the TLS 1.3 handshake after it count two;
+ * direct TLS (no SSLRequest) one.
+ * A client without the expected internals is not counted.
+ */
+function countRoundTrips(client) {
+    const wire = client.connection;
+    if (!wire || typeof wire._send !== 'function' || typeof wire.requestSsl !== 'function' || typeof wire.startup !== 'function')
+        return;
+    let sent = false;
+    const send = wire._send.bind(wire);
+    wire._send = (buffer) => {
+        sent = true;
+        return send(buffer);
+    };
+    // The SSLRequest and the StartupMessage are written to the socket without _send.
+    const requestSsl = wire.requestSsl.bind(wire);
+    wire.requestSsl = () => {
+        sent = true;
+        requestSsl();
+    };
+    const startup = wire.startup.bind(wire);
+    wire.startup = (config) => {
+        sent = true;
+        startup(config);
+    };
+    wire.on('sslconnect', () => {
+        // the TLS handshake, and before it the SSLRequest's one-byte answer unless TLS started at once; neither a protocol message
+        pgRoundTrip();
+        if (wire.sslNegotiation !== 'direct')
+            pgRoundTrip();
+        sent = false;
+    });
+    wire.on('message', () => {
+        if (!sent)
+            return;
+        sent = false;
+        pgRoundTrip();
+    });
+}
+/**
+ * The trace so far: the timeline's phases in the order first entered (the
+ * current one up to now), then the overlapped ones.
+ */
+function phaseTrace() {
+    const now = node_perf_hooks__WEBPACK_IMPORTED_MODULE_1__.performance.now();
+    const all = [...entries.values()].map((e) => ({ ...e, ms: e.phase === current && !e.overlapped ? e.ms + now - since : e.ms }));
+    return [...all.filter((e) => !e.overlapped), ...all.filter((e) => e.overlapped)];
+}
+/** One line per phase for the job log: "provisioning 412 ms, 0 PostgreSQL round trips, 2 HTTP requests". */
+function phaseLog(trace = phaseTrace()) {
+    return trace
+        .map((p) => `${p.phase}${p.overlapped ? ' (overlapped)' : ''}: ${Math.round(p.ms)} ms, ${p.pgRoundTrips} PostgreSQL round trip(s), ${p.httpRequests} HTTP request(s)`)
+        .join('\n');
+}
+
 
 /***/ }),
 

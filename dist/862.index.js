@@ -29,7 +29,7 @@ async function runPost() {
     if (!branch && !lock)
         return job ? await deleteJob(job) : undefined;
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e('The main step did not finish (it failed, or was cancelled or killed): undoing what it left half done.');
-    const { deleteUnseeded, releaseLock } = await Promise.all(/* import() */[__webpack_require__.e(916), __webpack_require__.e(324), __webpack_require__.e(207), __webpack_require__.e(126), __webpack_require__.e(53)]).then(__webpack_require__.bind(__webpack_require__, 53));
+    const { deleteUnseeded, releaseLock } = await Promise.all(/* import() */[__webpack_require__.e(916), __webpack_require__.e(324), __webpack_require__.e(359), __webpack_require__.e(422), __webpack_require__.e(53)]).then(__webpack_require__.bind(__webpack_require__, 53));
     if (branch) {
         await deleteUnseeded(branch).catch((err) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete the unseeded branch ${branch}: ${err.message} Delete it by hand.`));
     }
@@ -40,7 +40,7 @@ async function runPost() {
 }
 /** Deletes the branch made for this job alone (a merge group's): its `expires_at` removes it should this fail. */
 async function deleteJob(job) {
-    const { deleteJobBranch } = await Promise.all(/* import() */[__webpack_require__.e(916), __webpack_require__.e(324), __webpack_require__.e(207), __webpack_require__.e(126), __webpack_require__.e(53)]).then(__webpack_require__.bind(__webpack_require__, 53));
+    const { deleteJobBranch } = await Promise.all(/* import() */[__webpack_require__.e(916), __webpack_require__.e(324), __webpack_require__.e(359), __webpack_require__.e(422), __webpack_require__.e(53)]).then(__webpack_require__.bind(__webpack_require__, 53));
     await deleteJobBranch(job).catch((err) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`Could not delete branch ${job}, made for this job alone: ${err.message} Its expiry (expires_at) removes it, or \`command: cleanup\` does.`));
 }
 

@@ -10,29 +10,24 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { Emulator } from '../../emulator/index.js'
-import { GitBranches } from '../../emulator/github/github-branches.js'
 import type { Project } from '../../emulator/neon/platform.js'
 import { ACTION_YML, type RunOptions } from '../../emulator/runner/runner.js'
-import { lifecycleSuite } from '../fixtures/lifecycle-suite.js'
+import { lifecycleSuite, notices, withGitBranches } from '../fixtures/lifecycle-suite.js'
 import { REPO } from '../fixtures/preview.js'
-import { exampleEvent, gitBranchEvents } from '../fixtures/webhook-events.js'
+import { exampleEvent } from '../fixtures/webhook-events.js'
 
 const suite = lifecycleSuite('queue-push-test-', 5600)
 const { newPr, run, previewBranches, expectNoLeak } = suite
 let emu: Emulator
 let project: Project
-let gitBranches: GitBranches
-let events: ReturnType<typeof gitBranchEvents>
+const git = withGitBranches(suite)
 beforeAll(() => {
   ;({ emu } = suite)
-  gitBranches = new GitBranches(emu.github)
-  events = gitBranchEvents(gitBranches)
 })
 beforeEach(() => {
   project = suite.project
 })
 
-const notices = (stdout: string): string[] => [...stdout.matchAll(/^::notice(?: [^:]*)?::(.*)$/gm)].map((m) => m[1])
 
 /** A `merge_group` `checks_requested` run of the queue entry of PR `pr` at `sha` (GitHub's example, with the entry's fields on top). */
 const queueRun = (pr: number, sha: string): Partial<RunOptions> => {
@@ -43,8 +38,8 @@ const queueRun = (pr: number, sha: string): Partial<RunOptions> => {
   }
 }
 
-const pushRun = (branch: string, sha: string): Partial<RunOptions> => events.push(branch, sha)
-const deleteEvent = (branch: string): Partial<RunOptions> => events.deleted(branch)
+const pushRun = (branch: string, sha: string): Partial<RunOptions> => git.events.push(branch, sha)
+const deleteEvent = (branch: string): Partial<RunOptions> => git.events.deleted(branch)
 
 const madeDirs: string[] = []
 afterAll(() => {
@@ -159,14 +154,14 @@ describe('push: one preview per git branch', () => {
     const live = await run({}, pushRun('feature/live', '2'.repeat(40)))
     const pr = await run({}, { pr: { number: newPr() } })
     for (const r of [gone, live, pr]) expect(r.errors).toEqual([])
-    gitBranches.delete(REPO, 'feature/old')
-    const before = gitBranches.requests()
+    git.branches.delete(REPO, 'feature/old')
+    const before = git.branches.requests()
     const swept = await run({ command: 'cleanup' }, exampleEvent('schedule'))
     expect(swept.errors).toEqual([])
     expect(previewBranches().map((b) => b.id).sort()).toEqual([live.outputs['branch-id'], pr.outputs['branch-id']].sort())
     expect(swept.summary).toMatch(/\| deleted \| git branch `feature\/old` was deleted \|/)
     expect(swept.summary).toMatch(/\| keep \| git branch `feature\/live` exists \|/)
-    expect(gitBranches.requests() - before).toBe(2)
+    expect(git.branches.requests() - before).toBe(2)
   })
 
   it('a 404 that is not `Branch not found` (a token that may not read the repository) keeps the preview', async () => {

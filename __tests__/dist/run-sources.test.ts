@@ -6,7 +6,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import type { Emulator } from '../../emulator/index.js'
 import type { Project } from '../../emulator/neon/platform.js'
-import { lifecycleSuite } from '../fixtures/lifecycle-suite.js'
+import { lifecycleSuite, notices } from '../fixtures/lifecycle-suite.js'
 import { REPO } from '../fixtures/preview.js'
 import { exampleEvent } from '../fixtures/webhook-events.js'
 
@@ -22,7 +22,6 @@ beforeEach(() => {
 })
 
 /** The data of each `::notice::` command in `stdout`. */
-const notices = (stdout: string): string[] => [...stdout.matchAll(/^::notice(?: [^:]*)?::(.*)$/gm)].map((m) => m[1])
 
 /** A `pull_request` payload of PR `number` with `action` and `state`: GitHub's example of that action with the case's fields on top. */
 const prEvent = (number: number, action: string, state: 'open' | 'closed', headRef = 'feature/login'): Record<string, unknown> =>

@@ -27,16 +27,12 @@ import {
   startTestEmulator
 } from '../fixtures/preview.js'
 
-let emu: Emulator
-let work: string
+let emu: Emulator, work: string
 
 beforeAll(async () => {
   ;({ emu, work } = await startTestEmulator('publish-trust-test-', { 'schema.sql': 'CREATE TABLE items (id int PRIMARY KEY);\n' }))
 })
-
-afterAll(async () => {
-  await emu?.stop()
-})
+afterAll(() => emu?.stop())
 
 const newPr = pullRequests(() => emu, 900)
 const FORK = 'forker/shop'

@@ -3340,21 +3340,30 @@ function qualifiedName(schema, name) {
 }
 /** {@link SNAPSHOT_SQL} with its parameter in the text, for the simple query protocol (several statements in one message). */
 const SNAPSHOT_SQL_INLINE = SNAPSHOT_SQL.replace('$1', String(EXACT_COUNT_MAX_BYTES));
+/** Tries of {@link takeSnapshot} that a statement timeout ends before it is lifted. */
+const SNAPSHOT_TRIES = 3;
 /**
  * Reads every user table's storage in one round trip on `client` (a session
  * others use too): in a read-only transaction of its own with no statement
  * timeout (`SET LOCAL`, so the session keeps its settings), because the
- * command may have set one on the database or role.
+ * command may have set one on the database or role. The `BEGIN` and the
+ * `SET LOCAL` still run under that timeout (PostgreSQL applies it to each
+ * statement of a simple query, PostgreSQL docs, statement_timeout), so one
+ * of a millisecond can end them on a busy server: a cancel by the timeout
+ * (SQLSTATE 57014) is tried again, {@link SNAPSHOT_TRIES} times in all.
  * @throws the driver's error when the query fails (the transaction is rolled back)
  */
 async function takeSnapshot(client) {
-    try {
-        const results = (await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = 0; ${SNAPSHOT_SQL_INLINE}; COMMIT`));
-        return snapshotOf(results[2].rows);
-    }
-    catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
+    for (let attempt = 1;; attempt++) {
+        try {
+            const results = (await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = 0; ${SNAPSHOT_SQL_INLINE}; COMMIT`));
+            return snapshotOf(results[2].rows);
+        }
+        catch (err) {
+            await client.query('ROLLBACK').catch(() => undefined);
+            if (err.code !== '57014' || attempt >= SNAPSHOT_TRIES)
+                throw err;
+        }
     }
 }
 /** The snapshot of {@link SNAPSHOT_SQL}'s rows (int8 columns arrive as strings). */

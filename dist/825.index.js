@@ -595,9 +595,6 @@ class CommentLock {
 
 
 
-
-
-
 /**
  * GitHub requests a run keeps for its lock: take (1), name (list and write,
  * 2), the final report (1) and the release (1), and the 3 a deployment may
@@ -1598,6 +1595,7 @@ async function forkRecord(octokit, pr, mode, err, author) {
  * anything is provisioned, written once at the end (success, failure or
  * cancel), and the job summary.
  */
+
 
 
 

@@ -8,6 +8,7 @@ import { APP_BOT_LOGIN, APP_INSTALLATION_TOKEN, APP_TOKEN, GitHubService } from 
 const REPO = 'acme/shop'
 const github = new GitHubService()
 let lockModule: typeof import('../../src/comment/lock/lock.js')
+let errorsModule: typeof import('../../src/comment/lock/errors.js')
 let commentModule: typeof import('../../src/comment/comment.js')
 let prNumber = 100
 
@@ -17,6 +18,7 @@ beforeAll(async () => {
   process.env.GITHUB_API_URL = github.url
   commentModule = await import('../../src/comment/comment.js')
   lockModule = await import('../../src/comment/lock/lock.js')
+  errorsModule = await import('../../src/comment/lock/errors.js')
 })
 afterAll(async () => {
   await github.server.close()
@@ -94,9 +96,9 @@ describe('acquireLock and finish', () => {
     const err = await lockModule
       .acquireLock(client(), pr, { ...options, onTaken: (l) => taken.push(l.reaction.id) })
       .catch((e: unknown) => e)
-    expect(err).toBeInstanceOf(lockModule.ClaimNotPostedError)
+    expect(err).toBeInstanceOf(errorsModule.ClaimNotPostedError)
     expect((err as Error).message).toMatch(/Could not read the comments of PR #\d+: HTTP 502/)
-    expect((err as InstanceType<typeof lockModule.ClaimNotPostedError>).reactionLeft).toBe(false)
+    expect((err as InstanceType<typeof errorsModule.ClaimNotPostedError>).reactionLeft).toBe(false)
     expect(taken).toHaveLength(1)
     expect(commentPosts()).toBe(0)
     expect(lockReactions()).toEqual([])

@@ -17,7 +17,9 @@ import {
   pullRequestOfEvent,
   withoutLock
 } from '../comment/comment.js'
-import { ClaimNotPostedError, type CommentLock, acquireLock } from '../comment/lock/lock.js'
+import { acquireLock } from '../comment/lock/lock.js'
+import type { CommentLock } from '../comment/lock/held.js'
+import { ClaimNotPostedError } from '../comment/lock/errors.js'
 import { clearLock, markLock } from '../comment/lock/saved.js'
 import { COMMENT_LIMIT } from './report.js'
 import { forkRecord } from './read-only.js'

@@ -17,7 +17,7 @@ import {
   statusOf,
   withoutLock
 } from '../comment/comment.js'
-import { ClaimNotPostedError } from '../comment/lock/lock.js'
+import { ClaimNotPostedError } from '../comment/lock/errors.js'
 
 /** True when the event's pull request comes from another repository (`head.repo.full_name` is not the base's). */
 export function isForkPullRequest(): boolean {

@@ -73,10 +73,6 @@ import { type CommentRecord, type Octokit, type PullRequest, lockReactionOf } fr
 import { CommentLock } from './held.js'
 import { BudgetLowError, ClaimNotPostedError } from './errors.js'
 
-export { HEARTBEAT_MS, LOCK_REACTION, NAME_WITHIN_MS, ORPHAN_AFTER_MS, STALE_AFTER_MS } from './wait.js'
-export { CommentLock } from './held.js'
-export { BudgetLowError, ClaimNotPostedError } from './errors.js'
-
 /** What {@link acquireLock} needs. Seconds for the durations. */
 export interface LockOptions {
   mode: CommentRecord['mode']

@@ -2209,8 +2209,9 @@ async function removeVercelVariables(settings, pr) {
     const client = vercelClientOf(settings);
     if (!client || !pr || settings.branchId)
         return; // `branch-id`: a branch other than the PR's preview
-    if ((0,vercel_inputs/* forkOf */.q)())
-        return core/* info */.pq('The pull request comes from a fork: no Vercel variable was written for it, so none is removed.');
+    const fork = (0,vercel_inputs/* forkOf */.q)();
+    if (fork)
+        return core/* notice */.lm(`Vercel wiring skipped: the pull request's head is in the fork ${fork}, so no Vercel variable was written for it and none is removed.`);
     await core/* group */.Os('Remove the Vercel preview variables', async () => {
         try {
             const project = await client.project();

@@ -26,7 +26,11 @@ const repository = (): string => `${github.context.repo.owner}/${github.context.
 export async function removeVercelVariables(settings: Settings, pr: { number: number; headRef: string } | null): Promise<void> {
   const client = vercelClientOf(settings)
   if (!client || !pr || settings.branchId) return // `branch-id`: a branch other than the PR's preview
-  if (forkOf()) return core.info('The pull request comes from a fork: no Vercel variable was written for it, so none is removed.')
+  const fork = forkOf()
+  if (fork)
+    return core.notice(
+      `Vercel wiring skipped: the pull request's head is in the fork ${fork}, so no Vercel variable was written for it and none is removed.`
+    )
   await core.group('Remove the Vercel preview variables', async () => {
     try {
       const project = await client.project()

@@ -1828,21 +1828,27 @@ class VercelClient {
     }
     /**
      * Every variable of the project, page after page (`pagination.next` passed
-     * back as `until`: Vercel REST API, "Pagination"). Values are not asked for
+     * back as `until`: Vercel REST API, "Pagination"; the endpoint's own
+     * reference lists no `until`). A page that brings no variable not seen
+     * before ends the list, so a service that ignores `until` and answers the
+     * first page again is read twice, not 50 times. Values are not asked for
      * (see VercelEnv).
+     * @returns each variable once (by `id`)
      * @throws VercelError when the list has more than 50 pages; HttpError
      */
     async allEnvs(projectId) {
-        const envs = [];
+        const seen = new Map();
         let until;
         for (let page = 0; page < ENV_PAGES; page++) {
             const query = until ? { until: String(until) } : {};
             const r = await this.send('list environment variables', 'GET', `/v10/projects/${projectId}/env`, query);
             const body = r.body;
-            envs.push(...(body.envs ?? []));
+            const fresh = (body.envs ?? []).filter((e) => !seen.has(e.id));
+            for (const e of fresh)
+                seen.set(e.id, e);
             until = body.pagination?.next;
-            if (!until || !body.envs?.length)
-                return envs;
+            if (!until || !fresh.length)
+                return [...seen.values()];
         }
         throw new VercelError(`Vercel's list of the project's environment variables has more than ${ENV_PAGES} pages: remove unused variables.`);
     }

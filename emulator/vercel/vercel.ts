@@ -51,6 +51,8 @@ export class VercelService implements EnvStore {
   readonly refuse = new Map<string, { code: string; message: string }>()
   /** Variables per page of the env list (`pagination.next`, then `until`). */
   envPageSize = 100
+  /** When set, the env list ignores `until` (its reference names no such parameter) and answers the first page again. */
+  envListIgnoresUntil = false
   /** When set, a deployment's build ends (READY) just before a cancel reaches it, which the cancel then refuses (400). */
   endBeforeCancel = false
   private rateLimited = 0
@@ -66,7 +68,7 @@ export class VercelService implements EnvStore {
     this.server.route('GET', /^\/v10\/projects\/([^/]+)\/env$/, (req, [p]) =>
       this.scoped(req, p, (project) => {
         const branch = req.query.get('gitBranch')
-        const until = Number(req.query.get('until') ?? Infinity)
+        const until = this.envListIgnoresUntil ? Infinity : Number(req.query.get('until') ?? Infinity)
         const matching = project.envs
           .filter((e) => (!branch || !e.gitBranch || e.gitBranch === branch) && e.createdAt < until)
           .sort((a, b) => b.createdAt - a.createdAt)
